@@ -1,0 +1,128 @@
+/**
+ * The one configuration module. Every key is read from the environment once, validated, and passed into the
+ * factories as a value (never imported as a singleton by domain code). An unset production address
+ * (MONGODB_URI, TEMPORAL_ADDRESS, OGMIOS_URL, REDIS_URL) selects the embedded default for that part.
+ * The README's configuration table repeats the `doc` of each key.
+ */
+import { z } from 'zod';
+
+const int = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^-?\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+const num = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^-?\d+(\.\d+)?$/, 'must be a number')
+    .transform(Number)
+    .pipe(z.number().min(min).max(max));
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const url = (protocols: readonly string[]) =>
+  z.string().refine(
+    (v) => {
+      try {
+        return protocols.includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    },
+    `must be a URL (${protocols.join(' or ')})`,
+  );
+
+interface KeyDef<T> {
+  doc: string;
+  default?: string;
+  schema: z.ZodType<T, string>;
+}
+const key = <T>(doc: string, schema: z.ZodType<T, string>, dflt?: string): KeyDef<T> =>
+  dflt === undefined ? { doc, schema } : { doc, schema, default: dflt };
+
+/** Every environment key the service reads. Order = README order. */
+export const CONFIG_KEYS = {
+  PORT: key('HTTP port of the API (REST, MCP, Markdown, pages).', int(0, 65535), '8080'),
+  HOST: key('Interface the API listens on.', z.string().min(1), '0.0.0.0'),
+  SITE_URL: key(
+    'Public site root; `{site_url}` of the spec (links to /swap, /account, logo URLs). Defaults to http://localhost:PORT.',
+    url(['http:', 'https:']),
+  ),
+  DATA_DIR: key('Folder of the embedded store (lmdb) and the devnet state.', z.string().min(1), './data'),
+  MONGODB_URI: key(
+    'MongoDB connection string; when set, the store is MongoDB instead of the embedded lmdb.',
+    url(['mongodb:', 'mongodb+srv:']),
+  ),
+  MONGODB_DB: key('MongoDB database name.', z.string().min(1), 'cardano'),
+  TEMPORAL_ADDRESS: key(
+    'Temporal frontend host:port; when set, workflows run on Temporal instead of the embedded runner.',
+    z.string().regex(/^[^\s:]+:\d+$/, 'must be host:port'),
+  ),
+  TEMPORAL_NAMESPACE: key('Temporal namespace.', z.string().min(1), 'default'),
+  TEMPORAL_TASK_QUEUE: key('Temporal task queue of the worker.', z.string().min(1), 'cardano-data'),
+  OGMIOS_URL: key(
+    'Ogmios v6 WebSocket URL (ws://host:1337); when unset, the built-in devnet is the chain.',
+    url(['ws:', 'wss:']),
+  ),
+  CARDANO_NETWORK: key(
+    'Address network of the chain (mainnet: addr1…/stake1…; testnet: addr_test1…). The devnet uses mainnet-style addresses.',
+    z.enum(['mainnet', 'testnet']),
+    'mainnet',
+  ),
+  DEVNET_SEED: key('Seed of the deterministic devnet.', z.string().min(1), 'devnet'),
+  DEVNET_BACKFILL_HOURS: key(
+    'Hours of chain time the devnet backfills at start (one block per ~20 s of chain time).',
+    num(0, 24 * 90),
+    '48',
+  ),
+  DEVNET_BLOCK_MS: key(
+    'Wall-clock milliseconds between live devnet blocks (each carries ~20 s of chain time).',
+    int(50, 3_600_000),
+    '20000',
+  ),
+  DEVNET_FORK_RATE: key('Probability per block that the devnet forks (a rollback of 1-3 blocks).', num(0, 1), '0.02'),
+  DEVNET_PORT: key('Port of the standalone devnet (`npm run devnet`).', int(0, 65535), '1337'),
+  SYNC_SLICE_BLOCKS: key('Blocks per sync slice (one store transaction).', int(1, 100_000), '500'),
+  SYNC_K: key('Blocks of undo information kept (the security parameter k; 2160 on mainnet).', int(1, 100_000), '2160'),
+  LOG_LEVEL: key('pino log level.', z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
+  TRUST_PROXY: key('Take client IPs from X-Forwarded-For (only behind a trusted proxy).', bool, 'false'),
+  REDIS_URL: key(
+    'Redis URL; when set, per-minute rate-limit counters are shared through Redis.',
+    url(['redis:', 'rediss:']),
+  ),
+} as const;
+
+type Keys = typeof CONFIG_KEYS;
+type Parsed<K extends keyof Keys> = Keys[K] extends KeyDef<infer T> ? T : never;
+type HasDefault<K extends keyof Keys> = Keys[K] extends { default: string } ? K : never;
+
+export type Config = { [K in keyof Keys as HasDefault<K>]: Parsed<K> } & {
+  [K in keyof Keys as Exclude<K, HasDefault<K>>]?: Parsed<K>;
+} & { SITE_URL: string };
+
+export class ConfigError extends Error {}
+
+/** Parse and validate; throws ConfigError naming the first bad key with what it must be. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const out: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [name, def] of Object.entries(CONFIG_KEYS) as [string, KeyDef<unknown>][]) {
+    const raw = env[name] === '' ? undefined : env[name];
+    const value = raw ?? def.default;
+    if (value === undefined) continue;
+    const r = def.schema.safeParse(value);
+    if (r.success) out[name] = r.data;
+    else problems.push(`${name}=${JSON.stringify(value)}: ${r.error.issues.map((i) => i.message).join('; ')}`);
+  }
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  out.SITE_URL = String(out.SITE_URL ?? `http://localhost:${String(out.PORT)}`).replace(/\/+$/, '');
+  return out as Config;
+}
+
+/** Markdown rows for the README's configuration table. */
+export function configTable(): string {
+  return Object.entries(CONFIG_KEYS as Record<string, KeyDef<unknown>>)
+    .map(([k, d]) => `| \`${k}\` | ${d.default === undefined ? '—' : `\`${d.default}\``} | ${d.doc} |`)
+    .join('\n');
+}

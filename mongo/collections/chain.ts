@@ -1,0 +1,189 @@
+/**
+ * Chain-derived documents written by the sync (activities/sync/) and read by the explorer API.
+ * Amounts are strings of integers in the chain's base unit (lovelace, raw token quantity): they exceed 2^53 on
+ * mainnet. Every document carries the slot it reflects; rollbacks restore documents from the undo journal.
+ */
+import { defineCollection } from '../store.js';
+
+/** `{ lovelace, assets: { "<policyId><assetNameHex>": quantity } }`, all integer strings. */
+export interface ValueDoc {
+  lovelace: string;
+  assets: Record<string, string>;
+}
+
+export interface BlockDoc {
+  /** Block header hash (hex). */
+  _id: string;
+  height: number;
+  slot: number;
+  /** ISO time of the slot. */
+  time: string;
+  epoch: number;
+  era: string;
+  /** Previous block hash, or "genesis". */
+  prevHash: string;
+  size: number;
+  txCount: number;
+  /** Sum of the fees of the block's transactions, lovelace. */
+  fees: string;
+  /** Sum of all outputs, lovelace. */
+  totalOutput: string;
+  /** Issuer's cold verification key (hex) and its pool id (bech32 pool1…), null for Byron blocks. */
+  issuerVkey: string | null;
+  poolId: string | null;
+  protocolVersion: string | null;
+  txIds: string[];
+}
+export const BLOCKS = defineCollection<BlockDoc>({
+  name: 'blocks',
+  indexes: [{ name: 'byHeight', fields: ['height'] }],
+});
+
+export interface TxInputDoc {
+  txId: string;
+  index: number;
+  /** Resolved from the maintained UTxO set; null when the output predates the indexed range (never guessed). */
+  address: string | null;
+  value: ValueDoc | null;
+}
+
+export interface TxOutputDoc {
+  index: number;
+  address: string;
+  stakeAddress: string | null;
+  value: ValueDoc;
+  datumHash: string | null;
+  /** Inline datum, CBOR hex. */
+  datum: string | null;
+  scriptRef: { language: string } | null;
+}
+
+export interface TxDoc {
+  /** Transaction id (hex). */
+  _id: string;
+  blockHash: string;
+  blockHeight: number;
+  /** Position within the block. */
+  blockIndex: number;
+  slot: number;
+  time: string;
+  /** false when phase-2 validation failed: collaterals were spent instead of inputs. */
+  valid: boolean;
+  fee: string;
+  size: number | null;
+  inputs: TxInputDoc[];
+  referenceInputs: { txId: string; index: number }[];
+  collaterals: TxInputDoc[];
+  collateralReturn: TxOutputDoc | null;
+  outputs: TxOutputDoc[];
+  totalOutput: string;
+  /** `{ unit: signed quantity }` */
+  mint: Record<string, string>;
+  /** Ogmios certificate objects as they arrived (bigints as strings). */
+  certificates: Record<string, unknown>[];
+  /** `{ stake1…: lovelace }` */
+  withdrawals: Record<string, string>;
+  /** `{ label: json }` (bigints as strings). */
+  metadata: Record<string, unknown> | null;
+  validityInterval: { invalidBefore: number | null; invalidAfter: number | null };
+  proposals: number;
+  votes: number;
+  /** Addresses whose balance this transaction changed (inputs and outputs that took effect). */
+  addresses: string[];
+}
+export const TRANSACTIONS = defineCollection<TxDoc>({
+  name: 'transactions',
+  indexes: [{ name: 'byBlock', fields: ['blockHeight', 'blockIndex'] }],
+});
+
+/** One unspent output of the maintained UTxO set; `_id` = `txId#index`. Deleted when spent. */
+export interface UtxoDoc {
+  _id: string;
+  txId: string;
+  index: number;
+  address: string;
+  /** Payment credential hash (hex), null for Byron addresses. */
+  paymentCred: string | null;
+  stakeAddress: string | null;
+  value: ValueDoc;
+  datumHash: string | null;
+  datum: string | null;
+  slot: number;
+}
+export const UTXOS = defineCollection<UtxoDoc>({
+  name: 'utxos',
+  indexes: [
+    { name: 'byAddress', fields: ['address'] },
+    { name: 'byStake', fields: ['stakeAddress'] },
+    { name: 'byPaymentCred', fields: ['paymentCred'] },
+  ],
+});
+
+/** Summary of one address (bech32 or base58), maintained from the UTxO set. */
+export interface AddressDoc {
+  _id: string;
+  stakeAddress: string | null;
+  paymentCred: string | null;
+  /** true when the payment part is a script. */
+  script: boolean;
+  /** Sum of unspent outputs. */
+  balance: ValueDoc;
+  utxoCount: number;
+  txCount: number;
+  firstSlot: number;
+  lastSlot: number;
+  slot: number;
+}
+export const ADDRESSES = defineCollection<AddressDoc>({
+  name: 'addresses',
+  indexes: [{ name: 'byStake', fields: ['stakeAddress'] }],
+});
+
+/** One transaction touching one address, for address histories; `_id` = `address|slot(12)|txId`. */
+export interface AddressTxDoc {
+  _id: string;
+  address: string;
+  stakeAddress: string | null;
+  txId: string;
+  slot: number;
+}
+export const ADDRESS_TXS = defineCollection<AddressTxDoc>({
+  name: 'address_txs',
+  indexes: [
+    { name: 'byAddress', fields: ['address', 'slot'] },
+    { name: 'byStake', fields: ['stakeAddress', 'slot'] },
+  ],
+});
+
+/** Registration and delegation state of a stake credential; `_id` = stake1… address. */
+export interface StakeAccountDoc {
+  _id: string;
+  credential: string;
+  script: boolean;
+  registered: boolean;
+  /** Deposit paid at registration, lovelace. */
+  deposit: string | null;
+  poolId: string | null;
+  drep: string | null;
+  /** Sum of reward withdrawals seen, lovelace. */
+  withdrawn: string;
+  slot: number;
+}
+export const STAKE_ACCOUNTS = defineCollection<StakeAccountDoc>({
+  name: 'stake_accounts',
+  indexes: [{ name: 'byPool', fields: ['poolId'] }],
+});
+
+/** Stake pool registrations and retirements as certified on chain; `_id` = pool1… id. */
+export interface StakePoolRegDoc {
+  _id: string;
+  /** Ogmios StakePool object of the latest registration (bigints as strings). */
+  params: Record<string, unknown>;
+  registeredSlot: number;
+  retiringEpoch: number | null;
+  blocksMinted: number;
+  slot: number;
+}
+export const STAKE_POOL_REGS = defineCollection<StakePoolRegDoc>({ name: 'stake_pool_regs' });
+
+export const CHAIN_COLLECTIONS = [BLOCKS, TRANSACTIONS, UTXOS, ADDRESSES, ADDRESS_TXS, STAKE_ACCOUNTS, STAKE_POOL_REGS];

@@ -1,0 +1,87 @@
+/**
+ * The store port. Domain code (activities/, api/) talks to this interface only; the two adapters in
+ * `mongo/adapters/` implement it with lmdb (embedded default, `DATA_DIR`) and the official MongoDB driver
+ * (`MONGODB_URI`). Neither the driver nor the embedded engine is imported anywhere else.
+ *
+ * Model: named collections of JSON documents keyed by a string `_id`. Each collection declares its secondary
+ * indexes (ordered lists of top-level fields). Reads are point gets and ordered range scans over one index;
+ * writes are batches of puts and deletes that the embedded adapter applies atomically and the MongoDB adapter
+ * applies in order (the sync's undo journal makes that crash-safe; see activities/sync/apply.ts).
+ */
+
+/** A scalar that can be part of an index key. Numbers must be finite; amounts are stored as strings. */
+export type KeyPart = string | number | boolean | null;
+
+export interface IndexSpec {
+  /** Unique within the collection, e.g. `byHeight`. */
+  name: string;
+  /** Top-level document fields, in key order. `_id` is appended implicitly as the final tie-break. */
+  fields: readonly string[];
+}
+
+export interface CollectionSpec<D extends { _id: string }> {
+  name: string;
+  indexes: readonly IndexSpec[];
+  /** Phantom field carrying the document type; never set at run time. */
+  readonly __doc?: D;
+}
+
+export function defineCollection<D extends { _id: string }>(spec: {
+  name: string;
+  indexes?: readonly IndexSpec[];
+}): CollectionSpec<D> {
+  return { name: spec.name, indexes: spec.indexes ?? [] };
+}
+
+/**
+ * An ordered scan over one index.
+ * `eq` fixes the first `eq.length` fields of the index; `gte`/`lte`/`gt`/`lt` bound the next field.
+ * `after` resumes strictly after a document (its index key, used for cursors): pass the last document seen.
+ */
+export interface RangeQuery {
+  eq?: readonly KeyPart[];
+  gt?: KeyPart;
+  gte?: KeyPart;
+  lt?: KeyPart;
+  lte?: KeyPart;
+  reverse?: boolean;
+  limit?: number;
+  /** Skip this many matches first (paged lists). */
+  offset?: number;
+  after?: { _id: string } & Record<string, unknown>;
+}
+
+export type WriteOp = { coll: string; put: { _id: string } & Record<string, unknown> } | { coll: string; del: string };
+
+export interface Collection<D extends { _id: string }> {
+  readonly name: string;
+  get(id: string): Promise<D | null>;
+  getMany(ids: readonly string[]): Promise<(D | null)[]>;
+  /** Ordered scan of `index` (or `_id` when index is `'_id'`). */
+  find(index: string, query?: RangeQuery): Promise<D[]>;
+  count(index: string, query?: RangeQuery): Promise<number>;
+  /** Every document in `_id` order, in pages; for digests, recomputes and tests. */
+  scan(pageSize?: number): AsyncIterable<D>;
+}
+
+export interface Store {
+  readonly kind: 'embedded' | 'mongodb';
+  collection<D extends { _id: string }>(spec: CollectionSpec<D>): Collection<D>;
+  /** Apply puts and deletes. Embedded: one atomic transaction. MongoDB: in the given order. */
+  write(ops: readonly WriteOp[]): Promise<void>;
+  /** Create every declared index (idempotent; fails loudly). */
+  ensureIndexes(specs: readonly CollectionSpec<{ _id: string }>[]): Promise<void>;
+  /** Drop every document of the named collections (tests, reindex). */
+  clear(names: readonly string[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Builders that keep write batches typed at the call site. */
+export const put = <D extends { _id: string }>(spec: CollectionSpec<D>, doc: D): WriteOp => ({
+  coll: spec.name,
+  put: doc as { _id: string } & Record<string, unknown>,
+});
+export const del = <D extends { _id: string }>(spec: CollectionSpec<D>, id: string): WriteOp => ({
+  coll: spec.name,
+  del: id,
+});
