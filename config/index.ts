@@ -38,8 +38,11 @@ interface KeyDef<T> {
   default?: string;
   schema: z.ZodType<T, string>;
 }
-const key = <T>(doc: string, schema: z.ZodType<T, string>, dflt?: string): KeyDef<T> =>
-  dflt === undefined ? { doc, schema } : { doc, schema, default: dflt };
+function key<T>(doc: string, schema: z.ZodType<T, string>): KeyDef<T>;
+function key<T>(doc: string, schema: z.ZodType<T, string>, dflt: string): KeyDef<T> & { default: string };
+function key<T>(doc: string, schema: z.ZodType<T, string>, dflt?: string): KeyDef<T> {
+  return dflt === undefined ? { doc, schema } : { doc, schema, default: dflt };
+}
 
 /** Every environment key the service reads. Order = README order. */
 export const CONFIG_KEYS = {
@@ -87,6 +90,28 @@ export const CONFIG_KEYS = {
   SYNC_K: key('Blocks of undo information kept (the security parameter k; 2160 on mainnet).', int(1, 100_000), '2160'),
   LOG_LEVEL: key('pino log level.', z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
   TRUST_PROXY: key('Take client IPs from X-Forwarded-For (only behind a trusted proxy).', bool, 'false'),
+  RATE_LIMITS: key(
+    'Rate limiting on (per IP, per key, daily quotas). Operators switch it off for load tests.',
+    bool,
+    'true',
+  ),
+  RATE_LIMIT_ANON_PER_MIN: key(
+    'Requests per minute per IP without a key, on each surface (REST, Markdown, MCP).',
+    int(1, 1_000_000),
+    '60',
+  ),
+  RATE_LIMIT_PNL_ANON_PER_MIN: key(
+    'Wallet-PnL calls per minute per IP without a key (the expensive-call limit).',
+    int(1, 1_000_000),
+    '20',
+  ),
+  RATE_LIMIT_PNL_KEY_PER_MIN: key('Wallet-PnL calls per minute per key.', int(1, 1_000_000), '60'),
+  PLANS_ENFORCED: key(
+    'Apply each account plan (Free/Plus/Pro); off = every key gets Free, as the spec says for now.',
+    bool,
+    'false',
+  ),
+  ACCOUNT_NONCE_TTL_SECONDS: key('Lifetime of a wallet sign-in nonce.', int(10, 86_400), '300'),
   REDIS_URL: key(
     'Redis URL; when set, per-minute rate-limit counters are shared through Redis.',
     url(['redis:', 'rediss:']),

@@ -1,9 +1,27 @@
 /**
- * Sync activities. Reads: chain source, checkpoints, utxos, addresses, stake_accounts, stake_pool_regs.
+ * Sync activities. Reads: chain source, checkpoints, utxos, addresses, stake_accounts, stake_pool_regs, undo.
  * Writes: blocks, transactions, utxos, addresses, address_txs, stake_accounts, stake_pool_regs, undo, checkpoints.
+ *
+ * One slice = up to `maxBlocks` chain-sync events applied in memory and committed in one write batch together
+ * with their undo records and the new checkpoint. A retried or re-run slice starts from the stored checkpoint,
+ * so applying the same blocks twice is impossible; a RollBackward commits what came before it, then restores
+ * the documents from the undo journal.
  */
-import type { Store } from '../../mongo/store.js';
-import type { ChainSource } from '../chain/source.js';
+import { UNDO, undoId, type UndoDoc } from '../../mongo/collections/sync-state.js';
+import { put, type Store, type WriteOp } from '../../mongo/store.js';
+import type { Network } from '../../cardano/address.js';
+import { slotToEpoch, slotToMs, type ChainSource } from '../chain/source.js';
+import type { Block, ChainEvent, NetworkTime, Point } from '../chain/types.js';
+import { applyBlock, prefetchBlocks, type BlockContext } from './apply-block.js';
+import {
+  checkpointOps,
+  pruneOps,
+  readCheckpoint,
+  recoverIncomplete,
+  rollbackTo,
+  type StoredPoint,
+} from './journal.js';
+import { SliceState } from './slice-state.js';
 
 export interface SliceInput {
   maxBlocks: number;
@@ -14,7 +32,7 @@ export interface SliceInput {
 export interface SliceResult {
   /** Blocks applied in this slice. */
   blocks: number;
-  /** RollBackward events handled in this slice. */
+  /** RollBackward events that undid blocks in this slice. */
   rollbacks: number;
   /** Indexed tip after the slice. */
   height: number;
@@ -27,18 +45,159 @@ export interface SliceResult {
 export interface SyncDeps {
   store: Store;
   chain: ChainSource;
-  /** Undo information is kept for this many blocks. */
+  /** Undo information is kept for this many blocks (the security parameter k). */
   k: number;
-  network: 'mainnet' | 'testnet';
+  network: Network;
+  now?: () => number;
   onProgress?: (r: SliceResult & { blocksPerSecond: number }) => void;
 }
 
+/** Chain-sync events requested per round trip (the client pipelines them). */
+const EVENTS_PER_CALL = 100;
+
+export class ChainDiscontinuityError extends Error {
+  override name = 'ChainDiscontinuityError';
+}
+
 export function createSyncActivities(deps: SyncDeps) {
+  const now = deps.now ?? Date.now;
+  /** Block id the chain-source cursor follows (null: unknown, re-intersect first). */
+  let followerAt: string | null = null;
+  let networkTime: NetworkTime | null = null;
+  let recovered = false;
+
+  async function blockContext(): Promise<BlockContext> {
+    networkTime ??= await deps.chain.networkTime();
+    const t = networkTime;
+    return { network: deps.network, slotTime: (s) => slotToMs(t, s), epochOf: (s) => slotToEpoch(t, s) };
+  }
+
+  async function syncSliceUnsafe(input: SliceInput): Promise<SliceResult> {
+    const { store, chain } = deps;
+    const started = now();
+    if (!recovered) {
+      await recoverIncomplete(store);
+      recovered = true;
+    }
+    const ctx = await blockContext();
+    let cp = await readCheckpoint(store);
+    let rollbacks = 0;
+    if (followerAt === null || followerAt !== (cp?.id ?? 'origin')) {
+      const points: Point[] = [...(cp?.points ?? []).map((p) => ({ slot: p.slot, id: p.id })), 'origin'];
+      const { intersection } = await chain.findIntersection(points);
+      if (cp && (intersection === 'origin' || intersection.id !== cp.id)) {
+        if ((await rollbackTo(store, intersection, new Date(now()).toISOString())) > 0) rollbacks++;
+        cp = await readCheckpoint(store);
+      }
+      followerAt = intersection === 'origin' ? 'origin' : intersection.id;
+    }
+
+    let last: StoredPoint | 'origin' = cp ? { slot: cp.slot, id: cp.id, height: cp.height } : 'origin';
+    let state = new SliceState(store);
+    let undo: WriteOp[] = [];
+    let applied: StoredPoint[] = [];
+    let total = 0;
+    let tip: StoredPoint | null = null;
+    let atTip = false;
+
+    const flush = async () => {
+      if (applied.length === 0) return;
+      const prev = await readCheckpoint(store);
+      const first = applied[0] as StoredPoint;
+      const lastApplied = applied[applied.length - 1] as StoredPoint;
+      const ops = [
+        ...undo,
+        ...state.writeOps(),
+        ...pruneOps(first.height - 1, lastApplied.height, deps.k),
+        checkpointOps(prev, applied, tip, new Date(now()).toISOString()),
+      ];
+      await store.write(ops);
+      state = new SliceState(store);
+      undo = [];
+      applied = [];
+    };
+
+    const applyForward = async (blocks: Block[]) => {
+      await prefetchBlocks(state, blocks, deps.network);
+      for (const block of blocks) {
+        if (last !== 'origin' && block.ancestor !== last.id)
+          throw new ChainDiscontinuityError(`block ${block.height} ${block.id} does not follow ${last.height} ${last.id}`);
+        state.beginBlock();
+        applyBlock(state, block, ctx);
+        const rec: UndoDoc = {
+          _id: undoId(block.height),
+          height: block.height,
+          slot: block.slot ?? 0,
+          blockId: block.id,
+          prev: last,
+          priors: state.endBlock(),
+        };
+        undo.push(put(UNDO, rec));
+        last = { slot: block.slot ?? 0, id: block.id, height: block.height };
+        applied.push(last);
+        total++;
+      }
+    };
+
+    while (total < input.maxBlocks) {
+      const events: ChainEvent[] = await chain.nextEvents(
+        Math.min(EVENTS_PER_CALL, input.maxBlocks - total),
+        total === 0 ? input.waitMs : 0,
+      );
+      if (events.length === 0) {
+        atTip = true;
+        break;
+      }
+      let run: Block[] = [];
+      for (const ev of events) {
+        if (ev.tip !== 'origin') tip = { slot: ev.tip.slot, id: ev.tip.id, height: ev.tip.height };
+        if (ev.direction === 'forward') {
+          run.push(ev.block);
+          continue;
+        }
+        await applyForward(run);
+        run = [];
+        const target = ev.point;
+        const lastId: string = last === 'origin' ? 'origin' : last.id;
+        if ((target === 'origin' ? 'origin' : target.id) === lastId) continue; // the echo after an intersection
+        await flush();
+        await rollbackTo(store, target, new Date(now()).toISOString());
+        rollbacks++;
+        const after = await readCheckpoint(store);
+        last = after ? { slot: after.slot, id: after.id, height: after.height } : 'origin';
+      }
+      await applyForward(run);
+      if (tip && last !== 'origin' && last.height >= tip.height) {
+        atTip = true;
+        if (total > 0) break;
+      }
+    }
+    await flush();
+    followerAt = last === 'origin' ? 'origin' : last.id;
+    const height = last === 'origin' ? 0 : last.height;
+    const slot = last === 'origin' ? 0 : last.slot;
+    const result: SliceResult = {
+      blocks: total,
+      rollbacks,
+      height,
+      slot,
+      tipHeight: tip?.height ?? height,
+      tipSlot: tip?.slot ?? slot,
+      atTip,
+    };
+    const seconds = Math.max(1e-3, (now() - started) / 1000);
+    deps.onProgress?.({ ...result, blocksPerSecond: total / seconds });
+    return result;
+  }
+
   return {
     async syncSlice(input: SliceInput): Promise<SliceResult> {
-      void deps;
-      void input;
-      throw new Error('not implemented yet');
+      try {
+        return await syncSliceUnsafe(input);
+      } catch (e) {
+        followerAt = null; // the cursor position is unknown after a failure: re-intersect on the retry
+        throw e;
+      }
     },
   };
 }

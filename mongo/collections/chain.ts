@@ -179,7 +179,8 @@ export interface StakePoolRegDoc {
   _id: string;
   /** Ogmios StakePool object of the latest registration (bigints as strings). */
   params: Record<string, unknown>;
-  registeredSlot: number;
+  /** null when the pool was seen issuing blocks but its registration predates the indexed range. */
+  registeredSlot: number | null;
   retiringEpoch: number | null;
   blocksMinted: number;
   slot: number;

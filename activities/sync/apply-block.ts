@@ -1,0 +1,356 @@
+/**
+ * Applies one block to the slice state: the UTxO set, address summaries, address histories, stake accounts,
+ * pool registrations, and the block and transaction documents. Pure with respect to I/O: every document it
+ * reads must have been prefetched (see `keysToPrefetch`).
+ *
+ * Phase-2 validity (Ogmios `spends`): a valid transaction spends `inputs` and creates `outputs`; a failed one
+ * spends `collaterals` and creates only `collateralReturn`, whose output index is `outputs.length`.
+ */
+import {
+  ADDRESSES,
+  ADDRESS_TXS,
+  BLOCKS,
+  STAKE_ACCOUNTS,
+  STAKE_POOL_REGS,
+  TRANSACTIONS,
+  UTXOS,
+  type AddressDoc,
+  type BlockDoc,
+  type StakeAccountDoc,
+  type StakePoolRegDoc,
+  type TxDoc,
+  type TxInputDoc,
+  type TxOutputDoc,
+  type UtxoDoc,
+} from '../../mongo/collections/chain.js';
+import { parseAddress, poolIdFromVkey, rewardAddress, stakeAddressOf, type Network } from '../../cardano/address.js';
+import type { Block, OutputReference, Transaction, TxOutput } from '../chain/types.js';
+import type { SliceState } from './slice-state.js';
+import { addValues, lovelaceOf, sumLovelace, toPlain, valueDoc, ZERO } from './values.js';
+
+export interface BlockContext {
+  network: Network;
+  /** Unix ms of a slot. */
+  slotTime(slot: number): number;
+  epochOf(slot: number): number;
+}
+
+export const refId = (r: OutputReference) => `${r.transaction.id}#${r.index}`;
+
+interface AddrInfo {
+  paymentCred: string | null;
+  stakeAddress: string | null;
+  script: boolean;
+}
+const addrCache = new Map<string, AddrInfo>();
+/** Address facts are pure functions of the address string; cached because popular addresses recur constantly. */
+function addrInfo(address: string): AddrInfo {
+  let info = addrCache.get(address);
+  if (!info) {
+    let paymentCred: string | null = null;
+    let script = false;
+    try {
+      const p = parseAddress(address);
+      paymentCred = p.paymentCred;
+      script = p.paymentScript;
+    } catch {
+      /* Byron or unknown formats carry no credential we index */
+    }
+    info = { paymentCred, stakeAddress: stakeAddressOf(address), script };
+    if (addrCache.size > 200_000) addrCache.clear();
+    addrCache.set(address, info);
+  }
+  return info;
+}
+
+const effectiveOutputs = (tx: Transaction): { index: number; out: TxOutput }[] =>
+  tx.spends === 'collaterals'
+    ? tx.collateralReturn
+      ? [{ index: tx.outputs.length, out: tx.collateralReturn }]
+      : []
+    : tx.outputs.map((out, index) => ({ index, out }));
+
+const effectiveInputs = (tx: Transaction): OutputReference[] =>
+  tx.spends === 'collaterals' ? (tx.collaterals ?? []) : tx.inputs;
+
+function stakeCredAddress(network: Network, cert: Record<string, unknown>): string | null {
+  const cred = cert.credential;
+  return typeof cred === 'string' ? rewardAddress(network, cred, cert.from === 'script') : null;
+}
+
+/** Every document id a block may read, per collection, so one prefetch per batch serves all reads. */
+export function keysToPrefetch(blocks: readonly Block[], network: Network) {
+  const utxos: string[] = [];
+  const addresses: string[] = [];
+  const stake: string[] = [];
+  const pools: string[] = [];
+  for (const b of blocks) {
+    if (b.issuer?.verificationKey) pools.push(poolIdFromVkey(b.issuer.verificationKey));
+    for (const tx of b.transactions ?? []) {
+      for (const r of tx.inputs) utxos.push(refId(r));
+      for (const r of tx.collaterals ?? []) utxos.push(refId(r));
+      for (const o of tx.outputs) addresses.push(o.address);
+      if (tx.collateralReturn) addresses.push(tx.collateralReturn.address);
+      for (const c of tx.certificates ?? []) {
+        const s = stakeCredAddress(network, c);
+        if (s) stake.push(s);
+        const pool = (c.stakePool as { id?: string } | undefined)?.id;
+        if (pool) pools.push(pool);
+      }
+      for (const w of Object.keys(tx.withdrawals ?? {})) stake.push(w);
+    }
+  }
+  return { utxos, addresses, stake, pools };
+}
+
+export async function prefetchBlocks(state: SliceState, blocks: readonly Block[], network: Network): Promise<void> {
+  const k = keysToPrefetch(blocks, network);
+  await state.prefetch(UTXOS, k.utxos);
+  // Addresses of spent outputs are known only once their UTxOs are loaded (or created earlier in the batch).
+  const spentAddrs: string[] = [];
+  for (const id of k.utxos) {
+    const u = state.get(UTXOS, id);
+    if (u) spentAddrs.push(u.address);
+  }
+  await Promise.all([
+    state.prefetch(ADDRESSES, [...k.addresses, ...spentAddrs]),
+    state.prefetch(STAKE_ACCOUNTS, k.stake),
+    state.prefetch(STAKE_POOL_REGS, k.pools),
+  ]);
+}
+
+function outputDoc(index: number, o: TxOutput): TxOutputDoc {
+  return {
+    index,
+    address: o.address,
+    stakeAddress: addrInfo(o.address).stakeAddress,
+    value: valueDoc(o.value),
+    datumHash: o.datumHash ?? null,
+    datum: o.datum ?? null,
+    scriptRef: o.script ? { language: o.script.language } : null,
+  };
+}
+
+export function applyBlock(state: SliceState, block: Block, ctx: BlockContext): BlockDoc {
+  const slot = block.slot ?? 0;
+  const time = new Date(ctx.slotTime(slot)).toISOString();
+  const txs = block.transactions ?? [];
+  // Addresses created for the first time inside this block may be spent from later in the same block; the
+  // prefetch covered them (absent) and `touchAddress` creates them.
+  const touchAddress = (address: string, delta: { value: typeof ZERO; sign: 1 | -1; utxos: number }, txId: string | null) => {
+    const prev = state.get(ADDRESSES, address);
+    const info = addrInfo(address);
+    const base: AddressDoc = prev ?? {
+      _id: address,
+      stakeAddress: info.stakeAddress,
+      paymentCred: info.paymentCred,
+      script: info.script,
+      balance: ZERO,
+      utxoCount: 0,
+      txCount: 0,
+      firstSlot: slot,
+      lastSlot: slot,
+      slot,
+    };
+    state.put(ADDRESSES, {
+      ...base,
+      balance: addValues(base.balance, delta.value, delta.sign),
+      utxoCount: base.utxoCount + delta.utxos,
+      txCount: base.txCount + (txId ? 1 : 0),
+      lastSlot: slot,
+      slot,
+    });
+  };
+
+  let fees = 0n;
+  let totalOutput = 0n;
+  const txIds: string[] = [];
+  txs.forEach((tx, blockIndex) => {
+    txIds.push(tx.id);
+    const valid = tx.spends !== 'collaterals';
+    const resolve = (r: OutputReference): TxInputDoc => {
+      const u = state.get(UTXOS, refId(r));
+      return { txId: r.transaction.id, index: r.index, address: u?.address ?? null, value: u?.value ?? null };
+    };
+    const inputs = tx.inputs.map(resolve);
+    const collaterals = (tx.collaterals ?? []).map(resolve);
+    const touched = new Set<string>();
+    // Spend.
+    for (const r of effectiveInputs(tx)) {
+      const id = refId(r);
+      const u = state.get(UTXOS, id);
+      if (!u) continue; // created before the indexed range: recorded unresolved, never guessed
+      state.remove(UTXOS, id);
+      touchAddress(u.address, { value: u.value, sign: -1, utxos: -1 }, touched.has(u.address) ? null : tx.id);
+      touched.add(u.address);
+    }
+    // Create.
+    const outputs = tx.outputs.map((o, i) => outputDoc(i, o));
+    const collateralReturn = tx.collateralReturn ? outputDoc(tx.outputs.length, tx.collateralReturn) : null;
+    for (const { index, out } of effectiveOutputs(tx)) {
+      const doc = index === tx.outputs.length && !valid ? (collateralReturn as TxOutputDoc) : (outputs[index] as TxOutputDoc);
+      const info = addrInfo(out.address);
+      const utxo: UtxoDoc = {
+        _id: `${tx.id}#${index}`,
+        txId: tx.id,
+        index,
+        address: out.address,
+        paymentCred: info.paymentCred,
+        stakeAddress: info.stakeAddress,
+        value: doc.value,
+        datumHash: doc.datumHash,
+        datum: doc.datum,
+        slot,
+      };
+      state.put(UTXOS, utxo);
+      touchAddress(out.address, { value: doc.value, sign: 1, utxos: 1 }, touched.has(out.address) ? null : tx.id);
+      touched.add(out.address);
+    }
+    for (const address of touched) {
+      const stakeAddress = addrInfo(address).stakeAddress;
+      state.put(ADDRESS_TXS, { _id: `${address}|${String(slot).padStart(12, '0')}|${tx.id}`, address, stakeAddress, txId: tx.id, slot });
+    }
+    // Certificates and withdrawals take effect only for valid transactions.
+    const certificates = (tx.certificates ?? []).map((c) => toPlain(c) as Record<string, unknown>);
+    if (valid) {
+      for (const c of tx.certificates ?? []) applyCertificate(state, c, slot, ctx);
+      for (const [stakeAddr, w] of Object.entries(tx.withdrawals ?? {})) {
+        const prev = state.get(STAKE_ACCOUNTS, stakeAddr) ?? newStakeAccount(stakeAddr, slot, true);
+        state.put(STAKE_ACCOUNTS, { ...prev, withdrawn: String(BigInt(prev.withdrawn) + w.ada.lovelace), slot });
+      }
+    }
+    const fee = tx.spends === 'collaterals' ? (tx.totalCollateral?.ada.lovelace ?? collateralFee(collaterals, collateralReturn)) : (tx.fee?.ada.lovelace ?? 0n);
+    fees += fee;
+    const txTotal = sumLovelace(outputs.map((o) => o.value));
+    totalOutput += BigInt(txTotal);
+    const mint: Record<string, string> = {};
+    for (const [policy, names] of Object.entries(tx.mint ?? {})) for (const [name, q] of Object.entries(names)) mint[policy + name] = String(q);
+    const metadata = tx.metadata?.labels
+      ? Object.fromEntries(Object.entries(tx.metadata.labels).map(([label, m]) => [label, toPlain(m.json ?? { cbor: m.cbor })]))
+      : null;
+    const doc: TxDoc = {
+      _id: tx.id,
+      blockHash: block.id,
+      blockHeight: block.height,
+      blockIndex,
+      slot,
+      time,
+      valid,
+      fee: String(fee),
+      size: tx.cbor ? tx.cbor.length / 2 : null,
+      inputs,
+      referenceInputs: (tx.references ?? []).map((r) => ({ txId: r.transaction.id, index: r.index })),
+      collaterals,
+      collateralReturn,
+      outputs,
+      totalOutput: txTotal,
+      mint,
+      certificates,
+      withdrawals: Object.fromEntries(Object.entries(tx.withdrawals ?? {}).map(([a, w]) => [a, String(w.ada.lovelace)])),
+      metadata,
+      validityInterval: {
+        invalidBefore: tx.validityInterval?.invalidBefore ?? null,
+        invalidAfter: tx.validityInterval?.invalidAfter ?? null,
+      },
+      proposals: tx.proposals?.length ?? 0,
+      votes: tx.votes?.length ?? 0,
+      addresses: [...touched],
+    };
+    state.put(TRANSACTIONS, doc);
+  });
+
+  const issuerVkey = block.issuer?.verificationKey ?? null;
+  const poolId = issuerVkey ? poolIdFromVkey(issuerVkey) : null;
+  if (poolId) {
+    const prev = state.get(STAKE_POOL_REGS, poolId) ?? newPoolReg(poolId, slot);
+    state.put(STAKE_POOL_REGS, { ...prev, blocksMinted: prev.blocksMinted + 1, slot });
+  }
+  const v = block.protocol?.version;
+  const doc: BlockDoc = {
+    _id: block.id,
+    height: block.height,
+    slot,
+    time,
+    epoch: ctx.epochOf(slot),
+    era: block.era,
+    prevHash: block.ancestor,
+    size: block.size?.bytes ?? 0,
+    txCount: txs.length,
+    fees: String(fees),
+    totalOutput: String(totalOutput),
+    issuerVkey,
+    poolId,
+    protocolVersion: v ? `${v.major}.${v.minor}` : null,
+    txIds,
+  };
+  state.put(BLOCKS, doc);
+  return doc;
+}
+
+/** A failed script's fee is what the collaterals held minus what the collateral return gives back. */
+function collateralFee(collaterals: TxInputDoc[], ret: TxOutputDoc | null): bigint {
+  let t = 0n;
+  for (const c of collaterals) if (c.value) t += BigInt(c.value.lovelace);
+  return ret ? t - BigInt(ret.value.lovelace) : t;
+}
+
+function newStakeAccount(id: string, slot: number, registered: boolean): StakeAccountDoc {
+  let credential = '';
+  let script = false;
+  try {
+    const p = parseAddress(id);
+    credential = p.stakeCred ?? '';
+    script = p.stakeScript;
+  } catch {
+    /* ids come from certificates and withdrawals, so they parse */
+  }
+  return { _id: id, credential, script, registered, deposit: null, poolId: null, drep: null, withdrawn: '0', slot };
+}
+
+function newPoolReg(id: string, slot: number): StakePoolRegDoc {
+  return { _id: id, params: {}, registeredSlot: null, retiringEpoch: null, blocksMinted: 0, slot };
+}
+
+function drepId(d: unknown): string | null {
+  if (!d || typeof d !== 'object') return null;
+  const r = d as { type?: string; id?: string };
+  return r.type === 'registered' ? (r.id ?? null) : (r.type ?? null);
+}
+
+function applyCertificate(state: SliceState, c: Record<string, unknown>, slot: number, ctx: BlockContext): void {
+  const stakeAddr = stakeCredAddress(ctx.network, c);
+  switch (c.type) {
+    case 'stakeCredentialRegistration': {
+      const prev = state.get(STAKE_ACCOUNTS, stakeAddr as string) ?? newStakeAccount(stakeAddr as string, slot, false);
+      state.put(STAKE_ACCOUNTS, { ...prev, registered: true, deposit: lovelaceOf(c.deposit) ?? '2000000', slot });
+      return;
+    }
+    case 'stakeCredentialDeregistration': {
+      const prev = state.get(STAKE_ACCOUNTS, stakeAddr as string) ?? newStakeAccount(stakeAddr as string, slot, true);
+      state.put(STAKE_ACCOUNTS, { ...prev, registered: false, deposit: null, poolId: null, drep: null, slot });
+      return;
+    }
+    case 'stakeDelegation': {
+      const prev = state.get(STAKE_ACCOUNTS, stakeAddr as string) ?? newStakeAccount(stakeAddr as string, slot, true);
+      const pool = (c.stakePool as { id?: string } | undefined)?.id;
+      const drep = drepId(c.delegateRepresentative);
+      state.put(STAKE_ACCOUNTS, { ...prev, poolId: pool ?? prev.poolId, drep: drep ?? prev.drep, slot });
+      return;
+    }
+    case 'stakePoolRegistration': {
+      const params = toPlain(c.stakePool) as Record<string, unknown>;
+      const id = params.id as string;
+      const prev = state.get(STAKE_POOL_REGS, id) ?? newPoolReg(id, slot);
+      state.put(STAKE_POOL_REGS, { ...prev, params, registeredSlot: prev.registeredSlot ?? slot, retiringEpoch: null, slot });
+      return;
+    }
+    case 'stakePoolRetirement': {
+      const sp = c.stakePool as { id: string; retirementEpoch: number };
+      const prev = state.get(STAKE_POOL_REGS, sp.id) ?? newPoolReg(sp.id, slot);
+      state.put(STAKE_POOL_REGS, { ...prev, retiringEpoch: Number(sp.retirementEpoch), slot });
+      return;
+    }
+    default:
+      return; // DRep, committee and genesis certificates are kept on the transaction document only
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * Exact value arithmetic. On chain, lovelace and asset quantities are unbounded integers (a real WingRiders V2
+ * pool holds 9223372036166189232 share tokens), so documents store them as decimal strings and all arithmetic
+ * goes through bigint.
+ */
+import type { ValueDoc } from '../../mongo/collections/chain.js';
+import type { Value } from '../chain/types.js';
+
+export const ZERO: ValueDoc = Object.freeze({ lovelace: '0', assets: Object.freeze({}) }) as ValueDoc;
+
+/** Ogmios `Value` → document form; asset units are `policyId + assetNameHex`. */
+export function valueDoc(v: Value): ValueDoc {
+  const assets: Record<string, string> = {};
+  for (const policy of Object.keys(v)) {
+    if (policy === 'ada') continue;
+    const names = v[policy] as Record<string, bigint>;
+    for (const name of Object.keys(names)) assets[policy + name] = String(names[name]);
+  }
+  return { lovelace: String(v.ada.lovelace), assets };
+}
+
+/** a + sign·b, dropping assets whose quantity becomes zero. */
+export function addValues(a: ValueDoc, b: ValueDoc, sign: 1 | -1 = 1): ValueDoc {
+  const s = BigInt(sign);
+  const assets: Record<string, string> = { ...a.assets };
+  for (const unit of Object.keys(b.assets)) {
+    const q = BigInt(assets[unit] ?? '0') + s * BigInt(b.assets[unit] as string);
+    if (q === 0n) delete assets[unit];
+    else assets[unit] = String(q);
+  }
+  return { lovelace: String(BigInt(a.lovelace) + s * BigInt(b.lovelace)), assets };
+}
+
+export function sumLovelace(values: readonly { lovelace: string }[]): string {
+  let t = 0n;
+  for (const v of values) t += BigInt(v.lovelace);
+  return String(t);
+}
+
+/**
+ * Plain JSON for documents: bigints become numbers when exactly representable, decimal strings otherwise.
+ * Used for certificates and metadata, whose integers are mostly small (labels, versions, epochs).
+ */
+export function toPlain(x: unknown): unknown {
+  if (typeof x === 'bigint') return x <= BigInt(Number.MAX_SAFE_INTEGER) && x >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(x) : String(x);
+  if (Array.isArray(x)) return x.map(toPlain);
+  if (x !== null && typeof x === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(x)) out[k] = toPlain(v);
+    return out;
+  }
+  return x;
+}
+
+/** Lovelace-like fields inside certificates (`deposit`, `cost`, `pledge`: `{ada:{lovelace}}` or bigint) as strings. */
+export function lovelaceOf(x: unknown): string | null {
+  if (typeof x === 'bigint' || typeof x === 'number') return String(x);
+  if (x && typeof x === 'object' && 'ada' in x) return lovelaceOf((x as { ada: { lovelace: unknown } }).ada.lovelace);
+  if (x && typeof x === 'object' && 'lovelace' in x) return lovelaceOf((x as { lovelace: unknown }).lovelace);
+  return null;
+}

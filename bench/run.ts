@@ -1,0 +1,132 @@
+/**
+ * `npm run bench`: throughput and memory against baselines measured in the same run.
+ *  1. sync: devnet history (BENCH_HOURS of chain time) into a fresh embedded store, blocks/s;
+ *  2. the service as `npm start` runs it (devnet + sync + API, rate limits off): RSS at the default devnet scale;
+ *  3. REST endpoints under load beside a bare node:http server returning the same bytes: req/s, p99, ratio.
+ * Budgets (ARCHITECTURE.md): sync ≥ 1,000 blocks/s; REST ≥ 0.5 × bare and p99 ≤ 10 ms; RSS ≤ 300 MB.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connectOgmios } from '../activities/chain/ogmios-client.js';
+import { createSyncActivities } from '../activities/sync/index.js';
+import { startDevnet } from '../devnet/index.js';
+import { openEmbeddedStore } from '../mongo/adapters/embedded.js';
+import { ALL_COLLECTIONS } from '../mongo/collections/index.js';
+import { load, rssMb, startBareServer, type LoadResult } from './http.js';
+
+const HOURS = Number(process.env.BENCH_HOURS ?? 48);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+
+async function benchSync(dir: string) {
+  const t0 = performance.now();
+  const devnet = await startDevnet({ seed: 'bench', backfillHours: HOURS, blockMs: 3_600_000, forkRate: 0.02, port: 0 });
+  const genMs = performance.now() - t0;
+  const store = await openEmbeddedStore({ path: join(dir, 'sync-store') });
+  await store.ensureIndexes(ALL_COLLECTIONS);
+  const chain = await connectOgmios(devnet.url);
+  const acts = createSyncActivities({ store, chain, k: 2160, network: 'mainnet' });
+  let blocks = 0;
+  let rollbacks = 0;
+  const t1 = performance.now();
+  for (;;) {
+    const r = await acts.syncSlice({ maxBlocks: 500, waitMs: 200 });
+    blocks += r.blocks;
+    rollbacks += r.rollbacks;
+    if (r.atTip && r.blocks === 0) break;
+  }
+  const syncMs = performance.now() - t1;
+  await chain.close();
+  await devnet.close();
+  await store.close();
+  return { blocks, rollbacks, genMs, syncMs, blocksPerSecond: blocks / (syncMs / 1000) };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function startService(dir: string) {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+    env: { ...process.env, DATA_DIR: join(dir, 'service'), PORT: String(port), RATE_LIMITS: 'false', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const height = await new Promise<number>((resolve, reject) => {
+    let buf = '';
+    child.stdout.on('data', (d: Buffer) => {
+      buf += d.toString();
+      for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
+        const line = buf.slice(0, i);
+        buf = buf.slice(i + 1);
+        try {
+          const msg = JSON.parse(line) as { msg?: string; height?: number };
+          if (msg.msg?.startsWith('sync reached the chain tip')) resolve(msg.height ?? 0);
+        } catch {
+          /* progress lines */
+        }
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`service exited with ${code}`)));
+  });
+  return { url, height, pid: child.pid as number, stop: () => child.kill('SIGTERM') };
+}
+
+function row(name: string, r: LoadResult, base?: LoadResult) {
+  const ratio = base ? (r.rps / base.rps).toFixed(2) : '';
+  return `| ${name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.non2xx + r.errors} | ${ratio} |`;
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'cds-bench-'));
+  try {
+    console.log(`# bench (${HOURS} h of devnet chain time, ${SECONDS} s per load run, 32 connections)\n`);
+    const s = await benchSync(dir);
+    console.log(
+      `sync: ${s.blocks} blocks (${s.rollbacks} rollbacks) in ${(s.syncMs / 1000).toFixed(1)} s = ${Math.round(s.blocksPerSecond)} blocks/s ` +
+        `(budget ≥ 1000; ratio ${(s.blocksPerSecond / 1000).toFixed(2)}); devnet generation ${(s.genMs / 1000).toFixed(1)} s`,
+    );
+
+    const svc = await startService(dir);
+    try {
+      console.log(`service: at tip (height ${svc.height}); RSS ${rssMb(svc.pid).toFixed(0)} MB (budget ≤ 300)`);
+      const block = (await (await fetch(`${svc.url}/api/v1/explorer/blocks/${svc.height}`)).json()) as { txIds?: string[] };
+      let txHash = block.txIds?.[0];
+      for (let h = svc.height - 1; !txHash && h > 0; h--)
+        txHash = ((await (await fetch(`${svc.url}/api/v1/explorer/blocks/${h}`)).json()) as { txIds?: string[] }).txIds?.[0];
+      const endpoints: { name: string; path: string }[] = [{ name: 'GET /explorer/tx/{hash}', path: `/api/v1/explorer/tx/${txHash}` }];
+      console.log('\n| endpoint | req/s | p50 ms | p99 ms | non-2xx | ratio to bare |\n|---|---|---|---|---|---|');
+      for (const e of endpoints) {
+        const res = await fetch(svc.url + e.path);
+        const body = Buffer.from(await res.arrayBuffer());
+        const bare = await startBareServer(dir, body);
+        try {
+          const b = await load(bare.url, { seconds: SECONDS });
+          const r = await load(svc.url + e.path, { seconds: SECONDS });
+          console.log(row(`bare node:http (${body.length} B)`, b));
+          console.log(row(e.name, r, b));
+        } finally {
+          bare.stop();
+        }
+      }
+      console.log(`\nservice RSS after load: ${rssMb(svc.pid).toFixed(0)} MB`);
+    } finally {
+      svc.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,120 @@
+/**
+ * `npm start`: one process with the chain source, the sync and the API.
+ * Embedded defaults: the devnet (no OGMIOS_URL), lmdb under DATA_DIR (no MONGODB_URI), the in-process runner
+ * (no TEMPORAL_ADDRESS). With TEMPORAL_ADDRESS set, workflows run on the Temporal worker (`npm run worker`)
+ * and this process serves the API only.
+ */
+import { mkdirSync } from 'node:fs';
+import { pino } from 'pino';
+import { connectOgmios } from '../activities/chain/ogmios-client.js';
+import { createSyncActivities, type SliceResult } from '../activities/sync/index.js';
+import { createAccess } from '../api/access/index.js';
+import { startApi } from '../api/server.js';
+import { ConfigError, loadConfig, type Config } from '../config/index.js';
+import { startDevnet, type Devnet } from '../devnet/index.js';
+import { ALL_COLLECTIONS } from '../mongo/collections/index.js';
+import { openStore } from '../mongo/open.js';
+import { SYNC_WORKFLOW_ID } from '../temporal/constants.js';
+import { createRunner } from '../temporal/runner.js';
+import { SCHEDULES } from '../temporal/schedules.js';
+
+function progressPrinter(log: pino.Logger) {
+  let lastLine = 0;
+  let caughtUp = false;
+  return (r: SliceResult & { blocksPerSecond: number }) => {
+    const behind = Math.max(0, r.tipHeight - r.height);
+    const line = `sync: block ${r.height}/${r.tipHeight} slot ${r.slot}/${r.tipSlot} ${behind ? `(${behind} behind) ` : ''}${Math.round(r.blocksPerSecond)} blocks/s${r.rollbacks ? `, ${r.rollbacks} rollback(s)` : ''}`;
+    if (!caughtUp && r.atTip) {
+      caughtUp = true;
+      log.info({ height: r.height, slot: r.slot }, 'sync reached the chain tip; following live blocks');
+    }
+    const now = Date.now();
+    if (process.stdout.isTTY && !caughtUp) {
+      process.stdout.write(`\r${line}\u001b[K`);
+      if (r.atTip) process.stdout.write('\n');
+    } else if (now - lastLine > 10_000 || r.rollbacks) {
+      lastLine = now;
+      log.info({ height: r.height, tipHeight: r.tipHeight, blocksPerSecond: Math.round(r.blocksPerSecond), rollbacks: r.rollbacks }, line);
+    }
+  };
+}
+
+async function main(config: Config) {
+  const log = pino({ level: config.LOG_LEVEL, base: undefined });
+  mkdirSync(config.DATA_DIR, { recursive: true });
+  const store = await openStore(config);
+  await store.ensureIndexes(ALL_COLLECTIONS);
+  log.info({ store: store.kind, dataDir: store.kind === 'embedded' ? config.DATA_DIR : undefined }, 'store open');
+
+  let devnet: Devnet | null = null;
+  let ogmiosUrl = config.OGMIOS_URL;
+  if (!ogmiosUrl) {
+    devnet = await startDevnet({
+      seed: config.DEVNET_SEED,
+      backfillHours: config.DEVNET_BACKFILL_HOURS,
+      blockMs: config.DEVNET_BLOCK_MS,
+      forkRate: config.DEVNET_FORK_RATE,
+      dataDir: config.DATA_DIR,
+      port: 0,
+    });
+    ogmiosUrl = devnet.url;
+    const tip = devnet.tip();
+    log.info({ url: devnet.url, tipHeight: tip.height, tipSlot: tip.slot }, 'devnet running (Ogmios JSON-RPC)');
+  }
+
+  const stops: (() => Promise<void>)[] = [];
+  if (!config.TEMPORAL_ADDRESS) {
+    const chain = await connectOgmios(ogmiosUrl);
+    stops.push(() => chain.close());
+    const activities = createSyncActivities({
+      store,
+      chain,
+      k: config.SYNC_K,
+      network: config.CARDANO_NETWORK,
+      onProgress: progressPrinter(log),
+    });
+    const runner = createRunner({ store, activities, log });
+    stops.unshift(() => runner.stop());
+    await runner.start('syncChain', {
+      workflowId: SYNC_WORKFLOW_ID,
+      input: { slicesPerRun: 1000, sliceBlocks: config.SYNC_SLICE_BLOCKS, tipWaitMs: 5_000 },
+      requestedBy: 'start',
+    });
+    runner.schedule(SCHEDULES);
+  } else {
+    log.info({ temporal: config.TEMPORAL_ADDRESS }, 'workflows run on Temporal: start `npm run worker` and `npm run schedules:apply`');
+  }
+
+  const access = await createAccess({ store, config, log });
+  const api = await startApi({ store, config, log, access }, { port: config.PORT, host: config.HOST });
+  log.info({ url: api.url, site: config.SITE_URL }, `API listening on ${api.url} (REST ${config.SITE_URL}/api/v1)`);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    await api.close();
+    for (const stop of stops) await stop().catch((e: unknown) => log.warn({ err: e }, 'stop failed'));
+    await devnet?.close();
+    await store.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (e) {
+  if (e instanceof ConfigError) {
+    console.error(e.message);
+    process.exit(2);
+  }
+  throw e;
+}
+main(config).catch((e: unknown) => {
+  console.error('fatal:', e instanceof Error ? (e.stack ?? e.message) : e);
+  process.exit(1);
+});

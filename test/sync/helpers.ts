@@ -1,0 +1,42 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSyncActivities, type SliceResult } from '../../activities/sync/index.js';
+import type { ChainSource } from '../../activities/chain/source.js';
+import { openEmbeddedStore } from '../../mongo/adapters/embedded.js';
+import { ALL_COLLECTIONS, CHAIN_COLLECTIONS, CHECKPOINTS } from '../../mongo/collections/index.js';
+import { storeDigest } from '../../mongo/digest.js';
+import type { Store } from '../../mongo/store.js';
+
+export async function tempStore(): Promise<{ store: Store; dir: string; cleanup: () => Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'cds-sync-'));
+  const store = await openEmbeddedStore({ path: dir });
+  await store.ensureIndexes(ALL_COLLECTIONS);
+  return {
+    store,
+    dir,
+    cleanup: async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Sync until the source has nothing more, in slices of `sliceBlocks`. */
+export async function syncAll(store: Store, chain: ChainSource, sliceBlocks = 7, k = 2160): Promise<SliceResult[]> {
+  const acts = createSyncActivities({ store, chain, k, network: 'mainnet' });
+  const results: SliceResult[] = [];
+  for (let i = 0; i < 10_000; i++) {
+    const r = await acts.syncSlice({ maxBlocks: sliceBlocks, waitMs: 0 });
+    results.push(r);
+    if (r.blocks === 0 && r.atTip) break;
+  }
+  return results;
+}
+
+/** Digest of the chain-derived documents and the checkpoint position (not its bookkeeping timestamps). */
+export async function chainDigest(store: Store) {
+  const d = await storeDigest(store, CHAIN_COLLECTIONS);
+  const cp = await store.collection(CHECKPOINTS).get('sync');
+  return { ...d, at: cp ? `${cp.height}:${cp.id}` : 'origin' };
+}
