@@ -32,13 +32,11 @@ export async function syncChainBody(
 ): Promise<SyncChainResult> {
   let blocks = input.totalBlocks ?? 0;
   let rollbacks = input.totalRollbacks ?? 0;
-  let height = 0;
   for (let i = 0; i < input.slicesPerRun; i++) {
     const r = await ctx.activities.syncSlice({ maxBlocks: input.sliceBlocks, waitMs: input.tipWaitMs });
     blocks += r.blocks;
     rollbacks += r.rollbacks;
-    height = r.height;
-    if (r.atTip && input.stopAtTip) return { blocks, rollbacks, height };
+    if (r.atTip && input.stopAtTip) return { blocks, rollbacks, height: r.height };
   }
   return ctx.continueAsNew({ ...input, totalBlocks: blocks, totalRollbacks: rollbacks });
 }

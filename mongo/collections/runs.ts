@@ -22,6 +22,8 @@ export interface RunDoc {
   queuedAt: string;
   startedAt: string | null;
   finishedAt: string | null;
+  /** continueAsNew restarts of the body within this run (embedded runner; Temporal starts a new run id instead). */
+  continuations?: number;
 }
 export const RUNS = defineCollection<RunDoc>({
   name: 'runs',

@@ -1,0 +1,223 @@
+/**
+ * The access middleware of each surface (REST, Markdown, tool server): key check, then the limits.
+ *
+ * - No key: `RATE_LIMIT_ANON_PER_MIN` per client IP, counted separately on each surface (the spec: "each of the
+ *   three paths carries it"); no daily cap.
+ * - A key: its plan's per-minute limit, counted per key across all three surfaces (one key is one caller), then its
+ *   plan's daily quota (quota.ts). Answers carry X-RateLimit-Limit, X-RateLimit-Remaining, X-Daily-Remaining.
+ * - Wallet PnL (the expensive call, `GET /api/v1/wallet/{address}/pnl`, and `get_wallet_pnl` on the tool server
+ *   when the client names it in `Mcp-Name`): on top of the above, `RATE_LIMIT_PNL_ANON_PER_MIN` (20) per IP without
+ *   a key, `RATE_LIMIT_PNL_KEY_PER_MIN` (60) per key with one. 60 is our choice where the spec says "not shown":
+ *   three times the anonymous allowance (a key is worth having) yet half the Free per-minute limit, so PnL calls
+ *   cannot take all of a key's budget of the heavier work.
+ * - Logos are never limited. `RATE_LIMITS=false` switches every limit off (keys are still checked).
+ *
+ * Per-minute counters are koa-ratelimit's: the memory driver (fixed one-minute window) in one process, the redis
+ * driver (sliding one-minute window) over ioredis when REDIS_URL is set, so replicas share them.
+ */
+import type { Context, Middleware, Next } from 'koa';
+import ratelimit from 'koa-ratelimit';
+import type { Redis } from 'ioredis';
+import type { Config } from '../../config/index.js';
+import type { PlanName } from '../../mongo/collections/access.js';
+import type { KeyCache, KeyPrincipal } from './keys.js';
+import { effectivePlan, planLimits, PLAN_NAMES } from './plans.js';
+import type { DailyQuota } from './quota.js';
+
+export type Surface = 'rest' | 'md' | 'mcp';
+
+const MINUTE_MS = 60_000;
+const LOGO_PATH = /^\/api\/v1\/assets\/[^/]+\/logo\/?$/;
+const PNL_URL = /\/wallet\/[^/?#]+\/pnl\/?(?:[?#]|$)/;
+const RATE_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
+
+/** What the access layer records about the caller for the rest of the request (logs): never the key itself. */
+export interface AccessState {
+  keyId: string | null;
+  accountId: string | null;
+}
+
+/** The key a request presents on a surface, or null. The tool server takes only `X-API-Key` (the spec). */
+export function presentedKey(ctx: Context, surface: Surface): string | null {
+  const header = ctx.get('x-api-key').trim();
+  if (header) return header;
+  if (surface === 'mcp') return null;
+  const auth = ctx.get('authorization');
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+  return m?.[1] ?? null;
+}
+
+/**
+ * The client's IP. With TRUST_PROXY the address our proxy appended to X-Forwarded-For (the last entry: earlier
+ * entries are whatever the client sent and would let anyone pick their own IP); otherwise the socket peer.
+ */
+export function clientIp(ctx: Context, trustProxy: boolean): string {
+  if (trustProxy) {
+    const xff = ctx.get('x-forwarded-for');
+    const last = xff.split(',').pop()?.trim();
+    if (last) return last;
+  }
+  // A socket closed before this point has no address any more; such callers share one bucket.
+  return ctx.req.socket.remoteAddress || ctx.ip || 'unknown';
+}
+
+export interface LimitDeps {
+  config: Config;
+  keys: KeyCache;
+  quota: DailyQuota;
+  redis?: Redis;
+  /** The memory driver's counters, shared by every limiter of this process (pruned by `pruneMemory`). */
+  memory: Map<string, { reset: number }>;
+}
+
+type Limited = 'anon' | 'key' | 'pnl-anon' | 'pnl-key';
+
+export function createSurfaceLimits(deps: LimitDeps) {
+  const { config, keys, quota, redis } = deps;
+  const docs = `${config.SITE_URL}/account`;
+  const limitsOn = config.RATE_LIMITS;
+
+  const writeTooMany = (ctx: Context, error: string, hint: (s: number) => string, retryAfter: number) => {
+    ctx.status = 429;
+    ctx.set('Retry-After', String(retryAfter));
+    ctx.body = { error, hint: hint(retryAfter), docs, retryAfter };
+  };
+
+  /** Whole seconds until the window of the limit just hit resets (from the limiter's own reset header). */
+  const retryAfterFromReset = (ctx: Context): number => {
+    const reset = Number(ctx.response.get('X-RateLimit-Reset'));
+    if (!Number.isFinite(reset) || reset <= 0) return 60;
+    // The redis driver floors the reset to whole seconds: add one so the caller never comes back too early.
+    const wait = Math.ceil(reset - Date.now() / 1000) + (redis ? 1 : 0);
+    return Math.min(60, Math.max(1, wait));
+  };
+
+  const messages: Record<Limited, (max: number) => [string, (s: number) => string]> = {
+    anon: (max) => [
+      `Rate limit exceeded: ${max} requests per minute per IP address without an API key.`,
+      (s) => `Wait ${s} s and retry, or send an API key (x-api-key header) for higher limits; create one at ${docs}.`,
+    ],
+    key: (max) => [
+      `Rate limit exceeded: ${max} requests per minute for this API key.`,
+      (s) => `Wait ${s} s and retry; a higher plan raises the per-minute limit (see ${docs}).`,
+    ],
+    'pnl-anon': (max) => [
+      `Rate limit exceeded for wallet profit and loss: ${max} calls per minute per IP address without an API key.`,
+      (s) =>
+        `Wait ${s} s and retry, or send an API key (x-api-key header): keyed callers get ${config.RATE_LIMIT_PNL_KEY_PER_MIN} per minute.`,
+    ],
+    'pnl-key': (max) => [
+      `Rate limit exceeded for wallet profit and loss: ${max} calls per minute for this API key.`,
+      (s) => `Wait ${s} s and retry; other endpoints are not affected.`,
+    ],
+  };
+
+  const limiter = (kind: Limited, namespace: string, max: number, id: (ctx: Context) => string): Middleware =>
+    ratelimit({
+      driver: redis ? 'redis' : 'memory',
+      db: redis ?? (deps.memory as Map<string, unknown>),
+      namespace: redis ? `cds:rl:${namespace}` : namespace,
+      duration: MINUTE_MS,
+      max,
+      id,
+      onLimited: (ctx: Context) => {
+        const [error, hint] = messages[kind](max);
+        writeTooMany(ctx, error, hint, retryAfterFromReset(ctx));
+      },
+    } as ratelimit.MiddlewareOptions);
+
+  const ipOf = (ctx: Context) => clientIp(ctx, config.TRUST_PROXY);
+  const keyOf = (ctx: Context) => ctx.state.accessKeyHash as string;
+
+  const anon: Record<Surface, Middleware> = {
+    rest: limiter('anon', 'anon-rest', config.RATE_LIMIT_ANON_PER_MIN, ipOf),
+    md: limiter('anon', 'anon-md', config.RATE_LIMIT_ANON_PER_MIN, ipOf),
+    mcp: limiter('anon', 'anon-mcp', config.RATE_LIMIT_ANON_PER_MIN, ipOf),
+  };
+  // One limiter per plan over the same counters (namespace `key`): a plan change applies when the current window
+  // ends with the memory driver (≤ 1 min) and at once with the redis driver, which takes `max` on every call.
+  const perKey = Object.fromEntries(
+    PLAN_NAMES.map((p) => [p, limiter('key', 'key', planLimits(config, p).perMinute, keyOf)]),
+  ) as Record<PlanName, Middleware>;
+  const pnlAnon = limiter('pnl-anon', 'pnl-anon', config.RATE_LIMIT_PNL_ANON_PER_MIN, ipOf);
+  const pnlKey = limiter('pnl-key', 'pnl-key', config.RATE_LIMIT_PNL_KEY_PER_MIN, keyOf);
+
+  const isPnl = (ctx: Context, surface: Surface) =>
+    surface === 'rest' ? PNL_URL.test(ctx.originalUrl) : surface === 'mcp' && ctx.get('mcp-name') === 'get_wallet_pnl';
+
+  /** Run the expensive-call limiter while keeping the headers of the main limit on a passing answer. */
+  const withPnl = (pnl: Middleware) => async (ctx: Context, next: Next) => {
+    const saved = RATE_HEADERS.map((h) => [h, ctx.response.get(h)] as const);
+    await pnl(ctx, async () => {
+      for (const [h, v] of saved) if (v !== '') ctx.set(h, v);
+      await next();
+    });
+  };
+
+  const unauthorized = (ctx: Context) => {
+    ctx.status = 401;
+    ctx.body = { error: 'Invalid or revoked API key. Send a valid key in x-api-key, or no key for anonymous access.' };
+  };
+
+  const keyed = async (ctx: Context, next: Next, principal: KeyPrincipal, surface: Surface) => {
+    const plan = planLimits(config, effectivePlan(config, principal.accountPlan));
+    ctx.state.accessKeyHash = principal.hash;
+    let counted = false;
+    await perKey[effectivePlan(config, principal.accountPlan)](ctx, async () => {
+      counted = true;
+      const day = await quota.take(principal.hash, plan.perDay);
+      ctx.set('X-Daily-Remaining', String(day.remaining));
+      if (!day.allowed) {
+        writeTooMany(
+          ctx,
+          `Daily quota exceeded: ${plan.perDay} requests per UTC day for this API key.`,
+          (s) => `The quota starts again at 00:00 UTC, in ${s} s; a higher plan raises it (see ${docs}).`,
+          day.retryAfter,
+        );
+        return;
+      }
+      if (isPnl(ctx, surface)) await withPnl(pnlKey)(ctx, next);
+      else await next();
+    });
+    if (!counted) ctx.set('X-Daily-Remaining', String(await quota.remaining(principal.hash, plan.perDay)));
+  };
+
+  const surfaceMiddleware =
+    (surface: Surface): Middleware =>
+    async (ctx, next) => {
+      if (surface === 'rest' && LOGO_PATH.test(ctx.path)) return next();
+      const presented = presentedKey(ctx, surface);
+      let principal: KeyPrincipal | null = null;
+      if (presented !== null) {
+        principal = await keys.resolve(presented);
+        if (!principal) {
+          // A bad key still spends the anonymous allowance of its IP, so guessing keys is as limited as any call.
+          if (limitsOn) return anon[surface](ctx, async () => unauthorized(ctx));
+          return unauthorized(ctx);
+        }
+      }
+      ctx.state.access = {
+        keyId: principal?.keyId ?? null,
+        accountId: principal?.accountId ?? null,
+      } satisfies AccessState;
+      if (!limitsOn) return next();
+      if (principal) return keyed(ctx, next, principal, surface);
+      if (isPnl(ctx, surface)) return anon[surface](ctx, () => withPnl(pnlAnon)(ctx, next));
+      return anon[surface](ctx, next);
+    };
+
+  /** The account area's JSON endpoints: anonymous-style per-IP limit, so nonces cannot be minted in bulk. */
+  const account = limitsOn ? limiter('anon', 'account', config.RATE_LIMIT_ANON_PER_MIN, ipOf) : null;
+
+  return {
+    rest: surfaceMiddleware('rest'),
+    md: surfaceMiddleware('md'),
+    mcp: surfaceMiddleware('mcp'),
+    account: (account ?? (async (_ctx, next) => next())) as Middleware,
+  };
+}
+
+/** Drop memory-driver windows that have ended (the driver itself never deletes them). */
+export function pruneMemory(memory: Map<string, { reset: number }>, nowMs = Date.now()): void {
+  for (const [k, v] of memory) if (v.reset * 1000 < nowMs) memory.delete(k);
+}

@@ -1,0 +1,56 @@
+/**
+ * The Koa app: REST (/api/v1), and later the MCP endpoint (/api/mcp), Markdown views (/api/md) and pages, in one
+ * process. A factory with no side effects: tests and the server (api/server.ts) build it from injected deps.
+ *
+ * Order: request id → access log → error answers (the first real handler, so every later failure becomes
+ * `{ error }`) → CORS → the access layer per surface (keys, quotas, limits) → routers.
+ */
+import cors from '@koa/cors';
+import Koa from 'koa';
+import type { ApiDeps } from './deps.js';
+import { accessLog, errorAnswers, forPaths, requestId } from './middleware.js';
+import { API_PREFIX, restRouter, SITE_ROUTERS } from './routes/index.js';
+
+/** Headers a browser client may read (ETag for revalidation, request id for support, limits for back-off). */
+const EXPOSED_HEADERS = [
+  'ETag',
+  'X-Request-Id',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-Daily-Remaining',
+  'Retry-After',
+];
+
+/** The logo image is served to <img> tags in bulk and is never rate limited (spec: Limits 6). */
+const LOGO_PATH = /^\/api\/v1\/assets\/[^/]+\/logo\/?$/;
+const isRest = (p: string) => (p === API_PREFIX || p.startsWith(`${API_PREFIX}/`)) && !LOGO_PATH.test(p);
+const isMarkdown = (p: string) => p === '/api/md' || p.startsWith('/api/md/');
+const isMcp = (p: string) => p === '/api/mcp' || p === '/api/mcp/';
+
+export function createApp(deps: ApiDeps): Koa {
+  const app = new Koa();
+  app.proxy = deps.config.TRUST_PROXY;
+  // Errors that escape every middleware (socket and stream errors) are logged here, never printed raw.
+  app.on('error', (err: unknown) => deps.log.error({ err }, 'koa error'));
+
+  app.use(requestId());
+  app.use(accessLog(deps.log));
+  app.use(errorAnswers(deps.log));
+  app.use(cors({ exposeHeaders: EXPOSED_HEADERS, maxAge: 86_400 }));
+
+  const { access } = deps;
+  if (access) {
+    app.use(forPaths(isRest, access.rest));
+    app.use(forPaths(isMarkdown, access.md));
+    app.use(forPaths(isMcp, access.mcp));
+  }
+
+  for (const factory of SITE_ROUTERS) {
+    const router = factory(deps);
+    app.use(router.routes()).use(router.allowedMethods());
+  }
+  if (access?.routes) app.use(access.routes.routes()).use(access.routes.allowedMethods());
+  const v1 = restRouter(deps);
+  app.use(v1.routes()).use(v1.allowedMethods());
+  return app;
+}

@@ -1,0 +1,40 @@
+/**
+ * What the API needs from the rest of the process. Everything is passed in (no singletons), so tests build an app
+ * over a temporary store and production wires the real parts in scripts/start.ts.
+ */
+import type Router from '@koa/router';
+import type Koa from 'koa';
+import type { Logger } from 'pino';
+import type { Config } from '../config/index.js';
+import type { Store } from '../mongo/store.js';
+
+/**
+ * Keys, quotas and rate limits (built in api/access/). Each middleware runs before the routes of its surface and
+ * either calls `next()` or answers itself (401, or 429 with the spec's `{ error, hint, docs, retryAfter }` body);
+ * it may also throw the typed errors of api/errors.ts.
+ */
+export interface AccessLayer {
+  /** REST under /api/v1 (never the logo route /api/v1/assets/{unit}/logo). */
+  rest: Koa.Middleware;
+  /** Markdown views under /api/md. */
+  md: Koa.Middleware;
+  /** The MCP endpoint /api/mcp. */
+  mcp: Koa.Middleware;
+  /** Routes of the access layer itself (account area, key management); mounted as given, after the limits. */
+  routes?: Router;
+}
+
+export interface ApiDeps {
+  store: Store;
+  config: Pick<Config, 'SITE_URL' | 'CARDANO_NETWORK' | 'TRUST_PROXY'>;
+  log: Logger;
+  /** Absent in tests and benchmarks that exercise the API without limits. */
+  access?: AccessLayer;
+  /** Clock (unix ms); tests pin it. */
+  now?: () => number;
+  /**
+   * Decimals of a native token (`policyId + assetNameHex`) for decimal-adjusted quantities; 0 when unknown.
+   * Token metadata (registry, CIP-68) arrives in a later issue and will supply this.
+   */
+  tokenDecimals?: (unit: string) => Promise<number>;
+}

@@ -1,0 +1,119 @@
+/**
+ * Cross-cutting middleware of the Koa app, in mount order: request id → access log → error answers. Each is a
+ * small factory so the app (api/app.ts) reads as the list of what runs on a request.
+ */
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type Koa from 'koa';
+import type { Logger } from 'pino';
+import { AppError } from './errors.js';
+
+/** Inbound ids we echo: long enough to be unique, short and plain enough to log safely. */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+
+/** Keeps a sane inbound X-Request-Id (a proxy's or the caller's), else mints a UUID; echoes it on every answer. */
+export function requestId(): Koa.Middleware {
+  return async (ctx, next) => {
+    const inbound = ctx.get('X-Request-Id');
+    const id = SANE_REQUEST_ID.test(inbound) ? inbound : randomUUID();
+    ctx.state.requestId = id;
+    ctx.set('X-Request-Id', id);
+    await next();
+  };
+}
+
+/** The per-request logger (`reqId` bound) set by `accessLog`; the app logger before it runs. */
+export const requestLog = (ctx: Koa.Context, fallback: Logger): Logger =>
+  (ctx.state.log as Logger | undefined) ?? fallback;
+
+/** One structured line per request: method, path, status, duration in ms. Errors at 5xx log at error level. */
+export function accessLog(log: Logger): Koa.Middleware {
+  return async (ctx, next) => {
+    const started = performance.now();
+    const reqLog = log.child({ reqId: ctx.state.requestId as string });
+    ctx.state.log = reqLog;
+    try {
+      await next();
+    } finally {
+      const status = ctx.status;
+      const line = {
+        method: ctx.method,
+        path: ctx.path,
+        status,
+        ms: Math.round((performance.now() - started) * 100) / 100,
+      };
+      if (status >= 500) reqLog.error(line, 'request');
+      else reqLog.info(line, 'request');
+    }
+  };
+}
+
+/** Headers describing a representation that an error answer must not inherit from the failed handler. */
+const REPRESENTATION_HEADERS = [
+  'etag',
+  'last-modified',
+  'cache-control',
+  'content-disposition',
+  'content-encoding',
+  'content-language',
+  'content-location',
+  'location',
+];
+
+interface HttpLikeError {
+  status?: unknown;
+  expose?: unknown;
+  message?: unknown;
+  headers?: unknown;
+}
+
+/**
+ * Turns thrown errors into the spec's `{ error }` bodies: typed AppErrors and exposed 4xx http-errors (ctx.throw)
+ * keep their status and message; anything else is a 500 `{ error: "internal error" }`, logged with its stack, which
+ * never reaches the caller. Also gives bodies to answers no route produced (404 unknown route, 405 wrong method).
+ */
+export function errorAnswers(fallbackLog: Logger): Koa.Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+      const { status } = ctx;
+      if (ctx.respond !== false && ctx.body == null && status >= 400) {
+        // Koa's implicit 404 becomes 200 when a body is set, unless the status is set explicitly first.
+        ctx.status = status;
+        ctx.body = {
+          error:
+            status === 404
+              ? `no route ${ctx.method} ${ctx.path}`
+              : status === 405
+                ? `method ${ctx.method} not allowed on ${ctx.path}`
+                : ctx.message,
+        };
+      }
+    } catch (err) {
+      const log = requestLog(ctx, fallbackLog);
+      const e = (err ?? {}) as HttpLikeError;
+      let status = 500;
+      let body: Record<string, unknown> = { error: 'internal error' };
+      if (err instanceof AppError) {
+        status = err.status;
+        body = err.body();
+        if (status >= 500) log.warn({ status, error: err.message }, 'service error');
+      } else if (typeof e.status === 'number' && e.status >= 400 && e.status < 500 && e.expose === true) {
+        status = e.status;
+        body = { error: String(e.message) };
+      } else {
+        log.error({ err }, 'unhandled error');
+      }
+      if (ctx.headerSent || !ctx.writable) return;
+      for (const h of REPRESENTATION_HEADERS) ctx.remove(h);
+      if (e.headers && typeof e.headers === 'object') ctx.set(e.headers as Record<string, string>);
+      ctx.status = status;
+      ctx.body = body;
+    }
+  };
+}
+
+/** Runs `mw` only for request paths that `match`; other requests pass straight through. */
+export function forPaths(match: (path: string) => boolean, mw: Koa.Middleware): Koa.Middleware {
+  return (ctx, next) => (match(ctx.path) ? mw(ctx, next) : next());
+}

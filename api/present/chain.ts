@@ -1,0 +1,263 @@
+/**
+ * Chain documents → explorer answers, pure. The documents keep integer strings in base units; these mappers apply
+ * the spec's units (whole ADA, decimal-adjusted tokens) and keep the exact integers beside them (see
+ * api/schemas/common.ts for the convention).
+ */
+import type {
+  AddressDoc,
+  BlockDoc,
+  StakeAccountDoc,
+  TxDoc,
+  TxInputDoc,
+  TxOutputDoc,
+  ValueDoc,
+} from '../../mongo/collections/chain.js';
+import { decodeAssetName, lovelaceToAda, scaleInteger, splitUnit } from '../units.js';
+
+/** Decimals per asset unit; units not in the map have 0. */
+export type DecimalsMap = ReadonlyMap<string, number>;
+
+export interface AssetAmount {
+  unit: string;
+  policyId: string;
+  nameHex: string;
+  name: string | null;
+  quantity: number;
+  quantityRaw: string;
+  decimals: number;
+}
+
+export interface Activity {
+  slot: number;
+  time: string | null;
+  txHash: string | null;
+}
+
+/** Every asset unit named in `values`, for one batched decimals lookup. */
+export function unitsOf(values: Iterable<Record<string, string> | null | undefined>): string[] {
+  const units = new Set<string>();
+  for (const v of values) if (v) for (const u of Object.keys(v)) units.add(u);
+  return [...units];
+}
+
+/** `{ unit: quantity }` → asset list in unit order. */
+export function assetList(assets: Record<string, string>, decimals: DecimalsMap): AssetAmount[] {
+  return Object.keys(assets)
+    .sort()
+    .map((unit) => {
+      const { policyId, nameHex } = splitUnit(unit);
+      const d = decimals.get(unit) ?? 0;
+      const raw = assets[unit] as string;
+      return {
+        unit,
+        policyId,
+        nameHex,
+        name: decodeAssetName(nameHex),
+        quantity: scaleInteger(raw, d),
+        quantityRaw: raw,
+        decimals: d,
+      };
+    });
+}
+
+const valueFields = (v: ValueDoc, decimals: DecimalsMap) => ({
+  ada: lovelaceToAda(v.lovelace),
+  lovelace: v.lovelace,
+  assets: assetList(v.assets, decimals),
+});
+
+/** Confirmations of a block at `height` when the indexed tip is at `tipHeight` (1 = the tip itself). */
+export function confirmations(height: number, tipHeight: number | null): number | null {
+  return tipHeight === null || tipHeight < height ? null : tipHeight - height + 1;
+}
+
+export function presentBlock(b: BlockDoc, tipHeight: number | null, nextBlock: string | null) {
+  return {
+    hash: b._id,
+    height: b.height,
+    slot: b.slot,
+    time: b.time,
+    epoch: b.epoch,
+    era: b.era,
+    previousBlock: b.prevHash === 'genesis' ? null : b.prevHash,
+    nextBlock,
+    size: b.size,
+    txCount: b.txCount,
+    fees: lovelaceToAda(b.fees),
+    feesLovelace: b.fees,
+    totalOutput: lovelaceToAda(b.totalOutput),
+    totalOutputLovelace: b.totalOutput,
+    issuerPoolId: b.poolId,
+    issuerVkey: b.issuerVkey,
+    protocolVersion: b.protocolVersion,
+    // The block exists, so the checkpoint is at or above it; 1 covers a checkpoint momentarily behind a read.
+    confirmations: confirmations(b.height, tipHeight) ?? 1,
+    txIds: b.txIds,
+  };
+}
+
+function presentInput(i: TxInputDoc, decimals: DecimalsMap) {
+  const resolved = i.address !== null && i.value !== null;
+  return {
+    txId: i.txId,
+    index: i.index,
+    resolved,
+    address: i.address,
+    ada: i.value ? lovelaceToAda(i.value.lovelace) : null,
+    lovelace: i.value ? i.value.lovelace : null,
+    assets: i.value ? assetList(i.value.assets, decimals) : [],
+  };
+}
+
+function presentOutput(o: TxOutputDoc, decimals: DecimalsMap) {
+  return {
+    index: o.index,
+    address: o.address,
+    stakeAddress: o.stakeAddress,
+    ...valueFields(o.value, decimals),
+    datumHash: o.datumHash,
+    datum: o.datum,
+    scriptRef: o.scriptRef,
+  };
+}
+
+/** Units a transaction answer needs decimals for. */
+export function txUnits(t: TxDoc): string[] {
+  return unitsOf([
+    ...t.inputs.map((i) => i.value?.assets),
+    ...t.collaterals.map((i) => i.value?.assets),
+    ...t.outputs.map((o) => o.value.assets),
+    t.collateralReturn?.value.assets,
+    t.mint,
+  ]);
+}
+
+export function presentTx(t: TxDoc, tipHeight: number | null, decimals: DecimalsMap) {
+  return {
+    hash: t._id,
+    block: { hash: t.blockHash, height: t.blockHeight, index: t.blockIndex },
+    time: t.time,
+    slot: t.slot,
+    confirmations: confirmations(t.blockHeight, tipHeight),
+    valid: t.valid,
+    fee: lovelaceToAda(t.fee),
+    feeLovelace: t.fee,
+    size: t.size,
+    inputs: t.inputs.map((i) => presentInput(i, decimals)),
+    outputs: t.outputs.map((o) => presentOutput(o, decimals)),
+    referenceInputs: t.referenceInputs.map((r) => ({ txId: r.txId, index: r.index })),
+    collaterals: t.collaterals.map((i) => presentInput(i, decimals)),
+    collateralReturn: t.collateralReturn ? presentOutput(t.collateralReturn, decimals) : null,
+    mint: assetList(t.mint, decimals),
+    certificates: t.certificates,
+    withdrawals: Object.keys(t.withdrawals)
+      .sort()
+      .map((stakeAddress) => {
+        const lovelace = t.withdrawals[stakeAddress] as string;
+        return { stakeAddress, ada: lovelaceToAda(lovelace), lovelace };
+      }),
+    metadata: t.metadata,
+    validityInterval: t.validityInterval,
+    proposals: t.proposals,
+    votes: t.votes,
+    totalOutput: lovelaceToAda(t.totalOutput),
+    totalOutputLovelace: t.totalOutput,
+  };
+}
+
+export function presentStakeAccount(a: StakeAccountDoc | null) {
+  if (!a) return null;
+  return {
+    registered: a.registered,
+    poolId: a.poolId,
+    drep: a.drep,
+    deposit: a.deposit === null ? null : lovelaceToAda(a.deposit),
+    depositLovelace: a.deposit,
+    withdrawn: lovelaceToAda(a.withdrawn),
+    withdrawnLovelace: a.withdrawn,
+  };
+}
+
+export interface PaymentAddressFacts {
+  addressType: 'base' | 'pointer' | 'enterprise' | 'byron';
+  first: Activity | null;
+  last: Activity | null;
+  account: StakeAccountDoc | null;
+}
+
+export function presentPaymentAddress(a: AddressDoc, facts: PaymentAddressFacts, decimals: DecimalsMap) {
+  return {
+    address: a._id,
+    type: 'payment' as const,
+    addressType: facts.addressType,
+    script: a.script,
+    paymentCred: a.paymentCred,
+    stakeAddress: a.stakeAddress,
+    balance: lovelaceToAda(a.balance.lovelace),
+    balanceLovelace: a.balance.lovelace,
+    assets: assetList(a.balance.assets, decimals),
+    utxoCount: a.utxoCount,
+    txCount: a.txCount,
+    firstActivity: facts.first,
+    lastActivity: facts.last,
+    stakeAccount: presentStakeAccount(facts.account),
+  };
+}
+
+/** Sum of the balances of a stake key's addresses (exact, in base units). */
+export function sumBalances(addresses: readonly AddressDoc[]): { value: ValueDoc; utxoCount: number } {
+  let lovelace = 0n;
+  let utxoCount = 0;
+  const assets = new Map<string, bigint>();
+  for (const a of addresses) {
+    lovelace += BigInt(a.balance.lovelace);
+    utxoCount += a.utxoCount;
+    for (const [unit, q] of Object.entries(a.balance.assets)) assets.set(unit, (assets.get(unit) ?? 0n) + BigInt(q));
+  }
+  const out: Record<string, string> = {};
+  for (const [unit, q] of assets) if (q !== 0n) out[unit] = String(q);
+  return { value: { lovelace: String(lovelace), assets: out }, utxoCount };
+}
+
+export interface StakeAddressFacts {
+  script: boolean;
+  /** The key's addresses read for the totals (at most the aggregation bound). */
+  addresses: readonly AddressDoc[];
+  addressCount: number;
+  /** How many of `addresses` are listed in the answer. */
+  listLimit: number;
+  txCount: number;
+  txCountExact: boolean;
+  first: Activity | null;
+  last: Activity | null;
+  account: StakeAccountDoc | null;
+}
+
+export function presentStakeAddress(stakeAddress: string, f: StakeAddressFacts, decimals: DecimalsMap) {
+  const { value, utxoCount } = sumBalances(f.addresses);
+  return {
+    address: stakeAddress,
+    type: 'stake' as const,
+    script: f.script,
+    stakeAddress,
+    balance: lovelaceToAda(value.lovelace),
+    balanceLovelace: value.lovelace,
+    assets: assetList(value.assets, decimals),
+    utxoCount,
+    txCount: f.txCount,
+    txCountExact: f.txCountExact,
+    firstActivity: f.first,
+    lastActivity: f.last,
+    stakeAccount: presentStakeAccount(f.account),
+    addressCount: f.addressCount,
+    addresses: f.addresses.slice(0, f.listLimit).map((a) => ({
+      address: a._id,
+      balance: lovelaceToAda(a.balance.lovelace),
+      balanceLovelace: a.balance.lovelace,
+      utxoCount: a.utxoCount,
+      txCount: a.txCount,
+    })),
+    addressesLimit: f.listLimit,
+    complete: f.addresses.length === f.addressCount,
+  };
+}

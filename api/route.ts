@@ -1,0 +1,126 @@
+/**
+ * Route specs: one object per REST operation holding its path, summary and schemas. The router registers
+ * handlers through `register()` (so each route validates its input the same way) and the OpenAPI document is
+ * generated from the same specs, so a route cannot exist without being documented (test/api/openapi.test.ts).
+ */
+import type Router from '@koa/router';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type Koa from 'koa';
+import type { ApiDeps } from './deps.js';
+import { BadRequestError } from './errors.js';
+import { ajv, type JsonSchema, type ObjectSchema } from './schema.js';
+
+/** Query parameters every endpoint accepts (spec, REST conventions). */
+export interface CommonQuery {
+  /** `url`: send logo URLs instead of inline images in `logo` fields. */
+  logos?: 'url';
+}
+
+export const LOGOS_PARAM: JsonSchema = {
+  type: 'string',
+  enum: ['url'],
+  description: 'url: send logo URLs instead of inline images in logo fields (recommended).',
+};
+
+export interface RouteDef {
+  /** Unique; also the Koa route name. */
+  operationId: string;
+  /** OpenAPI form, relative to /api/v1, e.g. `/explorer/blocks/{id}`. */
+  path: string;
+  summary: string;
+  description?: string;
+  tags: readonly string[];
+  /** Path parameters (all required, strings before coercion). */
+  params?: ObjectSchema;
+  /** Query parameters besides the common ones. */
+  query?: ObjectSchema;
+  /** Body of the 200 answer. */
+  response: JsonSchema;
+  /** Answers carry an ETag and honour If-None-Match with 304. */
+  etag?: boolean;
+}
+
+export interface RouteSpec<P extends object = object, Q extends object = object> extends RouteDef {
+  /** The path in Koa router syntax (`/explorer/blocks/:id`). */
+  readonly koaPath: string;
+  /** Query schema including the common parameters. */
+  readonly query: ObjectSchema;
+  /** Validates and coerces copies of the raw parameters; throws BadRequestError naming each bad parameter. */
+  parse(params: Record<string, string | undefined>, query: Record<string, unknown>): { params: P; query: Q };
+}
+
+export type AnyRouteSpec = RouteSpec<object, object>;
+
+/** Compiles the route's schemas once (call at module scope). */
+export function defineRoute<P extends object = Record<string, never>, Q extends object = object>(
+  def: RouteDef,
+): RouteSpec<P, Q & CommonQuery> {
+  const query: ObjectSchema = {
+    ...def.query,
+    type: 'object',
+    properties: { ...def.query?.properties, logos: LOGOS_PARAM },
+  };
+  const params: ObjectSchema = def.params ?? { type: 'object', properties: {} };
+  const checkParams = ajv.compile(params) as ValidateFunction<P>;
+  const checkQuery = ajv.compile(query) as ValidateFunction<Q & CommonQuery>;
+  return {
+    ...def,
+    query,
+    koaPath: def.path.replace(/\{(\w+)\}/g, ':$1'),
+    parse(rawParams, rawQuery) {
+      const p: unknown = { ...rawParams };
+      const q: unknown = { ...rawQuery };
+      const problems: string[] = [];
+      if (!checkParams(p)) problems.push(...describeErrors(checkParams.errors));
+      if (!checkQuery(q)) problems.push(...describeErrors(checkQuery.errors));
+      if (problems.length) throw new BadRequestError(problems.join('; '));
+      return { params: p as P, query: q as Q & CommonQuery };
+    },
+  };
+}
+
+/** One readable sentence per bad parameter, e.g. `invalid parameter hash: must be 64 hex characters`. */
+export function describeErrors(errors: readonly ErrorObject[] | null | undefined): string[] {
+  const byParam = new Map<string, string>();
+  for (const e of errors ?? []) {
+    if (e.keyword === 'required') {
+      const name = String((e.params as { missingProperty: string }).missingProperty);
+      byParam.set(name, `missing parameter ${name}`);
+      continue;
+    }
+    const name = e.instancePath.split('/')[1] ?? '';
+    if (byParam.has(name)) continue;
+    const expected = (e.parentSchema as JsonSchema | undefined)?.['x-expected'];
+    let what: string;
+    if (typeof expected === 'string') what = `must be ${expected}`;
+    else if (e.keyword === 'enum')
+      what = `must be one of ${((e.params as { allowedValues: unknown[] }).allowedValues ?? []).join(', ')}`;
+    else what = e.message ?? 'is invalid';
+    byParam.set(name, name ? `invalid parameter ${name}: ${what}` : `invalid parameters: ${what}`);
+  }
+  return [...byParam.values()];
+}
+
+export type RouteHandler<P extends object, Q extends object> = (
+  ctx: Koa.ParameterizedContext,
+  input: { params: P; query: Q },
+) => Promise<unknown>;
+
+/** Registers `handler` for GET `spec.koaPath`; the handler returns the body (it may set headers and `ctx.etag`). */
+export function register<P extends object, Q extends object>(
+  router: Router,
+  spec: RouteSpec<P, Q>,
+  handler: RouteHandler<P, Q>,
+): void {
+  router.get(spec.operationId, spec.koaPath, async (ctx) => {
+    const input = spec.parse(ctx.params, ctx.query);
+    ctx.body = await handler(ctx, input);
+    if (spec.etag && ctx.response.etag && ctx.fresh) ctx.status = 304;
+  });
+}
+
+/** One REST resource: its route specs (for the OpenAPI document) and the router that serves them. */
+export interface RestModule {
+  routes: readonly AnyRouteSpec[];
+  router(deps: ApiDeps): Router;
+}

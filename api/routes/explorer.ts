@@ -1,0 +1,246 @@
+/**
+ * Explorer (spec: Explorer): blocks, transactions and addresses, read from the chain documents the sync writes
+ * (mongo/collections/chain.ts). Reads only. Every read is a point get or a bounded range on a declared index.
+ *
+ * Freshness: every answer reflects the indexed chain at the sync checkpoint, so the ETag names the checkpoint
+ * block. The checkpoint is read first: the documents read after it are at least as new, so a client holding an
+ * ETag never keeps a body older than the chain that ETag names. A rollback changes the checkpoint, and so the ETag.
+ */
+import { createHash } from 'node:crypto';
+import Router from '@koa/router';
+import type Koa from 'koa';
+import { AddressError, parseAddress, type ParsedAddress } from '../../cardano/address.js';
+import {
+  ADDRESSES,
+  ADDRESS_TXS,
+  BLOCKS,
+  STAKE_ACCOUNTS,
+  TRANSACTIONS,
+  type AddressTxDoc,
+} from '../../mongo/collections/chain.js';
+import { CHECKPOINTS, type CheckpointDoc } from '../../mongo/collections/sync-state.js';
+import type { Store } from '../../mongo/store.js';
+import type { ApiDeps } from '../deps.js';
+import { BadRequestError, NotFoundError } from '../errors.js';
+import {
+  presentBlock,
+  presentPaymentAddress,
+  presentStakeAddress,
+  presentTx,
+  txUnits,
+  unitsOf,
+  type Activity,
+  type DecimalsMap,
+} from '../present/chain.js';
+import { defineRoute, register, type AnyRouteSpec, type RestModule } from '../route.js';
+import {
+  AddressParams,
+  AddressResponse,
+  BlockIdParams,
+  BlockResponse,
+  TxHashParams,
+  TxResponse,
+} from '../schemas/explorer.js';
+
+/** The sync keeps one checkpoint document (mongo/collections/sync-state.ts). */
+const CHECKPOINT_ID = 'sync';
+/** Addresses of one stake key listed in the answer. */
+export const STAKE_ADDRESS_LIST_LIMIT = 100;
+/** Addresses of one stake key summed into its totals; beyond it the answer says `complete: false`. */
+export const STAKE_AGGREGATE_LIMIT = 1000;
+/** Address-transaction entries read to count distinct transactions of a stake key exactly. */
+export const STAKE_DISTINCT_TX_LIMIT = 10_000;
+
+const TAGS = ['Explorer'];
+
+export const explorerRoutes = {
+  block: defineRoute<{ id: string }>({
+    operationId: 'getBlock',
+    path: '/explorer/blocks/{id}',
+    summary: 'A block by hash or height',
+    description:
+      'Header, size, transaction count, fees and output total (whole ADA), the issuing pool, the transaction ids, confirmations and the next block.',
+    tags: TAGS,
+    params: BlockIdParams,
+    response: BlockResponse,
+    etag: true,
+  }),
+  tx: defineRoute<{ hash: string }>({
+    operationId: 'getTransaction',
+    path: '/explorer/tx/{hash}',
+    summary: 'A transaction by hash',
+    description:
+      'The decoded transaction: block, time, validity, fee, inputs (resolved when the spent output is indexed), outputs, collaterals, mint, certificates, withdrawals, metadata.',
+    tags: TAGS,
+    params: TxHashParams,
+    response: TxResponse,
+    etag: true,
+  }),
+  address: defineRoute<{ address: string }>({
+    operationId: 'getAddress',
+    path: '/explorer/address/{address}',
+    summary: 'An address summary (addr1…, Byron base58, or stake1… for all addresses of a stake key)',
+    description: `A payment address: balance, assets, stake address, transaction and UTxO counts, first and last activity. A stake address: the totals over all its payment addresses (the first ${STAKE_ADDRESS_LIST_LIMIT} listed, up to ${STAKE_AGGREGATE_LIMIT} summed), distinct transactions, and the stake account (registration, delegation, withdrawals).`,
+    tags: TAGS,
+    params: AddressParams,
+    response: AddressResponse,
+    etag: true,
+  }),
+} satisfies Record<string, AnyRouteSpec>;
+
+const etagOf = (...parts: readonly (string | number)[]) =>
+  createHash('sha1').update(parts.join('|')).digest('base64url');
+
+function setEtag(ctx: Koa.Context, kind: string, key: string, cp: CheckpointDoc | null): void {
+  if (cp) ctx.etag = etagOf(kind, key, cp.height, cp.id);
+}
+
+export function explorerRouter(deps: ApiDeps): Router {
+  const { store } = deps;
+  const router = new Router();
+  const blocks = store.collection(BLOCKS);
+  const txs = store.collection(TRANSACTIONS);
+  const checkpoint = () => store.collection(CHECKPOINTS).get(CHECKPOINT_ID);
+
+  async function decimalsOf(units: readonly string[]): Promise<DecimalsMap> {
+    const lookup = deps.tokenDecimals;
+    if (!lookup || units.length === 0) return new Map();
+    const found = await Promise.all(units.map(async (u) => [u, await lookup(u)] as const));
+    return new Map(found);
+  }
+
+  register(router, explorerRoutes.block, async (ctx, { params }) => {
+    const cp = await checkpoint();
+    const id = params.id.toLowerCase();
+    const block =
+      id.length === 64
+        ? await blocks.get(id)
+        : ((await blocks.find('byHeight', { eq: [Number(id)], limit: 1 }))[0] ?? null);
+    if (!block) throw new NotFoundError(`block ${params.id} not found`);
+    const [next] = await blocks.find('byHeight', { eq: [block.height + 1], limit: 1 });
+    setEtag(ctx, 'block', block._id, cp);
+    return presentBlock(block, cp?.height ?? null, next?._id ?? null);
+  });
+
+  register(router, explorerRoutes.tx, async (ctx, { params }) => {
+    const cp = await checkpoint();
+    const tx = await txs.get(params.hash.toLowerCase());
+    if (!tx) throw new NotFoundError(`transaction ${params.hash} not found`);
+    const decimals = await decimalsOf(txUnits(tx));
+    setEtag(ctx, 'tx', tx._id, cp);
+    return presentTx(tx, cp?.height ?? null, decimals);
+  });
+
+  register(router, explorerRoutes.address, async (ctx, { params }) => {
+    const { address } = params;
+    const parsed = parseForNetwork(address, deps.config.CARDANO_NETWORK);
+    const cp = await checkpoint();
+    const body =
+      parsed.kind === 'reward'
+        ? await stakeAnswer(store, address, parsed, decimalsOf)
+        : await paymentAnswer(store, address, parsed, decimalsOf);
+    setEtag(ctx, 'address', address, cp);
+    return body;
+  });
+
+  return router;
+}
+
+/** Syntax and network of an address parameter; 400 with the reason otherwise. */
+function parseForNetwork(address: string, network: 'mainnet' | 'testnet'): ParsedAddress {
+  let parsed: ParsedAddress;
+  try {
+    parsed = parseAddress(address);
+  } catch (e) {
+    if (e instanceof AddressError) throw new BadRequestError(`invalid parameter address: ${e.message}`);
+    throw e;
+  }
+  // Byron addresses carry their network in an optional attribute that parseAddress does not decode (null).
+  if (parsed.network !== null && parsed.network !== network)
+    throw new BadRequestError(`address is for ${parsed.network}, this service indexes ${network}`);
+  return parsed;
+}
+
+/** First and last transaction of an address history range, with their times. */
+async function activities(
+  store: Store,
+  index: 'byAddress' | 'byStake',
+  key: string,
+): Promise<{ first: Activity | null; last: Activity | null }> {
+  const history = store.collection(ADDRESS_TXS);
+  const [[first], [last]] = await Promise.all([
+    history.find(index, { eq: [key], limit: 1 }),
+    history.find(index, { eq: [key], limit: 1, reverse: true }),
+  ]);
+  if (!first || !last) return { first: null, last: null };
+  const [firstTx, lastTx] = await store.collection(TRANSACTIONS).getMany([first.txId, last.txId]);
+  const point = (e: AddressTxDoc, time: string | undefined): Activity => ({
+    slot: e.slot,
+    time: time ?? null,
+    txHash: e.txId,
+  });
+  return { first: point(first, firstTx?.time), last: point(last, lastTx?.time) };
+}
+
+type DecimalsOf = (units: readonly string[]) => Promise<DecimalsMap>;
+
+async function paymentAnswer(store: Store, address: string, parsed: ParsedAddress, decimalsOf: DecimalsOf) {
+  const doc = await store.collection(ADDRESSES).get(address);
+  if (!doc) throw new NotFoundError(`address ${address} not found (no transaction in the indexed range)`);
+  const [{ first, last }, account, decimals] = await Promise.all([
+    activities(store, 'byAddress', address),
+    doc.stakeAddress ? store.collection(STAKE_ACCOUNTS).get(doc.stakeAddress) : Promise.resolve(null),
+    decimalsOf(Object.keys(doc.balance.assets)),
+  ]);
+  const addressType = parsed.kind === 'reward' ? 'base' : parsed.kind;
+  return presentPaymentAddress(doc, { addressType, first, last, account }, decimals);
+}
+
+/**
+ * A stake key combines all payment addresses that carry it (ADDRESSES byStake). Transactions are counted once
+ * even when they touch several of its addresses; for keys with more than STAKE_DISTINCT_TX_LIMIT
+ * address-transaction entries the count falls back to those entries (`txCountExact: false`).
+ */
+async function stakeAnswer(store: Store, stakeAddress: string, parsed: ParsedAddress, decimalsOf: DecimalsOf) {
+  const byStake = { eq: [stakeAddress] };
+  const addressDocs = store.collection(ADDRESSES);
+  const history = store.collection(ADDRESS_TXS);
+  const [addressCount, addresses, account, { first, last }] = await Promise.all([
+    addressDocs.count('byStake', byStake),
+    addressDocs.find('byStake', { ...byStake, limit: STAKE_AGGREGATE_LIMIT }),
+    store.collection(STAKE_ACCOUNTS).get(stakeAddress),
+    activities(store, 'byStake', stakeAddress),
+  ]);
+  if (addressCount === 0 && !account)
+    throw new NotFoundError(`stake address ${stakeAddress} not found (no activity in the indexed range)`);
+
+  let txCount: number;
+  let txCountExact = true;
+  if (addressCount <= 1) txCount = addresses[0]?.txCount ?? 0;
+  else {
+    const entries = await history.find('byStake', { ...byStake, limit: STAKE_DISTINCT_TX_LIMIT + 1 });
+    if (entries.length <= STAKE_DISTINCT_TX_LIMIT) txCount = new Set(entries.map((e) => e.txId)).size;
+    else {
+      txCount = await history.count('byStake', byStake);
+      txCountExact = false;
+    }
+  }
+  const decimals = await decimalsOf(unitsOf(addresses.map((a) => a.balance.assets)));
+  return presentStakeAddress(
+    stakeAddress,
+    {
+      script: parsed.stakeScript,
+      addresses,
+      addressCount,
+      listLimit: STAKE_ADDRESS_LIST_LIMIT,
+      txCount,
+      txCountExact,
+      first,
+      last,
+      account,
+    },
+    decimals,
+  );
+}
+
+export const explorerModule: RestModule = { routes: Object.values(explorerRoutes), router: explorerRouter };

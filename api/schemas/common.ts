@@ -1,0 +1,98 @@
+/**
+ * Schemas shared by every resource: the error bodies of the spec and the amount conventions.
+ *
+ * Amount convention: an ADA amount is a JSON number of whole ADA (lovelace / 1e6, scaled exactly from the stored
+ * integer); the exact integer is kept as a string beside it, in a field named `lovelace` inside value objects and
+ * `<field>Lovelace` at the top level (`fee` + `feeLovelace`). Token quantities are decimal-adjusted numbers with
+ * the raw integer string in `quantityRaw`.
+ */
+import { component, type JsonSchema } from '../schema.js';
+
+export const ErrorBody = component('Error', {
+  type: 'object',
+  required: ['error'],
+  properties: { error: { type: 'string', description: 'What went wrong, for a human.' } },
+});
+
+export const RateLimitErrorBody = component('RateLimitError', {
+  type: 'object',
+  required: ['error', 'hint', 'docs', 'retryAfter'],
+  properties: {
+    error: { type: 'string' },
+    hint: { type: 'string', description: 'What to do: wait, or send an API key for higher limits.' },
+    docs: { type: 'string', description: 'Link to the limits documentation.' },
+    retryAfter: { type: 'integer', minimum: 0, description: 'Seconds to wait (same as the Retry-After header).' },
+  },
+});
+
+/** Whole ADA, converted exactly from lovelace. */
+export const Ada: JsonSchema = { type: 'number', description: 'Whole ADA (not lovelace).' };
+/** The exact amount in lovelace, as a decimal integer string (may exceed 2^53). */
+export const Lovelace: JsonSchema = {
+  type: 'string',
+  pattern: '^-?[0-9]+$',
+  description: 'Exact amount in lovelace (integer string).',
+};
+
+export const Hash64: JsonSchema = { type: 'string', pattern: '^[0-9a-f]{64}$' };
+
+export const AssetAmount = component('AssetAmount', {
+  type: 'object',
+  required: ['unit', 'policyId', 'nameHex', 'name', 'quantity', 'quantityRaw', 'decimals'],
+  properties: {
+    unit: { type: 'string', description: 'Policy id + asset name hex.' },
+    policyId: { type: 'string', pattern: '^[0-9a-f]{56}$' },
+    nameHex: { type: 'string', pattern: '^([0-9a-f]{2}){0,32}$' },
+    name: {
+      type: ['string', 'null'],
+      description: 'The asset name as UTF-8 text (after a CIP-67 label) when printable, else null.',
+    },
+    quantity: { type: 'number', description: 'Decimal-adjusted quantity (negative for burns in mint).' },
+    quantityRaw: { type: 'string', pattern: '^-?[0-9]+$', description: 'Exact on-chain quantity.' },
+    decimals: { type: 'integer', minimum: 0 },
+  },
+});
+
+export const AssetList: JsonSchema = { type: 'array', items: AssetAmount };
+
+/** A point of activity: the slot and time of a transaction. */
+export const Activity = component('Activity', {
+  type: 'object',
+  required: ['slot', 'time', 'txHash'],
+  properties: {
+    slot: { type: 'integer', minimum: 0 },
+    time: { type: ['string', 'null'], format: 'date-time' },
+    txHash: { type: ['string', 'null'] },
+  },
+});
+
+/** Query parameters of paged lists (spec: REST conventions): `page` from 1, `pageSize` at most 200. */
+export const PageQueryProperties = {
+  page: { type: 'integer', minimum: 1, default: 1, 'x-expected': 'an integer ≥ 1', description: 'Page, from 1.' },
+  pageSize: {
+    type: 'integer',
+    minimum: 1,
+    maximum: 200,
+    default: 50,
+    'x-expected': 'an integer from 1 to 200',
+    description: 'Items per page (max 200).',
+  },
+} satisfies Record<string, JsonSchema>;
+
+/** Query parameters of cursor lists: `limit` 1-200 (default 50) and the previous page's `nextCursor`. */
+export const CursorQueryProperties = {
+  limit: {
+    type: 'integer',
+    minimum: 1,
+    maximum: 200,
+    default: 50,
+    'x-expected': 'an integer from 1 to 200',
+    description: 'Items per page (1-200, default 50).',
+  },
+  cursor: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 512,
+    description: 'The nextCursor of the previous page.',
+  },
+} satisfies Record<string, JsonSchema>;

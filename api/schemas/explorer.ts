@@ -1,0 +1,323 @@
+/**
+ * Explorer request and response schemas (spec: Explorer). Responses list the fields this version sends; the spec
+ * allows fields to be added within /v1, so objects are open (no `additionalProperties: false`).
+ */
+import { component, type JsonSchema, type ObjectSchema } from '../schema.js';
+import { Activity, Ada, AssetList, Hash64, Lovelace } from './common.js';
+
+export const BlockIdParams: ObjectSchema = {
+  type: 'object',
+  required: ['id'],
+  properties: {
+    id: {
+      type: 'string',
+      pattern: '^([0-9a-fA-F]{64}|[0-9]{1,15})$',
+      'x-expected': 'a 64-hex block hash or a block height (non-negative integer)',
+      description: 'Block header hash (64 hex) or block height.',
+    },
+  },
+};
+
+export const TxHashParams: ObjectSchema = {
+  type: 'object',
+  required: ['hash'],
+  properties: {
+    hash: {
+      type: 'string',
+      pattern: '^[0-9a-fA-F]{64}$',
+      'x-expected': '64 hex characters',
+      description: 'Transaction id (64 hex).',
+    },
+  },
+};
+
+export const AddressParams: ObjectSchema = {
+  type: 'object',
+  required: ['address'],
+  properties: {
+    address: {
+      type: 'string',
+      minLength: 8,
+      maxLength: 1023,
+      pattern: '^[0-9A-Za-z_]+$',
+      'x-expected': 'a Cardano address (addr1…, stake1… or Byron base58)',
+      description: 'Payment address (addr1… or Byron base58) or stake address (stake1…).',
+    },
+  },
+};
+
+export const BlockResponse = component('Block', {
+  type: 'object',
+  required: [
+    'hash',
+    'height',
+    'slot',
+    'time',
+    'epoch',
+    'era',
+    'previousBlock',
+    'nextBlock',
+    'size',
+    'txCount',
+    'fees',
+    'feesLovelace',
+    'totalOutput',
+    'totalOutputLovelace',
+    'issuerPoolId',
+    'issuerVkey',
+    'protocolVersion',
+    'confirmations',
+    'txIds',
+  ],
+  properties: {
+    hash: Hash64,
+    height: { type: 'integer', minimum: 0, description: 'Block number (height) on the indexed chain.' },
+    slot: { type: 'integer', minimum: 0 },
+    time: { type: 'string', format: 'date-time', description: 'UTC time of the slot.' },
+    epoch: { type: 'integer', minimum: 0 },
+    era: { type: 'string' },
+    previousBlock: { type: ['string', 'null'], description: 'Hash of the previous block; null after genesis.' },
+    nextBlock: {
+      type: ['string', 'null'],
+      description: 'Hash of the next block; null at the indexed tip (it may still change by a rollback).',
+    },
+    size: { type: 'integer', minimum: 0, description: 'Block body size in bytes.' },
+    txCount: { type: 'integer', minimum: 0 },
+    fees: { ...Ada, description: 'Sum of the transaction fees, whole ADA.' },
+    feesLovelace: Lovelace,
+    totalOutput: { ...Ada, description: 'Sum of all transaction outputs, whole ADA.' },
+    totalOutputLovelace: Lovelace,
+    issuerPoolId: { type: ['string', 'null'], description: 'pool1… id of the issuer; null for Byron blocks.' },
+    issuerVkey: { type: ['string', 'null'], description: 'Issuer cold verification key (hex).' },
+    protocolVersion: { type: ['string', 'null'], description: 'major.minor of the header.' },
+    confirmations: {
+      type: 'integer',
+      minimum: 1,
+      description: 'Indexed tip height - height + 1 (1 = this is the tip).',
+    },
+    txIds: { type: 'array', items: Hash64 },
+  },
+});
+
+const ValueFields = {
+  ada: Ada,
+  lovelace: Lovelace,
+  assets: AssetList,
+};
+
+export const TxInput = component('TxInput', {
+  type: 'object',
+  required: ['txId', 'index', 'resolved', 'address', 'ada', 'lovelace', 'assets'],
+  description:
+    'A spent output. resolved=false when the output predates the indexed range: address and amounts are then null.',
+  properties: {
+    txId: Hash64,
+    index: { type: 'integer', minimum: 0 },
+    resolved: { type: 'boolean' },
+    address: { type: ['string', 'null'] },
+    ada: { type: ['number', 'null'] },
+    lovelace: { type: ['string', 'null'] },
+    assets: AssetList,
+  },
+});
+
+export const TxOutput = component('TxOutput', {
+  type: 'object',
+  required: ['index', 'address', 'stakeAddress', 'ada', 'lovelace', 'assets', 'datumHash', 'datum', 'scriptRef'],
+  properties: {
+    index: { type: 'integer', minimum: 0 },
+    address: { type: 'string' },
+    stakeAddress: { type: ['string', 'null'] },
+    ...ValueFields,
+    datumHash: { type: ['string', 'null'] },
+    datum: { type: ['string', 'null'], description: 'Inline datum, CBOR hex.' },
+    scriptRef: {
+      anyOf: [{ type: 'object', properties: { language: { type: 'string' } } }, { type: 'null' }],
+    },
+  },
+});
+
+export const TxResponse = component('Transaction', {
+  type: 'object',
+  required: [
+    'hash',
+    'block',
+    'time',
+    'slot',
+    'confirmations',
+    'valid',
+    'fee',
+    'feeLovelace',
+    'size',
+    'inputs',
+    'outputs',
+    'referenceInputs',
+    'collaterals',
+    'collateralReturn',
+    'mint',
+    'certificates',
+    'withdrawals',
+    'metadata',
+    'validityInterval',
+    'totalOutput',
+    'totalOutputLovelace',
+  ],
+  properties: {
+    hash: Hash64,
+    block: {
+      type: 'object',
+      required: ['hash', 'height', 'index'],
+      properties: {
+        hash: Hash64,
+        height: { type: 'integer', minimum: 0 },
+        index: { type: 'integer', minimum: 0, description: 'Position of the transaction in the block.' },
+      },
+    },
+    time: { type: 'string', format: 'date-time' },
+    slot: { type: 'integer', minimum: 0 },
+    confirmations: { type: ['integer', 'null'], minimum: 1 },
+    valid: {
+      type: 'boolean',
+      description: 'false when phase-2 validation failed: the collaterals were spent instead of the inputs.',
+    },
+    fee: Ada,
+    feeLovelace: Lovelace,
+    size: { type: ['integer', 'null'], description: 'Serialized size in bytes.' },
+    inputs: { type: 'array', items: TxInput },
+    outputs: { type: 'array', items: TxOutput },
+    referenceInputs: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['txId', 'index'],
+        properties: { txId: Hash64, index: { type: 'integer', minimum: 0 } },
+      },
+    },
+    collaterals: { type: 'array', items: TxInput },
+    collateralReturn: { anyOf: [TxOutput, { type: 'null' }] },
+    mint: { ...AssetList, description: 'Minted (positive) and burned (negative) quantities.' },
+    certificates: {
+      type: 'array',
+      items: { type: 'object' },
+      description: 'Certificates as Ogmios v6 reports them (amounts in lovelace, big integers as strings).',
+    },
+    withdrawals: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['stakeAddress', 'ada', 'lovelace'],
+        properties: { stakeAddress: { type: 'string' }, ada: Ada, lovelace: Lovelace },
+      },
+    },
+    metadata: {
+      type: ['object', 'null'],
+      description: 'Transaction metadata by label (big integers as strings).',
+    },
+    validityInterval: {
+      type: 'object',
+      required: ['invalidBefore', 'invalidAfter'],
+      properties: {
+        invalidBefore: { type: ['integer', 'null'], description: 'Slot.' },
+        invalidAfter: { type: ['integer', 'null'], description: 'Slot.' },
+      },
+    },
+    proposals: { type: 'integer', minimum: 0, description: 'Governance proposals in the transaction.' },
+    votes: { type: 'integer', minimum: 0, description: 'Governance votes in the transaction.' },
+    totalOutput: Ada,
+    totalOutputLovelace: Lovelace,
+  },
+});
+
+export const StakeAccount = component('StakeAccount', {
+  type: 'object',
+  description: 'Registration and delegation of a stake key as certified on chain within the indexed range.',
+  required: ['registered', 'poolId', 'drep', 'deposit', 'depositLovelace', 'withdrawn', 'withdrawnLovelace'],
+  properties: {
+    registered: { type: 'boolean' },
+    poolId: { type: ['string', 'null'], description: 'pool1… id the key delegates to.' },
+    drep: { type: ['string', 'null'], description: 'DRep the key delegates its vote to.' },
+    deposit: { type: ['number', 'null'], description: 'Registration deposit, whole ADA.' },
+    depositLovelace: { type: ['string', 'null'] },
+    withdrawn: { ...Ada, description: 'Rewards withdrawn in the indexed range, whole ADA.' },
+    withdrawnLovelace: Lovelace,
+  },
+});
+
+const nullableActivity: JsonSchema = { anyOf: [Activity, { type: 'null' }] };
+const nullableAccount: JsonSchema = { anyOf: [StakeAccount, { type: 'null' }] };
+
+/** Shared head of both address answers. */
+const addressCommon = {
+  address: { type: 'string' },
+  type: { type: 'string', enum: ['payment', 'stake'] },
+  script: { type: 'boolean', description: 'The payment (or, for stake addresses, the stake) credential is a script.' },
+  stakeAddress: { type: ['string', 'null'] },
+  balance: { ...Ada, description: 'Sum of the unspent outputs, whole ADA.' },
+  balanceLovelace: Lovelace,
+  assets: AssetList,
+  utxoCount: { type: 'integer', minimum: 0 },
+  txCount: { type: 'integer', minimum: 0 },
+  firstActivity: nullableActivity,
+  lastActivity: nullableActivity,
+  stakeAccount: nullableAccount,
+} satisfies Record<string, JsonSchema>;
+
+export const PaymentAddressResponse = component('PaymentAddress', {
+  type: 'object',
+  required: Object.keys(addressCommon).concat(['addressType', 'paymentCred']),
+  properties: {
+    ...addressCommon,
+    type: { type: 'string', const: 'payment' },
+    addressType: { type: 'string', enum: ['base', 'pointer', 'enterprise', 'byron'] },
+    paymentCred: { type: ['string', 'null'], description: 'Payment credential hash (hex); null for Byron.' },
+  },
+});
+
+export const StakeAddressResponse = component('StakeAddress', {
+  type: 'object',
+  required: Object.keys(addressCommon).concat([
+    'addressCount',
+    'addresses',
+    'addressesLimit',
+    'complete',
+    'txCountExact',
+  ]),
+  properties: {
+    ...addressCommon,
+    type: { type: 'string', const: 'stake' },
+    addressCount: { type: 'integer', minimum: 0, description: 'Payment addresses seen with this stake key.' },
+    addresses: {
+      type: 'array',
+      description: 'The first addressesLimit addresses of the key (in address order) with their balances.',
+      items: {
+        type: 'object',
+        required: ['address', 'balance', 'balanceLovelace', 'utxoCount', 'txCount'],
+        properties: {
+          address: { type: 'string' },
+          balance: Ada,
+          balanceLovelace: Lovelace,
+          utxoCount: { type: 'integer', minimum: 0 },
+          txCount: { type: 'integer', minimum: 0 },
+        },
+      },
+    },
+    addressesLimit: { type: 'integer', minimum: 1 },
+    complete: {
+      type: 'boolean',
+      description: 'true when balance, assets and utxoCount sum every address of the key (false beyond the bound).',
+    },
+    txCount: {
+      type: 'integer',
+      minimum: 0,
+      description:
+        'Distinct transactions touching any address of the key (a transaction touching two of its addresses counts once).',
+    },
+    txCountExact: {
+      type: 'boolean',
+      description:
+        'false for very active keys, where txCount counts address-transaction pairs instead (an upper bound).',
+    },
+  },
+});
+
+export const AddressResponse: JsonSchema = { oneOf: [PaymentAddressResponse, StakeAddressResponse] };

@@ -1,0 +1,65 @@
+/**
+ * Units of the REST answers, pure. The store keeps every amount as an integer string in the chain's base unit
+ * (lovelace; raw token quantity) because values exceed 2^53 on mainnet. The spec answers in whole ADA and
+ * decimal-adjusted token amounts, so each amount is scaled here exactly (bigint quotient and remainder, then the
+ * decimal string is parsed once), and the exact integer string travels beside it.
+ */
+
+/** `raw · 10^-decimals` as the nearest double, computed from the exact decimal expansion. */
+export function scaleInteger(raw: string, decimals: number): number {
+  const n = BigInt(raw);
+  if (decimals <= 0) return Number(n);
+  const negative = n < 0n;
+  const abs = negative ? -n : n;
+  const base = 10n ** BigInt(decimals);
+  const frac = String(abs % base).padStart(decimals, '0');
+  return Number(`${negative ? '-' : ''}${abs / base}.${frac}`);
+}
+
+/** 1 ADA = 1,000,000 lovelace. */
+export const LOVELACE_DECIMALS = 6;
+export const lovelaceToAda = (lovelace: string): number => scaleInteger(lovelace, LOVELACE_DECIMALS);
+
+/** A native asset unit is the 28-byte policy id (56 hex) followed by the asset name (0–32 bytes, hex). */
+export function splitUnit(unit: string): { policyId: string; nameHex: string } {
+  return { policyId: unit.slice(0, 56), nameHex: unit.slice(56) };
+}
+
+/** CRC-8 (polynomial 0x07, initial value 0) of CIP-67 asset name labels. */
+function crc8(bytes: readonly number[]): number {
+  let crc = 0;
+  for (const b of bytes) {
+    crc ^= b;
+    for (let i = 0; i < 8; i++) crc = crc & 0x80 ? ((crc << 1) ^ 0x07) & 0xff : (crc << 1) & 0xff;
+  }
+  return crc;
+}
+
+/**
+ * The CIP-67 label of an asset name (`0` + 16-bit label + CRC-8 + `0`, the first 4 bytes), e.g. 100 for a CIP-68
+ * reference NFT, 222 for its user NFT, 333 for a CIP-68 fungible token; null when the name carries none.
+ */
+export function cip67Label(nameHex: string): number | null {
+  const m = /^0([0-9a-f]{4})([0-9a-f]{2})0/i.exec(nameHex);
+  if (!m) return null;
+  const label = parseInt(m[1] as string, 16);
+  return crc8([label >> 8, label & 0xff]) === parseInt(m[2] as string, 16) ? label : null;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const NON_PRINTABLE = /[\p{Cc}\p{Cn}\p{Co}\p{Cs}]/u;
+
+/**
+ * The human-readable asset name: the UTF-8 text of the name bytes (after a CIP-67 label, if any) when it is
+ * printable; null for binary names (hashes, NFT serials) and empty names.
+ */
+export function decodeAssetName(nameHex: string): string | null {
+  const body = cip67Label(nameHex) === null ? nameHex : nameHex.slice(8);
+  if (body.length === 0 || body.length % 2 !== 0 || !/^[0-9a-f]*$/i.test(body)) return null;
+  try {
+    const text = utf8.decode(Buffer.from(body, 'hex'));
+    return NON_PRINTABLE.test(text) ? null : text;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * `npm run ops -- <command>`: operator view of the workflows in either mode. With TEMPORAL_ADDRESS set it talks to
+ * Temporal; otherwise it reads and queues runs in the store (DATA_DIR or MONGODB_URI) that the service's embedded
+ * runner executes. Mistakes (unknown command, run id or job) exit with code 2 and a one-line reason.
+ */
+import { ConfigError, loadConfig, type Config } from '../config/index.js';
+import { openStore } from '../mongo/open.js';
+import type { Store } from '../mongo/store.js';
+import { connectTemporal } from '../temporal/client.js';
+import { taskQueue } from '../temporal/constants.js';
+import {
+  OpsError,
+  USAGE,
+  embeddedRetry,
+  embeddedRuns,
+  embeddedStatus,
+  embeddedTrigger,
+  parseOpsArgs,
+  queuedMessage,
+  temporalRetry,
+  temporalRuns,
+  temporalStatus,
+  temporalTrigger,
+  type OpsCommand,
+} from '../temporal/ops.js';
+import { SCHEDULES } from '../temporal/schedules.js';
+
+async function embedded(cmd: Exclude<OpsCommand, { cmd: 'help' }>, store: Store): Promise<string[]> {
+  switch (cmd.cmd) {
+    case 'status':
+      return embeddedStatus(store);
+    case 'runs':
+      return embeddedRuns(store, cmd);
+    case 'retry':
+      return [queuedMessage(await embeddedRetry(store, cmd.runId))];
+    case 'trigger':
+      return [queuedMessage(await embeddedTrigger(store, cmd.job, SCHEDULES))];
+  }
+}
+
+async function temporal(cmd: Exclude<OpsCommand, { cmd: 'help' }>, config: Config, address: string): Promise<string[]> {
+  const t = await connectTemporal(config);
+  try {
+    switch (cmd.cmd) {
+      case 'status': {
+        const store = await openStore(config, { readOnly: true });
+        try {
+          return await temporalStatus(t.client, store, address);
+        } finally {
+          await store.close();
+        }
+      }
+      case 'runs':
+        return await temporalRuns(t.client, cmd);
+      case 'retry':
+        return [await temporalRetry(t.client, cmd.runId, taskQueue(config))];
+      case 'trigger':
+        return [await temporalTrigger(t.client, cmd.job, SCHEDULES, taskQueue(config))];
+    }
+  } finally {
+    await t.close();
+  }
+}
+
+async function main(argv: readonly string[]): Promise<void> {
+  const cmd = parseOpsArgs(argv);
+  if (cmd.cmd === 'help') {
+    console.log(USAGE);
+    return;
+  }
+  const config = loadConfig();
+  let lines: string[];
+  if (config.TEMPORAL_ADDRESS) lines = await temporal(cmd, config, config.TEMPORAL_ADDRESS);
+  else {
+    // Reads open the store read-only beside the running service; retry/trigger write one queued run.
+    const readOnly = cmd.cmd === 'status' || cmd.cmd === 'runs';
+    const store = await openStore(config, { readOnly }).catch((e: unknown) => {
+      if (readOnly && e instanceof Error && /No such file/i.test(e.message))
+        throw new OpsError(`no store under DATA_DIR=${config.DATA_DIR} yet (the service creates it when it starts)`);
+      throw e;
+    });
+    try {
+      lines = await embedded(cmd, store);
+    } finally {
+      await store.close();
+    }
+  }
+  console.log(lines.join('\n'));
+}
+
+main(process.argv.slice(2)).catch((e: unknown) => {
+  if (e instanceof OpsError || e instanceof ConfigError) {
+    console.error(e.message);
+    process.exit(2);
+  }
+  console.error(`ops failed: ${e instanceof Error ? e.message : String(e)}`);
+  process.exit(1);
+});

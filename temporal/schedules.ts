@@ -1,0 +1,27 @@
+/**
+ * The service's schedules as data, read by both engines: `npm run schedules:apply` turns each entry into a Temporal
+ * Schedule (interval `everyMs`, overlap SKIP), and the embedded runner fires it in-process at the same interval.
+ * Recompute jobs add their entry here (see workflows/registry.ts for the whole recipe); the runs' workflow id is
+ * `recompute:<id>` (temporal/constants.ts).
+ */
+
+export interface ScheduleSpec {
+  /** Job name: the Temporal schedule id and the `<job>` of `npm run ops -- trigger <job>`. */
+  id: string;
+  /** A key of WORKFLOWS (workflows/registry.ts). */
+  workflow: string;
+  /** Interval between runs, in milliseconds (Temporal rounds to whole seconds). */
+  everyMs: number;
+  /** The workflow's one input (serialisable). */
+  input: unknown;
+  /** A run still in progress when the next one is due makes that one be skipped. */
+  overlap: 'skip';
+}
+
+export const SCHEDULES: readonly ScheduleSpec[] = [];
+
+/**
+ * How late a missed firing may still run after a Temporal outage: one interval (a recompute that is due again
+ * anyway need not be repeated), at least one minute.
+ */
+export const catchupWindowMs = (s: ScheduleSpec): number => Math.max(60_000, s.everyMs);

@@ -1,0 +1,77 @@
+/**
+ * Client-side actions on a Temporal cluster: apply the schedules of temporal/schedules.ts, start the chain
+ * follower, start a workflow now (ops retry/trigger). Used by `npm run schedules:apply`, `npm run ops` and the
+ * Temporal integration test.
+ */
+import {
+  ScheduleAlreadyRunning,
+  ScheduleOverlapPolicy,
+  WorkflowExecutionAlreadyStartedError,
+  type Client,
+  type ScheduleOptions,
+} from '@temporalio/client';
+import type { SyncChainInput } from '../workflows/sync-chain.js';
+import { SYNC_WORKFLOW_ID, recomputeWorkflowId } from './constants.js';
+import { catchupWindowMs, type ScheduleSpec } from './schedules.js';
+
+const OVERLAP = { skip: ScheduleOverlapPolicy.SKIP } as const;
+
+/** The Temporal Schedule of one entry: interval, explicit overlap and catch-up window. */
+export function scheduleOptions(s: ScheduleSpec, taskQueue: string): ScheduleOptions {
+  return {
+    scheduleId: s.id,
+    spec: { intervals: [{ every: s.everyMs }] },
+    action: {
+      type: 'startWorkflow',
+      workflowType: s.workflow,
+      workflowId: recomputeWorkflowId(s.id),
+      taskQueue,
+      args: [s.input],
+    },
+    policies: { overlap: OVERLAP[s.overlap], catchupWindow: catchupWindowMs(s), pauseOnFailure: false },
+    // Like the embedded runner: a new job runs once right away instead of waiting a whole interval.
+    state: { triggerImmediately: true },
+  };
+}
+
+/** Creates each schedule, or updates it in place when it exists (idempotent; never triggers an update). */
+export async function applySchedules(
+  client: Client,
+  schedules: readonly ScheduleSpec[],
+  taskQueue: string,
+): Promise<{ id: string; action: 'created' | 'updated' }[]> {
+  const out: { id: string; action: 'created' | 'updated' }[] = [];
+  for (const s of schedules) {
+    const opts = scheduleOptions(s, taskQueue);
+    try {
+      await client.schedule.create(opts);
+      out.push({ id: s.id, action: 'created' });
+    } catch (e) {
+      if (!(e instanceof ScheduleAlreadyRunning)) throw e;
+      await client.schedule.getHandle(s.id).update((prev) => ({
+        ...prev,
+        spec: opts.spec,
+        action: opts.action,
+        policies: opts.policies,
+        state: { paused: prev.state.paused, ...(prev.state.note ? { note: prev.state.note } : {}) },
+      }));
+      out.push({ id: s.id, action: 'updated' });
+    }
+  }
+  return out;
+}
+
+/** Starts the long-running chain follower under its fixed id; 'running' when it already runs. */
+export async function startSyncChain(
+  client: Client,
+  taskQueue: string,
+  input: SyncChainInput,
+): Promise<'started' | 'running'> {
+  try {
+    await client.workflow.start('syncChain', { workflowId: SYNC_WORKFLOW_ID, taskQueue, args: [input] });
+    return 'started';
+  } catch (e) {
+    if (e instanceof WorkflowExecutionAlreadyStartedError) return 'running';
+    throw e;
+  }
+}

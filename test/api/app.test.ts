@@ -1,0 +1,266 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type Koa from 'koa';
+import { pino } from 'pino';
+import { startApi } from '../../api/server.js';
+import { TooManyRequestsError, UnauthorizedError } from '../../api/errors.js';
+import type { AccessLayer } from '../../api/deps.js';
+import type { Collection, CollectionSpec, Store } from '../../mongo/store.js';
+import { TIP, seedChain, startTestApi, type TestApi } from './seed.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
+
+/** GET with node:http: undici's fetch adds no-cache headers to conditional requests, which defeats 304. */
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; etag?: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, etag: res.headers.etag, body }));
+      })
+      .on('error', reject);
+  });
+}
+
+describe('API app: probes, request ids, errors, CORS, conditional GET', () => {
+  let api: TestApi;
+  before(async () => {
+    api = await startTestApi(seedChain);
+  });
+  after(() => api.close());
+
+  it('GET /healthz answers while the process is up', async () => {
+    const r = await api.get('/healthz');
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.body, { status: 'ok' });
+  });
+
+  it('GET /readyz reports the indexed tip once the sync has a checkpoint', async () => {
+    const r = await api.get('/readyz');
+    assert.equal(r.status, 200);
+    assert.equal((r.body as Json).status, 'ready');
+    assert.equal((r.body as Json).height, TIP.height);
+  });
+
+  it('echoes a sane inbound request id and replaces an unsafe one', async () => {
+    const kept = await api.get('/healthz', { 'X-Request-Id': 'lb-7f3a9c21.0001' });
+    assert.equal(kept.headers.get('x-request-id'), 'lb-7f3a9c21.0001');
+    const replaced = await api.get('/healthz', { 'X-Request-Id': 'short' });
+    assert.match(replaced.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+    const minted = await api.get('/api/v1/explorer/blocks/1');
+    assert.match(minted.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+  });
+
+  it('answers 404 { error } for unknown routes, inside and outside /api/v1', async () => {
+    for (const p of ['/api/v1/nope', '/api/v1/explorer', '/nope']) {
+      const r = await api.get(p);
+      assert.equal(r.status, 404, p);
+      assert.match((r.body as Json).error, /no route GET/);
+      assert.match(r.headers.get('content-type') ?? '', /application\/json/);
+    }
+  });
+
+  it('answers 405 { error } for other methods on a known path', async () => {
+    const res = await fetch(`${api.url}/api/v1/explorer/blocks/1`, { method: 'DELETE' });
+    assert.equal(res.status, 405);
+    assert.match(((await res.json()) as Json).error, /not allowed/);
+  });
+
+  it('never answers 500 to malformed percent-encoding or odd query strings', async () => {
+    for (const p of [
+      '/api/v1/explorer/tx/%E0%A4%A',
+      '/api/v1/explorer/tx/abc?logos=url&logos=url',
+      '/api/v1/explorer/address/%00',
+    ]) {
+      const r = await api.get(p);
+      assert.equal(r.status, 400, p);
+      assert.equal(typeof (r.body as Json).error, 'string');
+    }
+  });
+
+  it('lets browsers read ETag, request id and limit headers (CORS)', async () => {
+    const r = await api.get(`/api/v1/explorer/blocks/${TIP.height}`, { Origin: 'https://example.org' });
+    assert.equal(r.headers.get('access-control-allow-origin'), '*');
+    const exposed = (r.headers.get('access-control-expose-headers') ?? '').toLowerCase();
+    for (const h of [
+      'etag',
+      'x-request-id',
+      'x-ratelimit-limit',
+      'x-ratelimit-remaining',
+      'x-daily-remaining',
+      'retry-after',
+    ])
+      assert.ok(exposed.includes(h), h);
+  });
+
+  it('answers 304 when If-None-Match carries the current ETag', async () => {
+    const url = `${api.url}/api/v1/explorer/blocks/${TIP.height}`;
+    const first = await rawGet(url, {});
+    assert.equal(first.status, 200);
+    assert.ok(first.etag);
+    const again = await rawGet(url, { 'If-None-Match': first.etag });
+    assert.equal(again.status, 304);
+    assert.equal(again.body, '');
+    const stale = await rawGet(url, { 'If-None-Match': '"something-else"' });
+    assert.equal(stale.status, 200);
+  });
+});
+
+describe('API app: failures', () => {
+  it('GET /readyz answers 503 before the sync has written a checkpoint', async () => {
+    const api = await startTestApi(async () => {});
+    try {
+      const r = await api.get('/readyz');
+      assert.equal(r.status, 503);
+      assert.match((r.body as Json).error, /not ready/);
+      assert.equal((await api.get('/healthz')).status, 200);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('turns an unexpected failure into 500 { error: "internal error" } without leaking details', async () => {
+    const boom = () => Promise.reject(new Error('lmdb: secret internal detail at /var/lib/data'));
+    const failing = (s: Store): Store => ({
+      ...s,
+      kind: s.kind,
+      collection: <D extends { _id: string }>(spec: CollectionSpec<D>): Collection<D> => ({
+        ...s.collection(spec),
+        get: boom,
+        getMany: boom,
+        find: boom,
+        count: boom,
+      }),
+    });
+    const lines: Json[] = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as Json) });
+    const api = await startTestApi(seedChain, { wrapStore: failing, log });
+    try {
+      const r = await api.get(`/api/v1/explorer/blocks/${TIP.height}`, { 'X-Request-Id': 'trace-0000-0001' });
+      assert.equal(r.status, 500);
+      assert.deepEqual(r.body, { error: 'internal error' });
+      // The operator sees the cause and the access line, both under the request id.
+      const cause = lines.find((l) => l.msg === 'unhandled error');
+      assert.equal(cause?.reqId, 'trace-0000-0001');
+      assert.match(String(cause?.err?.message), /secret internal detail/);
+      const access = lines.find((l) => l.msg === 'request');
+      assert.deepEqual(
+        [access?.reqId, access?.method, access?.path, access?.status, typeof access?.ms],
+        ['trace-0000-0001', 'GET', `/api/v1/explorer/blocks/${TIP.height}`, 500, 'number'],
+      );
+      const ready = await api.get('/readyz');
+      assert.equal(ready.status, 503);
+      assert.match((ready.body as Json).error, /store does not answer/);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+describe('API app: the access layer', () => {
+  const seen: string[] = [];
+  const surface =
+    (name: string): Koa.Middleware =>
+    async (ctx, next) => {
+      seen.push(`${name} ${ctx.path}`);
+      if (ctx.get('x-api-key') === 'revoked') throw new UnauthorizedError();
+      if (ctx.get('x-api-key') === 'exhausted')
+        throw new TooManyRequestsError(42, {
+          hint: 'send an API key for higher limits',
+          docs: 'http://api.test/docs#limits',
+          headers: { 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '0' },
+        });
+      ctx.set('X-RateLimit-Limit', '60');
+      await next();
+    };
+  const access: AccessLayer = { rest: surface('rest'), md: surface('md'), mcp: surface('mcp') };
+  let api: TestApi;
+  before(async () => {
+    api = await startTestApi(seedChain, { access });
+  });
+  after(() => api.close());
+  beforeEach(() => (seen.length = 0));
+
+  it('runs each surface middleware only on its own paths, and never on the logo route', async () => {
+    await api.get(`/api/v1/explorer/blocks/${TIP.height}`);
+    await api.get('/api/v1/openapi.json');
+    await api.get('/api/md/market');
+    await api.get('/api/mcp');
+    await api.get('/api/v1/assets/abc/logo');
+    await api.get('/healthz');
+    assert.deepEqual(seen, [
+      `rest /api/v1/explorer/blocks/${TIP.height}`,
+      'rest /api/v1/openapi.json',
+      'md /api/md/market',
+      'mcp /api/mcp',
+    ]);
+  });
+
+  it('passes 401 and the rich 429 body through with Retry-After and limit headers', async () => {
+    const revoked = await api.get('/api/v1/explorer/blocks/1', { 'x-api-key': 'revoked' });
+    assert.equal(revoked.status, 401);
+    assert.deepEqual(revoked.body, { error: 'invalid or revoked API key' });
+
+    const r = await api.get('/api/v1/explorer/blocks/1', { 'x-api-key': 'exhausted', Origin: 'https://x.org' });
+    assert.equal(r.status, 429);
+    assert.deepEqual(r.body, {
+      error: 'rate limit exceeded',
+      hint: 'send an API key for higher limits',
+      docs: 'http://api.test/docs#limits',
+      retryAfter: 42,
+    });
+    assert.equal(r.headers.get('retry-after'), '42');
+    assert.equal(r.headers.get('x-ratelimit-remaining'), '0');
+    assert.equal(r.headers.get('access-control-allow-origin'), '*');
+    assert.ok(r.headers.get('x-request-id'));
+  });
+});
+
+describe('startApi', () => {
+  it('listens on the given port and host and closes cleanly', async () => {
+    const api = await startTestApi(seedChain);
+    const running = await startApi(
+      {
+        store: api.store,
+        config: { SITE_URL: 'http://api.test', CARDANO_NETWORK: 'mainnet', TRUST_PROXY: false },
+        log: pino({ level: 'silent' }),
+      },
+      { port: 0, host: '127.0.0.1' },
+    );
+    try {
+      assert.match(running.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+      const res = await fetch(`${running.url}/api/v1/explorer/blocks/${TIP.height}`);
+      assert.equal(res.status, 200);
+      assert.equal(((await res.json()) as Json).hash, TIP.id);
+    } finally {
+      await running.close();
+      await api.close();
+    }
+    assert.equal(running.server.listening, false);
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  for (const trust of [true, false])
+    it(`${trust ? 'takes' : 'ignores'} the client IP from X-Forwarded-For when TRUST_PROXY=${trust}`, async () => {
+      let ip = '';
+      const record: Koa.Middleware = async (ctx, next) => {
+        ip = ctx.ip;
+        await next();
+      };
+      const api = await startTestApi(seedChain, {
+        config: { SITE_URL: 'http://api.test', CARDANO_NETWORK: 'mainnet', TRUST_PROXY: trust },
+        access: { rest: record, md: record, mcp: record },
+      });
+      try {
+        await api.get('/api/v1/openapi.json', { 'X-Forwarded-For': '203.0.113.7' });
+        assert.equal(ip, trust ? '203.0.113.7' : '127.0.0.1');
+      } finally {
+        await api.close();
+      }
+    });
+});

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { compileErrors, validate } from '@readme/openapi-parser';
+import type Router from '@koa/router';
+import { pino } from 'pino';
+import { createApp } from '../../api/app.js';
+import { openMemoryStore } from '../../mongo/adapters/embedded.js';
+import { startTestApi, type TestApi } from './seed.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- the document
+
+describe('OpenAPI document (GET /api/v1/openapi.json)', () => {
+  let api: TestApi;
+  let doc: Json;
+  before(async () => {
+    api = await startTestApi(async () => {});
+    const r = await api.get('/api/v1/openapi.json');
+    assert.equal(r.status, 200);
+    assert.match(r.headers.get('content-type') ?? '', /application\/json/);
+    doc = r.body as Json;
+  });
+  after(() => api.close());
+
+  it('is a valid OpenAPI 3.1 document, version 1.0.0, served from SITE_URL/api/v1', async () => {
+    const result = await validate(structuredClone(doc) as never);
+    assert.ok(result.valid, result.valid ? '' : compileErrors(result));
+    assert.equal(doc.openapi, '3.1.0');
+    assert.equal(doc.info.version, '1.0.0');
+    assert.deepEqual(doc.servers, [{ url: 'http://api.test/api/v1' }]);
+  });
+
+  it('allows anonymous calls or an x-api-key header or a bearer key', () => {
+    assert.deepEqual(doc.security, [{}, { apiKey: [] }, { bearer: [] }]);
+    assert.deepEqual(doc.components.securitySchemes.apiKey, { type: 'apiKey', in: 'header', name: 'x-api-key' });
+    assert.equal(doc.components.securitySchemes.bearer.scheme, 'bearer');
+  });
+
+  it('lists 400, 401, 404 and 429 on every operation, 429 with the richer body and Retry-After', () => {
+    for (const [path, item] of Object.entries(doc.paths as Json)) {
+      const op = (item as Json).get as Json;
+      for (const status of ['200', '400', '401', '404', '429']) assert.ok(op.responses[status], `${path} ${status}`);
+      const logos = (op.parameters as Json[]).find((p) => p.name === 'logos');
+      assert.deepEqual(logos?.schema.enum, ['url'], `${path} accepts logos`);
+    }
+    const tooMany = doc.components.responses.TooManyRequests;
+    assert.ok(tooMany.headers['Retry-After']);
+    assert.equal(tooMany.content['application/json'].schema.$ref, '#/components/schemas/RateLimitError');
+    assert.deepEqual(doc.components.schemas.RateLimitError.required, ['error', 'hint', 'docs', 'retryAfter']);
+    assert.deepEqual(doc.components.schemas.Error.required, ['error']);
+  });
+
+  it('documents every GET route the app serves under /api/v1', async () => {
+    const store = await openMemoryStore();
+    const app = createApp({
+      store,
+      config: { SITE_URL: 'http://api.test', CARDANO_NETWORK: 'mainnet', TRUST_PROXY: false },
+      log: pino({ level: 'silent' }),
+    });
+    const served = app.middleware
+      .map((mw) => (mw as { router?: Router }).router)
+      .flatMap((router) => router?.stack ?? [])
+      .filter((layer) => layer.methods.includes('GET') && String(layer.path).startsWith('/api/v1/'))
+      .map((layer) =>
+        String(layer.path)
+          .slice('/api/v1'.length)
+          .replace(/:(\w+)/g, '{$1}'),
+      );
+    assert.ok(served.includes('/explorer/blocks/{id}'), 'the walk finds the mounted routes');
+    for (const p of served) assert.ok(doc.paths[p]?.get, `GET ${p} is served but missing from the OpenAPI document`);
+    assert.deepEqual(
+      Object.keys(doc.paths).sort(),
+      [...new Set(served)].sort(),
+      'and nothing is documented but not served',
+    );
+    await store.close();
+  });
+});

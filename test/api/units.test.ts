@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { cip67Label, decodeAssetName, lovelaceToAda, scaleInteger } from '../../api/units.js';
+
+describe('API units', () => {
+  const scaled: { name: string; raw: string; decimals: number; expected: number }[] = [
+    { name: 'lovelace to whole ADA', raw: '8414601336', decimals: 6, expected: 8414.601336 },
+    { name: 'less than one ADA', raw: '174785', decimals: 6, expected: 0.174785 },
+    { name: 'one lovelace', raw: '1', decimals: 6, expected: 0.000001 },
+    { name: 'zero', raw: '0', decimals: 6, expected: 0 },
+    { name: 'a burn (negative)', raw: '-2500000', decimals: 6, expected: -2.5 },
+    { name: 'no decimals', raw: '500000000000', decimals: 0, expected: 500000000000 },
+    // A real WingRiders V2 share-token quantity: beyond 2^53, the nearest double of the exact decimal.
+    { name: 'beyond 2^53', raw: '9223372036166189232', decimals: 6, expected: Number('9223372036166.189232') },
+    { name: '45 billion ADA (max supply)', raw: '45000000000000000', decimals: 6, expected: 45e9 },
+  ];
+  for (const c of scaled) it(`scales ${c.name}`, () => assert.equal(scaleInteger(c.raw, c.decimals), c.expected));
+
+  it('converts lovelace without float multiplication error', () => {
+    // 0.1 + 0.2-style drift would show here if the conversion multiplied floats.
+    assert.equal(lovelaceToAda('300000'), 0.3);
+    assert.equal(lovelaceToAda('1000000000000000'), 1e9);
+  });
+
+  const names: { name: string; nameHex: string; label: number | null; text: string | null }[] = [
+    { name: 'a plain UTF-8 ticker', nameHex: '7273455247', label: null, text: 'rsERG' },
+    { name: 'a CIP-68 fungible token (333)', nameHex: '0014df105553444d', label: 333, text: 'USDM' },
+    { name: 'a CIP-68 reference NFT (100)', nameHex: '000643b04d794e4654', label: 100, text: 'MyNFT' },
+    { name: 'a CIP-68 user NFT (222)', nameHex: '000de1404d794e4654', label: 222, text: 'MyNFT' },
+    {
+      name: 'a binary name (a pool identity hash)',
+      nameHex: 'f5808c2c990d86da54bfc97d89cee6efa20cd8461616359478d96b4c',
+      label: null,
+      text: null,
+    },
+    { name: 'a name of control characters', nameHex: '0001020304', label: null, text: null },
+    { name: 'the empty name', nameHex: '', label: null, text: null },
+    { name: 'a label-like prefix with a bad checksum', nameHex: '0014df204142', label: null, text: null },
+  ];
+  for (const c of names)
+    it(`decodes the asset name of ${c.name}`, () => {
+      assert.equal(cip67Label(c.nameHex), c.label);
+      assert.equal(decodeAssetName(c.nameHex), c.text);
+    });
+});

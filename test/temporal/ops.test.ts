@@ -1,0 +1,124 @@
+/**
+ * `npm run ops` in embedded mode, as an operator uses it: a separate process over the same DATA_DIR as a running
+ * runner. It lists the failed run, queues a retry that the runner (in this process) picks up and completes, and
+ * answers mistakes with a one-line reason and exit code 2. (Each CLI call starts a tsx process: kept to three.)
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { SliceInput, SliceResult } from '../../activities/sync/index.js';
+import { loadConfig } from '../../config/index.js';
+import { ALL_COLLECTIONS, RUNS } from '../../mongo/collections/index.js';
+import { openStore } from '../../mongo/open.js';
+import type { Store } from '../../mongo/store.js';
+import { SYNC_WORKFLOW_ID } from '../../temporal/constants.js';
+import { OpsError, embeddedStatus, embeddedTrigger, parseOpsArgs } from '../../temporal/ops.js';
+import { SCHEDULES } from '../../temporal/schedules.js';
+import { createRunner, type Runner } from '../../temporal/runner.js';
+import { SYNC_ACTIVITY } from '../../workflows/policies.js';
+import { WORKFLOWS } from '../../workflows/registry.js';
+
+const run = promisify(execFile);
+const OPS = join(process.cwd(), 'scripts/ops.ts');
+
+async function ops(dataDir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = { ...process.env, DATA_DIR: dataDir, TEMPORAL_ADDRESS: '', MONGODB_URI: '', LOG_LEVEL: 'silent' };
+  try {
+    const r = await run(process.execPath, ['--import', 'tsx', OPS, ...args], { env });
+    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (e) {
+    const x = e as { code: number; stdout: string; stderr: string };
+    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
+  }
+}
+
+describe('ops command (embedded mode)', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let store: Store;
+  let runner: Runner;
+
+  before(async function () {
+    dir = mkdtempSync(join(tmpdir(), 'cds-ops-'));
+    store = await openStore(loadConfig({ DATA_DIR: dir }));
+    await store.ensureIndexes(ALL_COLLECTIONS);
+  });
+  after(async function () {
+    await runner?.stop();
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('parses commands and rejects unknown ones', function () {
+    assert.deepEqual(parseOpsArgs(['runs', '--failed', '--limit', '5']), {
+      cmd: 'runs',
+      failed: true,
+      limit: 5,
+      workflow: null,
+    });
+    assert.deepEqual(parseOpsArgs(['retry', 'sync-chain:1767225600000']), {
+      cmd: 'retry',
+      runId: 'sync-chain:1767225600000',
+    });
+    assert.throws(() => parseOpsArgs(['rerun']), OpsError);
+    assert.throws(() => parseOpsArgs(['runs', '--limit', 'ten']), /--limit needs a whole number/);
+    assert.throws(() => parseOpsArgs(['retry']), /retry takes exactly one run id/);
+  });
+
+  it('lists a failed run from another process, and its retry is executed by the running runner', async function () {
+    let down = true;
+    const syncSlice = async (input: SliceInput): Promise<SliceResult> => {
+      if (down) throw new Error('connect ECONNREFUSED 127.0.0.1:1337');
+      const height = Math.min(input.maxBlocks, 64);
+      return { blocks: height, rollbacks: 0, height, slot: height * 20, tipHeight: 64, tipSlot: 1280, atTip: true };
+    };
+    const workflows = {
+      syncChain: {
+        ...WORKFLOWS.syncChain,
+        activityOptions: {
+          ...SYNC_ACTIVITY,
+          retry: { ...SYNC_ACTIVITY.retry, initialIntervalMs: 1, maximumAttempts: 2 },
+        },
+      },
+    };
+    runner = createRunner({ store, activities: { syncSlice }, workflows, pollMs: 20 });
+    const input = { slicesPerRun: 10, sliceBlocks: 500, tipWaitMs: 0, stopAtTip: true };
+    const failed = await (
+      await runner.start('syncChain', { workflowId: SYNC_WORKFLOW_ID, input, requestedBy: 'start' })
+    ).done;
+    assert.equal(failed.status, 'failed');
+
+    const listed = await ops(dir, 'runs', '--failed');
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, new RegExp(`${failed._id}\\s+syncChain\\s+failed\\s+2\\s`));
+    assert.match(listed.stdout, /ECONNREFUSED/);
+
+    down = false;
+    const retried = await ops(dir, 'retry', failed._id);
+    assert.equal(retried.code, 0, retried.stderr);
+    const id = /queued run (\S+)/.exec(retried.stdout)?.[1];
+    assert.ok(id, retried.stdout);
+    const until = Date.now() + 10_000;
+    let doc = await store.collection(RUNS).get(id);
+    while (doc?.status !== 'completed' && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 20));
+      doc = await store.collection(RUNS).get(id);
+    }
+    assert.equal(doc?.status, 'completed');
+    assert.equal(doc?.retryOf, failed._id);
+    assert.deepEqual(doc?.result, { blocks: 64, rollbacks: 0, height: 64 });
+
+    assert.match((await embeddedStatus(store)).join('\n'), /runs: 0 queued, 0 running, 1 completed, 1 failed/);
+  });
+
+  it('answers a mistake with exit code 2 and a one-line reason, no stack trace', async function () {
+    const r = await ops(dir, 'retry', 'sync-chain:42');
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.equal(r.stderr.trim(), 'no run with id sync-chain:42 (see npm run ops -- runs)');
+    await assert.rejects(embeddedTrigger(store, 'no-such-job', SCHEDULES), /unknown job no-such-job/);
+    assert.throws(() => parseOpsArgs(['frobnicate']), /unknown command: frobnicate/);
+  });
+});

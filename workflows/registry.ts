@@ -1,0 +1,43 @@
+/**
+ * Every workflow both engines can run: its body (workflows/*.ts) and the activity options it is run with. Pure data,
+ * sandbox-safe: `workflows/index.ts` (Temporal) and `temporal/runner.ts` (embedded) both read this table, so a
+ * workflow's retry policy is written once.
+ *
+ * Adding a recompute (holders, stake pools, governance, PnL, NFT collections, market overview, rankings):
+ *   1. write its activity factory in activities/<area>/ (`createXActivities(deps)`, `type XActivities`), and merge
+ *      it into the activities the worker (temporal/worker.ts) and `npm start` (scripts/start.ts) pass on;
+ *   2. write its body in workflows/<job>.ts as `async function xBody(ctx: WorkflowContext<Pick<XActivities, …>>,
+ *      input)` (no I/O, no clock but `ctx.now()`);
+ *   3. add `x: { body: xBody, activityOptions: RECOMPUTE_ACTIVITY }` below;
+ *   4. add `export const x = temporalWorkflow(WORKFLOWS.x)` to workflows/index.ts (Temporal finds workflows by their
+ *      export name; a test fails when an entry here has no export there);
+ *   5. add its schedule to temporal/schedules.ts (`{ id: '<job>', workflow: 'x', everyMs, input, overlap: 'skip' }`).
+ */
+import type { ActivityOptions, WorkflowBody } from './context.js';
+import { SYNC_ACTIVITY } from './policies.js';
+import { syncChainBody } from './sync-chain.js';
+
+export interface WorkflowEntry<A = never, I = never, R = unknown> {
+  body: WorkflowBody<A, I, R>;
+  /** Options of every activity the body calls (timeouts, retry policy). */
+  activityOptions: ActivityOptions;
+  /**
+   * At most one execution at a time under its fixed workflow id (the chain follower). Operator retries reuse the
+   * id instead of starting a second copy next to a running one.
+   */
+  singleton?: boolean;
+}
+
+export const WORKFLOWS = {
+  syncChain: { body: syncChainBody, activityOptions: SYNC_ACTIVITY, singleton: true },
+} satisfies Record<string, WorkflowEntry<never, never, unknown>>;
+
+export type WorkflowName = keyof typeof WORKFLOWS;
+
+/** The table as the engines see it: bodies over any activities and any input (checked at the edges). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type WorkflowTable = Record<string, WorkflowEntry<any, any, unknown>>;
+
+export function isWorkflowName(name: string): name is WorkflowName {
+  return Object.hasOwn(WORKFLOWS, name);
+}
