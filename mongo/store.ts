@@ -9,7 +9,13 @@
  * applies in order (the sync's undo journal makes that crash-safe; see activities/sync/apply.ts).
  */
 
-/** A scalar that can be part of an index key. Numbers must be finite; amounts are stored as strings. */
+/**
+ * A scalar that can be part of an index key. Numbers must be finite; amounts are stored as strings.
+ * Each index field holds ONE of these types across its collection (plus null, which is also what a missing field
+ * indexes as): that is the rule under which the embedded key order and MongoDB's sort order agree. Within it both
+ * order null first, then false < true, numbers numerically, strings by code point (for characters below U+E000).
+ * Range bounds (gt/gte/lt/lte) are non-null and match only values of their own type, as in MongoDB.
+ */
 export type KeyPart = string | number | boolean | null;
 
 export interface IndexSpec {
@@ -48,7 +54,8 @@ export interface RangeQuery {
   limit?: number;
   /** Skip this many matches first (paged lists). */
   offset?: number;
-  after?: { _id: string } & Record<string, unknown>;
+  /** Any document of the collection; the union lets interface-typed documents (no index signature) through. */
+  after?: ({ _id: string } & Record<string, unknown>) | { _id: string };
 }
 
 export type WriteOp = { coll: string; put: { _id: string } & Record<string, unknown> } | { coll: string; del: string };

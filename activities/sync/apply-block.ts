@@ -131,7 +131,11 @@ function outputDoc(index: number, o: TxOutput): TxOutputDoc {
   };
 }
 
-export function applyBlock(state: SliceState, block: Block, ctx: BlockContext): BlockDoc {
+/**
+ * Returns the block document and every UTxO the block consumed (keyed `txId#index`, with datums), which sync
+ * extensions need to interpret the block (a DEX batch spends pool and order outputs).
+ */
+export function applyBlock(state: SliceState, block: Block, ctx: BlockContext): { block: BlockDoc; spent: Map<string, UtxoDoc> } {
   const slot = block.slot ?? 0;
   const time = new Date(ctx.slotTime(slot)).toISOString();
   const txs = block.transactions ?? [];
@@ -162,6 +166,7 @@ export function applyBlock(state: SliceState, block: Block, ctx: BlockContext): 
     });
   };
 
+  const spent = new Map<string, UtxoDoc>();
   let fees = 0n;
   let totalOutput = 0n;
   const txIds: string[] = [];
@@ -180,6 +185,7 @@ export function applyBlock(state: SliceState, block: Block, ctx: BlockContext): 
       const id = refId(r);
       const u = state.get(UTXOS, id);
       if (!u) continue; // created before the indexed range: recorded unresolved, never guessed
+      spent.set(id, u);
       state.remove(UTXOS, id);
       touchAddress(u.address, { value: u.value, sign: -1, utxos: -1 }, touched.has(u.address) ? null : tx.id);
       touched.add(u.address);
@@ -284,7 +290,7 @@ export function applyBlock(state: SliceState, block: Block, ctx: BlockContext): 
     txIds,
   };
   state.put(BLOCKS, doc);
-  return doc;
+  return { block: doc, spent };
 }
 
 /** A failed script's fee is what the collaterals held minus what the collateral return gives back. */

@@ -21,6 +21,7 @@ import {
   rollbackTo,
   type StoredPoint,
 } from './journal.js';
+import type { SyncExtension } from './extension.js';
 import { SliceState } from './slice-state.js';
 
 export interface SliceInput {
@@ -49,6 +50,8 @@ export interface SyncDeps {
   k: number;
   network: Network;
   now?: () => number;
+  /** Further per-block derivations (market data, NFTs, …), applied in order after the core. */
+  extensions?: readonly SyncExtension[];
   onProgress?: (r: SliceResult & { blocksPerSecond: number }) => void;
 }
 
@@ -123,7 +126,9 @@ export function createSyncActivities(deps: SyncDeps) {
         if (last !== 'origin' && block.ancestor !== last.id)
           throw new ChainDiscontinuityError(`block ${block.height} ${block.id} does not follow ${last.height} ${last.id}`);
         state.beginBlock();
-        applyBlock(state, block, ctx);
+        const { spent } = applyBlock(state, block, ctx);
+        for (const ext of deps.extensions ?? [])
+          await ext.applyBlock(state, { block, timeMs: ctx.slotTime(block.slot ?? 0), spent }, ctx);
         const rec: UndoDoc = {
           _id: undoId(block.height),
           height: block.height,

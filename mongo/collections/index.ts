@@ -1,11 +1,19 @@
+import { ACCESS_COLLECTIONS } from './access.js';
 import { CHAIN_COLLECTIONS } from './chain.js';
 import { RUNS } from './runs.js';
 import { CHECKPOINTS, UNDO } from './sync-state.js';
 import type { CollectionSpec } from '../store.js';
 
 /** Every collection, for index creation (`npm run mongo:indexes`) and digests. */
-export const ALL_COLLECTIONS: CollectionSpec<{ _id: string }>[] = [...CHAIN_COLLECTIONS, CHECKPOINTS, UNDO, RUNS];
+export const ALL_COLLECTIONS: CollectionSpec<{ _id: string }>[] = [
+  ...CHAIN_COLLECTIONS,
+  CHECKPOINTS,
+  UNDO,
+  RUNS,
+  ...ACCESS_COLLECTIONS,
+];
 
+export * from './access.js';
 export * from './chain.js';
 export * from './runs.js';
 export * from './sync-state.js';

@@ -1,0 +1,382 @@
+/**
+ * The embedded store: one lmdb environment in a folder (`${DATA_DIR}/store`), two sub-databases per collection.
+ *
+ *  - `docs:<name>`: `_id` → document (msgpack). Its key order is the `'_id'` index.
+ *  - `idx:<name>`:  `[indexName, ...fieldValues, _id]` → empty, ordered-binary array keys, one entry per document
+ *    per declared index. Missing fields index as null.
+ *  - `meta`: collection name → the index definitions its `idx:` entries were built for (see ensureIndexes).
+ *
+ * A `write()` is one synchronous lmdb transaction over every collection it touches: a crash or SIGKILL leaves the
+ * whole batch applied or none of it. lmdb is multi-process: an `ops` CLI may open the same folder (read-only) while
+ * the service writes; each read call sees one committed snapshot.
+ *
+ * Byte order of ordered-binary keys: null < false < true < numbers (numeric) < strings. Strings compare by UTF-16
+ * code unit, which agrees with MongoDB's (UTF-8 byte) order for every character below U+E000 — all the hex, bech32,
+ * ISO-time and ASCII values this service indexes.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as lmdb from 'lmdb';
+import type { Database, Key, RangeOptions, RootDatabase } from 'lmdb';
+import type { Collection, CollectionSpec, IndexSpec, KeyPart, RangeQuery, Store, WriteOp } from '../store.js';
+import { checkQuery, indexFields, keyValue, StoreError, validateOps } from './common.js';
+
+type Doc = { _id: string } & Record<string, unknown>;
+type DocsDb = Database<Doc, string>;
+type IndexDb = Database<Buffer, Key>;
+interface Handles {
+  docs: DocsDb;
+  idx: IndexDb;
+}
+
+/** Sorts after every value an index field can hold (no encoded scalar starts with byte 0xff). */
+const MAX = new Uint8Array([0xff]);
+const EMPTY = Buffer.alloc(0);
+/** lmdb's own key encoder (ordered-binary), exported at run time but absent from its typings. */
+const keyBytes = (lmdb as unknown as { keyValueToBuffer(k: unknown): Buffer }).keyValueToBuffer;
+const compareKeys = (a: Key, b: Key): number => Buffer.compare(keyBytes(a), keyBytes(b));
+const asKey = (parts: readonly unknown[]): Key => parts as unknown as Key;
+
+/** One edge of a key range; `incl` says whether a stored key equal to `key` belongs to the range. */
+interface Bound {
+  key: Key;
+  incl: boolean;
+}
+interface Plan {
+  lo?: Bound;
+  hi?: Bound;
+}
+
+function indexKey(coll: string, ix: IndexSpec, doc: Record<string, unknown>): KeyPart[] {
+  const key: KeyPart[] = [ix.name];
+  for (const f of ix.fields) key.push(keyValue(coll, doc, f));
+  key.push(doc._id as string);
+  return key;
+}
+
+function sameKey(a: readonly KeyPart[], b: readonly KeyPart[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function sameIndexes(a: readonly IndexSpec[], b: readonly IndexSpec[]): boolean {
+  return a.length === b.length && a.every((x, i) => sameIndex(x, b[i]));
+}
+function sameIndex(a: IndexSpec, b: IndexSpec | undefined): boolean {
+  return (
+    b !== undefined &&
+    a.name === b.name &&
+    a.fields.length === b.fields.length &&
+    a.fields.every((f, i) => f === b.fields[i])
+  );
+}
+
+/**
+ * A bound on one type brackets the range to that type (as MongoDB does): `lt: 5` does not match nulls or strings.
+ * Lower edge of the bound's type:
+ */
+function typeLow(prefix: readonly unknown[], v: KeyPart): Key {
+  if (typeof v === 'number') return asKey([...prefix, -Infinity]);
+  if (typeof v === 'boolean') return asKey([...prefix, false]);
+  return asKey([...prefix, '']);
+}
+/** …and the (exclusive) upper edge of the bound's type. */
+function typeHigh(prefix: readonly unknown[], v: KeyPart): Key {
+  if (typeof v === 'number') return asKey([...prefix, Infinity, MAX]);
+  if (typeof v === 'boolean') return asKey([...prefix, true, MAX]);
+  return asKey([...prefix, MAX]);
+}
+
+/**
+ * Key range of a query over a secondary index. Every edge built here is shorter than any stored key (those carry
+ * all fields plus `_id`), so no stored key equals an edge and a key `[...p, v]` sorts before every stored key that
+ * extends it, `[...p, v, MAX]` after all of them.
+ */
+function indexPlan(name: string, q: RangeQuery): Plan {
+  const p: unknown[] = [name, ...(q.eq ?? [])];
+  const lower = q.gte ?? q.gt;
+  const upper = q.lte ?? q.lt;
+  let lo: Key;
+  if (q.gte !== undefined) lo = asKey([...p, q.gte]);
+  else if (q.gt !== undefined) lo = asKey([...p, q.gt, MAX]);
+  else if (upper !== undefined) lo = typeLow(p, upper);
+  else lo = asKey(p);
+  let hi: Key;
+  if (q.lt !== undefined) hi = asKey([...p, q.lt]);
+  else if (q.lte !== undefined) hi = asKey([...p, q.lte, MAX]);
+  else if (lower !== undefined) hi = typeHigh(p, lower);
+  else hi = asKey([...p, MAX]);
+  return { lo: { key: lo, incl: true }, hi: { key: hi, incl: false } };
+}
+
+/** Key range of a query over the primary key (`docs:` keys are the `_id` strings themselves). */
+function idPlan(q: RangeQuery): Plan {
+  const plan: Plan = {};
+  const eq = q.eq?.[0];
+  if (q.eq?.length) return { lo: { key: eq as Key, incl: true }, hi: { key: eq as Key, incl: true } };
+  if (q.gte !== undefined) plan.lo = { key: q.gte as Key, incl: true };
+  if (q.gt !== undefined) plan.lo = { key: q.gt as Key, incl: false };
+  if (q.lte !== undefined) plan.hi = { key: q.lte as Key, incl: true };
+  if (q.lt !== undefined) plan.hi = { key: q.lt as Key, incl: false };
+  return plan;
+}
+
+/** Narrows the range to what lies strictly after the cursor document, in the direction of the scan. */
+function applyAfter(plan: Plan, after: Key, reverse: boolean): Plan {
+  const edge: Bound = { key: after, incl: false };
+  if (!reverse) return !plan.lo || compareKeys(after, plan.lo.key) >= 0 ? { ...plan, lo: edge } : plan;
+  return !plan.hi || compareKeys(after, plan.hi.key) <= 0 ? { ...plan, hi: edge } : plan;
+}
+
+function rangeOptions(plan: Plan, reverse: boolean): RangeOptions {
+  const o: RangeOptions = { reverse };
+  const [start, end] = reverse ? [plan.hi, plan.lo] : [plan.lo, plan.hi];
+  if (start) {
+    o.start = start.key;
+    o.exclusiveStart = !start.incl;
+  }
+  if (end) {
+    o.end = end.key;
+    o.inclusiveEnd = end.incl;
+  }
+  return o;
+}
+
+/** Removes every entry of one index (all keys starting with its name) inside the current write transaction. */
+function dropIndexEntries(idx: IndexDb, name: string): void {
+  const keys = [...idx.getKeys({ start: name, end: asKey([name, MAX]) })];
+  for (const k of keys) idx.removeSync(k);
+}
+
+class EmbeddedStore implements Store {
+  readonly kind = 'embedded' as const;
+  /** Index definitions known to this process, by collection: from `collection(spec)` and `ensureIndexes`. */
+  private readonly specs = new Map<string, readonly IndexSpec[]>();
+  private readonly handles = new Map<string, Handles>();
+  private meta: Database<IndexSpec[], string> | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly root: RootDatabase,
+    private readonly readOnly: boolean,
+    private readonly onClose: () => void = () => {},
+  ) {}
+
+  /** Sub-databases of a collection, opened on first use; undefined when a read-only process finds none yet. */
+  dbs(name: string): Handles | undefined {
+    const open = this.handles.get(name);
+    if (open) return open;
+    if (this.closed) throw new StoreError('the store is closed');
+    const docs = this.root.openDB<Doc, string>({ name: `docs:${name}`, encoding: 'msgpack' }) as DocsDb | undefined;
+    const idx = this.root.openDB<Buffer, Key>({ name: `idx:${name}`, encoding: 'binary' }) as IndexDb | undefined;
+    if (!docs || !idx) return undefined;
+    const h = { docs, idx };
+    this.handles.set(name, h);
+    return h;
+  }
+
+  private metaDb(): Database<IndexSpec[], string> | undefined {
+    this.meta ??= this.root.openDB<IndexSpec[], string>({ name: 'meta', encoding: 'msgpack' }) as
+      Database<IndexSpec[], string> | undefined;
+    return this.meta;
+  }
+
+  /** The indexes a write must maintain: this process's spec, else the definitions stored by `ensureIndexes`. */
+  private indexesOf(name: string): readonly IndexSpec[] {
+    const known = this.specs.get(name) ?? this.metaDb()?.get(name);
+    if (!known)
+      throw new StoreError(
+        `unknown collection ${name}: call store.collection(spec) or store.ensureIndexes([spec]) before writing to it`,
+      );
+    return known;
+  }
+
+  private writable(what: string): void {
+    if (this.readOnly) throw new StoreError(`${what}: the store was opened read-only`);
+  }
+
+  collection<D extends { _id: string }>(spec: CollectionSpec<D>): Collection<D> {
+    this.specs.set(spec.name, spec.indexes);
+    return new EmbeddedCollection<D>(this, spec.name, spec.indexes);
+  }
+
+  async write(ops: readonly WriteOp[]): Promise<void> {
+    this.writable('write');
+    validateOps(ops);
+    if (ops.length === 0) return;
+    // Everything that can fail for a reason other than the disk (unknown collection, a bad index field) fails here,
+    // before the transaction starts. Opening sub-databases also needs its own transaction, so it happens first.
+    const steps = ops.map((op) => {
+      const h = this.dbs(op.coll) as Handles;
+      const indexes = this.indexesOf(op.coll);
+      if ('put' in op)
+        return {
+          h,
+          indexes,
+          coll: op.coll,
+          id: op.put._id,
+          doc: op.put,
+          keys: indexes.map((ix) => indexKey(op.coll, ix, op.put)),
+        };
+      return { h, indexes, coll: op.coll, id: op.del, doc: undefined, keys: [] };
+    });
+    this.root.transactionSync(() => {
+      for (const s of steps) {
+        if (s.indexes.length) {
+          // The stored version (as of the earlier ops of this batch) says which index entries are now stale.
+          const old = s.h.docs.get(s.id);
+          s.indexes.forEach((ix, i) => {
+            const next = s.keys[i];
+            const prev = old ? indexKey(s.coll, ix, old) : undefined;
+            if (prev && next && sameKey(prev, next)) return;
+            if (prev) s.h.idx.removeSync(asKey(prev));
+            if (next) s.h.idx.putSync(asKey(next), EMPTY);
+          });
+        }
+        if (s.doc) s.h.docs.putSync(s.id, s.doc);
+        else s.h.docs.removeSync(s.id);
+      }
+    });
+  }
+
+  /**
+   * Records each collection's index definitions and (re)builds the entries of any index whose definition is new or
+   * changed since the last call, dropping entries of indexes no longer declared; one transaction for all of it.
+   */
+  async ensureIndexes(specs: readonly CollectionSpec<{ _id: string }>[]): Promise<void> {
+    for (const spec of specs) this.specs.set(spec.name, spec.indexes);
+    if (this.readOnly) {
+      const stale = specs.filter((s) => !sameIndexes(s.indexes, this.metaDb()?.get(s.name) ?? []));
+      if (stale.length)
+        throw new StoreError(
+          `read-only store: the indexes of ${stale.map((s) => s.name).join(', ')} are not built; run npm run mongo:indexes`,
+        );
+      return;
+    }
+    const meta = this.metaDb() as Database<IndexSpec[], string>;
+    const targets = specs.map((spec) => ({ spec, h: this.dbs(spec.name) as Handles }));
+    this.root.transactionSync(() => {
+      for (const { spec, h } of targets) {
+        const stored = meta.get(spec.name);
+        if (stored && sameIndexes(stored, spec.indexes)) continue;
+        // Without a record, entries may exist from writes made before any ensureIndexes: rebuild all of them.
+        const rebuild = spec.indexes.filter((ix) => !stored?.some((s) => sameIndex(ix, s)));
+        const drop = stored ? stored.filter((s) => !spec.indexes.some((ix) => sameIndex(ix, s))) : [];
+        if (stored) for (const ix of [...drop, ...rebuild]) dropIndexEntries(h.idx, ix.name);
+        else for (const k of [...h.idx.getKeys({})]) h.idx.removeSync(k);
+        if (rebuild.length)
+          for (const { value } of h.docs.getRange({}))
+            for (const ix of rebuild) h.idx.putSync(asKey(indexKey(spec.name, ix, value)), EMPTY);
+        meta.putSync(
+          spec.name,
+          spec.indexes.map((ix) => ({ name: ix.name, fields: [...ix.fields] })),
+        );
+      }
+    });
+  }
+
+  async clear(names: readonly string[]): Promise<void> {
+    this.writable('clear');
+    for (const name of names) {
+      const h = this.dbs(name);
+      h?.docs.clearSync();
+      h?.idx.clearSync();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.root.close();
+    this.onClose();
+  }
+}
+
+class EmbeddedCollection<D extends { _id: string }> implements Collection<D> {
+  constructor(
+    private readonly store: EmbeddedStore,
+    readonly name: string,
+    private readonly indexes: readonly IndexSpec[],
+  ) {}
+
+  async get(id: string): Promise<D | null> {
+    return (this.store.dbs(this.name)?.docs.get(id) as D | undefined) ?? null;
+  }
+
+  /** Synchronous gets in one event turn share one read transaction: the result is one consistent snapshot. */
+  async getMany(ids: readonly string[]): Promise<(D | null)[]> {
+    const h = this.store.dbs(this.name);
+    return ids.map((id) => (h?.docs.get(id) as D | undefined) ?? null);
+  }
+
+  private plan(index: string, q: RangeQuery): Plan {
+    const fields = indexFields(this.name, this.indexes, index);
+    checkQuery(this.name, index, fields, q);
+    const plan = index === '_id' ? idPlan(q) : indexPlan(index, q);
+    if (!q.after) return plan;
+    const at = q.after as Record<string, unknown> & { _id: string };
+    const key = index === '_id' ? at._id : asKey(indexKey(this.name, { name: index, fields }, at));
+    return applyAfter(plan, key, q.reverse ?? false);
+  }
+
+  async find(index: string, query: RangeQuery = {}): Promise<D[]> {
+    const plan = this.plan(index, query);
+    const h = this.store.dbs(this.name);
+    if (!h || query.limit === 0) return [];
+    const opts = rangeOptions(plan, query.reverse ?? false);
+    if (query.offset) opts.offset = query.offset;
+    if (query.limit !== undefined) opts.limit = query.limit;
+    if (index === '_id') return [...h.docs.getRange(opts)].map((e) => e.value as D);
+    const out: D[] = [];
+    for (const key of h.idx.getKeys(opts)) {
+      const id = (key as unknown as unknown[]).at(-1) as string;
+      const doc = h.docs.get(id);
+      if (!doc) throw new StoreError(`${this.name}.${index} lists ${id}, which is not stored: the index is corrupt`);
+      out.push(doc as D);
+    }
+    return out;
+  }
+
+  async count(index: string, query: RangeQuery = {}): Promise<number> {
+    const plan = this.plan(index, query);
+    const h = this.store.dbs(this.name);
+    if (!h) return 0;
+    const opts = rangeOptions(plan, false);
+    const total = index === '_id' ? h.docs.getKeysCount(opts) : h.idx.getKeysCount(opts);
+    const n = Math.max(0, total - (query.offset ?? 0));
+    return query.limit === undefined ? n : Math.min(n, query.limit);
+  }
+
+  async *scan(pageSize = 1000): AsyncIterable<D> {
+    let last: string | undefined;
+    for (;;) {
+      const h = this.store.dbs(this.name);
+      if (!h) return;
+      const page = [
+        ...h.docs.getRange(
+          last === undefined ? { limit: pageSize } : { start: last, exclusiveStart: true, limit: pageSize },
+        ),
+      ];
+      for (const e of page) yield e.value as D;
+      if (page.length < pageSize) return;
+      last = page[page.length - 1]?.key;
+    }
+  }
+}
+
+/** Opens (creating if needed) the store in `path`. `readOnly` for tools that read beside a running service. */
+export async function openEmbeddedStore(opts: { path: string; readOnly?: boolean }): Promise<Store> {
+  const readOnly = opts.readOnly ?? false;
+  if (!readOnly) mkdirSync(opts.path, { recursive: true });
+  const root = lmdb.open({ path: opts.path, noSubdir: false, maxDbs: 256, readOnly });
+  return new EmbeddedStore(root, readOnly);
+}
+
+/** A throwaway embedded store in a fresh temporary folder, deleted on close (tests). */
+export async function openMemoryStore(): Promise<Store> {
+  const dir = mkdtempSync(join(tmpdir(), 'cds-store-'));
+  const root = lmdb.open({ path: dir, noSubdir: false, maxDbs: 256 });
+  return new EmbeddedStore(root, false, () => rmSync(dir, { recursive: true, force: true }));
+}

@@ -1,0 +1,173 @@
+/**
+ * The MongoDB store, through the official driver. Documents are stored as they are (`_id` = the string id); each
+ * declared index becomes a compound index `{ ...fields: 1, _id: 1 }` named after the spec, so every ordered scan of
+ * the port is one index walk. Writes are applied in order, consecutive ops of one collection in one ordered
+ * bulkWrite; a crash between two of them is made safe by the sync's undo journal, not by this adapter.
+ */
+import { MongoClient, type AnyBulkWriteOperation, type Db, type Document, type Filter, type Sort } from 'mongodb';
+import type { Collection, CollectionSpec, IndexSpec, KeyPart, RangeQuery, Store, WriteOp } from '../store.js';
+import { checkQuery, indexFields, keyValue, validateOps } from './common.js';
+
+type Doc = Document & { _id: string };
+
+/** `field > v` in index order, where null (and a missing field) sorts before every value. */
+function greater(field: string, v: KeyPart): Filter<Doc> {
+  return v === null ? { [field]: { $ne: null } } : { [field]: { $gt: v } };
+}
+/** `field < v` in index order; `$lt` alone would skip nulls (MongoDB brackets comparisons by type). */
+function less(field: string, v: KeyPart): Filter<Doc> | undefined {
+  return v === null ? undefined : { $or: [{ [field]: { $lt: v } }, { [field]: null }] };
+}
+
+/**
+ * Strictly after the cursor position `(v1, …, vn, id)` in the scan direction: the usual compound comparison,
+ * `f1 > v1 OR (f1 = v1 AND f2 > v2) OR … OR (f1 = v1 … fn = vn AND _id > id)`.
+ */
+function afterFilter(
+  coll: string,
+  fields: readonly string[],
+  at: Record<string, unknown>,
+  reverse: boolean,
+): Filter<Doc> {
+  const all = fields[0] === '_id' ? [] : fields;
+  const values = all.map((f) => keyValue(coll, at, f));
+  const branches: Filter<Doc>[] = [];
+  for (let i = 0; i <= all.length; i++) {
+    const field = i < all.length ? (all[i] as string) : '_id';
+    const v = i < all.length ? (values[i] as KeyPart) : (at._id as string);
+    const step = reverse ? less(field, v) : greater(field, v);
+    if (!step) continue;
+    const prefix = all.slice(0, i).map((f, j) => ({ [f]: values[j] }));
+    branches.push(prefix.length ? { $and: [...prefix, step] } : step);
+  }
+  return branches.length ? { $or: branches } : { _id: { $in: [] } };
+}
+
+function queryFilter(coll: string, fields: readonly string[], q: RangeQuery): Filter<Doc> {
+  const parts: Filter<Doc>[] = [];
+  const eq = q.eq ?? [];
+  eq.forEach((v, i) => parts.push({ [fields[i] as string]: v }));
+  const bounded = fields[eq.length];
+  if (bounded !== undefined) {
+    const range: Record<string, KeyPart> = {};
+    for (const op of ['gt', 'gte', 'lt', 'lte'] as const) if (q[op] !== undefined) range[`$${op}`] = q[op];
+    if (Object.keys(range).length) parts.push({ [bounded]: range });
+  }
+  if (q.after) parts.push(afterFilter(coll, fields, q.after as Record<string, unknown>, q.reverse ?? false));
+  if (parts.length === 0) return {};
+  return parts.length === 1 ? (parts[0] as Filter<Doc>) : { $and: parts };
+}
+
+function indexSort(fields: readonly string[], reverse: boolean): Sort {
+  const dir = reverse ? -1 : 1;
+  const sort: Record<string, 1 | -1> = {};
+  for (const f of fields) sort[f] = dir;
+  sort._id = dir;
+  return sort;
+}
+
+class MongoCollection<D extends { _id: string }> implements Collection<D> {
+  constructor(
+    private readonly db: Db,
+    readonly name: string,
+    private readonly indexes: readonly IndexSpec[],
+  ) {}
+
+  private get coll() {
+    return this.db.collection<Doc>(this.name);
+  }
+
+  async get(id: string): Promise<D | null> {
+    return (await this.coll.findOne({ _id: id })) as D | null;
+  }
+
+  async getMany(ids: readonly string[]): Promise<(D | null)[]> {
+    if (ids.length === 0) return [];
+    const found = await this.coll.find({ _id: { $in: [...new Set(ids)] } }).toArray();
+    const byId = new Map(found.map((d) => [d._id, d as unknown as D]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  private filter(index: string, q: RangeQuery): { fields: readonly string[]; filter: Filter<Doc> } {
+    const fields = indexFields(this.name, this.indexes, index);
+    checkQuery(this.name, index, fields, q);
+    return { fields, filter: queryFilter(this.name, fields, q) };
+  }
+
+  async find(index: string, query: RangeQuery = {}): Promise<D[]> {
+    const { fields, filter } = this.filter(index, query);
+    if (query.limit === 0) return []; // the driver reads limit 0 as "no limit"
+    const cursor = this.coll.find(filter).sort(indexSort(index === '_id' ? [] : fields, query.reverse ?? false));
+    if (query.offset) cursor.skip(query.offset);
+    if (query.limit !== undefined) cursor.limit(query.limit);
+    return (await cursor.toArray()) as unknown as D[];
+  }
+
+  async count(index: string, query: RangeQuery = {}): Promise<number> {
+    const { filter } = this.filter(index, query);
+    if (query.limit === 0) return 0;
+    const opts: { skip?: number; limit?: number } = {};
+    if (query.offset) opts.skip = query.offset;
+    if (query.limit !== undefined) opts.limit = query.limit;
+    return this.coll.countDocuments(filter, opts);
+  }
+
+  async *scan(pageSize = 1000): AsyncIterable<D> {
+    for await (const doc of this.coll.find({}).sort({ _id: 1 }).batchSize(pageSize)) yield doc as unknown as D;
+  }
+}
+
+class MongoStore implements Store {
+  readonly kind = 'mongodb' as const;
+
+  constructor(
+    private readonly client: MongoClient,
+    private readonly db: Db,
+  ) {}
+
+  collection<D extends { _id: string }>(spec: CollectionSpec<D>): Collection<D> {
+    return new MongoCollection<D>(this.db, spec.name, spec.indexes);
+  }
+
+  async write(ops: readonly WriteOp[]): Promise<void> {
+    validateOps(ops);
+    for (let i = 0; i < ops.length;) {
+      const coll = (ops[i] as WriteOp).coll;
+      const batch: AnyBulkWriteOperation<Doc>[] = [];
+      for (; i < ops.length && (ops[i] as WriteOp).coll === coll; i++) {
+        const op = ops[i] as WriteOp;
+        if ('put' in op)
+          batch.push({ replaceOne: { filter: { _id: op.put._id }, replacement: op.put as Doc, upsert: true } });
+        else batch.push({ deleteOne: { filter: { _id: op.del } } });
+      }
+      await this.db.collection<Doc>(coll).bulkWrite(batch, { ordered: true });
+    }
+  }
+
+  async ensureIndexes(specs: readonly CollectionSpec<{ _id: string }>[]): Promise<void> {
+    for (const spec of specs)
+      for (const ix of spec.indexes) {
+        const key: Record<string, 1> = {};
+        for (const f of ix.fields) key[f] = 1;
+        key._id = 1;
+        await this.db.collection(spec.name).createIndex(key, { name: ix.name });
+      }
+  }
+
+  async clear(names: readonly string[]): Promise<void> {
+    for (const name of names) await this.db.collection(name).deleteMany({});
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+}
+
+/** Connects (failing if the server cannot be reached) and returns the store over database `db`. */
+export async function openMongoStore(opts: { uri: string; db: string }): Promise<Store> {
+  // Fields set to undefined are left out, as JSON would, instead of being stored as null.
+  const client = new MongoClient(opts.uri, { ignoreUndefined: true });
+  await client.connect();
+  await client.db(opts.db).command({ ping: 1 });
+  return new MongoStore(client, client.db(opts.db));
+}
