@@ -30,6 +30,9 @@ const isMcp = (p: string) => p === '/api/mcp' || p === '/api/mcp/';
 export function createApp(deps: ApiDeps): Koa {
   const app = new Koa();
   app.proxy = deps.config.TRUST_PROXY;
+  // Behind a trusted proxy the client is the last X-Forwarded-For entry (the one the proxy added); earlier
+  // entries are whatever the client sent. The rate limiter keys on the same address.
+  app.maxIpsCount = 1;
   // Errors that escape every middleware (socket and stream errors) are logged here, never printed raw.
   app.on('error', (err: unknown) => deps.log.error({ err }, 'koa error'));
 

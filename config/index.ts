@@ -33,6 +33,24 @@ const url = (protocols: readonly string[]) =>
     `must be a URL (${protocols.join(' or ')})`,
   );
 
+/** `free=120/10000,plus=300/50000,pro=600/200000`: every plan named once, requests per minute / per UTC day. */
+const planLimits = z
+  .string()
+  .regex(/^(free|plus|pro)=\d+\/\d+(,(free|plus|pro)=\d+\/\d+){2}$/, 'must be free=M/D,plus=M/D,pro=M/D')
+  .transform((v) => {
+    const out: Record<string, { perMinute: number; perDay: number }> = {};
+    for (const part of v.split(',')) {
+      const [name, limits] = part.split('=') as [string, string];
+      const [perMinute, perDay] = limits.split('/').map(Number) as [number, number];
+      out[name] = { perMinute, perDay };
+    }
+    return out;
+  })
+  .refine((o) => ['free', 'plus', 'pro'].every((p) => (o[p]?.perMinute ?? 0) >= 1 && (o[p]?.perDay ?? 0) >= 1), {
+    message: 'must name free, plus and pro once each, with limits of at least 1',
+  })
+  .transform((o) => o as Record<'free' | 'plus' | 'pro', { perMinute: number; perDay: number }>);
+
 interface KeyDef<T> {
   doc: string;
   default?: string;
@@ -106,6 +124,11 @@ export const CONFIG_KEYS = {
     '20',
   ),
   RATE_LIMIT_PNL_KEY_PER_MIN: key('Wallet-PnL calls per minute per key.', int(1, 1_000_000), '60'),
+  PLAN_LIMITS: key(
+    'Per-minute/per-day requests of each plan, `plan=perMinute/perDay` comma-separated (raise for load tests).',
+    planLimits,
+    'free=120/10000,plus=300/50000,pro=600/200000',
+  ),
   PLANS_ENFORCED: key(
     'Apply each account plan (Free/Plus/Pro); off = every key gets Free, as the spec says for now.',
     bool,

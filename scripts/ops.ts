@@ -3,7 +3,9 @@
  * Temporal; otherwise it reads and queues runs in the store (DATA_DIR or MONGODB_URI) that the service's embedded
  * runner executes. Mistakes (unknown command, run id or job) exit with code 2 and a one-line reason.
  */
+import { KeysCommandError, KEYS_USAGE, parseKeysArgs, runKeysCommand } from '../api/access/ops-keys.js';
 import { ConfigError, loadConfig, type Config } from '../config/index.js';
+import { ACCESS_COLLECTIONS } from '../mongo/collections/access.js';
 import { openStore } from '../mongo/open.js';
 import type { Store } from '../mongo/store.js';
 import { connectTemporal } from '../temporal/client.js';
@@ -62,7 +64,24 @@ async function temporal(cmd: Exclude<OpsCommand, { cmd: 'help' }>, config: Confi
   }
 }
 
+/** `ops -- keys <create|list|revoke|plan> …`: API keys and account plans, straight in the store (both modes). */
+async function keys(args: readonly string[]): Promise<void> {
+  if (!args.length || args[0] === 'help' || args[0] === '--help') {
+    console.log(KEYS_USAGE);
+    return;
+  }
+  const cmd = parseKeysArgs([...args]);
+  const store = await openStore(loadConfig());
+  try {
+    await store.ensureIndexes([...ACCESS_COLLECTIONS]);
+    console.log((await runKeysCommand(store, cmd)).join('\n'));
+  } finally {
+    await store.close();
+  }
+}
+
 async function main(argv: readonly string[]): Promise<void> {
+  if (argv[0] === 'keys') return keys(argv.slice(1));
   const cmd = parseOpsArgs(argv);
   if (cmd.cmd === 'help') {
     console.log(USAGE);
@@ -89,7 +108,7 @@ async function main(argv: readonly string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((e: unknown) => {
-  if (e instanceof OpsError || e instanceof ConfigError) {
+  if (e instanceof OpsError || e instanceof ConfigError || e instanceof KeysCommandError) {
     console.error(e.message);
     process.exit(2);
   }

@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { pino } from 'pino';
 import { connectOgmios } from '../activities/chain/ogmios-client.js';
 import { createSyncActivities, type SliceResult } from '../activities/sync/index.js';
-import { createAccess } from '../api/access/index.js';
+import { createAccess, REDACT_HEADERS } from '../api/access/index.js';
 import { startApi } from '../api/server.js';
 import { ConfigError, loadConfig, type Config } from '../config/index.js';
 import { startDevnet, type Devnet } from '../devnet/index.js';
@@ -40,7 +40,7 @@ function progressPrinter(log: pino.Logger) {
 }
 
 async function main(config: Config) {
-  const log = pino({ level: config.LOG_LEVEL, base: undefined });
+  const log = pino({ level: config.LOG_LEVEL, base: undefined, redact: [...REDACT_HEADERS.map((h) => `req.headers["${h}"]`)] });
   mkdirSync(config.DATA_DIR, { recursive: true });
   const store = await openStore(config);
   await store.ensureIndexes(ALL_COLLECTIONS);
@@ -95,6 +95,7 @@ async function main(config: Config) {
     stopping = true;
     log.info({ signal }, 'shutting down');
     await api.close();
+    await access.close(); // flushes the last second of daily-quota counts
     for (const stop of stops) await stop().catch((e: unknown) => log.warn({ err: e }, 'stop failed'));
     await devnet?.close();
     await store.close();

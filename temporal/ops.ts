@@ -23,7 +23,8 @@ export const USAGE = `usage: npm run ops -- <command>
   status                                      mode, store, sync checkpoint and lag, runs by status, last failures
   runs [--failed] [--limit N] [--workflow W]  recorded runs, newest first
   retry <runId>                               run a finished run's workflow again with the same input
-  trigger <job>                               run a scheduled job now (jobs: temporal/schedules.ts)`;
+  trigger <job>                               run a scheduled job now (jobs: temporal/schedules.ts)
+  keys <create|list|revoke|plan> …            API keys and account plans (ops -- keys help)`;
 
 export type OpsCommand =
   | { cmd: 'status' }

@@ -7,14 +7,14 @@
  * so applying the same blocks twice is impossible; a RollBackward commits what came before it, then restores
  * the documents from the undo journal.
  */
-import { UNDO, undoId, type UndoDoc } from '../../mongo/collections/sync-state.js';
+import { CHECKPOINTS, UNDO, undoId, type UndoDoc } from '../../mongo/collections/sync-state.js';
 import { put, type Store, type WriteOp } from '../../mongo/store.js';
 import type { Network } from '../../cardano/address.js';
 import { slotToEpoch, slotToMs, type ChainSource } from '../chain/source.js';
 import type { Block, ChainEvent, NetworkTime, Point } from '../chain/types.js';
 import { applyBlock, prefetchBlocks, type BlockContext } from './apply-block.js';
 import {
-  checkpointOps,
+  nextCheckpoint,
   pruneOps,
   readCheckpoint,
   recoverIncomplete,
@@ -57,6 +57,11 @@ export interface SyncDeps {
 
 /** Chain-sync events requested per round trip (the client pipelines them). */
 const EVENTS_PER_CALL = 100;
+/**
+ * Blocks per write batch inside a slice. Each batch is atomic with its own checkpoint; while one commits on the
+ * store's writer thread, the next is applied in memory on top of it (at most one write in flight).
+ */
+const BLOCKS_PER_WRITE = 100;
 
 export class ChainDiscontinuityError extends Error {
   override name = 'ChainDiscontinuityError';
@@ -102,22 +107,27 @@ export function createSyncActivities(deps: SyncDeps) {
     let total = 0;
     let tip: StoredPoint | null = null;
     let atTip = false;
+    let inFlight: Promise<void> | null = null;
 
-    const flush = async () => {
-      if (applied.length === 0) return;
-      const prev = await readCheckpoint(store);
-      const first = applied[0] as StoredPoint;
-      const lastApplied = applied[applied.length - 1] as StoredPoint;
-      const ops = [
-        ...undo,
-        ...state.writeOps(),
-        ...pruneOps(first.height - 1, lastApplied.height, deps.k),
-        checkpointOps(prev, applied, tip, new Date(now()).toISOString()),
-      ];
-      await store.write(ops);
-      state = new SliceState(store);
-      undo = [];
-      applied = [];
+    const settle = async () => {
+      if (inFlight) await inFlight;
+      inFlight = null;
+      state.dropBase();
+    };
+    /** Commit what was applied; `wait` = return only once it is durable (before rollbacks and at slice end). */
+    const flush = async (wait: boolean) => {
+      if (applied.length > 0) {
+        const first = applied[0] as StoredPoint;
+        const lastApplied = applied[applied.length - 1] as StoredPoint;
+        cp = nextCheckpoint(cp, applied, tip, new Date(now()).toISOString());
+        const ops = [...undo, ...state.writeOps(), ...pruneOps(first.height - 1, lastApplied.height, deps.k), put(CHECKPOINTS, cp)];
+        await settle();
+        inFlight = store.write(ops);
+        state = new SliceState(store, state);
+        undo = [];
+        applied = [];
+      }
+      if (wait) await settle();
     };
 
     const applyForward = async (blocks: Block[]) => {
@@ -142,6 +152,8 @@ export function createSyncActivities(deps: SyncDeps) {
         applied.push(last);
         total++;
       }
+      // Between runs only: the blocks of a run were prefetched into the current state.
+      if (applied.length >= BLOCKS_PER_WRITE) await flush(false);
     };
 
     while (total < input.maxBlocks) {
@@ -165,11 +177,12 @@ export function createSyncActivities(deps: SyncDeps) {
         const target = ev.point;
         const lastId: string = last === 'origin' ? 'origin' : last.id;
         if ((target === 'origin' ? 'origin' : target.id) === lastId) continue; // the echo after an intersection
-        await flush();
+        await flush(true);
         await rollbackTo(store, target, new Date(now()).toISOString());
         rollbacks++;
-        const after = await readCheckpoint(store);
-        last = after ? { slot: after.slot, id: after.id, height: after.height } : 'origin';
+        cp = await readCheckpoint(store);
+        last = cp ? { slot: cp.slot, id: cp.id, height: cp.height } : 'origin';
+        state = new SliceState(store); // the rollback changed the store under the cached view
       }
       await applyForward(run);
       if (tip && last !== 'origin' && last.height >= tip.height) {
@@ -177,7 +190,7 @@ export function createSyncActivities(deps: SyncDeps) {
         if (total > 0) break;
       }
     }
-    await flush();
+    await flush(true);
     followerAt = last === 'origin' ? 'origin' : last.id;
     const height = last === 'origin' ? 0 : last.height;
     const slot = last === 'origin' ? 0 : last.slot;

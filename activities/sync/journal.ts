@@ -41,12 +41,12 @@ export function thinPoints(points: readonly StoredPoint[], tipHeight: number, de
   return out;
 }
 
-export function checkpointOps(
+export function nextCheckpoint(
   prev: CheckpointDoc | null,
   applied: readonly StoredPoint[],
   tip: StoredPoint | null,
   nowIso: string,
-): WriteOp {
+): CheckpointDoc {
   const last = applied[applied.length - 1];
   if (!last) throw new Error('checkpointOps needs at least one applied block');
   const doc: CheckpointDoc = {
@@ -58,7 +58,7 @@ export function checkpointOps(
     tip: tip ?? prev?.tip ?? null,
     updatedAt: nowIso,
   };
-  return put(CHECKPOINTS, doc);
+  return doc;
 }
 
 /** Undo records older than k blocks below the new tip are dropped: the chain cannot roll back that far. */

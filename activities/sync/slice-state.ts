@@ -22,7 +22,25 @@ export class SliceState {
   private priors: Prior[] | null = null;
   private touched = new Set<string>();
 
-  constructor(private readonly store: Store) {}
+  /**
+   * `base`: the previous sub-batch's state while its write is still committing. Reads fall through to it before
+   * the store, because the store does not show that write yet. Dropped once the write is durable.
+   */
+  constructor(
+    private readonly store: Store,
+    private base: SliceState | null = null,
+  ) {}
+
+  /** The write of `base` is durable: the store now answers what it held. */
+  dropBase(): void {
+    this.base = null;
+  }
+
+  private cached(name: string, id: string): { doc: Doc | null } | undefined {
+    const m = this.cache.get(name);
+    if (m?.has(id)) return { doc: m.get(id) ?? null };
+    return this.base?.cached(name, id);
+  }
 
   private coll(name: string): Map<string, Doc | null> {
     let m = this.cache.get(name);
@@ -33,7 +51,15 @@ export class SliceState {
   /** Load the documents not yet in the view; absent ones are remembered as absent. */
   async prefetch<D extends { _id: string }>(spec: CollectionSpec<D>, ids: Iterable<string>): Promise<void> {
     const m = this.coll(spec.name);
-    const missing = [...new Set(ids)].filter((id) => !m.has(id));
+    let missing = [...new Set(ids)].filter((id) => !m.has(id));
+    if (this.base) {
+      const base = this.base;
+      missing = missing.filter((id) => {
+        const hit = base.cached(spec.name, id);
+        if (hit) m.set(id, hit.doc);
+        return !hit;
+      });
+    }
     if (missing.length === 0) return;
     const docs = await this.store.collection(spec).getMany(missing);
     missing.forEach((id, i) => m.set(id, (docs[i] as Doc | null) ?? null));

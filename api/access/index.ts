@@ -9,6 +9,7 @@ import { Redis } from 'ioredis';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { Config } from '../../config/index.js';
+import type { AccessLayer } from '../deps.js';
 import { ACCESS_COLLECTIONS } from '../../mongo/collections/access.js';
 import type { Store } from '../../mongo/store.js';
 import { createAccountRoutes } from './account-routes.js';
@@ -29,7 +30,8 @@ export interface AccessDeps {
   now?: () => number;
 }
 
-export interface Access {
+/** The app's AccessLayer contract (api/deps.ts) plus what the process and the operator command need. */
+export interface Access extends AccessLayer {
   rest: Middleware;
   md: Middleware;
   mcp: Middleware;

@@ -161,17 +161,26 @@ function parseForNetwork(address: string, network: 'mainnet' | 'testnet'): Parse
   return parsed;
 }
 
-/** First and last transaction of an address history range, with their times. */
+/**
+ * First and last transaction of an address history. ADDRESS_TXS ids are `address|slot|txId`, so one address's
+ * history is an `_id` range ('}' is the character after '|'); a stake key's goes through the byStake index.
+ */
 async function activities(
   store: Store,
-  index: 'byAddress' | 'byStake',
+  by: 'address' | 'stake',
   key: string,
 ): Promise<{ first: Activity | null; last: Activity | null }> {
   const history = store.collection(ADDRESS_TXS);
-  const [[first], [last]] = await Promise.all([
-    history.find(index, { eq: [key], limit: 1 }),
-    history.find(index, { eq: [key], limit: 1, reverse: true }),
-  ]);
+  const [[first], [last]] =
+    by === 'address'
+      ? await Promise.all([
+          history.find('_id', { gt: `${key}|`, lt: `${key}}`, limit: 1 }),
+          history.find('_id', { gt: `${key}|`, lt: `${key}}`, limit: 1, reverse: true }),
+        ])
+      : await Promise.all([
+          history.find('byStake', { eq: [key], limit: 1 }),
+          history.find('byStake', { eq: [key], limit: 1, reverse: true }),
+        ]);
   if (!first || !last) return { first: null, last: null };
   const [firstTx, lastTx] = await store.collection(TRANSACTIONS).getMany([first.txId, last.txId]);
   const point = (e: AddressTxDoc, time: string | undefined): Activity => ({
@@ -188,7 +197,7 @@ async function paymentAnswer(store: Store, address: string, parsed: ParsedAddres
   const doc = await store.collection(ADDRESSES).get(address);
   if (!doc) throw new NotFoundError(`address ${address} not found (no transaction in the indexed range)`);
   const [{ first, last }, account, decimals] = await Promise.all([
-    activities(store, 'byAddress', address),
+    activities(store, 'address', address),
     doc.stakeAddress ? store.collection(STAKE_ACCOUNTS).get(doc.stakeAddress) : Promise.resolve(null),
     decimalsOf(Object.keys(doc.balance.assets)),
   ]);
@@ -209,7 +218,7 @@ async function stakeAnswer(store: Store, stakeAddress: string, parsed: ParsedAdd
     addressDocs.count('byStake', byStake),
     addressDocs.find('byStake', { ...byStake, limit: STAKE_AGGREGATE_LIMIT }),
     store.collection(STAKE_ACCOUNTS).get(stakeAddress),
-    activities(store, 'byStake', stakeAddress),
+    activities(store, 'stake', stakeAddress),
   ]);
   if (addressCount === 0 && !account)
     throw new NotFoundError(`stake address ${stakeAddress} not found (no activity in the indexed range)`);

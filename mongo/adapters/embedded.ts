@@ -222,7 +222,9 @@ class EmbeddedStore implements Store {
         };
       return { h, indexes, coll: op.coll, id: op.del, doc: undefined, keys: [] };
     });
-    this.root.transactionSync(() => {
+    // lmdb runs this callback inside one write transaction (atomic: all or nothing, also under kill -9) and
+    // commits it on its own writer thread, so the commit's page writes and fsync overlap the caller's work.
+    await this.root.transaction(() => {
       for (const s of steps) {
         if (s.indexes.length) {
           // The stored version (as of the earlier ops of this batch) says which index entries are now stale.

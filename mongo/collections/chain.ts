@@ -91,10 +91,8 @@ export interface TxDoc {
   /** Addresses whose balance this transaction changed (inputs and outputs that took effect). */
   addresses: string[];
 }
-export const TRANSACTIONS = defineCollection<TxDoc>({
-  name: 'transactions',
-  indexes: [{ name: 'byBlock', fields: ['blockHeight', 'blockIndex'] }],
-});
+/** Read by id only (a block lists its txIds): no secondary index, which keeps sync writes cheap. */
+export const TRANSACTIONS = defineCollection<TxDoc>({ name: 'transactions' });
 
 /** One unspent output of the maintained UTxO set; `_id` = `txId#index`. Deleted when spent. */
 export interface UtxoDoc {
@@ -112,11 +110,10 @@ export interface UtxoDoc {
 }
 export const UTXOS = defineCollection<UtxoDoc>({
   name: 'utxos',
-  indexes: [
-    { name: 'byAddress', fields: ['address'] },
-    { name: 'byStake', fields: ['stakeAddress'] },
-    { name: 'byPaymentCred', fields: ['paymentCred'] },
-  ],
+  // Balances per address live in ADDRESSES (combined per stake key through its byStake index); outputs are
+  // listed per address for UTxO queries. Every extra index here costs a random B-tree write per created and
+  // spent output during sync, the hottest write path.
+  indexes: [{ name: 'byAddress', fields: ['address'] }],
 });
 
 /** Summary of one address (bech32 or base58), maintained from the UTxO set. */
@@ -139,7 +136,10 @@ export const ADDRESSES = defineCollection<AddressDoc>({
   indexes: [{ name: 'byStake', fields: ['stakeAddress'] }],
 });
 
-/** One transaction touching one address, for address histories; `_id` = `address|slot(12)|txId`. */
+/**
+ * One transaction touching one address, for address histories; `_id` = `address|slot(12)|txId`, so one
+ * address's history is an `_id` range in time order (no byAddress index needed).
+ */
 export interface AddressTxDoc {
   _id: string;
   address: string;
@@ -149,10 +149,7 @@ export interface AddressTxDoc {
 }
 export const ADDRESS_TXS = defineCollection<AddressTxDoc>({
   name: 'address_txs',
-  indexes: [
-    { name: 'byAddress', fields: ['address', 'slot'] },
-    { name: 'byStake', fields: ['stakeAddress', 'slot'] },
-  ],
+  indexes: [{ name: 'byStake', fields: ['stakeAddress', 'slot'] }],
 });
 
 /** Registration and delegation state of a stake credential; `_id` = stake1… address. */

@@ -1,0 +1,27 @@
+/** The devnet's activity modules, in the order they act within a block (see generator.ts to add one). */
+import type { ActivityModule } from '../generator.js';
+import type { World } from '../world.js';
+import { faucetModule } from './faucet.js';
+import { nftsModule } from './nfts.js';
+import { paymentsModule } from './payments.js';
+import { poolsModule } from './pools.js';
+import { rewardsModule } from './rewards.js';
+import { stakingModule } from './staking.js';
+import { tokensModule } from './tokens.js';
+
+export function defaultModules(world: World): ActivityModule[] {
+  return [
+    faucetModule(world),
+    poolsModule(world),
+    stakingModule(world),
+    paymentsModule(world),
+    tokensModule(world),
+    nftsModule(world),
+    rewardsModule(world),
+  ];
+}
+
+/** What orphan blocks carry: plain payments, which spend real UTxOs of the state they fork from. */
+export function forkModules(world: World): ActivityModule[] {
+  return [paymentsModule(world, 2)];
+}

@@ -1,0 +1,113 @@
+/**
+ * The devnet: a deterministic simulated Cardano network (Conway era, mainnet-style addresses) that speaks
+ * Ogmios v6 JSON-RPC over WebSocket. It backfills `backfillHours` of chain time ending at now, then makes a
+ * block every `blockMs` of wall-clock time (each ~20 slots of chain time), with occasional 1–3 block forks.
+ * The canonical chain depends only on the seed (and the system start); forks only add events around it.
+ */
+import type { TipObj } from '../activities/chain/types.js';
+import { defaultModules, forkModules } from './activity/index.js';
+import { DevChain, type ChainEventRecord } from './chain.js';
+import { ChainGenerator, genesisUtxos } from './generator.js';
+import { resolveIdentity } from './identity.js';
+import type { Ledger, Utxo } from './ledger.js';
+import { DEFAULT_EPOCH_LENGTH, SLOT_LENGTH_MS } from './params.js';
+import { startServer } from './server.js';
+import { buildWorld, type World } from './world.js';
+
+export interface DevnetOptions {
+  seed: string;
+  /** Chain time generated at start, ending at `now` (DEVNET_BACKFILL_HOURS). */
+  backfillHours: number;
+  /** Wall-clock ms between live blocks (DEVNET_BLOCK_MS); 0 or non-finite = no live blocks. */
+  blockMs: number;
+  /** Probability per canonical block that 1–3 orphan blocks and a RollBackward follow it. */
+  forkRate: number;
+  /** 0 = ephemeral (default); the host is 127.0.0.1. */
+  port?: number;
+  /** Persist the identity (seed, system start) in `${dataDir}/devnet.json`. */
+  dataDir?: string;
+  now?: () => number;
+  network?: 'mainnet';
+  /** Slots per epoch (default 21,600 = 6 h); tests shorten it to see epoch boundaries in a short backfill. */
+  epochLength?: number;
+}
+
+export interface Devnet {
+  url: string;
+  port: number;
+  tip(): { slot: number; id: string; height: number };
+  close(): Promise<void>;
+  /** Unix ms of slot 0. */
+  systemStartMs: number;
+  epochLength: number;
+  /** Points of the canonical chain published so far, height 1 first. */
+  canonicalBlocks(): readonly TipObj[];
+  /** The event log every follower from origin replays (forward blocks, canonical or orphan, and rollbacks). */
+  events(): readonly ChainEventRecord[];
+  /** Block JSON of a forward event. */
+  blockJson(e: ChainEventRecord & { kind: 'forward' }): string;
+  /** The synthetic genesis output the first transaction spends (no block creates it). */
+  genesisUtxos(): Utxo[];
+  /** Publish the next live step now (tests; the timer does this every blockMs). */
+  step(): void;
+  world: World;
+  ledger: Ledger;
+}
+
+export async function startDevnet(opts: DevnetOptions): Promise<Devnet> {
+  const now = opts.now ?? Date.now;
+  const epochLength = opts.epochLength ?? DEFAULT_EPOCH_LENGTH;
+  const identity = resolveIdentity({
+    seed: opts.seed,
+    backfillHours: opts.backfillHours,
+    nowMs: now(),
+    ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
+  });
+  const world = buildWorld(identity.seed);
+  const gen = new ChainGenerator({
+    seed: identity.seed,
+    world,
+    epochLength,
+    forkRate: opts.forkRate,
+    modules: defaultModules(world),
+    forkModules: forkModules(world),
+  });
+  const chain = new DevChain(gen);
+  chain.backfillTo(Math.floor((now() - identity.systemStartMs) / SLOT_LENGTH_MS));
+
+  const server = await startServer(
+    chain,
+    { chain, ledger: gen.ledger, systemStartMs: identity.systemStartMs, epochLength },
+    opts.port ?? 0,
+  );
+
+  const timers: NodeJS.Timeout[] = [];
+  if (Number.isFinite(opts.blockMs) && opts.blockMs > 0) timers.push(setInterval(() => chain.tick(), opts.blockMs));
+  // Deflate old blocks in small batches (a few ms each), so the backfill itself stays fast and followers
+  // streaming the history are never blocked for long.
+  const compactor = setInterval(() => chain.compact(64), 100);
+  compactor.unref();
+
+  return {
+    url: `ws://127.0.0.1:${server.port}`,
+    port: server.port,
+    tip: () => {
+      const t = chain.tip;
+      return t === 'origin' ? { slot: 0, id: 'origin', height: 0 } : { ...t };
+    },
+    close: async () => {
+      for (const t of timers) clearInterval(t);
+      clearInterval(compactor);
+      await server.close();
+    },
+    systemStartMs: identity.systemStartMs,
+    epochLength,
+    canonicalBlocks: () => chain.canonical,
+    events: () => chain.events,
+    blockJson: (e) => chain.blockJson(e),
+    genesisUtxos: () => genesisUtxos(world),
+    step: () => chain.tick(),
+    world,
+    ledger: gen.ledger,
+  };
+}

@@ -1,0 +1,30 @@
+/**
+ * Network constants of the devnet. Mainnet values where they matter to parsers (1 s slots, k = 2160,
+ * f = 1/20, fee and deposit parameters, protocol version 10.0); the epoch is 6 hours (21,600 slots) instead of
+ * mainnet's 5 days so that the default 48 h backfill spans 8 epochs of rewards, retirements and stake snapshots.
+ */
+export const SLOT_LENGTH_MS = 1000;
+export const DEFAULT_EPOCH_LENGTH = 21_600;
+export const SECURITY_PARAMETER = 2160;
+export const ACTIVE_SLOTS_COEFFICIENT = '1/20';
+/** Mean slots between blocks = 1/f. Block gaps are geometric, as leader election makes them on mainnet. */
+export const MEAN_BLOCK_GAP = 20;
+export const NETWORK_MAGIC = 764824073;
+export const PROTOCOL_VERSION = { major: 10, minor: 0 } as const;
+export const SLOTS_PER_KES_PERIOD = 129_600;
+export const MAX_KES_EVOLUTIONS = 62;
+export const MAX_LOVELACE_SUPPLY = 45_000_000_000_000_000n;
+
+/** Linear fee: fee = MIN_FEE_CONSTANT + MIN_FEE_COEFFICIENT × tx size in bytes (lovelace). */
+export const MIN_FEE_COEFFICIENT = 44n;
+export const MIN_FEE_CONSTANT = 155_381n;
+/** Babbage min-UTxO: (160 + output size) × this many lovelace per byte. */
+export const UTXO_COST_PER_BYTE = 4310n;
+export const STAKE_CREDENTIAL_DEPOSIT = 2_000_000n;
+export const STAKE_POOL_DEPOSIT = 500_000_000n;
+export const MIN_POOL_COST = 170_000_000n;
+/** Lovelace a pool earns per block it makes (split between operator and delegators at the epoch boundary). */
+export const REWARD_PER_BLOCK = 450_000_000n;
+
+/** What the genesis output holds: the faucet that funds every devnet wallet (lovelace). */
+export const GENESIS_FUNDS = 3_000_000_000_000_000n;

@@ -1,0 +1,224 @@
+/**
+ * Ledger-state and network queries (Ogmios v6 `queryLedgerState/*`, `queryNetwork/*`), answered from the
+ * canonical ledger after the last canonical block. Results are JSON strings (bigints written as plain
+ * integers); an unknown method yields null so the server can answer -32601.
+ */
+import { parseAddress } from '../cardano/address.js';
+import type { DevChain } from './chain.js';
+import type { Ledger } from './ledger.js';
+import { stringify } from './json.js';
+import {
+  ACTIVE_SLOTS_COEFFICIENT,
+  MAX_KES_EVOLUTIONS,
+  MAX_LOVELACE_SUPPLY,
+  MIN_FEE_COEFFICIENT,
+  MIN_FEE_CONSTANT,
+  MIN_POOL_COST,
+  NETWORK_MAGIC,
+  PROTOCOL_VERSION,
+  SECURITY_PARAMETER,
+  SLOT_LENGTH_MS,
+  SLOTS_PER_KES_PERIOD,
+  STAKE_CREDENTIAL_DEPOSIT,
+  STAKE_POOL_DEPOSIT,
+  UTXO_COST_PER_BYTE,
+} from './params.js';
+import { poolJson, valueStr } from './tx.js';
+
+export interface QueryEnv {
+  chain: DevChain;
+  ledger: Ledger;
+  systemStartMs: number;
+  epochLength: number;
+}
+
+export type QueryResult = { result: string } | { error: { code: number; message: string; data?: unknown } };
+
+const isoTime = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+const ada = (n: bigint) => ({ ada: { lovelace: n } });
+const gcd = (a: bigint, b: bigint): bigint => (b === 0n ? a : gcd(b, a % b));
+
+function pointJson(env: QueryEnv): string {
+  const t = env.chain.tip;
+  return t === 'origin' ? '"origin"' : `{"slot":${t.slot},"id":"${t.id}"}`;
+}
+
+function protocolParameters(): Record<string, unknown> {
+  return {
+    minFeeCoefficient: Number(MIN_FEE_COEFFICIENT),
+    minFeeConstant: ada(MIN_FEE_CONSTANT),
+    minUtxoDepositCoefficient: Number(UTXO_COST_PER_BYTE),
+    minUtxoDepositConstant: ada(0n),
+    maxBlockBodySize: { bytes: 90112 },
+    maxBlockHeaderSize: { bytes: 1100 },
+    maxTransactionSize: { bytes: 16384 },
+    maxValueSize: { bytes: 5000 },
+    stakeCredentialDeposit: ada(STAKE_CREDENTIAL_DEPOSIT),
+    stakePoolDeposit: ada(STAKE_POOL_DEPOSIT),
+    stakePoolRetirementEpochBound: 18,
+    stakePoolPledgeInfluence: '3/10',
+    minStakePoolCost: ada(MIN_POOL_COST),
+    desiredNumberOfStakePools: 500,
+    monetaryExpansion: '3/1000',
+    treasuryExpansion: '1/5',
+    version: PROTOCOL_VERSION,
+  };
+}
+
+export function genesisShelley(env: QueryEnv): Record<string, unknown> {
+  return {
+    era: 'shelley',
+    startTime: isoTime(env.systemStartMs),
+    networkMagic: NETWORK_MAGIC,
+    network: 'mainnet',
+    activeSlotsCoefficient: ACTIVE_SLOTS_COEFFICIENT,
+    securityParameter: SECURITY_PARAMETER,
+    epochLength: env.epochLength,
+    slotsPerKesPeriod: SLOTS_PER_KES_PERIOD,
+    maxKesEvolutions: MAX_KES_EVOLUTIONS,
+    slotLength: { milliseconds: SLOT_LENGTH_MS },
+    updateQuorum: 5,
+    maxLovelaceSupply: MAX_LOVELACE_SUPPLY,
+    initialParameters: protocolParameters(),
+    initialDelegates: [],
+    initialFunds: {},
+    initialStakePools: { stakePools: {}, delegators: {} },
+  };
+}
+
+function stakePools(env: QueryEnv, params: Record<string, unknown>): string {
+  const includeStake = params.includeStake === true;
+  const filter = Array.isArray(params.stakePools)
+    ? new Set((params.stakePools as { id?: unknown }[]).map((p) => String(p?.id)))
+    : null;
+  const stakes = includeStake ? env.ledger.poolStakes() : null;
+  const out: Record<string, unknown> = {};
+  for (const [id, p] of env.ledger.pools) {
+    if (filter && !filter.has(id)) continue;
+    const view = poolJson(p.params);
+    if (stakes) view.stake = ada(stakes.get(id) ?? 0n);
+    out[id] = view;
+  }
+  return stringify(out);
+}
+
+function liveStakeDistribution(env: QueryEnv): string {
+  const stakes = env.ledger.poolStakes();
+  let total = 0n;
+  for (const s of stakes.values()) total += s;
+  const out: Record<string, { stake: string; vrf: string }> = {};
+  for (const [id, s] of stakes) {
+    const g = total === 0n ? 1n : gcd(s, total) || 1n;
+    out[id] = {
+      stake: total === 0n ? '0/1' : `${s / g}/${total / g}`,
+      vrf: env.ledger.pools.get(id)?.params.vrfVerificationKeyHash ?? '',
+    };
+  }
+  return JSON.stringify(out);
+}
+
+function utxo(env: QueryEnv, params: Record<string, unknown>): string {
+  const parts: string[] = [];
+  const write = (u: {
+    txId: string;
+    index: number;
+    address: string;
+    value: Parameters<typeof valueStr>[0];
+    datum?: string;
+  }) =>
+    parts.push(
+      `{"transaction":{"id":"${u.txId}"},"index":${u.index},"address":"${u.address}","value":${valueStr(u.value)}` +
+        (u.datum === undefined ? '' : `,"datum":"${u.datum}"`) +
+        '}',
+    );
+  if (Array.isArray(params.addresses)) {
+    for (const a of params.addresses) for (const u of env.ledger.utxosAt(String(a))) write(u);
+  } else if (Array.isArray(params.outputReferences)) {
+    for (const r of params.outputReferences as { transaction?: { id?: unknown }; index?: unknown }[]) {
+      const u = env.ledger.utxos.get(`${String(r?.transaction?.id)}#${String(r?.index)}`);
+      if (u) write(u);
+    }
+  } else {
+    for (const u of env.ledger.utxos.values()) write(u);
+  }
+  return `[${parts.join(',')}]`;
+}
+
+/** Stake credential (hex) of a `keys` entry given as hex or as a `stake1…` address. */
+function credentialOf(key: string): string | null {
+  if (/^[0-9a-f]{56}$/i.test(key)) return key.toLowerCase();
+  try {
+    const p = parseAddress(key);
+    return p.kind === 'reward' ? p.stakeCred : null;
+  } catch {
+    return null;
+  }
+}
+
+function rewardAccountSummaries(env: QueryEnv, params: Record<string, unknown>): string {
+  const keys = Array.isArray(params.keys) ? params.keys.map((k) => credentialOf(String(k))) : null;
+  const creds = keys ? keys.filter((k): k is string => k !== null) : [...env.ledger.rewards.keys()];
+  const out: unknown[] = [];
+  for (const cred of creds) {
+    const rewards = env.ledger.rewards.get(cred);
+    if (rewards === undefined) continue;
+    const pool = env.ledger.delegations.get(cred);
+    out.push({
+      from: 'verificationKey',
+      credential: cred,
+      ...(pool ? { stakePool: { id: pool } } : {}),
+      rewards: ada(rewards),
+      deposit: ada(STAKE_CREDENTIAL_DEPOSIT),
+    });
+  }
+  return stringify(out);
+}
+
+export function answerQuery(env: QueryEnv, method: string, params: Record<string, unknown>): QueryResult | null {
+  const tip = env.chain.tip;
+  switch (method) {
+    case 'queryNetwork/tip':
+    case 'queryLedgerState/tip':
+      return { result: pointJson(env) };
+    case 'queryNetwork/blockHeight':
+      return { result: tip === 'origin' ? '"origin"' : String(tip.height) };
+    case 'queryNetwork/startTime':
+      return { result: JSON.stringify(isoTime(env.systemStartMs)) };
+    case 'queryNetwork/genesisConfiguration':
+      if (params.era !== 'shelley')
+        return {
+          error: {
+            code: -32602,
+            message: `Invalid genesis era: the devnet describes its network with era 'shelley' only.`,
+          },
+        };
+      return { result: stringify(genesisShelley(env)) };
+    case 'queryLedgerState/eraSummaries':
+      return {
+        result: JSON.stringify([
+          {
+            start: { time: { seconds: 0 }, slot: 0, epoch: 0 },
+            parameters: {
+              epochLength: env.epochLength,
+              slotLength: { milliseconds: SLOT_LENGTH_MS },
+              safeZone: 3 * SECURITY_PARAMETER * 20,
+            },
+          },
+        ]),
+      };
+    case 'queryLedgerState/epoch':
+      return { result: String(tip === 'origin' ? 0 : Math.floor(tip.slot / env.epochLength)) };
+    case 'queryLedgerState/protocolParameters':
+      return { result: stringify(protocolParameters()) };
+    case 'queryLedgerState/stakePools':
+      return { result: stakePools(env, params) };
+    case 'queryLedgerState/liveStakeDistribution':
+      return { result: liveStakeDistribution(env) };
+    case 'queryLedgerState/utxo':
+      return { result: utxo(env, params) };
+    case 'queryLedgerState/rewardAccountSummaries':
+      return { result: rewardAccountSummaries(env, params) };
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,205 @@
+/**
+ * Market documents derived from on-chain DEX pools (spec: "What the service does" 5 — every price comes from
+ * pool reserves and executed swaps, never from an exchange feed).
+ *
+ * Written by the market sync extension (activities/market/), inside the sync slice: pools, pool_keys,
+ * pool_states, trades, order_trades, candles, tokens, counters. They get exact rollbacks from the undo journal.
+ * Written by scheduled recomputes: token_stats, rankings, market_overview.
+ *
+ * Units: raw on-chain integers as decimal strings (`…Raw`, `…Lovelace`). Prices are stored RAW — base units of
+ * the quote per base unit of the token (lovelace per token base unit for ADA pairs) — because decimals are
+ * off-chain metadata that may arrive or change after the trade; the read side decimal-adjusts
+ * (`raw × 10^decimals / 10^6` for ADA prices). Times: unix seconds for candle buckets, slots elsewhere.
+ */
+import { defineCollection } from '../store.js';
+
+/** Monotonic counters for the integer ids the spec gives pools and trades (`_id` = counter name). */
+export interface CounterDoc {
+  _id: string;
+  value: number;
+}
+export const COUNTERS = defineCollection<CounterDoc>({ name: 'counters' });
+
+/** `_id` = `${dex}:${dexPoolIdentifier}` → the integer pool id. */
+export interface PoolKeyDoc {
+  _id: string;
+  poolId: number;
+}
+export const POOL_KEYS = defineCollection<PoolKeyDoc>({ name: 'pool_keys' });
+
+export interface PoolDoc {
+  /** String of the integer pool id (Pool.id of the spec). */
+  _id: string;
+  id: number;
+  dex: string;
+  /** The DEX's own identifier (pool NFT / identity token name, …). */
+  identifier: string;
+  /** Address of the current pool output. */
+  address: string;
+  /** Units (`lovelace` for ADA); tokenA is ADA whenever the pair has ADA. */
+  tokenA: string;
+  tokenB: string;
+  reserveARaw: string;
+  reserveBRaw: string;
+  lpToken: string | null;
+  totalLpRaw: string | null;
+  /** Fee on the input as a fraction per direction (e.g. 0.003). */
+  feeAToB: number;
+  feeBToA: number;
+  /** Current output reference `txId#index` of the pool UTxO. */
+  utxo: string;
+  createdSlot: number;
+  /** true when the pool's creation transaction was seen; otherwise createdSlot is when it was first seen. */
+  createdExact: boolean;
+  lastStateSlot: number;
+  /** reserveA / reserveB in base units (tokenA base units per tokenB base unit), null when a reserve is 0. */
+  priceRaw: number | null;
+  /** Both sides valued in lovelace (2 × the ADA reserve for ADA pairs), null when no ADA valuation is known. */
+  tvlLovelace: string | null;
+  slot: number;
+}
+export const POOLS = defineCollection<PoolDoc>({
+  name: 'pools',
+  indexes: [
+    { name: 'byDex', fields: ['dex', 'id'] },
+    { name: 'byTokenA', fields: ['tokenA', 'id'] },
+    { name: 'byTokenB', fields: ['tokenB', 'id'] },
+  ],
+});
+
+/** One state of a pool after a transaction; `_id` = `${poolId(10)}|${slot(12)}|${txId}`. */
+export interface PoolStateDoc {
+  _id: string;
+  poolId: number;
+  slot: number;
+  txId: string;
+  reserveARaw: string;
+  reserveBRaw: string;
+  priceRaw: number | null;
+  tvlLovelace: string | null;
+}
+export const POOL_STATES = defineCollection<PoolStateDoc>({
+  name: 'pool_states',
+  indexes: [{ name: 'byPool', fields: ['poolId', 'slot'] }],
+});
+
+export type TradeStatus = 'pending' | 'complete' | 'cancelled';
+
+export interface TradeDoc {
+  /** String of the integer trade id, zero-padded to 12 digits so `_id` order is id order. */
+  _id: string;
+  id: number;
+  poolId: number | null;
+  dex: string;
+  /** The transaction that executed (complete), cancelled (cancelled) or placed (pending) the order. */
+  txHash: string;
+  /** `txId#index` of the order output, null for direct pool swaps without an order UTxO. */
+  orderRef: string | null;
+  slot: number;
+  status: TradeStatus;
+  side: 'buy' | 'sell' | null;
+  tokenIn: string;
+  tokenOut: string;
+  amountInRaw: string;
+  amountOutRaw: string | null;
+  /** The non-ADA unit of the trade (the token it is listed under); for token/token trades, tokenOut. */
+  token: string;
+  /** Lovelace per token base unit at execution (raw), null when the trade has no ADA side. */
+  priceRaw: number | null;
+  /** ADA side of the trade in lovelace. */
+  valueLovelace: string | null;
+  /** Stake address of the trader when the address has one, else the address. */
+  maker: string | null;
+  makerAddress: string | null;
+}
+export const TRADES = defineCollection<TradeDoc>({
+  name: 'trades',
+  indexes: [
+    { name: 'byPool', fields: ['poolId', 'id'] },
+    { name: 'byToken', fields: ['token', 'id'] },
+    { name: 'byMaker', fields: ['maker', 'id'] },
+    { name: 'byStatus', fields: ['status', 'id'] },
+  ],
+});
+
+/** `_id` = order output reference → the trade that tracks it (pending → complete/cancelled). */
+export interface OrderTradeDoc {
+  _id: string;
+  tradeId: number;
+}
+export const ORDER_TRADES = defineCollection<OrderTradeDoc>({ name: 'order_trades' });
+
+export const CANDLE_INTERVALS = { '1m': 60, '5m': 300, '15m': 900, '1h': 3600, '4h': 14_400, '1d': 86_400 } as const;
+export type CandleInterval = keyof typeof CANDLE_INTERVALS;
+
+/**
+ * OHLCV bucket of RAW prices. `series` is `pool:<id>` (tokenA base units per tokenB base unit, i.e. lovelace per
+ * token base unit for ADA pairs), `token:<unit>` (lovelace per base unit over all ADA pools of the token,
+ * volume-weighted) or `adausd` (stablecoin base units per lovelace, from the ADA/stablecoin pools).
+ * `_id` = `${series}|${interval}|${time(12)}`.
+ */
+export interface CandleDoc {
+  _id: string;
+  series: string;
+  interval: CandleInterval;
+  /** Bucket start, unix seconds. */
+  time: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  /** ADA volume in lovelace (exact). */
+  volumeLovelace: string;
+  /** Token volume in raw units (for volume-weighted prices). */
+  volumeTokenRaw: string;
+  trades: number;
+}
+export const CANDLES = defineCollection<CandleDoc>({
+  name: 'candles',
+  indexes: [{ name: 'bySeries', fields: ['series', 'interval', 'time'] }],
+});
+
+/** What the chain says of a token (sync-written, rolled back exactly); `_id` = unit. */
+export interface TokenDoc {
+  _id: string;
+  policyId: string;
+  nameHex: string;
+  /** On-chain CIP-68 (333) fungible-token metadata from the reference NFT (100) datum, when present. */
+  cip68: { name: string | null; ticker: string | null; decimals: number | null; description: string | null; url: string | null; logo: string | null } | null;
+  /** Minted minus burned, raw units. */
+  totalSupplyRaw: string;
+  /** Pools the token trades in (integer ids). */
+  poolIds: number[];
+  primaryPoolId: number | null;
+  firstPoolSlot: number | null;
+  firstPoolExact: boolean;
+  slot: number;
+}
+export const TOKENS = defineCollection<TokenDoc>({ name: 'tokens' });
+
+/**
+ * Off-chain token metadata from the CIP-26 token registry (`registry/mappings/*.json`, imported at start by
+ * `importRegistry`; not chain-derived, never rolled back); `_id` = unit.
+ */
+export interface TokenMetaDoc {
+  _id: string;
+  name: string | null;
+  ticker: string | null;
+  decimals: number;
+  description: string | null;
+  url: string | null;
+  hasLogo: boolean;
+}
+export const TOKEN_META = defineCollection<TokenMetaDoc>({ name: 'token_meta' });
+
+/** The logo image of a token (registry `logo`, base64 PNG); `_id` = unit. Served by GET /assets/{unit}/logo. */
+export interface LogoDoc {
+  _id: string;
+  contentType: string;
+  base64: string;
+  /** Strong ETag: sha-256 of the bytes. */
+  etag: string;
+}
+export const LOGOS = defineCollection<LogoDoc>({ name: 'logos' });
+
+export const MARKET_SYNC_COLLECTIONS = [COUNTERS, POOL_KEYS, POOLS, POOL_STATES, TRADES, ORDER_TRADES, CANDLES, TOKENS];

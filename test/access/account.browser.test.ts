@@ -1,0 +1,119 @@
+/**
+ * The account page in headless Chromium (Debian's `chromium`, driven by playwright-core): a CIP-30 wallet is
+ * injected into the page and signs with a real Ed25519 key held by the test (through an exposed function), so the
+ * page's whole flow runs against the real server: sign in, create a key, use it, revoke it, see 401.
+ * Skips visibly when /usr/bin/chromium is missing (.ci/install-system-deps.sh installs it in CI).
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { MemoryStore } from './memory-store.js';
+import { request, startTestApp, testConfig, TestWallet } from './helpers.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+
+describe('access: account page in a browser', function () {
+  let context: BrowserContext | null = null;
+  let profile = '';
+  let app: Awaited<ReturnType<typeof startTestApp>> | null = null;
+
+  before(async function () {
+    if (!existsSync(CHROMIUM)) {
+      console.log(`skipped: ${CHROMIUM} not installed (apt-get install chromium)`);
+      this.skip();
+    }
+    profile = mkdtempSync(join(tmpdir(), 'access-chromium-'));
+    // A fresh, empty profile directory per run.
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  });
+  after(async () => {
+    await context?.close();
+    await app?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  it('signs in with an injected CIP-30 wallet, creates a key, uses it, revokes it and sees 401', async () => {
+    app = await startTestApp(new MemoryStore(), testConfig());
+    const wallet = new TestWallet();
+    const page = await context!.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+    });
+
+    let signed = 0;
+    await page.exposeFunction('__testWalletSign', (addressHex: string, payloadHex: string) => {
+      signed += 1;
+      return wallet.signData(addressHex, payloadHex);
+    });
+    const addressHex = TestWallet.addressHex(wallet.address);
+    // A string, not a function: the page must get exactly this source (no transpiler helpers).
+    await page.addInitScript({
+      content: `
+        window.cardano = Object.assign(window.cardano || {}, {
+          testwallet: {
+            name: 'Test Wallet',
+            apiVersion: '1',
+            icon: '',
+            isEnabled: async () => true,
+            enable: async () => ({
+              getNetworkId: async () => 1,
+              getUsedAddresses: async () => [${JSON.stringify(addressHex)}],
+              getUnusedAddresses: async () => [],
+              getChangeAddress: async () => ${JSON.stringify(addressHex)},
+              getRewardAddresses: async () => [],
+              signData: (address, payload) => window.__testWalletSign(address, payload),
+            }),
+          },
+        });`,
+    });
+
+    await page.goto(`${app.url}/account`);
+    await page.click('button[data-wallet="testwallet"]');
+    await page.waitForSelector('#account:not([hidden])');
+    assert.equal(signed, 1);
+    assert.equal(await page.textContent('#account-id'), wallet.stakeAddress);
+
+    await page.fill('#key-name', 'browser key');
+    await page.click('#create-key');
+    await page.waitForSelector('#new-key-box:not([hidden])');
+    const key = (await page.textContent('#new-key'))!.trim();
+    assert.match(key, /^cds_[\w-]{43}$/);
+    await page.waitForSelector('#keys tbody tr');
+    assert.match((await page.textContent('#keys tbody tr'))!, /browser key.*active/);
+
+    const used = await request(`${app.url}/api/v1/ping`, { headers: { 'x-api-key': key } });
+    assert.equal(used.status, 200);
+    assert.equal(used.headers.get('x-ratelimit-limit'), '120');
+    assert.equal(used.headers.get('x-ratelimit-remaining'), '119');
+    assert.equal(used.headers.get('x-daily-remaining'), '9999');
+
+    await page.click('#keys tbody tr button.revoke');
+    await page.waitForSelector('#keys tbody tr.revoked');
+    const refused = await request(`${app.url}/api/v1/ping`, { headers: { 'x-api-key': key } });
+    assert.equal(refused.status, 401);
+    assert.deepEqual(Object.keys(refused.body as object), ['error']);
+
+    // The page keeps the session across a reload (httpOnly cookie) and still never shows the key again.
+    await page.reload();
+    await page.waitForSelector('#keys tbody tr.revoked');
+    assert.ok(!(await page.content()).includes(key.slice(4)));
+    assert.deepEqual(problems, []);
+  });
+});

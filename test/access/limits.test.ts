@@ -1,0 +1,267 @@
+import assert from 'node:assert/strict';
+import { API_KEYS } from '../../mongo/collections/access.js';
+import { secondsToUtcMidnight } from '../../api/access/quota.js';
+import { KeyRegistry } from '../../api/access/keys.js';
+import { MemoryStore } from './memory-store.js';
+import { burst, captureLog, request, SITE, startTestApp, statuses, testConfig, type Answer } from './helpers.js';
+
+type TooMany = { error: string; hint: string; docs: string; retryAfter: number };
+
+/** The spec's 429: Retry-After in whole seconds, a JSON body of exactly error, hint, docs, retryAfter. */
+function assertTooMany(a: Answer, error: RegExp): TooMany {
+  assert.equal(a.status, 429);
+  assert.match(a.headers.get('content-type') ?? '', /application\/json/);
+  const body = a.body as TooMany;
+  assert.deepEqual(Object.keys(body).sort(), ['docs', 'error', 'hint', 'retryAfter']);
+  assert.match(body.error, error);
+  assert.equal(body.docs, `${SITE}/account`);
+  assert.ok(Number.isInteger(body.retryAfter) && body.retryAfter >= 1, `retryAfter ${body.retryAfter}`);
+  assert.equal(a.headers.get('retry-after'), String(body.retryAfter));
+  return body;
+}
+
+describe('access: limits', function () {
+  let store: MemoryStore;
+  let app: Awaited<ReturnType<typeof startTestApp>> | null = null;
+  beforeEach(() => {
+    store = new MemoryStore();
+  });
+  afterEach(async () => {
+    await app?.close();
+    app = null;
+  });
+
+  async function keyFor(account = 'stake1uxaccount') {
+    return (await app!.access.registry.create(account, 'test')).key;
+  }
+
+  it('lets exactly N of N+k concurrent anonymous requests through per IP, then answers the spec 429', async () => {
+    app = await startTestApp(store, testConfig({ RATE_LIMIT_ANON_PER_MIN: '5' }));
+    const answers = await burst(8, () => request(`${app!.url}/api/v1/ping`));
+    assert.deepEqual(statuses(answers), { 200: 5, 429: 3 });
+    const limited = answers.find((a) => a.status === 429)!;
+    const body = assertTooMany(limited, /5 requests per minute per IP/);
+    assert.ok(body.retryAfter <= 60);
+    assert.match(body.hint, /API key/);
+    assert.equal(limited.headers.get('x-ratelimit-limit'), '5');
+    assert.equal(limited.headers.get('x-ratelimit-remaining'), '0');
+  });
+
+  it('counts each surface separately for anonymous callers', async () => {
+    app = await startTestApp(store, testConfig({ RATE_LIMIT_ANON_PER_MIN: '3' }));
+    const rest = await burst(4, () => request(`${app!.url}/api/v1/ping`));
+    const md = await burst(4, () => request(`${app!.url}/api/md/x`));
+    const mcp = await burst(4, () => request(`${app!.url}/api/mcp`, { method: 'POST', body: { jsonrpc: '2.0' } }));
+    for (const answers of [rest, md, mcp]) assert.deepEqual(statuses(answers), { 200: 3, 429: 1 });
+  });
+
+  it('never limits the logo', async () => {
+    app = await startTestApp(store, testConfig({ RATE_LIMIT_ANON_PER_MIN: '2' }));
+    const answers = await burst(10, () => request(`${app!.url}/api/v1/assets/abc/logo`));
+    assert.deepEqual(statuses(answers), { 200: 10 });
+    assert.equal(answers[0]!.headers.get('x-ratelimit-limit'), null);
+  });
+
+  it('takes client IPs from X-Forwarded-For only with TRUST_PROXY', async () => {
+    app = await startTestApp(store, testConfig({ RATE_LIMIT_ANON_PER_MIN: '3', TRUST_PROXY: 'true' }));
+    const fromA = await burst(4, () =>
+      request(`${app!.url}/api/v1/ping`, { headers: { 'x-forwarded-for': '203.0.113.7' } }),
+    );
+    // A client-written first entry does not pick the IP: the proxy's own (last) entry does.
+    const fromB = await burst(4, () =>
+      request(`${app!.url}/api/v1/ping`, { headers: { 'x-forwarded-for': '203.0.113.7, 198.51.100.9' } }),
+    );
+    assert.deepEqual(statuses(fromA), { 200: 3, 429: 1 });
+    assert.deepEqual(statuses(fromB), { 200: 3, 429: 1 });
+    await app.close();
+
+    app = await startTestApp(store, testConfig({ RATE_LIMIT_ANON_PER_MIN: '3', TRUST_PROXY: 'false' }));
+    const spoofed = await burst(6, (i) =>
+      request(`${app!.url}/api/v1/ping`, { headers: { 'x-forwarded-for': `203.0.113.${i}` } }),
+    );
+    assert.deepEqual(statuses(spoofed), { 200: 3, 429: 3 });
+  });
+
+  it('lets exactly N of N+k concurrent keyed requests through, with the three headers on every answer', async () => {
+    app = await startTestApp(
+      store,
+      testConfig({ RATE_LIMIT_ANON_PER_MIN: '1', PLAN_LIMITS: 'free=4/1000,plus=8/2000,pro=9/3000' }),
+    );
+    const key = await keyFor();
+    // Another IP's anonymous allowance (1) is irrelevant to the key: 4 pass.
+    const answers = await burst(7, (i) =>
+      request(`${app!.url}/api/v1/ping`, {
+        headers: i % 2 ? { 'x-api-key': key } : { authorization: `Bearer ${key}` },
+      }),
+    );
+    assert.deepEqual(statuses(answers), { 200: 4, 429: 3 });
+    for (const a of answers) {
+      assert.equal(a.headers.get('x-ratelimit-limit'), '4');
+      assert.ok(a.headers.get('x-ratelimit-remaining') !== null);
+      assert.ok(a.headers.get('x-daily-remaining') !== null);
+    }
+    const remaining = answers
+      .filter((a) => a.status === 200)
+      .map((a) => Number(a.headers.get('x-ratelimit-remaining')));
+    assert.deepEqual(remaining.sort(), [0, 1, 2, 3]);
+    const daily = answers.filter((a) => a.status === 200).map((a) => Number(a.headers.get('x-daily-remaining')));
+    assert.deepEqual(
+      daily.sort((x, y) => x - y),
+      [996, 997, 998, 999],
+    );
+    assertTooMany(
+      answers.find((a) => a.status === 429)!,
+      /4 requests per minute for this API key/,
+    );
+    // One key is one caller: the same per-minute budget on Markdown and the tool server.
+    assert.equal((await request(`${app.url}/api/md/x`, { headers: { 'x-api-key': key } })).status, 429);
+    assert.equal(
+      (await request(`${app.url}/api/mcp`, { method: 'POST', headers: { 'X-API-Key': key }, body: {} })).status,
+      429,
+    );
+  });
+
+  it('answers 401 { error } for unknown, malformed and revoked keys on every surface', async () => {
+    app = await startTestApp(store, testConfig());
+    const key = await keyFor();
+    const unknown = `cds_${'A'.repeat(43)}`;
+    for (const k of [unknown, 'not-a-key']) {
+      for (const [path, init] of [
+        ['/api/v1/ping', { headers: { 'x-api-key': k } }],
+        ['/api/v1/ping', { headers: { authorization: `Bearer ${k}` } }],
+        ['/api/md/x', { headers: { 'x-api-key': k } }],
+        ['/api/mcp', { method: 'POST', headers: { 'X-API-Key': k }, body: {} }],
+      ] as const) {
+        const a = await request(`${app.url}${path}`, init);
+        assert.equal(a.status, 401, `${path} ${JSON.stringify(init)}`);
+        assert.deepEqual(Object.keys(a.body as object), ['error']);
+      }
+    }
+    assert.equal((await request(`${app.url}/api/v1/ping`, { headers: { 'x-api-key': key } })).status, 200);
+    const [doc] = await store.collection(API_KEYS).find('byAccount', { eq: ['stake1uxaccount'] });
+    await app.access.registry.revoke(doc!.keyId);
+    const revoked = await request(`${app.url}/api/v1/ping`, { headers: { 'x-api-key': key } });
+    assert.equal(revoked.status, 401);
+    assert.match((revoked.body as { error: string }).error, /revoked/);
+    // The tool server reads only X-API-Key: a Bearer header there is not a key, so the call is anonymous.
+    const mcpBearer = await request(`${app.url}/api/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+      body: {},
+    });
+    assert.equal(mcpBearer.status, 200);
+  });
+
+  it('stops a key at its daily quota with a 429 that says when the UTC day ends', async () => {
+    let t = Date.parse('2026-03-10T23:59:00Z');
+    app = await startTestApp(store, testConfig({ PLAN_LIMITS: 'free=100/3,plus=100/6,pro=100/9' }), { now: () => t });
+    const key = await keyFor();
+    const answers = [];
+    for (let i = 0; i < 4; i++)
+      answers.push(await request(`${app.url}/api/v1/ping`, { headers: { 'x-api-key': key } }));
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      [200, 200, 200, 429],
+    );
+    assert.deepEqual(
+      answers.map((a) => a.headers.get('x-daily-remaining')),
+      ['2', '1', '0', '0'],
+    );
+    const body = assertTooMany(answers[3]!, /Daily quota exceeded: 3 requests per UTC day/);
+    assert.equal(body.retryAfter, 60);
+    assert.equal(body.retryAfter, secondsToUtcMidnight(t));
+    t += 61_000; // the next UTC day
+    assert.equal((await request(`${app.url}/api/v1/ping`, { headers: { 'x-api-key': key } })).status, 200);
+  });
+
+  it('limits the wallet PnL call on top of the normal limit: per IP without a key, per key with one', async () => {
+    app = await startTestApp(
+      store,
+      testConfig({ RATE_LIMIT_ANON_PER_MIN: '10', RATE_LIMIT_PNL_ANON_PER_MIN: '2', RATE_LIMIT_PNL_KEY_PER_MIN: '3' }),
+    );
+    const pnl = (headers: Record<string, string> = {}) =>
+      request(`${app!.url}/api/v1/wallet/addr1qxy/pnl`, { headers });
+    const anon = await burst(4, () => pnl());
+    assert.deepEqual(statuses(anon), { 200: 2, 429: 2 });
+    const anonBody = assertTooMany(
+      anon.find((a) => a.status === 429)!,
+      /wallet profit and loss: 2 calls per minute per IP/,
+    );
+    assert.match(anonBody.hint, /3 per minute/);
+    // A passing PnL answer shows the main limit's headers; other endpoints are unaffected.
+    const ok = anon.find((a) => a.status === 200)!;
+    assert.equal(ok.headers.get('x-ratelimit-limit'), '10');
+    assert.equal((await request(`${app.url}/api/v1/ping`)).status, 200);
+
+    const key = await keyFor();
+    const keyed = await burst(5, () => pnl({ 'x-api-key': key }));
+    assert.deepEqual(statuses(keyed), { 200: 3, 429: 2 });
+    assertTooMany(
+      keyed.find((a) => a.status === 429)!,
+      /3 calls per minute for this API key/,
+    );
+    for (const a of keyed) assert.ok(a.headers.get('x-daily-remaining'));
+  });
+
+  it('RATE_LIMITS=false switches every limit off but still refuses bad keys', async () => {
+    app = await startTestApp(store, testConfig({ RATE_LIMITS: 'false', RATE_LIMIT_ANON_PER_MIN: '1' }));
+    assert.deepEqual(statuses(await burst(6, () => request(`${app!.url}/api/v1/ping`))), { 200: 6 });
+    assert.equal((await request(`${app.url}/api/v1/ping`, { headers: { 'x-api-key': 'cds_nope' } })).status, 401);
+  });
+
+  it('spends the anonymous allowance on bad keys, so key guessing is limited too', async () => {
+    app = await startTestApp(store, testConfig({ RATE_LIMIT_ANON_PER_MIN: '3' }));
+    const guesses = await burst(5, (i) =>
+      request(`${app!.url}/api/v1/ping`, { headers: { 'x-api-key': `cds_${String(i).repeat(43)}` } }),
+    );
+    assert.deepEqual(statuses(guesses), { 401: 3, 429: 2 });
+  });
+
+  it('applies a plan change to existing keys within a minute, with no new key (and only when plans are enforced)', async () => {
+    let t = Date.parse('2026-03-10T12:00:00Z');
+    const limits = { PLAN_LIMITS: 'free=100/2,plus=100/5,pro=100/9' };
+    app = await startTestApp(store, testConfig({ ...limits, PLANS_ENFORCED: 'true' }), { now: () => t });
+    const key = await keyFor('stake1uxplan');
+    const call = () => request(`${app!.url}/api/v1/ping`, { headers: { 'x-api-key': key } });
+    assert.deepEqual([(await call()).status, (await call()).status, (await call()).status], [200, 200, 429]);
+    // The operator command runs in another process: this API only learns of it through its cache expiring.
+    await new KeyRegistry(store).setPlan('stake1uxplan', 'plus');
+    assert.equal((await call()).status, 429, 'cached plan for a moment');
+    t += 31_000;
+    const after = await call();
+    assert.equal(after.status, 200);
+    assert.equal(after.headers.get('x-daily-remaining'), '2');
+    await app.close();
+
+    // With PLANS_ENFORCED=false (the spec's current rule) the same Plus account's key gets Free limits.
+    app = await startTestApp(new MemoryStore(), testConfig({ ...limits, PLANS_ENFORCED: 'false' }), { now: () => t });
+    await app.access.registry.setPlan('stake1uxplan', 'pro');
+    const freeKey = await keyFor('stake1uxplan');
+    const answers = [];
+    for (let i = 0; i < 3; i++)
+      answers.push((await request(`${app.url}/api/v1/ping`, { headers: { 'x-api-key': freeKey } })).status);
+    assert.deepEqual(answers, [200, 200, 429]);
+  });
+
+  it('keeps keys out of the store and out of the logs', async () => {
+    const { log, lines } = captureLog();
+    app = await startTestApp(store, testConfig(), { log });
+    const key = await keyFor();
+    const bad = `cds_${'B'.repeat(43)}`;
+    await request(`${app.url}/api/v1/ping`, { headers: { 'x-api-key': key } });
+    await request(`${app.url}/api/md/x`, { headers: { authorization: `Bearer ${key}` } });
+    await request(`${app.url}/api/mcp`, { method: 'POST', headers: { 'X-API-Key': key }, body: {} });
+    await request(`${app.url}/api/v1/ping`, { headers: { 'x-api-key': bad } });
+    await app.close();
+    app = null;
+    const dump = JSON.stringify([...store.data].map(([name, docs]) => [name, [...docs.values()]]));
+    assert.ok(dump.includes('api_keys') && dump.includes('quotas'), 'the store holds the key and its quota');
+    assert.ok(!dump.includes(key), 'key in the store');
+    assert.ok(!dump.includes(key.slice(4, 20)), 'part of the key in the store');
+    assert.ok(lines.length >= 4, 'requests were logged');
+    for (const line of lines) {
+      assert.ok(!line.includes(key.slice(4)), `key in a log line: ${line}`);
+      assert.ok(!line.includes(bad.slice(4)), `presented bad key in a log line: ${line}`);
+    }
+  });
+});

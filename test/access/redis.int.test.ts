@@ -1,0 +1,116 @@
+/**
+ * Two API replicas sharing per-minute counters through a real redis-server (koa-ratelimit's redis driver over
+ * ioredis). Starts its own server on a free loopback port; skips visibly when redis-server is not installed
+ * (.ci/install-system-deps.sh installs it in CI).
+ */
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { Redis } from 'ioredis';
+import { MemoryStore } from './memory-store.js';
+import { burst, request, startTestApp, statuses, testConfig, TestWallet } from './helpers.js';
+
+const hasRedis = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).status === 0;
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+async function waitForPing(url: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    r.on('error', () => {}); // refused while the server starts; connect() rejects too
+    try {
+      await r.connect();
+      if ((await r.ping()) === 'PONG') return;
+    } catch {
+      // not up yet
+    } finally {
+      r.disconnect();
+    }
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  throw new Error('redis-server did not start');
+}
+
+describe('access: shared limits across replicas (redis)', function () {
+  let server: ChildProcess | null = null;
+  let url = '';
+  const clients: Redis[] = [];
+  const apps: Awaited<ReturnType<typeof startTestApp>>[] = [];
+
+  before(async function () {
+    if (!hasRedis) {
+      console.log('skipped: redis-server not installed');
+      this.skip();
+    }
+    const port = await freePort();
+    server = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      {
+        stdio: 'ignore',
+      },
+    );
+    url = `redis://127.0.0.1:${port}`;
+    await waitForPing(url);
+  });
+  afterEach(async () => {
+    for (const a of apps.splice(0)) await a.close();
+    for (const c of clients.splice(0)) await c.quit();
+  });
+  after(async () => {
+    if (!server) return;
+    const exited = new Promise((res) => server!.once('exit', res));
+    server.kill('SIGTERM');
+    await exited;
+  });
+
+  async function twoReplicas(env: Record<string, string>) {
+    const store = new MemoryStore(); // the shared database of both replicas
+    const config = testConfig({ REDIS_URL: url, ...env });
+    for (let i = 0; i < 2; i++) {
+      const redis = new Redis(url);
+      clients.push(redis);
+      apps.push(await startTestApp(store, config, { redis }));
+    }
+    await clients[0]!.flushall();
+    return apps;
+  }
+
+  it('lets exactly N of N+k requests through across two instances, per IP and per key', async () => {
+    const [a, b] = await twoReplicas({
+      RATE_LIMIT_ANON_PER_MIN: '6',
+      PLAN_LIMITS: 'free=5/1000,plus=10/1000,pro=20/1000',
+    });
+    const anon = await burst(10, (i) => request(`${(i % 2 ? a : b)!.url}/api/v1/ping`));
+    assert.deepEqual(statuses(anon), { 200: 6, 429: 4 });
+    const limited = anon.find((x) => x.status === 429)!;
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 61, `Retry-After ${retryAfter}`);
+    assert.equal((limited.body as { retryAfter: number }).retryAfter, retryAfter);
+
+    const { key } = await a!.access.registry.create('stake1uxredis', 'shared');
+    const keyed = await burst(9, (i) =>
+      request(`${(i % 2 ? a : b)!.url}/api/v1/ping`, { headers: { 'x-api-key': key } }),
+    );
+    assert.deepEqual(statuses(keyed), { 200: 5, 429: 4 });
+    for (const x of keyed) assert.equal(x.headers.get('x-ratelimit-limit'), '5');
+  });
+
+  it('accepts a signed nonce once across both instances', async () => {
+    const [a, b] = await twoReplicas({});
+    const wallet = new TestWallet();
+    const n = (await request(`${a!.url}/account/api/nonce`, { method: 'POST', body: { address: wallet.address } }))
+      .body as { payload: string };
+    const signed = { address: wallet.address, ...wallet.signData(wallet.address, n.payload) };
+    const both = await Promise.all(
+      [a!, b!].map((x) => request(`${x.url}/account/api/session`, { method: 'POST', body: signed })),
+    );
+    assert.deepEqual(both.map((x) => x.status).sort(), [200, 401]);
+  });
+});
