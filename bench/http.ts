@@ -15,7 +15,10 @@ export interface LoadResult {
   non2xx: number;
 }
 
-export async function load(url: string, opts: { seconds: number; connections?: number; headers?: Record<string, string> }): Promise<LoadResult> {
+export async function load(
+  url: string,
+  opts: { seconds: number; connections?: number; headers?: Record<string, string> },
+): Promise<LoadResult> {
   const r = await autocannon({
     url,
     duration: opts.seconds,
@@ -52,8 +55,9 @@ export function firstLine(child: ChildProcess): Promise<string> {
   });
 }
 
-export function rssMb(pid: number): number {
+/** Resident memory of a process in MB: total, anonymous (heap, stacks: the process's own) and file-backed (lmdb's memory map, code). */
+export function rssMb(pid: number): { total: number; anon: number; file: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const m = /VmRSS:\s+(\d+) kB/.exec(status);
-  return m ? Number(m[1]) / 1024 : NaN;
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) / 1024;
+  return { total: kb('VmRSS'), anon: kb('RssAnon'), file: kb('RssFile') };
 }

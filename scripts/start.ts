@@ -34,13 +34,25 @@ function progressPrinter(log: pino.Logger) {
       if (r.atTip) process.stdout.write('\n');
     } else if (now - lastLine > 10_000 || r.rollbacks) {
       lastLine = now;
-      log.info({ height: r.height, tipHeight: r.tipHeight, blocksPerSecond: Math.round(r.blocksPerSecond), rollbacks: r.rollbacks }, line);
+      log.info(
+        {
+          height: r.height,
+          tipHeight: r.tipHeight,
+          blocksPerSecond: Math.round(r.blocksPerSecond),
+          rollbacks: r.rollbacks,
+        },
+        line,
+      );
     }
   };
 }
 
 async function main(config: Config) {
-  const log = pino({ level: config.LOG_LEVEL, base: undefined, redact: [...REDACT_HEADERS.map((h) => `req.headers["${h}"]`)] });
+  const log = pino({
+    level: config.LOG_LEVEL,
+    base: undefined,
+    redact: [...REDACT_HEADERS.map((h) => `req.headers["${h}"]`)],
+  });
   mkdirSync(config.DATA_DIR, { recursive: true });
   const store = await openStore(config);
   await store.ensureIndexes(ALL_COLLECTIONS);
@@ -82,7 +94,10 @@ async function main(config: Config) {
     });
     runner.schedule(SCHEDULES);
   } else {
-    log.info({ temporal: config.TEMPORAL_ADDRESS }, 'workflows run on Temporal: start `npm run worker` and `npm run schedules:apply`');
+    log.info(
+      { temporal: config.TEMPORAL_ADDRESS },
+      'workflows run on Temporal: start `npm run worker` and `npm run schedules:apply`',
+    );
   }
 
   const access = await createAccess({ store, config, log });

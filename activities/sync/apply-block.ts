@@ -135,13 +135,21 @@ function outputDoc(index: number, o: TxOutput): TxOutputDoc {
  * Returns the block document and every UTxO the block consumed (keyed `txId#index`, with datums), which sync
  * extensions need to interpret the block (a DEX batch spends pool and order outputs).
  */
-export function applyBlock(state: SliceState, block: Block, ctx: BlockContext): { block: BlockDoc; spent: Map<string, UtxoDoc> } {
+export function applyBlock(
+  state: SliceState,
+  block: Block,
+  ctx: BlockContext,
+): { block: BlockDoc; spent: Map<string, UtxoDoc> } {
   const slot = block.slot ?? 0;
   const time = new Date(ctx.slotTime(slot)).toISOString();
   const txs = block.transactions ?? [];
   // Addresses created for the first time inside this block may be spent from later in the same block; the
   // prefetch covered them (absent) and `touchAddress` creates them.
-  const touchAddress = (address: string, delta: { value: typeof ZERO; sign: 1 | -1; utxos: number }, txId: string | null) => {
+  const touchAddress = (
+    address: string,
+    delta: { value: typeof ZERO; sign: 1 | -1; utxos: number },
+    txId: string | null,
+  ) => {
     const prev = state.get(ADDRESSES, address);
     const info = addrInfo(address);
     const base: AddressDoc = prev ?? {
@@ -194,7 +202,8 @@ export function applyBlock(state: SliceState, block: Block, ctx: BlockContext): 
     const outputs = tx.outputs.map((o, i) => outputDoc(i, o));
     const collateralReturn = tx.collateralReturn ? outputDoc(tx.outputs.length, tx.collateralReturn) : null;
     for (const { index, out } of effectiveOutputs(tx)) {
-      const doc = index === tx.outputs.length && !valid ? (collateralReturn as TxOutputDoc) : (outputs[index] as TxOutputDoc);
+      const doc =
+        index === tx.outputs.length && !valid ? (collateralReturn as TxOutputDoc) : (outputs[index] as TxOutputDoc);
       const info = addrInfo(out.address);
       const utxo: UtxoDoc = {
         _id: `${tx.id}#${index}`,
@@ -214,7 +223,13 @@ export function applyBlock(state: SliceState, block: Block, ctx: BlockContext): 
     }
     for (const address of touched) {
       const stakeAddress = addrInfo(address).stakeAddress;
-      state.put(ADDRESS_TXS, { _id: `${address}|${String(slot).padStart(12, '0')}|${tx.id}`, address, stakeAddress, txId: tx.id, slot });
+      state.put(ADDRESS_TXS, {
+        _id: `${address}|${String(slot).padStart(12, '0')}|${tx.id}`,
+        address,
+        stakeAddress,
+        txId: tx.id,
+        slot,
+      });
     }
     // Certificates and withdrawals take effect only for valid transactions.
     const certificates = (tx.certificates ?? []).map((c) => toPlain(c) as Record<string, unknown>);
@@ -225,14 +240,20 @@ export function applyBlock(state: SliceState, block: Block, ctx: BlockContext): 
         state.put(STAKE_ACCOUNTS, { ...prev, withdrawn: String(BigInt(prev.withdrawn) + w.ada.lovelace), slot });
       }
     }
-    const fee = tx.spends === 'collaterals' ? (tx.totalCollateral?.ada.lovelace ?? collateralFee(collaterals, collateralReturn)) : (tx.fee?.ada.lovelace ?? 0n);
+    const fee =
+      tx.spends === 'collaterals'
+        ? (tx.totalCollateral?.ada.lovelace ?? collateralFee(collaterals, collateralReturn))
+        : (tx.fee?.ada.lovelace ?? 0n);
     fees += fee;
     const txTotal = sumLovelace(outputs.map((o) => o.value));
     totalOutput += BigInt(txTotal);
     const mint: Record<string, string> = {};
-    for (const [policy, names] of Object.entries(tx.mint ?? {})) for (const [name, q] of Object.entries(names)) mint[policy + name] = String(q);
+    for (const [policy, names] of Object.entries(tx.mint ?? {}))
+      for (const [name, q] of Object.entries(names)) mint[policy + name] = String(q);
     const metadata = tx.metadata?.labels
-      ? Object.fromEntries(Object.entries(tx.metadata.labels).map(([label, m]) => [label, toPlain(m.json ?? { cbor: m.cbor })]))
+      ? Object.fromEntries(
+          Object.entries(tx.metadata.labels).map(([label, m]) => [label, toPlain(m.json ?? { cbor: m.cbor })]),
+        )
       : null;
     const doc: TxDoc = {
       _id: tx.id,
@@ -252,7 +273,9 @@ export function applyBlock(state: SliceState, block: Block, ctx: BlockContext): 
       totalOutput: txTotal,
       mint,
       certificates,
-      withdrawals: Object.fromEntries(Object.entries(tx.withdrawals ?? {}).map(([a, w]) => [a, String(w.ada.lovelace)])),
+      withdrawals: Object.fromEntries(
+        Object.entries(tx.withdrawals ?? {}).map(([a, w]) => [a, String(w.ada.lovelace)]),
+      ),
       metadata,
       validityInterval: {
         invalidBefore: tx.validityInterval?.invalidBefore ?? null,
@@ -347,7 +370,13 @@ function applyCertificate(state: SliceState, c: Record<string, unknown>, slot: n
       const params = toPlain(c.stakePool) as Record<string, unknown>;
       const id = params.id as string;
       const prev = state.get(STAKE_POOL_REGS, id) ?? newPoolReg(id, slot);
-      state.put(STAKE_POOL_REGS, { ...prev, params, registeredSlot: prev.registeredSlot ?? slot, retiringEpoch: null, slot });
+      state.put(STAKE_POOL_REGS, {
+        ...prev,
+        params,
+        registeredSlot: prev.registeredSlot ?? slot,
+        retiringEpoch: null,
+        slot,
+      });
       return;
     }
     case 'stakePoolRetirement': {

@@ -120,7 +120,12 @@ export function createSyncActivities(deps: SyncDeps) {
         const first = applied[0] as StoredPoint;
         const lastApplied = applied[applied.length - 1] as StoredPoint;
         cp = nextCheckpoint(cp, applied, tip, new Date(now()).toISOString());
-        const ops = [...undo, ...state.writeOps(), ...pruneOps(first.height - 1, lastApplied.height, deps.k), put(CHECKPOINTS, cp)];
+        const ops = [
+          ...undo,
+          ...state.writeOps(),
+          ...pruneOps(first.height - 1, lastApplied.height, deps.k),
+          put(CHECKPOINTS, cp),
+        ];
         await settle();
         inFlight = store.write(ops);
         state = new SliceState(store, state);
@@ -134,7 +139,9 @@ export function createSyncActivities(deps: SyncDeps) {
       await prefetchBlocks(state, blocks, deps.network);
       for (const block of blocks) {
         if (last !== 'origin' && block.ancestor !== last.id)
-          throw new ChainDiscontinuityError(`block ${block.height} ${block.id} does not follow ${last.height} ${last.id}`);
+          throw new ChainDiscontinuityError(
+            `block ${block.height} ${block.id} does not follow ${last.height} ${last.id}`,
+          );
         state.beginBlock();
         const { spent } = applyBlock(state, block, ctx);
         for (const ext of deps.extensions ?? [])

@@ -72,7 +72,8 @@ export function pruneOps(oldHeight: number, newHeight: number, k: number): Write
 function restoreOps(records: readonly UndoDoc[]): WriteOp[] {
   const ops: WriteOp[] = [];
   for (const rec of [...records].sort((a, b) => b.height - a.height)) {
-    for (const p of [...rec.priors].reverse()) ops.push(p.doc ? { coll: p.coll, put: p.doc } : { coll: p.coll, del: p.id });
+    for (const p of [...rec.priors].reverse())
+      ops.push(p.doc ? { coll: p.coll, put: p.doc } : { coll: p.coll, del: p.id });
     ops.push({ coll: UNDO.name, del: rec._id });
   }
   return ops;
@@ -99,7 +100,9 @@ export async function rollbackTo(store: Store, point: Point, nowIso: string): Pr
   const records = await store.collection(UNDO).find('_id', { gt: undoId(target?.height ?? -1) });
   const expected = cp.height - (target?.height ?? 0);
   if (records.length < expected || (target === null && records[0]?.prev !== 'origin'))
-    throw new RollbackTooDeepError(`rollback of ${expected} blocks exceeds the undo journal (${records.length} records)`);
+    throw new RollbackTooDeepError(
+      `rollback of ${expected} blocks exceeds the undo journal (${records.length} records)`,
+    );
   const prevOfOldest = records[0]?.prev;
   const newCp: CheckpointDoc | null = target
     ? {

@@ -42,7 +42,8 @@ export function sumLovelace(values: readonly { lovelace: string }[]): string {
  * Used for certificates and metadata, whose integers are mostly small (labels, versions, epochs).
  */
 export function toPlain(x: unknown): unknown {
-  if (typeof x === 'bigint') return x <= BigInt(Number.MAX_SAFE_INTEGER) && x >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(x) : String(x);
+  if (typeof x === 'bigint')
+    return x <= BigInt(Number.MAX_SAFE_INTEGER) && x >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(x) : String(x);
   if (Array.isArray(x)) return x.map(toPlain);
   if (x !== null && typeof x === 'object') {
     const out: Record<string, unknown> = {};

@@ -169,7 +169,14 @@ class EmbeddedStore implements Store {
     const open = this.handles.get(name);
     if (open) return open;
     if (this.closed) throw new StoreError('the store is closed');
-    const docs = this.root.openDB<Doc, string>({ name: `docs:${name}`, encoding: 'msgpack' }) as DocsDb | undefined;
+    // Shared record structures: msgpackr stores each document shape once per collection instead of repeating
+    // field names in every value (smaller values, faster packing); lmdb keeps the structures durable and in step
+    // across processes.
+    const docs = this.root.openDB<Doc, string>({
+      name: `docs:${name}`,
+      encoding: 'msgpack',
+      sharedStructuresKey: Symbol.for('structures'),
+    }) as DocsDb | undefined;
     const idx = this.root.openDB<Buffer, Key>({ name: `idx:${name}`, encoding: 'binary' }) as IndexDb | undefined;
     if (!docs || !idx) return undefined;
     const h = { docs, idx };
@@ -222,9 +229,10 @@ class EmbeddedStore implements Store {
         };
       return { h, indexes, coll: op.coll, id: op.del, doc: undefined, keys: [] };
     });
-    // lmdb runs this callback inside one write transaction (atomic: all or nothing, also under kill -9) and
-    // commits it on its own writer thread, so the commit's page writes and fsync overlap the caller's work.
-    await this.root.transaction(() => {
+    // lmdb runs this callback in an abortable child transaction of its next write batch (all or nothing: a throw
+    // inside aborts every op of this call; kill -9 leaves the last committed batch) and commits the batch on its
+    // writer thread, so the commit's page writes and fsync overlap the caller's work.
+    await this.root.childTransaction(() => {
       for (const s of steps) {
         if (s.indexes.length) {
           // The stored version (as of the earlier ops of this batch) says which index entries are now stale.

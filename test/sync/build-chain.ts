@@ -19,10 +19,13 @@ export interface Utxo {
 
 function rng(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
-export function buildChain(opts: { blocks: number; forkEvery?: number; seed?: number }): { events: ChainEvent[]; canonical: Block[] } {
+export function buildChain(opts: { blocks: number; forkEvery?: number; seed?: number }): {
+  events: ChainEvent[];
+  canonical: Block[];
+} {
   const wallets = Array.from({ length: 6 }, (_, i) => ({
     address: baseAddress('mainnet', cred(`pay${i}`), cred(`stake${i}`)),
     stakeCred: cred(`stake${i}`),
@@ -30,9 +33,8 @@ export function buildChain(opts: { blocks: number; forkEvery?: number; seed?: nu
   const poolVkey = h('pool-cold-key');
   const poolId = poolIdFromVkey(poolVkey);
   void keyHash;
-  let utxos: Utxo[] = [{ ref: { txId: h('genesis'), index: 0 }, out: { address: wallets[0]!.address, value: { ada: { lovelace: 1_000_000_000_000n } } } }];
-  // The genesis output is not produced by any block: the indexer records the first input as unresolved.
-  utxos = [];
+  // The faucet's genesis output is not produced by any block: the indexer records that input as unresolved.
+  let utxos: Utxo[] = [];
   const events: ChainEvent[] = [];
   const canonical: Block[] = [];
   let prev = 'genesis';
@@ -50,7 +52,11 @@ export function buildChain(opts: { blocks: number; forkEvery?: number; seed?: nu
     transactions: txs,
   });
 
-  const payment = (r: () => number, pool: Utxo[], tag: string): { tx: Transaction; spent: Set<string>; created: Utxo[] } | null => {
+  const payment = (
+    r: () => number,
+    pool: Utxo[],
+    tag: string,
+  ): { tx: Transaction; spent: Set<string>; created: Utxo[] } | null => {
     if (pool.length === 0) return null;
     const u = pool[Math.floor(r() * pool.length)]!;
     const to = wallets[Math.floor(r() * wallets.length)]!;
@@ -78,7 +84,11 @@ export function buildChain(opts: { blocks: number; forkEvery?: number; seed?: nu
       fee: { ada: { lovelace: fee } },
       signatories: [],
     };
-    return { tx, spent: new Set([`${u.ref.txId}#${u.ref.index}`]), created: outputs.map((out, index) => ({ ref: { txId: id, index }, out })) };
+    return {
+      tx,
+      spent: new Set([`${u.ref.txId}#${u.ref.index}`]),
+      created: outputs.map((out, index) => ({ ref: { txId: id, index }, out })),
+    };
   };
 
   for (let height = 1; height <= opts.blocks; height++) {
@@ -99,8 +109,18 @@ export function buildChain(opts: { blocks: number; forkEvery?: number; seed?: nu
         fee: { ada: { lovelace: 200_000n } },
         mint: { [POLICY]: { [TOKEN]: 3_000_000n } },
         certificates: [
-          { type: 'stakeCredentialRegistration', credential: wallets[1]!.stakeCred, from: 'verificationKey', deposit: { ada: { lovelace: 2_000_000n } } },
-          { type: 'stakeDelegation', credential: wallets[1]!.stakeCred, from: 'verificationKey', stakePool: { id: poolId } },
+          {
+            type: 'stakeCredentialRegistration',
+            credential: wallets[1]!.stakeCred,
+            from: 'verificationKey',
+            deposit: { ada: { lovelace: 2_000_000n } },
+          },
+          {
+            type: 'stakeDelegation',
+            credential: wallets[1]!.stakeCred,
+            from: 'verificationKey',
+            stakePool: { id: poolId },
+          },
         ],
         metadata: { hash: h('meta'), labels: { '674': { json: { msg: ['faucet'] } } } },
         signatories: [],
@@ -131,7 +151,11 @@ export function buildChain(opts: { blocks: number; forkEvery?: number; seed?: nu
         if (p) orphanPool = orphanPool.filter((u) => !p.spent.has(`${u.ref.txId}#${u.ref.index}`)).concat(p.created);
       }
       const prevBlock = canonical[canonical.length - 1]!;
-      events.push({ direction: 'backward', point: { slot: prevBlock.slot!, id: prevBlock.id }, tip: { slot: prevBlock.slot!, id: prevBlock.id, height: prevBlock.height } });
+      events.push({
+        direction: 'backward',
+        point: { slot: prevBlock.slot!, id: prevBlock.id },
+        tip: { slot: prevBlock.slot!, id: prevBlock.id, height: prevBlock.height },
+      });
     }
     events.push({ direction: 'forward', block, tip: { slot: block.slot!, id: block.id, height } });
     canonical.push(block);

@@ -45,7 +45,7 @@ describe('sync crash safety', function () {
       const expected = await chainDigest(reference.store);
 
       let seed = 12345;
-      const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+      const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
       let kills = 0;
       for (let round = 0; round < 40; round++) {
         const outcome = await runAndKill(dir, 1 + Math.floor(rand() * 8), Math.floor(rand() * 15));

@@ -1,5 +1,13 @@
 import assert from 'node:assert/strict';
-import { ADDRESSES, BLOCKS, STAKE_ACCOUNTS, TRANSACTIONS, UTXOS, type AddressDoc, type UtxoDoc } from '../../mongo/collections/chain.js';
+import {
+  ADDRESSES,
+  BLOCKS,
+  STAKE_ACCOUNTS,
+  TRANSACTIONS,
+  UTXOS,
+  type AddressDoc,
+  type UtxoDoc,
+} from '../../mongo/collections/chain.js';
 import { UNDO } from '../../mongo/collections/sync-state.js';
 import type { Store } from '../../mongo/store.js';
 import { addValues, ZERO } from '../../activities/sync/values.js';
@@ -7,7 +15,10 @@ import { buildChain } from './build-chain.js';
 import { chainDigest, syncAll, tempStore } from './helpers.js';
 import { memoryChain } from './memory-chain.js';
 
-async function all<D extends { _id: string }>(store: Store, spec: { name: string; indexes: readonly { name: string; fields: readonly string[] }[] }): Promise<D[]> {
+async function all<D extends { _id: string }>(
+  store: Store,
+  spec: { name: string; indexes: readonly { name: string; fields: readonly string[] }[] },
+): Promise<D[]> {
   const out: D[] = [];
   for await (const d of store.collection(spec as never).scan()) out.push(d as D);
   return out;
@@ -58,7 +69,10 @@ describe('sync', () => {
     const forked = buildChain({ blocks: 60, forkEvery: 7 });
     const clean = buildChain({ blocks: 60 });
     assert.ok(forked.events.some((e) => e.direction === 'backward'));
-    assert.deepEqual(forked.canonical.map((b) => b.id), clean.canonical.map((b) => b.id));
+    assert.deepEqual(
+      forked.canonical.map((b) => b.id),
+      clean.canonical.map((b) => b.id),
+    );
     const a = await tempStore();
     const b = await tempStore();
     try {
@@ -112,7 +126,10 @@ describe('sync', () => {
       await syncAll(t.store, memoryChain(events), 6, 10);
       const undo = await all<{ _id: string; height: number }>(t.store, UNDO);
       assert.equal(undo.length, 10);
-      assert.deepEqual(undo.map((u) => u.height), [31, 32, 33, 34, 35, 36, 37, 38, 39, 40]);
+      assert.deepEqual(
+        undo.map((u) => u.height),
+        [31, 32, 33, 34, 35, 36, 37, 38, 39, 40],
+      );
     } finally {
       await t.cleanup();
     }
