@@ -15,7 +15,12 @@ describe('config', () => {
   });
 
   it('parses numbers, booleans and URLs', () => {
-    const c = loadConfig({ PORT: '9000', TRUST_PROXY: 'true', SITE_URL: 'https://data.example/', DEVNET_FORK_RATE: '0.1' });
+    const c = loadConfig({
+      PORT: '9000',
+      TRUST_PROXY: 'true',
+      SITE_URL: 'https://data.example/',
+      DEVNET_FORK_RATE: '0.1',
+    });
     assert.equal(c.PORT, 9000);
     assert.equal(c.TRUST_PROXY, true);
     assert.equal(c.SITE_URL, 'https://data.example');
