@@ -42,6 +42,12 @@ export interface Certificate {
   [field: string]: unknown;
 }
 
+/**
+ * A lovelace-only amount. Ogmios v6.x writes `{ada: {lovelace}}`; earlier v6 releases (e.g. the Mary-era golden
+ * frame recorded for Kupo) wrote `{lovelace}`. Read it with `lovelaceOf`.
+ */
+export type AdaAmount = { ada: { lovelace: bigint } } | { lovelace: bigint };
+
 export interface Transaction {
   id: string;
   /** Which side of a phase-2 validation takes effect: `inputs` (valid) or `collaterals` (script failed). */
@@ -50,12 +56,12 @@ export interface Transaction {
   references?: OutputReference[];
   collaterals?: OutputReference[];
   collateralReturn?: TxOutput;
-  totalCollateral?: { ada: { lovelace: bigint } };
+  totalCollateral?: AdaAmount;
   outputs: TxOutput[];
   certificates?: Certificate[];
   /** `{ "stake1…": { ada: { lovelace } } }` */
-  withdrawals?: Record<string, { ada: { lovelace: bigint } }>;
-  fee?: { ada: { lovelace: bigint } };
+  withdrawals?: Record<string, AdaAmount>;
+  fee?: AdaAmount;
   validityInterval?: { invalidBefore?: number; invalidAfter?: number };
   /** `{policyId: {assetNameHex: quantity}}`; negative quantities burn. */
   mint?: Record<string, Record<string, bigint>>;

@@ -237,13 +237,19 @@ export function applyBlock(
       for (const c of tx.certificates ?? []) applyCertificate(state, c, slot, ctx);
       for (const [stakeAddr, w] of Object.entries(tx.withdrawals ?? {})) {
         const prev = state.get(STAKE_ACCOUNTS, stakeAddr) ?? newStakeAccount(stakeAddr, slot, true);
-        state.put(STAKE_ACCOUNTS, { ...prev, withdrawn: String(BigInt(prev.withdrawn) + w.ada.lovelace), slot });
+        state.put(STAKE_ACCOUNTS, {
+          ...prev,
+          withdrawn: String(BigInt(prev.withdrawn) + BigInt(lovelaceOf(w) ?? 0)),
+          slot,
+        });
       }
     }
     const fee =
       tx.spends === 'collaterals'
-        ? (tx.totalCollateral?.ada.lovelace ?? collateralFee(collaterals, collateralReturn))
-        : (tx.fee?.ada.lovelace ?? 0n);
+        ? tx.totalCollateral
+          ? BigInt(lovelaceOf(tx.totalCollateral) ?? 0)
+          : collateralFee(collaterals, collateralReturn)
+        : BigInt(lovelaceOf(tx.fee) ?? 0);
     fees += fee;
     const txTotal = sumLovelace(outputs.map((o) => o.value));
     totalOutput += BigInt(txTotal);
@@ -273,9 +279,7 @@ export function applyBlock(
       totalOutput: txTotal,
       mint,
       certificates,
-      withdrawals: Object.fromEntries(
-        Object.entries(tx.withdrawals ?? {}).map(([a, w]) => [a, String(w.ada.lovelace)]),
-      ),
+      withdrawals: Object.fromEntries(Object.entries(tx.withdrawals ?? {}).map(([a, w]) => [a, lovelaceOf(w) ?? '0'])),
       metadata,
       validityInterval: {
         invalidBefore: tx.validityInterval?.invalidBefore ?? null,

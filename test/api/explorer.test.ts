@@ -1,3 +1,4 @@
+import { lovelaceOf } from '../../activities/sync/values.js';
 import assert from 'node:assert/strict';
 import { baseAddress, enterpriseAddress, parseAddress, rewardAddress } from '../../cardano/address.js';
 import { explorerRoutes } from '../../api/routes/explorer.js';
@@ -42,7 +43,7 @@ describe('explorer REST routes', () => {
       const b = r.body as Json;
       schemaOk(validBlock, b);
       const txs = TIP.transactions ?? [];
-      const fees = txs.reduce((s, t) => s + (t.fee?.ada.lovelace ?? 0n), 0n);
+      const fees = txs.reduce((s, t) => s + BigInt(lovelaceOf(t.fee) ?? 0), 0n);
       assert.equal(b.hash, TIP.id);
       assert.equal(b.height, 11322313);
       assert.equal(b.slot, 144718597);

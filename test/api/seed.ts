@@ -1,3 +1,4 @@
+import { lovelaceOf } from '../../activities/sync/values.js';
 /**
  * Explorer fixtures: chain documents built from two real mainnet blocks (11322286 and 11322313, Conway era), the
  * way the sync would store them after indexing exactly those two blocks: the UTxO set is their outputs minus
@@ -115,7 +116,7 @@ export function buildChainDocs(): WriteOp[] {
       const created = valid ? outs : collateralReturn ? [collateralReturn] : [];
       const consumed = valid ? inputs : collaterals;
       const txOutput = outs.reduce((s, o) => s + BigInt(o.value.lovelace), 0n);
-      const fee = tx.fee?.ada.lovelace ?? 0n;
+      const fee = BigInt(lovelaceOf(tx.fee) ?? 0);
       fees += fee;
       totalOutput += txOutput;
       for (const i of consumed) {
@@ -130,7 +131,7 @@ export function buildChainDocs(): WriteOp[] {
       for (const [policy, names] of Object.entries(tx.mint ?? {}))
         for (const [name, q] of Object.entries(names)) mint[policy + name] = String(q);
       const withdrawals: Record<string, string> = {};
-      for (const [stake, v] of Object.entries(tx.withdrawals ?? {})) withdrawals[stake] = String(v.ada.lovelace);
+      for (const [stake, v] of Object.entries(tx.withdrawals ?? {})) withdrawals[stake] = lovelaceOf(v) ?? '0';
       const labels = tx.metadata?.labels;
       const doc: TxDoc = {
         _id: tx.id,

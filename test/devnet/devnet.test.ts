@@ -1,3 +1,4 @@
+import { lovelaceOf } from '../../activities/sync/values.js';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -92,7 +93,7 @@ function checkTx(
     addValue(bag, v);
   }
   for (const w of Object.values(tx.withdrawals ?? {})) {
-    bag.set('lovelace', (bag.get('lovelace') ?? 0n) + w.ada.lovelace);
+    bag.set('lovelace', (bag.get('lovelace') ?? 0n) + BigInt(lovelaceOf(w) ?? 0));
     stats.withdrawals++;
   }
   for (const [policy, names] of Object.entries(tx.mint ?? {})) {
@@ -108,7 +109,7 @@ function checkTx(
     utxo.set(key, o.value);
     undo.push(() => utxo.delete(key));
   });
-  bag.set('lovelace', (bag.get('lovelace') ?? 0n) - (tx.fee?.ada.lovelace ?? 0n));
+  bag.set('lovelace', (bag.get('lovelace') ?? 0n) - BigInt(lovelaceOf(tx.fee) ?? 0));
   for (const c of tx.certificates ?? []) {
     stats.certificates.add(c.type);
     if (c.type === 'stakeCredentialRegistration') {
