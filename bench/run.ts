@@ -11,6 +11,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectOgmios } from '../activities/chain/ogmios-client.js';
+import { defaultExtensions } from '../activities/extensions.js';
 import { createSyncActivities } from '../activities/sync/index.js';
 import { openEmbeddedStore } from '../mongo/adapters/embedded.js';
 import { ALL_COLLECTIONS } from '../mongo/collections/index.js';
@@ -42,7 +43,7 @@ async function benchSync(dir: string) {
   const store = await openEmbeddedStore({ path: join(dir, 'sync-store') });
   await store.ensureIndexes(ALL_COLLECTIONS);
   const chain = await connectOgmios(`ws://127.0.0.1:${port}`);
-  const acts = createSyncActivities({ store, chain, k: 2160, network: 'mainnet' });
+  const acts = createSyncActivities({ store, chain, k: 2160, network: 'mainnet', extensions: defaultExtensions() });
   let blocks = 0;
   let rollbacks = 0;
   const t1 = performance.now();

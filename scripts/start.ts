@@ -7,6 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { pino } from 'pino';
 import { connectOgmios } from '../activities/chain/ogmios-client.js';
+import { defaultExtensions } from '../activities/extensions.js';
 import { createSyncActivities, type SliceResult } from '../activities/sync/index.js';
 import { createAccess, REDACT_HEADERS } from '../api/access/index.js';
 import { startApi } from '../api/server.js';
@@ -83,6 +84,7 @@ async function main(config: Config) {
       chain,
       k: config.SYNC_K,
       network: config.CARDANO_NETWORK,
+      extensions: defaultExtensions(),
       onProgress: progressPrinter(log),
     });
     const runner = createRunner({ store, activities, log });

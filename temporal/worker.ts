@@ -7,6 +7,7 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { pino } from 'pino';
 import { connectOgmios } from '../activities/chain/ogmios-client.js';
+import { defaultExtensions } from '../activities/extensions.js';
 import { createSyncActivities } from '../activities/sync/index.js';
 import { ConfigError, loadConfig, type Config } from '../config/index.js';
 import { ALL_COLLECTIONS } from '../mongo/collections/index.js';
@@ -26,7 +27,13 @@ async function main(config: Config) {
   const store = await openStore(config);
   await store.ensureIndexes(ALL_COLLECTIONS);
   const chain = await connectOgmios(config.OGMIOS_URL);
-  const activities = createSyncActivities({ store, chain, k: config.SYNC_K, network: config.CARDANO_NETWORK });
+  const activities = createSyncActivities({
+    store,
+    chain,
+    k: config.SYNC_K,
+    network: config.CARDANO_NETWORK,
+    extensions: defaultExtensions(),
+  });
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   try {
     const worker = await Worker.create({

@@ -1,5 +1,6 @@
 import { ACCESS_COLLECTIONS } from './access.js';
 import { CHAIN_COLLECTIONS } from './chain.js';
+import { LOGOS, MARKET_SYNC_COLLECTIONS, TOKEN_META } from './market.js';
 import { RUNS } from './runs.js';
 import { CHECKPOINTS, UNDO } from './sync-state.js';
 import type { CollectionSpec } from '../store.js';
@@ -11,9 +12,13 @@ export const ALL_COLLECTIONS: CollectionSpec<{ _id: string }>[] = [
   UNDO,
   RUNS,
   ...ACCESS_COLLECTIONS,
+  ...MARKET_SYNC_COLLECTIONS,
+  TOKEN_META,
+  LOGOS,
 ];
 
 export * from './access.js';
 export * from './chain.js';
+export * from './market.js';
 export * from './runs.js';
 export * from './sync-state.js';

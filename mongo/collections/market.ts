@@ -57,6 +57,13 @@ export interface PoolDoc {
   /** Both sides valued in lovelace (2 × the ADA reserve for ADA pairs), null when no ADA valuation is known. */
   tvlLovelace: string | null;
   slot: number;
+  /**
+   * The current pool output as the adapter decodes it (optional; read by GET /swap/quote): its value (unit → raw
+   * quantity, `lovelace` included) and its datum CBOR hex (inline, or resolved from its hash). With it a quote
+   * rebuilds the exact PoolState (`adapter.decodePool`) — curve, per-direction fees, DEX-specific fee parts;
+   * without it the quote falls back to reserves + fee fractions as constant product (marked `exact: false`).
+   */
+  poolOutput?: { value: Record<string, string>; datum: string | null };
 }
 export const POOLS = defineCollection<PoolDoc>({
   name: 'pools',
@@ -165,9 +172,22 @@ export interface TokenDoc {
   policyId: string;
   nameHex: string;
   /** On-chain CIP-68 (333) fungible-token metadata from the reference NFT (100) datum, when present. */
-  cip68: { name: string | null; ticker: string | null; decimals: number | null; description: string | null; url: string | null; logo: string | null } | null;
+  cip68: {
+    name: string | null;
+    ticker: string | null;
+    decimals: number | null;
+    description: string | null;
+    url: string | null;
+    logo: string | null;
+  } | null;
   /** Minted minus burned, raw units. */
   totalSupplyRaw: string;
+  /**
+   * true when the document was created by a mint the index saw (supply counted from that mint); false when the
+   * token was first seen in a pool, its minting predating the indexed range: totalSupplyRaw then holds only the
+   * mints and burns seen since. Absent on documents written before the field existed.
+   */
+  supplyFromMint?: boolean;
   /** Pools the token trades in (integer ids). */
   poolIds: number[];
   primaryPoolId: number | null;

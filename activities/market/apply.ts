@@ -1,0 +1,360 @@
+/**
+ * Applies one scanned block to the market documents through the SliceState: every read is prefetched first (in
+ * three rounds, because some ids are only known from documents: pool keys → pools, order refs → trades, trades
+ * → candles), then each transaction is applied in chain order. Every write is a new document object, so the
+ * core's undo journal restores the exact prior on a RollBackward; nothing here reads the clock or randomness.
+ *
+ * Per transaction, in this order (a batch may re-create a pool and pay orders in one transaction; a pool may be
+ * created in the transaction that mints its token):
+ *  1. mints → token supply (documents created for fungible-looking mints);
+ *  2. CIP-68 (100) reference datums → the (333) token's `cip68`;
+ *  3. pool outputs → pool, pool state, pool key (new integer id), tokens' pools/primary pool, adausd point;
+ *  4. executed swaps → trades complete (the pending trade of the order, else a new trade), candle points;
+ *  5. spent order outputs without a swap → their pending trades cancelled (cancel or refund);
+ *  6. order outputs → pending trades.
+ */
+import {
+  COUNTERS,
+  ORDER_TRADES,
+  POOL_KEYS,
+  POOL_STATES,
+  POOLS,
+  TOKENS,
+  TRADES,
+  CANDLES,
+  type PoolDoc,
+  type TokenDoc,
+  type TradeDoc,
+} from '../../mongo/collections/market.js';
+import { canonicalJson } from '../../mongo/digest.js';
+import type { Transaction } from '../chain/types.js';
+import { LOVELACE } from '../dex/plutus-data.js';
+import type { ExecutedSwap } from '../dex/types.js';
+import type { SliceState } from '../sync/slice-state.js';
+import { decodeCip68Metadata, isFungibleMint } from './cip68.js';
+import { addPoint, candleIdsOf, INTERVALS, type CandlePoint } from './candles.js';
+import { ADA_USD_SERIES, POOL_COUNTER, TRADE_COUNTER } from './constants.js';
+import { poolKeyId, poolSeries, poolStateId, tokenSeries, tradeId } from './ids.js';
+import { nonAdaUnits, priceOfReserves, primaryPool, tvlOf } from './pools.js';
+import type { OrderSeen, PoolSeen, TxScan } from './scan.js';
+import { adaLeg, makerOf, priceOfLeg, sideOf, tradeToken } from './trades.js';
+
+/** Order kinds that are trades (deposits, withdrawals and zaps move liquidity, not price). */
+const TRADE_KINDS = new Set(['swap', 'limit']);
+
+export interface ApplyOptions {
+  stablecoins: ReadonlySet<string>;
+}
+
+const unique = (xs: Iterable<string>) => [...new Set(xs)];
+
+export async function applyMarketBlock(
+  state: SliceState,
+  scans: readonly TxScan[],
+  slot: number,
+  timeMs: number,
+  opts: ApplyOptions,
+): Promise<void> {
+  if (
+    scans.every(
+      (s) => !s.mints.length && !s.references.length && !s.pools.length && !s.spentOrders.length && !s.orders.length,
+    )
+  )
+    return;
+  await prefetchFor(state, scans, opts);
+  const block = new MarketBlock(state, slot, Math.floor(timeMs / 1000), opts);
+  for (const s of scans) block.applyTx(s);
+  await block.applyCandles();
+}
+
+async function prefetchFor(state: SliceState, scans: readonly TxScan[], opts: ApplyOptions): Promise<void> {
+  const keys: string[] = [];
+  const orderRefs: string[] = [];
+  const units: string[] = [];
+  let stablePool = false;
+  for (const s of scans) {
+    for (const [u] of s.mints) units.push(u);
+    for (const r of s.references) units.push(r.unit);
+    for (const p of s.pools) {
+      keys.push(p.key);
+      units.push(...nonAdaUnits(p.view));
+      if (isStablePool(p.view, opts)) stablePool = true;
+    }
+    for (const o of s.orders) if (o.poolKey) keys.push(o.poolKey);
+    for (const w of s.swaps) {
+      if (w.poolId) keys.push(poolKeyId(w.dex, w.poolId));
+      orderRefs.push(w.orderRef);
+    }
+    orderRefs.push(...s.spentOrders);
+  }
+  if (stablePool) units.push(...opts.stablecoins);
+  await Promise.all([
+    state.prefetch(COUNTERS, [POOL_COUNTER, TRADE_COUNTER]),
+    state.prefetch(POOL_KEYS, unique(keys)),
+    state.prefetch(ORDER_TRADES, unique(orderRefs)),
+    state.prefetch(TOKENS, unique(units)),
+  ]);
+  // Round 2: the pools behind the keys and behind every token whose primary pool may change; the trades of orders.
+  const poolIds: string[] = [];
+  for (const k of keys) {
+    const d = state.get(POOL_KEYS, k);
+    if (d) poolIds.push(String(d.poolId));
+  }
+  for (const u of units) for (const id of state.get(TOKENS, u)?.poolIds ?? []) poolIds.push(String(id));
+  const tradeIds: string[] = [];
+  for (const r of orderRefs) {
+    const d = state.get(ORDER_TRADES, r);
+    if (d) tradeIds.push(tradeId(d.tradeId));
+  }
+  await Promise.all([state.prefetch(POOLS, unique(poolIds)), state.prefetch(TRADES, unique(tradeIds))]);
+}
+
+const isStablePool = (v: { tokenA: string; tokenB: string }, opts: ApplyOptions) =>
+  v.tokenA === LOVELACE && opts.stablecoins.has(v.tokenB);
+
+class MarketBlock {
+  private readonly points: CandlePoint[] = [];
+
+  constructor(
+    private readonly state: SliceState,
+    private readonly slot: number,
+    private readonly timeSec: number,
+    private readonly opts: ApplyOptions,
+  ) {}
+
+  applyTx(s: TxScan): void {
+    for (const [unit, q] of s.mints) this.mint(unit, q);
+    for (const r of s.references) this.reference(r.unit, r.datum);
+    let creation: boolean | null = null;
+    for (const p of s.pools) this.pool(p, s.tx, () => (creation ??= p.adapter.isPoolCreation(s.tx)));
+    const executed = new Set<string>();
+    for (const w of s.swaps) {
+      executed.add(w.orderRef);
+      this.swap(w, s.tx);
+    }
+    for (const ref of s.spentOrders) if (!executed.has(ref)) this.cancel(ref, s.tx);
+    for (const o of s.orders) this.place(o, s.tx);
+  }
+
+  /** Candle points are applied last: their ids depend on pool ids assigned while applying the transactions. */
+  async applyCandles(): Promise<void> {
+    if (this.points.length === 0) return;
+    await this.state.prefetch(CANDLES, unique(this.points.flatMap(candleIdsOf)));
+    for (const p of this.points) {
+      const ids = candleIdsOf(p);
+      INTERVALS.forEach((iv, i) => this.state.put(CANDLES, addPoint(this.state.get(CANDLES, ids[i] as string), p, iv)));
+    }
+  }
+
+  private nextId(counter: string): number {
+    const value = (this.state.get(COUNTERS, counter)?.value ?? 0) + 1;
+    this.state.put(COUNTERS, { _id: counter, value });
+    return value;
+  }
+
+  private newToken(unit: string, supplyFromMint: boolean): TokenDoc {
+    return {
+      _id: unit,
+      policyId: unit.slice(0, 56),
+      nameHex: unit.slice(56),
+      cip68: null,
+      totalSupplyRaw: '0',
+      supplyFromMint,
+      poolIds: [],
+      primaryPoolId: null,
+      firstPoolSlot: null,
+      firstPoolExact: false,
+      slot: this.slot,
+    };
+  }
+
+  private mint(unit: string, q: bigint): void {
+    let doc = this.state.get(TOKENS, unit);
+    if (!doc) {
+      if (q <= 0n || !isFungibleMint(unit, q)) return;
+      doc = this.newToken(unit, true);
+    }
+    this.state.put(TOKENS, { ...doc, totalSupplyRaw: String(BigInt(doc.totalSupplyRaw) + q), slot: this.slot });
+  }
+
+  /** Metadata updates only tokens that have a document: CIP-68 NFTs use the same reference mechanism. */
+  private reference(unit: string, datum: string): void {
+    const doc = this.state.get(TOKENS, unit);
+    const cip68 = doc ? decodeCip68Metadata(datum) : null;
+    if (!doc || !cip68 || canonicalJson(cip68) === canonicalJson(doc.cip68)) return;
+    this.state.put(TOKENS, { ...doc, cip68, slot: this.slot });
+  }
+
+  private pool(p: PoolSeen, tx: Transaction, isCreation: () => boolean): void {
+    const { state, slot } = this;
+    const key = state.get(POOL_KEYS, p.key);
+    let id: number;
+    let prev: PoolDoc | null = null;
+    if (key) {
+      id = key.poolId;
+      prev = state.get(POOLS, String(id));
+    } else {
+      id = this.nextId(POOL_COUNTER);
+      state.put(POOL_KEYS, { _id: p.key, poolId: id });
+    }
+    const v = p.view;
+    const priceRaw = priceOfReserves(v.reserveA, v.reserveB);
+    const tvlLovelace = tvlOf(v);
+    const doc: PoolDoc = {
+      _id: String(id),
+      id,
+      dex: p.state.dex,
+      identifier: p.state.poolId,
+      address: p.address,
+      tokenA: v.tokenA,
+      tokenB: v.tokenB,
+      reserveARaw: String(v.reserveA),
+      reserveBRaw: String(v.reserveB),
+      lpToken: p.state.lpToken,
+      totalLpRaw: p.state.totalLp === null ? null : String(p.state.totalLp),
+      feeAToB: v.feeAToB,
+      feeBToA: v.feeBToA,
+      utxo: `${tx.id}#${p.outIndex}`,
+      createdSlot: prev?.createdSlot ?? slot,
+      createdExact: prev ? prev.createdExact : isCreation(),
+      lastStateSlot: slot,
+      priceRaw,
+      tvlLovelace,
+      slot,
+    };
+    state.put(POOLS, doc);
+    state.put(POOL_STATES, {
+      _id: poolStateId(id, slot, tx.id),
+      poolId: id,
+      slot,
+      txId: tx.id,
+      reserveARaw: doc.reserveARaw,
+      reserveBRaw: doc.reserveBRaw,
+      priceRaw,
+      tvlLovelace,
+    });
+    for (const unit of nonAdaUnits(v)) this.tokenPool(unit, doc);
+    if (isStablePool(v, this.opts)) this.adaUsdPoint();
+  }
+
+  /** Adds the pool to the token's pools and re-elects the primary pool (the deepest ADA pool). */
+  private tokenPool(unit: string, pool: PoolDoc): void {
+    const existing = this.state.get(TOKENS, unit);
+    const prev = existing ?? this.newToken(unit, false);
+    const known = prev.poolIds.includes(pool.id);
+    const poolIds = known ? prev.poolIds : [...prev.poolIds, pool.id].sort((a, b) => a - b);
+    const pools = poolIds
+      .map((id) => (id === pool.id ? pool : this.state.get(POOLS, String(id))))
+      .filter((p): p is PoolDoc => p !== null);
+    const first = prev.firstPoolSlot === null;
+    const next: TokenDoc = {
+      ...prev,
+      poolIds,
+      primaryPoolId: primaryPool(pools),
+      firstPoolSlot: first ? this.slot : prev.firstPoolSlot,
+      firstPoolExact: first ? pool.createdExact : prev.firstPoolExact,
+    };
+    if (!existing || !known || next.primaryPoolId !== prev.primaryPoolId)
+      this.state.put(TOKENS, { ...next, slot: this.slot });
+  }
+
+  /** Liquidity-weighted ADA/USD over every ADA/stablecoin pool known now (stablecoin base units per lovelace). */
+  private adaUsdPoint(): void {
+    let ada = 0n;
+    let usd = 0n;
+    for (const unit of this.opts.stablecoins)
+      for (const id of this.state.get(TOKENS, unit)?.poolIds ?? []) {
+        const p = this.state.get(POOLS, String(id));
+        if (!p || p.tokenA !== LOVELACE || p.tokenB !== unit) continue;
+        ada += BigInt(p.reserveARaw);
+        usd += BigInt(p.reserveBRaw);
+      }
+    const price = priceOfReserves(usd, ada);
+    if (price !== null)
+      this.points.push({ series: ADA_USD_SERIES, timeSec: this.timeSec, price, lovelace: 0n, tokenRaw: 0n });
+  }
+
+  private pendingTrade(orderRef: string): TradeDoc | null {
+    const link = this.state.get(ORDER_TRADES, orderRef);
+    const t = link ? this.state.get(TRADES, tradeId(link.tradeId)) : null;
+    return t?.status === 'pending' ? t : null;
+  }
+
+  private swap(w: ExecutedSwap, tx: Transaction): void {
+    const key = w.poolId ? this.state.get(POOL_KEYS, poolKeyId(w.dex, w.poolId)) : null;
+    const poolId = key?.poolId ?? null;
+    const leg = adaLeg(w.tokenIn, w.tokenOut, w.amountIn, w.amountOut);
+    const priceRaw = priceOfLeg(leg);
+    const pending = this.pendingTrade(w.orderRef);
+    const id = pending?.id ?? this.nextId(TRADE_COUNTER);
+    const token = tradeToken(w.tokenIn, w.tokenOut);
+    const trade: TradeDoc = {
+      _id: tradeId(id),
+      id,
+      poolId,
+      dex: w.dex,
+      txHash: tx.id,
+      orderRef: w.orderRef,
+      slot: this.slot,
+      status: 'complete',
+      side: sideOf(w.tokenIn, w.tokenOut),
+      tokenIn: w.tokenIn,
+      tokenOut: w.tokenOut,
+      amountInRaw: String(w.amountIn),
+      amountOutRaw: String(w.amountOut),
+      token,
+      priceRaw,
+      valueLovelace: leg ? String(leg.lovelace) : null,
+      maker: pending?.maker ?? makerOf(w.trader),
+      makerAddress: pending?.makerAddress ?? w.trader,
+    };
+    this.state.put(TRADES, trade);
+    if (!pending) this.state.put(ORDER_TRADES, { _id: w.orderRef, tradeId: id });
+    if (priceRaw === null || !leg) return;
+    const point = { timeSec: this.timeSec, price: priceRaw, lovelace: leg.lovelace, tokenRaw: leg.tokenRaw };
+    if (poolId !== null) this.points.push({ series: poolSeries(poolId), ...point });
+    this.points.push({ series: tokenSeries(token), ...point });
+  }
+
+  private cancel(orderRef: string, tx: Transaction): void {
+    const t = this.pendingTrade(orderRef);
+    if (t) this.state.put(TRADES, { ...t, status: 'cancelled', txHash: tx.id, slot: this.slot });
+  }
+
+  private place(o: OrderSeen, tx: Transaction): void {
+    const { order } = o;
+    if (!TRADE_KINDS.has(order.kind) || order.amountIn === null || order.amountIn <= 0n) return;
+    const key = o.poolKey ? this.state.get(POOL_KEYS, o.poolKey) : null;
+    const pool = key ? this.state.get(POOLS, String(key.poolId)) : null;
+    const tokenIn = order.tokenIn;
+    let tokenOut = order.tokenOut;
+    // Orders that name only a pool and a direction (Minswap V2) get their output asset from the pool.
+    if (tokenOut === null && tokenIn !== null && pool)
+      tokenOut = tokenIn === pool.tokenA ? pool.tokenB : tokenIn === pool.tokenB ? pool.tokenA : null;
+    if (tokenIn === null || tokenOut === null || tokenIn === tokenOut) return;
+    const id = this.nextId(TRADE_COUNTER);
+    const orderRef = `${tx.id}#${o.outIndex}`;
+    this.state.put(TRADES, {
+      _id: tradeId(id),
+      id,
+      poolId: pool?.id ?? null,
+      dex: order.dex,
+      txHash: tx.id,
+      orderRef,
+      slot: this.slot,
+      status: 'pending',
+      side: sideOf(tokenIn, tokenOut),
+      tokenIn,
+      tokenOut,
+      amountInRaw: String(order.amountIn),
+      amountOutRaw: null,
+      token: tradeToken(tokenIn, tokenOut),
+      priceRaw: null,
+      // Known before execution only when ADA is what the order offers.
+      valueLovelace: tokenIn === LOVELACE ? String(order.amountIn) : null,
+      maker: makerOf(order.owner),
+      makerAddress: order.owner,
+    });
+    this.state.put(ORDER_TRADES, { _id: orderRef, tradeId: id });
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * From a decoded DEX pool state to the stored pool view. Pure.
+ *
+ * Orientation: the DEX's own pair order is kept, except that ADA is always tokenA (reserves and per-direction
+ * fees are swapped with it), so `priceRaw = reserveA / reserveB` is lovelace per token base unit for every ADA
+ * pool. Reserves are the DEX's tradable reserves (datum or value minus treasuries/oil), raw integer strings.
+ */
+import type { PoolDoc } from '../../mongo/collections/market.js';
+import { LOVELACE } from '../dex/plutus-data.js';
+import type { PoolState } from '../dex/types.js';
+
+export interface PoolView {
+  tokenA: string;
+  tokenB: string;
+  reserveA: bigint;
+  reserveB: bigint;
+  feeAToB: number;
+  feeBToA: number;
+}
+
+export function poolView(s: PoolState): PoolView {
+  const den = Number(s.fee.denominator);
+  const flip = s.tokenB === LOVELACE && s.tokenA !== LOVELACE;
+  const aToB = Number(s.fee.aToB) / den;
+  const bToA = Number(s.fee.bToA) / den;
+  return flip
+    ? { tokenA: s.tokenB, tokenB: s.tokenA, reserveA: s.reserveB, reserveB: s.reserveA, feeAToB: bToA, feeBToA: aToB }
+    : { tokenA: s.tokenA, tokenB: s.tokenB, reserveA: s.reserveA, reserveB: s.reserveB, feeAToB: aToB, feeBToA: bToA };
+}
+
+/** tokenA base units per tokenB base unit; null when either reserve is empty. */
+export const priceOfReserves = (a: bigint, b: bigint): number | null =>
+  a > 0n && b > 0n ? Number(a) / Number(b) : null;
+
+/** Both sides in lovelace: twice the ADA reserve of an ADA pool; null otherwise (no on-sync valuation). */
+export const tvlOf = (v: PoolView): string | null => (v.tokenA === LOVELACE ? String(2n * v.reserveA) : null);
+
+/** The units of a pool that get token documents. */
+export const nonAdaUnits = (v: Pick<PoolView, 'tokenA' | 'tokenB'>): string[] =>
+  [v.tokenA, v.tokenB].filter((u, i, all) => u !== LOVELACE && all.indexOf(u) === i);
+
+/** The ADA pool with the deepest ADA reserve (ties: the lower id), or null when the token has no ADA pool. */
+export function primaryPool(pools: readonly Pick<PoolDoc, 'id' | 'tokenA' | 'reserveARaw'>[]): number | null {
+  let best: { id: number; ada: bigint } | null = null;
+  for (const p of pools) {
+    if (p.tokenA !== LOVELACE) continue;
+    const ada = BigInt(p.reserveARaw);
+    if (!best || ada > best.ada || (ada === best.ada && p.id < best.id)) best = { id: p.id, ada };
+  }
+  return best?.id ?? null;
+}
