@@ -97,7 +97,9 @@ export function buildOpenApi(routes: readonly AnyRouteSpec[], siteUrl: string): 
       ...(route.etag
         ? { headers: { ETag: { description: 'Version of this answer', schema: { type: 'string' } } } }
         : {}),
-      content: jsonContent(h.ref(route.response)),
+      content: route.contentType
+        ? { [route.contentType]: { schema: h.ref(route.response) } }
+        : jsonContent(h.ref(route.response)),
     };
     paths[route.path] = {
       get: {

@@ -38,6 +38,8 @@ export interface RouteDef {
   response: JsonSchema;
   /** Answers carry an ETag and honour If-None-Match with 304. */
   etag?: boolean;
+  /** Media type of the 200 answer when it is not JSON (the logo image: `image/*`). */
+  contentType?: string;
 }
 
 export interface RouteSpec<P extends object = object, Q extends object = object> extends RouteDef {

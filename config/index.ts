@@ -71,6 +71,11 @@ export const CONFIG_KEYS = {
     url(['http:', 'https:']),
   ),
   DATA_DIR: key('Folder of the embedded store (lmdb) and the devnet state.', z.string().min(1), './data'),
+  TOKEN_REGISTRY_DIR: key(
+    'Folder of the CIP-26 token registry snapshot (`mappings/*.json`), imported at start for token names, tickers, decimals and logos.',
+    z.string().min(1),
+    './registry',
+  ),
   MONGODB_URI: key(
     'MongoDB connection string; when set, the store is MongoDB instead of the embedded lmdb.',
     url(['mongodb:', 'mongodb+srv:']),

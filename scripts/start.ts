@@ -8,8 +8,11 @@ import { mkdirSync } from 'node:fs';
 import { pino } from 'pino';
 import { connectOgmios } from '../activities/chain/ogmios-client.js';
 import { defaultExtensions } from '../activities/extensions.js';
+import { createRecomputeActivities } from '../activities/recompute/index.js';
+import { importRegistry } from '../activities/registry/import.js';
 import { createSyncActivities, type SliceResult } from '../activities/sync/index.js';
 import { createAccess, REDACT_HEADERS } from '../api/access/index.js';
+import { tokenDecimalsLookup } from '../api/present/market.js';
 import { startApi } from '../api/server.js';
 import { ConfigError, loadConfig, type Config } from '../config/index.js';
 import { startDevnet, type Devnet } from '../devnet/index.js';
@@ -58,6 +61,8 @@ async function main(config: Config) {
   const store = await openStore(config);
   await store.ensureIndexes(ALL_COLLECTIONS);
   log.info({ store: store.kind, dataDir: store.kind === 'embedded' ? config.DATA_DIR : undefined }, 'store open');
+  const registry = await importRegistry(store, config.TOKEN_REGISTRY_DIR);
+  log.info({ dir: config.TOKEN_REGISTRY_DIR, ...registry }, 'token registry imported');
 
   let devnet: Devnet | null = null;
   let ogmiosUrl = config.OGMIOS_URL;
@@ -87,7 +92,7 @@ async function main(config: Config) {
       extensions: defaultExtensions(),
       onProgress: progressPrinter(log),
     });
-    const runner = createRunner({ store, activities, log });
+    const runner = createRunner({ store, activities: { ...activities, ...createRecomputeActivities({ store }) }, log });
     stops.unshift(() => runner.stop());
     await runner.start('syncChain', {
       workflowId: SYNC_WORKFLOW_ID,
@@ -103,7 +108,10 @@ async function main(config: Config) {
   }
 
   const access = await createAccess({ store, config, log });
-  const api = await startApi({ store, config, log, access }, { port: config.PORT, host: config.HOST });
+  const api = await startApi(
+    { store, config, log, access, tokenDecimals: tokenDecimalsLookup(store) },
+    { port: config.PORT, host: config.HOST },
+  );
   log.info({ url: api.url, site: config.SITE_URL }, `API listening on ${api.url} (REST ${config.SITE_URL}/api/v1)`);
 
   let stopping = false;

@@ -124,7 +124,7 @@ export async function syncStatus(store: Store): Promise<string[]> {
 // ---------------------------------------------------------------------------------------------------------------
 // Embedded mode: RunDocs in the store.
 
-const STATUSES: readonly RunStatus[] = ['queued', 'running', 'completed', 'failed'];
+const STATUSES: readonly RunStatus[] = ['queued', 'running', 'completed', 'failed', 'cancelled'];
 
 export async function embeddedStatus(store: Store): Promise<string[]> {
   const runs = store.collection(RUNS);

@@ -14,7 +14,7 @@
  * - `continueAsNew` restarts the body with the new input inside the same run (`continuations` counts them);
  *   Temporal starts a new run of the same workflow id instead.
  * - `stop()` aborts sleeps and retry backoffs at once, waits for activities in flight to return, and records the
- *   interrupted runs as `failed` with error `'stopped'` (RunStatus has no cancelled state; `ops retry` restarts them).
+ *   interrupted runs as `cancelled` with error `'stopped'` (a shutdown is not a job failure; `ops retry` restarts them).
  *   Runs a previous process left `running` (a crash, a kill -9) are recorded `failed` / `'interrupted'` at startup.
  * - RunDoc.attempts is the highest attempt number any single activity call of the run reached (1 = no retries);
  *   while a run retries, `error` shows the last failed attempt.
@@ -73,7 +73,7 @@ export class UnknownWorkflowError extends Error {
 export class WorkflowAlreadyRunningError extends Error {
   override name = 'WorkflowAlreadyRunningError';
 }
-/** Raised inside a run when the runner stops; the run is recorded failed with error 'stopped'. */
+/** Raised inside a run when the runner stops; the run is recorded cancelled with error 'stopped'. */
 export class RunnerStoppedError extends Error {
   override name = 'RunnerStoppedError';
   constructor() {
@@ -248,8 +248,17 @@ export function createRunner(deps: RunnerDeps): Runner {
       final = { ...current, status: 'completed', attempts, error: null, result, finishedAt: iso(), continuations };
       log.info({ run: doc._id, workflow: doc.workflow, continuations }, 'run completed');
     } catch (e) {
-      const error = e instanceof RunnerStoppedError ? 'stopped' : describeError(e);
-      final = { ...current, status: 'failed', attempts, error, result: null, finishedAt: iso(), continuations };
+      const stopped = e instanceof RunnerStoppedError;
+      const error = stopped ? 'stopped' : describeError(e);
+      final = {
+        ...current,
+        status: stopped ? 'cancelled' : 'failed',
+        attempts,
+        error,
+        result: null,
+        finishedAt: iso(),
+        continuations,
+      };
       if (error === 'stopped') log.info({ run: doc._id }, 'run stopped');
       else log.error({ run: doc._id, workflow: doc.workflow, attempts, error }, 'run failed');
     }

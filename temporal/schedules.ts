@@ -18,7 +18,10 @@ export interface ScheduleSpec {
   overlap: 'skip';
 }
 
-export const SCHEDULES: readonly ScheduleSpec[] = [];
+export const SCHEDULES: readonly ScheduleSpec[] = [
+  // Market read side (workflows/recompute-market.ts): token stats, rankings, market overview, in that order.
+  { id: 'market', workflow: 'recomputeMarket', everyMs: 20_000, input: null, overlap: 'skip' },
+];
 
 /**
  * How late a missed firing may still run after a Temporal outage: one interval (a recompute that is due again

@@ -8,6 +8,8 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { pino } from 'pino';
 import { connectOgmios } from '../activities/chain/ogmios-client.js';
 import { defaultExtensions } from '../activities/extensions.js';
+import { createRecomputeActivities } from '../activities/recompute/index.js';
+import { importRegistry } from '../activities/registry/import.js';
 import { createSyncActivities } from '../activities/sync/index.js';
 import { ConfigError, loadConfig, type Config } from '../config/index.js';
 import { ALL_COLLECTIONS } from '../mongo/collections/index.js';
@@ -27,13 +29,17 @@ async function main(config: Config) {
   const store = await openStore(config);
   await store.ensureIndexes(ALL_COLLECTIONS);
   const chain = await connectOgmios(config.OGMIOS_URL);
-  const activities = createSyncActivities({
-    store,
-    chain,
-    k: config.SYNC_K,
-    network: config.CARDANO_NETWORK,
-    extensions: defaultExtensions(),
-  });
+  await importRegistry(store, config.TOKEN_REGISTRY_DIR);
+  const activities = {
+    ...createSyncActivities({
+      store,
+      chain,
+      k: config.SYNC_K,
+      network: config.CARDANO_NETWORK,
+      extensions: defaultExtensions(),
+    }),
+    ...createRecomputeActivities({ store }),
+  };
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   try {
     const worker = await Worker.create({

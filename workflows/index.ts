@@ -22,3 +22,4 @@ function temporalWorkflow<A extends object, I, R>(entry: WorkflowEntry<A, I, R>)
 }
 
 export const syncChain = temporalWorkflow(WORKFLOWS.syncChain);
+export const recomputeMarket = temporalWorkflow(WORKFLOWS.recomputeMarket);

@@ -14,7 +14,8 @@
  *   5. add its schedule to temporal/schedules.ts (`{ id: '<job>', workflow: 'x', everyMs, input, overlap: 'skip' }`).
  */
 import type { ActivityOptions, WorkflowBody } from './context.js';
-import { SYNC_ACTIVITY } from './policies.js';
+import { RECOMPUTE_ACTIVITY, SYNC_ACTIVITY } from './policies.js';
+import { recomputeMarketBody } from './recompute-market.js';
 import { syncChainBody } from './sync-chain.js';
 
 export interface WorkflowEntry<A = never, I = never, R = unknown> {
@@ -30,6 +31,7 @@ export interface WorkflowEntry<A = never, I = never, R = unknown> {
 
 export const WORKFLOWS = {
   syncChain: { body: syncChainBody, activityOptions: SYNC_ACTIVITY, singleton: true },
+  recomputeMarket: { body: recomputeMarketBody, activityOptions: RECOMPUTE_ACTIVITY },
 } satisfies Record<string, WorkflowEntry<never, never, unknown>>;
 
 export type WorkflowName = keyof typeof WORKFLOWS;

@@ -220,6 +220,7 @@ class MarketBlock {
       lastStateSlot: slot,
       priceRaw,
       tvlLovelace,
+      poolOutput: p.output,
       slot,
     };
     state.put(POOLS, doc);

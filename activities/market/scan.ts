@@ -7,7 +7,7 @@
  * trade and mints nothing.
  */
 import type { UtxoDoc } from '../../mongo/collections/chain.js';
-import type { Block, Transaction } from '../chain/types.js';
+import type { Block, Transaction, TxOutput } from '../chain/types.js';
 import type { DexAdapter, ExecutedSwap, Order, PoolState } from '../dex/types.js';
 import { paymentCredential } from '../dex/utxo.js';
 import { ftUnitOfReference } from './cip68.js';
@@ -22,6 +22,9 @@ export interface PoolSeen {
   outIndex: number;
   address: string;
   key: string;
+  /** The pool output's value (`unit` → raw quantity, `lovelace` for ADA) and datum CBOR, kept on the pool document
+   * so swap quotes decode the exact pool state (curve, every fee part) with the DEX's own adapter. */
+  output: { value: Record<string, string>; datum: string | null };
 }
 
 export interface OrderSeen {
@@ -106,6 +109,10 @@ export function scanBlock(block: Block, spent: ReadonlyMap<string, UtxoDoc>, dex
           outIndex,
           address: o.address,
           key: poolKeyId(state.dex, state.poolId),
+          output: {
+            value: rawValue(o.value),
+            datum: o.datum ?? (o.datumHash ? (tx.datums?.[o.datumHash] ?? null) : null),
+          },
         });
         return;
       }
@@ -115,6 +122,15 @@ export function scanBlock(block: Block, spent: ReadonlyMap<string, UtxoDoc>, dex
         scan.orders.push({ order, outIndex, poolKey: order.poolId ? poolKeyId(order.dex, order.poolId) : null });
     });
     out.push(scan);
+  }
+  return out;
+}
+
+function rawValue(v: TxOutput['value']): Record<string, string> {
+  const out: Record<string, string> = { lovelace: String(v.ada.lovelace) };
+  for (const [policy, names] of Object.entries(v)) {
+    if (policy === 'ada') continue;
+    for (const [name, q] of Object.entries(names as Record<string, bigint>)) out[policy + name] = String(q);
   }
   return out;
 }

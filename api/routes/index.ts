@@ -8,13 +8,25 @@ import Router from '@koa/router';
 import type { ApiDeps } from '../deps.js';
 import { buildOpenApi, openApiRoute } from '../openapi.js';
 import { register, type AnyRouteSpec, type RestModule } from '../route.js';
+import { assetsModule } from './assets.js';
 import { explorerModule } from './explorer.js';
 import { healthRouter } from './health.js';
+import { marketModule } from './market.js';
+import { poolsModule } from './pools.js';
+import { swapModule } from './swap.js';
+import { tokensModule } from './tokens.js';
 
 export const API_PREFIX = '/api/v1';
 
 /** Every REST resource, in documentation order. */
-export const REST_MODULES: readonly RestModule[] = [explorerModule];
+export const REST_MODULES: readonly RestModule[] = [
+  tokensModule,
+  assetsModule,
+  poolsModule,
+  marketModule,
+  swapModule,
+  explorerModule,
+];
 
 /** Every documented REST operation (the OpenAPI route first). */
 export const restRoutes = (): AnyRouteSpec[] => [openApiRoute, ...REST_MODULES.flatMap((m) => m.routes)];

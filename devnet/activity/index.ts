@@ -1,6 +1,7 @@
 /** The devnet's activity modules, in the order they act within a block (see generator.ts to add one). */
 import type { ActivityModule } from '../generator.js';
 import type { World } from '../world.js';
+import { dexModule } from './dex.js';
 import { faucetModule } from './faucet.js';
 import { nftsModule } from './nfts.js';
 import { paymentsModule } from './payments.js';
@@ -18,6 +19,7 @@ export function defaultModules(world: World): ActivityModule[] {
     tokensModule(world),
     nftsModule(world),
     rewardsModule(world),
+    dexModule(world),
   ];
 }
 

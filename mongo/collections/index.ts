@@ -1,6 +1,7 @@
 import { ACCESS_COLLECTIONS } from './access.js';
 import { CHAIN_COLLECTIONS } from './chain.js';
 import { LOGOS, MARKET_SYNC_COLLECTIONS, TOKEN_META } from './market.js';
+import { MARKET_READ_COLLECTIONS } from './market-read.js';
 import { RUNS } from './runs.js';
 import { CHECKPOINTS, UNDO } from './sync-state.js';
 import type { CollectionSpec } from '../store.js';
@@ -15,10 +16,12 @@ export const ALL_COLLECTIONS: CollectionSpec<{ _id: string }>[] = [
   ...MARKET_SYNC_COLLECTIONS,
   TOKEN_META,
   LOGOS,
+  ...MARKET_READ_COLLECTIONS,
 ];
 
 export * from './access.js';
 export * from './chain.js';
 export * from './market.js';
+export * from './market-read.js';
 export * from './runs.js';
 export * from './sync-state.js';

@@ -4,7 +4,8 @@
  */
 import { defineCollection } from '../store.js';
 
-export type RunStatus = 'queued' | 'running' | 'completed' | 'failed';
+/** `cancelled`: the process stopped (a shutdown) while the run was going; not a failure of the job itself. */
+export type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 
 export interface RunDoc {
   /** `${workflowId}:${startedAt ms}`. */

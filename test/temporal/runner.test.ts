@@ -233,9 +233,9 @@ describe('embedded runner', function () {
 
     await r.stop();
     const [s, n] = await Promise.all([sync.done, nap.done]);
-    assert.equal(s.status, 'failed');
+    assert.equal(s.status, 'cancelled');
     assert.equal(s.error, 'stopped');
-    assert.equal(n.status, 'failed');
+    assert.equal(n.status, 'cancelled');
     assert.equal(n.error, 'stopped');
     assert.equal(await store.collection(RUNS).count('byStatus', { eq: ['running'] }), 0);
   });

@@ -1,0 +1,78 @@
+/**
+ * ADA/USD from the chain (spec: prices derive from on-chain DEX pools). Now: the ADA/stablecoin pools' reserves,
+ * TVL-weighted median over pools (one thin or off-peg pool cannot move it). History: the `adausd` candle series the
+ * market sync keeps (stablecoin base units per lovelace; every USD stablecoin counted there has 6 decimals like
+ * ADA, so the raw ratio is USD per ADA).
+ */
+import { CANDLES, type CandleInterval, type PoolDoc } from '../../mongo/collections/market.js';
+import type { Store } from '../../mongo/store.js';
+import { LOVELACE } from '../registry/metadata.js';
+
+/** USD stablecoins (reference dex-nft-handles.md §6.1): unit → decimals. */
+export const USD_STABLECOINS: ReadonlyMap<string, number> = new Map([
+  ['c48cbb3d5e57ed56e276bc45f99ab39abe94e6cd7ac39fb402da47ad0014df105553444d', 6], // USDM
+  ['1f3aec8bfe7ea4fe14c5f121e2a92e301afe414147860d557cac7e345553444378', 6], // USDCx
+  ['8db269c3ec630e06ae29f74bc39edd1f87c819f1056206e879a1cd61446a65644d6963726f555344', 6], // DJED
+  ['f66d78b4a3cb3d37afa0ec36461e51ecbde00f26c8f0a68f94b6988069555344', 6], // iUSD
+  ['fe7c786ab321f41c654ef6c1af7b3250a613c24e4213e0425a7ae45655534441', 6], // USDA
+  ['92776616f1f32c65a173392e4410a3d8c39dcf6ef768c73af164779c4d79555344', 6], // MyUSD
+  ['25c5de5f5b286073c593edfd77b48abc7a48e5a4f3d4cd9d428ff93555534443', 8], // wanUSDC
+  ['25c5de5f5b286073c593edfd77b48abc7a48e5a4f3d4cd9d428ff93555534454', 8], // wanUSDT
+]);
+
+export const ADAUSD_SERIES = 'adausd';
+/** Base units of the stablecoins in the adausd series (all 6, like lovelace). */
+const ADAUSD_SERIES_DECIMALS = 6;
+
+/** USD per ADA of one ADA/stablecoin pool, with its weight (the ADA reserve); null for other pools. */
+export function poolAdaUsd(p: PoolDoc): { rate: number; weight: number } | null {
+  const dec = USD_STABLECOINS.get(p.tokenB);
+  if (p.tokenA !== LOVELACE || dec === undefined) return null;
+  const ada = Number(p.reserveARaw) / 1e6;
+  const usd = Number(p.reserveBRaw) / 10 ** dec;
+  return ada > 0 && usd > 0 ? { rate: usd / ada, weight: ada } : null;
+}
+
+/** Weighted median of the pools' rates; null without any ADA/stablecoin pool. */
+export function adaUsdFromPools(pools: Iterable<PoolDoc>): number | null {
+  const rates = [...pools].map(poolAdaUsd).filter((r): r is { rate: number; weight: number } => r !== null);
+  if (!rates.length) return null;
+  rates.sort((a, b) => a.rate - b.rate);
+  const half = rates.reduce((s, r) => s + r.weight, 0) / 2;
+  let acc = 0;
+  for (const r of rates) {
+    acc += r.weight;
+    if (acc >= half) return r.rate;
+  }
+  return (rates[rates.length - 1] as { rate: number }).rate;
+}
+
+/** USD per ADA of a raw adausd candle price. */
+export const adaUsdOfRaw = (raw: number): number => (raw * 10 ** 6) / 10 ** ADAUSD_SERIES_DECIMALS;
+
+/**
+ * Close of the last candle of `series` completed by `timeSec` (bucket end ≤ timeSec): the last price known at that
+ * time, raw. null when the series does not reach back that far.
+ */
+export async function seriesCloseAt(
+  store: Store,
+  series: string,
+  interval: CandleInterval,
+  intervalSec: number,
+  timeSec: number,
+): Promise<number | null> {
+  const [c] = await store
+    .collection(CANDLES)
+    .find('bySeries', { eq: [series, interval], lte: timeSec - intervalSec, reverse: true, limit: 1 });
+  return c ? c.close : null;
+}
+
+/** Close of the newest candle of `series` (its last traded price), raw. */
+export async function seriesLatestClose(
+  store: Store,
+  series: string,
+  interval: CandleInterval,
+): Promise<number | null> {
+  const [c] = await store.collection(CANDLES).find('bySeries', { eq: [series, interval], reverse: true, limit: 1 });
+  return c ? c.close : null;
+}

@@ -1,0 +1,173 @@
+/**
+ * Market recompute activities, run every minute by the schedules of temporal/schedules.ts:
+ * - recomputeTokenStats — reads pools, tokens, token_meta, trades, candles, checkpoints, blocks; writes token_stats,
+ *   pool_stats.
+ * - recomputeRankings — reads token_stats, pools, pool_stats; writes rankings.
+ * - recomputeMarketOverview — reads pools, pool_stats, token_stats; writes market_overview.
+ * Each rewrites its documents wholesale and removes the ones whose token or pool no longer exists (after a
+ * rollback), so a run is idempotent and a failed run is simply repeated.
+ */
+import {
+  MARKET_OVERVIEW,
+  POOL_STATS,
+  RANKINGS,
+  STATS_WINDOWS,
+  TOKEN_STATS,
+  WINDOW_SECONDS,
+  type PoolStatsDoc,
+  type StatsWindow,
+  type TokenStatsDoc,
+} from '../../mongo/collections/market-read.js';
+import { POOLS, TOKENS, TOKEN_META, type PoolDoc } from '../../mongo/collections/market.js';
+import { del, put, type CollectionSpec, type Store, type WriteOp } from '../../mongo/store.js';
+import { LOVELACE, tokenMetadata } from '../registry/metadata.js';
+import { ADAUSD_SERIES, adaUsdFromPools, adaUsdOfRaw, seriesCloseAt } from './ada-usd.js';
+import { storeClock } from './clock.js';
+import { buildOverview } from './overview.js';
+import { buildPoolRankings, buildTokenRankings } from './rankings.js';
+import {
+  WINDOW_INTERVAL,
+  computePoolStats,
+  computeTokenStats,
+  loadTokenInputs,
+  lovelaceNumber,
+  poolTvlLovelace,
+  type MarketContext,
+} from './token-stats.js';
+
+export interface RecomputeDeps {
+  store: Store;
+  /** Clock (unix ms); tests pin it. */
+  now?: () => number;
+}
+
+const WRITE_BATCH = 200;
+
+async function allDocs<D extends { _id: string }>(store: Store, spec: CollectionSpec<D>): Promise<D[]> {
+  const out: D[] = [];
+  for await (const d of store.collection(spec).scan()) out.push(d);
+  return out;
+}
+
+/** Writes `docs` and deletes every other document of the collection, in batches. */
+async function replaceAll<D extends { _id: string }>(store: Store, spec: CollectionSpec<D>, docs: readonly D[]) {
+  const keep = new Set(docs.map((d) => d._id));
+  let ops: WriteOp[] = [];
+  const flush = async () => {
+    if (ops.length) await store.write(ops);
+    ops = [];
+  };
+  for (const d of docs) {
+    ops.push(put(spec, d));
+    if (ops.length >= WRITE_BATCH) await flush();
+  }
+  const stale: string[] = [];
+  for await (const d of store.collection(spec).scan()) if (!keep.has(d._id)) stale.push(d._id);
+  for (const id of stale) {
+    ops.push(del(spec, id));
+    if (ops.length >= WRITE_BATCH) await flush();
+  }
+  await flush();
+}
+
+/** Clock, ADA/USD now and at each window start: what every token's stats share. */
+export async function marketContext(store: Store, nowMs: number, pools: readonly PoolDoc[]): Promise<MarketContext> {
+  const { clock } = await storeClock(store);
+  const nowSec = Math.floor(nowMs / 1000);
+  const at = await Promise.all(
+    STATS_WINDOWS.map((w) => {
+      const [interval, sec] = WINDOW_INTERVAL[w];
+      return seriesCloseAt(store, ADAUSD_SERIES, interval, sec, nowSec - WINDOW_SECONDS[w]);
+    }),
+  );
+  const adaUsdAt = Object.fromEntries(
+    STATS_WINDOWS.map((w, i) => [w, at[i] === null || at[i] === undefined ? null : adaUsdOfRaw(at[i])]),
+  ) as Record<StatsWindow, number | null>;
+  return { nowMs, clock, adaUsd: adaUsdFromPools(pools), adaUsdAt };
+}
+
+/** Every token that trades in a pool, with its pools. */
+export function tokensOfPools(pools: readonly PoolDoc[]): Map<string, PoolDoc[]> {
+  const byUnit = new Map<string, PoolDoc[]>();
+  for (const p of pools)
+    for (const u of [p.tokenA, p.tokenB]) if (u !== LOVELACE) byUnit.set(u, [...(byUnit.get(u) ?? []), p]);
+  return byUnit;
+}
+
+export async function computeAllTokenStats(store: Store, nowMs: number) {
+  const pools = await allDocs(store, POOLS);
+  const ctx = await marketContext(store, nowMs, pools);
+  const poolStats: PoolStatsDoc[] = [];
+  for (const p of pools) poolStats.push(await computePoolStats(store, p.id, ctx));
+  const byUnit = tokensOfPools(pools);
+  const units = [...byUnit.keys()].sort();
+  const [tokens, metas] = await Promise.all([
+    store.collection(TOKENS).getMany(units),
+    store.collection(TOKEN_META).getMany(units),
+  ]);
+  const stats: TokenStatsDoc[] = [];
+  for (const [i, unit] of units.entries()) {
+    const token = tokens[i];
+    // The sync writes a token document with its first pool; a pool seen before its token is skipped this round.
+    if (!token) continue;
+    const meta = tokenMetadata(unit, metas[i] ?? null, token);
+    const input = await loadTokenInputs(store, meta, token, byUnit.get(unit) ?? [], ctx);
+    stats.push(computeTokenStats(input, ctx));
+  }
+  return { stats, poolStats, pools, ctx };
+}
+
+export function createRecomputeActivities(deps: RecomputeDeps) {
+  const { store } = deps;
+  const now = deps.now ?? Date.now;
+  return {
+    async recomputeTokenStats(): Promise<{ tokens: number; pools: number }> {
+      const { stats, poolStats } = await computeAllTokenStats(store, now());
+      await replaceAll(store, POOL_STATS, poolStats);
+      await replaceAll(store, TOKEN_STATS, stats);
+      return { tokens: stats.length, pools: poolStats.length };
+    },
+
+    async recomputeRankings(): Promise<{ lists: number }> {
+      const nowMs = now();
+      const [stats, pools, poolStats] = await Promise.all([
+        allDocs(store, TOKEN_STATS),
+        allDocs(store, POOLS),
+        allDocs(store, POOL_STATS),
+      ]);
+      const volume = new Map(poolStats.map((s) => [s.poolId, s.volume24h]));
+      const poolRows = pools.map((p) => {
+        const tvl = poolTvlLovelace(p);
+        return {
+          id: p.id,
+          dex: p.dex,
+          tvlAda: tvl === null ? null : lovelaceNumber(tvl),
+          volume24h: volume.get(p.id) ?? 0,
+        };
+      });
+      const docs = [...buildTokenRankings(stats, nowMs), ...buildPoolRankings(poolRows, nowMs)];
+      await replaceAll(store, RANKINGS, docs);
+      return { lists: docs.length };
+    },
+
+    async recomputeMarketOverview(): Promise<{ tokens: number; pools: number }> {
+      const nowMs = now();
+      const [pools, poolStats, stats] = await Promise.all([
+        allDocs(store, POOLS),
+        allDocs(store, POOL_STATS),
+        allDocs(store, TOKEN_STATS),
+      ]);
+      const doc = buildOverview(
+        pools,
+        new Map(poolStats.map((s) => [s.poolId, s])),
+        stats,
+        adaUsdFromPools(pools),
+        nowMs,
+      );
+      await store.write([put(MARKET_OVERVIEW, doc)]);
+      return { tokens: stats.length, pools: pools.length };
+    },
+  };
+}
+
+export type RecomputeActivities = ReturnType<typeof createRecomputeActivities>;

@@ -1,0 +1,77 @@
+/**
+ * The market overview (spec: "Objects with loosely specified fields", market overview), pure: totals over all
+ * pools, per-DEX figures, and the token lists. topGainers/topLosers rank the 24 h ADA price change among tokens
+ * traded in those 24 h with liquidity of 10,000 ADA or more; trending is most traded by 24 h volume (ties: trades
+ * of the last hour).
+ */
+import type {
+  DexOverview,
+  MarketOverviewDoc,
+  PoolStatsDoc,
+  TokenStatsDoc,
+} from '../../mongo/collections/market-read.js';
+import { MARKET_OVERVIEW_ID } from '../../mongo/collections/market-read.js';
+import type { PoolDoc } from '../../mongo/collections/market.js';
+import { lovelaceNumber, poolTvlLovelace } from './token-stats.js';
+
+export const OVERVIEW_LIST_SIZE = 10;
+export const MOVERS_MIN_LIQUIDITY_ADA = 10_000;
+
+const byUnit = (a: TokenStatsDoc, b: TokenStatsDoc) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
+
+export function buildOverview(
+  pools: readonly PoolDoc[],
+  poolStats: ReadonlyMap<number, PoolStatsDoc>,
+  tokens: readonly TokenStatsDoc[],
+  adaUsd: number | null,
+  nowMs: number,
+): MarketOverviewDoc {
+  const dexes = new Map<string, { volume: number; tvl: bigint; pools: number; txns: number }>();
+  let tvl = 0n;
+  let volume = 0;
+  let txns = 0;
+  for (const p of pools) {
+    const s = poolStats.get(p.id);
+    const poolTvl = poolTvlLovelace(p) ?? 0n;
+    const d = dexes.get(p.dex) ?? { volume: 0, tvl: 0n, pools: 0, txns: 0 };
+    d.volume += s?.volume24h ?? 0;
+    d.tvl += poolTvl;
+    d.pools++;
+    d.txns += s?.txns24h ?? 0;
+    dexes.set(p.dex, d);
+    tvl += poolTvl;
+    volume += s?.volume24h ?? 0;
+    txns += s?.txns24h ?? 0;
+  }
+  const dexList: DexOverview[] = [...dexes.entries()]
+    .map(([dex, d]) => ({ dex, volume24h: d.volume, tvlAda: lovelaceNumber(d.tvl), pools: d.pools, txns24h: d.txns }))
+    .sort((a, b) => b.volume24h - a.volume24h || b.tvlAda - a.tvlAda || (a.dex < b.dex ? -1 : 1));
+
+  const movers = tokens.filter(
+    (t) => t.txns24h > 0 && (t.liquidityAda ?? 0) >= MOVERS_MIN_LIQUIDITY_ADA && t.change24h !== null,
+  );
+  const change = (t: TokenStatsDoc) => t.change24h as number;
+  const top = (list: TokenStatsDoc[]) => list.slice(0, OVERVIEW_LIST_SIZE).map((t) => t._id);
+  const gainers = movers
+    .filter((t) => change(t) > 0)
+    .sort((a, b) => change(b) - change(a) || b.volume24h - a.volume24h || byUnit(a, b));
+  const losers = movers
+    .filter((t) => change(t) < 0)
+    .sort((a, b) => change(a) - change(b) || b.volume24h - a.volume24h || byUnit(a, b));
+  const trending = tokens
+    .filter((t) => t.volume24h > 0)
+    .sort((a, b) => b.volume24h - a.volume24h || b.windows['1h'].txns - a.windows['1h'].txns || byUnit(a, b));
+
+  return {
+    _id: MARKET_OVERVIEW_ID,
+    adaUsd,
+    volume24h: volume,
+    tvlAda: lovelaceNumber(tvl),
+    txns24h: txns,
+    dexes: dexList,
+    topGainers: top(gainers),
+    topLosers: top(losers),
+    trending: top(trending),
+    updatedAt: new Date(nowMs).toISOString(),
+  };
+}

@@ -1,0 +1,255 @@
+/**
+ * TokenStats of one token from the sync-maintained documents: price and liquidity from its pools' current
+ * reserves, activity windows from its trades, price changes from its token candle series (volume-weighted over
+ * all its ADA pools) and the adausd series. The computation is pure (`computeTokenStats`); `loadTokenInputs` reads
+ * what it needs with bounded range scans.
+ *
+ * Units: prices are stored raw (lovelace per token base unit); ADA price = raw × 10^decimals / 10^6.
+ */
+import {
+  STATS_WINDOWS,
+  WINDOW_SECONDS,
+  type PoolStatsDoc,
+  type StatsWindow,
+  type TokenStatsDoc,
+  type WindowStats,
+} from '../../mongo/collections/market-read.js';
+import {
+  CANDLES,
+  TRADES,
+  type CandleInterval,
+  type PoolDoc,
+  type TokenDoc,
+  type TradeDoc,
+} from '../../mongo/collections/market.js';
+import type { Store } from '../../mongo/store.js';
+import { scaleInteger } from '../registry/units.js';
+import { LOVELACE, type TokenMetadata } from '../registry/metadata.js';
+import { seriesCloseAt, seriesLatestClose } from './ada-usd.js';
+import type { SlotClock } from './clock.js';
+
+/** Candle interval read for the price at each window's start (fine enough for the window, few buckets). */
+export const WINDOW_INTERVAL: Record<StatsWindow, [CandleInterval, number]> = {
+  '5m': ['1m', 60],
+  '1h': ['1m', 60],
+  '6h': ['5m', 300],
+  '24h': ['15m', 900],
+  '7d': ['1h', 3600],
+};
+
+/** Trades read per token for the windows; beyond it the 7 d volume and count come from hourly candles. */
+export const TRADE_SCAN_LIMIT = 50_000;
+
+export const tokenSeries = (unit: string) => `token:${unit}`;
+export const poolSeries = (poolId: number) => `pool:${poolId}`;
+
+/** ADA price of a raw price (lovelace per token base unit). */
+export const adaPrice = (raw: number, decimals: number): number => (raw * 10 ** decimals) / 1e6;
+
+export const lovelaceNumber = (lovelace: bigint | string): number => scaleInteger(String(lovelace), 6);
+
+export interface MarketContext {
+  nowMs: number;
+  clock: SlotClock;
+  adaUsd: number | null;
+  /** USD per ADA at each window's start; null where the adausd history does not reach. */
+  adaUsdAt: Record<StatsWindow, number | null>;
+}
+
+export interface TokenInputs {
+  meta: TokenMetadata;
+  token: TokenDoc;
+  pools: PoolDoc[];
+  /** Complete trades of the last 7 days, newest first (at most TRADE_SCAN_LIMIT). */
+  trades: TradeDoc[];
+  /** The scan stopped at the limit: older trades of the 7 days were not read. */
+  truncated: boolean;
+  /** Hourly-candle totals of the last 7 days, used when `truncated`. */
+  candles7d: { volumeLovelace: bigint; trades: number } | null;
+  /** Raw token price now (last token candle close) and at each window start. */
+  priceNowRaw: number | null;
+  priceAtRaw: Record<StatsWindow, number | null>;
+}
+
+const isAdaPool = (p: PoolDoc) => p.tokenA === LOVELACE;
+
+/** The pool the token's price is read from: the sync's primary pool if it is an ADA pool, else the deepest. */
+export function primaryAdaPool(token: TokenDoc, pools: readonly PoolDoc[]): PoolDoc | null {
+  const ada = pools.filter(isAdaPool);
+  const named = ada.find((p) => p.id === token.primaryPoolId);
+  if (named) return named;
+  let best: PoolDoc | null = null;
+  for (const p of ada) if (!best || BigInt(p.reserveARaw) > BigInt(best.reserveARaw)) best = p;
+  return best;
+}
+
+/** Both sides of an ADA pool in lovelace. */
+export const poolTvlLovelace = (p: PoolDoc): bigint | null =>
+  p.tvlLovelace !== null ? BigInt(p.tvlLovelace) : isAdaPool(p) ? 2n * BigInt(p.reserveARaw) : null;
+
+const change = (now: number | null, then: number | null): number | null =>
+  now !== null && then !== null && then > 0 ? now / then - 1 : null;
+const usdChange = (c: number | null, usdNow: number | null, usdThen: number | null): number | null =>
+  c !== null && usdNow !== null && usdThen !== null && usdThen > 0 ? (1 + c) * (usdNow / usdThen) - 1 : null;
+const times = (a: number | null, b: number | null) => (a !== null && b !== null ? a * b : null);
+
+export function computeTokenStats(input: TokenInputs, ctx: MarketContext): TokenStatsDoc {
+  const { meta, token, pools } = input;
+  const d = meta.decimals;
+  const primary = primaryAdaPool(token, pools);
+  const priceAda =
+    primary && BigInt(primary.reserveBRaw) > 0n
+      ? adaPrice(Number(BigInt(primary.reserveARaw)) / Number(BigInt(primary.reserveBRaw)), d)
+      : null;
+  const adaPools = pools.filter(isAdaPool);
+  const liquidityAda = adaPools.length
+    ? lovelaceNumber(adaPools.reduce((s, p) => s + (poolTvlLovelace(p) ?? 0n), 0n))
+    : null;
+
+  const windows = {} as Record<StatsWindow, WindowStats>;
+  const cutoffSlot = (w: StatsWindow) => ctx.clock.msToSlot(ctx.nowMs - WINDOW_SECONDS[w] * 1000);
+  const makers = new Set<string>();
+  for (const w of STATS_WINDOWS) {
+    const from = cutoffSlot(w);
+    let volume = 0n;
+    let txns = 0;
+    let buys = 0;
+    let sells = 0;
+    for (const t of input.trades) {
+      if (t.slot < from) break;
+      txns++;
+      if (t.valueLovelace) volume += BigInt(t.valueLovelace);
+      if (t.side === 'buy') buys++;
+      else if (t.side === 'sell') sells++;
+      if (w === '24h' && t.maker) makers.add(t.maker);
+    }
+    if (w === '7d' && input.truncated && input.candles7d) {
+      volume = input.candles7d.volumeLovelace;
+      txns = input.candles7d.trades;
+    }
+    const c = change(input.priceNowRaw, input.priceAtRaw[w]);
+    windows[w] = {
+      volume: lovelaceNumber(volume),
+      txns,
+      buys,
+      sells,
+      change: c,
+      changeUsd: usdChange(c, ctx.adaUsd, ctx.adaUsdAt[w]),
+    };
+  }
+
+  const totalSupply = scaleInteger(token.totalSupplyRaw, d);
+  // No circulating-supply source is indexed yet: market cap falls back to the total supply (spec: mcap).
+  const circulatingSupply: number | null = null;
+  const mcapAda = times(priceAda, circulatingSupply ?? totalSupply);
+  const fdvAda = times(priceAda, totalSupply);
+  const w = windows;
+  return {
+    _id: meta.unit,
+    priceAda,
+    priceUsd: times(priceAda, ctx.adaUsd),
+    liquidityAda,
+    liquidityUsd: times(liquidityAda, ctx.adaUsd),
+    volume24h: w['24h'].volume,
+    volume7d: w['7d'].volume,
+    change1h: w['1h'].change,
+    change24h: w['24h'].change,
+    change7d: w['7d'].change,
+    change1hUsd: w['1h'].changeUsd,
+    change24hUsd: w['24h'].changeUsd,
+    change7dUsd: w['7d'].changeUsd,
+    txns24h: w['24h'].txns,
+    buys24h: w['24h'].buys,
+    sells24h: w['24h'].sells,
+    makers24h: makers.size,
+    mcapAda,
+    mcapUsd: times(mcapAda, ctx.adaUsd),
+    fdvUsd: times(fdvAda, ctx.adaUsd),
+    // Holder counts come from the ledger index (a later issue); unknown until then.
+    holders: null,
+    totalSupply,
+    circulatingSupply,
+    pools: token.poolIds.length,
+    firstPoolTime: token.firstPoolSlot === null ? null : ctx.clock.iso(token.firstPoolSlot),
+    firstPoolExact: token.firstPoolExact,
+    updatedAt: new Date(ctx.nowMs).toISOString(),
+    windows,
+    primaryPoolId: primary?.id ?? token.primaryPoolId,
+    fdvAda,
+    holdersCapped: false,
+    search: [meta.unit, meta.ticker, meta.name].filter(Boolean).join(' ').toLowerCase(),
+  };
+}
+
+/** Complete trades newer than `fromSlot`, newest first, over one index (`byToken` or `byPool`). */
+export async function recentTrades(
+  store: Store,
+  index: 'byToken' | 'byPool',
+  key: string | number,
+  fromSlot: number,
+  limit: number,
+): Promise<{ trades: TradeDoc[]; truncated: boolean }> {
+  const coll = store.collection(TRADES);
+  const out: TradeDoc[] = [];
+  const PAGE = 1000;
+  let after: TradeDoc | undefined;
+  for (;;) {
+    const page = await coll.find(index, { eq: [key], reverse: true, limit: PAGE, ...(after ? { after } : {}) });
+    for (const t of page) {
+      if (t.slot < fromSlot) return { trades: out, truncated: false };
+      if (t.status === 'complete') out.push(t);
+      if (out.length >= limit) return { trades: out, truncated: true };
+    }
+    if (page.length < PAGE) return { trades: out, truncated: false };
+    after = page[page.length - 1];
+  }
+}
+
+export async function loadTokenInputs(
+  store: Store,
+  meta: TokenMetadata,
+  token: TokenDoc,
+  pools: PoolDoc[],
+  ctx: MarketContext,
+): Promise<TokenInputs> {
+  const nowSec = Math.floor(ctx.nowMs / 1000);
+  const from7d = ctx.clock.msToSlot(ctx.nowMs - WINDOW_SECONDS['7d'] * 1000);
+  const series = tokenSeries(meta.unit);
+  const [{ trades, truncated }, priceNowRaw, ...starts] = await Promise.all([
+    recentTrades(store, 'byToken', meta.unit, from7d, TRADE_SCAN_LIMIT),
+    seriesLatestClose(store, series, '1m'),
+    ...STATS_WINDOWS.map((w) => {
+      const [interval, sec] = WINDOW_INTERVAL[w];
+      return seriesCloseAt(store, series, interval, sec, nowSec - WINDOW_SECONDS[w]);
+    }),
+  ]);
+  const priceAtRaw = Object.fromEntries(STATS_WINDOWS.map((w, i) => [w, starts[i] ?? null])) as Record<
+    StatsWindow,
+    number | null
+  >;
+  let candles7d: TokenInputs['candles7d'] = null;
+  if (truncated) {
+    const hours = await store
+      .collection(CANDLES)
+      .find('bySeries', { eq: [series, '1h'], gte: nowSec - WINDOW_SECONDS['7d'] });
+    candles7d = {
+      volumeLovelace: hours.reduce((s, c) => s + BigInt(c.volumeLovelace), 0n),
+      trades: hours.reduce((s, c) => s + c.trades, 0),
+    };
+  }
+  return { meta, token, pools, trades, truncated, candles7d, priceNowRaw, priceAtRaw };
+}
+
+/** 24 h activity of one pool from its complete trades. */
+export async function computePoolStats(store: Store, poolId: number, ctx: MarketContext): Promise<PoolStatsDoc> {
+  const from = ctx.clock.msToSlot(ctx.nowMs - WINDOW_SECONDS['24h'] * 1000);
+  const { trades } = await recentTrades(store, 'byPool', poolId, from, Number.MAX_SAFE_INTEGER);
+  const volume = trades.reduce((s, t) => s + (t.valueLovelace ? BigInt(t.valueLovelace) : 0n), 0n);
+  return {
+    _id: String(poolId),
+    poolId,
+    volume24h: lovelaceNumber(volume),
+    txns24h: trades.length,
+    updatedAt: new Date(ctx.nowMs).toISOString(),
+  };
+}

@@ -1,0 +1,145 @@
+/**
+ * Imports the CIP-26 token registry snapshot (`<dir>/mappings/<subject>.json`) into TOKEN_META and LOGOS. Run at
+ * service start: off-chain metadata, not chain-derived, so it is never rolled back. Idempotent and cheap on a
+ * restart: documents equal to the stored ones are not rewritten; subjects whose file disappeared are removed.
+ *
+ * A CIP-26 entry: `subject` = policy id + asset name hex (the unit); `name`, `ticker`, `description`, `url`, `logo`
+ * (base64 image, PNG in practice) and `decimals`, each as `{ value, signatures… }`.
+ */
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { LOGOS, TOKEN_META, type LogoDoc, type TokenMetaDoc } from '../../mongo/collections/market.js';
+import { del, put, type Store, type WriteOp } from '../../mongo/store.js';
+
+export interface RegistryImportResult {
+  /** Mapping files read. */
+  files: number;
+  /** Metadata or logo documents written because they were new or changed. */
+  written: number;
+  unchanged: number;
+  removed: number;
+  /** Files that were not a usable CIP-26 token entry, with the reason. */
+  skipped: { file: string; reason: string }[];
+}
+
+const SUBJECT = /^[0-9a-f]{56}([0-9a-f]{2}){0,32}$/;
+/** Writes per store batch (a logo is 30-80 KB). */
+const BATCH = 50;
+
+/** The image type from its first bytes; null when it is no image format browsers show. */
+export function imageType(bytes: Uint8Array): string | null {
+  const b = Buffer.from(bytes.subarray(0, 16));
+  if (b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg';
+  if (b.subarray(0, 4).toString('latin1') === 'GIF8') return 'image/gif';
+  if (b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP')
+    return 'image/webp';
+  const head = Buffer.from(bytes.subarray(0, 256)).toString('utf8').trimStart();
+  if (/^(<\?xml[^>]*>\s*)?<svg[\s>]/i.test(head)) return 'image/svg+xml';
+  return null;
+}
+
+export const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+type Field = { value?: unknown } | undefined;
+const str = (f: Field): string | null =>
+  typeof f?.value === 'string' && f.value.trim() !== '' ? f.value.trim() : null;
+
+/** One CIP-26 entry → its documents; throws with the reason when the entry is not usable. */
+export function parseRegistryEntry(json: unknown): { meta: TokenMetaDoc; logo: LogoDoc | null } {
+  if (typeof json !== 'object' || json === null) throw new Error('not a JSON object');
+  const e = json as Record<string, Field | string>;
+  const subject = typeof e.subject === 'string' ? e.subject.toLowerCase() : '';
+  if (!SUBJECT.test(subject)) throw new Error('subject is not a policy id + asset name');
+  const dec = (e.decimals as Field)?.value;
+  const decimals = typeof dec === 'number' && Number.isInteger(dec) && dec >= 0 && dec <= 255 ? dec : 0;
+  let logo: LogoDoc | null = null;
+  const logoB64 = str(e.logo as Field);
+  if (logoB64) {
+    const bytes = Buffer.from(logoB64, 'base64');
+    const contentType = imageType(bytes);
+    if (contentType) logo = { _id: subject, contentType, base64: bytes.toString('base64'), etag: sha256Hex(bytes) };
+  }
+  const meta: TokenMetaDoc = {
+    _id: subject,
+    name: str(e.name as Field),
+    ticker: str(e.ticker as Field),
+    decimals,
+    description: str(e.description as Field),
+    url: str(e.url as Field),
+    hasLogo: logo !== null,
+  };
+  return { meta, logo };
+}
+
+const sameMeta = (a: TokenMetaDoc | null, b: TokenMetaDoc) =>
+  a !== null &&
+  a.name === b.name &&
+  a.ticker === b.ticker &&
+  a.decimals === b.decimals &&
+  a.description === b.description &&
+  a.url === b.url &&
+  a.hasLogo === b.hasLogo;
+
+/** Reads `<dir>/mappings/*.json` and brings TOKEN_META and LOGOS in line with it. A missing folder imports nothing. */
+export async function importRegistry(store: Store, dir: string): Promise<RegistryImportResult> {
+  const result: RegistryImportResult = { files: 0, written: 0, unchanged: 0, removed: 0, skipped: [] };
+  const mappings = path.join(dir, 'mappings');
+  let files: string[];
+  try {
+    files = (await readdir(mappings)).filter((f) => f.endsWith('.json')).sort();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return result;
+    throw e;
+  }
+  const metas = store.collection(TOKEN_META);
+  const logos = store.collection(LOGOS);
+  const seen = new Set<string>();
+  let ops: WriteOp[] = [];
+  const flush = async () => {
+    if (ops.length) await store.write(ops);
+    ops = [];
+  };
+
+  for (const file of files) {
+    result.files++;
+    let parsed: ReturnType<typeof parseRegistryEntry>;
+    try {
+      parsed = parseRegistryEntry(JSON.parse(await readFile(path.join(mappings, file), 'utf8')));
+    } catch (e) {
+      result.skipped.push({ file, reason: e instanceof Error ? e.message : String(e) });
+      continue;
+    }
+    const { meta, logo } = parsed;
+    seen.add(meta._id);
+    const [oldMeta, oldLogo] = await Promise.all([metas.get(meta._id), logos.get(meta._id)]);
+    let changed = false;
+    if (!sameMeta(oldMeta, meta)) {
+      ops.push(put(TOKEN_META, meta));
+      changed = true;
+    }
+    if (logo && (oldLogo?.etag !== logo.etag || oldLogo.contentType !== logo.contentType)) {
+      ops.push(put(LOGOS, logo));
+      changed = true;
+    } else if (!logo && oldLogo) {
+      ops.push(del(LOGOS, meta._id));
+      changed = true;
+    }
+    if (changed) result.written++;
+    else result.unchanged++;
+    if (ops.length >= BATCH) await flush();
+  }
+
+  // Entries whose file is gone. An empty folder removes nothing (more likely a bad mount than an empty registry).
+  if (seen.size > 0) {
+    for await (const m of metas.scan()) {
+      if (seen.has(m._id)) continue;
+      ops.push(del(TOKEN_META, m._id), del(LOGOS, m._id));
+      result.removed++;
+      if (ops.length >= BATCH) await flush();
+    }
+  }
+  await flush();
+  return result;
+}

@@ -1,0 +1,179 @@
+/**
+ * Market documents → REST answers. Loading is batched (one getMany per collection for all units of an answer);
+ * presenting is pure. Raw integers become the spec's units here: whole ADA, decimal-adjusted token amounts, and
+ * prices decimal-adjusted from raw (tokenA base units per tokenB base unit × 10^decB / 10^decA).
+ */
+import {
+  ADA_METADATA,
+  LOVELACE,
+  displayName,
+  tokenMetadata,
+  type TokenMetadata,
+} from '../../activities/registry/metadata.js';
+import type { SlotClock } from '../../activities/recompute/clock.js';
+import type { PoolStatsDoc, TokenStatsDoc } from '../../mongo/collections/market-read.js';
+import { LOGOS, TOKENS, TOKEN_META, type PoolDoc, type TradeDoc } from '../../mongo/collections/market.js';
+import type { Store } from '../../mongo/store.js';
+import { lovelaceToAda, scaleInteger } from '../units.js';
+
+/** `data` (default): logo carries the image as a data URI; `url`: logo carries logoUrl (spec: logos=url). */
+export type LogoMode = 'data' | 'url';
+
+export interface AssetRef {
+  unit: string;
+  policyId: string;
+  nameHex: string;
+  name: string | null;
+  ticker: string | null;
+  decimals: number;
+  logo: string | null;
+  logoUrl: string | null;
+  displayName: string;
+}
+
+export const logoPath = (unit: string) => `/api/v1/assets/${unit}/logo`;
+
+export function presentAsset(m: TokenMetadata, siteUrl: string, mode: LogoMode, dataUri: string | null): AssetRef {
+  const served = m.storedLogo || m.inlineLogo !== null;
+  const logoUrl = served ? `${siteUrl}${logoPath(m.unit)}` : m.externalLogo;
+  const logo = mode === 'url' ? logoUrl : (dataUri ?? m.inlineLogo ?? m.externalLogo ?? logoUrl);
+  return {
+    unit: m.unit,
+    policyId: m.policyId,
+    nameHex: m.nameHex,
+    name: m.name,
+    ticker: m.ticker,
+    decimals: m.decimals,
+    logo,
+    logoUrl,
+    displayName: displayName(m),
+  };
+}
+
+/** Metadata and AssetRefs of a set of units, loaded together. */
+export interface AssetBook {
+  meta(unit: string): TokenMetadata;
+  ref(unit: string): AssetRef;
+  decimals(unit: string): number;
+}
+
+export async function loadAssets(
+  store: Store,
+  units: Iterable<string>,
+  siteUrl: string,
+  mode: LogoMode,
+): Promise<AssetBook> {
+  const list = [...new Set(units)].filter((u) => u !== LOVELACE);
+  const [metas, tokens] = await Promise.all([
+    store.collection(TOKEN_META).getMany(list),
+    store.collection(TOKENS).getMany(list),
+  ]);
+  const meta = new Map<string, TokenMetadata>([[LOVELACE, ADA_METADATA]]);
+  list.forEach((u, i) => meta.set(u, tokenMetadata(u, metas[i] ?? null, tokens[i] ?? null)));
+  const dataUris = new Map<string, string>();
+  if (mode === 'data') {
+    const withLogo = list.filter((u) => meta.get(u)?.storedLogo);
+    const logos = await store.collection(LOGOS).getMany(withLogo);
+    for (const l of logos) if (l) dataUris.set(l._id, `data:${l.contentType};base64,${l.base64}`);
+  }
+  const refs = new Map<string, AssetRef>();
+  const metaOf = (u: string) => meta.get(u) ?? tokenMetadata(u, null, null);
+  return {
+    meta: metaOf,
+    decimals: (u) => metaOf(u).decimals,
+    ref(u) {
+      let r = refs.get(u);
+      if (!r) {
+        r = presentAsset(metaOf(u), siteUrl, mode, dataUris.get(u) ?? null);
+        refs.set(u, r);
+      }
+      return r;
+    },
+  };
+}
+
+/** Decimals of a token for other answers (ApiDeps.tokenDecimals): registry, else CIP-68, else 0. */
+export function tokenDecimalsLookup(store: Store): (unit: string) => Promise<number> {
+  return async (unit) => {
+    if (unit === LOVELACE) return 6;
+    const [meta, token] = await Promise.all([
+      store.collection(TOKEN_META).get(unit),
+      store.collection(TOKENS).get(unit),
+    ]);
+    return tokenMetadata(unit, meta, token).decimals;
+  };
+}
+
+/** TokenStats as answered (the ranking helpers stay internal). */
+export function presentStats(s: TokenStatsDoc) {
+  const { _id: _unit, primaryPoolId: _primary, fdvAda: _fdvAda, holdersCapped: _capped, search: _search, ...stats } = s;
+  return stats;
+}
+
+export function presentTokenRow(s: TokenStatsDoc, assets: AssetBook) {
+  return { asset: assets.ref(s._id), stats: presentStats(s), primaryPoolId: s.primaryPoolId };
+}
+
+/** Decimal-adjusted price of tokenB in tokenA from raw reserves. */
+export function poolPrice(p: PoolDoc, assets: AssetBook): number | null {
+  const a = scaleInteger(p.reserveARaw, assets.decimals(p.tokenA));
+  const b = scaleInteger(p.reserveBRaw, assets.decimals(p.tokenB));
+  return a > 0 && b > 0 ? a / b : null;
+}
+
+const percent = (fraction: number | null | undefined) =>
+  fraction === null || fraction === undefined || !Number.isFinite(fraction) ? null : Math.round(fraction * 1e8) / 1e6;
+
+export function presentPool(p: PoolDoc, assets: AssetBook, stats: PoolStatsDoc | null, clock: SlotClock) {
+  const tvl = p.tvlLovelace ?? (p.tokenA === LOVELACE ? String(2n * BigInt(p.reserveARaw)) : null);
+  return {
+    id: p.id,
+    dex: p.dex,
+    identifier: p.identifier,
+    address: p.address,
+    tokenA: assets.ref(p.tokenA),
+    tokenB: assets.ref(p.tokenB),
+    reserveA: scaleInteger(p.reserveARaw, assets.decimals(p.tokenA)),
+    reserveB: scaleInteger(p.reserveBRaw, assets.decimals(p.tokenB)),
+    tvlAda: tvl === null ? null : lovelaceToAda(tvl),
+    price: poolPrice(p, assets),
+    feePercent: percent(p.feeAToB),
+    createdTime: clock.iso(p.createdSlot),
+    createdExact: p.createdExact,
+    lastStateTime: clock.iso(p.lastStateSlot),
+    volume24h: stats?.volume24h ?? 0,
+    txns24h: stats?.txns24h ?? 0,
+  };
+}
+
+/** ADA price of a raw trade price (lovelace per token base unit). */
+export const rawToAdaPrice = (raw: number, decimals: number) => (raw * 10 ** decimals) / 1e6;
+
+export function presentTrade(
+  t: TradeDoc,
+  assets: AssetBook,
+  clock: SlotClock,
+  adaUsdAt: (timeMs: number) => number | null,
+) {
+  const timeMs = clock.slotToMs(t.slot);
+  const valueAda = t.valueLovelace === null ? null : lovelaceToAda(t.valueLovelace);
+  const rate = valueAda === null ? null : adaUsdAt(timeMs);
+  return {
+    id: t.id,
+    poolId: t.poolId,
+    dex: t.dex,
+    txHash: t.txHash,
+    time: new Date(timeMs).toISOString(),
+    status: t.status,
+    side: t.side,
+    tokenIn: assets.ref(t.tokenIn),
+    tokenOut: assets.ref(t.tokenOut),
+    amountIn: scaleInteger(t.amountInRaw, assets.decimals(t.tokenIn)),
+    amountOut: t.amountOutRaw === null ? null : scaleInteger(t.amountOutRaw, assets.decimals(t.tokenOut)),
+    priceAda: t.priceRaw === null ? null : rawToAdaPrice(t.priceRaw, assets.decimals(t.token)),
+    valueAda,
+    valueUsd: valueAda !== null && rate !== null ? valueAda * rate : null,
+    maker: t.maker,
+    makerAddress: t.makerAddress,
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * GET /assets/{unit}/logo: the token's logo image (spec: Tokens; not rate limited, see api/app.ts). The registry
+ * logo (LOGOS) first, else an inline CIP-68 image (data URI in the reference datum). Cacheable for a week; the
+ * ETag is the sha-256 of the bytes, so If-None-Match answers 304.
+ */
+import Router from '@koa/router';
+import { parseDataUri } from '../../activities/registry/metadata.js';
+import { sha256Hex } from '../../activities/registry/import.js';
+import { LOGOS, TOKENS } from '../../mongo/collections/market.js';
+import type { ApiDeps } from '../deps.js';
+import { NotFoundError } from '../errors.js';
+import { defineRoute, register, type AnyRouteSpec, type RestModule } from '../route.js';
+import { LogoResponse, UnitParams } from '../schemas/market.js';
+
+export const LOGO_MAX_AGE_SECONDS = 7 * 86_400;
+
+export const assetRoutes = {
+  logo: defineRoute<{ unit: string }>({
+    operationId: 'getAssetLogo',
+    path: '/assets/{unit}/logo',
+    summary: 'The logo image of a token',
+    description:
+      'The image with its real content type, Cache-Control for a week and an ETag (304 on If-None-Match); 404 when the token has no logo. Not rate limited.',
+    tags: ['Tokens'],
+    params: UnitParams,
+    response: LogoResponse,
+    contentType: 'image/*',
+    etag: true,
+  }),
+} satisfies Record<string, AnyRouteSpec>;
+
+export function assetsRouter(deps: ApiDeps): Router {
+  const { store } = deps;
+  const router = new Router();
+  register(router, assetRoutes.logo, async (ctx, { params }) => {
+    const unit = params.unit.toLowerCase();
+    let image: { contentType: string; bytes: Buffer; etag: string } | null = null;
+    const logo = await store.collection(LOGOS).get(unit);
+    if (logo) image = { contentType: logo.contentType, bytes: Buffer.from(logo.base64, 'base64'), etag: logo.etag };
+    else {
+      const inline = parseDataUri((await store.collection(TOKENS).get(unit))?.cip68?.logo ?? null);
+      if (inline) image = { ...inline, etag: sha256Hex(inline.bytes) };
+    }
+    if (!image) throw new NotFoundError(`token ${unit} has no logo`);
+    ctx.type = image.contentType;
+    ctx.set('Cache-Control', `public, max-age=${LOGO_MAX_AGE_SECONDS}`);
+    ctx.etag = image.etag;
+    return image.bytes;
+  });
+  return router;
+}
+
+export const assetsModule: RestModule = { routes: Object.values(assetRoutes), router: assetsRouter };

@@ -1,0 +1,582 @@
+/**
+ * Market request and response schemas (spec: AssetRef, TokenStats, TokenRow, Pool, Candle, Trade, Series point;
+ * Tokens, Pools, Swap quote, market overview). Units: ADA amounts are whole ADA, token amounts decimal-adjusted,
+ * change* plain fractions (0.05 = +5 %). Objects are open: fields may be added within /v1.
+ */
+import { DEX_ADAPTERS } from '../../activities/dex/index.js';
+import { QUOTES, RANK_PERIODS, TOKEN_SORTS } from '../../activities/recompute/rankings.js';
+import { STATS_WINDOWS } from '../../mongo/collections/market-read.js';
+import { CANDLE_INTERVALS } from '../../mongo/collections/market.js';
+import { component, nullable, type JsonSchema, type ObjectSchema } from '../schema.js';
+import { CursorQueryProperties, PageQueryProperties } from './common.js';
+
+const num: JsonSchema = { type: 'number' };
+const numOrNull: JsonSchema = { type: ['number', 'null'] };
+const int: JsonSchema = { type: 'integer', minimum: 0 };
+const adaNum = (description: string): JsonSchema => ({ type: 'number', description: `${description} Whole ADA.` });
+const adaOrNull = (description: string): JsonSchema => ({
+  type: ['number', 'null'],
+  description: `${description} Whole ADA.`,
+});
+const time: JsonSchema = { type: 'string', format: 'date-time' };
+
+export const UNIT_PATTERN = '^[0-9a-fA-F]{56}([0-9a-fA-F]{2}){0,32}$';
+const unitParam: JsonSchema = {
+  type: 'string',
+  pattern: UNIT_PATTERN,
+  'x-expected': 'a policy id (56 hex) followed by an asset name (0-32 bytes, hex)',
+  description: 'Asset unit: policy id + asset name hex.',
+};
+const unitOrAda: JsonSchema = {
+  type: 'string',
+  pattern: `^(lovelace|[0-9a-fA-F]{56}([0-9a-fA-F]{2}){0,32})$`,
+  'x-expected': '`lovelace` or a policy id (56 hex) followed by an asset name (hex)',
+};
+
+export const UnitParams: ObjectSchema = { type: 'object', required: ['unit'], properties: { unit: unitParam } };
+
+export const SeriesParams: ObjectSchema = {
+  type: 'object',
+  required: ['unit', 'metric'],
+  properties: {
+    unit: unitParam,
+    metric: { type: 'string', enum: ['liquidity', 'holders'], description: 'liquidity or holders.' },
+  },
+};
+
+export const PoolIdParams: ObjectSchema = {
+  type: 'object',
+  required: ['id'],
+  properties: {
+    id: {
+      type: 'string',
+      pattern: '^[0-9]{1,12}$',
+      'x-expected': 'a pool id (a non-negative integer)',
+      description: 'Pool id (integer).',
+    },
+  },
+};
+
+// ---- resources -------------------------------------------------------------------------------------------------
+
+export const AssetRef = component('AssetRef', {
+  type: 'object',
+  required: ['unit', 'policyId', 'nameHex', 'name', 'ticker', 'decimals', 'logo', 'logoUrl', 'displayName'],
+  properties: {
+    unit: { type: 'string', description: 'Policy id + asset name hex; `lovelace` for ADA.' },
+    policyId: { type: 'string', description: 'Empty for ADA.' },
+    nameHex: { type: 'string' },
+    name: { type: ['string', 'null'], description: 'Registry name, else CIP-68 name, else the decoded asset name.' },
+    ticker: { type: ['string', 'null'] },
+    decimals: { type: 'integer', minimum: 0 },
+    logo: {
+      type: ['string', 'null'],
+      description:
+        'By default the image itself as a data URI (or an external URL when only one is known); with logos=url the logoUrl value. Prefer logoUrl.',
+    },
+    logoUrl: {
+      type: ['string', 'null'],
+      description:
+        'Absolute URL of GET /assets/{unit}/logo (cacheable for a week, ETag), or the external URL from on-chain metadata; null when the token has no logo.',
+    },
+    displayName: { type: 'string', description: 'Ticker, else name, else a short form of the unit.' },
+  },
+});
+
+const WindowStats = component('TokenWindowStats', {
+  type: 'object',
+  required: ['volume', 'txns', 'buys', 'sells', 'change', 'changeUsd'],
+  properties: {
+    volume: adaNum('Traded volume over the window.'),
+    txns: int,
+    buys: int,
+    sells: int,
+    change: { type: ['number', 'null'], description: 'ADA price change over the window, fraction.' },
+    changeUsd: {
+      type: ['number', 'null'],
+      description: 'USD price change, fraction; null while the ADA/USD history does not reach the window start.',
+    },
+  },
+});
+
+export const TokenStats = component('TokenStats', {
+  type: 'object',
+  required: [
+    'priceAda',
+    'priceUsd',
+    'liquidityAda',
+    'liquidityUsd',
+    'volume24h',
+    'volume7d',
+    'change1h',
+    'change24h',
+    'change7d',
+    'change1hUsd',
+    'change24hUsd',
+    'change7dUsd',
+    'txns24h',
+    'buys24h',
+    'sells24h',
+    'makers24h',
+    'mcapAda',
+    'mcapUsd',
+    'fdvUsd',
+    'holders',
+    'totalSupply',
+    'circulatingSupply',
+    'pools',
+    'firstPoolTime',
+    'firstPoolExact',
+    'updatedAt',
+    'windows',
+  ],
+  properties: {
+    priceAda: adaOrNull('Price of one token (decimal-adjusted) from the primary pool’s reserves.'),
+    priceUsd: numOrNull,
+    liquidityAda: adaOrNull('Both sides of the token’s ADA pools.'),
+    liquidityUsd: numOrNull,
+    volume24h: adaNum('Traded volume, last 24 h.'),
+    volume7d: adaNum('Traded volume, last 7 days.'),
+    change1h: { type: ['number', 'null'], description: 'Change of the ADA price, fraction.' },
+    change24h: numOrNull,
+    change7d: numOrNull,
+    change1hUsd: {
+      type: ['number', 'null'],
+      description:
+        'Change of the USD price (ADA change combined with the ADA/USD move), fraction; null while ADA/USD history does not reach back.',
+    },
+    change24hUsd: numOrNull,
+    change7dUsd: numOrNull,
+    txns24h: int,
+    buys24h: int,
+    sells24h: int,
+    makers24h: { type: 'integer', minimum: 0, description: 'Distinct traders of the last 24 h.' },
+    mcapAda: adaOrNull('Price × circulating supply (total supply where circulating is unknown).'),
+    mcapUsd: numOrNull,
+    fdvUsd: { type: ['number', 'null'], description: 'Price × total supply, USD.' },
+    holders: { type: ['integer', 'null'], description: 'null until holder counts are indexed.' },
+    totalSupply: { type: ['number', 'null'], description: 'Minted minus burned, decimal-adjusted.' },
+    circulatingSupply: numOrNull,
+    pools: { type: 'integer', minimum: 0, description: 'Number of pools.' },
+    firstPoolTime: {
+      type: ['string', 'null'],
+      format: 'date-time',
+      description:
+        'Creation of the first pool if firstPoolExact, else when a pool was first seen (the token is older).',
+    },
+    firstPoolExact: { type: 'boolean' },
+    updatedAt: time,
+    windows: {
+      type: 'object',
+      description: 'Rolling windows ending at updatedAt.',
+      required: [...STATS_WINDOWS],
+      properties: Object.fromEntries(STATS_WINDOWS.map((w) => [w, WindowStats])),
+    },
+  },
+});
+
+export const TokenRow = component('TokenRow', {
+  type: 'object',
+  required: ['asset', 'stats', 'primaryPoolId'],
+  properties: { asset: AssetRef, stats: TokenStats, primaryPoolId: { type: ['integer', 'null'] } },
+});
+
+export const Pool = component('Pool', {
+  type: 'object',
+  required: [
+    'id',
+    'dex',
+    'identifier',
+    'address',
+    'tokenA',
+    'tokenB',
+    'reserveA',
+    'reserveB',
+    'tvlAda',
+    'price',
+    'feePercent',
+    'createdTime',
+    'createdExact',
+    'lastStateTime',
+    'volume24h',
+    'txns24h',
+  ],
+  properties: {
+    id: { type: 'integer', minimum: 0 },
+    dex: { type: 'string' },
+    identifier: { type: 'string', description: 'The DEX’s own pool identifier.' },
+    address: { type: 'string' },
+    tokenA: AssetRef,
+    tokenB: AssetRef,
+    reserveA: { type: 'number', description: 'Decimal-adjusted (whole ADA when tokenA is ADA).' },
+    reserveB: { type: 'number', description: 'Decimal-adjusted.' },
+    tvlAda: adaOrNull('Both sides valued in ADA.'),
+    price: { type: ['number', 'null'], description: 'tokenA per tokenB, decimal-adjusted.' },
+    feePercent: { type: ['number', 'null'], description: 'Swap fee in percent (0.3 = 0.3 %).' },
+    createdTime: { ...time, description: 'Creation time if createdExact, else when the pool was first seen.' },
+    createdExact: { type: 'boolean' },
+    lastStateTime: { type: ['string', 'null'], format: 'date-time' },
+    volume24h: adaNum('Traded volume, last 24 h.'),
+    txns24h: int,
+  },
+});
+
+export const Candle = component('Candle', {
+  type: 'object',
+  required: ['time', 'open', 'high', 'low', 'close', 'volume', 'trades'],
+  properties: {
+    time: { type: 'integer', description: 'Bucket start, unix seconds.' },
+    open: num,
+    high: num,
+    low: num,
+    close: num,
+    volume: adaNum('Traded volume in the bucket.'),
+    trades: int,
+  },
+});
+
+export const Trade = component('Trade', {
+  type: 'object',
+  required: [
+    'id',
+    'poolId',
+    'dex',
+    'txHash',
+    'time',
+    'status',
+    'side',
+    'tokenIn',
+    'tokenOut',
+    'amountIn',
+    'amountOut',
+    'priceAda',
+    'valueAda',
+    'valueUsd',
+    'maker',
+    'makerAddress',
+  ],
+  properties: {
+    id: { type: 'integer', minimum: 0 },
+    poolId: { type: ['integer', 'null'] },
+    dex: { type: 'string' },
+    txHash: { type: 'string' },
+    time: time,
+    status: { type: 'string', enum: ['pending', 'complete', 'cancelled'] },
+    side: { type: ['string', 'null'], enum: ['buy', 'sell', null] },
+    tokenIn: AssetRef,
+    tokenOut: AssetRef,
+    amountIn: { type: 'number', description: 'Decimal-adjusted.' },
+    amountOut: { type: ['number', 'null'], description: 'Decimal-adjusted; null while pending or when cancelled.' },
+    priceAda: adaOrNull('ADA per token at execution.'),
+    valueAda: adaOrNull('ADA side of the trade.'),
+    valueUsd: { type: ['number', 'null'], description: 'valueAda at the ADA/USD rate of the trade’s hour.' },
+    maker: { type: ['string', 'null'], description: 'Stake address of the trader, else the address.' },
+    makerAddress: { type: ['string', 'null'] },
+  },
+});
+
+const SeriesPoint = component('SeriesPoint', {
+  type: 'object',
+  required: ['time', 'value'],
+  properties: { time: { type: 'integer', description: 'Day start, unix seconds (UTC).' }, value: num },
+});
+
+// ---- queries -----------------------------------------------------------------------------------------------------
+
+export const TokensQuery: ObjectSchema = {
+  type: 'object',
+  properties: {
+    sort: { type: 'string', enum: [...TOKEN_SORTS], default: 'volume', description: 'Sort (spec semantics 1-9).' },
+    period: {
+      type: 'string',
+      enum: [...RANK_PERIODS],
+      default: '24h',
+      description: 'Window of volume, txns, change, gainers, losers.',
+    },
+    order: {
+      type: 'string',
+      enum: ['asc', 'desc'],
+      description: 'Default desc; asc (youngest first) for age. Ignored by rank, trending, new, gainers, losers.',
+    },
+    quote: {
+      type: 'string',
+      enum: [...QUOTES],
+      default: 'USD',
+      description: 'Currency in which price changes are ranked.',
+    },
+    minLiquidity: {
+      type: 'number',
+      minimum: 0,
+      'x-expected': 'a number of ADA ≥ 0',
+      description: 'Liquidity floor in ADA; replaces the sort’s default floor; 0 = none.',
+    },
+    minHolders: {
+      type: 'integer',
+      minimum: 0,
+      'x-expected': 'an integer ≥ 0',
+      description: 'Holders floor; replaces the sort’s default (100 for mcap and fdv); 0 = none.',
+    },
+    q: { type: 'string', maxLength: 100, description: 'Search text (ticker, name, unit).' },
+    ...PageQueryProperties,
+  },
+};
+
+export const CandlesQuery: ObjectSchema = {
+  type: 'object',
+  properties: {
+    interval: { type: 'string', enum: Object.keys(CANDLE_INTERVALS), default: '1h' },
+    pool: {
+      type: 'string',
+      pattern: '^([0-9]{1,12}|all)$',
+      'x-expected': 'a pool id or all',
+      description: 'A pool id, or all (every pool of the token, volume-weighted); default the primary pool.',
+    },
+    quote: { type: 'string', enum: ['ADA', 'USD'], default: 'ADA' },
+    from: { type: 'number', minimum: 0, description: 'Unix seconds or milliseconds (milliseconds when > 1e11).' },
+    to: { type: 'number', minimum: 0, description: 'Unix seconds or milliseconds (milliseconds when > 1e11).' },
+  },
+};
+
+export const PoolCandlesQuery: ObjectSchema = {
+  type: 'object',
+  properties: {
+    interval: CandlesQuery.properties.interval as JsonSchema,
+    quote: CandlesQuery.properties.quote as JsonSchema,
+    from: CandlesQuery.properties.from as JsonSchema,
+    to: CandlesQuery.properties.to as JsonSchema,
+  },
+};
+
+export const CursorQuery: ObjectSchema = { type: 'object', properties: { ...CursorQueryProperties } };
+
+export const SeriesQuery: ObjectSchema = {
+  type: 'object',
+  properties: {
+    days: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 3650,
+      default: 365,
+      'x-expected': 'an integer from 1 to 3650',
+      description: 'History length in days.',
+    },
+  },
+};
+
+export const PoolsQuery: ObjectSchema = {
+  type: 'object',
+  properties: {
+    dex: { type: 'string', enum: DEX_ADAPTERS.map((a) => a.name), description: 'Only pools of this DEX.' },
+    sort: { type: 'string', enum: ['tvl', 'volume24h'], default: 'tvl' },
+    ...PageQueryProperties,
+  },
+};
+
+export const SwapQuoteQuery: ObjectSchema = {
+  type: 'object',
+  required: ['in', 'out', 'amount'],
+  properties: {
+    in: { ...unitOrAda, description: 'Input unit (`lovelace` for ADA).' },
+    out: { ...unitOrAda, description: 'Output unit.' },
+    amount: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      'x-expected': 'a positive number',
+      description: 'Input amount, decimal-adjusted.',
+    },
+  },
+};
+
+// ---- responses ---------------------------------------------------------------------------------------------------
+
+const adaUsd: JsonSchema = { type: ['number', 'null'], description: 'USD per ADA from the ADA/stablecoin pools.' };
+
+export const TokenListResponse = component('TokenList', {
+  type: 'object',
+  required: ['items', 'page', 'pageSize', 'total', 'adaUsd', 'quote', 'sort', 'period', 'order', 'filters'],
+  properties: {
+    items: { type: 'array', items: TokenRow },
+    page: { type: 'integer', minimum: 1 },
+    pageSize: { type: 'integer', minimum: 1 },
+    total: { type: 'integer', minimum: 0 },
+    adaUsd,
+    quote: { type: 'string' },
+    sort: { type: 'string' },
+    period: { type: 'string' },
+    order: { type: 'string', enum: ['asc', 'desc'], description: 'The direction applied.' },
+    filters: {
+      type: 'object',
+      required: ['minLiquidity', 'minHolders'],
+      description: 'The floors applied: the given ones, else the sort’s defaults; null = none.',
+      properties: { minLiquidity: adaOrNull('Liquidity floor.'), minHolders: { type: ['integer', 'null'] } },
+    },
+    updatedAt: { type: ['string', 'null'], format: 'date-time', description: 'When the ranking was computed.' },
+  },
+});
+
+export const TokenDetailResponse = component('TokenDetail', {
+  type: 'object',
+  required: ['asset', 'stats', 'primaryPoolId', 'description', 'url', 'pools', 'adaUsd'],
+  properties: {
+    asset: AssetRef,
+    stats: TokenStats,
+    primaryPoolId: { type: ['integer', 'null'] },
+    description: { type: ['string', 'null'] },
+    url: { type: ['string', 'null'] },
+    pools: { type: 'array', items: Pool },
+    adaUsd,
+  },
+});
+
+export const CandlesResponse = component('CandleSeries', {
+  type: 'object',
+  required: ['poolId', 'interval', 'quote', 'candles'],
+  properties: {
+    poolId: { type: 'integer', minimum: 0, description: '0 when pool=all.' },
+    interval: { type: 'string' },
+    quote: { type: 'string' },
+    candles: { type: 'array', items: Candle, description: 'Oldest first; at most 1000.' },
+  },
+});
+
+export const TradesResponse = component('TradePage', {
+  type: 'object',
+  required: ['items', 'nextCursor'],
+  properties: {
+    items: { type: 'array', items: Trade, description: 'Newest first.' },
+    nextCursor: { type: ['string', 'null'], description: 'Pass as cursor for the next page; null at the end.' },
+  },
+});
+
+export const SeriesResponse = component('Series', {
+  type: 'object',
+  required: ['metric', 'points'],
+  properties: {
+    metric: { type: 'string' },
+    points: {
+      type: 'array',
+      items: SeriesPoint,
+      description:
+        'Daily points, oldest first. liquidity: both sides of the token’s ADA pools at the end of each day, whole ADA. holders: empty until holder counts are indexed.',
+    },
+  },
+});
+
+export const PoolListResponse = component('PoolList', {
+  type: 'object',
+  required: ['items', 'page', 'pageSize', 'total'],
+  properties: {
+    items: { type: 'array', items: Pool },
+    page: { type: 'integer', minimum: 1 },
+    pageSize: { type: 'integer', minimum: 1 },
+    total: { type: 'integer', minimum: 0 },
+  },
+});
+
+export const MarketOverviewResponse = component('MarketOverview', {
+  type: 'object',
+  required: ['adaUsd', 'volume24h', 'tvlAda', 'txns24h', 'dexes', 'topGainers', 'topLosers', 'trending', 'sync'],
+  properties: {
+    adaUsd,
+    volume24h: adaNum('Traded volume over all pools, last 24 h.'),
+    tvlAda: adaNum('Value locked in all pools.'),
+    txns24h: int,
+    dexes: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['dex', 'volume24h', 'tvlAda', 'pools', 'txns24h'],
+        properties: {
+          dex: { type: 'string' },
+          volume24h: adaNum('Last 24 h.'),
+          tvlAda: adaNum('Value locked.'),
+          pools: int,
+          txns24h: int,
+        },
+      },
+    },
+    topGainers: {
+      type: 'array',
+      items: TokenRow,
+      description: 'Highest 24 h change among tokens traded in 24 h with liquidity ≥ 10,000 ADA.',
+    },
+    topLosers: { type: 'array', items: TokenRow, description: 'Lowest 24 h change, same rule.' },
+    trending: { type: 'array', items: TokenRow, description: 'Most traded by 24 h volume.' },
+    sync: {
+      type: 'object',
+      required: ['lagSeconds', 'height', 'tipHeight'],
+      properties: {
+        lagSeconds: { type: ['integer', 'null'], description: 'Seconds between the chain tip and the indexed tip.' },
+        height: { type: ['integer', 'null'], description: 'Indexed tip height.' },
+        tipHeight: { type: ['integer', 'null'], description: 'Chain tip height last reported by the source.' },
+      },
+    },
+    updatedAt: { type: ['string', 'null'], format: 'date-time' },
+  },
+});
+
+const Hop = component('SwapHop', {
+  type: 'object',
+  required: ['poolId', 'dex', 'tokenIn', 'tokenOut', 'amountIn', 'amountOut', 'priceImpact', 'feePercent', 'exact'],
+  properties: {
+    poolId: { type: 'integer', minimum: 0 },
+    dex: { type: 'string' },
+    tokenIn: { type: 'string', description: 'Unit.' },
+    tokenOut: { type: 'string', description: 'Unit.' },
+    amountIn: { type: 'number', description: 'Decimal-adjusted.' },
+    amountOut: { type: 'number', description: 'Decimal-adjusted.' },
+    amountInRaw: { type: 'string', pattern: '^[0-9]+$' },
+    amountOutRaw: { type: 'string', pattern: '^[0-9]+$' },
+    priceImpact: { type: 'number', description: 'Fraction of the output lost to the pool’s curve (fee excluded).' },
+    feePercent: { type: ['number', 'null'], description: 'The pool’s swap fee in this direction, percent.' },
+    exact: {
+      type: 'boolean',
+      description: 'true when computed with the DEX’s exact integer formula on the decoded pool state.',
+    },
+  },
+});
+
+const Route = component('SwapRoute', {
+  type: 'object',
+  required: ['hops', 'amountOut', 'priceImpact', 'fees'],
+  properties: {
+    hops: { type: 'array', items: Hop },
+    amountOut: { type: 'number', description: 'Decimal-adjusted output of the whole route.' },
+    amountOutRaw: { type: 'string', pattern: '^[0-9]+$' },
+    priceImpact: { type: 'number', description: 'Combined price impact of the hops, fraction.' },
+    fees: {
+      type: 'array',
+      description: 'Pool fee charged by each hop, in that hop’s input token.',
+      items: {
+        type: 'object',
+        required: ['poolId', 'unit', 'amount', 'percent'],
+        properties: {
+          poolId: { type: 'integer' },
+          unit: { type: 'string' },
+          amount: { type: 'number', description: 'Decimal-adjusted.' },
+          percent: { type: ['number', 'null'] },
+        },
+      },
+    },
+  },
+});
+
+export const SwapQuoteResponse = component('SwapQuote', {
+  type: 'object',
+  required: ['tokenIn', 'tokenOut', 'amountIn', 'routes', 'best', 'adaUsd', 'link'],
+  properties: {
+    tokenIn: AssetRef,
+    tokenOut: AssetRef,
+    amountIn: { type: 'number', description: 'Decimal-adjusted (the amount actually quoted, in base units).' },
+    routes: { type: 'array', items: Route, description: 'Best first: direct pools and two-hop routes via ADA.' },
+    best: nullable(Route),
+    adaUsd,
+    link: { type: 'string', description: '{site_url}/swap with the quote’s parameters: review and sign there.' },
+  },
+});
+
+export const LogoResponse: JsonSchema = {
+  type: 'string',
+  format: 'binary',
+  description: 'The image (PNG, JPEG, GIF, WebP or SVG) with its content type, Cache-Control for a week and an ETag.',
+};

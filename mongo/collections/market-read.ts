@@ -1,0 +1,135 @@
+/**
+ * Precomputed market documents, written only by the scheduled recomputes (activities/recompute/) from the
+ * sync-maintained market documents (mongo/collections/market.ts). They are derived views: never rolled back, simply
+ * recomputed every minute, so a rollback is reflected one recompute later.
+ *
+ * Units are the spec's answer units already (whole ADA, decimal-adjusted token amounts, fractions in change*), so
+ * a read is a document read plus presentation of AssetRefs.
+ */
+import { defineCollection } from '../store.js';
+
+export const STATS_WINDOWS = ['5m', '1h', '6h', '24h', '7d'] as const;
+export type StatsWindow = (typeof STATS_WINDOWS)[number];
+export const WINDOW_SECONDS: Record<StatsWindow, number> = {
+  '5m': 300,
+  '1h': 3600,
+  '6h': 21_600,
+  '24h': 86_400,
+  '7d': 604_800,
+};
+
+/** Activity of a token over one rolling window ending at the recompute. */
+export interface WindowStats {
+  /** ADA side of the complete trades, whole ADA. */
+  volume: number;
+  txns: number;
+  buys: number;
+  sells: number;
+  /** ADA price change over the window (fraction), null without a price at the window start. */
+  change: number | null;
+  /** USD price change (fraction), null while the ADA/USD history does not reach the window start. */
+  changeUsd: number | null;
+}
+
+/** TokenStats of the spec plus the windows and what the rankings filter on; `_id` = unit. */
+export interface TokenStatsDoc {
+  _id: string;
+  priceAda: number | null;
+  priceUsd: number | null;
+  liquidityAda: number | null;
+  liquidityUsd: number | null;
+  volume24h: number;
+  volume7d: number;
+  change1h: number | null;
+  change24h: number | null;
+  change7d: number | null;
+  change1hUsd: number | null;
+  change24hUsd: number | null;
+  change7dUsd: number | null;
+  txns24h: number;
+  buys24h: number;
+  sells24h: number;
+  makers24h: number;
+  mcapAda: number | null;
+  mcapUsd: number | null;
+  fdvUsd: number | null;
+  holders: number | null;
+  totalSupply: number | null;
+  circulatingSupply: number | null;
+  pools: number;
+  firstPoolTime: string | null;
+  firstPoolExact: boolean;
+  updatedAt: string;
+  windows: Record<StatsWindow, WindowStats>;
+  /** Not in the answer: ranking inputs. */
+  primaryPoolId: number | null;
+  /** Price × total supply in ADA (the fdv sort; fdvUsd is this × ADA/USD). */
+  fdvAda: number | null;
+  /** true when `holders` is a lower bound (a capped count); the holders sort puts exact counts first. */
+  holdersCapped: boolean;
+  /** Lower-cased unit, ticker and name, for the `q` filter. */
+  search: string;
+}
+export const TOKEN_STATS = defineCollection<TokenStatsDoc>({ name: 'token_stats' });
+
+/** Pool activity of the last 24 h; `_id` = String(poolId). */
+export interface PoolStatsDoc {
+  _id: string;
+  poolId: number;
+  /** Whole ADA. */
+  volume24h: number;
+  txns24h: number;
+  updatedAt: string;
+}
+export const POOL_STATS = defineCollection<PoolStatsDoc>({ name: 'pool_stats' });
+
+/**
+ * One ordered list. Token lists (`_id` = `tokens|<sort>|<period>|<quote>`) are in the sort's descending order,
+ * missing values last; the reader derives ascending order (value groups reversed, ties and missing kept) and
+ * applies the floors and `q` with the per-entry fields. Pool lists (`_id` = `pools|<sort>|<dex or all>`) are final.
+ */
+export interface RankEntry {
+  unit: string;
+  /** The sort value; null = missing (always last). */
+  value: number | null;
+  liquidityAda: number | null;
+  holders: number | null;
+  holdersCapped: boolean;
+  search: string;
+}
+export interface RankingDoc {
+  _id: string;
+  entries: RankEntry[];
+  poolIds: number[];
+  updatedAt: string;
+}
+export const RANKINGS = defineCollection<RankingDoc>({ name: 'rankings' });
+
+export const tokenRankingId = (sort: string, period: string, quote: string) => `tokens|${sort}|${period}|${quote}`;
+export const poolRankingId = (sort: string, dex: string | null) => `pools|${sort}|${dex ?? 'all'}`;
+
+export interface DexOverview {
+  dex: string;
+  /** Whole ADA. */
+  volume24h: number;
+  tvlAda: number;
+  pools: number;
+  txns24h: number;
+}
+/** The market overview (`_id` = 'market'); token lists hold units, presented as TokenRows on read. */
+export interface MarketOverviewDoc {
+  _id: string;
+  adaUsd: number | null;
+  volume24h: number;
+  tvlAda: number;
+  txns24h: number;
+  dexes: DexOverview[];
+  topGainers: string[];
+  topLosers: string[];
+  trending: string[];
+  updatedAt: string;
+}
+export const MARKET_OVERVIEW = defineCollection<MarketOverviewDoc>({ name: 'market_overview' });
+export const MARKET_OVERVIEW_ID = 'market';
+
+export const MARKET_READ_COLLECTIONS = [TOKEN_STATS, POOL_STATS, RANKINGS, MARKET_OVERVIEW];

@@ -1,0 +1,143 @@
+import assert from 'node:assert/strict';
+import type { Transaction, TxOutput } from '../../activities/chain/types.js';
+import { minswapV2 } from '../../activities/dex/minswap-v2.js';
+import { wingridersV2 } from '../../activities/dex/wingriders-v2.js';
+import { quotablePool, quoteRoutes, toBaseUnits } from '../../api/routes/swap.js';
+import { block12069665, irisItems, irisOutput } from '../dex/fixtures.js';
+import { startTestApi, type TestApi } from '../api/seed.js';
+import { NOW_MS, USDM, checkpointOps, meta, pool, poolFromOutput, prepare, putAll, token } from './seed.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
+
+const SNEK = '279c909f348e533da5808898f87f9a14bb2c3dfbbacccd631d927a3f534e454b';
+
+/** Real pool outputs: Minswap V2 ADA/SNEK (mainnet block 12069665) and WingRiders V2 ADA/USDM (iris fixture). */
+const snekOut = (block12069665()[6] as Transaction).outputs[1] as TxOutput;
+const usdmOut = irisOutput(
+  irisItems('wingriders-v2.test.json').filter((i) => i.kind === 'transaction')[0]?.value.outputs[0] as never,
+);
+
+const snek = poolFromOutput(1, minswapV2, snekOut);
+const usdm = poolFromOutput(2, wingridersV2, usdmOut);
+/** A second ADA/SNEK pool known only by reserves and fee fractions (no stored output): the fallback path. */
+const { poolOutput: _drop, ...snekNoOutput } = { ...snek.doc };
+const thinSnek = pool({
+  ...snekNoOutput,
+  id: 3,
+  _id: '3',
+  reserveARaw: String(snek.state.reserveA / 10n),
+  reserveBRaw: String(snek.state.reserveB / 10n),
+});
+
+describe('swap quotes: the DEX adapters’ exact integer math', () => {
+  it('a pool rebuilt from its stored output is the adapter’s decoded state', () => {
+    const q = quotablePool(snek.doc);
+    assert.ok(q?.exact);
+    assert.deepEqual(q?.state, snek.state);
+    const w = quotablePool(usdm.doc);
+    assert.deepEqual(w?.state.extra, usdm.state.extra);
+  });
+
+  it('without the output, reserves + fee fractions give the same Minswap V2 result (marked inexact)', () => {
+    const { poolOutput: _o, ...bare } = snek.doc;
+    const q = quotablePool(bare);
+    assert.equal(q?.exact, false);
+    for (const amount of [1n, 1_000_000n, 123_456_789_000n])
+      assert.equal(
+        q?.adapter.amountOut(q.state, 'lovelace', amount),
+        minswapV2.amountOut(snek.state, 'lovelace', amount),
+      );
+  });
+
+  it('direct routes equal adapter.amountOut; the deeper pool wins', () => {
+    const amount = 100_000_000n;
+    const routes = quoteRoutes('lovelace', SNEK, amount, [], [snek.doc, thinSnek]);
+    assert.equal(routes.length, 2);
+    assert.equal(routes[0]?.amountOut, minswapV2.amountOut(snek.state, 'lovelace', amount));
+    assert.deepEqual(
+      routes.map((r) => r.hops[0]?.pool.doc.id),
+      [1, 3],
+    );
+    assert.ok((routes[0]?.priceImpact ?? 1) < (routes[1]?.priceImpact ?? 0), 'less impact in the deeper pool');
+  });
+
+  it('decimal amounts convert to base units exactly (truncated to the token’s decimals)', () => {
+    assert.equal(toBaseUnits('1.5', 6), 1_500_000n);
+    assert.equal(toBaseUnits('0.1234567', 6), 123_456n);
+    assert.equal(toBaseUnits('1e3', 0), 1000n);
+    assert.equal(toBaseUnits('12', 0), 12n);
+  });
+});
+
+describe('GET /swap/quote', () => {
+  let api: TestApi;
+  before(async () => {
+    api = await startTestApi(
+      async (store) => {
+        await prepare(store);
+        await store.write([
+          ...checkpointOps(),
+          ...putAll.pools([snek.doc, usdm.doc, thinSnek]),
+          ...putAll.tokens([
+            token(SNEK, { poolIds: [1, 3], primaryPoolId: 1 }),
+            token(USDM, { poolIds: [2], primaryPoolId: 2 }),
+          ]),
+          meta(USDM, 'USDM', 6),
+        ]);
+      },
+      { now: () => NOW_MS },
+    );
+  });
+  after(() => api.close());
+  const get = async (p: string) => {
+    const r = await api.get(`/api/v1${p}&logos=url`);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    return r.body as Json;
+  };
+
+  it('ADA → token: every pool of the pair, best first, amounts decimal-adjusted, link to the swap page', async () => {
+    const q = await get(`/swap/quote?in=lovelace&out=${SNEK}&amount=100`);
+    const expected = minswapV2.amountOut(snek.state, 'lovelace', 100_000_000n) as bigint;
+    assert.equal(q.amountIn, 100);
+    assert.equal(q.tokenIn.unit, 'lovelace');
+    assert.equal(q.tokenOut.unit, SNEK);
+    assert.equal(q.routes.length, 2);
+    assert.equal(q.best.amountOutRaw, String(expected));
+    assert.equal(q.best.amountOut, Number(expected), 'SNEK has 0 decimals');
+    assert.equal(q.best.hops[0].poolId, 1);
+    assert.equal(q.best.hops[0].exact, true);
+    const fee = Number(snek.state.fee.aToB) / Number(snek.state.fee.denominator);
+    assert.equal(q.best.hops[0].feePercent, fee * 100);
+    assert.deepEqual(q.best.fees, [{ poolId: 1, unit: 'lovelace', amount: 100 * fee, percent: fee * 100 }]);
+    assert.ok(q.best.priceImpact > 0 && q.best.priceImpact < 0.01);
+    assert.ok(
+      Math.abs(q.adaUsd - Number(usdm.state.reserveB) / Number(usdm.state.reserveA)) < 1e-12,
+      'from the ADA/USDM pool',
+    );
+    assert.equal(q.link, `http://api.test/swap?in=lovelace&out=${SNEK}&amount=100`);
+  });
+
+  it('token → token: two hops through ADA, each hop with its own DEX’s formula', async () => {
+    const q = await get(`/swap/quote?in=${SNEK}&out=${USDM}&amount=250000`);
+    const hop1 = minswapV2.amountOut(snek.state, SNEK, 250_000n) as bigint;
+    const hop2 = wingridersV2.amountOut(usdm.state, 'lovelace', hop1) as bigint;
+    const best = q.best as Json;
+    assert.deepEqual(
+      (best.hops as Json[]).map((h) => [h.poolId, h.dex, h.tokenIn, h.tokenOut, h.amountInRaw, h.amountOutRaw]),
+      [
+        [1, 'minswap-v2', SNEK, 'lovelace', '250000', String(hop1)],
+        [2, 'wingriders-v2', 'lovelace', USDM, String(hop1), String(hop2)],
+      ],
+    );
+    assert.equal(best.amountOutRaw, String(hop2));
+    assert.equal(best.amountOut, Number(hop2) / 1e6, 'USDM has 6 decimals');
+    assert.equal(q.routes.length, 2, 'both SNEK pools × the USDM pool');
+  });
+
+  it('an amount no pool can turn into any output answers no routes and best null', async () => {
+    const q = await get(`/swap/quote?in=${USDM}&out=${SNEK}&amount=0.000001`);
+    assert.deepEqual(q.routes, []);
+    assert.equal(q.best, null);
+    assert.equal(q.amountIn, 0.000001);
+  });
+});

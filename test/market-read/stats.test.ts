@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { createRecomputeActivities } from '../../activities/recompute/index.js';
+import { openMemoryStore } from '../../mongo/adapters/embedded.js';
+import {
+  MARKET_OVERVIEW,
+  POOL_STATS,
+  RANKINGS,
+  TOKEN_STATS,
+  type TokenStatsDoc,
+} from '../../mongo/collections/market-read.js';
+import { POOLS } from '../../mongo/collections/market.js';
+import { del, type Store } from '../../mongo/store.js';
+import { DAY, NOW_MS, USDM } from './seed.js';
+import { OTHER, XTK, seedScenario } from './scenario.js';
+
+const close = (a: number | null, b: number, what: string) =>
+  assert.ok(a !== null && Math.abs(a - b) < 1e-9 * Math.max(1, Math.abs(b)), `${what}: ${a} ≠ ${b}`);
+
+describe('market recomputes: token stats from hand-built pools, trades and candles', () => {
+  let store: Store;
+  let x: TokenStatsDoc;
+  before(async () => {
+    store = await openMemoryStore();
+    await seedScenario(store);
+    const r = await createRecomputeActivities({ store, now: () => NOW_MS }).recomputeTokenStats();
+    assert.deepEqual(r, { tokens: 3, pools: 4 });
+    x = (await store.collection(TOKEN_STATS).get(XTK)) as TokenStatsDoc;
+  });
+  after(() => store.close());
+
+  it('price from the primary pool’s reserves, decimal-adjusted (raw 5 lovelace/base unit, 4 decimals → 0.05 ADA)', () => {
+    close(x.priceAda, 0.05, 'priceAda');
+    close(x.priceUsd, 0.025, 'priceUsd (ADA/USD 0.5 from the ADA/USDM pool)');
+    assert.equal(x.primaryPoolId, 1);
+  });
+
+  it('liquidity is both sides of every ADA pool of the token, whole ADA', () => {
+    assert.equal(x.liquidityAda, 220_000);
+    close(x.liquidityUsd, 110_000, 'liquidityUsd');
+    assert.equal(x.pools, 2);
+  });
+
+  it('windows count complete trades only, with the ADA side as volume', () => {
+    assert.deepEqual(
+      Object.fromEntries(Object.entries(x.windows).map(([w, s]) => [w, [s.volume, s.txns, s.buys, s.sells]])),
+      {
+        '5m': [1000, 1, 1, 0],
+        '1h': [1500, 2, 1, 1],
+        '6h': [1700, 3, 2, 1],
+        '24h': [2000, 4, 2, 2],
+        '7d': [3000, 5, 3, 2],
+      },
+    );
+    assert.equal(x.volume24h, 2000);
+    assert.equal(x.volume7d, 3000);
+    assert.equal(x.txns24h, 4);
+    assert.equal(x.buys24h, 2);
+    assert.equal(x.sells24h, 2);
+    assert.equal(x.makers24h, 3, 'one maker traded twice');
+  });
+
+  it('changes from the token candle series; USD changes only where ADA/USD history reaches back', () => {
+    close(x.windows['5m'].change, 1, '5m');
+    close(x.change1h, 1, '1h: 2.5 → 5');
+    close(x.windows['6h'].change, 0, '6h');
+    close(x.change24h, 0.25, '24h: 4 → 5');
+    close(x.change7d, 0.25, '7d');
+    assert.equal(x.change1hUsd, null, 'no ADA/USD candle an hour ago');
+    assert.equal(x.windows['6h'].changeUsd, null);
+    close(x.change24hUsd, 1.25 * (0.5 / 0.4) - 1, 'ADA change combined with ADA/USD 0.4 → 0.5');
+    close(x.change7dUsd, 0.5625, '7d USD');
+  });
+
+  it('supply, market cap (total supply when circulating is unknown), fdv, first pool', () => {
+    assert.equal(x.totalSupply, 10_000_000);
+    assert.equal(x.circulatingSupply, null);
+    close(x.mcapAda, 500_000, 'mcapAda');
+    close(x.mcapUsd, 250_000, 'mcapUsd');
+    close(x.fdvUsd, 250_000, 'fdvUsd');
+    assert.equal(x.holders, null);
+    assert.equal(x.firstPoolTime, new Date(NOW_MS - 2 * DAY * 1000).toISOString());
+    assert.equal(x.firstPoolExact, true);
+    assert.match(x.search, /xtk/);
+  });
+
+  it('pool stats: 24 h volume and trades per pool', async () => {
+    const [p1, p2, p3] = await store.collection(POOL_STATS).getMany(['1', '2', '3']);
+    assert.deepEqual([p1?.volume24h, p1?.txns24h], [1500, 3]);
+    assert.deepEqual([p2?.volume24h, p2?.txns24h], [500, 1]);
+    assert.deepEqual([p3?.volume24h, p3?.txns24h], [0, 0]);
+  });
+
+  it('tokens without decimals in any source are in base units; the stablecoin is priced in ADA', async () => {
+    const [other, usdm] = await store.collection(TOKEN_STATS).getMany([OTHER, USDM]);
+    close(other?.priceAda ?? null, 3 / 7, 'OTHER: 3 ADA for 7 units');
+    close(usdm?.priceAda ?? null, 2, 'USDM: 1,000,000 ADA for 500,000 USDM');
+  });
+
+  it('rankings and overview are built from the stats; a pool that disappears drops out on the next run', async () => {
+    const acts = createRecomputeActivities({ store, now: () => NOW_MS });
+    await acts.recomputeRankings();
+    await acts.recomputeMarketOverview();
+    const o = await store.collection(MARKET_OVERVIEW).get('market');
+    assert.equal(o?.adaUsd, 0.5);
+    assert.equal(o?.volume24h, 2000);
+    assert.equal(o?.txns24h, 4);
+    assert.equal(o?.tvlAda, 2_220_006);
+    assert.deepEqual(o?.dexes, [
+      { dex: 'minswap-v2', volume24h: 1500, tvlAda: 2_200_000, pools: 2, txns24h: 3 },
+      { dex: 'sundaeswap-v3', volume24h: 500, tvlAda: 20_000, pools: 1, txns24h: 1 },
+      { dex: 'wingriders-v2', volume24h: 0, tvlAda: 6, pools: 1, txns24h: 0 },
+    ]);
+    assert.deepEqual(o?.topGainers, [XTK]);
+    assert.deepEqual(o?.topLosers, []);
+    assert.deepEqual(o?.trending, [XTK]);
+    const tvl = await store.collection(RANKINGS).get('pools|tvl|all');
+    assert.deepEqual(tvl?.poolIds, [3, 1, 2, 4]);
+
+    await store.write([del(POOLS, '4')]);
+    await acts.recomputeTokenStats();
+    assert.equal(await store.collection(TOKEN_STATS).get(OTHER), null);
+    assert.equal(await store.collection(POOL_STATS).get('4'), null);
+  });
+});
