@@ -7,6 +7,7 @@
  * ETag never keeps a body older than the chain that ETag names. A rollback changes the checkpoint, and so the ETag.
  */
 import { createHash } from 'node:crypto';
+import { ResponseCache } from '../response-cache.js';
 import Router from '@koa/router';
 import type Koa from 'koa';
 import { AddressError, parseAddress, type ParsedAddress } from '../../cardano/address.js';
@@ -102,6 +103,14 @@ export function explorerRouter(deps: ApiDeps): Router {
   const txs = store.collection(TRANSACTIONS);
   const checkpoint = () => store.collection(CHECKPOINTS).get(CHECKPOINT_ID);
 
+  const cache = new ResponseCache();
+  /** Serve cached bytes as the JSON answer whose ETag is `key` (304 handling stays in `register`). */
+  const cached = (ctx: Koa.Context, key: string, bytes: Buffer): Buffer => {
+    ctx.etag = key;
+    ctx.type = 'application/json; charset=utf-8';
+    return bytes;
+  };
+
   async function decimalsOf(units: readonly string[]): Promise<DecimalsMap> {
     const lookup = deps.tokenDecimals;
     if (!lookup || units.length === 0) return new Map();
@@ -112,23 +121,30 @@ export function explorerRouter(deps: ApiDeps): Router {
   register(router, explorerRoutes.block, async (ctx, { params }) => {
     const cp = await checkpoint();
     const id = params.id.toLowerCase();
+    const key = cp ? etagOf('block', id, cp.height, cp.id) : null;
+    const hit = key ? cache.get(key) : undefined;
+    if (hit && key) return cached(ctx, key, hit);
     const block =
       id.length === 64
         ? await blocks.get(id)
         : ((await blocks.find('byHeight', { eq: [Number(id)], limit: 1 }))[0] ?? null);
     if (!block) throw new NotFoundError(`block ${params.id} not found`);
     const [next] = await blocks.find('byHeight', { eq: [block.height + 1], limit: 1 });
-    setEtag(ctx, 'block', block._id, cp);
-    return presentBlock(block, cp?.height ?? null, next?._id ?? null);
+    const body = presentBlock(block, cp?.height ?? null, next?._id ?? null);
+    return key ? cached(ctx, key, cache.set(key, body)) : body;
   });
 
   register(router, explorerRoutes.tx, async (ctx, { params }) => {
     const cp = await checkpoint();
-    const tx = await txs.get(params.hash.toLowerCase());
+    const hash = params.hash.toLowerCase();
+    const key = cp ? etagOf('tx', hash, cp.height, cp.id) : null;
+    const hit = key ? cache.get(key) : undefined;
+    if (hit && key) return cached(ctx, key, hit);
+    const tx = await txs.get(hash);
     if (!tx) throw new NotFoundError(`transaction ${params.hash} not found`);
     const decimals = await decimalsOf(txUnits(tx));
-    setEtag(ctx, 'tx', tx._id, cp);
-    return presentTx(tx, cp?.height ?? null, decimals);
+    const body = presentTx(tx, cp?.height ?? null, decimals);
+    return key ? cached(ctx, key, cache.set(key, body)) : body;
   });
 
   register(router, explorerRoutes.address, async (ctx, { params }) => {
@@ -147,7 +163,7 @@ export function explorerRouter(deps: ApiDeps): Router {
 }
 
 /** Syntax and network of an address parameter; 400 with the reason otherwise. */
-function parseForNetwork(address: string, network: 'mainnet' | 'testnet'): ParsedAddress {
+export function parseForNetwork(address: string, network: 'mainnet' | 'testnet'): ParsedAddress {
   let parsed: ParsedAddress;
   try {
     parsed = parseAddress(address);
