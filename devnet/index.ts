@@ -69,7 +69,7 @@ export async function startDevnet(opts: DevnetOptions): Promise<Devnet> {
     world,
     epochLength,
     forkRate: opts.forkRate,
-    modules: defaultModules(world),
+    modules: defaultModules(world, { systemStartMs: identity.systemStartMs }),
     forkModules: forkModules(world),
   });
   const chain = new DevChain(gen);

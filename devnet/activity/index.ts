@@ -10,7 +10,8 @@ import { rewardsModule } from './rewards.js';
 import { stakingModule } from './staking.js';
 import { tokensModule } from './tokens.js';
 
-export function defaultModules(world: World): ActivityModule[] {
+/** `systemStartMs`: wall-clock time of slot 0, for datums that carry POSIX times (WingRiders deadlines). */
+export function defaultModules(world: World, opts: { systemStartMs?: number } = {}): ActivityModule[] {
   return [
     faucetModule(world),
     poolsModule(world),
@@ -19,7 +20,7 @@ export function defaultModules(world: World): ActivityModule[] {
     tokensModule(world),
     nftsModule(world),
     rewardsModule(world),
-    dexModule(world),
+    dexModule(world, opts.systemStartMs === undefined ? {} : { systemStartMs: opts.systemStartMs }),
   ];
 }
 
