@@ -10,6 +10,9 @@ import { connectOgmios } from '../activities/chain/ogmios-client.js';
 import { defaultExtensions } from '../activities/extensions.js';
 import { createRecomputeActivities } from '../activities/recompute/index.js';
 import { importRegistry } from '../activities/registry/import.js';
+import { createHoldersActivities } from '../activities/holders/series.js';
+import { createStakingActivities } from '../activities/staking/index.js';
+import { httpMetadataFetcher } from '../activities/staking/metadata.js';
 import { createSyncActivities, type SliceResult } from '../activities/sync/index.js';
 import { createAccess, REDACT_HEADERS } from '../api/access/index.js';
 import { tokenDecimalsLookup } from '../api/present/market.js';
@@ -92,7 +95,23 @@ async function main(config: Config) {
       extensions: defaultExtensions(),
       onProgress: progressPrinter(log),
     });
-    const runner = createRunner({ store, activities: { ...activities, ...createRecomputeActivities({ store }) }, log });
+    // Pool metadata JSON is fetched (and checked against its registered hash) only on a real network: the devnet's
+    // metadata URLs name hosts that do not exist, and the service makes no outbound request it does not need.
+    const staking = createStakingActivities({
+      store,
+      chain,
+      ...(config.OGMIOS_URL ? { fetchMetadata: httpMetadataFetcher() } : {}),
+    });
+    const runner = createRunner({
+      store,
+      activities: {
+        ...activities,
+        ...createRecomputeActivities({ store }),
+        ...createHoldersActivities({ store }),
+        ...staking,
+      },
+      log,
+    });
     stops.unshift(() => runner.stop());
     await runner.start('syncChain', {
       workflowId: SYNC_WORKFLOW_ID,

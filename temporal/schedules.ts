@@ -21,6 +21,11 @@ export interface ScheduleSpec {
 export const SCHEDULES: readonly ScheduleSpec[] = [
   // Market read side (workflows/recompute-market.ts): token stats, rankings, market overview, in that order.
   { id: 'market', workflow: 'recomputeMarket', everyMs: 20_000, input: null, overlap: 'skip' },
+  // Stake pools (workflows/recompute-staking.ts): ledger stake, delegators, blocks, metadata.
+  { id: 'staking', workflow: 'recomputeStaking', everyMs: 300_000, input: null, overlap: 'skip' },
+  // Holders series (workflows/recompute-holders.ts): today's point of every token's daily holder count, rewritten
+  // hourly so the day's point is the count near its end (the live counts themselves are kept by the sync).
+  { id: 'holders-series', workflow: 'recomputeHolders', everyMs: 3_600_000, input: null, overlap: 'skip' },
 ];
 
 /**

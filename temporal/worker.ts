@@ -10,6 +10,9 @@ import { connectOgmios } from '../activities/chain/ogmios-client.js';
 import { defaultExtensions } from '../activities/extensions.js';
 import { createRecomputeActivities } from '../activities/recompute/index.js';
 import { importRegistry } from '../activities/registry/import.js';
+import { createHoldersActivities } from '../activities/holders/series.js';
+import { createStakingActivities } from '../activities/staking/index.js';
+import { httpMetadataFetcher } from '../activities/staking/metadata.js';
 import { createSyncActivities } from '../activities/sync/index.js';
 import { ConfigError, loadConfig, type Config } from '../config/index.js';
 import { ALL_COLLECTIONS } from '../mongo/collections/index.js';
@@ -39,6 +42,8 @@ async function main(config: Config) {
       extensions: defaultExtensions(),
     }),
     ...createRecomputeActivities({ store }),
+    ...createHoldersActivities({ store }),
+    ...createStakingActivities({ store, chain, fetchMetadata: httpMetadataFetcher() }),
   };
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   try {

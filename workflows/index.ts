@@ -23,3 +23,5 @@ function temporalWorkflow<A extends object, I, R>(entry: WorkflowEntry<A, I, R>)
 
 export const syncChain = temporalWorkflow(WORKFLOWS.syncChain);
 export const recomputeMarket = temporalWorkflow(WORKFLOWS.recomputeMarket);
+export const recomputeStaking = temporalWorkflow(WORKFLOWS.recomputeStaking);
+export const recomputeHolders = temporalWorkflow(WORKFLOWS.recomputeHolders);

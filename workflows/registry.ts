@@ -15,7 +15,9 @@
  */
 import type { ActivityOptions, WorkflowBody } from './context.js';
 import { RECOMPUTE_ACTIVITY, SYNC_ACTIVITY } from './policies.js';
+import { recomputeHoldersBody } from './recompute-holders.js';
 import { recomputeMarketBody } from './recompute-market.js';
+import { recomputeStakingBody } from './recompute-staking.js';
 import { syncChainBody } from './sync-chain.js';
 
 export interface WorkflowEntry<A = never, I = never, R = unknown> {
@@ -32,6 +34,8 @@ export interface WorkflowEntry<A = never, I = never, R = unknown> {
 export const WORKFLOWS = {
   syncChain: { body: syncChainBody, activityOptions: SYNC_ACTIVITY, singleton: true },
   recomputeMarket: { body: recomputeMarketBody, activityOptions: RECOMPUTE_ACTIVITY },
+  recomputeStaking: { body: recomputeStakingBody, activityOptions: RECOMPUTE_ACTIVITY },
+  recomputeHolders: { body: recomputeHoldersBody, activityOptions: RECOMPUTE_ACTIVITY },
 } satisfies Record<string, WorkflowEntry<never, never, unknown>>;
 
 export type WorkflowName = keyof typeof WORKFLOWS;

@@ -1,7 +1,7 @@
 /**
  * Market recompute activities, run every minute by the schedules of temporal/schedules.ts:
- * - recomputeTokenStats — reads pools, tokens, token_meta, trades, candles, checkpoints, blocks; writes token_stats,
- *   pool_stats.
+ * - recomputeTokenStats — reads pools, tokens, token_meta, trades, candles, checkpoints, blocks, holder_counts; writes
+ *   token_stats, pool_stats.
  * - recomputeRankings — reads token_stats, pools, pool_stats; writes rankings.
  * - recomputeMarketOverview — reads pools, pool_stats, token_stats; writes market_overview.
  * Each rewrites its documents wholesale and removes the ones whose token or pool no longer exists (after a
@@ -18,6 +18,7 @@ import {
   type StatsWindow,
   type TokenStatsDoc,
 } from '../../mongo/collections/market-read.js';
+import { HOLDER_COUNTS } from '../../mongo/collections/holders.js';
 import { POOLS, TOKENS, TOKEN_META, type PoolDoc } from '../../mongo/collections/market.js';
 import { del, put, type CollectionSpec, type Store, type WriteOp } from '../../mongo/store.js';
 import { LOVELACE, tokenMetadata } from '../registry/metadata.js';
@@ -114,6 +115,10 @@ export async function computeAllTokenStats(store: Store, nowMs: number) {
     const input = await loadTokenInputs(store, meta, token, byUnit.get(unit) ?? [], ctx);
     stats.push(computeTokenStats(input, ctx));
   }
+  // Holder counts are kept exact by the holders sync extension (holder_counts). A traded token without one has its
+  // outputs (its pools' at least) before the indexed range: its count is unknown, left null.
+  const counts = await store.collection(HOLDER_COUNTS).getMany(stats.map((s) => s._id));
+  stats.forEach((s, i) => (stats[i] = { ...s, holders: counts[i]?.count ?? null, holdersCapped: false }));
   return { stats, poolStats, pools, ctx };
 }
 

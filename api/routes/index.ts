@@ -11,21 +11,27 @@ import { register, type AnyRouteSpec, type RestModule } from '../route.js';
 import { assetsModule } from './assets.js';
 import { explorerModule } from './explorer.js';
 import { healthRouter } from './health.js';
+import { holdersModule } from './holders.js';
 import { marketModule } from './market.js';
 import { poolsModule } from './pools.js';
+import { stakingModule } from './staking.js';
 import { swapModule } from './swap.js';
 import { tokensModule } from './tokens.js';
+import { walletModule } from './wallet.js';
 
 export const API_PREFIX = '/api/v1';
 
 /** Every REST resource, in documentation order. */
 export const REST_MODULES: readonly RestModule[] = [
   tokensModule,
+  holdersModule,
   assetsModule,
   poolsModule,
   marketModule,
   swapModule,
   explorerModule,
+  walletModule,
+  stakingModule,
 ];
 
 /** Every documented REST operation (the OpenAPI route first). */

@@ -24,6 +24,7 @@ import {
   primaryAdaPool,
   tokenSeries,
 } from '../../activities/recompute/token-stats.js';
+import { readHolderSeries } from '../../activities/holders/series.js';
 import { LOVELACE, tokenMetadata } from '../../activities/registry/metadata.js';
 import { POOL_STATS, RANKINGS, TOKEN_STATS, type TokenStatsDoc } from '../../mongo/collections/market-read.js';
 import {
@@ -244,20 +245,21 @@ function decodeCursor(cursor: string): number {
   return Number(m[1]);
 }
 
-/** One page of trades over `byToken` or `byPool`, newest first, with the cursor of the next page. */
+/** One page of trades over `byToken`, `byPool` or `byMaker` (a wallet), newest first, with the cursor of the next page. */
 export async function tradesPage(
   store: Store,
-  by: { index: 'byToken'; token: string } | { index: 'byPool'; poolId: number },
+  by: { index: 'byToken'; token: string } | { index: 'byPool'; poolId: number } | { index: 'byMaker'; maker: string },
   limit: number,
   cursor: string | undefined,
   siteUrl: string,
   mode: LogoMode,
 ) {
-  const key = by.index === 'byToken' ? by.token : by.poolId;
+  const key = by.index === 'byToken' ? by.token : by.index === 'byMaker' ? by.maker : by.poolId;
   let after: Record<string, unknown> & { _id: string } = { _id: '' };
   if (cursor !== undefined) {
     const id = decodeCursor(cursor);
-    after = { _id: String(id).padStart(12, '0'), id, ...(by.index === 'byToken' ? { token: key } : { poolId: key }) };
+    const field = by.index === 'byToken' ? 'token' : by.index === 'byMaker' ? 'maker' : 'poolId';
+    after = { _id: String(id).padStart(12, '0'), id, [field]: key };
   }
   const docs: TradeDoc[] = await store
     .collection(TRADES)
@@ -418,8 +420,9 @@ export function tokensRouter(deps: ApiDeps): Router {
   register(router, tokenRoutes.series, async (_ctx, { params, query }) => {
     const unit = normUnit(params.unit);
     const token = await tokenOr404(store, unit);
-    // Holder counts come with the ledger index; until then the series is empty rather than invented.
-    if (params.metric === 'holders') return { metric: 'holders', points: [] };
+    // Daily snapshots of the sync-kept holder counts (activities/holders/series.ts); days without one are absent.
+    if (params.metric === 'holders')
+      return { metric: 'holders', points: await readHolderSeries(store, unit, query.days, now()) };
     const pools = (await store.collection(POOLS).getMany(token.poolIds.map(String)))
       .filter((p): p is PoolDoc => p !== null && p.tokenA === LOVELACE)
       .sort((a, b) => (BigInt(b.reserveARaw) > BigInt(a.reserveARaw) ? 1 : -1))

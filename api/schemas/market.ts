@@ -457,7 +457,7 @@ export const SeriesResponse = component('Series', {
       type: 'array',
       items: SeriesPoint,
       description:
-        'Daily points, oldest first. liquidity: both sides of the token’s ADA pools at the end of each day, whole ADA. holders: empty until holder counts are indexed.',
+        'Daily points, oldest first. liquidity: both sides of the token’s ADA pools at the end of each day, whole ADA. holders: the token’s holder count at the last snapshot of each day (taken hourly), days without a snapshot left out.',
     },
   },
 });

@@ -1,0 +1,108 @@
+/**
+ * Wallet documents → REST answers, pure. Holdings are the UTxO balances the sync keeps per address
+ * (ADDRESSES: lovelace and raw token quantities as integer strings); a stake key's holdings are the exact sums
+ * over its addresses. Values use the current token price in ADA per whole token (TOKEN_STATS.priceAda) and the
+ * current ADA/USD rate; a token without a price has null values and sorts last.
+ */
+import type { TokenPnl, WalletPnl } from '../../activities/pnl/fifo.js';
+import type { AddressDoc } from '../../mongo/collections/chain.js';
+import type { TokenStatsDoc } from '../../mongo/collections/market-read.js';
+import { lovelaceToAda, scaleInteger } from '../units.js';
+import type { AssetBook } from './market.js';
+
+export interface Holdings {
+  lovelace: bigint;
+  /** unit → raw quantity, only units with a positive total. */
+  assets: Map<string, bigint>;
+}
+
+/** Exact sums of the balances of several addresses. */
+export function sumHoldings(addresses: readonly AddressDoc[]): Holdings {
+  let lovelace = 0n;
+  const assets = new Map<string, bigint>();
+  for (const a of addresses) {
+    lovelace += BigInt(a.balance.lovelace);
+    for (const [unit, q] of Object.entries(a.balance.assets)) assets.set(unit, (assets.get(unit) ?? 0n) + BigInt(q));
+  }
+  for (const [unit, q] of assets) if (q <= 0n) assets.delete(unit);
+  return { lovelace, assets };
+}
+
+export interface PortfolioInput {
+  /** The path parameter as given (addr… or stake…). */
+  address: string;
+  stakeAddress: string | null;
+  /** Addresses combined (all of the stake key, or 1). */
+  addressCount: number;
+  /** false when a stake key has more addresses than were summed. */
+  complete: boolean;
+  holdings: Holdings;
+  /** unit → stats (absent: the token has no market data). */
+  stats: ReadonlyMap<string, TokenStatsDoc>;
+  adaUsd: number | null;
+  asOf: string | null;
+}
+
+export function presentPortfolio(input: PortfolioInput, assets: AssetBook) {
+  const { adaUsd } = input;
+  const usd = (ada: number | null) => (ada === null || adaUsd === null ? null : ada * adaUsd);
+  const positions = [...input.holdings.assets].map(([unit, raw]) => {
+    const s = input.stats.get(unit) ?? null;
+    const balance = scaleInteger(String(raw), assets.decimals(unit));
+    const priceAda = s?.priceAda ?? null;
+    const valueAda = priceAda === null ? null : balance * priceAda;
+    return {
+      asset: assets.ref(unit),
+      balance,
+      balanceRaw: String(raw),
+      priceAda,
+      valueAda,
+      valueUsd: usd(valueAda),
+      change24h: s?.change24h ?? null,
+    };
+  });
+  positions.sort(
+    (a, b) =>
+      (b.valueAda ?? -Infinity) - (a.valueAda ?? -Infinity) ||
+      (a.asset.unit < b.asset.unit ? -1 : a.asset.unit > b.asset.unit ? 1 : 0),
+  );
+  const adaBalance = lovelaceToAda(String(input.holdings.lovelace));
+  const tokensAda = positions.reduce((sum, p) => sum + (p.valueAda ?? 0), 0);
+  return {
+    address: input.address,
+    stakeAddress: input.stakeAddress,
+    addresses: input.addressCount,
+    complete: input.complete,
+    adaBalance,
+    adaBalanceLovelace: String(input.holdings.lovelace),
+    positions,
+    totals: { ada: adaBalance + tokensAda, usd: usd(adaBalance + tokensAda), tokensAda, unpriced: unpriced(positions) },
+    adaUsd,
+    asOf: input.asOf,
+  };
+}
+
+const unpriced = (positions: readonly { valueAda: number | null }[]) =>
+  positions.filter((p) => p.valueAda === null).length;
+
+/** The PnL answer: computePnl's result with an AssetRef on every token and top token, plus what was left out. */
+export function presentPnl(
+  wallet: { address: string; maker: string },
+  pnl: WalletPnl,
+  skipped: Record<string, number>,
+  assets: AssetBook,
+) {
+  const withAsset = <T extends { unit: string }>(t: T) => {
+    const { unit: _unit, ...rest } = t;
+    return { asset: assets.ref(t.unit), ...rest };
+  };
+  const { tokens, topTokens, ...totals } = pnl;
+  return {
+    address: wallet.address,
+    maker: wallet.maker,
+    ...totals,
+    skippedTrades: skipped,
+    tokens: tokens.map((t: TokenPnl) => withAsset(t)),
+    topTokens: topTokens.map((t) => withAsset(t)),
+  };
+}

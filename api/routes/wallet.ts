@@ -1,0 +1,242 @@
+/**
+ * Wallet (spec: Wallet): portfolio, DEX trades and FIFO profit and loss of an address or a stake key.
+ *
+ * Identity. A stake1… key combines every payment address that carries it (ADDRESSES byStake) for holdings; an
+ * addr1… address is that address alone. Trades are attributed to a maker (mongo/collections/market.ts): the stake
+ * address when the trading address has one, else the address, so an addr1… with a stake part answers the trades
+ * and PnL of its whole stake key, like the market sync records them.
+ *
+ * PnL is computed on demand over the wallet's complete ADA-side trades and cached in process (activities/pnl/
+ * cache.ts: key = wallet, last trade id, checkpoint height / 10; TTL 5 min). Its lower rate limit is applied by the
+ * access layer for this path.
+ */
+import Router from '@koa/router';
+import { TtlLru, pnlCacheKey } from '../../activities/pnl/cache.js';
+import { computePnl, type WalletPnl } from '../../activities/pnl/fifo.js';
+import { pnlTradesFromDocs, type PnlSkipReason } from '../../activities/pnl/trade.js';
+import { storeClock } from '../../activities/recompute/clock.js';
+import { stakeAddressOf } from '../../cardano/address.js';
+import { ADDRESSES, BLOCKS, type AddressDoc } from '../../mongo/collections/chain.js';
+import { TOKEN_STATS, type TokenStatsDoc } from '../../mongo/collections/market-read.js';
+import { TRADES, type TradeDoc } from '../../mongo/collections/market.js';
+import type { Store } from '../../mongo/store.js';
+import type { ApiDeps } from '../deps.js';
+import { NotFoundError } from '../errors.js';
+import { loadAssets } from '../present/market.js';
+import { presentPnl, presentPortfolio, sumHoldings } from '../present/wallet.js';
+import { defineRoute, register, type AnyRouteSpec, type CommonQuery, type RestModule } from '../route.js';
+import { CursorQuery, TradesResponse } from '../schemas/market.js';
+import { WalletParams, WalletPnlResponse, WalletResponse } from '../schemas/wallet.js';
+import { parseForNetwork } from './explorer.js';
+import { adaUsdHistory, currentAdaUsd, logoMode, tradesPage } from './tokens.js';
+
+const TAGS = ['Wallet'];
+/** Addresses of one stake key summed into a portfolio; beyond it the answer says `complete: false`. */
+export const WALLET_ADDRESS_LIMIT = 1000;
+/** Trades read per batch when loading a wallet's whole history for PnL. */
+const TRADE_BATCH = 5000;
+
+export const walletRoutes = {
+  portfolio: defineRoute<{ address: string }>({
+    operationId: 'getWallet',
+    path: '/wallet/{address}',
+    summary: 'Wallet portfolio: ADA balance and token positions valued in ADA and USD',
+    description: `An addr1… address alone, or a stake1… key with all its addresses combined (up to ${WALLET_ADDRESS_LIMIT}). Positions are the token balances of the UTxO set, decimal-adjusted, valued at the current price (ADA per whole token) and ADA/USD; sorted by valueAda descending, unpriced last.`,
+    tags: TAGS,
+    params: WalletParams,
+    response: WalletResponse,
+  }),
+  trades: defineRoute<{ address: string }, CommonQuery & { limit: number; cursor?: string }>({
+    operationId: 'getWalletTrades',
+    path: '/wallet/{address}/trades',
+    summary: 'DEX trades made by a wallet, newest first',
+    description:
+      'Trades are attributed to the stake key of the trading address when it has one (so an addr1… with a stake part lists the trades of its whole stake key), else to the address.',
+    tags: TAGS,
+    params: WalletParams,
+    query: CursorQuery,
+    response: TradesResponse,
+  }),
+  pnl: defineRoute<{ address: string }>({
+    operationId: 'getWalletPnl',
+    path: '/wallet/{address}/pnl',
+    summary: 'Realised and unrealised profit and loss of a wallet (FIFO, ADA and USD)',
+    description:
+      'FIFO over the wallet’s complete trades with ADA on one side, since coverageFrom (the first indexed block). Sells beyond known buys are reported apart (unmatched) and not counted as profit; token/token swaps are skipped. USD uses ADA/USD at each trade’s time (null when unknown). Heavy: a lower rate limit applies; answers are cached for about ten blocks.',
+    tags: TAGS,
+    params: WalletParams,
+    response: WalletPnlResponse,
+  }),
+} satisfies Record<string, AnyRouteSpec>;
+
+/** A resolved wallet path parameter. */
+export interface WalletKey {
+  address: string;
+  isStake: boolean;
+  stakeAddress: string | null;
+  /** The key its trades are recorded under (TRADES.maker). */
+  maker: string;
+}
+
+export function walletKey(address: string, network: 'mainnet' | 'testnet'): WalletKey {
+  const parsed = parseForNetwork(address, network);
+  const isStake = parsed.kind === 'reward';
+  const stakeAddress = isStake ? address : stakeAddressOf(address);
+  return { address, isStake, stakeAddress, maker: stakeAddress ?? address };
+}
+
+/** The wallet's address documents: all of a stake key (bounded), or the one address. */
+async function walletAddresses(store: Store, w: WalletKey): Promise<{ docs: AddressDoc[]; count: number }> {
+  const coll = store.collection(ADDRESSES);
+  if (!w.isStake) {
+    const doc = await coll.get(w.address);
+    return { docs: doc ? [doc] : [], count: doc ? 1 : 0 };
+  }
+  const q = { eq: [w.address] };
+  const [docs, count] = await Promise.all([
+    coll.find('byStake', { ...q, limit: WALLET_ADDRESS_LIMIT }),
+    coll.count('byStake', q),
+  ]);
+  return { docs, count };
+}
+
+async function lastTradeOf(store: Store, maker: string): Promise<TradeDoc | null> {
+  const [last] = await store.collection(TRADES).find('byMaker', { eq: [maker], reverse: true, limit: 1 });
+  return last ?? null;
+}
+
+/** 404 unless the wallet holds or held something in the index or traded. */
+async function assertSeen(store: Store, w: WalletKey): Promise<void> {
+  const coll = store.collection(ADDRESSES);
+  const seen = w.isStake
+    ? (await coll.find('byStake', { eq: [w.address], limit: 1 })).length > 0
+    : (await coll.get(w.address)) !== null;
+  if (!seen && !(await lastTradeOf(store, w.maker)))
+    throw new NotFoundError(`wallet ${w.address} not found (no activity in the indexed range)`);
+}
+
+/** Time of the first indexed block (ISO): trades before it are not in the index. */
+async function coverageFrom(store: Store): Promise<string | null> {
+  const [first] = await store.collection(BLOCKS).find('byHeight', { limit: 1 });
+  return first?.time ?? null;
+}
+
+async function allTrades(store: Store, maker: string): Promise<TradeDoc[]> {
+  const coll = store.collection(TRADES);
+  const out: TradeDoc[] = [];
+  for (;;) {
+    const last = out[out.length - 1];
+    const batch = await coll.find('byMaker', {
+      eq: [maker],
+      limit: TRADE_BATCH,
+      ...(last ? { after: last } : {}),
+    });
+    out.push(...batch);
+    if (batch.length < TRADE_BATCH) return out;
+  }
+}
+
+interface PnlResult {
+  pnl: WalletPnl;
+  skipped: Record<PnlSkipReason, number>;
+}
+
+/** Loads a wallet's trades and the marks, then runs the FIFO. */
+export async function computeWalletPnl(store: Store, maker: string, siteUrl: string): Promise<PnlResult> {
+  const [docs, { clock }, adaUsdNow, from] = await Promise.all([
+    allTrades(store, maker),
+    storeClock(store),
+    currentAdaUsd(store),
+    coverageFrom(store),
+  ]);
+  const units = [...new Set(docs.map((d) => d.token))];
+  const [book, stats] = await Promise.all([
+    loadAssets(store, units, siteUrl, 'url'),
+    store.collection(TOKEN_STATS).getMany(units),
+  ]);
+  const timeOfSlot = (slot: number) => Math.floor(clock.slotToMs(slot) / 1000);
+  const { trades, skipped } = pnlTradesFromDocs(docs, (u) => book.decimals(u), timeOfSlot);
+  const prices = new Map(units.map((u, i) => [u, stats[i]?.priceAda ?? null]));
+  const times = trades.map((t) => t.time * 1000);
+  const rateAt = times.length ? await adaUsdHistory(store, Math.min(...times), Math.max(...times)) : () => null;
+  const pnl = computePnl(
+    trades,
+    { priceAda: (u) => prices.get(u) ?? null, adaUsdAt: (sec) => rateAt(sec * 1000), adaUsdNow },
+    { coverageFrom: from },
+  );
+  return { pnl, skipped };
+}
+
+export function walletRouter(deps: ApiDeps): Router {
+  const { store } = deps;
+  const site = deps.config.SITE_URL;
+  const network = deps.config.CARDANO_NETWORK;
+  const router = new Router();
+  const pnlCache = new TtlLru<PnlResult>(1000, 5 * 60_000, deps.now ?? Date.now);
+
+  register(router, walletRoutes.portfolio, async (_ctx, { params, query }) => {
+    const w = walletKey(params.address, network);
+    const [{ docs, count }, adaUsd, { clock, checkpoint }] = await Promise.all([
+      walletAddresses(store, w),
+      currentAdaUsd(store),
+      storeClock(store),
+    ]);
+    if (count === 0) throw new NotFoundError(`wallet ${w.address} not found (no activity in the indexed range)`);
+    const holdings = sumHoldings(docs);
+    const units = [...holdings.assets.keys()];
+    const [assets, stats] = await Promise.all([
+      loadAssets(store, units, site, logoMode(query)),
+      store.collection(TOKEN_STATS).getMany(units),
+    ]);
+    return presentPortfolio(
+      {
+        address: w.address,
+        stakeAddress: w.stakeAddress,
+        addressCount: count,
+        complete: docs.length === count,
+        holdings,
+        stats: new Map(stats.filter((s): s is TokenStatsDoc => s !== null).map((s) => [s._id, s])),
+        adaUsd,
+        asOf: checkpoint ? clock.iso(checkpoint.slot) : null,
+      },
+      assets,
+    );
+  });
+
+  register(router, walletRoutes.trades, async (_ctx, { params, query }) => {
+    const w = walletKey(params.address, network);
+    const page = await tradesPage(
+      store,
+      { index: 'byMaker', maker: w.maker },
+      query.limit,
+      query.cursor,
+      site,
+      logoMode(query),
+    );
+    if (page.items.length === 0 && query.cursor === undefined) await assertSeen(store, w);
+    return page;
+  });
+
+  register(router, walletRoutes.pnl, async (_ctx, { params, query }) => {
+    const w = walletKey(params.address, network);
+    const [last, { checkpoint }] = await Promise.all([lastTradeOf(store, w.maker), storeClock(store)]);
+    if (!last) await assertSeen(store, w);
+    const key = pnlCacheKey(w.maker, last?.id ?? null, checkpoint?.height ?? null);
+    let result = pnlCache.get(key);
+    if (!result) {
+      result = await computeWalletPnl(store, w.maker, site);
+      pnlCache.set(key, result);
+    }
+    const assets = await loadAssets(
+      store,
+      result.pnl.tokens.map((t) => t.unit),
+      site,
+      logoMode(query),
+    );
+    return presentPnl({ address: w.address, maker: w.maker }, result.pnl, result.skipped, assets);
+  });
+
+  return router;
+}
+
+export const walletModule: RestModule = { routes: Object.values(walletRoutes), router: walletRouter };

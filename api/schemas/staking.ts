@@ -1,0 +1,138 @@
+/**
+ * Staking request and response schemas (spec: Staking). ADA amounts are whole ADA with the exact lovelace string
+ * beside them; margin, saturation and returns are plain fractions (0.02 = 2 %), the REST convention.
+ */
+import { component, type JsonSchema, type ObjectSchema } from '../schema.js';
+import { Ada, Lovelace } from './common.js';
+
+export const StakePoolIdParams: ObjectSchema = {
+  type: 'object',
+  required: ['id'],
+  properties: {
+    id: {
+      type: 'string',
+      pattern: '^pool1[02-9ac-hj-np-z]{50,60}$',
+      'x-expected': 'a bech32 pool id (pool1…)',
+      description: 'Bech32 pool id (pool1…).',
+    },
+  },
+};
+
+export const StakePoolsQuery: ObjectSchema = {
+  type: 'object',
+  properties: {
+    page: { type: 'integer', minimum: 1, default: 1 },
+    pageSize: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+  },
+};
+
+const fraction = (description: string): JsonSchema => ({ type: 'number', description });
+const nullableFraction = (description: string): JsonSchema => ({ type: ['number', 'null'], description });
+const ROA =
+  'Estimated yearly return for delegators, fraction (an estimate: Shelley rewards model, ideal performance, ' +
+  'pledge term ignored); null when the epoch reward pot is unknown.';
+
+const rowProps: Record<string, JsonSchema> = {
+  id: { type: 'string', description: 'pool1… id.' },
+  ticker: { type: ['string', 'null'], description: 'From hash-verified metadata; null when not verified.' },
+  name: { type: ['string', 'null'] },
+  status: { type: 'string', enum: ['active', 'retiring', 'retired'] },
+  liveStake: Ada,
+  liveStakeLovelace: Lovelace,
+  saturation: fraction('Live stake / (total stake / nOpt); 1 = saturated.'),
+  margin: fraction('Operator margin, fraction.'),
+  fixedCost: { ...Ada, description: 'Fixed cost, whole ADA per epoch.' },
+  fixedCostLovelace: Lovelace,
+  pledge: Ada,
+  pledgeLovelace: Lovelace,
+  delegators: { type: 'integer', minimum: 0 },
+  blocksThisEpoch: { type: 'integer', minimum: 0 },
+  roa: nullableFraction(ROA),
+};
+const ROW_REQUIRED = Object.keys(rowProps);
+
+export const StakePoolRow = component('StakePoolRow', {
+  type: 'object',
+  required: ROW_REQUIRED,
+  properties: rowProps,
+});
+
+export const StakePoolListResponse = component('StakePoolList', {
+  type: 'object',
+  required: ['items', 'page', 'pageSize', 'total', 'epoch', 'computedAt'],
+  properties: {
+    items: { type: 'array', items: StakePoolRow },
+    page: { type: 'integer', minimum: 1 },
+    pageSize: { type: 'integer', minimum: 1 },
+    total: { type: 'integer', minimum: 0 },
+    epoch: { type: ['integer', 'null'] },
+    computedAt: { type: ['string', 'null'], format: 'date-time', description: 'When the pool figures were computed.' },
+  },
+});
+
+export const StakePoolDetailResponse = component('StakePoolDetail', {
+  type: 'object',
+  required: [...ROW_REQUIRED, 'hash', 'metadata', 'performance', 'delegatorsSummary', 'epoch', 'computedAt'],
+  properties: {
+    ...rowProps,
+    hash: { type: 'string', pattern: '^[0-9a-f]{56}$', description: 'Pool key hash.' },
+    epoch: { type: 'integer', minimum: 0, description: 'Epoch the figures refer to.' },
+    computedAt: { type: 'string', format: 'date-time', description: 'When the figures were computed.' },
+    retiringEpoch: { type: ['integer', 'null'] },
+    activeStake: {
+      type: ['number', 'null'],
+      description: 'Stake of the epoch snapshot, whole ADA; null when unknown.',
+    },
+    vrfKeyHash: { type: ['string', 'null'] },
+    rewardAccount: { type: ['string', 'null'] },
+    owners: { type: 'array', items: { type: 'string' } },
+    relays: { type: 'array' },
+    metadata: {
+      type: 'object',
+      required: ['url', 'hash', 'verified', 'ticker', 'name', 'description', 'homepage'],
+      properties: {
+        url: { type: ['string', 'null'] },
+        hash: { type: ['string', 'null'] },
+        verified: {
+          type: ['boolean', 'null'],
+          description:
+            'true: fetched and matched the registered hash; false: fetched, did not match; null: not fetched.',
+        },
+        ticker: { type: ['string', 'null'] },
+        name: { type: ['string', 'null'] },
+        description: { type: ['string', 'null'] },
+        homepage: { type: ['string', 'null'] },
+      },
+    },
+    performance: {
+      type: 'object',
+      required: ['blocksThisEpoch', 'blocksMinted', 'estimatedRoa', 'realisedRoa'],
+      properties: {
+        blocksThisEpoch: { type: 'integer', minimum: 0 },
+        blocksMinted: { type: 'integer', minimum: 0, description: 'Blocks seen in the indexed range.' },
+        estimatedRoa: nullableFraction(ROA),
+        realisedRoa: nullableFraction('Realised yearly return, fraction; null when not derivable from the index.'),
+      },
+    },
+    delegatorsSummary: {
+      type: 'object',
+      required: ['count', 'delegatedStake', 'top'],
+      properties: {
+        count: { type: 'integer', minimum: 0 },
+        delegatedStake: {
+          ...Ada,
+          description: "Σ of the delegators' address balances (UTxO stake; unwithdrawn rewards excluded).",
+        },
+        top: {
+          type: 'array',
+          description: 'Largest delegators by stake (at most 20).',
+          items: {
+            type: 'object',
+            required: ['stakeAddress', 'stake', 'stakeLovelace'],
+            properties: { stakeAddress: { type: 'string' }, stake: Ada, stakeLovelace: Lovelace },
+          },
+        },
+      },
+    },
+  },
+});

@@ -1,0 +1,180 @@
+/**
+ * Schemas of the wallet resource (spec: Wallet; wallet portfolio and wallet PnL are objects with loosely specified
+ * fields: the names the spec gives are here, plus the exact amounts and the figures the PnL derives from).
+ * Units: whole ADA, decimal-adjusted token amounts, USD; raw integers as strings beside them.
+ */
+import { component, type JsonSchema, type ObjectSchema } from '../schema.js';
+import { AssetRef } from './market.js';
+
+const num: JsonSchema = { type: 'number' };
+const numOrNull: JsonSchema = { type: ['number', 'null'] };
+const int: JsonSchema = { type: 'integer', minimum: 0 };
+const raw: JsonSchema = { type: 'string', pattern: '^-?[0-9]+$' };
+const iso: JsonSchema = { type: ['string', 'null'], format: 'date-time' };
+const d = (schema: JsonSchema, description: string): JsonSchema => ({ ...schema, description });
+
+export const WalletParams: ObjectSchema = {
+  type: 'object',
+  required: ['address'],
+  properties: {
+    address: {
+      type: 'string',
+      minLength: 8,
+      maxLength: 1023,
+      pattern: '^(addr|stake)(_test)?1[02-9ac-hj-np-z]+$',
+      'x-expected': 'a Bech32 address (addr1… or stake1…)',
+      description: 'Payment address (addr1…) or stake address (stake1…: all its addresses combined).',
+    },
+  },
+};
+
+export const WalletPosition = component('WalletPosition', {
+  type: 'object',
+  required: ['asset', 'balance', 'balanceRaw', 'priceAda', 'valueAda', 'valueUsd', 'change24h'],
+  properties: {
+    asset: AssetRef,
+    balance: d(num, 'Decimal-adjusted quantity held.'),
+    balanceRaw: d(raw, 'Exact on-chain quantity.'),
+    priceAda: d(numOrNull, 'Current price, ADA per whole token; null without market data.'),
+    valueAda: d(numOrNull, 'balance × priceAda, whole ADA.'),
+    valueUsd: d(numOrNull, 'valueAda × ADA/USD.'),
+    change24h: d(numOrNull, 'Price change over 24 h in ADA, percent.'),
+  },
+});
+
+export const WalletResponse = component('WalletPortfolio', {
+  type: 'object',
+  required: [
+    'address',
+    'stakeAddress',
+    'addresses',
+    'complete',
+    'adaBalance',
+    'adaBalanceLovelace',
+    'positions',
+    'totals',
+    'adaUsd',
+    'asOf',
+  ],
+  properties: {
+    address: d({ type: 'string' }, 'The address asked for.'),
+    stakeAddress: d({ type: ['string', 'null'] }, 'Stake key of the wallet; null for an address without one.'),
+    addresses: d(int, 'Payment addresses combined (all of a stake key; 1 for an addr1…).'),
+    complete: d(
+      { type: 'boolean' },
+      'false when a stake key has more addresses than were summed (the first 1000 are).',
+    ),
+    adaBalance: d(num, 'Whole ADA in the UTxO set.'),
+    adaBalanceLovelace: d(raw, 'Exact ADA balance in lovelace.'),
+    positions: {
+      type: 'array',
+      items: WalletPosition,
+      description: 'Every token held, by valueAda descending, unpriced last.',
+    },
+    totals: {
+      type: 'object',
+      required: ['ada', 'usd', 'tokensAda', 'unpriced'],
+      properties: {
+        ada: d(num, 'adaBalance + tokensAda, whole ADA.'),
+        usd: d(numOrNull, 'ada × ADA/USD; null without a rate.'),
+        tokensAda: d(num, 'Sum of the priced positions, whole ADA.'),
+        unpriced: d(int, 'Positions without a price (not in the totals).'),
+      },
+    },
+    adaUsd: d(numOrNull, 'USD per ADA now.'),
+    asOf: d(iso, 'Time of the indexed tip block the balances reflect.'),
+  },
+});
+
+const tokenPnlProps: Record<string, JsonSchema> = {
+  asset: AssetRef,
+  decimals: int,
+  buys: int,
+  sells: int,
+  volumeAda: d(num, 'ADA side of the token’s trades, whole ADA.'),
+  boughtAmount: num,
+  soldAmount: num,
+  remainingAmount: d(num, 'Held in open lots (decimal-adjusted).'),
+  remainingRaw: raw,
+  costBasisAda: d(num, 'Cost of the open lots, whole ADA.'),
+  costBasisUsd: numOrNull,
+  avgCostAda: d(numOrNull, 'ADA per whole token of the open lots.'),
+  realisedAda: num,
+  realisedUsd: numOrNull,
+  priceAda: numOrNull,
+  valueAda: numOrNull,
+  unrealisedAda: numOrNull,
+  unrealisedUsd: numOrNull,
+  pnlAda: d(num, 'realisedAda + unrealisedAda (0 when unknown).'),
+  unmatchedSellAmount: d(num, 'Sold beyond known buys (not in realisedAda).'),
+  unmatchedSellRaw: raw,
+  unmatchedProceedsAda: num,
+  closedPositions: int,
+  wins: int,
+};
+
+export const TokenPnlSchema = component('TokenPnl', {
+  type: 'object',
+  required: Object.keys(tokenPnlProps),
+  properties: tokenPnlProps,
+});
+
+export const WalletPnlResponse = component('WalletPnl', {
+  type: 'object',
+  required: [
+    'address',
+    'maker',
+    'coverageFrom',
+    'tradeCount',
+    'volumeAda',
+    'realisedAda',
+    'realisedUsd',
+    'unrealisedAda',
+    'unrealisedUsd',
+    'winRatePercent',
+    'tokens',
+    'topTokens',
+    'series',
+  ],
+  properties: {
+    address: d({ type: 'string' }, 'The address asked for.'),
+    maker: d({ type: 'string' }, 'The key the trades are recorded under (stake address, else the address).'),
+    coverageFrom: d(iso, 'Time of the first indexed block: only trades since then are counted.'),
+    tradeCount: d(int, 'Trades with ADA on one side counted.'),
+    buyCount: int,
+    sellCount: int,
+    volumeAda: d(num, 'ADA side of all counted trades, whole ADA.'),
+    realisedAda: num,
+    realisedUsd: d(numOrNull, 'At each trade’s ADA/USD; null when a rate is unknown.'),
+    unrealisedAda: d(num, 'Open lots at the current price minus their cost (priced tokens only).'),
+    unrealisedUsd: numOrNull,
+    costBasisAda: num,
+    costBasisUsd: numOrNull,
+    wins: int,
+    closedPositions: int,
+    winRatePercent: d(numOrNull, 'Sells with positive realised PnL / sells that matched a buy, percent.'),
+    unmatchedProceedsAda: num,
+    unmatchedSells: int,
+    unpricedUnits: { type: 'array', items: { type: 'string' } },
+    adaUsd: numOrNull,
+    skippedTrades: {
+      type: 'object',
+      description: 'Trades left out: not complete, no ADA side (token/token), zero amount.',
+      properties: { notComplete: int, noAdaSide: int, zeroAmount: int },
+    },
+    tokens: { type: 'array', items: TokenPnlSchema, description: 'Per-token PnL, by |pnlAda| descending.' },
+    topTokens: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['asset', 'pnlAda', 'realisedAda', 'unrealisedAda'],
+        properties: { asset: AssetRef, pnlAda: num, realisedAda: num, unrealisedAda: numOrNull },
+      },
+    },
+    series: {
+      type: 'array',
+      description: 'Cumulative realised PnL in ADA (time: unix seconds).',
+      items: { type: 'object', required: ['time', 'value'], properties: { time: int, value: num } },
+    },
+  },
+});

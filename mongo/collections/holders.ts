@@ -1,0 +1,66 @@
+/**
+ * Token holders (issue 4, item 1), kept from the maintained UTxO set.
+ *
+ * Written by the holders sync extension (activities/holders/extension.ts), inside the sync slice, so a RollBackward
+ * restores them exactly from the undo journal: `holders` (one document per (unit, holder)) and `holder_counts` (one
+ * per unit). Written by the `holders-series` recompute (a scheduled snapshot, never rolled back): `holder_series`.
+ *
+ * A holder is a stake address when the output address has a stake key (all addresses of one stake key are one
+ * holder), else the address itself. Quantities are raw integer strings (they exceed 2^53 on mainnet).
+ */
+import type { HolderDoc } from '../../activities/holders/index.js';
+import { defineCollection } from '../store.js';
+
+/**
+ * Width of `sortKey`. One output holds at most 2^64 − 1 of an asset (20 digits); a holder's sum over many outputs
+ * stays far below 10^40.
+ */
+export const SORT_KEY_DIGITS = 40;
+
+/** A raw quantity as a string whose code-point order is numeric order (left-padded with zeros). */
+export const quantitySortKey = (quantityRaw: string): string => quantityRaw.padStart(SORT_KEY_DIGITS, '0');
+
+/** HolderDoc (activities/holders) plus its sortable quantity; `_id` = `${unit}|${holder}`. */
+export interface HolderRowDoc extends HolderDoc {
+  /** `quantityRaw` zero-padded to SORT_KEY_DIGITS digits, for the largest-holders index. */
+  sortKey: string;
+}
+export const HOLDERS = defineCollection<HolderRowDoc>({
+  name: 'holders',
+  indexes: [{ name: 'byQuantity', fields: ['unit', 'sortKey'] }],
+});
+
+/** Holder count and on-chain circulating quantity of one token; `_id` = unit. Removed once no one holds it. */
+export interface HolderCountDoc {
+  _id: string;
+  unit: string;
+  /** Distinct holders with a positive quantity. */
+  count: number;
+  /** Sum of all holders' quantities = the quantity in unspent outputs (raw). */
+  supplyRaw: string;
+  /** Slot of the last change. */
+  slot: number;
+}
+export const HOLDER_COUNTS = defineCollection<HolderCountDoc>({ name: 'holder_counts' });
+
+/** One daily point of a token's holder count; `_id` = `${unit}|${day start, unix seconds, 12 digits}`. */
+export interface HolderSeriesDoc {
+  _id: string;
+  unit: string;
+  /** Start of the UTC day, unix seconds. */
+  time: number;
+  /** Holder count at the last snapshot of that day. */
+  holders: number;
+  /** Slot of the indexed tip when the point was taken. */
+  slot: number;
+}
+export const HOLDER_SERIES = defineCollection<HolderSeriesDoc>({
+  name: 'holder_series',
+  indexes: [{ name: 'byUnit', fields: ['unit', 'time'] }],
+});
+
+export const holderSeriesId = (unit: string, dayStart: number) => `${unit}|${String(dayStart).padStart(12, '0')}`;
+
+/** Written by the sync extension (rolled back exactly). */
+export const HOLDERS_SYNC_COLLECTIONS = [HOLDERS, HOLDER_COUNTS];
+export const HOLDERS_COLLECTIONS = [HOLDERS, HOLDER_COUNTS, HOLDER_SERIES];

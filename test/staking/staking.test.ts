@@ -1,0 +1,182 @@
+/**
+ * The staking recompute on hand-built documents (no chain source: live stake = Σ delegators' address balances),
+ * the metadata hash check with a fake fetcher, and the REST answers: shapes, paging, 400 and 404.
+ */
+import assert from 'node:assert/strict';
+import { createStakingActivities } from '../../activities/staking/index.js';
+import { fetchPoolMetadata } from '../../activities/staking/metadata.js';
+import { stakingRoutes } from '../../api/routes/staking.js';
+import { ajv } from '../../api/schema.js';
+import { hash256, poolIdFromHash, rewardAddress } from '../../cardano/address.js';
+import { ADDRESSES, BLOCKS, STAKE_ACCOUNTS, STAKE_POOL_REGS } from '../../mongo/collections/index.js';
+import { put, type Store, type WriteOp } from '../../mongo/store.js';
+import { startTestApi, type TestApi } from '../api/seed.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
+const enc = new TextEncoder();
+const POOLS = Array.from({ length: 5 }, (_, i) => poolIdFromHash(String(i + 1).repeat(56)));
+const stake = (i: number) => rewardAddress('mainnet', (i + 10).toString(16).padStart(2, '0').repeat(28));
+const META = enc.encode(JSON.stringify({ name: 'Pool Zero', ticker: 'ZERO', description: 'd', homepage: 'https://z' }));
+
+async function seed(store: Store): Promise<void> {
+  const ops: WriteOp[] = [];
+  POOLS.forEach((id, i) => {
+    ops.push(
+      put(STAKE_POOL_REGS, {
+        _id: id,
+        params: {
+          id,
+          cost: { ada: { lovelace: '340000000' } },
+          pledge: { ada: { lovelace: String((i + 1) * 1_000_000_000) } },
+          margin: '1/50',
+          metadata: { url: `https://p${i}.example/m.json`, hash: hash256(META) },
+        },
+        registeredSlot: 100,
+        retiringEpoch: i === 4 ? 3 : null,
+        blocksMinted: 10 + i,
+        slot: 100,
+      }),
+    );
+    // Pool i has i + 1 delegators of 1,000 ADA each (two addresses of 500 each).
+    for (let j = 0; j <= i; j++) {
+      const s = stake(i * 10 + j);
+      ops.push(
+        put(STAKE_ACCOUNTS, {
+          _id: s,
+          credential: '',
+          script: false,
+          registered: true,
+          deposit: '2000000',
+          poolId: id,
+          drep: null,
+          withdrawn: '0',
+          slot: 1,
+        }),
+      );
+      for (const k of [0, 1])
+        ops.push(
+          put(ADDRESSES, {
+            _id: `addr_${i}_${j}_${k}`,
+            stakeAddress: s,
+            paymentCred: null,
+            script: false,
+            balance: { lovelace: '500000000', assets: {} },
+            utxoCount: 1,
+            txCount: 1,
+            firstSlot: 1,
+            lastSlot: 1,
+            slot: 1,
+          }),
+        );
+    }
+  });
+  // Epoch 5: pool 0 made two blocks, pool 1 one; epoch 4 blocks do not count.
+  const blocks: [number, number, string][] = [
+    [1, 4, POOLS[0]!],
+    [2, 5, POOLS[0]!],
+    [3, 5, POOLS[1]!],
+    [4, 5, POOLS[0]!],
+  ];
+  for (const [h, epoch, poolId] of blocks)
+    ops.push(
+      put(BLOCKS, {
+        _id: `b${h}`,
+        height: h,
+        slot: h,
+        time: '',
+        epoch,
+        era: 'conway',
+        prevHash: '',
+        size: 0,
+        txCount: 0,
+        fees: '0',
+        totalOutput: '0',
+        issuerVkey: null,
+        poolId,
+        protocolVersion: null,
+        txIds: [],
+      }),
+    );
+  await store.write(ops);
+  const fetchMetadata = async (url: string) => (url.includes('p0.') ? META : enc.encode('{"ticker":"FAKE"}'));
+  await createStakingActivities({ store, fetchMetadata, now: () => Date.UTC(2026, 0, 1) }).recomputeStakePools();
+}
+
+describe('stake pools', () => {
+  describe('metadata', () => {
+    it('takes the fields only when the bytes hash to the registered hash', async () => {
+      const ok = await fetchPoolMetadata('u', hash256(META), async () => META);
+      assert.deepEqual(ok, {
+        verified: true,
+        metadata: { ticker: 'ZERO', name: 'Pool Zero', description: 'd', homepage: 'https://z' },
+      });
+      const bad = await fetchPoolMetadata('u', hash256(META), async () => enc.encode('{"ticker":"EVIL"}'));
+      assert.equal(bad.verified, false);
+      const down = await fetchPoolMetadata('u', hash256(META), async () => Promise.reject(new Error('ECONNREFUSED')));
+      assert.equal(down.verified, null);
+    });
+  });
+
+  describe('REST', () => {
+    let api: TestApi;
+    before(async () => {
+      api = await startTestApi(seed);
+    });
+    after(() => api.close());
+
+    it('lists pools by live stake with whole ADA and fractions, paged', async () => {
+      const r = await api.get('/api/v1/staking/pools?pageSize=2&page=1');
+      assert.equal(r.status, 200);
+      assert.ok(ajv.validate(stakingRoutes.list.response, r.body), JSON.stringify(ajv.errors));
+      const b = r.body as Json;
+      assert.equal(b.total, 5);
+      assert.deepEqual(
+        b.items.map((x: Json) => x.id),
+        [POOLS[4], POOLS[3]],
+      );
+      assert.equal(b.items[0].liveStake, 5000);
+      assert.equal(b.items[0].delegators, 5);
+      assert.equal(b.items[0].margin, 0.02);
+      assert.equal(b.items[0].fixedCost, 340);
+      assert.equal(b.items[0].pledge, 5000);
+      const p3 = (await api.get('/api/v1/staking/pools?pageSize=2&page=3')).body as Json;
+      assert.deepEqual(
+        p3.items.map((x: Json) => x.id),
+        [POOLS[0]],
+      );
+      assert.equal((await api.get('/api/v1/staking/pools?pageSize=201')).status, 400);
+    });
+
+    it('answers one pool with verified metadata, performance and top delegators', async () => {
+      const r = await api.get(`/api/v1/staking/pools/${POOLS[0]}`);
+      assert.equal(r.status, 200);
+      assert.ok(ajv.validate(stakingRoutes.detail.response, r.body), JSON.stringify(ajv.errors));
+      const b = r.body as Json;
+      assert.equal(b.ticker, 'ZERO');
+      assert.equal(b.metadata.verified, true);
+      assert.equal(b.performance.blocksThisEpoch, 2);
+      assert.equal(b.performance.blocksMinted, 10);
+      assert.equal(b.delegatorsSummary.count, 1);
+      assert.equal(b.delegatorsSummary.delegatedStake, 1000);
+      assert.equal(b.status, 'active');
+      const other = (await api.get(`/api/v1/staking/pools/${POOLS[1]}`)).body as Json;
+      assert.equal(other.ticker, null, 'metadata that does not match its hash is not shown');
+      assert.equal(other.metadata.verified, false);
+      assert.equal(((await api.get(`/api/v1/staking/pools/${POOLS[4]}`)).body as Json).status, 'retired');
+    });
+
+    it('rejects a malformed pool id with 400 and an unknown one with 404', async () => {
+      for (const bad of [
+        'abc',
+        'stake1uxt4uu2d5l4f7amgv75rauk3stxmx69pwfwmum9vtyjww2g7uhk22',
+        POOLS[0]!.slice(0, -1) + 'q',
+      ]) {
+        const r = await api.get(`/api/v1/staking/pools/${bad}`);
+        assert.equal(r.status, 400, bad);
+        assert.equal(typeof (r.body as Json).error, 'string');
+      }
+      const r = await api.get(`/api/v1/staking/pools/${poolIdFromHash('ab'.repeat(28))}`);
+      assert.equal(r.status, 404);
+    });
+  });
+});

@@ -1,0 +1,243 @@
+/**
+ * Wallet REST routes over documents written through the Store: a stake key with two payment addresses holding ADA
+ * and two priced tokens plus an unpriced one, its DEX trades (buys and sells, one token/token swap) and an
+ * ADA/USDM pool for the ADA/USD rate.
+ */
+import assert from 'node:assert/strict';
+import { computePnl } from '../../activities/pnl/fifo.js';
+import { pnlTradesFromDocs } from '../../activities/pnl/trade.js';
+import { walletRoutes } from '../../api/routes/wallet.js';
+import { ajv } from '../../api/schema.js';
+import { baseAddress, enterpriseAddress, rewardAddress } from '../../cardano/address.js';
+import { ADDRESSES, type AddressDoc } from '../../mongo/collections/chain.js';
+import { TOKEN_STATS } from '../../mongo/collections/market-read.js';
+import { put, type Store } from '../../mongo/store.js';
+import { startTestApi, type TestApi } from '../api/seed.js';
+import {
+  DAY,
+  NOW_MS,
+  USDM,
+  checkpointOps,
+  meta,
+  pool,
+  prepare,
+  putAll,
+  slotAt,
+  stats,
+  token,
+  trade,
+  unitOf,
+} from '../market-read/seed.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
+
+const STAKE_CRED = '3a'.repeat(28);
+const STAKE = rewardAddress('mainnet', STAKE_CRED);
+const ADDR_A = baseAddress('mainnet', '1b'.repeat(28), STAKE_CRED);
+const ADDR_B = baseAddress('mainnet', '2c'.repeat(28), STAKE_CRED);
+const ENTERPRISE = enterpriseAddress('mainnet', '4d'.repeat(28));
+const UNSEEN = rewardAddress('mainnet', '5e'.repeat(28));
+const TESTNET = rewardAddress('testnet', STAKE_CRED);
+
+const HOSK = unitOf('a1', 'HOSK'); // 0 decimals, 0.002 ADA
+const SNEK = unitOf('b2', 'SNEK'); // 6 decimals, 1.5 ADA, has a stored logo
+const NOPRICE = unitOf('c3', 'NOPE'); // no market data
+const ADA_USD = 0.5; // 1000 ADA : 500 USDM
+
+function addressDoc(id: string, lovelace: string, assets: Record<string, string>): AddressDoc {
+  return {
+    _id: id,
+    stakeAddress: STAKE,
+    paymentCred: null,
+    script: false,
+    balance: { lovelace, assets },
+    utxoCount: 1,
+    txCount: 1,
+    firstSlot: slotAt(10 * DAY),
+    lastSlot: slotAt(DAY),
+    slot: slotAt(DAY),
+  };
+}
+
+// Trades of the stake key: SNEK bought twice, partly sold at a profit; HOSK bought and sold at a loss; a
+// token/token swap (skipped by PnL); and one trade of somebody else.
+const buy = (id: number, unit: string, ago: number, lovelace: string, tokenRaw: string) =>
+  trade({ id, token: unit, slot: slotAt(ago), side: 'buy', amountInRaw: lovelace, amountOutRaw: tokenRaw, maker: STAKE, makerAddress: ADDR_A, valueLovelace: lovelace }); // prettier-ignore
+const sell = (id: number, unit: string, ago: number, tokenRaw: string, lovelace: string) =>
+  trade({ id, token: unit, slot: slotAt(ago), side: 'sell', amountInRaw: tokenRaw, amountOutRaw: lovelace, maker: STAKE, makerAddress: ADDR_B, valueLovelace: lovelace }); // prettier-ignore
+const TRADES = [
+  buy(101, SNEK, 5 * DAY, '100000000', '100000000'), // 100 SNEK for 100 ADA
+  buy(102, HOSK, 4 * DAY, '20000000', '10000'), // 10000 HOSK for 20 ADA
+  buy(103, SNEK, 3 * DAY, '150000000', '50000000'), // 50 SNEK for 150 ADA
+  sell(104, SNEK, 2 * DAY, '120000000', '240000000'), // 120 SNEK for 240 ADA
+  sell(105, HOSK, DAY, '10000', '15000000'), // all HOSK for 15 ADA
+  trade({ id: 106, token: SNEK, slot: slotAt(DAY / 2), side: null, tokenIn: HOSK, tokenOut: SNEK, maker: STAKE, priceRaw: null, valueLovelace: null }), // prettier-ignore
+  trade({ id: 107, token: SNEK, slot: slotAt(DAY / 3), maker: 'stake1uxsomebodyelse', amountInRaw: '5000000', amountOutRaw: '4000000' }), // prettier-ignore
+];
+
+async function seed(store: Store): Promise<void> {
+  await prepare(store);
+  await store.write([
+    ...checkpointOps(),
+    put(ADDRESSES, addressDoc(ADDR_A, '12500000', { [SNEK]: '20000000', [HOSK]: '500' })),
+    put(ADDRESSES, addressDoc(ADDR_B, '7500000', { [SNEK]: '10000000', [NOPRICE]: '3' })),
+    put(ADDRESSES, { ...addressDoc(ENTERPRISE, '1000000', {}), stakeAddress: null }),
+    meta(SNEK, 'SNEK', 6, true),
+    meta(HOSK, 'HOSK', 0),
+    ...putAll.tokens([token(SNEK), token(HOSK), token(USDM)]),
+    ...putAll.pools([pool({ id: 9, tokenB: USDM, reserveARaw: '1000000000', reserveBRaw: '500000000' })]),
+    put(TOKEN_STATS, stats(SNEK, { priceAda: 1.5, change24h: 10 })),
+    put(TOKEN_STATS, stats(HOSK, { priceAda: 0.002, change24h: -5 })),
+    ...putAll.trades(TRADES),
+  ]);
+}
+
+const validPortfolio = ajv.compile(walletRoutes.portfolio.response);
+const validPnl = ajv.compile(walletRoutes.pnl.response);
+const validTrades = ajv.compile(walletRoutes.trades.response);
+const schemaOk = (check: typeof validPnl, body: unknown) =>
+  assert.ok(check(body), `response does not match its schema: ${JSON.stringify(check.errors)}`);
+
+describe('wallet REST routes', () => {
+  let api: TestApi;
+  before(async () => {
+    api = await startTestApi(seed, { now: () => NOW_MS });
+  });
+  after(() => api.close());
+
+  describe('GET /wallet/{address}', () => {
+    it('combines the holdings of every address of a stake key and values them', async () => {
+      const r = await api.get(`/api/v1/wallet/${STAKE}?logos=url`);
+      assert.equal(r.status, 200);
+      const w = r.body as Json;
+      schemaOk(validPortfolio, w);
+      assert.equal(w.stakeAddress, STAKE);
+      assert.equal(w.addresses, 2);
+      assert.equal(w.adaBalance, 20);
+      assert.equal(w.adaBalanceLovelace, '20000000');
+      assert.equal(w.adaUsd, ADA_USD);
+      assert.deepEqual(
+        w.positions.map((p: Json) => [p.asset.unit, p.balance, p.balanceRaw, p.priceAda, p.valueAda]),
+        [
+          [SNEK, 30, '30000000', 1.5, 45],
+          [HOSK, 500, '500', 0.002, 1],
+          [NOPRICE, 3, '3', null, null],
+        ],
+      );
+      assert.equal(w.positions[0].valueUsd, 22.5);
+      assert.equal(w.positions[0].change24h, 10);
+      assert.deepEqual(w.totals, { ada: 66, usd: 33, tokensAda: 46, unpriced: 1 });
+      assert.equal(w.positions[0].asset.logo, `http://api.test/api/v1/assets/${SNEK}/logo`, 'logos=url honoured');
+      assert.equal(w.asOf, new Date(NOW_MS).toISOString());
+    });
+
+    it('answers one payment address alone', async () => {
+      const w = (await api.get(`/api/v1/wallet/${ADDR_B}`)).body as Json;
+      assert.equal(w.addresses, 1);
+      assert.equal(w.stakeAddress, STAKE);
+      assert.equal(w.adaBalance, 7.5);
+      assert.deepEqual(
+        w.positions.map((p: Json) => [p.asset.unit, p.balance]),
+        [
+          [SNEK, 10],
+          [NOPRICE, 3],
+        ],
+      );
+    });
+
+    it('answers 400 for malformed or wrong-network addresses and 404 for unseen ones', async () => {
+      for (const bad of ['addr1notbech32', 'stake1qqqqqqqqqq', TESTNET, 'pool1abcdefghij']) {
+        const r = await api.get(`/api/v1/wallet/${bad}`);
+        assert.equal(r.status, 400, bad);
+        assert.equal(typeof (r.body as Json).error, 'string');
+      }
+      const r = await api.get(`/api/v1/wallet/${UNSEEN}`);
+      assert.equal(r.status, 404);
+      assert.equal((await api.get(`/api/v1/wallet/${UNSEEN}/trades`)).status, 404);
+      assert.equal((await api.get(`/api/v1/wallet/${UNSEEN}/pnl`)).status, 404);
+    });
+  });
+
+  describe('GET /wallet/{address}/trades', () => {
+    it('pages the stake key’s trades newest first with a cursor', async () => {
+      const first = (await api.get(`/api/v1/wallet/${STAKE}/trades?limit=4`)).body as Json;
+      schemaOk(validTrades, first);
+      assert.deepEqual(
+        first.items.map((t: Json) => t.id),
+        [106, 105, 104, 103],
+      );
+      assert.ok(first.nextCursor);
+      const second = (await api.get(`/api/v1/wallet/${STAKE}/trades?limit=4&cursor=${first.nextCursor}`)).body as Json;
+      assert.deepEqual(
+        second.items.map((t: Json) => t.id),
+        [102, 101],
+      );
+      assert.equal(second.nextCursor, null);
+      assert.equal(second.items[1].amountOut, 100, 'decimal-adjusted');
+      assert.equal(second.items[1].valueUsd, null, 'USD at the trade’s time: no ADA/USD series is indexed');
+    });
+
+    it('attributes an addr1… with a stake part to its stake key; an address without one has none', async () => {
+      const viaAddr = (await api.get(`/api/v1/wallet/${ADDR_A}/trades`)).body as Json;
+      assert.equal(viaAddr.items.length, 6);
+      const none = await api.get(`/api/v1/wallet/${ENTERPRISE}/trades`);
+      assert.equal(none.status, 200);
+      assert.deepEqual(none.body, { items: [], nextCursor: null });
+    });
+
+    it('rejects a limit out of range and a foreign cursor', async () => {
+      assert.equal((await api.get(`/api/v1/wallet/${STAKE}/trades?limit=201`)).status, 400);
+      assert.equal((await api.get(`/api/v1/wallet/${STAKE}/trades?cursor=bm9wZQ`)).status, 400);
+    });
+  });
+
+  describe('GET /wallet/{address}/pnl', () => {
+    it('equals computePnl over the wallet’s trades with the current marks', async () => {
+      const r = await api.get(`/api/v1/wallet/${STAKE}/pnl`);
+      assert.equal(r.status, 200);
+      const p = r.body as Json;
+      schemaOk(validPnl, p);
+
+      const mine = TRADES.filter((t) => t.maker === STAKE);
+      const decimals = (u: string) => (u === SNEK ? 6 : 0);
+      const { trades } = pnlTradesFromDocs(mine, decimals, (slot) => Math.floor((NOW_MS / 1000) - (slotAt(0) - slot))); // prettier-ignore
+      const prices = new Map([
+        [SNEK, 1.5],
+        [HOSK, 0.002],
+      ]);
+      const expected = computePnl(
+        trades,
+        { priceAda: (u) => prices.get(u) ?? null, adaUsdAt: () => null, adaUsdNow: ADA_USD },
+        { coverageFrom: new Date(NOW_MS).toISOString() },
+      );
+      // Realised: SNEK 240 − (100 + 20·3) = 80; HOSK 15 − 20 = −5. Unrealised: 30 SNEK × 1.5 − 90 = −45.
+      assert.equal(expected.realisedAda, 75);
+      assert.equal(p.realisedAda, expected.realisedAda);
+      assert.equal(p.unrealisedAda, expected.unrealisedAda);
+      assert.equal(p.tradeCount, 5);
+      assert.equal(p.volumeAda, expected.volumeAda);
+      assert.equal(p.winRatePercent, 50);
+      assert.deepEqual(p.skippedTrades, { notComplete: 0, noAdaSide: 1, zeroAmount: 0 });
+      assert.deepEqual(p.series, expected.series);
+      assert.equal(p.coverageFrom, new Date(NOW_MS).toISOString(), 'the only indexed block');
+      assert.equal(p.realisedUsd, null, 'no ADA/USD series at trade time');
+      assert.deepEqual(
+        p.tokens.map((t: Json) => [t.asset.unit, t.pnlAda]),
+        expected.tokens.map((t) => [t.unit, t.pnlAda]),
+      );
+      assert.deepEqual(
+        p.topTokens.map((t: Json) => t.asset.ticker),
+        ['SNEK', 'HOSK'],
+      );
+    });
+
+    it('serves the same answer again from its cache', async () => {
+      const a = (await api.get(`/api/v1/wallet/${STAKE}/pnl?logos=url`)).body as Json;
+      const b = (await api.get(`/api/v1/wallet/${ADDR_A}/pnl?logos=url`)).body as Json;
+      assert.equal(a.maker, STAKE);
+      assert.equal(b.maker, STAKE);
+      assert.deepEqual({ ...a, address: null }, { ...b, address: null });
+      assert.equal(a.tokens[0].asset.logo, `http://api.test/api/v1/assets/${SNEK}/logo`);
+    });
+  });
+});
