@@ -58,7 +58,9 @@ function protocolParameters(): Record<string, unknown> {
     stakePoolRetirementEpochBound: 18,
     stakePoolPledgeInfluence: '3/10',
     minStakePoolCost: ada(MIN_POOL_COST),
-    desiredNumberOfStakePools: 500,
+    // nOpt (k) scaled to the devnet's ~30 pools, as mainnet's 500 is to its ~3,000: saturation then reads like
+    // mainnet's (a fraction around 0.1–1) instead of dozens of times over.
+    desiredNumberOfStakePools: 40,
     monetaryExpansion: '3/1000',
     treasuryExpansion: '1/5',
     version: PROTOCOL_VERSION,
