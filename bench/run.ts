@@ -18,7 +18,7 @@ import { ALL_COLLECTIONS } from '../mongo/collections/index.js';
 import { firstLine, load, rssMb, startBareServer, type LoadResult } from './http.js';
 
 const HOURS = Number(process.env.BENCH_HOURS ?? 48);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 
 /**
  * Sync throughput with the chain source in its own process, as in production (Ogmios beside a node): the devnet
@@ -131,8 +131,25 @@ async function main() {
       for (let h = svc.height - 1; !txHash && h > 0; h--)
         txHash = ((await (await fetch(`${svc.url}/api/v1/explorer/blocks/${h}`)).json()) as { txIds?: string[] })
           .txIds?.[0];
+      // A liquid token, its largest holder and a stake pool, from the service's own answers.
+      const top = (await (await fetch(`${svc.url}/api/v1/tokens?sort=liquidity&pageSize=1&logos=url`)).json()) as {
+        items: { asset: { unit: string } }[];
+      };
+      const unit = top.items[0]?.asset.unit ?? 'none';
+      const holders = (await (await fetch(`${svc.url}/api/v1/tokens/${unit}/holders`)).json()) as {
+        items: { address: string }[];
+      };
+      const wallet = holders.items[0]?.address ?? 'none';
       const endpoints: { name: string; path: string }[] = [
         { name: 'GET /explorer/tx/{hash}', path: `/api/v1/explorer/tx/${txHash}` },
+        { name: 'GET /tokens?sort=volume&pageSize=50', path: '/api/v1/tokens?sort=volume&pageSize=50&logos=url' },
+        { name: 'GET /tokens/{unit}', path: `/api/v1/tokens/${unit}?logos=url` },
+        { name: 'GET /tokens/{unit}/candles', path: `/api/v1/tokens/${unit}/candles?interval=1h` },
+        { name: 'GET /swap/quote', path: `/api/v1/swap/quote?in=lovelace&out=${unit}&amount=100&logos=url` },
+        { name: 'GET /market/overview', path: '/api/v1/market/overview?logos=url' },
+        { name: 'GET /tokens/{unit}/holders', path: `/api/v1/tokens/${unit}/holders` },
+        { name: 'GET /wallet/{address}', path: `/api/v1/wallet/${wallet}?logos=url` },
+        { name: 'GET /staking/pools', path: '/api/v1/staking/pools' },
       ];
       console.log('\n| endpoint | req/s | p50 ms | p99 ms | non-2xx | ratio to bare |\n|---|---|---|---|---|---|');
       for (const e of endpoints) {
