@@ -15,6 +15,9 @@ import { defaultExtensions } from '../activities/extensions.js';
 import { createSyncActivities } from '../activities/sync/index.js';
 import { openEmbeddedStore } from '../mongo/adapters/embedded.js';
 import { ALL_COLLECTIONS } from '../mongo/collections/index.js';
+import { pino } from 'pino';
+import { accessCostPerRequest } from '../api/access/bench.js';
+import { loadConfig } from '../config/index.js';
 import { firstLine, load, rssMb, startBareServer, type LoadResult } from './http.js';
 
 const HOURS = Number(process.env.BENCH_HOURS ?? 48);
@@ -102,6 +105,57 @@ async function startService(dir: string) {
   return { url, height, pid: child.pid as number, stop: () => child.kill('SIGTERM') };
 }
 
+/**
+ * The access layer's cost: the API alone over the synced store with rate limits off, anonymous (per-IP limiter,
+ * allowance raised so nothing is refused) and keyed (key lookup, per-key limiter, daily quota), beside the bare
+ * baseline serving the same bytes; plus the middleware's CPU time per request measured in process.
+ */
+async function benchAccessModes(storePath: string) {
+  console.log(
+    '\n| access mode: GET /explorer/tx/{hash} | req/s | p50 ms | p99 ms | non-2xx | ratio to bare |\n|---|---|---|---|---|---|',
+  );
+  let bareResult: LoadResult | null = null;
+  for (const mode of ['off', 'anonymous', 'keyed'] as const) {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/api-server.ts', storePath, mode], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      const info = JSON.parse(await firstLine(child)) as {
+        port: number;
+        headers: Record<string, string>;
+        txHash: string;
+      };
+      const url = `http://127.0.0.1:${info.port}/api/v1/explorer/tx/${info.txHash}`;
+      if (!bareResult) {
+        const body = Buffer.from(await (await fetch(url, { headers: info.headers })).arrayBuffer());
+        const bare = await startBareServer(storePath, body);
+        try {
+          bareResult = await load(bare.url, { seconds: SECONDS });
+        } finally {
+          bare.stop();
+        }
+        console.log(row(`bare node:http (${body.length} B)`, bareResult));
+      }
+      console.log(row(`limits ${mode}`, await load(url, { seconds: SECONDS, headers: info.headers }), bareResult));
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+  }
+  const store = await openEmbeddedStore({ path: storePath });
+  try {
+    const deps = { store, config: loadConfig({}), log: pino({ level: 'silent' }) };
+    const costs = [];
+    for (const mode of ['off', 'anonymous', 'keyed'] as const)
+      costs.push(await accessCostPerRequest(mode, deps, 20_000));
+    console.log(
+      `access middleware CPU per request: ${costs.map((c) => `${c.mode} ${c.cpuMicros.toFixed(1)} µs`).join(', ')}`,
+    );
+  } finally {
+    await store.close();
+  }
+}
+
 function row(name: string, r: LoadResult, base?: LoadResult) {
   const ratio = base ? (r.rps / base.rps).toFixed(2) : '';
   return `| ${name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.non2xx + r.errors} | ${ratio} |`;
@@ -172,6 +226,7 @@ async function main() {
     } finally {
       svc.stop();
     }
+    await benchAccessModes(join(dir, 'sync-store'));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
