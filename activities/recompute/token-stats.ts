@@ -23,7 +23,7 @@ import {
   type TradeDoc,
 } from '../../mongo/collections/market.js';
 import type { Store } from '../../mongo/store.js';
-import { scaleInteger } from '../registry/units.js';
+import { scaleInteger } from '../../cardano/units.js';
 import { LOVELACE, type TokenMetadata } from '../registry/metadata.js';
 import { seriesCloseAt, seriesLatestClose } from './ada-usd.js';
 import type { SlotClock } from './clock.js';

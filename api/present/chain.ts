@@ -12,7 +12,7 @@ import type {
   TxOutputDoc,
   ValueDoc,
 } from '../../mongo/collections/chain.js';
-import { decodeAssetName, lovelaceToAda, scaleInteger, splitUnit } from '../units.js';
+import { decodeAssetName, lovelaceToAda, scaleInteger, splitUnit } from '../../cardano/units.js';
 
 /** Decimals per asset unit; units not in the map have 0. */
 export type DecimalsMap = ReadonlyMap<string, number>;

@@ -14,7 +14,7 @@ import type { SlotClock } from '../../activities/recompute/clock.js';
 import type { PoolStatsDoc, TokenStatsDoc } from '../../mongo/collections/market-read.js';
 import { LOGOS, TOKENS, TOKEN_META, type PoolDoc, type TradeDoc } from '../../mongo/collections/market.js';
 import type { Store } from '../../mongo/store.js';
-import { lovelaceToAda, scaleInteger } from '../units.js';
+import { lovelaceToAda, scaleInteger } from '../../cardano/units.js';
 
 /** `data` (default): logo carries the image as a data URI; `url`: logo carries logoUrl (spec: logos=url). */
 export type LogoMode = 'data' | 'url';

@@ -1,6 +1,6 @@
 /** Stake pool documents → REST bodies (whole ADA beside exact lovelace; fractions as stored). */
 import type { StakePoolDoc } from '../../mongo/collections/staking.js';
-import { lovelaceToAda } from '../units.js';
+import { lovelaceToAda } from '../../cardano/units.js';
 
 export function presentStakePoolRow(d: StakePoolDoc) {
   return {

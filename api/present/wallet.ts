@@ -7,7 +7,7 @@
 import type { TokenPnl, WalletPnl } from '../../activities/pnl/fifo.js';
 import type { AddressDoc } from '../../mongo/collections/chain.js';
 import type { TokenStatsDoc } from '../../mongo/collections/market-read.js';
-import { lovelaceToAda, scaleInteger } from '../units.js';
+import { lovelaceToAda, scaleInteger } from '../../cardano/units.js';
 import type { AssetBook } from './market.js';
 
 export interface Holdings {

@@ -7,7 +7,7 @@ import Router from '@koa/router';
 import { shareOf } from '../../activities/holders/index.js';
 import { storeClock } from '../../activities/recompute/clock.js';
 import { tokenMetadata } from '../../activities/registry/metadata.js';
-import { scaleInteger } from '../../activities/registry/units.js';
+import { scaleInteger } from '../../cardano/units.js';
 import { HOLDERS, HOLDER_COUNTS } from '../../mongo/collections/holders.js';
 import { TOKENS, TOKEN_META } from '../../mongo/collections/market.js';
 import type { ApiDeps } from '../deps.js';

@@ -16,7 +16,7 @@ import { BadRequestError, NotFoundError } from '../errors.js';
 import { loadAssets, type AssetBook } from '../present/market.js';
 import { defineRoute, register, type AnyRouteSpec, type CommonQuery, type RestModule } from '../route.js';
 import { SwapQuoteQuery, SwapQuoteResponse } from '../schemas/market.js';
-import { scaleInteger } from '../units.js';
+import { scaleInteger } from '../../cardano/units.js';
 import { currentAdaUsd, logoMode, poolsOfToken } from './tokens.js';
 
 /** ADA pools per leg tried in two-hop routes (the deepest), so a quote stays a handful of pool reads. */

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { cip67Label, decodeAssetName, lovelaceToAda, scaleInteger } from '../../api/units.js';
+import { cip67Label, decodeAssetName, lovelaceToAda, scaleInteger } from '../../cardano/units.js';
 
 describe('API units', () => {
   const scaled: { name: string; raw: string; decimals: number; expected: number }[] = [

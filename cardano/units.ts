@@ -1,5 +1,5 @@
 /**
- * Units of the REST answers, pure. The store keeps every amount as an integer string in the chain's base unit
+ * Units, pure (shared by the API's answers and the recomputes). The store keeps every amount as an integer string in the chain's base unit
  * (lovelace; raw token quantity) because values exceed 2^53 on mainnet. The spec answers in whole ADA and
  * decimal-adjusted token amounts, so each amount is scaled here exactly (bigint quotient and remainder, then the
  * decimal string is parsed once), and the exact integer string travels beside it.
