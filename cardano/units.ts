@@ -6,7 +6,7 @@
  */
 
 /** `raw · 10^-decimals` as the nearest double, computed from the exact decimal expansion. */
-export function scaleInteger(raw: string, decimals: number): number {
+export function scaleInteger(raw: string | bigint, decimals: number): number {
   const n = BigInt(raw);
   if (decimals <= 0) return Number(n);
   const negative = n < 0n;
@@ -18,7 +18,7 @@ export function scaleInteger(raw: string, decimals: number): number {
 
 /** 1 ADA = 1,000,000 lovelace. */
 export const LOVELACE_DECIMALS = 6;
-export const lovelaceToAda = (lovelace: string): number => scaleInteger(lovelace, LOVELACE_DECIMALS);
+export const lovelaceToAda = (lovelace: string | bigint): number => scaleInteger(lovelace, LOVELACE_DECIMALS);
 
 /** A native asset unit is the 28-byte policy id (56 hex) followed by the asset name (0–32 bytes, hex). */
 export function splitUnit(unit: string): { policyId: string; nameHex: string } {

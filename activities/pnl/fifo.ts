@@ -24,7 +24,8 @@
  * is attributed to the unmatched part. Realised ADA figures are therefore exact to the lovelace and are turned
  * into whole ADA once, at the end. Prices, ADA/USD rates and everything in USD are doubles.
  */
-import { lovelaceToAda, scaleRaw, type PnlTrade } from './trade.js';
+import { lovelaceToAda, scaleInteger } from '../../cardano/units.js';
+import type { PnlTrade } from './trade.js';
 
 export interface PnlMarks {
   /** Current price of a token in ADA per whole token (decimal-adjusted); null when it has no price now. */
@@ -294,7 +295,7 @@ const remainingCost = (s: TokenState) => s.lots.reduce((a, l) => a + l.costLovel
 
 function tokenPnl(s: TokenState, marks: PnlMarks): TokenPnl {
   const remainingRaw = s.lots.reduce((a, l) => a + l.tokenRaw - l.consumedRaw, 0n);
-  const remainingAmount = scaleRaw(remainingRaw, s.decimals);
+  const remainingAmount = scaleInteger(remainingRaw, s.decimals);
   const costLovelace = remainingCost(s);
   const costBasisAda = lovelaceToAda(costLovelace);
   const costBasisUsd = s.lots.reduce<number | null>(
@@ -320,8 +321,8 @@ function tokenPnl(s: TokenState, marks: PnlMarks): TokenPnl {
     buys: s.buys,
     sells: s.sells,
     volumeAda: lovelaceToAda(s.volumeLovelace),
-    boughtAmount: scaleRaw(s.boughtRaw, s.decimals),
-    soldAmount: scaleRaw(s.soldRaw, s.decimals),
+    boughtAmount: scaleInteger(s.boughtRaw, s.decimals),
+    soldAmount: scaleInteger(s.soldRaw, s.decimals),
     remainingAmount,
     remainingRaw: String(remainingRaw),
     costBasisAda,
@@ -334,7 +335,7 @@ function tokenPnl(s: TokenState, marks: PnlMarks): TokenPnl {
     unrealisedAda,
     unrealisedUsd,
     pnlAda: realisedAda + (unrealisedAda ?? 0),
-    unmatchedSellAmount: scaleRaw(s.unmatchedRaw, s.decimals),
+    unmatchedSellAmount: scaleInteger(s.unmatchedRaw, s.decimals),
     unmatchedSellRaw: String(s.unmatchedRaw),
     unmatchedProceedsAda: lovelaceToAda(s.unmatchedLovelace),
     closedPositions: s.closed,

@@ -8,10 +8,9 @@
  * Amounts stay exact integers (raw base units, lovelace) — the FIFO works on them — and carry decimal-adjusted
  * numbers beside them for display, scaled from the exact decimal expansion (one rounding, at the end).
  */
+import { lovelaceToAda, scaleInteger } from '../../cardano/units.js';
 import type { TradeDoc } from '../../mongo/collections/market.js';
 import { adaLeg, sideOf } from '../market/trades.js';
-
-export const LOVELACE_DECIMALS = 6;
 
 export interface PnlTrade {
   /** Order among trades of one time: the trade id (ids are assigned in chain order). */
@@ -39,18 +38,6 @@ export interface PnlTrade {
   adaAmount: number;
 }
 
-/** `raw · 10^-decimals` as the nearest double, from the exact decimal expansion (bigint quotient and remainder). */
-export function scaleRaw(raw: bigint, decimals: number): number {
-  if (decimals <= 0) return Number(raw);
-  const negative = raw < 0n;
-  const abs = negative ? -raw : raw;
-  const base = 10n ** BigInt(decimals);
-  const frac = String(abs % base).padStart(decimals, '0');
-  return Number(`${negative ? '-' : ''}${abs / base}.${frac}`);
-}
-
-export const lovelaceToAda = (lovelace: bigint): number => scaleRaw(lovelace, LOVELACE_DECIMALS);
-
 /** Builds a PnlTrade from exact amounts (the decimal-adjusted views are derived; fee defaults to 0). */
 export function pnlTrade(
   t: Omit<PnlTrade, 'tokenAmount' | 'adaAmount' | 'feeLovelace'> & { feeLovelace?: bigint },
@@ -58,7 +45,7 @@ export function pnlTrade(
   return {
     ...t,
     feeLovelace: t.feeLovelace ?? 0n,
-    tokenAmount: scaleRaw(t.tokenRaw, t.decimals),
+    tokenAmount: scaleInteger(t.tokenRaw, t.decimals),
     adaAmount: lovelaceToAda(t.lovelace),
   };
 }

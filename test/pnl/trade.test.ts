@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { rewardAddress } from '../../cardano/address.js';
 import type { TradeDoc } from '../../mongo/collections/market.js';
-import { pnlTradeFromDoc, pnlTradesFromDocs, scaleRaw } from '../../activities/pnl/trade.js';
+import { pnlTradeFromDoc, pnlTradesFromDocs } from '../../activities/pnl/trade.js';
+import { scaleInteger } from '../../cardano/units.js';
 
 const MIN = '29d222ce763455e3d7a09a665ce554f00ac89d2e99a1a83d267170c64d494e';
 const SNEK = '279c909f348e533da5808898f87f9a14bb2c3dfbbacccd631d927a3f534e454b';
@@ -85,9 +86,9 @@ describe('PnL trades from stored trades', () => {
 
   it('scales raw amounts beyond 2^53 from their exact decimal expansion', () => {
     // the double nearest to the exact decimal value (a literal this long is rounded the same way)
-    assert.equal(scaleRaw(123_456_789_012_345_678_901n, 6), Number('123456789012345.678901'));
-    assert.equal(scaleRaw(45_000_000_000_000_000n, 6), 45_000_000_000);
-    assert.equal(scaleRaw(-1n, 6), -0.000001);
-    assert.equal(scaleRaw(7n, 0), 7);
+    assert.equal(scaleInteger(123_456_789_012_345_678_901n, 6), Number('123456789012345.678901'));
+    assert.equal(scaleInteger(45_000_000_000_000_000n, 6), 45_000_000_000);
+    assert.equal(scaleInteger(-1n, 6), -0.000001);
+    assert.equal(scaleInteger(7n, 0), 7);
   });
 });
