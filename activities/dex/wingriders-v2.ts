@@ -417,7 +417,11 @@ function evolveOrder(d: PlutusData | null): number[] | null {
 }
 
 /** The pool after one CPMM swap: fees leave the input reserve for the treasuries, the output side pays `out`. */
-function applySwap(pool: WingRidersV2Pool, aToB: boolean, lock: bigint): { pool: WingRidersV2Pool; out: bigint } {
+export function applyWingRidersV2Swap(
+  pool: WingRidersV2Pool,
+  aToB: boolean,
+  lock: bigint,
+): { pool: WingRidersV2Pool; out: bigint } {
   const r = wingRidersV2Swap(pool, aToB, lock);
   const toTreasury = r.protocolFee + r.projectFee + r.reserveFee;
   const x = pool.extra;
@@ -493,7 +497,7 @@ function replayOuts(pool: WingRidersV2Pool, before: WingRidersV2Pool | null, req
     let state = before;
     const outs: bigint[] = [];
     for (const r of reqs) {
-      const step = applySwap(state, dir(r), r.req.amountIn ?? 0n);
+      const step = applyWingRidersV2Swap(state, dir(r), r.req.amountIn ?? 0n);
       outs.push(step.out);
       state = step.pool;
     }

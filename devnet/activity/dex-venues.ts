@@ -33,7 +33,7 @@ import {
 import type { DexAdapter, DexName, PoolState, Unit } from '../../activities/dex/types.js';
 import {
   WINGRIDERS_V2,
-  wingRidersV2Swap,
+  applyWingRidersV2Swap,
   wingridersV2,
   type WingRidersV2Order,
   type WingRidersV2Pool,
@@ -516,36 +516,10 @@ const wingriders: Venue = {
     };
   },
   swap(state, tokenIn, amountIn) {
-    // pnewReserves: the protocol/project/reserve fees leave the input reserve for the treasuries.
+    // The adapter's own pool update: protocol/project/reserve fees leave the input reserve for the treasuries.
     const pool = state as WingRidersV2Pool;
-    const aToB = tokenIn === pool.tokenA;
-    const r = wingRidersV2Swap(pool, aToB, amountIn);
-    const toTreasury = r.protocolFee + r.projectFee + r.reserveFee;
-    const x = pool.extra;
-    const next: WingRidersV2Pool = aToB
-      ? {
-          ...pool,
-          reserveA: pool.reserveA + amountIn - toTreasury,
-          reserveB: pool.reserveB - r.out,
-          extra: {
-            ...x,
-            treasuryA: x.treasuryA + r.protocolFee,
-            projectTreasuryA: x.projectTreasuryA + r.projectFee,
-            reserveTreasuryA: x.reserveTreasuryA + r.reserveFee,
-          },
-        }
-      : {
-          ...pool,
-          reserveA: pool.reserveA - r.out,
-          reserveB: pool.reserveB + amountIn - toTreasury,
-          extra: {
-            ...x,
-            treasuryB: x.treasuryB + r.protocolFee,
-            projectTreasuryB: x.projectTreasuryB + r.projectFee,
-            reserveTreasuryB: x.reserveTreasuryB + r.reserveFee,
-          },
-        };
-    return { next, out: r.out };
+    const { pool: next, out } = applyWingRidersV2Swap(pool, tokenIn === pool.tokenA, amountIn);
+    return { next, out };
   },
   settle(state, _orders, timeMs) {
     const s = state as WingRidersV2Pool;
