@@ -173,6 +173,29 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return out as Config;
 }
 
+/**
+ * For process entry points: load the configuration and run `main` with it. A bad configuration (at start, or a
+ * ConfigError `main` throws for a missing address) prints its one-line reason and exits 2; any other failure prints
+ * `fatal:` with the stack and exits 1.
+ */
+export function runWithConfig(main: (config: Config) => Promise<void>): void {
+  const fail = (e: unknown): never => {
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      process.exit(2);
+    }
+    console.error('fatal:', e instanceof Error ? (e.stack ?? e.message) : e);
+    process.exit(1);
+  };
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    return fail(e);
+  }
+  main(config).catch(fail);
+}
+
 /** Markdown rows for the README's configuration table. */
 export function configTable(): string {
   return Object.entries(CONFIG_KEYS as Record<string, KeyDef<unknown>>)

@@ -7,17 +7,14 @@
 import { mkdirSync } from 'node:fs';
 import { pino } from 'pino';
 import { connectOgmios } from '../activities/chain/ogmios-client.js';
-import { defaultExtensions } from '../activities/extensions.js';
-import { createRecomputeActivities } from '../activities/recompute/index.js';
 import { importRegistry } from '../activities/registry/import.js';
-import { createHoldersActivities } from '../activities/holders/series.js';
-import { createStakingActivities } from '../activities/staking/index.js';
 import { httpMetadataFetcher } from '../activities/staking/metadata.js';
-import { createSyncActivities, type SliceResult } from '../activities/sync/index.js';
+import { createActivities } from '../activities/index.js';
+import type { SliceResult } from '../activities/sync/index.js';
 import { createAccess, REDACT_HEADERS } from '../api/access/index.js';
 import { tokenDecimalsLookup } from '../api/present/market.js';
 import { startApi } from '../api/server.js';
-import { ConfigError, loadConfig, type Config } from '../config/index.js';
+import { runWithConfig, type Config } from '../config/index.js';
 import { startDevnet, type Devnet } from '../devnet/index.js';
 import { ALL_COLLECTIONS } from '../mongo/collections/index.js';
 import { openStore } from '../mongo/open.js';
@@ -87,31 +84,17 @@ async function main(config: Config) {
   if (!config.TEMPORAL_ADDRESS) {
     const chain = await connectOgmios(ogmiosUrl);
     stops.push(() => chain.close());
-    const activities = createSyncActivities({
+    // Pool metadata JSON is fetched (and checked against its registered hash) only on a real network: the devnet's
+    // metadata URLs name hosts that do not exist, and the service makes no outbound request it does not need.
+    const activities = createActivities({
       store,
       chain,
       k: config.SYNC_K,
       network: config.CARDANO_NETWORK,
-      extensions: defaultExtensions(),
       onProgress: progressPrinter(log),
-    });
-    // Pool metadata JSON is fetched (and checked against its registered hash) only on a real network: the devnet's
-    // metadata URLs name hosts that do not exist, and the service makes no outbound request it does not need.
-    const staking = createStakingActivities({
-      store,
-      chain,
       ...(config.OGMIOS_URL ? { fetchMetadata: httpMetadataFetcher() } : {}),
     });
-    const runner = createRunner({
-      store,
-      activities: {
-        ...activities,
-        ...createRecomputeActivities({ store }),
-        ...createHoldersActivities({ store }),
-        ...staking,
-      },
-      log,
-    });
+    const runner = createRunner({ store, activities, log });
     stops.unshift(() => runner.stop());
     await runner.start('syncChain', {
       workflowId: SYNC_WORKFLOW_ID,
@@ -149,17 +132,4 @@ async function main(config: Config) {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
-let config: Config;
-try {
-  config = loadConfig();
-} catch (e) {
-  if (e instanceof ConfigError) {
-    console.error(e.message);
-    process.exit(2);
-  }
-  throw e;
-}
-main(config).catch((e: unknown) => {
-  console.error('fatal:', e instanceof Error ? (e.stack ?? e.message) : e);
-  process.exit(1);
-});
+runWithConfig(main);

@@ -7,14 +7,10 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { pino } from 'pino';
 import { connectOgmios } from '../activities/chain/ogmios-client.js';
-import { defaultExtensions } from '../activities/extensions.js';
-import { createRecomputeActivities } from '../activities/recompute/index.js';
 import { importRegistry } from '../activities/registry/import.js';
-import { createHoldersActivities } from '../activities/holders/series.js';
-import { createStakingActivities } from '../activities/staking/index.js';
 import { httpMetadataFetcher } from '../activities/staking/metadata.js';
-import { createSyncActivities } from '../activities/sync/index.js';
-import { ConfigError, loadConfig, type Config } from '../config/index.js';
+import { createActivities } from '../activities/index.js';
+import { ConfigError, runWithConfig, type Config } from '../config/index.js';
 import { ALL_COLLECTIONS } from '../mongo/collections/index.js';
 import { openStore } from '../mongo/open.js';
 import { bundleWorkflows } from './bundle.js';
@@ -33,18 +29,13 @@ async function main(config: Config) {
   await store.ensureIndexes(ALL_COLLECTIONS);
   const chain = await connectOgmios(config.OGMIOS_URL);
   await importRegistry(store, config.TOKEN_REGISTRY_DIR);
-  const activities = {
-    ...createSyncActivities({
-      store,
-      chain,
-      k: config.SYNC_K,
-      network: config.CARDANO_NETWORK,
-      extensions: defaultExtensions(),
-    }),
-    ...createRecomputeActivities({ store }),
-    ...createHoldersActivities({ store }),
-    ...createStakingActivities({ store, chain, fetchMetadata: httpMetadataFetcher() }),
-  };
+  const activities = createActivities({
+    store,
+    chain,
+    k: config.SYNC_K,
+    network: config.CARDANO_NETWORK,
+    fetchMetadata: httpMetadataFetcher(),
+  });
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   try {
     const worker = await Worker.create({
@@ -72,21 +63,4 @@ async function main(config: Config) {
   }
 }
 
-let config: Config;
-try {
-  config = loadConfig();
-} catch (e) {
-  if (e instanceof ConfigError) {
-    console.error(e.message);
-    process.exit(2);
-  }
-  throw e;
-}
-main(config).catch((e: unknown) => {
-  if (e instanceof ConfigError) {
-    console.error(e.message);
-    process.exit(2);
-  }
-  console.error('fatal:', e instanceof Error ? (e.stack ?? e.message) : e);
-  process.exit(1);
-});
+runWithConfig(main);
