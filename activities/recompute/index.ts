@@ -20,7 +20,8 @@ import {
 } from '../../mongo/collections/market-read.js';
 import { HOLDER_COUNTS } from '../../mongo/collections/holders.js';
 import { POOLS, TOKENS, TOKEN_META, type PoolDoc } from '../../mongo/collections/market.js';
-import { del, put, type CollectionSpec, type Store, type WriteOp } from '../../mongo/store.js';
+import { replaceAll } from '../../mongo/replace-all.js';
+import { put, type CollectionSpec, type Store } from '../../mongo/store.js';
 import { LOVELACE, tokenMetadata } from '../registry/metadata.js';
 import { ADAUSD_SERIES, adaUsdFromPools, adaUsdOfRaw, seriesCloseAt } from './ada-usd.js';
 import { storeClock } from './clock.js';
@@ -42,33 +43,10 @@ export interface RecomputeDeps {
   now?: () => number;
 }
 
-const WRITE_BATCH = 200;
-
 async function allDocs<D extends { _id: string }>(store: Store, spec: CollectionSpec<D>): Promise<D[]> {
   const out: D[] = [];
   for await (const d of store.collection(spec).scan()) out.push(d);
   return out;
-}
-
-/** Writes `docs` and deletes every other document of the collection, in batches. */
-async function replaceAll<D extends { _id: string }>(store: Store, spec: CollectionSpec<D>, docs: readonly D[]) {
-  const keep = new Set(docs.map((d) => d._id));
-  let ops: WriteOp[] = [];
-  const flush = async () => {
-    if (ops.length) await store.write(ops);
-    ops = [];
-  };
-  for (const d of docs) {
-    ops.push(put(spec, d));
-    if (ops.length >= WRITE_BATCH) await flush();
-  }
-  const stale: string[] = [];
-  for await (const d of store.collection(spec).scan()) if (!keep.has(d._id)) stale.push(d._id);
-  for (const id of stale) {
-    ops.push(del(spec, id));
-    if (ops.length >= WRITE_BATCH) await flush();
-  }
-  await flush();
 }
 
 /** Clock, ADA/USD now and at each window start: what every token's stats share. */

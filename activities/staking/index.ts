@@ -20,7 +20,8 @@ import {
   type StakePoolDoc,
   type StakePoolMetaDoc,
 } from '../../mongo/collections/staking.js';
-import { del, put, type Store, type WriteOp } from '../../mongo/store.js';
+import { replaceAll } from '../../mongo/replace-all.js';
+import type { Store } from '../../mongo/store.js';
 import { poolHashFromId } from '../../cardano/address.js';
 import type { ChainSource } from '../chain/source.js';
 import {
@@ -47,7 +48,6 @@ export interface StakingDeps {
 
 /** Top delegators kept per pool (the detail's bounded list). */
 export const TOP_DELEGATORS = 20;
-const WRITE_BATCH = 200;
 
 interface LedgerView {
   epoch: number;
@@ -205,18 +205,7 @@ export function createStakingActivities(deps: StakingDeps) {
         });
       }
 
-      const keep = new Set(docs.map((d) => d._id));
-      let ops: WriteOp[] = [];
-      const flush = async () => {
-        if (ops.length) await store.write(ops);
-        ops = [];
-      };
-      for (const d of docs) {
-        ops.push(put(STAKE_POOLS, d));
-        if (ops.length >= WRITE_BATCH) await flush();
-      }
-      for (const id of prevDocs.keys()) if (!keep.has(id)) ops.push(del(STAKE_POOLS, id));
-      await flush();
+      await replaceAll(store, STAKE_POOLS, docs);
       return { pools: docs.length, epoch };
     },
   };
