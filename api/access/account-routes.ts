@@ -95,6 +95,18 @@ export function createAccountRoutes(deps: {
     return { plan, appliedPlan: applied, ...planLimits(config, applied) };
   };
 
+  /** What the page shows of a signed-in session: the account, its plan and the limits that apply. */
+  const sessionAnswer = async (session: Session) => {
+    const account = await registry.ensureAccount(session.accountId);
+    return {
+      signedIn: true,
+      account: session.accountId,
+      address: session.address,
+      expiresAt: new Date(session.expiresAt).toISOString(),
+      ...limitsOf(account.plan),
+    };
+  };
+
   const apiRouter = new Router({ prefix: '/account/api' });
   apiRouter.use(deps.limit);
   apiRouter.get(
@@ -116,14 +128,7 @@ export function createAccountRoutes(deps: {
     api(async (ctx) => {
       const { token, session } = await signIn.createSession(await readJson(ctx));
       setCookie(ctx, token, Math.floor(SESSION_TTL_MS / 1000));
-      const account = await registry.ensureAccount(session.accountId);
-      return {
-        signedIn: true,
-        account: session.accountId,
-        address: session.address,
-        expiresAt: new Date(session.expiresAt).toISOString(),
-        ...limitsOf(account.plan),
-      };
+      return sessionAnswer(session);
     }),
   );
   apiRouter.post(
@@ -140,14 +145,7 @@ export function createAccountRoutes(deps: {
       // Not an error when signed out: the page asks on every load and a 401 would be noise in the console.
       const session = await signIn.resolveSession(ctx.cookies.get(COOKIE));
       if (!session) return { signedIn: false };
-      const account = await registry.ensureAccount(session.accountId);
-      return {
-        signedIn: true,
-        account: session.accountId,
-        address: session.address,
-        expiresAt: new Date(session.expiresAt).toISOString(),
-        ...limitsOf(account.plan),
-      };
+      return sessionAnswer(session);
     }),
   );
   apiRouter.get(
