@@ -17,6 +17,7 @@ import {
   embeddedRuns,
   embeddedStatus,
   embeddedTrigger,
+  jobsTable,
   parseOpsArgs,
   queuedMessage,
   temporalRetry,
@@ -27,7 +28,7 @@ import {
 } from '../temporal/ops.js';
 import { SCHEDULES } from '../temporal/schedules.js';
 
-async function embedded(cmd: Exclude<OpsCommand, { cmd: 'help' }>, store: Store): Promise<string[]> {
+async function embedded(cmd: Exclude<OpsCommand, { cmd: 'help' | 'jobs' }>, store: Store): Promise<string[]> {
   switch (cmd.cmd) {
     case 'status':
       return embeddedStatus(store);
@@ -40,7 +41,11 @@ async function embedded(cmd: Exclude<OpsCommand, { cmd: 'help' }>, store: Store)
   }
 }
 
-async function temporal(cmd: Exclude<OpsCommand, { cmd: 'help' }>, config: Config, address: string): Promise<string[]> {
+async function temporal(
+  cmd: Exclude<OpsCommand, { cmd: 'help' | 'jobs' }>,
+  config: Config,
+  address: string,
+): Promise<string[]> {
   const t = await connectTemporal(config);
   try {
     switch (cmd.cmd) {
@@ -85,6 +90,10 @@ async function main(argv: readonly string[]): Promise<void> {
   const cmd = parseOpsArgs(argv);
   if (cmd.cmd === 'help') {
     console.log(USAGE);
+    return;
+  }
+  if (cmd.cmd === 'jobs') {
+    console.log(jobsTable(SCHEDULES).join('\n'));
     return;
   }
   const config = loadConfig();

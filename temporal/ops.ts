@@ -24,6 +24,7 @@ export const USAGE = `usage: npm run ops -- <command>
   runs [--failed] [--limit N] [--workflow W]  recorded runs, newest first
   retry <runId>                               run a finished run's workflow again with the same input
   trigger <job>                               run a scheduled job now (jobs: temporal/schedules.ts)
+  jobs                                        every scheduled job: workflow, interval, what it reads and writes
   keys <create|list|revoke|plan> …            API keys and account plans (ops -- keys help)`;
 
 export type OpsCommand =
@@ -31,6 +32,7 @@ export type OpsCommand =
   | { cmd: 'runs'; failed: boolean; limit: number; workflow: string | null }
   | { cmd: 'retry'; runId: string }
   | { cmd: 'trigger'; job: string }
+  | { cmd: 'jobs' }
   | { cmd: 'help' };
 
 export function parseOpsArgs(argv: readonly string[]): OpsCommand {
@@ -65,6 +67,9 @@ export function parseOpsArgs(argv: readonly string[]): OpsCommand {
       }
       return out;
     }
+    case 'jobs':
+      if (rest.length) throw new OpsError(`jobs takes no arguments\n${USAGE}`);
+      return { cmd: 'jobs' };
     case 'retry':
       return { cmd: 'retry', runId: positional('run id') };
     case 'trigger':
@@ -102,6 +107,20 @@ export function runsTable(runs: readonly RunDoc[]): string[] {
       short(r.finishedAt),
       clip(r.error),
     ]),
+  );
+}
+
+const every = (ms: number) =>
+  ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`;
+
+/** `ops -- jobs`: the schedule table joined with each workflow's declared reads and writes (no store needed). */
+export function jobsTable(schedules: readonly ScheduleSpec[], workflows: WorkflowTable = WORKFLOWS): string[] {
+  return table(
+    ['job', 'workflow', 'every', 'reads', 'writes'],
+    schedules.map((s) => {
+      const w = workflows[s.workflow];
+      return [s.id, s.workflow, every(s.everyMs), w?.reads.join(', ') ?? '?', w?.writes.join(', ') ?? '?'];
+    }),
   );
 }
 

@@ -29,13 +29,59 @@ export interface WorkflowEntry<A = never, I = never, R = unknown> {
    * id instead of starting a second copy next to a running one.
    */
   singleton?: boolean;
+  /** Collections the workflow's activities read (names as in mongo/collections/), shown by `ops -- jobs`. */
+  reads: readonly string[];
+  /** Collections they write. Two jobs writing one collection must not race: the schedule keeps each job single. */
+  writes: readonly string[];
 }
 
 export const WORKFLOWS = {
-  syncChain: { body: syncChainBody, activityOptions: SYNC_ACTIVITY, singleton: true },
-  recomputeMarket: { body: recomputeMarketBody, activityOptions: RECOMPUTE_ACTIVITY },
-  recomputeStaking: { body: recomputeStakingBody, activityOptions: RECOMPUTE_ACTIVITY },
-  recomputeHolders: { body: recomputeHoldersBody, activityOptions: RECOMPUTE_ACTIVITY },
+  syncChain: {
+    body: syncChainBody,
+    activityOptions: SYNC_ACTIVITY,
+    singleton: true,
+    reads: ['checkpoints', 'undo'],
+    // The chain documents plus every sync extension's documents (activities/extensions.ts), one batch per slice.
+    writes: [
+      'blocks',
+      'transactions',
+      'utxos',
+      'addresses',
+      'address_txs',
+      'stake_accounts',
+      'stake_pool_regs',
+      'checkpoints',
+      'undo',
+      'pools',
+      'pool_states',
+      'trades',
+      'order_trades',
+      'candles',
+      'tokens',
+      'counters',
+      'pool_keys',
+      'holders',
+      'holder_counts',
+    ],
+  },
+  recomputeMarket: {
+    body: recomputeMarketBody,
+    activityOptions: RECOMPUTE_ACTIVITY,
+    reads: ['checkpoints', 'pools', 'pool_states', 'trades', 'candles', 'tokens', 'token_meta', 'holder_counts'],
+    writes: ['token_stats', 'pool_stats', 'rankings', 'market_overview'],
+  },
+  recomputeStaking: {
+    body: recomputeStakingBody,
+    activityOptions: RECOMPUTE_ACTIVITY,
+    reads: ['checkpoints', 'blocks', 'stake_accounts', 'stake_pool_regs', 'ledger: stakePools, liveStakeDistribution'],
+    writes: ['stake_pools'],
+  },
+  recomputeHolders: {
+    body: recomputeHoldersBody,
+    activityOptions: RECOMPUTE_ACTIVITY,
+    reads: ['checkpoints', 'holder_counts'],
+    writes: ['holder_series'],
+  },
 } satisfies Record<string, WorkflowEntry<never, never, unknown>>;
 
 export type WorkflowName = keyof typeof WORKFLOWS;

@@ -218,7 +218,7 @@ describe('embedded runner', function () {
     };
     const table = fastTable(
       { initialIntervalMs: 3_600_000, maximumIntervalMs: 3_600_000 },
-      { nap: { body: napBody, activityOptions: RECOMPUTE_ACTIVITY } },
+      { nap: { body: napBody, activityOptions: RECOMPUTE_ACTIVITY, reads: [], writes: [] } },
     );
     const r = runner({ syncSlice: async () => Promise.reject(new Error('socket hang up')) }, table);
     const sync = await r.start('syncChain', { workflowId: SYNC_WORKFLOW_ID, input: INPUT, requestedBy: 'start' });
@@ -269,7 +269,10 @@ describe('embedded runner', function () {
     const gate = new Promise<void>((res) => (release = res));
     let recounts = 0;
     const recountBody = async (ctx: WorkflowContext<{ recount(): Promise<number> }>) => ctx.activities.recount();
-    const table = fastTable({}, { recount: { body: recountBody, activityOptions: RECOMPUTE_ACTIVITY } });
+    const table = fastTable(
+      {},
+      { recount: { body: recountBody, activityOptions: RECOMPUTE_ACTIVITY, reads: [], writes: ['counts'] } },
+    );
     const r = runner(
       {
         recount: async () => {
