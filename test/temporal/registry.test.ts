@@ -3,6 +3,7 @@
  * names real collections, so `ops -- jobs` tells an operator which documents a job touches before they retry it.
  */
 import assert from 'node:assert/strict';
+import { defaultExtensions } from '../../activities/extensions.js';
 import { ALL_COLLECTIONS } from '../../mongo/collections/index.js';
 import { jobsTable, parseOpsArgs } from '../../temporal/ops.js';
 import { SCHEDULES } from '../../temporal/schedules.js';
@@ -18,6 +19,12 @@ describe('workflow registry: declared reads and writes', function () {
         assert.ok(known.has(c) || c.startsWith('ledger:') || c.startsWith('http:'), `${name}: unknown collection ${c}`);
     });
   }
+
+  it('the chain sync declares every collection its extensions write', function () {
+    for (const ext of defaultExtensions())
+      for (const c of ext.collections)
+        assert.ok(WORKFLOWS.syncChain.writes.includes(c.name), `syncChain.writes lacks ${c.name} (${ext.name})`);
+  });
 
   it('no two scheduled jobs write the same collection', function () {
     const owner = new Map<string, string>();
