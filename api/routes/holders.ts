@@ -56,6 +56,8 @@ export function holdersRouter(deps: ApiDeps): Router {
       total: count?.count ?? 0,
       partial: false,
       fetchedAt: checkpoint ? clock.iso(checkpoint.slot) : null,
+      circulatingSupply: scaleInteger(supply, decimals),
+      circulatingSupplyRaw: supply.toString(),
     };
   });
 

@@ -45,5 +45,11 @@ export const HoldersResponse: JsonSchema = component('Holders', {
       format: 'date-time',
       description: 'Time of the indexed chain tip the answer reflects (null before the first block is indexed).',
     },
+    circulatingSupply: {
+      type: 'number',
+      description:
+        'Quantity of the token in unspent outputs at that tip (decimal-adjusted): the circulating supply seen on chain, which every holder quantity sums to.',
+    },
+    circulatingSupplyRaw: { type: 'string', pattern: '^[0-9]+$', description: 'The same, exact on-chain integer.' },
   },
 });

@@ -81,6 +81,8 @@ describe('holders REST and TokenStats.holders', function () {
       assert.ok(Math.abs(h.share - Number(h.quantityRaw) / 3_000_000) < 1e-12);
     }
     assert.equal(raw, (await utxoSupply(api.store)).get(unit), 'Σ holders = the quantity in unspent outputs');
+    assert.equal(r.circulatingSupplyRaw, raw.toString(), 'the answer names the circulating supply it sums to');
+    assert.equal(r.circulatingSupply, Number(raw) / 100);
   });
 
   it('TokenStats.holders is the holder count after the token-stats recompute', async () => {
