@@ -86,12 +86,21 @@ async function main(config: Config) {
     stops.push(() => chain.close());
     // Pool metadata JSON is fetched (and checked against its registered hash) only on a real network: the devnet's
     // metadata URLs name hosts that do not exist, and the service makes no outbound request it does not need.
+    const printProgress = progressPrinter(log);
+    let caughtUp = false;
     const activities = createActivities({
       store,
       chain,
       k: config.SYNC_K,
       network: config.CARDANO_NETWORK,
-      onProgress: progressPrinter(log),
+      onProgress: (p) => {
+        printProgress(p);
+        // The first slice that ends at the tip: rerun every recompute over the whole backfill now.
+        if (p.atTip && !caughtUp) {
+          caughtUp = true;
+          runner.fireSchedules();
+        }
+      },
       ...(config.OGMIOS_URL ? { fetchMetadata: httpMetadataFetcher() } : {}),
     });
     const runner = createRunner({ store, activities, log });

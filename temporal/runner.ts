@@ -60,6 +60,11 @@ export interface Runner {
   start(workflow: string, opts: StartOptions): Promise<RunHandle>;
   /** Fire each entry now and then every `everyMs`, skipping a firing while the job's previous run is active. */
   schedule(entries: readonly ScheduleSpec[]): void;
+  /**
+   * Fire every scheduled job once now (same overlap rule). `npm start` calls it when the sync first reaches the
+   * tip, so derived data covering the whole backfill does not wait a full interval (5 min for stake pools).
+   */
+  fireSchedules(): void;
   /** Start the `queued` runs whose workflow id is free (also done every `pollMs`). */
   pollQueue(): Promise<void>;
   /** Handles of the runs executing in this process, by workflow id. */
@@ -383,8 +388,11 @@ export function createRunner(deps: RunnerDeps): Runner {
       // triggerImmediately for the same reason), then at the interval.
       fire();
       every(s.everyMs, fire);
+      fires.push(fire);
     }
   }
+  const fires: (() => void)[] = [];
+  const fireSchedules = () => fires.forEach((fire) => fire());
 
   async function stop(): Promise<void> {
     for (const t of timers) clearInterval(t);
@@ -395,5 +403,5 @@ export function createRunner(deps: RunnerDeps): Runner {
     await Promise.all([...running.values()].map((h) => h.done));
   }
 
-  return { start, schedule, pollQueue, active: () => new Map(running), stop };
+  return { start, schedule, fireSchedules, pollQueue, active: () => new Map(running), stop };
 }

@@ -304,6 +304,34 @@ describe('embedded runner', function () {
     });
   });
 
+  it('fires every schedule once more on demand (npm start does at the tip), skipping a job still running', async function () {
+    let calls = 0;
+    let release!: () => void;
+    let gate = new Promise<void>((res) => (release = res));
+    const countBody = async (ctx: WorkflowContext<{ count(): Promise<number> }>) => ctx.activities.count();
+    const table = fastTable(
+      {},
+      { count: { body: countBody, activityOptions: RECOMPUTE_ACTIVITY, reads: [], writes: ['counts'] } },
+    );
+    const r = runner({ count: async () => (await gate, ++calls) }, table);
+    const spec: ScheduleSpec = { id: 'hourly', workflow: 'count', everyMs: 3_600_000, input: {}, overlap: 'skip' };
+    r.schedule([spec]);
+    const runsOf = () => store.collection(RUNS).find('byWorkflow', { eq: ['count'] });
+    await waitFor('the first firing', async () => (await runsOf()).length === 1);
+    r.fireSchedules();
+    await new Promise((res) => setTimeout(res, 50));
+    assert.equal((await runsOf()).length, 1, 'a firing while the run is active is skipped');
+    release();
+    await waitFor('the first run to complete', async () => (await runsOf())[0]?.status === 'completed');
+    gate = Promise.resolve();
+    r.fireSchedules();
+    await waitFor('a second run, long before the hour', async () => {
+      const runs = await runsOf();
+      return runs.length === 2 && runs.every((d) => d.status === 'completed');
+    });
+    assert.equal(calls, 2);
+  });
+
   it('backs off exponentially up to the maximum interval', function () {
     const p: RetryPolicy = {
       initialIntervalMs: 1_000,
