@@ -3,11 +3,12 @@
  * process. A factory with no side effects: tests and the server (api/server.ts) build it from injected deps.
  *
  * Order: request id → access log → error answers (the first real handler, so every later failure becomes
- * `{ error }`) → CORS → the access layer per surface (keys, quotas, limits) → routers.
+ * `{ error }`) → CORS → the access layer per surface (keys, quotas, limits) → the REST micro-cache → routers.
  */
 import cors from '@koa/cors';
 import Koa from 'koa';
 import type { ApiDeps } from './deps.js';
+import { microCache } from './micro-cache.js';
 import { accessLog, errorAnswers, forPaths, requestId } from './middleware.js';
 import { API_PREFIX, restRouter, SITE_ROUTERS } from './routes/index.js';
 
@@ -47,6 +48,8 @@ export function createApp(deps: ApiDeps): Koa {
     app.use(forPaths(isMarkdown, access.md));
     app.use(forPaths(isMcp, access.mcp));
   }
+
+  if (deps.cacheMs) app.use(forPaths(isRest, microCache({ store: deps.store, ttlMs: deps.cacheMs })));
 
   for (const factory of SITE_ROUTERS) {
     const router = factory(deps);

@@ -30,6 +30,11 @@ export interface ApiDeps {
   log: Logger;
   /** Absent in tests and benchmarks that exercise the API without limits. */
   access?: AccessLayer;
+  /**
+   * How long (ms) a REST answer is served from the micro-cache (api/micro-cache.ts) for its URL and sync checkpoint;
+   * absent or 0: every request is answered from the store (tests that rewrite documents between requests).
+   */
+  cacheMs?: number;
   /** Clock (unix ms); tests pin it. */
   now?: () => number;
   /**

@@ -1,11 +1,12 @@
 /**
- * A bounded in-process cache of serialized answers, keyed by their ETag. Explorer answers are pure functions of
- * (resource id, sync checkpoint) and their ETag encodes exactly that, so a hit can be served as bytes without
- * reading or presenting the documents; a new block or a rollback changes the checkpoint and so every key.
+ * A bounded in-process cache of serialized answers. Explorer answers are pure functions of (resource id, sync
+ * checkpoint) and their ETag encodes exactly that, so a hit can be served as bytes without reading or presenting
+ * the documents; a new block or a rollback changes the checkpoint and so every key. The REST micro-cache
+ * (api/micro-cache.ts) keeps the headers of each answer beside its bytes (`M`).
  * Least-recently-used entries are dropped past `maxEntries` or `maxBytes`.
  */
-export class ResponseCache {
-  private readonly entries = new Map<string, Buffer>();
+export class ResponseCache<M = undefined> {
+  private readonly entries = new Map<string, { bytes: Buffer; meta: M }>();
   private bytes = 0;
 
   constructor(
@@ -14,6 +15,11 @@ export class ResponseCache {
   ) {}
 
   get(key: string): Buffer | undefined {
+    return this.entry(key)?.bytes;
+  }
+
+  /** The bytes and what was stored beside them; a hit becomes the most recently used. */
+  entry(key: string): { bytes: Buffer; meta: M } | undefined {
     const hit = this.entries.get(key);
     if (hit) {
       this.entries.delete(key);
@@ -23,16 +29,20 @@ export class ResponseCache {
   }
 
   /** Serializes `body` once, stores it, and returns the bytes to send. */
-  set(key: string, body: unknown): Buffer {
-    const bytes = Buffer.from(JSON.stringify(body));
+  set(this: ResponseCache<undefined>, key: string, body: unknown): Buffer {
+    return this.setBytes(key, Buffer.from(JSON.stringify(body)), undefined);
+  }
+
+  /** Stores serialized bytes with `meta`; returns the bytes. */
+  setBytes(key: string, bytes: Buffer, meta: M): Buffer {
     if (bytes.length > this.maxBytes / 16) return bytes; // one huge answer must not evict everything
     this.delete(key);
-    this.entries.set(key, bytes);
+    this.entries.set(key, { bytes, meta });
     this.bytes += bytes.length;
     for (const [k, v] of this.entries) {
       if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
       this.entries.delete(k);
-      this.bytes -= v.length;
+      this.bytes -= v.bytes.length;
     }
     return bytes;
   }
@@ -41,7 +51,7 @@ export class ResponseCache {
     const old = this.entries.get(key);
     if (old) {
       this.entries.delete(key);
-      this.bytes -= old.length;
+      this.bytes -= old.bytes.length;
     }
   }
 }

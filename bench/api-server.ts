@@ -15,7 +15,7 @@ const store = await openEmbeddedStore({ path });
 await store.ensureIndexes(ALL_COLLECTIONS);
 const log = pino({ level: 'silent' });
 const { access, config, headers } = await benchAccess(mode, { store, config: loadConfig({}), log });
-const app = createApp({ store, config, log, access });
+const app = createApp({ store, config, log, access, cacheMs: config.API_CACHE_MS });
 let txHash: string | undefined;
 const cp = await store.collection(CHECKPOINTS).get('sync');
 for (let h = cp?.height ?? 0; !txHash && h > 0; h--)

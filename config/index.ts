@@ -113,6 +113,11 @@ export const CONFIG_KEYS = {
   SYNC_K: key('Blocks of undo information kept (the security parameter k; 2160 on mainnet).', int(1, 100_000), '2160'),
   LOG_LEVEL: key('pino log level.', z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
   TRUST_PROXY: key('Take client IPs from X-Forwarded-For (only behind a trusted proxy).', bool, 'false'),
+  API_CACHE_MS: key(
+    'How long a REST answer is reused for the same URL and chain tip (ms); 0 = never.',
+    int(0, 60_000),
+    '1000',
+  ),
   RATE_LIMITS: key(
     'Rate limiting on (per IP, per key, daily quotas). Operators switch it off for load tests.',
     bool,

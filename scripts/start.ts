@@ -120,7 +120,7 @@ async function main(config: Config) {
 
   const access = await createAccess({ store, config, log });
   const api = await startApi(
-    { store, config, log, access, tokenDecimals: tokenDecimalsLookup(store) },
+    { store, config, log, access, tokenDecimals: tokenDecimalsLookup(store), cacheMs: config.API_CACHE_MS },
     { port: config.PORT, host: config.HOST },
   );
   log.info({ url: api.url, site: config.SITE_URL }, `API listening on ${api.url} (REST ${config.SITE_URL}/api/v1)`);

@@ -1,0 +1,68 @@
+/**
+ * REST micro-cache: a successful JSON answer is kept as bytes for `ttlMs` of wall-clock time under its URL and the
+ * sync checkpoint, and served from there to every identical request in that window. Precomputed snapshots (token
+ * stats, rankings, stake pools, …) change at most once per recompute and chain documents once per block, so a hot
+ * URL is presented once per window instead of once per request. A new block or a rollback changes the checkpoint
+ * and so the key: no answer ever outlives the chain state it was read from; an answer can be at most `ttlMs` older
+ * than a recompute that finished meanwhile.
+ *
+ * Sits after the access layer (limits and quotas count every request, hit or not) and before the routers.
+ */
+import type Koa from 'koa';
+import { CHECKPOINTS } from '../mongo/collections/sync-state.js';
+import type { Store } from '../mongo/store.js';
+import { ResponseCache } from './response-cache.js';
+
+interface Meta {
+  expires: number;
+  type: string;
+  /** Headers the handler set that a replay must carry (ETag, Cache-Control). */
+  headers: [string, string][];
+}
+
+const REPLAYED = ['etag', 'cache-control'] as const;
+
+export interface MicroCacheOptions {
+  store: Store;
+  ttlMs: number;
+  /** Wall clock (unix ms); not the API's injectable `now`, which tests pin. */
+  clock?: () => number;
+  maxEntries?: number;
+  maxBytes?: number;
+}
+
+export function microCache(opts: MicroCacheOptions): Koa.Middleware {
+  const cache = new ResponseCache<Meta>(opts.maxEntries ?? 5_000, opts.maxBytes ?? 64 * 1024 * 1024);
+  const clock = opts.clock ?? Date.now;
+  const checkpoints = opts.store.collection(CHECKPOINTS);
+
+  return async (ctx, next) => {
+    if (ctx.method !== 'GET' || opts.ttlMs <= 0) return next();
+    const cp = await checkpoints.get('sync');
+    const key = `${ctx.path}?${ctx.querystring}|${cp ? `${cp.height}:${cp.id}` : '-'}`;
+    const now = clock();
+    const hit = cache.entry(key);
+    if (hit && hit.meta.expires > now) {
+      ctx.status = 200;
+      ctx.type = hit.meta.type;
+      for (const [h, v] of hit.meta.headers) ctx.set(h, v);
+      if (ctx.response.etag && ctx.fresh) {
+        ctx.status = 304;
+        return;
+      }
+      ctx.body = hit.bytes;
+      return;
+    }
+    await next();
+    // Only whole JSON answers: errors, 304s, images and streams pass through untouched.
+    const body: unknown = ctx.body;
+    if (ctx.status !== 200 || !ctx.response.is('json') || body === null || typeof body !== 'object') return;
+    if (typeof (body as { pipe?: unknown }).pipe === 'function') return;
+    const bytes = Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body));
+    const headers = REPLAYED.flatMap((h): [string, string][] => {
+      const v = ctx.response.get(h);
+      return v ? [[h, v]] : [];
+    });
+    ctx.body = cache.setBytes(key, bytes, { expires: now + opts.ttlMs, type: ctx.response.type, headers });
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * The REST micro-cache (api/micro-cache.ts): identical requests inside the window are answered from bytes, a new
+ * sync checkpoint (block or rollback) or the end of the window makes the next request read the store again, and
+ * errors are never kept.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Koa from 'koa';
+import { microCache } from '../../api/micro-cache.js';
+import { openEmbeddedStore } from '../../mongo/adapters/embedded.js';
+import { CHECKPOINTS, type CheckpointDoc } from '../../mongo/collections/sync-state.js';
+import { put, type Store } from '../../mongo/store.js';
+
+const checkpoint = (height: number, id: string): CheckpointDoc => ({
+  _id: 'sync',
+  slot: height * 20,
+  id,
+  height,
+  points: [],
+  tip: null,
+  updatedAt: new Date(0).toISOString(),
+});
+
+describe('REST micro-cache', () => {
+  let dir: string;
+  let store: Store;
+  let url: string;
+  let server: ReturnType<Koa['listen']>;
+  let now = 1_000_000;
+  let reads = 0;
+
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'cds-micro-'));
+    store = await openEmbeddedStore({ path: dir });
+    await store.ensureIndexes([CHECKPOINTS]);
+    await store.write([put(CHECKPOINTS, checkpoint(10, 'aa'))]);
+    const app = new Koa();
+    app.use(microCache({ store, ttlMs: 1000, clock: () => now }));
+    app.use(async (ctx) => {
+      reads++;
+      if (ctx.path === '/missing') {
+        ctx.status = 404;
+        ctx.body = { error: 'not found' };
+        return;
+      }
+      ctx.etag = `"v${reads}"`;
+      ctx.body = { path: ctx.path, q: ctx.querystring, read: reads };
+    });
+    server = app.listen(0, '127.0.0.1');
+    await new Promise((res) => server.once('listening', res));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    server.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const get = async (p: string) => {
+    const r = await fetch(url + p);
+    return { status: r.status, etag: r.headers.get('etag'), type: r.headers.get('content-type'), text: await r.text() };
+  };
+
+  it('answers an identical request inside the window from the stored bytes, with its ETag and 304', async () => {
+    const first = await get('/tokens?sort=volume');
+    const again = await get('/tokens?sort=volume');
+    assert.equal(reads, 1, 'the second request did not reach the handler');
+    assert.equal(again.text, first.text);
+    assert.equal(again.etag, first.etag);
+    assert.match(again.type ?? '', /application\/json/);
+    // node:http, not fetch: fetch adds `cache-control: no-cache` to a request carrying If-None-Match.
+    const status = await new Promise<number | undefined>((res, rej) =>
+      http
+        .get(`${url}/tokens?sort=volume`, { headers: { 'if-none-match': first.etag ?? '' } }, (r) => {
+          r.resume();
+          res(r.statusCode);
+        })
+        .on('error', rej),
+    );
+    assert.equal(status, 304);
+    assert.equal(reads, 1);
+    const other = await get('/tokens?sort=mcap');
+    assert.equal(JSON.parse(other.text).q, 'sort=mcap', 'another query string is another answer');
+  });
+
+  it('reads again after a new block or a rollback changes the checkpoint', async () => {
+    const before = await get('/pools');
+    await store.write([put(CHECKPOINTS, checkpoint(9, 'bb'))]); // rolled back one block onto another branch
+    const after = await get('/pools');
+    assert.notEqual(JSON.parse(after.text).read, JSON.parse(before.text).read);
+  });
+
+  it('reads again once the window has passed', async () => {
+    const before = await get('/market/overview');
+    now += 1001;
+    const after = await get('/market/overview');
+    assert.notEqual(JSON.parse(after.text).read, JSON.parse(before.text).read);
+  });
+
+  it('never keeps an error answer', async () => {
+    const n = reads;
+    assert.equal((await get('/missing')).status, 404);
+    assert.equal((await get('/missing')).status, 404);
+    assert.equal(reads, n + 2);
+  });
+});
