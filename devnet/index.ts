@@ -11,6 +11,7 @@ import { ChainGenerator, genesisUtxos } from './generator.js';
 import { resolveIdentity } from './identity.js';
 import type { Ledger, Utxo } from './ledger.js';
 import { DEFAULT_EPOCH_LENGTH, SLOT_LENGTH_MS } from './params.js';
+import { hostedUrl, servedPoolMetadata } from './pool-metadata.js';
 import { startServer } from './server.js';
 import { buildWorld, type World } from './world.js';
 
@@ -35,6 +36,13 @@ export interface DevnetOptions {
 export interface Devnet {
   url: string;
   port: number;
+  /** http://127.0.0.1:port — the same server over HTTP (queries by POST, hosted `.devnet` documents by GET). */
+  httpUrl: string;
+  /**
+   * Where this devnet serves a `.devnet` URL (a pool metadata URL from a certificate), or null for any other URL.
+   * Certificates name the stable `https://….devnet/…` URL, never the port; this is the devnet's DNS.
+   */
+  hostedUrl(url: string): string | null;
   tip(): { slot: number; id: string; height: number };
   close(): Promise<void>;
   /** Unix ms of slot 0. */
@@ -79,6 +87,7 @@ export async function startDevnet(opts: DevnetOptions): Promise<Devnet> {
     chain,
     { chain, ledger: gen.ledger, systemStartMs: identity.systemStartMs, epochLength },
     opts.port ?? 0,
+    (url) => servedPoolMetadata(world, url),
   );
 
   const timers: NodeJS.Timeout[] = [];
@@ -91,6 +100,8 @@ export async function startDevnet(opts: DevnetOptions): Promise<Devnet> {
   return {
     url: `ws://127.0.0.1:${server.port}`,
     port: server.port,
+    httpUrl: `http://127.0.0.1:${server.port}`,
+    hostedUrl: (url) => hostedUrl(`ws://127.0.0.1:${server.port}`, url),
     tip: () => {
       const t = chain.tip;
       return t === 'origin' ? { slot: 0, id: 'origin', height: 0 } : { ...t };

@@ -1,6 +1,6 @@
 /**
  * The devnet's Ogmios v6 JSON-RPC endpoint: WebSocket (chain-sync and queries) and HTTP POST (queries), on
- * 127.0.0.1. Chain-sync requests of a connection are answered strictly in order; a `nextBlock` at the tip is
+ * 127.0.0.1; HTTP GET serves the documents of the `.devnet` web hosts (pool metadata). Chain-sync requests of a connection are answered strictly in order; a `nextBlock` at the tip is
  * held until the chain publishes its next event (a `findIntersection` meanwhile gets error 1001, as from Ogmios). Queries are answered at once, beside chain-sync, as Ogmios
  * runs them on a separate mini-protocol.
  */
@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { DevChain } from './chain.js';
 import { answerQuery, type QueryEnv } from './queries.js';
+import { hostedRequestUrl } from './pool-metadata.js';
 
 interface Request {
   method: string;
@@ -143,7 +144,16 @@ export interface DevnetServer {
   close(): Promise<void>;
 }
 
-export async function startServer(chain: DevChain, env: QueryEnv, port: number): Promise<DevnetServer> {
+/**
+ * `hosted` stands in for the web hosts of the `.devnet` domain (stake pool metadata, devnet/pool-metadata.ts): a GET
+ * of `/hosted/{host}/{path}` answers the bytes of `https://{host}/{path}`, or 404.
+ */
+export async function startServer(
+  chain: DevChain,
+  env: QueryEnv,
+  port: number,
+  hosted?: (url: string) => Uint8Array | null,
+): Promise<DevnetServer> {
   const answer = (r: Request): string => {
     const q = answerQuery(env, r.method, r.params);
     if (q === null) return frame(r.method, errorBody(-32601, `Unknown method: ${r.method}.`), r.id);
@@ -152,6 +162,13 @@ export async function startServer(chain: DevChain, env: QueryEnv, port: number):
   };
 
   const http = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (req.method === 'GET' && hosted) {
+      const url = hostedRequestUrl(req.url ?? '');
+      const body = url ? hosted(url) : null;
+      if (body) res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }).end(body);
+      else res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
     if (req.method !== 'POST') {
       res.writeHead(405, { allow: 'POST' }).end();
       return;

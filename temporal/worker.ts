@@ -11,10 +11,12 @@ import { importRegistry } from '../activities/registry/import.js';
 import { httpMetadataFetcher } from '../activities/staking/metadata.js';
 import { createActivities } from '../activities/index.js';
 import { ConfigError, runWithConfig, type Config } from '../config/index.js';
+import { devnetHostResolver } from '../devnet/pool-metadata.js';
 import { ALL_COLLECTIONS } from '../mongo/collections/index.js';
 import { openStore } from '../mongo/open.js';
 import { bundleWorkflows } from './bundle.js';
 import { taskQueue } from './constants.js';
+import { resolveIagonScripts } from '../activities/storage/iagon.js';
 
 async function main(config: Config) {
   const log = pino({ level: config.LOG_LEVEL, base: undefined });
@@ -34,7 +36,10 @@ async function main(config: Config) {
     chain,
     k: config.SYNC_K,
     network: config.CARDANO_NETWORK,
-    fetchMetadata: httpMetadataFetcher(),
+    iagon: resolveIagonScripts(config),
+    newsFeeds: config.NEWS_FEEDS ?? [],
+    // `.devnet` metadata URLs (a standalone devnet as OGMIOS_URL) are served by the devnet itself.
+    fetchMetadata: httpMetadataFetcher({ resolve: devnetHostResolver(config.OGMIOS_URL) }),
   });
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   try {

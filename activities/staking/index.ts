@@ -2,16 +2,22 @@
  * Stake pool recompute, run every 5 minutes (temporal/schedules.ts `staking`):
  * - recomputeStakePools — reads stake_pool_regs, stake_accounts, addresses, blocks, the previous stake_pools (to
  *   reuse verified metadata whose hash did not change) and, through the chain source, the ledger state
- *   (queryLedgerState/epoch, stakePools with stake, protocolParameters, treasuryAndReserves when answered);
- *   writes stake_pools wholesale (idempotent; a failed run is simply repeated).
- * Without a chain source the live stake is the Σ of the delegators' address balances from the documents and the
- * epoch is that of the indexed tip block.
+ *   (queryLedgerState/epoch, stakePools with stake, protocolParameters, rewardAccountSummaries of the delegators,
+ *   treasuryAndReserves when answered); fetches pool metadata JSON (bounded: timeout, size cap, 8 at a time,
+ *   cached by hash in the documents); writes stake_pools wholesale (idempotent; a failed run is simply repeated).
+ * Live stake is the ledger's definition: for each registered stake key delegating to the pool, the lovelace at every
+ * address whose stake part is that key (base addresses with a key or script payment part: DEX orders count for the
+ * trader; pointer addresses count for nothing since Conway) plus the key's unwithdrawn rewards. The ledger's own
+ * figure is stored; the documents give the same Σ (UTxO part from `addresses`, rewards from
+ * queryLedgerState/rewardAccountSummaries) and the devnet test holds the two equal. Without a chain source the
+ * live stake is the documents' UTxO part alone and the epoch is that of the indexed tip block.
  */
 import {
   ADDRESSES,
   BLOCKS,
   STAKE_ACCOUNTS,
   STAKE_POOL_REGS,
+  type StakeAccountDoc,
   type StakePoolRegDoc,
 } from '../../mongo/collections/chain.js';
 import {
@@ -99,15 +105,68 @@ async function blocksInEpoch(store: Store, epoch: number): Promise<Map<string, n
   }
 }
 
-/** Σ lovelace of the addresses of each registered stake key delegating to `poolId`, largest first. */
-export async function delegatorsOf(store: Store, poolId: string): Promise<StakePoolDelegatorDoc[]> {
+/** Stake credentials per rewardAccountSummaries request (a mainnet pool can have tens of thousands). */
+export const REWARD_QUERY_BATCH = 1000;
+
+/**
+ * Unwithdrawn reward balance per stake address of `accounts`, from queryLedgerState/rewardAccountSummaries (rewards
+ * are credited by the ledger at epoch boundaries and appear in no block, so only the ledger knows them). Queried by
+ * credential in batches; null when the source does not answer the query.
+ */
+export async function rewardBalances(
+  chain: ChainSource,
+  accounts: readonly StakeAccountDoc[],
+): Promise<Map<string, bigint> | null> {
+  const byCred = { keys: new Map<string, string>(), scripts: new Map<string, string>() };
+  for (const a of accounts) if (a.credential) (a.script ? byCred.scripts : byCred.keys).set(a.credential, a._id);
+  const out = new Map<string, bigint>();
+  try {
+    for (const kind of ['keys', 'scripts'] as const) {
+      const creds = [...byCred[kind].keys()];
+      for (let i = 0; i < creds.length; i += REWARD_QUERY_BATCH) {
+        const rows = await chain.query<{ from?: string; credential: string; rewards: unknown }[]>(
+          'queryLedgerState/rewardAccountSummaries',
+          { [kind]: creds.slice(i, i + REWARD_QUERY_BATCH) },
+        );
+        for (const r of rows) {
+          if ((r.from === 'script') !== (kind === 'scripts')) continue;
+          const id = byCred[kind].get(r.credential);
+          if (id !== undefined) out.set(id, lovelace(r.rewards) ?? 0n);
+        }
+      }
+    }
+  } catch {
+    return null;
+  }
+  return out;
+}
+
+/** Registered stake keys delegating to `poolId` (per the indexed certificates). */
+export async function delegatorAccounts(store: Store, poolId: string): Promise<StakeAccountDoc[]> {
   const accounts = await store.collection(STAKE_ACCOUNTS).find('byPool', { eq: [poolId] });
+  return accounts.filter((a) => a.registered);
+}
+
+/**
+ * Each delegator's live stake as the ledger counts it: the lovelace of every address whose stake part is the key
+ * (key or script payment part alike) plus its unwithdrawn rewards when `rewards` is known. Largest first.
+ */
+export async function delegatorsOf(
+  store: Store,
+  accounts: readonly StakeAccountDoc[],
+  rewards: ReadonlyMap<string, bigint> | null,
+): Promise<StakePoolDelegatorDoc[]> {
   const out: StakePoolDelegatorDoc[] = [];
   for (const a of accounts) {
-    if (!a.registered) continue;
     const addrs = await store.collection(ADDRESSES).find('byStake', { eq: [a._id] });
-    const stake = addrs.reduce((s, d) => s + BigInt(d.balance.lovelace), 0n);
-    out.push({ stakeAddress: a._id, stake: String(stake) });
+    const utxo = addrs.reduce((s, d) => s + BigInt(d.balance.lovelace), 0n);
+    const reward = rewards ? (rewards.get(a._id) ?? 0n) : null;
+    out.push({
+      stakeAddress: a._id,
+      stake: String(utxo + (reward ?? 0n)),
+      utxoStake: String(utxo),
+      rewards: reward === null ? null : String(reward),
+    });
   }
   return out.sort((x, y) => {
     const d = BigInt(y.stake) - BigInt(x.stake);
@@ -115,21 +174,48 @@ export async function delegatorsOf(store: Store, poolId: string): Promise<StakeP
   });
 }
 
+/** A metadata document that failed (not verified) is fetched again after this long. */
+export const METADATA_RETRY_MS = 3_600_000;
+/** Metadata fetches in flight at once. */
+const METADATA_CONCURRENCY = 8;
+
 async function poolMeta(
   params: Record<string, unknown>,
   prev: StakePoolMetaDoc | undefined,
   fetcher: MetadataFetcher | undefined,
+  nowMs: number,
 ): Promise<StakePoolMetaDoc> {
   const md = params.metadata as { url?: unknown; hash?: unknown } | undefined;
   const url = typeof md?.url === 'string' ? md.url : null;
   const hash = typeof md?.hash === 'string' ? md.hash : null;
   const empty = { ticker: null, name: null, description: null, homepage: null, url, hash };
-  if (!url || !hash) return { ...empty, verified: null };
-  // The hash pins the content: a verified answer for the same hash stays valid, no refetch.
-  if (prev && prev.hash === hash && prev.url === url && prev.verified !== null) return prev;
-  if (!fetcher) return { ...empty, verified: null };
+  if (!url || !hash) return { ...empty, verified: null, reason: 'no metadata registered', checkedAt: null };
+  // The hash pins the content: a verified answer for the same hash and URL stays valid, no refetch (the cache by
+  // hash). A failure is kept for an hour, then the URL is tried again (the operator may fix the host).
+  if (prev && prev.hash === hash && prev.url === url && prev.checkedAt) {
+    if (prev.verified === true) return prev;
+    if (nowMs - Date.parse(prev.checkedAt) < METADATA_RETRY_MS) return prev;
+  }
+  if (!fetcher) return { ...empty, verified: null, reason: 'metadata not fetched on this deployment', checkedAt: null };
   const r = await fetchPoolMetadata(url, hash, fetcher);
-  return r.verified === true ? { ...r.metadata, url, hash, verified: true } : { ...empty, verified: r.verified };
+  const checkedAt = new Date(nowMs).toISOString();
+  return r.verified === true
+    ? { ...r.metadata, url, hash, verified: true, reason: null, checkedAt }
+    : { ...empty, verified: r.verified, reason: r.reason, checkedAt };
+}
+
+/** Runs `f` over `items` with at most `limit` in flight; results in input order. */
+async function mapLimit<T, R>(items: readonly T[], limit: number, f: (x: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await f(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
 }
 
 export function createStakingActivities(deps: StakingDeps) {
@@ -150,16 +236,27 @@ export function createStakingActivities(deps: StakingDeps) {
       const blocksNow = await blocksInEpoch(store, epoch);
       const ids = [...new Set([...regs.keys(), ...(ledger?.pools.keys() ?? [])])].sort();
 
+      // Delegators per pool. A retired pool has none: the ledger drops delegations at the retirement boundary and
+      // nobody can delegate to an unregistered pool (the indexed accounts still name it until they re-delegate).
+      const accountsOf = new Map<string, StakeAccountDoc[]>();
+      for (const id of ids) {
+        const retired = poolStatus(regs.get(id)?.retiringEpoch ?? null, epoch, ledger ? ledger.pools.has(id) : null);
+        accountsOf.set(id, retired === 'retired' ? [] : await delegatorAccounts(store, id));
+      }
+      const rewards = chain && ledger ? await rewardBalances(chain, [...accountsOf.values()].flat()) : null;
+
       // First pass: stakes (the saturation point needs the total).
       const rows = [];
       for (const id of ids) {
         const reg = regs.get(id);
         const ledgerPool = ledger?.pools.get(id);
         const params = reg && Object.keys(reg.params).length > 0 ? reg.params : (ledgerPool ?? {});
-        const delegators = await delegatorsOf(store, id);
-        const utxoStake = delegators.reduce((s, d) => s + BigInt(d.stake), 0n);
-        const live = ledgerPool ? (lovelace(ledgerPool.stake) ?? utxoStake) : ledger ? 0n : utxoStake;
-        rows.push({ id, reg, ledgerPool, params, delegators, utxoStake, live });
+        const delegators = await delegatorsOf(store, accountsOf.get(id) ?? [], rewards);
+        const utxoStake = delegators.reduce((s, d) => s + BigInt(d.utxoStake), 0n);
+        const delegatorRewards = rewards ? delegators.reduce((s, d) => s + BigInt(d.rewards ?? 0), 0n) : null;
+        const documented = utxoStake + (delegatorRewards ?? 0n);
+        const live = ledgerPool ? (lovelace(ledgerPool.stake) ?? documented) : ledger ? 0n : documented;
+        rows.push({ id, reg, ledgerPool, params, delegators, utxoStake, delegatorRewards, live });
       }
       const totalStake = rows.reduce((s, r) => s + r.live, 0n);
       const model: RewardModel = {
@@ -168,9 +265,13 @@ export function createStakingActivities(deps: StakingDeps) {
         nOpt: ledger?.nOpt ?? 0,
         epochsPerYear: ledger?.epochsPerYear ?? 0,
       };
-      const computedAt = new Date(now()).toISOString();
+      const nowMs = now();
+      const computedAt = new Date(nowMs).toISOString();
+      const metas = await mapLimit(rows, METADATA_CONCURRENCY, (r) =>
+        poolMeta(r.params, prevDocs.get(r.id)?.meta, deps.fetchMetadata, nowMs),
+      );
       const docs: StakePoolDoc[] = [];
-      for (const r of rows) {
+      for (const [i, r] of rows.entries()) {
         const p = r.params;
         const cost = lovelace(p.cost) ?? 0n;
         const margin = ratio(p.margin) ?? 0;
@@ -178,7 +279,7 @@ export function createStakingActivities(deps: StakingDeps) {
         docs.push({
           _id: r.id,
           hash: poolHashFromId(r.id),
-          meta: await poolMeta(p, prevDocs.get(r.id)?.meta, deps.fetchMetadata),
+          meta: metas[i] as StakePoolMetaDoc,
           status,
           retiringEpoch: r.reg?.retiringEpoch ?? null,
           registeredSlot: r.reg?.registeredSlot ?? null,
@@ -191,6 +292,7 @@ export function createStakingActivities(deps: StakingDeps) {
           margin,
           liveStake: String(r.live),
           delegatedUtxoStake: String(r.utxoStake),
+          delegatorRewards: r.delegatorRewards === null ? null : String(r.delegatorRewards),
           activeStake: null,
           saturation: saturation(r.live, totalStake, model.nOpt),
           delegators: r.delegators.length,

@@ -58,13 +58,60 @@ export async function fetchPoolMetadata(url: string, hash: string, fetcher: Meta
   return { verified: true, metadata };
 }
 
-/** Production fetcher: global fetch with a timeout and a size cap (only http(s) URLs). */
-export function httpMetadataFetcher(timeoutMs = 5000): MetadataFetcher {
-  return async (url) => {
+export interface HttpFetcherOptions {
+  /** Abort a fetch after this long (default 5 s): a slow operator host must not stall the recompute. */
+  timeoutMs?: number;
+  /**
+   * Maps a registered URL to the address actually fetched; null refuses the URL. The devnet's certificates name
+   * `https://….devnet/…` hosts that the devnet serves itself (Devnet.hostedUrl); absent = fetch the URL as is.
+   */
+  resolve?: (url: string) => string | null;
+}
+
+/** Reads at most `max` + 1 bytes of a body, then stops (the caller rejects anything above `max`). */
+async function readBounded(res: Response, max: number): Promise<Uint8Array> {
+  const declared = Number(res.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > max) {
+    await res.body?.cancel();
+    return new Uint8Array(max + 1);
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = res.body?.getReader();
+  if (!reader) return new Uint8Array(0);
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.length;
+    if (size > max) {
+      await reader.cancel();
+      break;
+    }
+  }
+  const out = new Uint8Array(Math.min(size, max + 1));
+  let at = 0;
+  for (const c of chunks) {
+    const part = c.subarray(0, out.length - at);
+    out.set(part, at);
+    at += part.length;
+    if (at >= out.length) break;
+  }
+  return out;
+}
+
+/** HTTP fetcher: global fetch with a timeout and a size cap (only http(s) URLs; bodies read up to the cap). */
+export function httpMetadataFetcher(opts: HttpFetcherOptions = {}): MetadataFetcher {
+  const timeoutMs = opts.timeoutMs ?? 5000;
+  return async (registered) => {
+    const url = opts.resolve ? opts.resolve(registered) : registered;
+    if (url === null) throw new Error('URL not served on this network');
     if (!/^https?:\/\//i.test(url)) throw new Error('not an http(s) URL');
     const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'follow' });
-    if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    const buf = new Uint8Array(await res.arrayBuffer());
-    return buf.length > MAX_METADATA_BYTES ? buf.subarray(0, MAX_METADATA_BYTES + 1) : buf;
+    if (!res.ok) {
+      await res.body?.cancel();
+      throw new Error(`HTTP ${res.status}`);
+    }
+    return readBounded(res, MAX_METADATA_BYTES);
   };
 }

@@ -36,6 +36,7 @@ export function presentStakePool(d: StakePoolDoc) {
       url: d.meta.url,
       hash: d.meta.hash,
       verified: d.meta.verified,
+      reason: d.meta.reason ?? null,
       ticker: d.meta.ticker,
       name: d.meta.name,
       description: d.meta.description,
@@ -50,6 +51,9 @@ export function presentStakePool(d: StakePoolDoc) {
     delegatorsSummary: {
       count: d.delegators,
       delegatedStake: lovelaceToAda(d.delegatedUtxoStake),
+      delegatedStakeLovelace: d.delegatedUtxoStake,
+      delegatedRewards: d.delegatorRewards == null ? null : lovelaceToAda(d.delegatorRewards),
+      delegatedRewardsLovelace: d.delegatorRewards ?? null,
       top: d.topDelegators.map((t) => ({
         stakeAddress: t.stakeAddress,
         stake: lovelaceToAda(t.stake),

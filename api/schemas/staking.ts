@@ -89,7 +89,7 @@ export const StakePoolDetailResponse = component('StakePoolDetail', {
     relays: { type: 'array' },
     metadata: {
       type: 'object',
-      required: ['url', 'hash', 'verified', 'ticker', 'name', 'description', 'homepage'],
+      required: ['url', 'hash', 'verified', 'reason', 'ticker', 'name', 'description', 'homepage'],
       properties: {
         url: { type: ['string', 'null'] },
         hash: { type: ['string', 'null'] },
@@ -97,6 +97,10 @@ export const StakePoolDetailResponse = component('StakePoolDetail', {
           type: ['boolean', 'null'],
           description:
             'true: fetched and matched the registered hash; false: fetched, did not match; null: not fetched.',
+        },
+        reason: {
+          type: ['string', 'null'],
+          description: 'Why the fields are null when not verified (e.g. the hash does not match); null when verified.',
         },
         ticker: { type: ['string', 'null'] },
         name: { type: ['string', 'null'] },
@@ -116,16 +120,37 @@ export const StakePoolDetailResponse = component('StakePoolDetail', {
     },
     delegatorsSummary: {
       type: 'object',
-      required: ['count', 'delegatedStake', 'top'],
+      required: [
+        'count',
+        'delegatedStake',
+        'delegatedStakeLovelace',
+        'delegatedRewards',
+        'delegatedRewardsLovelace',
+        'top',
+      ],
       properties: {
         count: { type: 'integer', minimum: 0 },
         delegatedStake: {
           ...Ada,
-          description: "Σ of the delegators' address balances (UTxO stake; unwithdrawn rewards excluded).",
+          description:
+            "Σ of the delegators' address balances, whole ADA (UTxO stake: every address carrying a delegating " +
+            'stake key; unwithdrawn rewards excluded).',
+        },
+        delegatedStakeLovelace: { ...Lovelace, description: 'delegatedStake, exact lovelace.' },
+        delegatedRewards: {
+          type: ['number', 'null'],
+          description:
+            "Σ of the delegators' unwithdrawn rewards, whole ADA; null when the ledger was not asked. Live stake = " +
+            'delegatedStake + delegatedRewards.',
+        },
+        delegatedRewardsLovelace: {
+          type: ['string', 'null'],
+          pattern: '^[0-9]+$',
+          description: 'delegatedRewards, exact lovelace (liveStakeLovelace = delegatedStakeLovelace + this).',
         },
         top: {
           type: 'array',
-          description: 'Largest delegators by stake (at most 20).',
+          description: 'Largest delegators by live stake (address balances + unwithdrawn rewards; at most 20).',
           items: {
             type: 'object',
             required: ['stakeAddress', 'stake', 'stakeLovelace'],

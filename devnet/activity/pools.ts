@@ -2,17 +2,17 @@
  * Stake pools: the genesis pools register in block 1 (operator stake key registration, pool registration with
  * its 500 ADA deposit, and the owner's delegation to its own pool, in one transaction as operators do); more
  * pools register over time, some update their parameters (re-registration, no deposit) and a few retire a
- * few epochs ahead (their deposit returns to the reward account at that epoch boundary).
+ * few epochs ahead (their deposit returns to the reward account at that epoch boundary). Each registration
+ * anchors a metadata JSON document by URL and blake2b-256 hash, as CIP-6 pools do (devnet/pool-metadata.ts).
  */
-import { hash256 } from '../../cardano/address.js';
 import type { ActivityContext, ActivityModule } from '../generator.js';
 import type { Cert, PoolParams } from '../ledger.js';
+import { poolMetadataAnchor } from '../pool-metadata.js';
 import { MIN_POOL_COST, STAKE_CREDENTIAL_DEPOSIT, STAKE_POOL_DEPOSIT } from '../params.js';
 import type { DevTx } from '../tx.js';
 import type { PoolKeys, World } from '../world.js';
 import { ADA } from './common.js';
 
-const enc = new TextEncoder();
 const MARGINS: [number, number][] = [
   [0, 1],
   [1, 100],
@@ -26,7 +26,6 @@ const MARGINS: [number, number][] = [
 function params(ctx: ActivityContext, world: World, pool: PoolKeys, version: number): PoolParams {
   const owner = world.wallets[pool.owner]!;
   const ticker = pool.ticker.toLowerCase();
-  const url = `https://${ticker}.stakepool.devnet/poolMetadata.json`;
   return {
     id: pool.id,
     hash: pool.hash,
@@ -37,7 +36,8 @@ function params(ctx: ActivityContext, world: World, pool: PoolKeys, version: num
     pledge: BigInt(ctx.rng.int(1, 40)) * 25_000n * ADA,
     rewardAccount: owner.rewardAddress as string,
     rewardCred: owner.stakeCred as string,
-    metadata: { url, hash: hash256(enc.encode(`${url}#${pool.ticker}#${version}`)) },
+    // The document is hosted by the operator (the devnet's server stands in for it: devnet/pool-metadata.ts).
+    metadata: poolMetadataAnchor(pool, version),
     relays: [
       { type: 'hostname', hostname: `relay1.${ticker}.stakepool.devnet`, port: 3001 },
       { type: 'ipAddress', ipv4: `10.${pool.index}.${ctx.rng.int(0, 255)}.${ctx.rng.int(1, 254)}`, port: 3001 },

@@ -20,12 +20,23 @@ export interface StakePoolMetaDoc {
    * not match or did not parse; null: not fetched (no fetcher configured, no URL, or the fetch failed).
    */
   verified: boolean | null;
+  /** Why the fields are null when `verified` is not true (hash mismatch, fetch failure, …); null when verified. */
+  reason: string | null;
+  /**
+   * When the URL was last fetched (ISO); null when never. A verified document is kept while the registered hash
+   * stays the same (the hash pins the bytes); a failed one is fetched again after an hour.
+   */
+  checkedAt: string | null;
 }
 
 export interface StakePoolDelegatorDoc {
   stakeAddress: string;
-  /** Σ lovelace of the stake key's addresses (UTxO stake; unwithdrawn rewards are not in documents). */
+  /** The delegator's live stake as the ledger counts it: `utxoStake` + `rewards` (rewards when known), lovelace. */
   stake: string;
+  /** Σ lovelace of every address carrying the stake key, script payment parts included (DEX orders). */
+  utxoStake: string;
+  /** Unwithdrawn reward balance (queryLedgerState/rewardAccountSummaries); null without a ledger source. */
+  rewards: string | null;
 }
 
 export interface StakePoolDoc {
@@ -46,10 +57,19 @@ export interface StakePoolDoc {
   pledge: string;
   /** Margin as a fraction (0.02 = 2 %), from the certificate's "n/d". */
   margin: number;
-  /** Live stake as the ledger reports it (UTxO stake + unwithdrawn rewards of the delegators), lovelace. */
+  /**
+   * Live stake as the ledger reports it, lovelace: Σ over the registered stake keys delegating to the pool of the
+   * lovelace at every address whose stake part is that key (any payment part; pointer addresses do not count
+   * since Conway) plus the key's unwithdrawn rewards. Deposits (stake key, pool) are not stake.
+   */
   liveStake: string;
   /** Σ over the delegators' address balances from the indexed documents, lovelace. */
   delegatedUtxoStake: string;
+  /**
+   * Σ of the delegators' unwithdrawn rewards (ledger query), lovelace; null without a ledger source. With a ledger
+   * source, liveStake = delegatedUtxoStake + delegatorRewards when the index is at the ledger's tip.
+   */
+  delegatorRewards: string | null;
   /** Stake of the last epoch snapshot, lovelace; null when the source did not report it. */
   activeStake: string | null;
   /** Live stake / (total live stake / nOpt); above 1 the pool is saturated. */
