@@ -26,6 +26,8 @@ export type CborValue =
   | CborValue[]
   | Map<CborValue, CborValue>
   | Tagged
+  /** CBOR null (simple value 22): absent optional fields such as a governance anchor. */
+  | null
   | { [k: string]: CborValue };
 
 const enc = new TextEncoder();
@@ -74,6 +76,11 @@ class Writer {
 }
 
 function write(w: Writer, v: CborValue): void {
+  if (v === null) {
+    w.ensure(1);
+    w.buf[w.len++] = 0xf6;
+    return;
+  }
   if (typeof v === 'number' || typeof v === 'bigint') {
     if (typeof v === 'number' && !Number.isSafeInteger(v)) throw new Error(`CBOR: not an integer: ${v}`);
     if (v >= 0) w.head(0, v);

@@ -125,7 +125,12 @@ function checkTx(
         bag.set('lovelace', (bag.get('lovelace') ?? 0n) - STAKE_POOL_DEPOSIT);
       }
     }
+    // Conway deposits: DRep registration and governance proposals lock lovelace like the deposits above.
+    if (c.type === 'delegateRepresentativeRegistration')
+      bag.set('lovelace', (bag.get('lovelace') ?? 0n) - BigInt(lovelaceOf(c.deposit) ?? 0));
   }
+  for (const p of (tx.proposals ?? []) as { deposit: unknown }[])
+    bag.set('lovelace', (bag.get('lovelace') ?? 0n) - BigInt(lovelaceOf(p.deposit) ?? 0));
   assert.deepEqual(nonZero(bag), [], `${tx.id} balances per asset`);
 }
 

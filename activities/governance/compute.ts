@@ -1,0 +1,495 @@
+/**
+ * Pure governance figures: parsing the Ogmios v6 results of `queryLedgerState/governanceProposals`,
+ * `delegateRepresentatives` and `stakePools` (with stake), the vote tallies of DReps and stake pools by voting
+ * power, proposal statuses, and the documents of mongo/collections/governance.ts.
+ *
+ * Voting power follows the Conway ratification rules (see VoteTallyDoc for the exact denominators) over the live
+ * stake the queries report — the ledger itself ratifies on the stake distribution snapshotted at the last epoch
+ * boundary, so a displayed share can differ from the ratified one by what moved since.
+ */
+import { parseAddress, poolIdFromHash } from '../../cardano/address.js';
+import {
+  ccHotBech32,
+  drepBech32,
+  drepLegacyBech32,
+  govActionBech32,
+  proposalKey,
+} from '../../cardano/governance-ids.js';
+import { lovelaceToAda } from '../../cardano/units.js';
+import type {
+  DRepDoc,
+  GovAnchorDoc,
+  GovernanceProposalDoc,
+  GovernanceVoteDoc,
+  ProposalStatus,
+  VoteTallyDoc,
+  VoterRole,
+} from '../../mongo/collections/governance.js';
+import { toPlain } from '../sync/values.js';
+import { lovelace } from '../staking/compute.js';
+
+type Obj = Record<string, unknown>;
+const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
+const num = (x: unknown): number | null =>
+  typeof x === 'number'
+    ? x
+    : typeof x === 'bigint'
+      ? Number(x)
+      : typeof x === 'string' && /^\d+$/.test(x)
+        ? Number(x)
+        : null;
+
+export type VoteChoice = 'yes' | 'no' | 'abstain';
+
+export interface ParsedVote {
+  role: VoterRole;
+  /** Credential hash (hex) for DReps and committee members, pool1… for stake pools. */
+  id: string;
+  script: boolean;
+  vote: VoteChoice;
+  anchor: GovAnchorDoc | null;
+}
+
+export interface ParsedProposal {
+  txId: string;
+  index: number;
+  deposit: bigint;
+  returnAccount: string;
+  anchor: GovAnchorDoc | null;
+  action: Obj;
+  since: number;
+  until: number;
+  votes: ParsedVote[];
+}
+
+export interface ParsedDRep {
+  kind: 'registered' | 'abstain' | 'noConfidence';
+  credential: string | null;
+  script: boolean;
+  mandate: number | null;
+  anchor: GovAnchorDoc | null;
+  deposit: bigint | null;
+  stake: bigint;
+  /** Stake credentials (hex) delegating their vote here. */
+  delegators: string[];
+}
+
+export interface PoolPower {
+  stake: bigint;
+  /** Stake credential of the pool's reward account (decides how a silent pool counts). */
+  rewardCred: string | null;
+}
+
+function anchorOf(x: unknown): GovAnchorDoc | null {
+  return isObj(x) && typeof x.url === 'string' && typeof x.hash === 'string' ? { url: x.url, hash: x.hash } : null;
+}
+
+const ROLES: Record<string, VoterRole> = {
+  delegateRepresentative: 'drep',
+  stakePoolOperator: 'spo',
+  constitutionalCommittee: 'committee',
+};
+
+function parseVote(x: unknown): ParsedVote | null {
+  if (!isObj(x) || !isObj(x.issuer)) return null;
+  const role = ROLES[String(x.issuer.role)];
+  const vote = x.vote;
+  if (!role || typeof x.issuer.id !== 'string' || (vote !== 'yes' && vote !== 'no' && vote !== 'abstain')) return null;
+  return { role, id: x.issuer.id, script: x.issuer.from === 'script', vote, anchor: anchorOf(x.metadata) };
+}
+
+/** The entries of `queryLedgerState/governanceProposals` (malformed entries are skipped). */
+export function parseProposals(raw: unknown): ParsedProposal[] {
+  if (!Array.isArray(raw)) return [];
+  const out: ParsedProposal[] = [];
+  for (const p of raw) {
+    if (!isObj(p) || !isObj(p.proposal) || !isObj(p.proposal.transaction) || !isObj(p.action)) continue;
+    const txId = p.proposal.transaction.id;
+    const index = num(p.proposal.index);
+    const since = num(isObj(p.since) ? p.since.epoch : null);
+    const until = num(isObj(p.until) ? p.until.epoch : null);
+    if (typeof txId !== 'string' || index === null || since === null || until === null) continue;
+    out.push({
+      txId,
+      index,
+      deposit: lovelace(p.deposit) ?? 0n,
+      returnAccount: typeof p.returnAccount === 'string' ? p.returnAccount : '',
+      anchor: anchorOf(p.metadata),
+      action: p.action,
+      since,
+      until,
+      votes: (Array.isArray(p.votes) ? p.votes : []).map(parseVote).filter((v): v is ParsedVote => v !== null),
+    });
+  }
+  return out;
+}
+
+/** The entries of `queryLedgerState/delegateRepresentatives`. */
+export function parseDReps(raw: unknown): ParsedDRep[] {
+  if (!Array.isArray(raw)) return [];
+  const out: ParsedDRep[] = [];
+  for (const d of raw) {
+    if (!isObj(d)) continue;
+    const kind = d.type;
+    if (kind !== 'registered' && kind !== 'abstain' && kind !== 'noConfidence') continue;
+    const delegators = (Array.isArray(d.delegators) ? d.delegators : [])
+      .map((x) => (isObj(x) && typeof x.credential === 'string' ? x.credential : null))
+      .filter((x): x is string => x !== null);
+    if (kind === 'registered' && typeof d.id !== 'string') continue;
+    out.push({
+      kind,
+      credential: kind === 'registered' ? (d.id as string) : null,
+      script: d.from === 'script',
+      mandate: isObj(d.mandate) ? num(d.mandate.epoch) : null,
+      anchor: anchorOf(d.metadata),
+      deposit: kind === 'registered' ? lovelace(d.deposit) : null,
+      stake: lovelace(d.stake) ?? 0n,
+      delegators,
+    });
+  }
+  return out;
+}
+
+/** `queryLedgerState/stakePools` with `includeStake`: pool id → live stake and reward credential. */
+export function parsePools(raw: unknown): Map<string, PoolPower> {
+  const out = new Map<string, PoolPower>();
+  if (!isObj(raw)) return out;
+  for (const [id, p] of Object.entries(raw)) {
+    if (!isObj(p)) continue;
+    let rewardCred: string | null = null;
+    try {
+      if (typeof p.rewardAccount === 'string') rewardCred = parseAddress(p.rewardAccount).stakeCred;
+    } catch {
+      rewardCred = null;
+    }
+    out.set(id, { stake: lovelace(p.stake) ?? 0n, rewardCred });
+  }
+  return out;
+}
+
+/** Protocol parameters of the security group: changing one of them needs the stake pools' vote too (Conway). */
+const SECURITY_PARAMETERS = new Set([
+  'maxBlockBodySize',
+  'maxTransactionSize',
+  'maxBlockHeaderSize',
+  'maxValueSize',
+  'maxExecutionUnitsPerBlock',
+  'minFeeCoefficient',
+  'minFeeConstant',
+  'minUtxoDepositCoefficient',
+  'governanceActionDeposit',
+  'minFeeReferenceScripts',
+]);
+
+/** Which bodies vote on an action (Conway): DReps on all, pools and the committee on some. */
+export function votingBodies(action: Obj): { drep: boolean; spo: boolean; committee: boolean } {
+  switch (action.type) {
+    case 'noConfidence':
+    case 'constitutionalCommittee':
+      return { drep: true, spo: true, committee: false };
+    case 'hardForkInitiation':
+    case 'information':
+      return { drep: true, spo: true, committee: true };
+    case 'protocolParametersUpdate': {
+      const params = isObj(action.parameters) ? Object.keys(action.parameters) : [];
+      return { drep: true, spo: params.some((k) => SECURITY_PARAMETERS.has(k)), committee: true };
+    }
+    case 'treasuryWithdrawals':
+    case 'constitution':
+      return { drep: true, spo: false, committee: true };
+    default:
+      // treasuryTransfer (pre-Conway MIR) and anything unknown: no Conway body votes on it.
+      return { drep: false, spo: false, committee: false };
+  }
+}
+
+/** Percent of `base` to 4 decimals (exact integer arithmetic, truncated); null when base is 0. */
+export function percent(part: bigint, base: bigint): number | null {
+  if (base <= 0n) return null;
+  return Number((part * 1_000_000n) / base) / 10_000;
+}
+
+export function tallyOf(yes: bigint, no: bigint, abstain: bigint, notVoted: bigint): VoteTallyDoc {
+  const base = yes + no + notVoted;
+  return {
+    yes: String(yes),
+    no: String(no),
+    abstain: String(abstain),
+    notVoted: String(notVoted),
+    base: String(base),
+    yesPct: percent(yes, base),
+    noPct: percent(no, base),
+    notVotedPct: percent(notVoted, base),
+    abstainPct: percent(abstain, base + abstain),
+  };
+}
+
+/**
+ * DReps' stand on a proposal: active registered DReps (mandate ≥ epoch) by their vote; noConfidence stake is yes
+ * on a noConfidence action, no otherwise; the abstain option and inactive DReps are left out.
+ */
+export function drepTally(p: ParsedProposal, dreps: readonly ParsedDRep[], epoch: number): VoteTallyDoc {
+  const votes = new Map(p.votes.filter((v) => v.role === 'drep').map((v) => [v.id, v.vote]));
+  let yes = 0n;
+  let no = 0n;
+  let abstain = 0n;
+  let notVoted = 0n;
+  for (const d of dreps) {
+    if (d.kind === 'noConfidence') {
+      if (p.action.type === 'noConfidence') yes += d.stake;
+      else no += d.stake;
+      continue;
+    }
+    if (d.kind !== 'registered' || d.mandate === null || d.mandate < epoch) continue;
+    const v = votes.get(d.credential as string);
+    if (v === 'yes') yes += d.stake;
+    else if (v === 'no') no += d.stake;
+    else if (v === 'abstain') abstain += d.stake;
+    else notVoted += d.stake;
+  }
+  return tallyOf(yes, no, abstain, notVoted);
+}
+
+/**
+ * Stake pools' stand: each pool's live stake by its vote; a silent pool counts by its reward account's DRep
+ * delegation (abstain option → abstain; noConfidence option → yes on a noConfidence action), except on hard forks
+ * where silence is never an abstention (Conway).
+ */
+export function spoTally(
+  p: ParsedProposal,
+  pools: ReadonlyMap<string, PoolPower>,
+  dreps: readonly ParsedDRep[],
+): VoteTallyDoc {
+  const votes = new Map(p.votes.filter((v) => v.role === 'spo').map((v) => [v.id, v.vote]));
+  const abstainers = new Set(dreps.find((d) => d.kind === 'abstain')?.delegators ?? []);
+  const noConfidence = new Set(dreps.find((d) => d.kind === 'noConfidence')?.delegators ?? []);
+  const hardFork = p.action.type === 'hardForkInitiation';
+  let yes = 0n;
+  let no = 0n;
+  let abstain = 0n;
+  let notVoted = 0n;
+  for (const [id, pool] of pools) {
+    let v = votes.get(id);
+    if (!v && !hardFork && pool.rewardCred) {
+      if (abstainers.has(pool.rewardCred)) v = 'abstain';
+      else if (noConfidence.has(pool.rewardCred) && p.action.type === 'noConfidence') v = 'yes';
+    }
+    if (v === 'yes') yes += pool.stake;
+    else if (v === 'no') no += pool.stake;
+    else if (v === 'abstain') abstain += pool.stake;
+    else notVoted += pool.stake;
+  }
+  return tallyOf(yes, no, abstain, notVoted);
+}
+
+/** Treasury withdrawals: Σ requested lovelace and the recipients; null for other actions. */
+export function requestedWithdrawals(action: Obj): {
+  total: bigint | null;
+  withdrawals: { rewardAccount: string; lovelace: string }[];
+} {
+  if (action.type !== 'treasuryWithdrawals' || !isObj(action.withdrawals)) return { total: null, withdrawals: [] };
+  let total = 0n;
+  const withdrawals = [];
+  for (const [rewardAccount, amount] of Object.entries(action.withdrawals)) {
+    const l = lovelace(amount) ?? 0n;
+    total += l;
+    withdrawals.push({ rewardAccount, lovelace: String(l) });
+  }
+  return { total, withdrawals };
+}
+
+const adaText = (l: bigint) => `${lovelaceToAda(l).toLocaleString('en-US', { maximumFractionDigits: 6 })} ADA`;
+
+/** One line saying what the action asks for, from the action itself. */
+export function summarize(action: Obj): string {
+  switch (action.type) {
+    case 'treasuryWithdrawals': {
+      const r = requestedWithdrawals(action);
+      const n = r.withdrawals.length;
+      return `Treasury withdrawal of ${adaText(r.total ?? 0n)} to ${n} reward account${n === 1 ? '' : 's'}`;
+    }
+    case 'information':
+      return 'Info action (no on-chain effect)';
+    case 'protocolParametersUpdate': {
+      const keys = isObj(action.parameters) ? Object.keys(action.parameters) : [];
+      return `Protocol parameter change: ${keys.join(', ') || 'none'}`;
+    }
+    case 'hardForkInitiation': {
+      const v = isObj(action.version) ? `${String(action.version.major)}.${String(action.version.minor)}` : '?';
+      return `Hard fork to protocol version ${v}`;
+    }
+    case 'noConfidence':
+      return 'Motion of no confidence in the constitutional committee';
+    case 'constitutionalCommittee':
+      return 'Constitutional committee update';
+    case 'constitution':
+      return 'New constitution';
+    case 'treasuryTransfer':
+      return 'Transfer between treasury and reserves';
+    default:
+      return String(action.type ?? 'unknown action');
+  }
+}
+
+/**
+ * A proposal's status: listed → active, or expired once the epoch is past `until` (no vote or ratification can
+ * happen then; the ledger removes it at the next boundary); not listed any more → expired when past `until`,
+ * otherwise removed (ratified and enacted, or dropped — the ledger queries cannot tell which).
+ */
+export function proposalStatus(listed: boolean, epoch: number, until: number): ProposalStatus {
+  if (epoch > until) return 'expired';
+  return listed ? 'active' : 'removed';
+}
+
+export interface GovernanceInput {
+  epoch: number;
+  proposals: readonly ParsedProposal[];
+  dreps: readonly ParsedDRep[];
+  pools: ReadonlyMap<string, PoolPower>;
+  previous: {
+    proposals: readonly GovernanceProposalDoc[];
+    votes: readonly GovernanceVoteDoc[];
+    dreps: readonly DRepDoc[];
+  };
+  /** Slot and ISO time of proposal transactions found in the index. */
+  txTimes: ReadonlyMap<string, { slot: number; time: string }>;
+  computedAt: string;
+}
+
+export interface GovernanceOutput {
+  proposals: GovernanceProposalDoc[];
+  votes: GovernanceVoteDoc[];
+  dreps: DRepDoc[];
+}
+
+const PREDEFINED_IDS = { abstain: 'drep_always_abstain', noConfidence: 'drep_always_no_confidence' } as const;
+
+export const drepDocId = (d: { kind: ParsedDRep['kind']; credential: string | null; script: boolean }): string =>
+  d.kind === 'registered' ? drepBech32({ hash: d.credential as string, script: d.script }) : PREDEFINED_IDS[d.kind];
+
+function voterId(v: ParsedVote): string {
+  if (v.role === 'drep') return drepBech32({ hash: v.id, script: v.script });
+  if (v.role === 'committee') return ccHotBech32({ hash: v.id, script: v.script });
+  // Stake pools come as pool1…; accept a bare key hash too.
+  return /^[0-9a-f]{56}$/.test(v.id) ? poolIdFromHash(v.id) : v.id;
+}
+
+const adaRank = (l: bigint) => Math.floor(lovelaceToAda(l));
+
+/** Every document of a recompute: listed proposals fresh, earlier ones kept with their final status. */
+export function buildGovernance(input: GovernanceInput): GovernanceOutput {
+  const { epoch, computedAt } = input;
+  const drepStake = new Map<string, bigint>();
+  for (const d of input.dreps) if (d.kind === 'registered') drepStake.set(d.credential as string, d.stake);
+
+  const prevById = new Map(input.previous.proposals.map((x) => [x._id, x]));
+  const proposals: GovernanceProposalDoc[] = [];
+  const votes: GovernanceVoteDoc[] = [];
+  const listed = new Set<string>();
+  for (const p of input.proposals) {
+    const id = proposalKey(p);
+    listed.add(id);
+    const prev = prevById.get(id);
+    const t = input.txTimes.get(p.txId);
+    const bodies = votingBodies(p.action);
+    const counts = {
+      drep: { yes: 0, no: 0, abstain: 0 },
+      spo: { yes: 0, no: 0, abstain: 0 },
+      committee: { yes: 0, no: 0, abstain: 0 },
+    };
+    for (const v of p.votes) {
+      counts[v.role][v.vote]++;
+      const vid = voterId(v);
+      const power =
+        v.role === 'drep' ? (drepStake.get(v.id) ?? 0n) : v.role === 'spo' ? (input.pools.get(vid)?.stake ?? 0n) : null;
+      votes.push({
+        _id: `${id}|${v.role}|${vid}`,
+        proposalId: id,
+        role: v.role,
+        voterId: vid,
+        vote: v.vote,
+        anchor: v.anchor,
+        votingPower: power === null ? null : String(power),
+        rankPower: power === null ? -1 : adaRank(power),
+        epoch,
+        computedAt,
+      });
+    }
+    const req = requestedWithdrawals(p.action);
+    proposals.push({
+      _id: id,
+      govActionId: govActionBech32(p.txId, p.index),
+      txId: p.txId,
+      index: p.index,
+      type: String(p.action.type),
+      summary: summarize(p.action),
+      status: proposalStatus(true, epoch, p.until),
+      sinceEpoch: p.since,
+      untilEpoch: p.until,
+      deposit: String(p.deposit),
+      returnAccount: p.returnAccount,
+      anchor: p.anchor,
+      requestedLovelace: req.total === null ? null : String(req.total),
+      withdrawals: req.withdrawals,
+      action: toPlain(p.action) as Record<string, unknown>,
+      proposedSlot: t?.slot ?? prev?.proposedSlot ?? null,
+      proposedAt: t?.time ?? prev?.proposedAt ?? null,
+      voteCounts: counts,
+      drep: bodies.drep ? drepTally(p, input.dreps, epoch) : null,
+      spo: bodies.spo ? spoTally(p, input.pools, input.dreps) : null,
+      lastSeenEpoch: epoch,
+      epoch,
+      computedAt,
+    });
+  }
+  // Proposals the ledger no longer lists keep their last tallies and votes; only the status moves on.
+  for (const prev of input.previous.proposals) {
+    if (listed.has(prev._id)) continue;
+    const status = prev.status === 'active' ? proposalStatus(false, epoch, prev.untilEpoch) : prev.status;
+    proposals.push({ ...prev, status, epoch, computedAt });
+  }
+  for (const v of input.previous.votes) if (!listed.has(v.proposalId)) votes.push(v);
+
+  const votesByDRep = new Map<string, number>();
+  for (const v of votes) if (v.role === 'drep') votesByDRep.set(v.voterId, (votesByDRep.get(v.voterId) ?? 0) + 1);
+
+  const dreps: DRepDoc[] = [];
+  const seen = new Set<string>();
+  for (const d of input.dreps) {
+    const id = drepDocId(d);
+    seen.add(id);
+    const registered = d.kind === 'registered';
+    dreps.push({
+      _id: id,
+      kind: d.kind,
+      legacyId: registered ? drepLegacyBech32({ hash: d.credential as string, script: d.script }) : null,
+      credential: d.credential,
+      script: d.script,
+      status: !registered || d.mandate === null || d.mandate >= epoch ? 'active' : 'inactive',
+      stake: String(d.stake),
+      delegators: d.delegators.length,
+      deposit: d.deposit === null ? null : String(d.deposit),
+      mandateEpoch: d.mandate,
+      anchor: d.anchor,
+      votesCast: votesByDRep.get(id) ?? 0,
+      rankStake: adaRank(d.stake),
+      epoch,
+      computedAt,
+    });
+  }
+  for (const prev of input.previous.dreps) {
+    if (seen.has(prev._id)) continue;
+    // Retired (deregistered): no stake or delegators any more; the votes it cast stay counted.
+    dreps.push({
+      ...prev,
+      status: 'retired',
+      stake: '0',
+      delegators: 0,
+      rankStake: 0,
+      votesCast: votesByDRep.get(prev._id) ?? prev.votesCast,
+      epoch,
+      computedAt,
+    });
+  }
+  return { proposals, votes, dreps };
+}

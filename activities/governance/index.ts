@@ -1,0 +1,106 @@
+/**
+ * Governance recompute, run every 5 minutes (temporal/schedules.ts `governance`):
+ * - recomputeGovernance — queries the ledger through the chain source (queryLedgerState/epoch,
+ *   governanceProposals, delegateRepresentatives, stakePools with stake), reads the previous governance documents
+ *   (proposals the ledger no longer lists are kept with their final status and last tallies) and the proposal
+ *   transactions (slot and time of submission), then rewrites governance_proposals, governance_votes and dreps in
+ *   one write batch (atomic in the embedded store). Idempotent: a failed run is simply repeated.
+ * Without a chain source there is nothing to ask the ledger: the run writes nothing.
+ */
+import { TRANSACTIONS } from '../../mongo/collections/chain.js';
+import {
+  DREPS,
+  GOVERNANCE_PROPOSALS,
+  GOVERNANCE_VOTES,
+  type DRepDoc,
+  type GovernanceProposalDoc,
+  type GovernanceVoteDoc,
+} from '../../mongo/collections/governance.js';
+import { del, put, type CollectionSpec, type Store, type WriteOp } from '../../mongo/store.js';
+import type { ChainSource } from '../chain/source.js';
+import { buildGovernance, parseDReps, parsePools, parseProposals } from './compute.js';
+
+export interface GovernanceDeps {
+  store: Store;
+  /** The ledger-state source (Ogmios or the devnet); absent = nothing to recompute. */
+  chain?: ChainSource;
+  now?: () => number;
+}
+
+export interface GovernanceRunResult {
+  epoch: number | null;
+  proposals: number;
+  active: number;
+  votes: number;
+  dreps: number;
+}
+
+async function all<D extends { _id: string }>(store: Store, spec: CollectionSpec<D>): Promise<D[]> {
+  const out: D[] = [];
+  for await (const d of store.collection(spec).scan()) out.push(d);
+  return out;
+}
+
+/** Puts every doc and deletes the collection's other documents, as ops of one batch. */
+function replaceOps<D extends { _id: string }>(
+  spec: CollectionSpec<D>,
+  prev: readonly D[],
+  next: readonly D[],
+): WriteOp[] {
+  const keep = new Set(next.map((d) => d._id));
+  return [...next.map((d) => put(spec, d)), ...prev.filter((d) => !keep.has(d._id)).map((d) => del(spec, d._id))];
+}
+
+export function createGovernanceActivities(deps: GovernanceDeps) {
+  const { store, chain } = deps;
+  const now = deps.now ?? Date.now;
+  return {
+    async recomputeGovernance(): Promise<GovernanceRunResult> {
+      if (!chain) return { epoch: null, proposals: 0, active: 0, votes: 0, dreps: 0 };
+      const [epoch, rawProposals, rawDReps, rawPools] = await Promise.all([
+        chain.query<number | bigint>('queryLedgerState/epoch'),
+        chain.query<unknown>('queryLedgerState/governanceProposals'),
+        chain.query<unknown>('queryLedgerState/delegateRepresentatives'),
+        chain.query<unknown>('queryLedgerState/stakePools', { includeStake: true }),
+      ]);
+      const proposals = parseProposals(rawProposals);
+      const [prevProposals, prevVotes, prevDReps] = await Promise.all([
+        all<GovernanceProposalDoc>(store, GOVERNANCE_PROPOSALS),
+        all<GovernanceVoteDoc>(store, GOVERNANCE_VOTES),
+        all<DRepDoc>(store, DREPS),
+      ]);
+      // Submission slot and time, looked up once per proposal (kept in the document afterwards).
+      const known = new Map(prevProposals.map((p) => [p._id, p]));
+      const txIds = [
+        ...new Set(proposals.filter((p) => known.get(`${p.txId}#${p.index}`)?.proposedSlot == null).map((p) => p.txId)),
+      ];
+      const txs = txIds.length ? await store.collection(TRANSACTIONS).getMany(txIds) : [];
+      const txTimes = new Map<string, { slot: number; time: string }>();
+      for (const t of txs) if (t) txTimes.set(t._id, { slot: t.slot, time: t.time });
+
+      const out = buildGovernance({
+        epoch: Number(epoch),
+        proposals,
+        dreps: parseDReps(rawDReps),
+        pools: parsePools(rawPools),
+        previous: { proposals: prevProposals, votes: prevVotes, dreps: prevDReps },
+        txTimes,
+        computedAt: new Date(now()).toISOString(),
+      });
+      await store.write([
+        ...replaceOps(GOVERNANCE_PROPOSALS, prevProposals, out.proposals),
+        ...replaceOps(GOVERNANCE_VOTES, prevVotes, out.votes),
+        ...replaceOps(DREPS, prevDReps, out.dreps),
+      ]);
+      return {
+        epoch: Number(epoch),
+        proposals: out.proposals.length,
+        active: out.proposals.filter((p) => p.status === 'active').length,
+        votes: out.votes.length,
+        dreps: out.dreps.length,
+      };
+    },
+  };
+}
+
+export type GovernanceActivities = ReturnType<typeof createGovernanceActivities>;

@@ -1,0 +1,277 @@
+/**
+ * Governance computation on hand-built and real (generated Ogmios v6.14 vectors) query results: CIP-129 ids,
+ * vote shares of DReps and stake pools by voting power, statuses across recomputes, requested ADA.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+  buildGovernance,
+  drepTally,
+  parseDReps,
+  parsePools,
+  parseProposals,
+  requestedWithdrawals,
+  spoTally,
+  votingBodies,
+  type GovernanceInput,
+  type ParsedProposal,
+} from '../../activities/governance/compute.js';
+import { parseOgmiosJson } from '../../activities/chain/json.js';
+import { rewardAddress } from '../../cardano/address.js';
+import {
+  drepBech32,
+  drepLegacyBech32,
+  govActionBech32,
+  parseDRepId,
+  parseGovActionRef,
+} from '../../cardano/governance-ids.js';
+
+const FIXTURES = path.resolve(process.cwd(), '../shared/fixtures/chain/ogmios/generated-v6.14.0/ledger-state');
+const fixture = (name: string) =>
+  (parseOgmiosJson(readFileSync(path.join(FIXTURES, name), 'utf8')) as { result: unknown }).result;
+
+const TX = 'ab'.repeat(32);
+const cred = (n: number) => n.toString(16).padStart(2, '0').repeat(28);
+const ada = (n: number) => ({ ada: { lovelace: BigInt(n) * 1_000_000n } });
+const POOL = (n: number) => `pool1${'q'.repeat(50)}${n}`; // ids are opaque keys to the tally
+
+function proposal(action: Record<string, unknown>, votes: unknown[], over: Record<string, unknown> = {}) {
+  return {
+    proposal: { transaction: { id: TX }, index: 0 },
+    deposit: ada(100_000),
+    returnAccount: rewardAddress('mainnet', cred(9)),
+    metadata: { url: 'https://gov.example/p.jsonld', hash: 'cd'.repeat(32) },
+    action,
+    since: { epoch: 10 },
+    until: { epoch: 12 },
+    votes,
+    ...over,
+  };
+}
+const drepVote = (n: number, vote: string) => ({
+  issuer: { role: 'delegateRepresentative', from: 'verificationKey', id: cred(n) },
+  vote,
+});
+const poolVote = (n: number, vote: string) => ({ issuer: { role: 'stakePoolOperator', id: POOL(n) }, vote });
+
+/** DReps 1–4 active (100/50/30/20 ADA), DRep 5 inactive (1000 ADA), abstain option 500, noConfidence 40. */
+const DREPS = parseDReps([
+  ...[
+    [1, 100],
+    [2, 50],
+    [3, 30],
+    [4, 20],
+  ].map(([n, s]) => ({
+    type: 'registered',
+    from: 'verificationKey',
+    id: cred(n as number),
+    mandate: { epoch: 15 },
+    deposit: ada(500),
+    stake: ada(s as number),
+    delegators: [],
+  })),
+  {
+    type: 'registered',
+    from: 'verificationKey',
+    id: cred(5),
+    mandate: { epoch: 9 },
+    deposit: ada(500),
+    stake: ada(1000),
+    delegators: [],
+  },
+  { type: 'abstain', stake: ada(500), delegators: [{ from: 'verificationKey', credential: cred(33) }] },
+  { type: 'noConfidence', stake: ada(40), delegators: [{ from: 'verificationKey', credential: cred(34) }] },
+]);
+const POOLS = parsePools({
+  [POOL(1)]: { id: POOL(1), stake: ada(100), rewardAccount: rewardAddress('mainnet', cred(31)) },
+  [POOL(2)]: { id: POOL(2), stake: ada(60), rewardAccount: rewardAddress('mainnet', cred(32)) },
+  // Silent, its reward account delegates to the abstain option.
+  [POOL(3)]: { id: POOL(3), stake: ada(40), rewardAccount: rewardAddress('mainnet', cred(33)) },
+  // Silent, its reward account delegates to noConfidence.
+  [POOL(4)]: { id: POOL(4), stake: ada(50), rewardAccount: rewardAddress('mainnet', cred(34)) },
+});
+const votes = [
+  drepVote(1, 'yes'),
+  drepVote(2, 'no'),
+  drepVote(3, 'abstain'),
+  drepVote(5, 'yes'),
+  poolVote(1, 'yes'),
+  poolVote(2, 'no'),
+];
+const one = (raw: unknown) => parseProposals([raw])[0] as ParsedProposal;
+
+describe('governance ids (CIP-129, CIP-105)', () => {
+  it('encodes the CIP-129 test vector and reads back every printed form of a proposal id', () => {
+    assert.equal(
+      govActionBech32('00'.repeat(32), 17),
+      'gov_action1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqpzklpgpf',
+    );
+    const id = govActionBech32(TX, 3);
+    for (const form of [id, `${TX}#3`, `${TX}:3`, `${TX.toUpperCase()}#3`])
+      assert.deepEqual(parseGovActionRef(form), { txId: TX, index: 3 }, form);
+    for (const bad of [`${TX}#`, TX, 'gov_action1qqqq', id.slice(0, -1) + (id.endsWith('q') ? 'p' : 'q'), POOL(1)])
+      assert.equal(parseGovActionRef(bad), null, bad);
+  });
+
+  it('round-trips DRep ids in CIP-129 and CIP-105 form, keys and scripts', () => {
+    for (const script of [false, true]) {
+      const c = { hash: cred(7), script };
+      const id129 = drepBech32(c);
+      assert.match(id129, /^drep1/);
+      assert.deepEqual(parseDRepId(id129), c);
+      const id105 = drepLegacyBech32(c);
+      assert.match(id105, script ? /^drep_script1/ : /^drep1/);
+      assert.deepEqual(parseDRepId(id105), c);
+      assert.notEqual(id105, id129);
+    }
+    assert.equal(parseDRepId('drep1notvalid'), null);
+    assert.equal(parseDRepId(rewardAddress('mainnet', cred(1))), null);
+  });
+});
+
+describe('governance vote shares', () => {
+  it('DReps: active stake by vote, noConfidence as no, abstentions and inactive DReps left out', () => {
+    const t = drepTally(
+      one(proposal({ type: 'treasuryWithdrawals', withdrawals: {}, guardrails: null }, votes)),
+      DREPS,
+      11,
+    );
+    // yes 100; no 50 + noConfidence 40; not voted 20; abstain 30 (DRep 3); DRep 5 (inactive) and the option out.
+    assert.equal(t.yes, String(100_000_000n));
+    assert.equal(t.no, String(90_000_000n));
+    assert.equal(t.notVoted, String(20_000_000n));
+    assert.equal(t.base, String(210_000_000n));
+    assert.equal(t.yesPct, 47.619);
+    assert.equal(t.noPct, 42.8571);
+    assert.equal(t.notVotedPct, 9.5238);
+    assert.equal(t.abstainPct, 12.5);
+  });
+
+  it('DReps: noConfidence stake is yes on a motion of no confidence', () => {
+    const t = drepTally(one(proposal({ type: 'noConfidence' }, votes)), DREPS, 11);
+    assert.equal(t.yes, String(140_000_000n));
+    assert.equal(t.no, String(50_000_000n));
+  });
+
+  it('stake pools: silent pools count by their reward account delegation, except on hard forks', () => {
+    const info = spoTally(one(proposal({ type: 'information' }, votes)), POOLS, DREPS);
+    assert.deepEqual(
+      [info.yes, info.no, info.abstain, info.notVoted],
+      ['100000000', '60000000', '40000000', '50000000'],
+    );
+    assert.equal(info.yesPct, 47.619); // 100 / (100 + 60 + 50)
+    const motion = spoTally(one(proposal({ type: 'noConfidence' }, votes)), POOLS, DREPS);
+    assert.equal(motion.yes, '150000000'); // pool 4 silent, delegates to noConfidence
+    const fork = spoTally(
+      one(proposal({ type: 'hardForkInitiation', version: { major: 11, minor: 0 } }, votes)),
+      POOLS,
+      DREPS,
+    );
+    assert.equal(fork.abstain, '0');
+    assert.equal(fork.notVoted, '90000000');
+  });
+
+  it('knows which bodies vote on which action', () => {
+    assert.deepEqual(votingBodies({ type: 'treasuryWithdrawals' }), { drep: true, spo: false, committee: true });
+    assert.equal(
+      votingBodies({ type: 'protocolParametersUpdate', parameters: { maxBlockBodySize: { bytes: 1 } } }).spo,
+      true,
+    );
+    assert.equal(
+      votingBodies({ type: 'protocolParametersUpdate', parameters: { collateralPercentage: 150 } }).spo,
+      false,
+    );
+  });
+});
+
+describe('governance documents', () => {
+  const base = (over: Partial<GovernanceInput>): GovernanceInput => ({
+    epoch: 11,
+    proposals: [],
+    dreps: DREPS,
+    pools: POOLS,
+    previous: { proposals: [], votes: [], dreps: [] },
+    txTimes: new Map([[TX, { slot: 1234, time: '2026-01-01T00:00:00.000Z' }]]),
+    computedAt: '2026-01-01T01:00:00.000Z',
+    ...over,
+  });
+  const withdrawal = proposal(
+    {
+      type: 'treasuryWithdrawals',
+      withdrawals: {
+        [rewardAddress('mainnet', cred(1))]: ada(250_000),
+        [rewardAddress('mainnet', cred(2))]: { ada: { lovelace: 1n } },
+      },
+      guardrails: null,
+    },
+    votes,
+  );
+  const info = proposal({ type: 'information' }, [poolVote(1, 'yes')], {
+    proposal: { transaction: { id: TX }, index: 1 },
+    until: { epoch: 15 },
+  });
+
+  it('writes requested ADA, ids, tallies and one vote document per voter', () => {
+    const out = buildGovernance(base({ proposals: parseProposals([withdrawal, info]) }));
+    const w = out.proposals.find((p) => p._id === `${TX}#0`)!;
+    assert.equal(w.govActionId, govActionBech32(TX, 0));
+    assert.equal(w.requestedLovelace, '250000000001');
+    assert.equal(w.withdrawals.length, 2);
+    assert.equal(w.summary, 'Treasury withdrawal of 250,000.000001 ADA to 2 reward accounts');
+    assert.equal(w.spo, null, 'pools do not vote on treasury withdrawals');
+    assert.equal(w.drep?.yesPct, 47.619);
+    assert.deepEqual(w.voteCounts.drep, { yes: 2, no: 1, abstain: 1 });
+    assert.equal(w.proposedSlot, 1234);
+    assert.equal(w.status, 'active');
+    assert.equal(out.votes.filter((v) => v.proposalId === w._id).length, 6);
+    const dv = out.votes.find((v) => v._id === `${TX}#0|drep|${drepBech32({ hash: cred(1), script: false })}`);
+    assert.equal(dv?.votingPower, '100000000');
+    assert.equal(requestedWithdrawals({ type: 'information' }).total, null);
+    const d1 = out.dreps.find((d) => d.credential === cred(1))!;
+    assert.equal(d1.votesCast, 1);
+    assert.equal(out.dreps.find((d) => d.credential === cred(5))?.status, 'inactive');
+    assert.ok(out.dreps.some((d) => d._id === 'drep_always_abstain' && d.stake === '500000000'));
+  });
+
+  it('keeps proposals the ledger stopped listing: expired past until, removed before, votes kept', () => {
+    const first = buildGovernance(base({ proposals: parseProposals([withdrawal, info]) }));
+    // Epoch 13: both gone from the ledger; #0 (until 12) expired, #1 (until 15) left early.
+    const next = buildGovernance(
+      base({
+        epoch: 13,
+        proposals: [],
+        previous: { proposals: first.proposals, votes: first.votes, dreps: first.dreps },
+      }),
+    );
+    const byId = new Map(next.proposals.map((p) => [p._id, p]));
+    assert.equal(byId.get(`${TX}#0`)?.status, 'expired');
+    assert.equal(byId.get(`${TX}#1`)?.status, 'removed');
+    assert.equal(byId.get(`${TX}#0`)?.drep?.yesPct, 47.619, 'last tallies kept');
+    assert.equal(byId.get(`${TX}#0`)?.lastSeenEpoch, 11);
+    assert.equal(next.votes.length, first.votes.length);
+    // A listed proposal past its until epoch (awaiting removal) is expired too.
+    const late = buildGovernance(base({ epoch: 13, proposals: parseProposals([withdrawal]) }));
+    assert.equal(late.proposals[0]?.status, 'expired');
+  });
+
+  it('reads the generated Ogmios v6.14 query vectors', () => {
+    const props = [
+      ...parseProposals(fixture('queryLedgerState.governanceProposals.004.json')),
+      ...parseProposals(fixture('queryLedgerState.governanceProposals.007.json')),
+    ];
+    assert.equal(props.length, 9);
+    const tw = props.find((p) => p.action.type === 'treasuryWithdrawals' && p.txId);
+    assert.ok(tw);
+    const raw = (tw.action.withdrawals ?? {}) as Record<string, { ada: { lovelace: bigint } }>;
+    const sum = Object.values(raw).reduce((s, w) => s + w.ada.lovelace, 0n);
+    assert.equal(requestedWithdrawals(tw.action).total, sum);
+    assert.ok(props.some((p) => p.votes.some((v) => v.role === 'spo' && v.id.startsWith('pool1'))));
+    const dreps = parseDReps(fixture('queryLedgerState.delegateRepresentatives.003.json'));
+    assert.deepEqual(dreps.map((d) => d.kind).sort(), ['abstain', 'noConfidence']);
+    assert.equal(dreps.find((d) => d.kind === 'abstain')?.delegators.length, 17);
+    const out = buildGovernance(base({ epoch: 9, proposals: props, dreps, pools: new Map() }));
+    assert.equal(out.proposals.length, props.length);
+    for (const p of out.proposals) assert.ok(parseGovActionRef(p.govActionId), p.govActionId);
+  });
+});
