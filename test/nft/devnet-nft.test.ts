@@ -1,0 +1,335 @@
+/**
+ * NFT collections and the jpg.store v3 marketplace end to end: the devnet mints CIP-25 and CIP-68 collections and
+ * lists, buys, cancels and re-prices them in jpg.store's on-chain format; the sync (production Ogmios client, default
+ * extensions), the `nft` recompute and the REST API turn that into collections, floors, volumes, owners, sales and
+ * listings. Expected values are recomputed independently from the indexed UTxO set and transactions where possible.
+ * A forked devnet run, and a replay that rolls back blocks full of marketplace activity, index the same NFT documents
+ * as the clean chain.
+ */
+import assert from 'node:assert/strict';
+import { parseOgmiosJson } from '../../activities/chain/json.js';
+import { connectOgmios } from '../../activities/chain/ogmios-client.js';
+import type { ChainSource } from '../../activities/chain/source.js';
+import type { Block, ChainEvent } from '../../activities/chain/types.js';
+import { defaultExtensions } from '../../activities/extensions.js';
+import { createNftExtension } from '../../activities/nft/extension.js';
+import { JPG_V3_ASK_SCRIPT, decodeListingDatum, listingPrice } from '../../activities/nft/jpgstore.js';
+import { createNftActivities } from '../../activities/nft/stats.js';
+import { createRecomputeActivities } from '../../activities/recompute/index.js';
+import { parseAddress, stakeAddressOf } from '../../cardano/address.js';
+import { dexTokens } from '../../devnet/activity/dex-tokens.js';
+import { JPG_V3_ASK_ADDRESS } from '../../devnet/activity/nft-market.js';
+import { startDevnet, type Devnet } from '../../devnet/index.js';
+import { TRANSACTIONS, UTXOS } from '../../mongo/collections/chain.js';
+import { NFT_LISTINGS, NFT_SYNC_COLLECTIONS } from '../../mongo/collections/nft.js';
+import { storeDigest } from '../../mongo/digest.js';
+import { startTestApi, type TestApi } from '../api/seed.js';
+import { syncWith } from '../holders/sync-holders.js';
+import { tempStore } from '../sync/helpers.js';
+import { memoryChain } from '../sync/memory-chain.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
+
+const NOW = Date.UTC(2026, 10, 20, 12);
+const SEED = 'nft-test';
+const HOURS = 5;
+const COLLECTION_NAMES = ['Chain Golems', 'Dev Punks', 'Devnet Relics', 'Lunar Foxes', 'Pixel Gardens'];
+
+const startNet = (forkRate: number) =>
+  startDevnet({ seed: SEED, backfillHours: HOURS, blockMs: 3_600_000, forkRate, now: () => NOW });
+
+const lovelaceOf = (ada: number) => BigInt(Math.round(ada * 1e6));
+
+describe('NFT collections and jpg.store on the devnet', function () {
+  this.timeout(300_000);
+  let devnet: Devnet;
+  let chain: ChainSource;
+  let api: TestApi;
+  let rows: Json[];
+
+  before(async () => {
+    devnet = await startNet(0);
+    chain = await connectOgmios(devnet.url);
+    api = await startTestApi(
+      async (store) => {
+        await syncWith(store, chain, defaultExtensions(), 97);
+        const market = createRecomputeActivities({ store, now: () => NOW });
+        await market.recomputeTokenStats();
+        await market.recomputeMarketOverview();
+        await createNftActivities({ store, now: () => NOW }).recomputeNftStats();
+      },
+      { now: () => NOW },
+    );
+    const res = await api.get('/api/v1/nft/collections?pageSize=200');
+    assert.equal(res.status, 200);
+    rows = (res.body as Json).items;
+  });
+  after(async () => {
+    await chain?.close();
+    await devnet?.close();
+    await api?.close();
+  });
+
+  const byName = (name: string) => rows.find((r) => r.name === name) as Json;
+  const get = async (p: string) => (await api.get(`/api/v1${p}`)) as { status: number; body: Json };
+
+  /** Every active listing of a policy, cheapest first, through the cursor. */
+  async function allListings(policy: string): Promise<Json[]> {
+    const out: Json[] = [];
+    let cursor: string | null = null;
+    do {
+      const r = await get(`/nft/collections/${policy}/listings?limit=5${cursor ? `&cursor=${cursor}` : ''}`);
+      assert.equal(r.status, 200);
+      out.push(...r.body.items);
+      cursor = r.body.nextCursor;
+    } while (cursor);
+    return out;
+  }
+
+  async function allSales(policy: string): Promise<Json[]> {
+    const out: Json[] = [];
+    let cursor: string | null = null;
+    do {
+      const r = await get(`/nft/collections/${policy}/sales?limit=7${cursor ? `&cursor=${cursor}` : ''}`);
+      assert.equal(r.status, 200);
+      out.push(...r.body.items);
+      cursor = r.body.nextCursor;
+    } while (cursor);
+    return out;
+  }
+
+  it('lists the five devnet collections (one CIP-68) and no fungible token', async () => {
+    for (const name of COLLECTION_NAMES) assert.ok(byName(name), `collection ${name}`);
+    assert.deepEqual(byName('Devnet Relics').standards, ['cip68']);
+    assert.deepEqual(byName('Dev Punks').standards, ['cip25']);
+    const fungible = new Set([
+      ...devnet.world.tokens.map((t) => t.policyId),
+      ...dexTokens(devnet.world).map((t) => t.policyId),
+    ]);
+    for (const r of rows) assert.ok(!fungible.has(r.policyId), `${r.name} is not a fungible token's policy`);
+    const res = await get('/nft/collections?pageSize=2&page=2');
+    assert.equal(res.body.total, rows.length);
+    assert.equal(res.body.page, 2);
+    assert.deepEqual(
+      res.body.items.map((r: Json) => r.policyId),
+      rows.slice(2, 4).map((r) => r.policyId),
+    );
+    assert.ok(res.body.computedAt);
+    // Default order: 24 h volume, largest first.
+    for (let i = 1; i < rows.length; i++) assert.ok(rows[i - 1]!.volume24h >= rows[i]!.volume24h);
+  });
+
+  it('floor = the cheapest active listing; listings match the ask UTxOs and their datums', async () => {
+    const askUtxos = await api.store.collection(UTXOS).find('byAddress', { eq: [JPG_V3_ASK_ADDRESS] });
+    let withListings = 0;
+    for (const name of COLLECTION_NAMES) {
+      const row = byName(name);
+      const listings = await allListings(row.policyId);
+      const onChain = askUtxos.filter((u) => Object.keys(u.value.assets).some((a) => a.startsWith(row.policyId)));
+      assert.equal(listings.length, onChain.length, `${name}: one active listing per ask UTxO`);
+      assert.equal(row.listings, listings.length);
+      if (!listings.length) {
+        assert.equal(row.floor, null);
+        continue;
+      }
+      withListings++;
+      for (let i = 1; i < listings.length; i++)
+        assert.ok(listings[i - 1]!.price <= listings[i]!.price, 'cheapest first');
+      assert.equal(row.floor, listings[0]!.price, `${name}: floor`);
+      for (const l of listings) {
+        assert.equal(l.marketplace, 'jpg.store');
+        assert.equal(l.version, 'v3');
+        assert.ok(l.asset.name.startsWith(`${name} #`), l.asset.name);
+        assert.ok(l.listedAt && l.seller?.startsWith('addr1'));
+        // The price, independently: the datum jpg.store chunked into the listing tx's metadata (labels 50…).
+        const tx = await api.store.collection(TRANSACTIONS).get(l.txHash);
+        let hex = '';
+        for (let label = 50; typeof tx?.metadata?.[String(label)] === 'string'; label++)
+          hex += tx.metadata[String(label)] as string;
+        const datum = decodeListingDatum(hex.replace(/,$/, ''), 'v3');
+        assert.equal(l.priceLovelace, String(listingPrice(datum)));
+        assert.equal(parseAddress(l.seller).paymentCred, datum.owner, 'the seller is the datum owner');
+        assert.equal(parseAddress(askUtxos[0]!.address).paymentCred, JPG_V3_ASK_SCRIPT);
+      }
+    }
+    assert.ok(withListings >= 3, `active listings in several collections (${withListings})`);
+  });
+
+  it('volume = Σ sale prices, sales newest first, buyers received the NFT', async () => {
+    let withSales = 0;
+    for (const name of COLLECTION_NAMES) {
+      const row = byName(name);
+      const sales = await allSales(row.policyId);
+      assert.equal(row.salesAll, sales.length);
+      const sum = sales.reduce((s, x) => s + BigInt(x.priceLovelace), 0n);
+      assert.equal(lovelaceOf(row.volumeAll), sum, `${name}: volume`);
+      for (let i = 1; i < sales.length; i++) assert.ok(sales[i - 1]!.slot >= sales[i]!.slot, 'newest first');
+      if (sales.length) withSales++;
+      for (const s of sales.slice(0, 5)) {
+        const tx = await api.store.collection(TRANSACTIONS).get(s.txHash);
+        const out = tx!.outputs.find((o) => o.value.assets[s.asset.unit] === '1');
+        assert.equal(out?.address, s.buyer, 'the buyer output holds the NFT');
+        assert.ok(
+          tx!.outputs.some((o) => o.address === s.seller),
+          'the seller is paid',
+        );
+      }
+    }
+    assert.ok(withSales >= 3, `sales in several collections (${withSales})`);
+  });
+
+  it('records cancels and price updates', async () => {
+    const closed = { cancelled: new Set<string>(), updated: new Set<string>() };
+    for await (const l of api.store.collection(NFT_LISTINGS).scan())
+      if (l.status === 'cancelled' || l.status === 'updated') closed[l.status].add(l.policyId!);
+    assert.ok(closed.cancelled.size >= 2, 'cancels in several collections');
+    assert.ok(closed.updated.size >= 2, 'updates in several collections');
+  });
+
+  it('supply and owners equal the NFTs and distinct holders in the UTxO set (a listed NFT counts for its seller)', async () => {
+    for (const name of COLLECTION_NAMES) {
+      const row = byName(name);
+      const sellers = new Map((await allListings(row.policyId)).map((l) => [l.asset.unit, l.seller as string]));
+      const units = new Set<string>();
+      const holders = new Set<string>();
+      for await (const u of api.store.collection(UTXOS).scan())
+        for (const unit of Object.keys(u.value.assets)) {
+          if (!unit.startsWith(row.policyId) || unit.slice(56).startsWith('000643b0')) continue;
+          units.add(unit);
+          const seller = u.address === JPG_V3_ASK_ADDRESS ? sellers.get(unit) : undefined;
+          holders.add(seller ? (stakeAddressOf(seller) ?? seller) : (u.stakeAddress ?? u.address));
+        }
+      assert.equal(row.supply, units.size, `${name}: supply`);
+      assert.equal(row.owners, holders.size, `${name}: owners`);
+      assert.ok(row.owners > 10 && row.owners <= row.supply);
+    }
+  });
+
+  it('detail: live supply and owners, market stats in ADA and USD, the latest sales', async () => {
+    const row = byName('Devnet Relics');
+    const r = await get(`/nft/collections/${row.policyId.toUpperCase()}`);
+    assert.equal(r.status, 200);
+    assert.equal(r.body.policyId, row.policyId);
+    assert.equal(r.body.supply, row.supply);
+    assert.equal(r.body.owners, row.owners);
+    assert.equal(r.body.minted, row.supply + r.body.burned);
+    assert.equal(r.body.floor, row.floor);
+    assert.ok(r.body.adaUsd > 0, 'ADA/USD from the stablecoin pools');
+    if (r.body.floor !== null) assert.ok(Math.abs(r.body.floorUsd - r.body.floor * r.body.adaUsd) < 1e-3);
+    const sales = await allSales(row.policyId);
+    assert.deepEqual(
+      r.body.recentSales.map((s: Json) => s.id),
+      sales.slice(0, 10).map((s) => s.id),
+    );
+  });
+
+  it('search and the other sorts', async () => {
+    const relics = byName('Devnet Relics');
+    const q = await get('/nft/collections?q=RELIC');
+    assert.deepEqual(
+      q.body.items.map((r: Json) => r.name),
+      ['Devnet Relics'],
+    );
+    assert.equal(q.body.total, 1);
+    const byPolicy = await get(`/nft/collections?q=${relics.policyId.slice(0, 12)}`);
+    assert.equal(byPolicy.body.items[0].policyId, relics.policyId);
+    const floor = (await get('/nft/collections?sort=floor&pageSize=200')).body.items as Json[];
+    const floors = floor.map((r) => r.floor);
+    const firstNull = floors.indexOf(null);
+    const priced = firstNull < 0 ? floors : floors.slice(0, firstNull);
+    if (firstNull >= 0)
+      assert.ok(
+        floors.slice(firstNull).every((f) => f === null),
+        'no floor: last',
+      );
+    for (let i = 1; i < priced.length; i++) assert.ok(priced[i - 1] >= priced[i]);
+    const listings = (await get('/nft/collections?sort=listings&pageSize=200')).body.items as Json[];
+    for (let i = 1; i < listings.length; i++) assert.ok(listings[i - 1]!.listings >= listings[i]!.listings);
+  });
+
+  it('400 for a malformed policy, cursor or page size; 404 for an unknown policy', async () => {
+    const unknown = 'ab'.repeat(28);
+    for (const p of [
+      '/nft/collections/xyz',
+      `/nft/collections/${'a'.repeat(55)}`,
+      `/nft/collections/zz${unknown.slice(2)}/sales`,
+    ]) {
+      const r = await get(p);
+      assert.equal(r.status, 400, p);
+      assert.match(r.body.error, /policy/);
+    }
+    for (const p of [
+      `/nft/collections/${unknown}`,
+      `/nft/collections/${unknown}/sales`,
+      `/nft/collections/${unknown}/listings`,
+    ])
+      assert.equal((await get(p)).status, 404, p);
+    const policy = byName('Dev Punks').policyId;
+    for (const p of [
+      `/nft/collections/${policy}/sales?cursor=nonsense`,
+      `/nft/collections/${policy}/listings?cursor=nonsense`,
+      `/nft/collections/${policy}/sales?limit=0`,
+      '/nft/collections?pageSize=201',
+      '/nft/collections?sort=rarity',
+    ])
+      assert.equal((await get(p)).status, 400, p);
+  });
+
+  it('a forked devnet run indexes the same NFT documents as the clean chain', async () => {
+    const forkedNet = await startNet(0.2);
+    const forkedChain = await connectOgmios(forkedNet.url);
+    const t = await tempStore();
+    try {
+      await syncWith(t.store, forkedChain, [createNftExtension()], 13);
+      const [a, b] = await Promise.all([
+        storeDigest(t.store, NFT_SYNC_COLLECTIONS),
+        storeDigest(api.store, NFT_SYNC_COLLECTIONS),
+      ]);
+      assert.ok((b.counts.nft_listings ?? 0) > 20);
+      assert.deepEqual(a.counts, b.counts);
+      assert.deepEqual(a.perCollection, b.perCollection);
+    } finally {
+      await forkedChain.close();
+      await forkedNet.close();
+      await t.cleanup();
+    }
+  });
+
+  it('rolling back blocks with listings, sales and cancels and re-applying them restores the same documents', async () => {
+    const blocks = devnet
+      .events()
+      .filter((e) => e.kind === 'forward')
+      .map((e) => parseOgmiosJson(devnet.blockJson(e as Parameters<Devnet['blockJson']>[0])) as Block);
+    const marketplace = (b: Block) =>
+      (b.transactions ?? []).some(
+        (tx) => tx.redeemers?.length || tx.outputs.some((o) => o.address === JPG_V3_ASK_ADDRESS),
+      );
+    // After every block with marketplace activity, roll back 3 blocks (it included) and re-apply them.
+    const last = blocks[blocks.length - 1]!;
+    const tip = { slot: last.slot ?? 0, id: last.id, height: last.height };
+    const events: ChainEvent[] = [];
+    let rolledBack = 0;
+    blocks.forEach((b, i) => {
+      events.push({ direction: 'forward', block: b, tip });
+      if (i >= 3 && marketplace(b) && i % 2 === 0) {
+        const to = blocks[i - 3]!;
+        events.push({ direction: 'backward', point: { slot: to.slot ?? 0, id: to.id }, tip });
+        for (let j = i - 2; j <= i; j++) events.push({ direction: 'forward', block: blocks[j]!, tip });
+        rolledBack++;
+      }
+    });
+    assert.ok(rolledBack >= 10, `rollbacks over marketplace blocks (${rolledBack})`);
+    const t = await tempStore();
+    try {
+      await syncWith(t.store, memoryChain(events), [createNftExtension()], 2);
+      const [a, b] = await Promise.all([
+        storeDigest(t.store, NFT_SYNC_COLLECTIONS),
+        storeDigest(api.store, NFT_SYNC_COLLECTIONS),
+      ]);
+      assert.deepEqual(a.counts, b.counts);
+      assert.deepEqual(a.perCollection, b.perCollection);
+    } finally {
+      await t.cleanup();
+    }
+  });
+});
