@@ -34,6 +34,7 @@ import {
   type DecimalsMap,
 } from '../present/chain.js';
 import { defineRoute, register, type AnyRouteSpec, type RestModule } from '../route.js';
+import { addressParam, withHandle } from './handles.js';
 import {
   AddressParams,
   AddressResponse,
@@ -148,15 +149,16 @@ export function explorerRouter(deps: ApiDeps): Router {
   });
 
   register(router, explorerRoutes.address, async (ctx, { params }) => {
-    const { address } = params;
-    const parsed = parseForNetwork(address, deps.config.CARDANO_NETWORK);
     const cp = await checkpoint();
+    // A handle ($name, sub@root) answers for its stake key (its address without one) and is echoed.
+    const { address, handle } = await addressParam(store, params.address);
+    const parsed = parseForNetwork(address, deps.config.CARDANO_NETWORK);
     const body =
       parsed.kind === 'reward'
         ? await stakeAnswer(store, address, parsed, decimalsOf)
         : await paymentAnswer(store, address, parsed, decimalsOf);
-    setEtag(ctx, 'address', address, cp);
-    return body;
+    setEtag(ctx, 'address', params.address, cp);
+    return withHandle(body, handle);
   });
 
   return router;

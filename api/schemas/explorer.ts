@@ -37,11 +37,12 @@ export const AddressParams: ObjectSchema = {
   properties: {
     address: {
       type: 'string',
-      minLength: 8,
+      minLength: 2,
       maxLength: 1023,
-      pattern: '^[0-9A-Za-z_]+$',
-      'x-expected': 'a Cardano address (addr1…, stake1… or Byron base58)',
-      description: 'Payment address (addr1… or Byron base58) or stake address (stake1…).',
+      pattern: '^([0-9A-Za-z_]{8,}|\\$.+|[^@]+@.+)$',
+      'x-expected': 'a Cardano address (addr1…, stake1… or Byron base58) or an ADA Handle ($name or sub@root)',
+      description:
+        'Payment address (addr1… or Byron base58) or stake address (stake1…), or an ADA Handle ($name, URL-encoded %24name, or sub@root): the answer is then for the stake key of the address holding it (that address when it has no stake key) and carries `handle`: { handle, name, kind, address, stakeAddress, script }.',
     },
   },
 };
