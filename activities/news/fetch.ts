@@ -1,0 +1,61 @@
+/**
+ * Fetching one feed: Node's fetch with a timeout (AbortSignal), an RSS/Atom Accept header, a size cap and the
+ * HTTP status checked, so a slow, broken or huge feed fails alone with a reason the run records.
+ */
+export const FEED_TIMEOUT_MS = 10_000;
+/** Larger documents are refused (a news feed is tens to hundreds of KB). */
+export const FEED_MAX_BYTES = 5 * 1024 * 1024;
+
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+
+export async function fetchFeedText(
+  url: string,
+  opts: { fetch?: FetchLike; timeoutMs?: number } = {},
+): Promise<string> {
+  const doFetch = opts.fetch ?? fetch;
+  const timeoutMs = opts.timeoutMs ?? FEED_TIMEOUT_MS;
+  let res: Response;
+  try {
+    res = await doFetch(url, {
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: 'follow',
+      headers: {
+        accept: 'application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5',
+        'user-agent': 'cardano-data-service news ingest',
+      },
+    });
+  } catch (e) {
+    const err = e as Error;
+    if (err.name === 'TimeoutError' || err.name === 'AbortError')
+      throw new Error(`timed out after ${timeoutMs} ms`, { cause: e });
+    throw new Error(`fetch failed: ${(err.cause as Error | undefined)?.message ?? err.message}`, { cause: e });
+  }
+  if (!res.ok) {
+    await res.body?.cancel();
+    throw new Error(`HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`);
+  }
+  const declared = Number(res.headers.get('content-length') ?? 0);
+  if (declared > FEED_MAX_BYTES) {
+    await res.body?.cancel();
+    throw new Error(`document too large (${declared} bytes)`);
+  }
+  const body = await res.arrayBuffer();
+  if (body.byteLength > FEED_MAX_BYTES) throw new Error(`document too large (${body.byteLength} bytes)`);
+  return decodeDocument(new Uint8Array(body), res.headers.get('content-type'));
+}
+
+/** Bytes → text in the charset the Content-Type header names, else the XML declaration's encoding, else UTF-8. */
+export function decodeDocument(bytes: Uint8Array, contentType: string | null): string {
+  const fromHeader = /charset=["']?([\w.:-]+)/i.exec(contentType ?? '')?.[1];
+  const head = new TextDecoder('latin1').decode(bytes.subarray(0, 200));
+  const fromXml = /^\s*<\?xml[^>]*encoding=["']([\w.:-]+)["']/i.exec(head)?.[1];
+  for (const label of [fromHeader, fromXml]) {
+    if (!label) continue;
+    try {
+      return new TextDecoder(label).decode(bytes);
+    } catch {
+      // An unknown label: try the next source.
+    }
+  }
+  return new TextDecoder('utf-8').decode(bytes);
+}

@@ -1,0 +1,249 @@
+/**
+ * News ingest end to end: realistic RSS 2.0 and Atom documents (test/fixtures/news/, shaped like Cardano news feeds:
+ * CDATA, HTML in descriptions, named and numeric entities, xhtml content) served by a local HTTP server next to a
+ * failing, a non-feed and a hanging URL → ingest activity → documents → GET /news.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pino } from 'pino';
+import { createNewsActivities } from '../../activities/news/index.js';
+import { parseFeed } from '../../activities/news/parse.js';
+import { createApp } from '../../api/app.js';
+import { NEWS, NEWS_FEEDS, type NewsDoc } from '../../mongo/collections/news.js';
+import type { Store } from '../../mongo/store.js';
+import { tempStore } from '../sync/helpers.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/news/${name}`, import.meta.url), 'utf8');
+const RSS = fixture('cardano-foundation.rss.xml');
+const ATOM = fixture('iog-blog.atom.xml');
+const NOW = Date.UTC(2026, 10, 20, 12);
+
+async function all(store: Store): Promise<NewsDoc[]> {
+  const out: NewsDoc[] = [];
+  for await (const d of store.collection(NEWS).scan()) out.push(d);
+  return out;
+}
+
+describe('news feeds', function () {
+  this.timeout(30_000);
+  let server: Server;
+  let base = '';
+  let env: Awaited<ReturnType<typeof tempStore>>;
+  const url = (p: string) => `${base}${p}`;
+
+  before(async () => {
+    server = createServer((req, res) => {
+      if (req.url === '/cf/feed') {
+        res.writeHead(200, { 'content-type': 'application/rss+xml; charset=UTF-8' }).end(RSS);
+      } else if (req.url === '/iog/feed.atom') {
+        res.writeHead(200, { 'content-type': 'application/atom+xml' }).end(ATOM);
+      } else if (req.url === '/broken') {
+        res.writeHead(500, { 'content-type': 'text/plain' }).end('upstream error');
+      } else if (req.url === '/page') {
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html><body>Not a feed</body></html>');
+      } else if (req.url === '/hang') {
+        // Never answers: the ingest must time out on it.
+      } else res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    env = await tempStore();
+  });
+  after(async () => {
+    server.closeAllConnections();
+    server.close();
+    await env.cleanup();
+  });
+
+  describe('parsing', () => {
+    it('reads RSS 2.0 items: CDATA, escaped HTML, entities, dates, links', () => {
+      const f = parseFeed(RSS);
+      assert.equal(f.format, 'rss');
+      assert.equal(f.title, 'Cardano Foundation – News');
+      assert.equal(f.items.length, 4);
+      const [a, b] = f.items;
+      assert.equal(a?.title, 'Cardano’s Plomin hard fork: what node operators need to know');
+      assert.equal(a?.link, 'https://cardanofoundation.org/blog/plomin-hard-fork-node-operators');
+      assert.equal(a?.guid, 'https://cardanofoundation.org/?p=18422');
+      assert.equal(a?.publishedMs, Date.UTC(2026, 10, 19, 15, 30));
+      assert.match(a?.summaryHtml ?? '', /<strong>10\.1\.4<\/strong>/);
+      assert.equal(b?.title, 'Tokenized real-world assets on Cardano: a Q&A with the Originate team');
+      assert.equal(f.items[2]?.publishedMs, Date.UTC(2026, 10, 13, 11, 15), 'a +0100 offset is honoured');
+    });
+
+    it('reads Atom entries: html and xhtml content, alternate links, published or updated', () => {
+      const f = parseFeed(ATOM);
+      assert.equal(f.format, 'atom');
+      assert.equal(f.title, 'Input | Output Blog');
+      assert.deepEqual(
+        f.items.map((i) => [i.link, i.publishedMs]),
+        [
+          ['https://iohk.io/en/blog/posts/2026/11/18/leios-scaling-throughput/', Date.UTC(2026, 10, 18, 10)],
+          ['https://iohk.io/en/blog/posts/2026/11/16/hydra-1-0/', Date.UTC(2026, 10, 16, 13, 20)],
+          ['https://iohk.io/en/blog/posts/2026/11/12/midnight-devnet/', Date.UTC(2026, 10, 12, 9)],
+        ],
+      );
+      assert.match(f.items[1]?.summaryHtml ?? '', /<em>incremental commits<\/em> and decommits/);
+    });
+
+    it('refuses documents that are not feeds', () => {
+      assert.throws(() => parseFeed('<html><body><p>Not a feed</p></body></html>'), /neither an RSS nor an Atom/);
+      assert.throws(() => parseFeed('<!doctype html><html><body>x</body></html>'), /not well-formed XML/);
+      assert.throws(() => parseFeed('<rss><channel><item>'), /XML|channel/);
+    });
+  });
+
+  describe('ingestion and GET /news', () => {
+    let first: Awaited<ReturnType<ReturnType<typeof createNewsActivities>['ingestNewsFeeds']>>;
+    let feeds: string[];
+
+    before(async () => {
+      feeds = [url('/cf/feed'), url('/iog/feed.atom'), url('/broken')];
+      first = await createNewsActivities({ store: env.store, feeds, now: () => NOW }).ingestNewsFeeds();
+    });
+
+    it('writes plain-text documents from the good feeds and records the failing one', async () => {
+      assert.equal(first.ok, 2);
+      assert.deepEqual(first.failed, [{ url: url('/broken'), error: 'HTTP 500 Internal Server Error' }]);
+      const docs = await all(env.store);
+      // 7 items; the Cardano Summit recap (46 days old) is beyond the 30-day retention.
+      assert.equal(docs.length, 6);
+      assert.equal(first.pruned, 1);
+      const plomin = docs.find((d) => d.link?.endsWith('plomin-hard-fork-node-operators'));
+      assert.equal(plomin?.source, 'Cardano Foundation – News');
+      assert.equal(
+        plomin?.summary,
+        'Stake pool operators should upgrade to node 10.1.4 before the epoch boundary. The upgrade enables CIP-1694 ' +
+          'governance actions & DRep voting. The post Cardano’s Plomin hard fork: what node operators need to know ' +
+          'appeared first on Cardano Foundation.',
+      );
+      const grants = docs.find((d) => d.link?.endsWith('developer-grants-round-3'));
+      assert.equal(grants?.headline, 'Developer grants: Round 3 results');
+      assert.equal(grants?.summary, '42 projects funded 1.2 M ADA awarded', 'script dropped, entities decoded');
+      const rwa = docs.find((d) => d.link?.endsWith('originate-rwa-qa'));
+      assert.equal(rwa?.summary, 'How supply-chain data & on-chain attestations meet traceability — an interview.');
+      const status = await env.store.collection(NEWS_FEEDS).get(url('/broken'));
+      assert.equal(status?.ok, false);
+      assert.match(status?.error ?? '', /HTTP 500/);
+    });
+
+    it('re-ingests idempotently: same ids, first-seen times kept', async () => {
+      const before = (await all(env.store)).map((d) => [d._id, d.firstSeenAt, d.publishedAt]).sort();
+      const again = await createNewsActivities({ store: env.store, feeds, now: () => NOW + 900_000 }).ingestNewsFeeds();
+      assert.equal(again.ok, 2);
+      const after = (await all(env.store)).map((d) => [d._id, d.firstSeenAt, d.publishedAt]).sort();
+      assert.deepEqual(after, before);
+    });
+
+    it('serves the items newest first with source, time, summary and link, paged by cursor', async () => {
+      const app = createServer(
+        createApp({
+          store: env.store,
+          config: { SITE_URL: 'http://api.test', CARDANO_NETWORK: 'mainnet', TRUST_PROXY: false, NEWS_FEEDS: feeds },
+          log: pino({ level: 'silent' }),
+        }).callback(),
+      );
+      await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
+      const api = `http://127.0.0.1:${(app.address() as AddressInfo).port}/api/v1`;
+      const get = async (p: string) => {
+        const res = await fetch(api + p);
+        return { status: res.status, body: (await res.json()) as Json };
+      };
+      try {
+        const { status, body } = await get('/news');
+        assert.equal(status, 200);
+        assert.equal(body.reason, null);
+        assert.deepEqual(
+          body.items.map((i: Json) => i.headline),
+          [
+            'Cardano’s Plomin hard fork: what node operators need to know',
+            'Leios: scaling Cardano’s throughput',
+            'Tokenized real-world assets on Cardano: a Q&A with the Originate team',
+            'Hydra head protocol 1.0 release',
+            'Developer grants: Round 3 results',
+            'Midnight devnet opens to partner chains',
+          ],
+        );
+        assert.deepEqual(Object.keys(body.items[0]).sort(), [
+          'headline',
+          'id',
+          'link',
+          'publishedAt',
+          'source',
+          'summary',
+        ]);
+        assert.equal(body.items[1].publishedAt, '2026-11-18T10:00:00.000Z');
+        assert.equal(body.nextCursor, null);
+        assert.deepEqual(
+          body.feeds.map((f: Json) => [f.url, f.ok]),
+          feeds.map((u) => [u, !u.endsWith('/broken')]),
+        );
+
+        const seen: string[] = [];
+        let cursor: string | null = null;
+        do {
+          const page: { body: Json } = await get(`/news?limit=4${cursor ? `&cursor=${cursor}` : ''}`);
+          seen.push(...page.body.items.map((i: Json) => i.id));
+          cursor = page.body.nextCursor;
+        } while (cursor);
+        assert.deepEqual(
+          seen,
+          body.items.map((i: Json) => i.id),
+        );
+
+        const hydra = await get('/news?q=HYDRA');
+        assert.deepEqual(
+          hydra.body.items.map((i: Json) => i.link),
+          ['https://iohk.io/en/blog/posts/2026/11/16/hydra-1-0/'],
+        );
+        assert.equal((await get('/news?limit=0')).status, 400);
+        assert.equal((await get('/news?limit=201')).status, 400);
+        assert.equal((await get('/news?cursor=bm9wZQ')).status, 400);
+      } finally {
+        app.close();
+      }
+    });
+
+    it('throws when every feed fails (the run is recorded as failed), after recording each failure', async () => {
+      const store = (await tempStore()) as Awaited<ReturnType<typeof tempStore>>;
+      try {
+        const broken = [url('/broken'), url('/page'), url('/hang')];
+        await assert.rejects(
+          createNewsActivities({ store: store.store, feeds: broken, timeoutMs: 300 }).ingestNewsFeeds(),
+          /every news feed failed: .*HTTP 500.*not well-formed XML.*timed out after 300 ms/,
+        );
+        const statuses = await store.store.collection(NEWS_FEEDS).getMany(broken);
+        assert.deepEqual(
+          statuses.map((s) => s?.ok),
+          [false, false, false],
+        );
+      } finally {
+        await store.cleanup();
+      }
+    });
+  });
+
+  it('answers an empty list and why when NEWS_FEEDS is not set', async () => {
+    const app = createServer(
+      createApp({
+        store: env.store,
+        config: { SITE_URL: 'http://api.test', CARDANO_NETWORK: 'mainnet', TRUST_PROXY: false },
+        log: pino({ level: 'silent' }),
+      }).callback(),
+    );
+    await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
+    try {
+      const res = await fetch(`http://127.0.0.1:${(app.address() as AddressInfo).port}/api/v1/news`);
+      assert.equal(res.status, 200);
+      const body = (await res.json()) as Json;
+      assert.deepEqual(body.items, []);
+      assert.equal(body.nextCursor, null);
+      assert.match(body.reason, /No news feeds are configured.*NEWS_FEEDS/);
+    } finally {
+      app.close();
+    }
+  });
+});
