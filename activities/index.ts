@@ -7,10 +7,16 @@ import type { Store } from '../mongo/store.js';
 import type { ChainSource } from './chain/source.js';
 import { defaultExtensions } from './extensions.js';
 import { createHoldersActivities } from './holders/series.js';
+import { createNftActivities } from './nft/stats.js';
+import { createPnlActivities } from './pnl/precompute.js';
 import { createRecomputeActivities } from './recompute/index.js';
 import { createStakingActivities } from './staking/index.js';
+import { createGovernanceActivities } from './governance/index.js';
 import type { MetadataFetcher } from './staking/metadata.js';
 import { createSyncActivities, type SyncDeps } from './sync/index.js';
+import { createStorageActivities } from './storage/index.js';
+import type { IagonScripts } from './storage/iagon.js';
+import { createNewsActivities } from './news/index.js';
 
 export interface ActivityDeps {
   store: Store;
@@ -21,6 +27,10 @@ export interface ActivityDeps {
   /** Fetches stake-pool metadata JSON (checked against its registered hash); omit to fetch nothing. */
   fetchMetadata?: MetadataFetcher;
   onProgress?: SyncDeps['onProgress'];
+  /** Iagon staking/reward scripts followed by the storage extension and recompute (resolveIagonScripts). */
+  iagon?: IagonScripts;
+  /** RSS/Atom feed URLs of the news ingest (NEWS_FEEDS); none = nothing fetched. */
+  newsFeeds?: readonly string[];
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -31,12 +41,17 @@ export function createActivities(deps: ActivityDeps) {
       chain,
       k: deps.k,
       network: deps.network,
-      extensions: defaultExtensions(),
+      extensions: defaultExtensions(deps.iagon ? { iagon: deps.iagon } : {}),
       ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),
     }),
     ...createRecomputeActivities({ store }),
     ...createHoldersActivities({ store }),
+    ...createNftActivities({ store }),
+    ...createPnlActivities({ store }),
     ...createStakingActivities({ store, chain, ...(deps.fetchMetadata ? { fetchMetadata: deps.fetchMetadata } : {}) }),
+    ...createGovernanceActivities({ store, chain }),
+    ...createStorageActivities({ store, network: deps.network, ...(deps.iagon ? { scripts: deps.iagon } : {}) }),
+    ...createNewsActivities({ store, feeds: deps.newsFeeds ?? [] }),
   };
 }
 export type Activities = ReturnType<typeof createActivities>;

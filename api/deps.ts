@@ -26,7 +26,7 @@ export interface AccessLayer {
 
 export interface ApiDeps {
   store: Store;
-  config: Pick<Config, 'SITE_URL' | 'CARDANO_NETWORK' | 'TRUST_PROXY'>;
+  config: Pick<Config, 'SITE_URL' | 'CARDANO_NETWORK' | 'TRUST_PROXY'> & Partial<Pick<Config, 'NEWS_FEEDS'>>;
   log: Logger;
   /** Absent in tests and benchmarks that exercise the API without limits. */
   access?: AccessLayer;

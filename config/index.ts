@@ -33,6 +33,26 @@ const url = (protocols: readonly string[]) =>
     `must be a URL (${protocols.join(' or ')})`,
   );
 
+/** Comma-separated 28-byte script hashes (hex, case-insensitive); the list without duplicates, lower-cased. */
+const scriptHashList = z
+  .string()
+  .transform((v) => v.toLowerCase().replace(/\s+/g, ''))
+  .pipe(z.string().regex(/^[0-9a-f]{56}(,[0-9a-f]{56})*$/, 'must be comma-separated 56-hex script hashes'))
+  .transform((v) => [...new Set(v.split(','))]);
+
+/** Comma-separated http(s) URLs, blanks ignored, duplicates dropped. */
+const feedUrlList = z
+  .string()
+  .transform((v) => [
+    ...new Set(
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ])
+  .pipe(z.array(url(['http:', 'https:'])));
+
 /** `free=120/10000,plus=300/50000,pro=600/200000`: every plan named once, requests per minute / per UTC day. */
 const planLimits = z
   .string()
@@ -148,6 +168,18 @@ export const CONFIG_KEYS = {
   REDIS_URL: key(
     'Redis URL; when set, per-minute rate-limit counters are shared through Redis.',
     url(['redis:', 'rediss:']),
+  ),
+  IAGON_STAKE_SCRIPTS: key(
+    'Iagon storage-provider staking validator(s): comma-separated payment script hashes (56 hex). Unset: the built-in devnet’s own when it is the chain (OGMIOS_URL unset), else none (the storage-network overview then says its staking figures are unavailable; the mainnet hashes are not known).',
+    scriptHashList,
+  ),
+  IAGON_REWARD_SCRIPTS: key(
+    'Iagon reward validator(s): comma-separated payment script hashes (56 hex). Unset: the built-in devnet’s own when it is the chain (OGMIOS_URL unset), else none (no reward figures).',
+    scriptHashList,
+  ),
+  NEWS_FEEDS: key(
+    'Comma-separated RSS 2.0 / Atom feed URLs ingested every 15 minutes into /news. Unset: no news (GET /news answers an empty list saying so).',
+    feedUrlList,
   ),
 } as const;
 

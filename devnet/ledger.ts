@@ -4,8 +4,10 @@
  * it changes only through `apply` (one built transaction) and `startEpoch` (epoch boundary: rewards,
  * retirements, stake snapshot). Fork blocks never touch it: they run on a `ForkView` overlay.
  */
+import { parseAddress } from '../cardano/address.js';
 import type { Val } from './value.js';
 import { REWARD_PER_BLOCK, STAKE_POOL_DEPOSIT } from './params.js';
+import { GovState, type GovCert, type ProposalDraft, type VoteDraft } from './governance.js';
 
 export interface Utxo {
   txId: string;
@@ -14,6 +16,8 @@ export interface Utxo {
   value: Val;
   /** Inline datum, CBOR hex. */
   datum?: string;
+  /** Hash of a datum carried in the creating tx's witness set (jpg.store listings), hex. */
+  datumHash?: string;
 }
 export const refKey = (txId: string, index: number) => `${txId}#${index}`;
 
@@ -37,7 +41,8 @@ export type Cert =
   | { type: 'stakeCredentialRegistration'; cred: string; deposit: bigint }
   | { type: 'stakeDelegation'; cred: string; pool: string; poolHash: string }
   | { type: 'stakePoolRegistration'; pool: PoolParams; deposit: bigint }
-  | { type: 'stakePoolRetirement'; pool: string; poolHash: string; epoch: number };
+  | { type: 'stakePoolRetirement'; pool: string; poolHash: string; epoch: number }
+  | GovCert;
 
 /** The state changes of one transaction (what a ledger applies; the Ogmios JSON is built beside it). */
 export interface TxEffects {
@@ -46,6 +51,9 @@ export interface TxEffects {
   created: Utxo[];
   certificates: Cert[];
   withdrawals: { cred: string; amount: bigint }[];
+  /** Conway governance proposals (their ids are `${id}#${index}`) and votes (devnet/governance.ts). */
+  proposals?: ProposalDraft[];
+  votes?: VoteDraft[];
 }
 
 /** Where transactions find their inputs: the canonical ledger, or an overlay for fork blocks. */
@@ -65,7 +73,10 @@ export class Ledger implements UtxoView {
   readonly utxos = new Map<string, Utxo>();
   private readonly byAddress = new Map<string, Map<string, Utxo>>();
   private readonly coin = new Map<string, bigint>();
-  /** address → stake credential, for base addresses of known wallets. */
+  /**
+   * address → stake credential (hex; '' = none), seeded with the wallets' base addresses and filled on first sight
+   * of any other address (stakeCredAt).
+   */
   private readonly stakeCredOf: Map<string, string>;
   /** Lovelace held in UTxOs per stake credential (the "UTxO stake" of a delegator). */
   readonly utxoStake = new Map<string, bigint>();
@@ -80,6 +91,8 @@ export class Ledger implements UtxoView {
   snapshot: { pool: string; stake: bigint }[] = [];
   /** Totals for the queries (lovelace). */
   totalRewardsPaid = 0n;
+  /** DReps, vote delegations, proposals and votes (devnet/governance.ts). */
+  readonly gov = new GovState();
 
   constructor(stakeCredOf: Map<string, string>) {
     this.stakeCredOf = stakeCredOf;
@@ -96,6 +109,25 @@ export class Ledger implements UtxoView {
     return this.utxos.has(refKey(u.txId, u.index));
   }
 
+  /**
+   * The stake credential an output's lovelace counts for, as the ledger's stake distribution defines it: the stake
+   * part of a base address, whatever its payment part (a DEX order at a script address with the trader's stake key
+   * counts for the trader). Enterprise addresses have none; pointer addresses count for nothing since Conway.
+   */
+  private stakeCredAt(address: string): string | undefined {
+    let cred = this.stakeCredOf.get(address);
+    if (cred === undefined) {
+      try {
+        const p = parseAddress(address);
+        cred = p.kind === 'base' ? (p.stakeCred ?? '') : '';
+      } catch {
+        cred = '';
+      }
+      this.stakeCredOf.set(address, cred);
+    }
+    return cred || undefined;
+  }
+
   add(u: Utxo): void {
     const key = refKey(u.txId, u.index);
     this.utxos.set(key, u);
@@ -103,7 +135,7 @@ export class Ledger implements UtxoView {
     if (!m) this.byAddress.set(u.address, (m = new Map()));
     m.set(key, u);
     this.coin.set(u.address, (this.coin.get(u.address) ?? 0n) + u.value.coin);
-    const cred = this.stakeCredOf.get(u.address);
+    const cred = this.stakeCredAt(u.address);
     if (cred) this.utxoStake.set(cred, (this.utxoStake.get(cred) ?? 0n) + u.value.coin);
   }
 
@@ -114,7 +146,7 @@ export class Ledger implements UtxoView {
     m?.delete(key);
     if (m && m.size === 0) this.byAddress.delete(u.address);
     this.coin.set(u.address, (this.coin.get(u.address) ?? 0n) - u.value.coin);
-    const cred = this.stakeCredOf.get(u.address);
+    const cred = this.stakeCredAt(u.address);
     if (cred) this.utxoStake.set(cred, (this.utxoStake.get(cred) ?? 0n) - u.value.coin);
   }
 
@@ -146,6 +178,7 @@ export class Ledger implements UtxoView {
         }
       }
     }
+    this.gov.apply(tx, this.epoch);
   }
 
   /** Live stake of a pool's delegators: UTxO stake plus unwithdrawn rewards (lovelace). */
@@ -201,6 +234,11 @@ export class Ledger implements UtxoView {
       this.pools.delete(id);
       credit(p.params.rewardCred, STAKE_POOL_DEPOSIT);
       for (const cred of delegatorsOf.get(id) ?? []) this.delegations.delete(cred);
+    }
+    // Expired proposals leave the ledger; their deposits go back to the (registered) return accounts.
+    for (const r of this.gov.startEpoch(epoch)) {
+      const bal = this.rewards.get(r.cred);
+      if (bal !== undefined) this.rewards.set(r.cred, bal + r.amount);
     }
     this.snapshot = [...this.poolStakes()].filter(([, s]) => s > 0n).map(([pool, stake]) => ({ pool, stake }));
   }

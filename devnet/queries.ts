@@ -24,6 +24,7 @@ import {
   UTXO_COST_PER_BYTE,
 } from './params.js';
 import { poolJson, valueStr } from './tx.js';
+import { delegateRepresentativesResult, governanceProposalsResult } from './governance.js';
 
 export interface QueryEnv {
   chain: DevChain;
@@ -220,6 +221,14 @@ export function answerQuery(env: QueryEnv, method: string, params: Record<string
       return { result: utxo(env, params) };
     case 'queryLedgerState/rewardAccountSummaries':
       return { result: rewardAccountSummaries(env, params) };
+    case 'queryLedgerState/governanceProposals':
+      return { result: governanceProposalsResult(env.ledger.gov, params) };
+    case 'queryLedgerState/delegateRepresentatives': {
+      // A DRep's stake: what its delegators control, as the pools' live stake counts it (UTxO stake + rewards).
+      const l = env.ledger;
+      const stakeOf = (cred: string) => (l.utxoStake.get(cred) ?? 0n) + (l.rewards.get(cred) ?? 0n);
+      return { result: delegateRepresentativesResult(l.gov, stakeOf, params) };
+    }
     default:
       return null;
   }

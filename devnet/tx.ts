@@ -13,12 +13,24 @@ import type { Rng } from './rng.js';
 import { stringify } from './json.js';
 import { addAssets, cloneAssets, hasNegative, minCoin, type Assets, type Val } from './value.js';
 import { addressBytes } from './world.js';
+import {
+  govCertCbor,
+  govCertJson,
+  proposalsCbor,
+  proposalsJson,
+  votesCbor,
+  votesJson,
+  type ProposalDraft,
+  type VoteDraft,
+} from './governance.js';
 
 export interface OutputDraft {
   address: string;
   value: Val;
   /** Inline datum, CBOR hex. */
   datum?: string;
+  /** Datum hash (hex) instead of an inline datum; the datum itself goes into `TxDraft.datums` (witness set). */
+  datumHash?: string;
 }
 
 export interface TxDraft {
@@ -39,6 +51,13 @@ export interface TxDraft {
   signers: string[];
   /** Emit the optional body field `network` (key 15), as some wallets do. */
   network?: boolean;
+  /** Witness-set datums (CBOR hex): datums of hash-datum outputs created or spent (Ogmios `datums`). */
+  datums?: string[];
+  /** Spend redeemers (Plutus data CBOR hex) of script inputs; each `input` must be one of `inputs`. */
+  redeemers?: { input: Utxo; data: string }[];
+  /** Conway governance proposals (body key 20; each locks its deposit) and votes (key 19). */
+  proposals?: ProposalDraft[];
+  votes?: VoteDraft[];
 }
 
 export interface DevTx extends TxEffects {
@@ -94,6 +113,9 @@ function certCbor(c: Cert): CborValue {
     }
     case 'stakePoolRetirement':
       return [4, unhex(c.poolHash), c.epoch];
+    case 'delegateRepresentativeRegistration':
+    case 'voteDelegation':
+      return govCertCbor(c);
   }
 }
 
@@ -112,6 +134,9 @@ function certJson(c: Cert): Record<string, unknown> {
       return { type: c.type, stakePool: poolJson(c.pool) };
     case 'stakePoolRetirement':
       return { type: c.type, stakePool: { id: c.pool, retirementEpoch: c.epoch } };
+    case 'delegateRepresentativeRegistration':
+    case 'voteDelegation':
+      return govCertJson(c);
   }
 }
 
@@ -160,7 +185,9 @@ export function buildTx(view: UtxoView, draft: TxDraft, env: { slot: number; rng
   }
   for (const c of draft.certificates ?? []) {
     if (c.type === 'stakeCredentialRegistration' || c.type === 'stakePoolRegistration') reqCoin += c.deposit;
+    if (c.type === 'delegateRepresentativeRegistration') reqCoin += c.deposit;
   }
+  for (const p of draft.proposals ?? []) reqCoin += p.deposit;
 
   const funding = draft.fundFrom ? view.utxosAt(draft.fundFrom)[Symbol.iterator]() : null;
   const addNext = (): boolean => {
@@ -182,7 +209,10 @@ export function buildTx(view: UtxoView, draft: TxDraft, env: { slot: number; rng
   const ttl = env.slot + 3600 + env.rng.int(0, 10_800);
   const validFrom = env.rng.chance(0.15) ? env.slot - env.rng.int(0, 600) : null;
   const scriptWitnessBytes = draft.mintPolicies ? Object.keys(draft.mintPolicies).length * 40 : 0;
-  const witnessBytes = 3 + signers.length * 102 + scriptWitnessBytes;
+  const plutusWitnessBytes =
+    (draft.datums ?? []).reduce((n, d) => n + d.length / 2 + 3, 0) +
+    (draft.redeemers ?? []).reduce((n, r) => n + r.data.length / 2 + 16, 0);
+  const witnessBytes = 3 + signers.length * 102 + scriptWitnessBytes + plutusWitnessBytes;
 
   const noAssets = (a: Assets) => {
     for (const _ in a) return false;
@@ -232,9 +262,11 @@ export function buildTx(view: UtxoView, draft: TxDraft, env: { slot: number; rng
     }
     const id = hash256(body);
     const created: Utxo[] = outputs.map((o, index) =>
-      o.datum === undefined
-        ? { txId: id, index, address: o.address, value: o.value }
-        : { txId: id, index, address: o.address, value: o.value, datum: o.datum },
+      o.datumHash !== undefined
+        ? { txId: id, index, address: o.address, value: o.value, datumHash: o.datumHash }
+        : o.datum === undefined
+          ? { txId: id, index, address: o.address, value: o.value }
+          : { txId: id, index, address: o.address, value: o.value, datum: o.datum },
     );
     const json = txJson(id, inputs, outputs, fee, ttl, validFrom, draft, auxHash, signers, env.rng);
     return {
@@ -243,6 +275,8 @@ export function buildTx(view: UtxoView, draft: TxDraft, env: { slot: number; rng
       created,
       certificates: draft.certificates ?? [],
       withdrawals: (draft.withdrawals ?? []).map((w) => ({ cred: w.cred, amount: w.amount })),
+      ...(draft.proposals?.length ? { proposals: draft.proposals } : {}),
+      ...(draft.votes?.length ? { votes: draft.votes } : {}),
       json,
       size: body.length + witnessBytes + (auxCbor?.length ?? 1) + 2,
       fee,
@@ -273,6 +307,7 @@ function encodeBody(
         [1, valueCbor(o.value, i === changeAt)],
       ]);
       if (o.datum !== undefined) m.set(2, [1, new Tagged(24, unhex(o.datum))]);
+      else if (o.datumHash !== undefined) m.set(2, [0, unhex(o.datumHash)]);
       return m;
     }),
   );
@@ -285,6 +320,8 @@ function encodeBody(
   if (validFrom !== null) body.set(8, validFrom);
   if (d.mint) body.set(9, multiAssetCbor(d.mint));
   if (d.network) body.set(15, 1);
+  if (d.votes?.length) body.set(19, votesCbor(d.votes));
+  if (d.proposals?.length) body.set(20, proposalsCbor(d.proposals));
   const out = encodeCborMarked(body);
   // Marks come in encoding order: the change coin (outputs, key 1) before the fee (key 2).
   return { bytes: out.bytes, marks: changeAt >= 0 ? [out.marks[1] as number, out.marks[0] as number] : [] };
@@ -336,7 +373,7 @@ function txJson(
   s += outputs
     .map(
       (o) =>
-        `{"address":"${o.address}","value":${valueStr(o.value)}${o.datum === undefined ? '' : `,"datum":"${o.datum}"`}}`,
+        `{"address":"${o.address}","value":${valueStr(o.value)}${o.datum === undefined ? '' : `,"datum":"${o.datum}"`}${o.datumHash === undefined ? '' : `,"datumHash":"${o.datumHash}"`}}`,
     )
     .join(',');
   s += ']';
@@ -347,6 +384,8 @@ function txJson(
   if (d.network) s += ',"network":"mainnet"';
   s += `,"fee":${lovelace(fee)}`;
   s += `,"validityInterval":{${validFrom === null ? '' : `"invalidBefore":${validFrom},`}"invalidAfter":${ttl}}`;
+  if (d.proposals?.length) s += `,"proposals":${proposalsJson(d.proposals)}`;
+  if (d.votes?.length) s += `,"votes":${votesJson(d.votes)}`;
   s += ',"treasury":{}';
   if (d.metadata && auxHash) {
     const labels: Record<string, { json: unknown }> = {};
@@ -359,6 +398,19 @@ function txJson(
       ([policyId, signer]) => `"${policyId}":{"language":"native","json":{"clause":"signature","from":"${signer}"}}`,
     );
     s += `,"scripts":{${scripts.join(',')}}`;
+  }
+  if (d.datums?.length)
+    s += `,"datums":{${d.datums.map((datum) => `"${hash256(unhex(datum))}":"${datum}"`).join(',')}}`;
+  if (d.redeemers?.length) {
+    // Spend redeemers point at their input's position in the ledger's input order (sorted by tx id, index).
+    const sorted = [...inputs].sort(byRef);
+    const items = d.redeemers.map((r) => {
+      const index = sorted.findIndex((u) => u.txId === r.input.txId && u.index === r.input.index);
+      if (index < 0) throw new Error(`redeemer for an input the tx does not spend: ${r.input.txId}#${r.input.index}`);
+      const units = `{"memory":${rng.int(100_000, 900_000)},"cpu":${rng.int(30_000_000, 300_000_000)}}`;
+      return `{"validator":{"index":${index},"purpose":"spend"},"redeemer":"${r.data}","executionUnits":${units}}`;
+    });
+    s += `,"redeemers":[${items.join(',')}]`;
   }
   return s + '}';
 }

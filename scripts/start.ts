@@ -16,11 +16,13 @@ import { tokenDecimalsLookup } from '../api/present/market.js';
 import { startApi } from '../api/server.js';
 import { runWithConfig, type Config } from '../config/index.js';
 import { startDevnet, type Devnet } from '../devnet/index.js';
+import { devnetHostResolver } from '../devnet/pool-metadata.js';
 import { ALL_COLLECTIONS } from '../mongo/collections/index.js';
 import { openStore } from '../mongo/open.js';
 import { SYNC_WORKFLOW_ID } from '../temporal/constants.js';
 import { createRunner } from '../temporal/runner.js';
 import { SCHEDULES } from '../temporal/schedules.js';
+import { resolveIagonScripts } from '../activities/storage/iagon.js';
 
 function progressPrinter(log: pino.Logger) {
   let lastLine = 0;
@@ -84,8 +86,6 @@ async function main(config: Config) {
   if (!config.TEMPORAL_ADDRESS) {
     const chain = await connectOgmios(ogmiosUrl);
     stops.push(() => chain.close());
-    // Pool metadata JSON is fetched (and checked against its registered hash) only on a real network: the devnet's
-    // metadata URLs name hosts that do not exist, and the service makes no outbound request it does not need.
     const printProgress = progressPrinter(log);
     let caughtUp = false;
     const activities = createActivities({
@@ -93,6 +93,8 @@ async function main(config: Config) {
       chain,
       k: config.SYNC_K,
       network: config.CARDANO_NETWORK,
+      iagon: resolveIagonScripts(config),
+      newsFeeds: config.NEWS_FEEDS ?? [],
       onProgress: (p) => {
         printProgress(p);
         // The first slice that ends at the tip: rerun every recompute over the whole backfill now.
@@ -101,7 +103,9 @@ async function main(config: Config) {
           runner.fireSchedules();
         }
       },
-      ...(config.OGMIOS_URL ? { fetchMetadata: httpMetadataFetcher() } : {}),
+      // Pool metadata JSON is fetched and checked against its registered hash. The devnet's pools register
+      // stable `https://….devnet/…` URLs (never its port); the devnet's own HTTP server serves them.
+      fetchMetadata: httpMetadataFetcher({ resolve: devnetHostResolver(ogmiosUrl) }),
     });
     const runner = createRunner({ store, activities, log });
     stops.unshift(() => runner.stop());

@@ -24,4 +24,9 @@ function temporalWorkflow<A extends object, I, R>(entry: WorkflowEntry<A, I, R>)
 export const syncChain = temporalWorkflow(WORKFLOWS.syncChain);
 export const recomputeMarket = temporalWorkflow(WORKFLOWS.recomputeMarket);
 export const recomputeStaking = temporalWorkflow(WORKFLOWS.recomputeStaking);
+export const recomputeGovernance = temporalWorkflow(WORKFLOWS.recomputeGovernance);
 export const recomputeHolders = temporalWorkflow(WORKFLOWS.recomputeHolders);
+export const recomputePnl = temporalWorkflow(WORKFLOWS.recomputePnl);
+export const recomputeNft = temporalWorkflow(WORKFLOWS.recomputeNft);
+export const recomputeStorage = temporalWorkflow(WORKFLOWS.recomputeStorage);
+export const ingestNews = temporalWorkflow(WORKFLOWS.ingestNews);

@@ -17,8 +17,13 @@ import type { ActivityOptions, WorkflowBody } from './context.js';
 import { RECOMPUTE_ACTIVITY, SYNC_ACTIVITY } from './policies.js';
 import { recomputeHoldersBody } from './recompute-holders.js';
 import { recomputeMarketBody } from './recompute-market.js';
+import { recomputePnlBody } from './recompute-pnl.js';
+import { recomputeNftBody } from './recompute-nft.js';
 import { recomputeStakingBody } from './recompute-staking.js';
+import { recomputeGovernanceBody } from './recompute-governance.js';
 import { syncChainBody } from './sync-chain.js';
+import { recomputeStorageBody } from './recompute-storage.js';
+import { ingestNewsBody } from './ingest-news.js';
 
 export interface WorkflowEntry<A = never, I = never, R = unknown> {
   body: WorkflowBody<A, I, R>;
@@ -62,6 +67,14 @@ export const WORKFLOWS = {
       'pool_keys',
       'holders',
       'holder_counts',
+      'storage_events',
+      'storage_script_addresses',
+      'handles',
+      'nft_collections',
+      'nft_assets',
+      'nft_owners',
+      'nft_listings',
+      'nft_sales',
     ],
   },
   recomputeMarket: {
@@ -70,10 +83,30 @@ export const WORKFLOWS = {
     reads: ['checkpoints', 'pools', 'pool_states', 'trades', 'candles', 'tokens', 'token_meta', 'holder_counts'],
     writes: ['token_stats', 'pool_stats', 'rankings', 'market_overview'],
   },
+  recomputeGovernance: {
+    body: recomputeGovernanceBody,
+    activityOptions: RECOMPUTE_ACTIVITY,
+    reads: [
+      'transactions',
+      'governance_proposals',
+      'governance_votes',
+      'dreps',
+      'ledger: governanceProposals, delegateRepresentatives, stakePools, epoch',
+    ],
+    writes: ['governance_proposals', 'governance_votes', 'dreps'],
+  },
   recomputeStaking: {
     body: recomputeStakingBody,
     activityOptions: RECOMPUTE_ACTIVITY,
-    reads: ['checkpoints', 'blocks', 'stake_accounts', 'stake_pool_regs', 'ledger: stakePools, liveStakeDistribution'],
+    reads: [
+      'checkpoints',
+      'blocks',
+      'addresses',
+      'stake_accounts',
+      'stake_pool_regs',
+      'stake_pools',
+      'ledger: stakePools, liveStakeDistribution, rewardAccountSummaries',
+    ],
     writes: ['stake_pools'],
   },
   recomputeHolders: {
@@ -81,6 +114,39 @@ export const WORKFLOWS = {
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: ['checkpoints', 'holder_counts'],
     writes: ['holder_series'],
+  },
+  recomputeNft: {
+    body: recomputeNftBody,
+    activityOptions: RECOMPUTE_ACTIVITY,
+    reads: ['checkpoints', 'blocks', 'nft_collections', 'nft_listings', 'nft_sales', 'market_overview', 'pools'],
+    writes: ['nft_collection_stats'],
+  },
+  recomputePnl: {
+    body: recomputePnlBody,
+    activityOptions: RECOMPUTE_ACTIVITY,
+    reads: ['checkpoints', 'trades', 'blocks', 'tokens', 'token_meta', 'token_stats', 'pools', 'candles', 'wallet_pnl'],
+    writes: ['wallet_pnl'],
+  },
+  recomputeStorage: {
+    body: recomputeStorageBody,
+    activityOptions: RECOMPUTE_ACTIVITY,
+    reads: [
+      'checkpoints',
+      'blocks',
+      'storage_script_addresses',
+      'utxos',
+      'storage_events',
+      'token_stats',
+      'tokens',
+      'holder_counts',
+    ],
+    writes: ['storage_overview'],
+  },
+  ingestNews: {
+    body: ingestNewsBody,
+    activityOptions: RECOMPUTE_ACTIVITY,
+    reads: ['http: NEWS_FEEDS', 'news', 'news_feeds'],
+    writes: ['news', 'news_feeds'],
   },
 } satisfies Record<string, WorkflowEntry<never, never, unknown>>;
 

@@ -10,14 +10,19 @@ import { buildOpenApi, openApiRoute } from '../openapi.js';
 import { register, type AnyRouteSpec, type RestModule } from '../route.js';
 import { assetsModule } from './assets.js';
 import { explorerModule } from './explorer.js';
+import { governanceModule } from './governance.js';
+import { handlesModule } from './handles.js';
 import { healthRouter } from './health.js';
 import { holdersModule } from './holders.js';
 import { marketModule } from './market.js';
+import { nftModule } from './nft.js';
 import { poolsModule } from './pools.js';
 import { stakingModule } from './staking.js';
 import { swapModule } from './swap.js';
 import { tokensModule } from './tokens.js';
 import { walletModule } from './wallet.js';
+import { storageModule } from './storage.js';
+import { newsModule } from './news.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -31,7 +36,12 @@ export const REST_MODULES: readonly RestModule[] = [
   swapModule,
   explorerModule,
   walletModule,
+  handlesModule,
   stakingModule,
+  governanceModule,
+  nftModule,
+  storageModule,
+  newsModule,
 ];
 
 /** Every documented REST operation (the OpenAPI route first). */

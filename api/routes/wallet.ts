@@ -6,17 +6,19 @@
  * address when the trading address has one, else the address, so an addr1… with a stake part answers the trades
  * and PnL of its whole stake key, like the market sync records them.
  *
- * PnL is computed on demand over the wallet's complete ADA-side trades and cached in process (activities/pnl/
- * cache.ts: key = wallet, last trade id, checkpoint height / 10; TTL 5 min). Its lower rate limit is applied by the
- * access layer for this path.
+ * PnL is a FIFO over the wallet's complete ADA-side trades (activities/pnl/wallet.ts). The `pnl` recompute stores it
+ * every 10 minutes for the wallets that traded in the last 24 h (wallet_pnl); that answer is served while it covers
+ * the wallet's trades (activities/pnl/precompute.ts storedWalletPnl), otherwise it is computed on demand and cached
+ * in process (activities/pnl/cache.ts: key = wallet, last trade id, checkpoint height / 10; TTL 5 min). Its lower
+ * rate limit is applied by the access layer for this path.
  */
 import Router from '@koa/router';
 import { TtlLru, pnlCacheKey } from '../../activities/pnl/cache.js';
-import { computePnl, type WalletPnl } from '../../activities/pnl/fifo.js';
-import { pnlTradesFromDocs, type PnlSkipReason } from '../../activities/pnl/trade.js';
+import { storedWalletPnl, type PnlAnswer } from '../../activities/pnl/precompute.js';
+import { computeWalletPnl } from '../../activities/pnl/wallet.js';
 import { storeClock } from '../../activities/recompute/clock.js';
 import { stakeAddressOf } from '../../cardano/address.js';
-import { ADDRESSES, BLOCKS, type AddressDoc } from '../../mongo/collections/chain.js';
+import { ADDRESSES, type AddressDoc } from '../../mongo/collections/chain.js';
 import { TOKEN_STATS, type TokenStatsDoc } from '../../mongo/collections/market-read.js';
 import { TRADES, type TradeDoc } from '../../mongo/collections/market.js';
 import type { Store } from '../../mongo/store.js';
@@ -26,15 +28,14 @@ import { loadAssets } from '../present/market.js';
 import { presentPnl, presentPortfolio, sumHoldings } from '../present/wallet.js';
 import { defineRoute, register, type AnyRouteSpec, type CommonQuery, type RestModule } from '../route.js';
 import { CursorQuery, TradesResponse } from '../schemas/market.js';
+import { addressParam, withHandle, type HandleRefBody } from './handles.js';
 import { WalletParams, WalletPnlResponse, WalletResponse } from '../schemas/wallet.js';
 import { parseForNetwork } from './explorer.js';
-import { adaUsdHistory, currentAdaUsd, logoMode, tradesPage } from './tokens.js';
+import { currentAdaUsd, logoMode, tradesPage } from './tokens.js';
 
 const TAGS = ['Wallet'];
 /** Addresses of one stake key summed into a portfolio; beyond it the answer says `complete: false`. */
 export const WALLET_ADDRESS_LIMIT = 1000;
-/** Trades read per batch when loading a wallet's whole history for PnL. */
-const TRADE_BATCH = 5000;
 
 export const walletRoutes = {
   portfolio: defineRoute<{ address: string }>({
@@ -62,7 +63,7 @@ export const walletRoutes = {
     path: '/wallet/{address}/pnl',
     summary: 'Realised and unrealised profit and loss of a wallet (FIFO, ADA and USD)',
     description:
-      'FIFO over the wallet’s complete trades with ADA on one side, since coverageFrom (the first indexed block). Sells beyond known buys are reported apart (unmatched) and not counted as profit; token/token swaps are skipped. USD uses ADA/USD at each trade’s time (null when unknown). Heavy: a lower rate limit applies; answers are cached for about ten blocks.',
+      'FIFO over the wallet’s complete trades with ADA on one side, since coverageFrom (the first indexed block). Sells beyond known buys are reported apart (unmatched) and not counted as profit; token/token swaps are skipped. USD uses ADA/USD at each trade’s time (null when unknown). Heavy: a lower rate limit applies. Wallets that traded in the last 24 h are precomputed every 10 minutes; other answers are computed on demand and cached for about ten blocks. `computedAt` says when, `precomputed` which.',
     tags: TAGS,
     params: WalletParams,
     response: WalletPnlResponse,
@@ -83,6 +84,20 @@ export function walletKey(address: string, network: 'mainnet' | 'testnet'): Wall
   const isStake = parsed.kind === 'reward';
   const stakeAddress = isStake ? address : stakeAddressOf(address);
   return { address, isStake, stakeAddress, maker: stakeAddress ?? address };
+}
+
+/**
+ * The `{address}` path parameter as the wallet to query: an addr1…/stake1… as given, or an ADA Handle ($name,
+ * sub@root) resolved to its stake key (its address when that has none; 400 malformed, 404 not held). `handle` is
+ * echoed in the answer.
+ */
+export async function walletParam(
+  store: Store,
+  param: string,
+  network: 'mainnet' | 'testnet',
+): Promise<WalletKey & { handle: HandleRefBody | null }> {
+  const { address, handle } = await addressParam(store, param);
+  return { ...walletKey(address, network), handle };
 }
 
 /** The wallet's address documents: all of a stake key (bounded), or the one address. */
@@ -115,67 +130,15 @@ async function assertSeen(store: Store, w: WalletKey): Promise<void> {
     throw new NotFoundError(`wallet ${w.address} not found (no activity in the indexed range)`);
 }
 
-/** Time of the first indexed block (ISO): trades before it are not in the index. */
-async function coverageFrom(store: Store): Promise<string | null> {
-  const [first] = await store.collection(BLOCKS).find('byHeight', { limit: 1 });
-  return first?.time ?? null;
-}
-
-async function allTrades(store: Store, maker: string): Promise<TradeDoc[]> {
-  const coll = store.collection(TRADES);
-  const out: TradeDoc[] = [];
-  for (;;) {
-    const last = out[out.length - 1];
-    const batch = await coll.find('byMaker', {
-      eq: [maker],
-      limit: TRADE_BATCH,
-      ...(last ? { after: last } : {}),
-    });
-    out.push(...batch);
-    if (batch.length < TRADE_BATCH) return out;
-  }
-}
-
-interface PnlResult {
-  pnl: WalletPnl;
-  skipped: Record<PnlSkipReason, number>;
-}
-
-/** Loads a wallet's trades and the marks, then runs the FIFO. */
-export async function computeWalletPnl(store: Store, maker: string, siteUrl: string): Promise<PnlResult> {
-  const [docs, { clock }, adaUsdNow, from] = await Promise.all([
-    allTrades(store, maker),
-    storeClock(store),
-    currentAdaUsd(store),
-    coverageFrom(store),
-  ]);
-  const units = [...new Set(docs.map((d) => d.token))];
-  const [book, stats] = await Promise.all([
-    loadAssets(store, units, siteUrl, 'url'),
-    store.collection(TOKEN_STATS).getMany(units),
-  ]);
-  const timeOfSlot = (slot: number) => Math.floor(clock.slotToMs(slot) / 1000);
-  const { trades, skipped } = pnlTradesFromDocs(docs, (u) => book.decimals(u), timeOfSlot);
-  const prices = new Map(units.map((u, i) => [u, stats[i]?.priceAda ?? null]));
-  const times = trades.map((t) => t.time * 1000);
-  const rateAt = times.length ? await adaUsdHistory(store, Math.min(...times), Math.max(...times)) : () => null;
-  const pnl = computePnl(
-    trades,
-    { priceAda: (u) => prices.get(u) ?? null, adaUsdAt: (sec) => rateAt(sec * 1000), adaUsdNow },
-    { coverageFrom: from },
-  );
-  return { pnl, skipped };
-}
-
 export function walletRouter(deps: ApiDeps): Router {
   const { store } = deps;
   const site = deps.config.SITE_URL;
   const network = deps.config.CARDANO_NETWORK;
   const router = new Router();
-  const pnlCache = new TtlLru<PnlResult>(1000, 5 * 60_000, deps.now ?? Date.now);
+  const pnlCache = new TtlLru<PnlAnswer>(1000, 5 * 60_000, deps.now ?? Date.now);
 
   register(router, walletRoutes.portfolio, async (_ctx, { params, query }) => {
-    const w = walletKey(params.address, network);
+    const w = await walletParam(store, params.address, network);
     const [{ docs, count }, adaUsd, { clock, checkpoint }] = await Promise.all([
       walletAddresses(store, w),
       currentAdaUsd(store),
@@ -188,7 +151,7 @@ export function walletRouter(deps: ApiDeps): Router {
       loadAssets(store, units, site, logoMode(query)),
       store.collection(TOKEN_STATS).getMany(units),
     ]);
-    return presentPortfolio(
+    const body = presentPortfolio(
       {
         address: w.address,
         stakeAddress: w.stakeAddress,
@@ -201,10 +164,11 @@ export function walletRouter(deps: ApiDeps): Router {
       },
       assets,
     );
+    return withHandle(body, w.handle);
   });
 
   register(router, walletRoutes.trades, async (_ctx, { params, query }) => {
-    const w = walletKey(params.address, network);
+    const w = await walletParam(store, params.address, network);
     const page = await tradesPage(
       store,
       { index: 'byMaker', maker: w.maker },
@@ -214,17 +178,21 @@ export function walletRouter(deps: ApiDeps): Router {
       logoMode(query),
     );
     if (page.items.length === 0 && query.cursor === undefined) await assertSeen(store, w);
-    return page;
+    return withHandle(page, w.handle);
   });
 
   register(router, walletRoutes.pnl, async (_ctx, { params, query }) => {
-    const w = walletKey(params.address, network);
+    const w = await walletParam(store, params.address, network);
     const [last, { checkpoint }] = await Promise.all([lastTradeOf(store, w.maker), storeClock(store)]);
     if (!last) await assertSeen(store, w);
+    // The `pnl` recompute's answer while it covers the wallet's trades; otherwise on demand, cached.
+    const nowMs = (deps.now ?? Date.now)();
+    const stored = await storedWalletPnl(store, w.maker, last, nowMs);
     const key = pnlCacheKey(w.maker, last?.id ?? null, checkpoint?.height ?? null);
-    let result = pnlCache.get(key);
+    let result: PnlAnswer | undefined = stored ? { ...stored, precomputed: true } : pnlCache.get(key);
     if (!result) {
-      result = await computeWalletPnl(store, w.maker, site);
+      const computed = await computeWalletPnl(store, w.maker);
+      result = { ...computed, computedAt: new Date(nowMs).toISOString(), precomputed: false };
       pnlCache.set(key, result);
     }
     const assets = await loadAssets(
@@ -233,7 +201,8 @@ export function walletRouter(deps: ApiDeps): Router {
       site,
       logoMode(query),
     );
-    return presentPnl({ address: w.address, maker: w.maker }, result.pnl, result.skipped, assets);
+    const body = presentPnl({ address: w.address, maker: w.maker }, result.pnl, result.skipped, assets);
+    return withHandle({ ...body, computedAt: result.computedAt, precomputed: result.precomputed }, w.handle);
   });
 
   return router;

@@ -19,11 +19,12 @@ export const WalletParams: ObjectSchema = {
   properties: {
     address: {
       type: 'string',
-      minLength: 8,
+      minLength: 2,
       maxLength: 1023,
-      pattern: '^(addr|stake)(_test)?1[02-9ac-hj-np-z]+$',
-      'x-expected': 'a Bech32 address (addr1… or stake1…)',
-      description: 'Payment address (addr1…) or stake address (stake1…: all its addresses combined).',
+      pattern: '^((addr|stake)(_test)?1[02-9ac-hj-np-z]{4,}|\\$.+|[^@]+@.+)$',
+      'x-expected': 'a Bech32 address (addr1… or stake1…) or an ADA Handle ($name or sub@root)',
+      description:
+        'Payment address (addr1…) or stake address (stake1…: all its addresses combined), or an ADA Handle ($name, URL-encoded %24name, or sub@root): the answer is then for the stake key of the address holding it (that address when it has no stake key) and carries `handle`: { handle, name, kind, address, stakeAddress, script }, the handle and where it resolved.',
     },
   },
 };
@@ -135,9 +136,19 @@ export const WalletPnlResponse = component('WalletPnl', {
     'tokens',
     'topTokens',
     'series',
+    'computedAt',
+    'precomputed',
   ],
   properties: {
     address: d({ type: 'string' }, 'The address asked for.'),
+    computedAt: d(
+      { type: 'string', format: 'date-time' },
+      'When this PnL was computed; prices and ADA/USD are those of that time.',
+    ),
+    precomputed: d(
+      { type: 'boolean' },
+      'true: computed ahead by the 10-minute schedule for wallets active in the last 24 h; false: computed on demand.',
+    ),
     maker: d({ type: 'string' }, 'The key the trades are recorded under (stake address, else the address).'),
     coverageFrom: d(iso, 'Time of the first indexed block: only trades since then are counted.'),
     tradeCount: d(int, 'Trades with ADA on one side counted.'),

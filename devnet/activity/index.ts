@@ -3,6 +3,10 @@ import type { ActivityModule } from '../generator.js';
 import type { World } from '../world.js';
 import { dexModule } from './dex.js';
 import { faucetModule } from './faucet.js';
+import { governanceModule } from './governance.js';
+import { handlesModule } from './handles.js';
+import { iagonModule } from './iagon.js';
+import { nftMarketModule } from './nft-market.js';
 import { nftsModule } from './nfts.js';
 import { paymentsModule } from './payments.js';
 import { poolsModule } from './pools.js';
@@ -21,6 +25,10 @@ export function defaultModules(world: World, opts: { systemStartMs?: number } = 
     nftsModule(world),
     rewardsModule(world),
     dexModule(world, opts.systemStartMs === undefined ? {} : { systemStartMs: opts.systemStartMs }),
+    governanceModule(world),
+    iagonModule(world, opts.systemStartMs === undefined ? {} : { systemStartMs: opts.systemStartMs }),
+    handlesModule(world, opts.systemStartMs === undefined ? {} : { systemStartMs: opts.systemStartMs }),
+    nftMarketModule(world),
   ];
 }
 
