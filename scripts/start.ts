@@ -24,6 +24,9 @@ import { createRunner } from '../temporal/runner.js';
 import { SCHEDULES } from '../temporal/schedules.js';
 import { resolveIagonScripts } from '../activities/storage/iagon.js';
 
+/** While the sync catches up, recomputes rerun at least this often (ms). */
+const WARM_FIRE_MS = 15_000;
+
 function progressPrinter(log: pino.Logger) {
   let lastLine = 0;
   let caughtUp = false;
@@ -88,6 +91,7 @@ async function main(config: Config) {
     stops.push(() => chain.close());
     const printProgress = progressPrinter(log);
     let caughtUp = false;
+    let lastWarmFire = Date.now();
     const activities = createActivities({
       store,
       chain,
@@ -97,9 +101,13 @@ async function main(config: Config) {
       newsFeeds: config.NEWS_FEEDS ?? [],
       onProgress: (p) => {
         printProgress(p);
-        // The first slice that ends at the tip: rerun every recompute over the whole backfill now.
-        if (p.atTip && !caughtUp) {
-          caughtUp = true;
+        // While catching up, every recompute reruns at least every WARM_FIRE_MS (overlapping firings are skipped),
+        // so derived answers grow with the backfill instead of waiting a full interval (5 min for stake pools);
+        // the first slice that ends at the tip reruns them all over the whole backfill.
+        if (caughtUp) return;
+        if (p.atTip || Date.now() - lastWarmFire >= WARM_FIRE_MS) {
+          caughtUp = p.atTip;
+          lastWarmFire = Date.now();
           runner.fireSchedules();
         }
       },

@@ -45,10 +45,7 @@ export const JPG_V3_ASK_ADDRESS = baseAddress('mainnet', JPG_V3_ASK_SCRIPT, JPG_
 export const JPG_V3_FEE_ADDRESS = baseAddress('mainnet', JPG_V3_FEE_SCRIPT, JPG_STAKE_SCRIPT, true, true);
 const REFERENCE_PREFIX = '000643b0';
 const USER_PREFIX = '000de140';
-/**
- * The relic drop opens at this height (about 20 minutes into the chain), after the first CIP-68 token launches of
- * the DEX module: test/devnet/dex.test.ts reads the first CIP-68 reference datum on chain as a token's.
- */
+/** The relic drop (a CIP-68 NFT collection) opens at this height, about 20 minutes into the chain. */
 const RELIC_DROP_HEIGHT = 60;
 /** Bytes of a datum-hash output field, for min-UTxO. */
 const DATUM_HASH_BYTES = 34;

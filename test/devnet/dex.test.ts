@@ -179,14 +179,22 @@ describe('devnet DEX activity', function () {
     for (const ticker of ['USDM', 'DJED', 'iUSD', 'SNEK', 'MIN', 'HOSKY'])
       assert.ok(units.has(tokens.find((t) => t.ticker === ticker)!.unit), `${ticker} has a pool`);
 
-    const refDatums = txs
-      .flatMap((tx) => tx.outputs)
-      .filter(
-        (o) =>
-          Object.entries(o.value).some(
-            ([p, n]) => p !== 'ada' && Object.keys(n).some((k) => k.startsWith('000643b0')),
-          ) && o.datum,
-      );
+    // Reference (100) datums of fungible tokens: policies that also carry a (333) user token. The devnet mints
+    // CIP-68 NFTs (222) as well, whose reference datums hold NFT metadata.
+    const outputs = txs.flatMap((tx) => tx.outputs);
+    const ftPolicies = new Set(
+      outputs.flatMap((o) =>
+        Object.entries(o.value)
+          .filter(([p, n]) => p !== 'ada' && Object.keys(n).some((k) => k.startsWith('0014df10')))
+          .map(([p]) => p),
+      ),
+    );
+    const refDatums = outputs.filter(
+      (o) =>
+        Object.entries(o.value).some(
+          ([p, n]) => ftPolicies.has(p) && Object.keys(n).some((k) => k.startsWith('000643b0')),
+        ) && o.datum,
+    );
     const cip68 = refDatums
       .map((o) => decodePlutusData(o.datum as string) as { constr: number; fields: PlutusData[] })
       .filter((x) => x.constr === 0 && x.fields.length === 3 && 'map' in (x.fields[0] as object));
