@@ -12,7 +12,6 @@
  */
 import { lovelaceToAda } from '../../cardano/units.js';
 import { MARKET_OVERVIEW, MARKET_OVERVIEW_ID } from '../../mongo/collections/market-read.js';
-import { POOLS } from '../../mongo/collections/market.js';
 import {
   NFT_COLLECTIONS,
   NFT_COLLECTION_STATS,
@@ -25,7 +24,7 @@ import {
 } from '../../mongo/collections/nft.js';
 import { replaceAll } from '../../mongo/replace-all.js';
 import type { Store } from '../../mongo/store.js';
-import { adaUsdFromPools } from '../recompute/ada-usd.js';
+import { currentAdaUsd } from '../recompute/ada-usd.js';
 import { storeClock, type SlotClock } from '../recompute/clock.js';
 
 /** Sales windows, seconds. */
@@ -124,12 +123,9 @@ export function computeCollectionStats(input: CollectionInputs, ctx: StatsContex
 }
 
 /** ADA/USD: the market overview's (the market recompute's pool median), else the pools' median directly. */
-export async function currentAdaUsd(store: Store): Promise<number | null> {
+export async function nftAdaUsd(store: Store): Promise<number | null> {
   const overview = await store.collection(MARKET_OVERVIEW).get(MARKET_OVERVIEW_ID);
-  if (overview && overview.adaUsd !== null) return overview.adaUsd;
-  const pools = [];
-  for await (const p of store.collection(POOLS).scan()) pools.push(p);
-  return adaUsdFromPools(pools);
+  return overview && overview.adaUsd !== null ? overview.adaUsd : currentAdaUsd(store);
 }
 
 export async function loadCollectionInputs(
@@ -163,7 +159,7 @@ export function createNftActivities(deps: NftDeps) {
       const ctx: StatsContext = {
         tipSlot,
         clock,
-        adaUsd: await currentAdaUsd(store),
+        adaUsd: await nftAdaUsd(store),
         computedAt: new Date(now()).toISOString(),
       };
       const docs: NftCollectionStatsDoc[] = [];

@@ -4,12 +4,12 @@
  * candles), then runs the FIFO (fifo.ts). One function for both callers, so a precomputed answer (precompute.ts)
  * and an on-demand one (GET /wallet/{address}/pnl) are the same computation. Reads only, through the Store port.
  */
-import { ADAUSD_SERIES, USD_STABLECOINS, adaUsdFromPools, adaUsdOfRaw } from '../recompute/ada-usd.js';
+import { adaUsdHistory, currentAdaUsd } from '../recompute/ada-usd.js';
 import { storeClock } from '../recompute/clock.js';
 import { tokenMetadata } from '../registry/metadata.js';
 import { BLOCKS } from '../../mongo/collections/chain.js';
 import { TOKEN_STATS } from '../../mongo/collections/market-read.js';
-import { CANDLES, POOLS, TOKENS, TOKEN_META, TRADES, type TradeDoc } from '../../mongo/collections/market.js';
+import { TOKENS, TOKEN_META, TRADES, type TradeDoc } from '../../mongo/collections/market.js';
 import type { Store } from '../../mongo/store.js';
 import { computePnl, type WalletPnl } from './fifo.js';
 import { pnlTradesFromDocs, type PnlSkipReason } from './trade.js';
@@ -53,37 +53,6 @@ async function allTrades(store: Store, maker: string): Promise<TradeDoc[]> {
 async function coverageFrom(store: Store): Promise<string | null> {
   const [first] = await store.collection(BLOCKS).find('byHeight', { limit: 1 });
   return first?.time ?? null;
-}
-
-/** USD per ADA now, from the ADA/stablecoin pools (the rate the REST answers use). */
-export async function currentAdaUsd(store: Store): Promise<number | null> {
-  const pools = store.collection(POOLS);
-  const found = await Promise.all([...USD_STABLECOINS.keys()].map((u) => pools.find('byTokenB', { eq: [u] })));
-  return adaUsdFromPools(found.flat());
-}
-
-/** ADA/USD at any time of [fromMs, toMs] from the hourly adausd candles (the last close at or before). */
-export async function adaUsdHistory(
-  store: Store,
-  fromMs: number,
-  toMs: number,
-): Promise<(ms: number) => number | null> {
-  const coll = store.collection(CANDLES);
-  const from = Math.floor(fromMs / 1000);
-  const [before, within] = await Promise.all([
-    coll.find('bySeries', { eq: [ADAUSD_SERIES, '1h'], lt: from, reverse: true, limit: 1 }),
-    coll.find('bySeries', { eq: [ADAUSD_SERIES, '1h'], gte: from, lte: Math.floor(toMs / 1000) }),
-  ]);
-  const candles = [...before, ...within];
-  return (ms) => {
-    const t = ms / 1000;
-    let rate: number | null = null;
-    for (const c of candles) {
-      if (c.time > t) break;
-      rate = adaUsdOfRaw(c.close);
-    }
-    return rate;
-  };
 }
 
 /** Loads a wallet's trades and the marks, then runs the FIFO. */

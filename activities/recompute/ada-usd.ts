@@ -4,7 +4,7 @@
  * market sync keeps (stablecoin base units per lovelace; every USD stablecoin counted there has 6 decimals like
  * ADA, so the raw ratio is USD per ADA).
  */
-import { CANDLES, type CandleInterval, type PoolDoc } from '../../mongo/collections/market.js';
+import { CANDLES, POOLS, type CandleInterval, type PoolDoc } from '../../mongo/collections/market.js';
 import type { Store } from '../../mongo/store.js';
 import { LOVELACE } from '../registry/metadata.js';
 
@@ -75,4 +75,35 @@ export async function seriesLatestClose(
 ): Promise<number | null> {
   const [c] = await store.collection(CANDLES).find('bySeries', { eq: [series, interval], reverse: true, limit: 1 });
   return c ? c.close : null;
+}
+
+/** USD per ADA now, from the ADA/stablecoin pools (a few index reads): the rate the REST answers use. */
+export async function currentAdaUsd(store: Store): Promise<number | null> {
+  const pools = store.collection(POOLS);
+  const found = await Promise.all([...USD_STABLECOINS.keys()].map((u) => pools.find('byTokenB', { eq: [u] })));
+  return adaUsdFromPools(found.flat());
+}
+
+/** ADA/USD at any time of [fromMs, toMs] from the hourly adausd candles (the last close at or before). */
+export async function adaUsdHistory(
+  store: Store,
+  fromMs: number,
+  toMs: number,
+): Promise<(ms: number) => number | null> {
+  const coll = store.collection(CANDLES);
+  const from = Math.floor(fromMs / 1000);
+  const [before, within] = await Promise.all([
+    coll.find('bySeries', { eq: [ADAUSD_SERIES, '1h'], lt: from, reverse: true, limit: 1 }),
+    coll.find('bySeries', { eq: [ADAUSD_SERIES, '1h'], gte: from, lte: Math.floor(toMs / 1000) }),
+  ]);
+  const candles = [...before, ...within];
+  return (ms) => {
+    const t = ms / 1000;
+    let rate: number | null = null;
+    for (const c of candles) {
+      if (c.time > t) break;
+      rate = adaUsdOfRaw(c.close);
+    }
+    return rate;
+  };
 }

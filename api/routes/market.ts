@@ -20,7 +20,8 @@ import type { ApiDeps } from '../deps.js';
 import { loadAssets, presentTokenRow } from '../present/market.js';
 import { defineRoute, register, type AnyRouteSpec, type RestModule } from '../route.js';
 import { MarketOverviewResponse } from '../schemas/market.js';
-import { currentAdaUsd, logoMode } from './tokens.js';
+import { currentAdaUsd } from '../../activities/recompute/ada-usd.js';
+import { logoMode } from './tokens.js';
 
 export const marketRoutes = {
   overview: defineRoute({

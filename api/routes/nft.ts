@@ -5,7 +5,7 @@
  * fresh as the indexed tip. Prices are whole ADA with the exact lovelace beside them.
  */
 import Router from '@koa/router';
-import { computeCollectionStats, currentAdaUsd, NFT_WINDOWS } from '../../activities/nft/stats.js';
+import { computeCollectionStats, nftAdaUsd, NFT_WINDOWS } from '../../activities/nft/stats.js';
 import { storeClock, type SlotClock } from '../../activities/recompute/clock.js';
 import { decodeAssetName } from '../../cardano/units.js';
 import { lovelaceToAda } from '../../cardano/units.js';
@@ -260,7 +260,7 @@ export function nftRouter(deps: ApiDeps): Router {
         listings.find('byPolicyStatus', { eq: [policy, 'active'] }),
         listings.find('byPolicyListed', { eq: [policy], lte: tipSlot - NFT_WINDOWS['24h'] }),
         store.collection(NFT_SALES).find('byPolicy', { eq: [policy] }),
-        currentAdaUsd(store),
+        nftAdaUsd(store),
       ]);
       s = computeCollectionStats(
         { collection: c, active, listedBy24hAgo, sales },

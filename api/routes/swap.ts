@@ -17,7 +17,8 @@ import { loadAssets, type AssetBook } from '../present/market.js';
 import { defineRoute, register, type AnyRouteSpec, type CommonQuery, type RestModule } from '../route.js';
 import { SwapQuoteQuery, SwapQuoteResponse } from '../schemas/market.js';
 import { scaleInteger } from '../../cardano/units.js';
-import { currentAdaUsd, logoMode, poolsOfToken } from './tokens.js';
+import { currentAdaUsd } from '../../activities/recompute/ada-usd.js';
+import { logoMode, poolsOfToken } from './tokens.js';
 
 /** ADA pools per leg tried in two-hop routes (the deepest), so a quote stays a handful of pool reads. */
 export const TWO_HOP_POOLS_PER_LEG = 3;

@@ -4,7 +4,13 @@
  * market sync maintains. Also the read helpers the other market routes share (candles, trade pages, ADA/USD).
  */
 import Router from '@koa/router';
-import { ADAUSD_SERIES, USD_STABLECOINS, adaUsdFromPools, adaUsdOfRaw } from '../../activities/recompute/ada-usd.js';
+import {
+  ADAUSD_SERIES,
+  USD_STABLECOINS,
+  adaUsdHistory,
+  adaUsdOfRaw,
+  currentAdaUsd,
+} from '../../activities/recompute/ada-usd.js';
 import { storeClock, type SlotClock } from '../../activities/recompute/clock.js';
 import { marketContext } from '../../activities/recompute/index.js';
 import {
@@ -148,42 +154,11 @@ export const tokenRoutes = {
 
 export const logoMode = (q: CommonQuery): LogoMode => (q.logos === 'url' ? 'url' : 'data');
 
-/** USD per ADA now, from the ADA/stablecoin pools (a few index reads). */
-export async function currentAdaUsd(store: Store): Promise<number | null> {
-  const pools = store.collection(POOLS);
-  const found = await Promise.all([...USD_STABLECOINS.keys()].map((u) => pools.find('byTokenB', { eq: [u] })));
-  return adaUsdFromPools(found.flat());
-}
-
 /** Pools of a token (either side). */
 export async function poolsOfToken(store: Store, unit: string): Promise<PoolDoc[]> {
   const pools = store.collection(POOLS);
   const [a, b] = await Promise.all([pools.find('byTokenA', { eq: [unit] }), pools.find('byTokenB', { eq: [unit] })]);
   return [...a, ...b];
-}
-
-/** ADA/USD at any time of [fromMs, toMs] from the hourly adausd candles (the last close at or before). */
-export async function adaUsdHistory(
-  store: Store,
-  fromMs: number,
-  toMs: number,
-): Promise<(ms: number) => number | null> {
-  const coll = store.collection(CANDLES);
-  const from = Math.floor(fromMs / 1000);
-  const [before, within] = await Promise.all([
-    coll.find('bySeries', { eq: [ADAUSD_SERIES, '1h'], lt: from, reverse: true, limit: 1 }),
-    coll.find('bySeries', { eq: [ADAUSD_SERIES, '1h'], gte: from, lte: Math.floor(toMs / 1000) }),
-  ]);
-  const candles = [...before, ...within];
-  return (ms) => {
-    const t = ms / 1000;
-    let rate: number | null = null;
-    for (const c of candles) {
-      if (c.time > t) break;
-      rate = adaUsdOfRaw(c.close);
-    }
-    return rate;
-  };
 }
 
 /** Unix seconds from a from/to parameter (milliseconds when > 1e11). */

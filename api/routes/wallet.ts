@@ -31,7 +31,8 @@ import { CursorQuery, TradesResponse } from '../schemas/market.js';
 import { addressParam, withHandle, type HandleRefBody } from './handles.js';
 import { WalletParams, WalletPnlResponse, WalletResponse } from '../schemas/wallet.js';
 import { parseForNetwork } from './explorer.js';
-import { currentAdaUsd, logoMode, tradesPage } from './tokens.js';
+import { currentAdaUsd } from '../../activities/recompute/ada-usd.js';
+import { logoMode, tradesPage } from './tokens.js';
 
 const TAGS = ['Wallet'];
 /** Addresses of one stake key summed into a portfolio; beyond it the answer says `complete: false`. */
