@@ -5,37 +5,15 @@
  */
 import { HANDLES, type HandleDoc } from '../../mongo/collections/handles.js';
 import type { Store } from '../../mongo/store.js';
-import { HandleInputError, isHandleName, parseHandleInput, type HandleKind } from './index.js';
+import { HandleInputError, isHandleName, parseHandleInput } from './index.js';
 
 export { HandleInputError } from './index.js';
 
-export interface StoredHandle {
-  /** The handle without `$`, lowercase. */
-  handle: string;
-  kind: HandleKind;
-  root: string;
-  /** The address holding the handle (for a virtual subhandle: the address its datum names). */
-  address: string;
-  /** Its stake address; null when the address has no stake key. */
-  stakeAddress: string | null;
-  /** The address's payment credential is a script. */
-  script: boolean;
-  policyId: string;
-  /** The token deciding the holder (legacy name, (222) user token, (000) virtual token). */
-  unit: string;
-  /** The CIP-68 (100) reference token carrying the datum; null for legacy and virtual handles. */
-  referenceUnit: string | null;
-  /** UTxO holding `unit` (`txId#index`). */
-  utxo: string | null;
-  image: string | null;
-  defaultHandle: boolean | null;
-  ogNumber: number | null;
-  rarity: string | null;
-  /** Slot of the mint; null when minted before the indexed range. */
-  mintSlot: number | null;
-  /** Slot of the last change seen (mint, transfer, datum update). */
-  updatedSlot: number;
-}
+/**
+ * A resolved handle: its document (mongo/collections/handles.ts) with the id as `handle` and the address known.
+ * `referenceUtxo` is internal bookkeeping of the extension and not part of the answer.
+ */
+export type StoredHandle = Omit<HandleDoc, '_id' | 'address' | 'referenceUtxo'> & { handle: string; address: string };
 
 /**
  * User input → the normalised handle (no `$`, lowercase). Throws HandleInputError with the rule broken; the final
@@ -54,25 +32,8 @@ export function normaliseHandle(input: string): string {
 export const looksLikeHandle = (input: string): boolean => /^\s*\$/.test(input) || input.includes('@');
 
 export function presentStoredHandle(d: HandleDoc): StoredHandle | null {
-  if (d.address === null) return null;
-  return {
-    handle: d._id,
-    kind: d.kind,
-    root: d.root,
-    address: d.address,
-    stakeAddress: d.stakeAddress,
-    script: d.script,
-    policyId: d.policyId,
-    unit: d.unit,
-    referenceUnit: d.referenceUnit,
-    utxo: d.utxo,
-    image: d.image,
-    defaultHandle: d.defaultHandle,
-    ogNumber: d.ogNumber,
-    rarity: d.rarity,
-    mintSlot: d.mintSlot,
-    updatedSlot: d.updatedSlot,
-  };
+  const { _id, address, referenceUtxo: _internal, ...rest } = d;
+  return address === null ? null : { handle: _id, address, ...rest };
 }
 
 /**
