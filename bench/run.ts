@@ -164,7 +164,10 @@ function row(name: string, r: LoadResult, base?: LoadResult) {
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'cds-bench-'));
   try {
-    console.log(`# bench (${HOURS} h of devnet chain time, ${SECONDS} s per load run, 32 connections)\n`);
+    console.log(
+      `# bench (${HOURS} h of devnet chain time, ${SECONDS} s per load run, 32 connections, ` +
+        `API_CACHE_MS=${process.env.API_CACHE_MS ?? 'default 1000'})\n`,
+    );
     const s = await benchSync(dir);
     console.log(
       `sync: ${s.blocks} blocks (${s.rollbacks} rollbacks) in ${(s.syncMs / 1000).toFixed(1)} s = ${Math.round(s.blocksPerSecond)} blocks/s ` +
@@ -194,6 +197,10 @@ async function main() {
         items: { address: string }[];
       };
       const wallet = holders.items[0]?.address ?? 'none';
+      const nft = (await (await fetch(`${svc.url}/api/v1/nft/collections?pageSize=1`)).json()) as {
+        items: { policyId: string }[];
+      };
+      const policy = nft.items[0]?.policyId ?? 'none';
       const endpoints: { name: string; path: string }[] = [
         { name: 'GET /explorer/tx/{hash}', path: `/api/v1/explorer/tx/${txHash}` },
         { name: 'GET /tokens?sort=volume&pageSize=50', path: '/api/v1/tokens?sort=volume&pageSize=50&logos=url' },
@@ -204,6 +211,11 @@ async function main() {
         { name: 'GET /tokens/{unit}/holders', path: `/api/v1/tokens/${unit}/holders` },
         { name: 'GET /wallet/{address}', path: `/api/v1/wallet/${wallet}?logos=url` },
         { name: 'GET /staking/pools', path: '/api/v1/staking/pools' },
+        { name: 'GET /wallet/{address}/pnl', path: `/api/v1/wallet/${wallet}/pnl` },
+        { name: 'GET /nft/collections', path: '/api/v1/nft/collections' },
+        { name: 'GET /nft/collections/{policy}/listings', path: `/api/v1/nft/collections/${policy}/listings` },
+        { name: 'GET /governance/proposals', path: '/api/v1/governance/proposals' },
+        { name: 'GET /storage-network/overview', path: '/api/v1/storage-network/overview' },
       ];
       console.log('\n| endpoint | req/s | p50 ms | p99 ms | non-2xx | ratio to bare |\n|---|---|---|---|---|---|');
       for (const e of endpoints) {
