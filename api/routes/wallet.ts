@@ -28,6 +28,7 @@ import { loadAssets } from '../present/market.js';
 import { presentPnl, presentPortfolio, sumHoldings } from '../present/wallet.js';
 import { defineRoute, register, type AnyRouteSpec, type CommonQuery, type RestModule } from '../route.js';
 import { CursorQuery, TradesResponse } from '../schemas/market.js';
+import { handlesHeldBy } from '../../activities/handles/resolve.js';
 import { addressParam, withHandle, type HandleRefBody } from './handles.js';
 import { WalletParams, WalletPnlResponse, WalletResponse } from '../schemas/wallet.js';
 import { parseForNetwork } from './explorer.js';
@@ -140,10 +141,11 @@ export function walletRouter(deps: ApiDeps): Router {
 
   register(router, walletRoutes.portfolio, async (_ctx, { params, query }) => {
     const w = await walletParam(store, params.address, network);
-    const [{ docs, count }, adaUsd, { clock, checkpoint }] = await Promise.all([
+    const [{ docs, count }, adaUsd, { clock, checkpoint }, handles] = await Promise.all([
       walletAddresses(store, w),
       currentAdaUsd(store),
       storeClock(store),
+      handlesHeldBy(store, w.address),
     ]);
     if (count === 0) throw new NotFoundError(`wallet ${w.address} not found (no activity in the indexed range)`);
     const holdings = sumHoldings(docs);
@@ -165,7 +167,8 @@ export function walletRouter(deps: ApiDeps): Router {
       },
       assets,
     );
-    return withHandle(body, w.handle);
+    const names = handles.map((h) => `$${h.handle}`).sort();
+    return withHandle({ ...body, handles: names }, w.handle);
   });
 
   register(router, walletRoutes.trades, async (_ctx, { params, query }) => {

@@ -56,6 +56,7 @@ export const WalletResponse = component('WalletPortfolio', {
     'totals',
     'adaUsd',
     'asOf',
+    'handles',
   ],
   properties: {
     address: d({ type: 'string' }, 'The address asked for.'),
@@ -84,6 +85,12 @@ export const WalletResponse = component('WalletPortfolio', {
     },
     adaUsd: d(numOrNull, 'USD per ADA now.'),
     asOf: d(iso, 'Time of the indexed tip block the balances reflect.'),
+    handles: {
+      type: 'array',
+      items: { type: 'string' },
+      maxItems: 100,
+      description: 'ADA Handles the wallet holds ($name, $sub@root), by name; at most 100.',
+    },
   },
 });
 

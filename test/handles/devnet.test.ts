@@ -188,7 +188,7 @@ describe('ADA Handles end to end on the devnet', function () {
     assert.match(body.address, /^addr1w/);
   });
 
-  it('/wallet/$name answers exactly as /wallet/<its stake address>, echoing the handle', async () => {
+  it('/wallet/$name answers exactly as /wallet/<its stake address>, echoing the handle and listing its handles', async () => {
     const staked = docs.filter((d) => d.stakeAddress && !d.script);
     assert.ok(staked.length >= 10);
     for (const d of staked.slice(0, 3)) {
@@ -208,6 +208,8 @@ describe('ADA Handles end to end on the devnet', function () {
           assert.deepEqual(withoutHandle(viaHandle), direct, `${param}${suffix}`);
         }
       }
+      const holds = docs.filter((h) => h.stakeAddress === d.stakeAddress && h.address !== null);
+      assert.deepEqual((await get(`/wallet/${d.stakeAddress}`)).handles, holds.map((h) => `$${h._id}`).sort());
       const page = await get(`/explorer/address/$${d._id}`);
       assert.deepEqual(withoutHandle(page), await get(`/explorer/address/${d.stakeAddress}`));
       assert.equal(page.handle.handle, d._id);
