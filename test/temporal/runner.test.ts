@@ -321,8 +321,10 @@ describe('embedded runner', function () {
     r.fireSchedules();
     await new Promise((res) => setTimeout(res, 50));
     assert.equal((await runsOf()).length, 1, 'a firing while the run is active is skipped');
+    const first = r.active().get(recomputeWorkflowId('hourly'));
+    assert.ok(first, 'the first run is active');
     release();
-    await waitFor('the first run to complete', async () => (await runsOf())[0]?.status === 'completed');
+    await first.done; // settles once the run is recorded and its workflow id is free again
     gate = Promise.resolve();
     r.fireSchedules();
     await waitFor('a second run, long before the hour', async () => {
