@@ -2,6 +2,7 @@
  * The sync extensions every deployment runs, in order, after the core documents of each block. One list for the
  * embedded runner (`npm start`) and the Temporal worker, so both index the same documents.
  */
+import { createGovernanceExtension } from './governance/extension.js';
 import { createHandlesExtension } from './handles/extension.js';
 import { createHoldersExtension } from './holders/extension.js';
 import { createMarketExtension } from './market/index.js';
@@ -18,5 +19,6 @@ export function defaultExtensions(opts: { iagon?: IagonScripts } = {}): SyncExte
     createHandlesExtension(),
     createNftExtension(),
     createStorageExtension(opts.iagon),
+    createGovernanceExtension(),
   ];
 }

@@ -24,7 +24,14 @@ import {
   UTXO_COST_PER_BYTE,
 } from './params.js';
 import { poolJson, valueStr } from './tx.js';
-import { delegateRepresentativesResult, governanceProposalsResult } from './governance.js';
+import {
+  delegateRepresentativesResult,
+  DREP_ACTIVITY,
+  DREP_DEPOSIT,
+  GOV_ACTION_DEPOSIT,
+  GOV_ACTION_LIFETIME,
+  governanceProposalsResult,
+} from './governance.js';
 
 export interface QueryEnv {
   chain: DevChain;
@@ -64,6 +71,11 @@ function protocolParameters(): Record<string, unknown> {
     desiredNumberOfStakePools: 40,
     monetaryExpansion: '3/1000',
     treasuryExpansion: '1/5',
+    // Conway governance (devnet/governance.ts): lifetime in epochs, deposits in lovelace, DRep idle epochs.
+    governanceActionLifetime: GOV_ACTION_LIFETIME,
+    governanceActionDeposit: ada(GOV_ACTION_DEPOSIT),
+    delegateRepresentativeDeposit: ada(DREP_DEPOSIT),
+    delegateRepresentativeMaxIdleTime: DREP_ACTIVITY,
     version: PROTOCOL_VERSION,
   };
 }

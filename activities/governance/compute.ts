@@ -19,6 +19,8 @@ import { lovelaceToAda } from '../../cardano/units.js';
 import type {
   DRepDoc,
   GovAnchorDoc,
+  GovChainProposalDoc,
+  GovChainVoteDoc,
   GovernanceProposalDoc,
   GovernanceVoteDoc,
   ProposalStatus,
@@ -80,7 +82,7 @@ export interface PoolPower {
   rewardCred: string | null;
 }
 
-function anchorOf(x: unknown): GovAnchorDoc | null {
+export function anchorOf(x: unknown): GovAnchorDoc | null {
   return isObj(x) && typeof x.url === 'string' && typeof x.hash === 'string' ? { url: x.url, hash: x.hash } : null;
 }
 
@@ -90,7 +92,8 @@ const ROLES: Record<string, VoterRole> = {
   constitutionalCommittee: 'committee',
 };
 
-function parseVote(x: unknown): ParsedVote | null {
+/** One vote (`issuer`, `vote`, `metadata`) of a ledger proposal's `votes` or a transaction's `votes`. */
+export function parseVote(x: unknown): ParsedVote | null {
   if (!isObj(x) || !isObj(x.issuer)) return null;
   const role = ROLES[String(x.issuer.role)];
   const vote = x.vote;
@@ -353,6 +356,13 @@ export interface GovernanceInput {
   };
   /** Slot and ISO time of proposal transactions found in the index. */
   txTimes: ReadonlyMap<string, { slot: number; time: string }>;
+  /**
+   * What the synced blocks carried (governance sync extension): every proposal procedure and each voter's last
+   * vote, including those on proposals the ledger no longer lists.
+   */
+  chain?: { proposals: readonly GovChainProposalDoc[]; votes: readonly GovChainVoteDoc[] };
+  /** `governanceActionLifetime` (epochs) from the protocol parameters; null = unknown. */
+  govActionLifetime?: number | null;
   computedAt: string;
 }
 
@@ -367,14 +377,42 @@ const PREDEFINED_IDS = { abstain: 'drep_always_abstain', noConfidence: 'drep_alw
 export const drepDocId = (d: { kind: ParsedDRep['kind']; credential: string | null; script: boolean }): string =>
   d.kind === 'registered' ? drepBech32({ hash: d.credential as string, script: d.script }) : PREDEFINED_IDS[d.kind];
 
-function voterId(v: ParsedVote): string {
+/** A voter's public id: drep1… / cc_hot1… (CIP-129) or pool1…. */
+export function voterId(v: ParsedVote): string {
   if (v.role === 'drep') return drepBech32({ hash: v.id, script: v.script });
   if (v.role === 'committee') return ccHotBech32({ hash: v.id, script: v.script });
   // Stake pools come as pool1…; accept a bare key hash too.
   return /^[0-9a-f]{56}$/.test(v.id) ? poolIdFromHash(v.id) : v.id;
 }
 
+const sameAnchor = (a: GovAnchorDoc | null, b: GovAnchorDoc | null) =>
+  a === b || (a !== null && b !== null && a.url === b.url && a.hash === b.hash);
+
 const adaRank = (l: bigint) => Math.floor(lovelaceToAda(l));
+
+type VoteCounts = GovernanceProposalDoc['voteCounts'];
+
+function countVotes(votes: readonly { role: VoterRole; vote: VoteChoice }[]): VoteCounts {
+  const counts: VoteCounts = {
+    drep: { yes: 0, no: 0, abstain: 0 },
+    spo: { yes: 0, no: 0, abstain: 0 },
+    committee: { yes: 0, no: 0, abstain: 0 },
+  };
+  for (const v of votes) counts[v.role][v.vote]++;
+  return counts;
+}
+
+/**
+ * The lifetime of a proposal in epochs: the protocol parameter, else what the ledger shows on the proposals it
+ * lists or listed (until − since); null when neither is known.
+ */
+export function lifetimeOf(input: GovernanceInput): number | null {
+  if (input.govActionLifetime != null) return input.govActionLifetime;
+  const p = input.proposals[0];
+  if (p) return p.until - p.since;
+  const prev = input.previous.proposals.find((x) => (x.source ?? 'ledger') === 'ledger');
+  return prev ? prev.untilEpoch - prev.sinceEpoch : null;
+}
 
 /** Every document of a recompute: listed proposals fresh, earlier ones kept with their final status. */
 export function buildGovernance(input: GovernanceInput): GovernanceOutput {
@@ -383,6 +421,7 @@ export function buildGovernance(input: GovernanceInput): GovernanceOutput {
   for (const d of input.dreps) if (d.kind === 'registered') drepStake.set(d.credential as string, d.stake);
 
   const prevById = new Map(input.previous.proposals.map((x) => [x._id, x]));
+  const chainProposals = new Map((input.chain?.proposals ?? []).map((x) => [x._id, x]));
   const proposals: GovernanceProposalDoc[] = [];
   const votes: GovernanceVoteDoc[] = [];
   const listed = new Set<string>();
@@ -390,15 +429,11 @@ export function buildGovernance(input: GovernanceInput): GovernanceOutput {
     const id = proposalKey(p);
     listed.add(id);
     const prev = prevById.get(id);
-    const t = input.txTimes.get(p.txId);
+    const origin = chainProposals.get(id);
+    const t = origin ?? input.txTimes.get(p.txId);
     const bodies = votingBodies(p.action);
-    const counts = {
-      drep: { yes: 0, no: 0, abstain: 0 },
-      spo: { yes: 0, no: 0, abstain: 0 },
-      committee: { yes: 0, no: 0, abstain: 0 },
-    };
+    const counts = countVotes(p.votes);
     for (const v of p.votes) {
-      counts[v.role][v.vote]++;
       const vid = voterId(v);
       const power =
         v.role === 'drep' ? (drepStake.get(v.id) ?? 0n) : v.role === 'spo' ? (input.pools.get(vid)?.stake ?? 0n) : null;
@@ -438,17 +473,112 @@ export function buildGovernance(input: GovernanceInput): GovernanceOutput {
       drep: bodies.drep ? drepTally(p, input.dreps, epoch) : null,
       spo: bodies.spo ? spoTally(p, input.pools, input.dreps) : null,
       lastSeenEpoch: epoch,
+      source: 'ledger',
       epoch,
       computedAt,
     });
   }
-  // Proposals the ledger no longer lists keep their last tallies and votes; only the status moves on.
-  for (const prev of input.previous.proposals) {
-    if (listed.has(prev._id)) continue;
-    const status = prev.status === 'active' ? proposalStatus(false, epoch, prev.untilEpoch) : prev.status;
-    proposals.push({ ...prev, status, epoch, computedAt });
+
+  // Votes on proposals the ledger no longer lists: the ones recorded while it did, with the blocks' last vote of
+  // each voter on top (a vote cast after the last recompute that saw the proposal, or while none ran). A voter's
+  // power is the one last recorded, else its current power.
+  const drepStakeById = new Map<string, bigint>();
+  for (const d of input.dreps)
+    if (d.kind === 'registered')
+      drepStakeById.set(drepBech32({ hash: d.credential as string, script: d.script }), d.stake);
+  const unlistedVotes = new Map<string, GovernanceVoteDoc>();
+  for (const v of input.previous.votes) if (!listed.has(v.proposalId)) unlistedVotes.set(v._id, v);
+  for (const c of input.chain?.votes ?? []) {
+    if (listed.has(c.proposalId)) continue;
+    const prev = unlistedVotes.get(c._id);
+    if (prev && prev.vote === c.vote && sameAnchor(prev.anchor, c.anchor)) continue;
+    const power =
+      prev?.votingPower != null
+        ? BigInt(prev.votingPower)
+        : c.role === 'drep'
+          ? (drepStakeById.get(c.voterId) ?? null)
+          : c.role === 'spo'
+            ? (input.pools.get(c.voterId)?.stake ?? null)
+            : null;
+    unlistedVotes.set(c._id, {
+      _id: c._id,
+      proposalId: c.proposalId,
+      role: c.role,
+      voterId: c.voterId,
+      vote: c.vote,
+      anchor: c.anchor,
+      votingPower: power === null ? null : String(power),
+      rankPower: power === null ? -1 : adaRank(power),
+      epoch,
+      computedAt,
+    });
   }
-  for (const v of input.previous.votes) if (!listed.has(v.proposalId)) votes.push(v);
+  const votesOf = new Map<string, GovernanceVoteDoc[]>();
+  for (const v of unlistedVotes.values()) {
+    let list = votesOf.get(v.proposalId);
+    if (!list) votesOf.set(v.proposalId, (list = []));
+    list.push(v);
+    votes.push(v);
+  }
+
+  // Proposals the ledger no longer lists keep their last tallies; the status moves on and the vote counts follow
+  // the votes above. Those known only from blocks are rebuilt from their block document on every run (so a
+  // rolled-back submission disappears), never from an earlier run's document.
+  const lifetime = lifetimeOf(input);
+  const kept = new Set(listed);
+  for (const prev of input.previous.proposals) {
+    if (listed.has(prev._id) || prev.source === 'chain') continue;
+    kept.add(prev._id);
+    const status = prev.status === 'active' ? proposalStatus(false, epoch, prev.untilEpoch) : prev.status;
+    const origin = chainProposals.get(prev._id);
+    const voteCounts = votesOf.has(prev._id) ? countVotes(votesOf.get(prev._id) ?? []) : prev.voteCounts;
+    proposals.push({
+      ...prev,
+      status,
+      proposedSlot: origin?.slot ?? prev.proposedSlot,
+      proposedAt: origin?.time ?? prev.proposedAt,
+      voteCounts,
+      source: 'ledger',
+      epoch,
+      computedAt,
+    });
+  }
+  for (const origin of chainProposals.values()) {
+    if (kept.has(origin._id) || lifetime === null) continue;
+    kept.add(origin._id);
+    const until = origin.epoch + lifetime;
+    proposals.push({
+      _id: origin._id,
+      govActionId: govActionBech32(origin.txId, origin.index),
+      txId: origin.txId,
+      index: origin.index,
+      type: origin.type,
+      summary: summarize(origin.action),
+      status: proposalStatus(false, epoch, until),
+      sinceEpoch: origin.epoch,
+      untilEpoch: until,
+      deposit: origin.deposit,
+      returnAccount: origin.returnAccount,
+      anchor: origin.anchor,
+      requestedLovelace: origin.requestedLovelace,
+      withdrawals: origin.withdrawals,
+      action: origin.action,
+      proposedSlot: origin.slot,
+      proposedAt: origin.time,
+      voteCounts: countVotes(votesOf.get(origin._id) ?? []),
+      // No ledger state was seen for it: no tallies by voting power.
+      drep: null,
+      spo: null,
+      lastSeenEpoch: origin.epoch,
+      source: 'chain',
+      epoch,
+      computedAt,
+    });
+  }
+  // Votes whose proposal is unknown (cast on a proposal submitted before the synced range and never listed while
+  // a recompute ran) are dropped: there is no proposal to show them under.
+  for (let i = votes.length - 1; i >= 0; i--)
+    if (!kept.has((votes[i] as GovernanceVoteDoc).proposalId)) votes.splice(i, 1);
 
   const votesByDRep = new Map<string, number>();
   for (const v of votes) if (v.role === 'drep') votesByDRep.set(v.voterId, (votesByDRep.get(v.voterId) ?? 0) + 1);

@@ -5,14 +5,22 @@
  *   (proposals the ledger no longer lists are kept with their final status and last tallies) and the proposal
  *   transactions (slot and time of submission), then rewrites governance_proposals, governance_votes and dreps in
  *   one write batch (atomic in the embedded store). Idempotent: a failed run is simply repeated.
+ *   It merges what the synced blocks carried (governance_chain_proposals / governance_chain_votes, the governance
+ *   sync extension): a proposal submitted and gone while no recompute ran is listed from its block (expired when
+ *   the epoch is past submission + `governanceActionLifetime` from queryLedgerState/protocolParameters, otherwise
+ *   removed), and votes cast on proposals the ledger no longer lists are the blocks' last vote of each voter.
  * Without a chain source there is nothing to ask the ledger: the run writes nothing.
  */
 import { TRANSACTIONS } from '../../mongo/collections/chain.js';
 import {
   DREPS,
+  GOVERNANCE_CHAIN_PROPOSALS,
+  GOVERNANCE_CHAIN_VOTES,
   GOVERNANCE_PROPOSALS,
   GOVERNANCE_VOTES,
   type DRepDoc,
+  type GovChainProposalDoc,
+  type GovChainVoteDoc,
   type GovernanceProposalDoc,
   type GovernanceVoteDoc,
 } from '../../mongo/collections/governance.js';
@@ -51,28 +59,46 @@ function replaceOps<D extends { _id: string }>(
   return [...next.map((d) => put(spec, d)), ...prev.filter((d) => !keep.has(d._id)).map((d) => del(spec, d._id))];
 }
 
+/** `governanceActionLifetime` (epochs) of queryLedgerState/protocolParameters; null when absent. */
+export function govActionLifetime(params: unknown): number | null {
+  if (typeof params !== 'object' || params === null) return null;
+  const v = (params as Record<string, unknown>).governanceActionLifetime;
+  const n = typeof v === 'bigint' ? Number(v) : v;
+  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : null;
+}
+
 export function createGovernanceActivities(deps: GovernanceDeps) {
   const { store, chain } = deps;
   const now = deps.now ?? Date.now;
   return {
     async recomputeGovernance(): Promise<GovernanceRunResult> {
       if (!chain) return { epoch: null, proposals: 0, active: 0, votes: 0, dreps: 0 };
-      const [epoch, rawProposals, rawDReps, rawPools] = await Promise.all([
+      const [epoch, rawProposals, rawDReps, rawPools, rawParams] = await Promise.all([
         chain.query<number | bigint>('queryLedgerState/epoch'),
         chain.query<unknown>('queryLedgerState/governanceProposals'),
         chain.query<unknown>('queryLedgerState/delegateRepresentatives'),
         chain.query<unknown>('queryLedgerState/stakePools', { includeStake: true }),
+        // Only the proposal lifetime is read; without it the lifetime comes from the listed proposals.
+        chain.query<unknown>('queryLedgerState/protocolParameters').catch(() => null),
       ]);
       const proposals = parseProposals(rawProposals);
-      const [prevProposals, prevVotes, prevDReps] = await Promise.all([
+      const [prevProposals, prevVotes, prevDReps, chainProposals, chainVotes] = await Promise.all([
         all<GovernanceProposalDoc>(store, GOVERNANCE_PROPOSALS),
         all<GovernanceVoteDoc>(store, GOVERNANCE_VOTES),
         all<DRepDoc>(store, DREPS),
+        all<GovChainProposalDoc>(store, GOVERNANCE_CHAIN_PROPOSALS),
+        all<GovChainVoteDoc>(store, GOVERNANCE_CHAIN_VOTES),
       ]);
-      // Submission slot and time, looked up once per proposal (kept in the document afterwards).
+      // Submission slot and time, looked up once per proposal the blocks did not record (kept afterwards).
       const known = new Map(prevProposals.map((p) => [p._id, p]));
+      const recorded = new Set(chainProposals.map((p) => p._id));
       const txIds = [
-        ...new Set(proposals.filter((p) => known.get(`${p.txId}#${p.index}`)?.proposedSlot == null).map((p) => p.txId)),
+        ...new Set(
+          proposals
+            .map((p) => `${p.txId}#${p.index}`)
+            .filter((id) => !recorded.has(id) && known.get(id)?.proposedSlot == null)
+            .map((id) => id.slice(0, id.indexOf('#'))),
+        ),
       ];
       const txs = txIds.length ? await store.collection(TRANSACTIONS).getMany(txIds) : [];
       const txTimes = new Map<string, { slot: number; time: string }>();
@@ -85,6 +111,8 @@ export function createGovernanceActivities(deps: GovernanceDeps) {
         pools: parsePools(rawPools),
         previous: { proposals: prevProposals, votes: prevVotes, dreps: prevDReps },
         txTimes,
+        chain: { proposals: chainProposals, votes: chainVotes },
+        govActionLifetime: govActionLifetime(rawParams),
         computedAt: new Date(now()).toISOString(),
       });
       await store.write([

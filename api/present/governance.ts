@@ -35,6 +35,7 @@ export function presentProposalRow(d: GovernanceProposalDoc) {
     sinceEpoch: d.sinceEpoch,
     untilEpoch: d.untilEpoch,
     proposedAt: d.proposedAt,
+    proposedSlot: d.proposedSlot,
     deposit: lovelaceToAda(d.deposit),
     depositLovelace: d.deposit,
     returnAccount: d.returnAccount,
@@ -45,6 +46,7 @@ export function presentProposalRow(d: GovernanceProposalDoc) {
     drep: presentTally(d.drep),
     spo: presentTally(d.spo),
     lastSeenEpoch: d.lastSeenEpoch,
+    source: d.source ?? 'ledger',
   };
 }
 

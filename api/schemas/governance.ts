@@ -74,7 +74,8 @@ const Anchor: JsonSchema = {
 export const VoteTally = component('VoteTally', {
   type: ['object', 'null'],
   description:
-    'How one voting body stands, by voting power; null when the body does not vote on this action type. ' +
+    'How one voting body stands, by voting power; null when the body does not vote on this action type, or when ' +
+    'the proposal is known only from blocks (source chain). ' +
     'DReps: stake of active registered DReps plus the noConfidence option (yes on a noConfidence action, no ' +
     'otherwise); the abstain option and inactive DReps are left out. Stake pools: live pool stake; a silent pool ' +
     'counts as abstain when its reward account delegates to the abstain option. yesPct + noPct + notVotedPct = ' +
@@ -125,6 +126,11 @@ const proposalProps: Record<string, JsonSchema> = {
   sinceEpoch: { type: 'integer', minimum: 0, description: 'Epoch of submission.' },
   untilEpoch: { type: 'integer', minimum: 0, description: 'Last epoch in which it can be voted on and ratified.' },
   proposedAt: { type: ['string', 'null'], format: 'date-time', description: 'Time of the submitting transaction.' },
+  proposedSlot: {
+    type: ['integer', 'null'],
+    minimum: 0,
+    description: 'Slot of the block that carried the submitting transaction; null when the index does not hold it.',
+  },
   deposit: Ada,
   depositLovelace: Lovelace,
   returnAccount: { type: 'string', description: 'Reward account that gets the deposit back.' },
@@ -139,7 +145,19 @@ const proposalProps: Record<string, JsonSchema> = {
   },
   drep: VoteTally,
   spo: VoteTally,
-  lastSeenEpoch: { type: 'integer', description: 'Last epoch the ledger listed it (tallies are as of then).' },
+  lastSeenEpoch: {
+    type: 'integer',
+    description: 'Last epoch the ledger listed it (tallies are as of then); for source chain, its submission epoch.',
+  },
+  source: {
+    type: 'string',
+    enum: ['ledger', 'chain'],
+    description:
+      'ledger: seen listed by the ledger (tallies by voting power). chain: known only from the synced blocks — ' +
+      'submitted and gone before any recompute saw it; no tallies (drep/spo null), votes are the last vote of ' +
+      'each voter the blocks carried, status expired when past untilEpoch (submission + the ' +
+      'governanceActionLifetime protocol parameter), otherwise removed.',
+  },
 };
 const PROPOSAL_REQUIRED = Object.keys(proposalProps);
 

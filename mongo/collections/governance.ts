@@ -67,6 +67,13 @@ export interface GovernanceProposalDoc {
   /** Slot and time of the submitting transaction, when the index holds it. */
   proposedSlot: number | null;
   proposedAt: string | null;
+  /**
+   * ledger: the recompute saw the ledger list it (tallies by voting power as of `lastSeenEpoch`); chain: known only
+   * from the synced blocks (governance_chain_proposals) — submitted and gone while no recompute ran, so there are
+   * no tallies (`drep`/`spo` null), its votes are the ones the blocks carried and `lastSeenEpoch` is its
+   * submission epoch. Absent on documents written before the field existed (= ledger).
+   */
+  source?: 'ledger' | 'chain';
   voteCounts: {
     drep: { yes: number; no: number; abstain: number };
     spo: { yes: number; no: number; abstain: number };
@@ -154,4 +161,67 @@ export const DREPS = defineCollection<DRepDoc>({
   indexes: [{ name: 'byStake', fields: ['rankStake'] }],
 });
 
-export const GOVERNANCE_COLLECTIONS = [GOVERNANCE_PROPOSALS, GOVERNANCE_VOTES, DREPS];
+/**
+ * A proposal procedure as a block carried it (governance sync extension, activities/governance/extension.ts):
+ * written when its transaction is applied, undone with it on a rollback. Unlike the ledger query, which lists
+ * live proposals only, these stay after the proposal leaves the ledger.
+ */
+export interface GovChainProposalDoc {
+  /** `txId#index` (index = position in the transaction's `proposals`). */
+  _id: string;
+  txId: string;
+  index: number;
+  /** Slot, block height, time (ISO) and epoch of the block that carried the transaction. */
+  slot: number;
+  height: number;
+  time: string;
+  epoch: number;
+  deposit: string;
+  returnAccount: string;
+  anchor: GovAnchorDoc | null;
+  type: string;
+  /** Treasury withdrawals: Σ requested lovelace and the recipients; null/[] for other actions. */
+  requestedLovelace: string | null;
+  withdrawals: { rewardAccount: string; lovelace: string }[];
+  /** The action as the block carried it (big integers as strings). */
+  action: Record<string, unknown>;
+}
+
+/**
+ * The latest vote of one voter on one proposal as the blocks carried it. A re-vote replaces the document (as the
+ * ledger replaces the vote); a rollback restores the earlier one from the sync's undo journal.
+ */
+export interface GovChainVoteDoc {
+  /** `${proposalId}|${role}|${voterId}` — the same key as GovernanceVoteDoc. */
+  _id: string;
+  proposalId: string;
+  role: VoterRole;
+  /** drep1… (CIP-129), pool1…, or cc_hot1… (CIP-129). */
+  voterId: string;
+  vote: 'yes' | 'no' | 'abstain';
+  anchor: GovAnchorDoc | null;
+  /** The transaction and block of the vote. */
+  txId: string;
+  slot: number;
+  height: number;
+  time: string;
+  epoch: number;
+}
+
+export const GOVERNANCE_CHAIN_PROPOSALS = defineCollection<GovChainProposalDoc>({
+  name: 'governance_chain_proposals',
+  indexes: [{ name: 'bySlot', fields: ['slot'] }],
+});
+
+export const GOVERNANCE_CHAIN_VOTES = defineCollection<GovChainVoteDoc>({
+  name: 'governance_chain_votes',
+  indexes: [
+    { name: 'byProposal', fields: ['proposalId', 'slot'] },
+    { name: 'byVoter', fields: ['voterId', 'slot'] },
+  ],
+});
+
+/** What the governance sync extension writes. */
+export const GOVERNANCE_SYNC_COLLECTIONS = [GOVERNANCE_CHAIN_PROPOSALS, GOVERNANCE_CHAIN_VOTES];
+
+export const GOVERNANCE_COLLECTIONS = [GOVERNANCE_PROPOSALS, GOVERNANCE_VOTES, DREPS, ...GOVERNANCE_SYNC_COLLECTIONS];
