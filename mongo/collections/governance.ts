@@ -91,7 +91,8 @@ export interface GovernanceProposalDoc {
 
 export type VoterRole = 'drep' | 'spo' | 'committee';
 
-export interface GovernanceVoteDoc {
+/** One voter's vote on one proposal, as the ledger and the blocks both state it. */
+export interface GovVote {
   /** `${proposalId}|${role}|${voterId}`. */
   _id: string;
   /** `txId#index` of the proposal. */
@@ -101,6 +102,9 @@ export interface GovernanceVoteDoc {
   voterId: string;
   vote: 'yes' | 'no' | 'abstain';
   anchor: GovAnchorDoc | null;
+}
+
+export interface GovernanceVoteDoc extends GovVote {
   /** The voter's voting power when last seen, lovelace; null for committee members (one member, one vote). */
   votingPower: string | null;
   /** Whole ADA of voting power (−1 for committee members), for ordering. */
@@ -191,15 +195,7 @@ export interface GovChainProposalDoc {
  * The latest vote of one voter on one proposal as the blocks carried it. A re-vote replaces the document (as the
  * ledger replaces the vote); a rollback restores the earlier one from the sync's undo journal.
  */
-export interface GovChainVoteDoc {
-  /** `${proposalId}|${role}|${voterId}` — the same key as GovernanceVoteDoc. */
-  _id: string;
-  proposalId: string;
-  role: VoterRole;
-  /** drep1… (CIP-129), pool1…, or cc_hot1… (CIP-129). */
-  voterId: string;
-  vote: 'yes' | 'no' | 'abstain';
-  anchor: GovAnchorDoc | null;
+export interface GovChainVoteDoc extends GovVote {
   /** The transaction and block of the vote. */
   txId: string;
   slot: number;

@@ -16,8 +16,6 @@ import { createGovernanceExtension } from '../../activities/governance/extension
 import { createGovernanceActivities } from '../../activities/governance/index.js';
 import type { SyncExtension } from '../../activities/sync/extension.js';
 import { createSyncActivities } from '../../activities/sync/index.js';
-import { lovelace } from '../../activities/staking/compute.js';
-import { drepBech32 } from '../../cardano/governance-ids.js';
 import { governanceRoutes } from '../../api/routes/governance.js';
 import { ajv } from '../../api/schema.js';
 import { startDevnet, type Devnet } from '../../devnet/index.js';
@@ -33,6 +31,7 @@ import type { CollectionSpec, Store } from '../../mongo/store.js';
 import { startTestApi, type TestApi } from '../api/seed.js';
 import { memoryChain } from '../sync/memory-chain.js';
 import { tempStore } from '../sync/helpers.js';
+import { canonicalBlocks, expectedFrom, type Expected } from './chain-expected.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- Ogmios/REST bodies
 const NOW = Date.UTC(2026, 10, 20, 12);
@@ -62,46 +61,6 @@ async function all<D extends { _id: string }>(store: Store, spec: CollectionSpec
   const out: D[] = [];
   for await (const d of store.collection(spec).scan()) out.push(d);
   return out;
-}
-
-/** The canonical blocks of the devnet, parsed as the sync receives them. */
-function canonicalBlocks(devnet: Devnet): Block[] {
-  const out: Block[] = [];
-  for (const e of devnet.events())
-    if (e.kind === 'forward' && e.canonical) out.push(parseOgmiosJson(devnet.blockJson(e)) as Block);
-  return out;
-}
-
-interface Expected {
-  proposals: Map<string, { type: string; deposit: bigint; requested: bigint | null; slot: number }>;
-  /** proposal id → voter id → last vote. */
-  votes: Map<string, Map<string, string>>;
-}
-
-/** What the blocks carried, read straight from the Ogmios JSON (independently of the extension's parser). */
-function expectedFrom(blocks: readonly Block[]): Expected {
-  const proposals: Expected['proposals'] = new Map();
-  const votes: Expected['votes'] = new Map();
-  for (const block of blocks)
-    for (const tx of block.transactions ?? []) {
-      (tx.proposals as Json[] | undefined)?.forEach((p, index) => {
-        const w = p.action.withdrawals as Record<string, unknown> | undefined;
-        proposals.set(`${tx.id}#${index}`, {
-          type: p.action.type,
-          deposit: lovelace(p.deposit) ?? -1n,
-          requested: w ? Object.values(w).reduce<bigint>((s, x) => s + (lovelace(x) ?? 0n), 0n) : null,
-          slot: block.slot ?? -1,
-        });
-      });
-      for (const v of (tx.votes as Json[] | undefined) ?? []) {
-        const pid = `${v.proposal.transaction.id}#${v.proposal.index}`;
-        if (!votes.has(pid)) votes.set(pid, new Map());
-        const voter =
-          v.issuer.role === 'stakePoolOperator' ? v.issuer.id : drepBech32({ hash: v.issuer.id, script: false });
-        votes.get(pid)!.set(voter, v.vote);
-      }
-    }
-  return { proposals, votes };
 }
 
 describe('governance sync extension on the devnet', function () {

@@ -5,10 +5,8 @@
  * of the blocks) and the ledger queries (stake).
  */
 import assert from 'node:assert/strict';
-import { parseOgmiosJson } from '../../activities/chain/json.js';
 import { connectOgmios } from '../../activities/chain/ogmios-client.js';
 import type { ChainSource } from '../../activities/chain/source.js';
-import type { Block } from '../../activities/chain/types.js';
 import { createGovernanceActivities } from '../../activities/governance/index.js';
 import { lovelace } from '../../activities/staking/compute.js';
 import { drepBech32, drepLegacyBech32, govActionBech32 } from '../../cardano/governance-ids.js';
@@ -18,6 +16,7 @@ import { startDevnet, type Devnet } from '../../devnet/index.js';
 import type { Store } from '../../mongo/store.js';
 import { startTestApi, type TestApi } from '../api/seed.js';
 import { syncAll } from '../sync/helpers.js';
+import { canonicalBlocks, expectedFrom } from './chain-expected.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
 const NOW = Date.UTC(2026, 10, 20, 12);
@@ -30,38 +29,10 @@ const checkDetail = ajv.compile(governanceRoutes.proposal.response);
 const checkDReps = ajv.compile(governanceRoutes.dreps.response);
 const checkDRep = ajv.compile(governanceRoutes.drep.response);
 
-interface ChainProposal {
-  id: string;
-  type: string;
-  requested: bigint | null;
-}
-
-/** What the chain carried: every proposal, and the last vote of each voter on each proposal (in chain order). */
+/** What the chain carried: every proposal (chain order) and the last vote of each voter on each proposal. */
 function fromChain(devnet: Devnet) {
-  const proposals: ChainProposal[] = [];
-  const votes = new Map<string, Map<string, string>>();
-  for (const e of devnet.events()) {
-    if (e.kind !== 'forward' || !e.canonical) continue;
-    const block = parseOgmiosJson(devnet.blockJson(e)) as Block;
-    for (const tx of block.transactions ?? []) {
-      (tx.proposals as Json[] | undefined)?.forEach((p, index) => {
-        const w = p.action.withdrawals as Record<string, unknown> | undefined;
-        proposals.push({
-          id: `${tx.id}#${index}`,
-          type: p.action.type,
-          requested: w ? Object.values(w).reduce<bigint>((s, x) => s + (lovelace(x) ?? 0n), 0n) : null,
-        });
-      });
-      for (const v of (tx.votes as Json[] | undefined) ?? []) {
-        const pid = `${v.proposal.transaction.id}#${v.proposal.index}`;
-        if (!votes.has(pid)) votes.set(pid, new Map());
-        const voter =
-          v.issuer.role === 'stakePoolOperator' ? v.issuer.id : drepBech32({ hash: v.issuer.id, script: false });
-        votes.get(pid)!.set(voter, v.vote);
-      }
-    }
-  }
-  return { proposals, votes };
+  const { proposals, votes } = expectedFrom(canonicalBlocks(devnet));
+  return { proposals: [...proposals].map(([id, p]) => ({ id, ...p })), votes };
 }
 
 describe('governance on the devnet', function () {
