@@ -6,7 +6,7 @@
  */
 import { parseAddress } from '../cardano/address.js';
 import type { Val } from './value.js';
-import { REWARD_PER_BLOCK, STAKE_POOL_DEPOSIT } from './params.js';
+import { GENESIS_FUNDS, MAX_LOVELACE_SUPPLY, REWARD_PER_BLOCK, STAKE_POOL_DEPOSIT } from './params.js';
 import { GovState, type GovCert, type ProposalDraft, type VoteDraft } from './governance.js';
 
 export interface Utxo {
@@ -69,6 +69,23 @@ export interface PoolState {
   retiringEpoch: number | null;
 }
 
+/**
+ * The reward computation of the last completed epoch, kept at its boundary: what
+ * `queryLedgerState/stakePoolsPerformances` reports (devnet/queries.ts).
+ */
+export interface EpochRewards {
+  /** The epoch whose blocks were paid. */
+  epoch: number;
+  /** Each pool's stake at the boundary, lovelace: the stake its delegators were paid pro rata to. */
+  stakes: Map<string, bigint>;
+  /** Stake of each pool's owners (the keys of its `owners` delegating to it), lovelace. */
+  ownerStakes: Map<string, bigint>;
+  blocks: Map<string, number>;
+  totalBlocks: number;
+  /** Max supply − reserves before the payout, lovelace (the ledger's "total stake" of the reward formula). */
+  circulating: bigint;
+}
+
 export class Ledger implements UtxoView {
   readonly utxos = new Map<string, Utxo>();
   private readonly byAddress = new Map<string, Map<string, Utxo>>();
@@ -91,6 +108,9 @@ export class Ledger implements UtxoView {
   snapshot: { pool: string; stake: bigint }[] = [];
   /** Totals for the queries (lovelace). */
   totalRewardsPaid = 0n;
+  /** Block rewards paid out of the reserves (pool deposit refunds excluded), lovelace. */
+  rewardsFromReserves = 0n;
+  lastRewards: EpochRewards | null = null;
   /** DReps, vote delegations, proposals and votes (devnet/governance.ts). */
   readonly gov = new GovState();
 
@@ -181,6 +201,14 @@ export class Ledger implements UtxoView {
     this.gov.apply(tx, this.epoch);
   }
 
+  /**
+   * Lovelace left in the reserves: the max supply less what genesis put in circulation and the block rewards paid
+   * since. The devnet's fees leave circulation and its treasury receives nothing (devnet/queries.ts).
+   */
+  reserves(): bigint {
+    return MAX_LOVELACE_SUPPLY - GENESIS_FUNDS - this.rewardsFromReserves;
+  }
+
   /** Live stake of a pool's delegators: UTxO stake plus unwithdrawn rewards (lovelace). */
   poolStakes(): Map<string, bigint> {
     const out = new Map<string, bigint>();
@@ -206,11 +234,28 @@ export class Ledger implements UtxoView {
       if (!list) delegatorsOf.set(pool, (list = []));
       list.push(cred);
     }
-    const credit = (cred: string, amount: bigint) => {
+    const credit = (cred: string, amount: bigint, fromReserves = true) => {
       const r = this.rewards.get(cred);
       if (r === undefined || amount <= 0n) return;
       this.rewards.set(cred, r + amount);
       this.totalRewardsPaid += amount;
+      if (fromReserves) this.rewardsFromReserves += amount;
+    };
+    const ownerStakes = new Map<string, bigint>();
+    for (const [poolId, pool] of this.pools) {
+      const owners = new Set(pool.params.owners);
+      let own = 0n;
+      for (const cred of delegatorsOf.get(poolId) ?? [])
+        if (owners.has(cred)) own += (this.utxoStake.get(cred) ?? 0n) + (this.rewards.get(cred) ?? 0n);
+      ownerStakes.set(poolId, own);
+    }
+    this.lastRewards = {
+      epoch: epoch - 1,
+      stakes,
+      ownerStakes,
+      blocks: new Map(this.blocksThisEpoch),
+      totalBlocks: [...this.blocksThisEpoch.values()].reduce((a, b) => a + b, 0),
+      circulating: MAX_LOVELACE_SUPPLY - this.reserves(),
     };
     for (const [poolId, blocks] of this.blocksThisEpoch) {
       const pool = this.pools.get(poolId);
@@ -232,7 +277,7 @@ export class Ledger implements UtxoView {
     for (const [id, p] of [...this.pools]) {
       if (p.retiringEpoch === null || p.retiringEpoch > epoch) continue;
       this.pools.delete(id);
-      credit(p.params.rewardCred, STAKE_POOL_DEPOSIT);
+      credit(p.params.rewardCred, STAKE_POOL_DEPOSIT, false);
       for (const cred of delegatorsOf.get(id) ?? []) this.delegations.delete(cred);
     }
     // Expired proposals leave the ledger; their deposits go back to the (registered) return accounts.

@@ -23,8 +23,12 @@ export const UTXO_COST_PER_BYTE = 4310n;
 export const STAKE_CREDENTIAL_DEPOSIT = 2_000_000n;
 export const STAKE_POOL_DEPOSIT = 500_000_000n;
 export const MIN_POOL_COST = 170_000_000n;
-/** Lovelace a pool earns per block it makes (split between operator and delegators at the epoch boundary). */
-export const REWARD_PER_BLOCK = 450_000_000n;
+/**
+ * Lovelace a pool earns per block it makes (split between operator and delegators at the epoch boundary). With
+ * ~1,080 blocks an epoch (1,460 six-hour epochs a year) and ~130 M ADA delegated, 10 ADA a block pays the largest
+ * pools' delegators a few percent a year after the fixed cost, and the smallest nothing, as on mainnet.
+ */
+export const REWARD_PER_BLOCK = 10_000_000n;
 
 /** What the genesis output holds: the faucet that funds every devnet wallet (lovelace). */
 export const GENESIS_FUNDS = 3_000_000_000_000_000n;

@@ -16,6 +16,7 @@ import {
   MIN_POOL_COST,
   NETWORK_MAGIC,
   PROTOCOL_VERSION,
+  REWARD_PER_BLOCK,
   SECURITY_PARAMETER,
   SLOT_LENGTH_MS,
   SLOTS_PER_KES_PERIOD,
@@ -64,11 +65,10 @@ function protocolParameters(): Record<string, unknown> {
     stakeCredentialDeposit: ada(STAKE_CREDENTIAL_DEPOSIT),
     stakePoolDeposit: ada(STAKE_POOL_DEPOSIT),
     stakePoolRetirementEpochBound: 18,
-    stakePoolPledgeInfluence: '3/10',
+    // The devnet pays each pool its blocks × REWARD_PER_BLOCK without the pledge term (devnet/ledger.ts), i.e. a0 = 0.
+    stakePoolPledgeInfluence: '0/1',
     minStakePoolCost: ada(MIN_POOL_COST),
-    // nOpt (k) scaled to the devnet's ~30 pools, as mainnet's 500 is to its ~3,000: saturation then reads like
-    // mainnet's (a fraction around 0.1–1) instead of dozens of times over.
-    desiredNumberOfStakePools: 40,
+    desiredNumberOfStakePools: DESIRED_STAKE_POOLS,
     monetaryExpansion: '3/1000',
     treasuryExpansion: '1/5',
     // Conway governance (devnet/governance.ts): lifetime in epochs, deposits in lovelace, DRep idle epochs.
@@ -78,6 +78,54 @@ function protocolParameters(): Record<string, unknown> {
     delegateRepresentativeMaxIdleTime: DREP_ACTIVITY,
     version: PROTOCOL_VERSION,
   };
+}
+
+/**
+ * nOpt (k). The saturation point is circulation / k: mainnet's k = 500 over ~38 B ADA puts it near 77 M ADA, above
+ * its largest pools; the devnet's ~3 B ADA (mostly the faucet's) with k = 300 puts it near 10 M ADA, above the
+ * devnet's largest pools (~8 M ADA), so no pool's reward would be capped and saturation reads like mainnet's.
+ */
+export const DESIRED_STAKE_POOLS = 300;
+
+/** The devnet's treasury receives nothing (fees leave circulation); its reserves pay the block rewards. */
+function treasuryAndReserves(env: QueryEnv): string {
+  return stringify({ treasury: ada(0n), reserves: ada(env.ledger.reserves()) });
+}
+
+/**
+ * The reward computation of the last completed epoch, in the shape of Ogmios' `stakePoolsPerformances`. The devnet
+ * pays a pool REWARD_PER_BLOCK per block it made; in the Shelley formula a pool earns maxPool(R, σ) × p̂ with
+ * σ = stake / circulation and apparent performance p̂ = (blocks / all blocks) / (stake / active stake), i.e.
+ * R × (blocks / all blocks) × active / circulation (no pledge term, no pool capped). So the pot that the Shelley
+ * formula needs to pay exactly what the devnet paid is R = REWARD_PER_BLOCK × all blocks × circulation / active.
+ */
+function stakePoolsPerformances(env: QueryEnv): string {
+  const r = env.ledger.lastRewards;
+  let active = 0n;
+  for (const s of r?.stakes.values() ?? []) active += s;
+  const pot = r && active > 0n ? (REWARD_PER_BLOCK * BigInt(r.totalBlocks) * r.circulating) / active : 0n;
+  const pools: Record<string, unknown> = {};
+  for (const [id, stake] of r?.stakes ?? []) {
+    const p = env.ledger.pools.get(id)?.params;
+    if (!p || !r) continue;
+    const blocks = r.blocks.get(id) ?? 0;
+    pools[id] = {
+      id,
+      stake: ada(stake),
+      ownerStake: ada(r.ownerStakes.get(id) ?? 0n),
+      approximatePerformance:
+        stake > 0n && r.totalBlocks > 0 ? blocks / r.totalBlocks / (Number(stake) / Number(active)) : 0,
+      parameters: { cost: ada(p.cost), margin: `${p.margin[0]}/${p.margin[1]}`, pledge: ada(p.pledge) },
+    };
+  }
+  return stringify({
+    desiredNumberOfStakePools: DESIRED_STAKE_POOLS,
+    stakePoolPledgeInfluence: '0/1',
+    totalRewardsInEpoch: ada(pot),
+    activeStakeInEpoch: ada(active),
+    totalStakeInEpoch: ada(r?.circulating ?? MAX_LOVELACE_SUPPLY - env.ledger.reserves()),
+    stakePools: pools,
+  });
 }
 
 export function genesisShelley(env: QueryEnv): Record<string, unknown> {
@@ -231,6 +279,10 @@ export function answerQuery(env: QueryEnv, method: string, params: Record<string
       return { result: liveStakeDistribution(env) };
     case 'queryLedgerState/utxo':
       return { result: utxo(env, params) };
+    case 'queryLedgerState/treasuryAndReserves':
+      return { result: treasuryAndReserves(env) };
+    case 'queryLedgerState/stakePoolsPerformances':
+      return { result: stakePoolsPerformances(env) };
     case 'queryLedgerState/rewardAccountSummaries':
       return { result: rewardAccountSummaries(env, params) };
     case 'queryLedgerState/governanceProposals':

@@ -1,12 +1,11 @@
 /**
  * Pure stake-pool figures: parsing the Ogmios StakePool object, saturation, status and the estimated return.
  *
- * Estimated yearly return (delegators' view, a fraction, an ESTIMATE): the Shelley rewards model without the pledge
- * term and with ideal performance. Per epoch the reward pot is R = reserves·ρ·(1−τ) (fees ignored); a pool with
- * stake share σ (live stake / total live stake) earns R·min(σ, 1/k); the operator takes the fixed cost and the
- * margin of the rest; delegators share (R·min(σ,1/k) − cost)·(1 − margin) pro rata. ROA = that / pool stake ×
- * epochs per year. Without the reserves (a source that does not answer queryLedgerState/treasuryAndReserves, e.g.
- * the devnet) the pot is unknown and the estimate is null.
+ * Returns follow the Shelley rewards model: per epoch the pools share the pot R (queryLedgerState/
+ * stakePoolsPerformances `totalRewardsInEpoch`, else reserves·ρ·(1−τ)); a pool earns maxPool(σ, pledge) × its
+ * apparent performance, with σ its stake over the ledger's total stake (circulation: max supply − reserves); the
+ * operator takes the fixed cost and the margin of the rest; delegators share the remainder pro rata. A yearly
+ * figure is the per-epoch return × epochs per year, compounded no further.
  */
 import type { StakePoolStatus } from '../../mongo/collections/staking.js';
 
@@ -35,7 +34,7 @@ export function ratio(x: unknown): number | null {
 
 export const adaNumber = (l: bigint): number => Number(l) / 1e6;
 
-/** Live stake / saturation point, where the saturation point is total stake / nOpt. */
+/** Live stake / saturation point, where the saturation point is the ledger's total stake (circulation) / nOpt. */
 export function saturation(stake: bigint, totalStake: bigint, nOpt: number): number {
   if (totalStake <= 0n || nOpt <= 0) return 0;
   return (Number(stake) * nOpt) / Number(totalStake);
@@ -49,24 +48,71 @@ export function poolStatus(retiringEpoch: number | null, epoch: number, inLedger
 }
 
 export interface RewardModel {
-  /** Epoch reward pot available to pools, lovelace (null = unknown). */
+  /** R: the epoch's reward pot shared by the pools (after the treasury's cut), lovelace; null = unknown. */
   pot: bigint | null;
+  /** The ledger's total stake: max supply − reserves (circulation), lovelace. */
   totalStake: bigint;
   nOpt: number;
+  /** Pledge influence a0. */
+  a0: number;
   epochsPerYear: number;
 }
 
+/** R when the ledger does not report it: reserves · ρ · (1 − τ) (fees, a small share on mainnet, ignored). */
 export function rewardPot(reserves: bigint | null, rho: number | null, tau: number | null): bigint | null {
   if (reserves === null || rho === null || tau === null) return null;
   return BigInt(Math.floor(Number(reserves) * rho * (1 - tau)));
 }
 
-export function estimatedRoa(pool: { stake: bigint; cost: bigint; margin: number }, m: RewardModel): number | null {
-  if (m.pot === null || m.totalStake <= 0n || pool.stake <= 0n || m.nOpt <= 0) return null;
-  const sigma = Math.min(Number(pool.stake) / Number(m.totalStake), 1 / m.nOpt);
-  const poolReward = Number(m.pot) * sigma;
-  const toDelegators = Math.max(0, poolReward - Number(pool.cost)) * (1 - pool.margin);
-  return (toDelegators / Number(pool.stake)) * m.epochsPerYear;
+/**
+ * The Shelley maxPool: the most a pool with `stake` and `pledge` (lovelace) can earn in an epoch, lovelace.
+ * σ' = min(σ, z0), s' = min(s, z0), z0 = 1/k; maxPool = R/(1+a0) · (σ' + s'·a0·(σ' − s'(z0 − σ')/z0)/z0).
+ */
+export function maxPoolReward(stake: bigint, pledge: bigint, m: RewardModel): number | null {
+  if (m.pot === null || m.totalStake <= 0n || m.nOpt <= 0) return null;
+  const z0 = 1 / m.nOpt;
+  const sigma = Math.min(Number(stake) / Number(m.totalStake), z0);
+  const s = Math.min(Number(pledge) / Number(m.totalStake), z0);
+  const factor = sigma + (s * m.a0 * (sigma - (s * (z0 - sigma)) / z0)) / z0;
+  return (Number(m.pot) / (1 + m.a0)) * factor;
+}
+
+/** Delegators' yearly return on `stake` when the pool earns `poolReward` per epoch: (reward − cost)(1 − margin). */
+function delegatorsYearly(poolReward: number, stake: bigint, cost: bigint, margin: number, m: RewardModel): number {
+  const toDelegators = Math.max(0, poolReward - Number(cost)) * (1 - margin);
+  return (toDelegators / Number(stake)) * m.epochsPerYear;
+}
+
+export interface PoolTerms {
+  stake: bigint;
+  pledge: bigint;
+  cost: bigint;
+  margin: number;
+}
+
+/**
+ * Estimated yearly return for delegators (a fraction, an ESTIMATE): the Shelley rewards model at the pool's live
+ * stake with ideal performance, the latest reward pot carried forward, pledge assumed met. Null without a pot.
+ */
+export function estimatedRoa(pool: PoolTerms, m: RewardModel): number | null {
+  if (pool.stake <= 0n) return null;
+  const reward = maxPoolReward(pool.stake, pool.pledge, m);
+  return reward === null ? null : delegatorsYearly(reward, pool.stake, pool.cost, pool.margin, m);
+}
+
+/**
+ * Realised yearly return of the last completed epoch: what the ledger's reward rule paid the delegators per
+ * lovelace of the pool's active stake — maxPool × the pool's apparent performance, nothing when the owners'
+ * stake fell short of the pledge — annualised. Null when the ledger does not report the epoch's performance.
+ */
+export function realisedRoa(
+  pool: PoolTerms & { performance: number | null; ownerStake: bigint | null },
+  m: RewardModel,
+): number | null {
+  if (pool.performance === null || pool.stake <= 0n) return null;
+  if (pool.ownerStake !== null && pool.ownerStake < pool.pledge) return 0;
+  const reward = maxPoolReward(pool.stake, pool.pledge, m);
+  return reward === null ? null : delegatorsYearly(reward * pool.performance, pool.stake, pool.cost, pool.margin, m);
 }
 
 export const epochsPerYear = (epochLength: number, slotLengthMs: number): number =>

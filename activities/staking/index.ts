@@ -37,6 +37,7 @@ import {
   lovelace,
   poolStatus,
   ratio,
+  realisedRoa,
   rewardPot,
   saturation,
   type RewardModel,
@@ -55,13 +56,35 @@ export interface StakingDeps {
 /** Top delegators kept per pool (the detail's bounded list). */
 export const TOP_DELEGATORS = 20;
 
+/** A pool's line of queryLedgerState/stakePoolsPerformances (the ledger's reward computation of an epoch). */
+interface PoolPerformance {
+  /** Active stake (the snapshot the epoch's rewards are shared by), lovelace. */
+  stake: bigint | null;
+  ownerStake: bigint | null;
+  performance: number | null;
+}
+
 interface LedgerView {
   epoch: number;
   /** pool id → its StakePool object (with `stake` when includeStake was honoured). */
   pools: Map<string, Record<string, unknown>>;
+  /** pool id → its performance line; empty when the source does not answer stakePoolsPerformances. */
+  performances: Map<string, PoolPerformance>;
   nOpt: number;
+  a0: number;
   pot: bigint | null;
+  /** The ledger's total stake (max supply − reserves), lovelace; null when unknown. */
+  circulation: bigint | null;
   epochsPerYear: number;
+}
+
+/** A query some sources do not answer (older Ogmios, a node in another era): null instead of a failure. */
+async function optionalQuery<T>(chain: ChainSource, method: string, params?: Record<string, unknown>) {
+  try {
+    return await chain.query<T>(method, params);
+  } catch {
+    return null;
+  }
 }
 
 async function readLedger(chain: ChainSource): Promise<LedgerView> {
@@ -71,20 +94,36 @@ async function readLedger(chain: ChainSource): Promise<LedgerView> {
     chain.query<Record<string, unknown>>('queryLedgerState/protocolParameters'),
     chain.networkTime(),
   ]);
+  const [perf, tr, genesis] = await Promise.all([
+    optionalQuery<Record<string, unknown>>(chain, 'queryLedgerState/stakePoolsPerformances'),
+    optionalQuery<Record<string, unknown>>(chain, 'queryLedgerState/treasuryAndReserves'),
+    optionalQuery<Record<string, unknown>>(chain, 'queryNetwork/genesisConfiguration', { era: 'shelley' }),
+  ]);
   // Ogmios v6 names nOpt `desiredNumberOfStakePools`; older names are accepted too.
   const nOpt = Number(pp.desiredNumberOfStakePools ?? pp.stakePoolTargetNum ?? pp.nOpt ?? 0);
-  let reserves: bigint | null = null;
-  try {
-    const tr = await chain.query<Record<string, unknown>>('queryLedgerState/treasuryAndReserves');
-    reserves = lovelace(tr.reserves);
-  } catch {
-    // Not answered (the devnet): reserves stay null, so the reward pot is unknown and ROA estimates are null.
+  const reserves = lovelace(tr?.reserves);
+  const maxSupply = lovelace(genesis?.maxLovelaceSupply);
+  const performances = new Map<string, PoolPerformance>();
+  const perfPools = (perf?.stakePools ?? {}) as Record<string, Record<string, unknown>>;
+  for (const [id, p] of Object.entries(perfPools)) {
+    const approx = p.approximatePerformance;
+    performances.set(id, {
+      stake: lovelace(p.stake),
+      ownerStake: lovelace(p.ownerStake),
+      performance: typeof approx === 'number' && Number.isFinite(approx) ? approx : null,
+    });
   }
   return {
     epoch: Number(epoch),
     pools: new Map(Object.entries(pools)),
+    performances,
     nOpt,
-    pot: rewardPot(reserves, ratio(pp.monetaryExpansion), ratio(pp.treasuryExpansion)),
+    a0: ratio(perf?.stakePoolPledgeInfluence ?? pp.stakePoolPledgeInfluence) ?? 0,
+    pot:
+      lovelace(perf?.totalRewardsInEpoch) ??
+      rewardPot(reserves, ratio(pp.monetaryExpansion), ratio(pp.treasuryExpansion)),
+    circulation:
+      lovelace(perf?.totalStakeInEpoch) ?? (reserves !== null && maxSupply !== null ? maxSupply - reserves : null),
     epochsPerYear: epochsPerYear(time.epochLength, time.slotLengthMs),
   };
 }
@@ -258,11 +297,14 @@ export function createStakingActivities(deps: StakingDeps) {
         const live = ledgerPool ? (lovelace(ledgerPool.stake) ?? documented) : ledger ? 0n : documented;
         rows.push({ id, reg, ledgerPool, params, delegators, utxoStake, delegatorRewards, live });
       }
-      const totalStake = rows.reduce((s, r) => s + r.live, 0n);
+      // The saturation point and σ are over the ledger's total stake (circulation), not over what is delegated;
+      // Σ live stake stands in only when the source reports neither the reserves nor the epoch's reward figures.
+      const totalStake = ledger?.circulation ?? rows.reduce((s, r) => s + r.live, 0n);
       const model: RewardModel = {
         pot: ledger?.pot ?? null,
         totalStake,
         nOpt: ledger?.nOpt ?? 0,
+        a0: ledger?.a0 ?? 0,
         epochsPerYear: ledger?.epochsPerYear ?? 0,
       };
       const nowMs = now();
@@ -275,7 +317,9 @@ export function createStakingActivities(deps: StakingDeps) {
         const p = r.params;
         const cost = lovelace(p.cost) ?? 0n;
         const margin = ratio(p.margin) ?? 0;
+        const pledge = lovelace(p.pledge) ?? 0n;
         const status = poolStatus(r.reg?.retiringEpoch ?? null, epoch, ledger ? r.ledgerPool !== undefined : null);
+        const perf = ledger?.performances.get(r.id);
         docs.push({
           _id: r.id,
           hash: poolHashFromId(r.id),
@@ -288,19 +332,32 @@ export function createStakingActivities(deps: StakingDeps) {
           owners: Array.isArray(p.owners) ? p.owners.map(String) : [],
           relays: Array.isArray(p.relays) ? p.relays : [],
           cost: String(cost),
-          pledge: String(lovelace(p.pledge) ?? 0n),
+          pledge: String(pledge),
           margin,
           liveStake: String(r.live),
           delegatedUtxoStake: String(r.utxoStake),
           delegatorRewards: r.delegatorRewards === null ? null : String(r.delegatorRewards),
-          activeStake: null,
+          activeStake: perf?.stake == null ? null : String(perf.stake),
           saturation: saturation(r.live, totalStake, model.nOpt),
           delegators: r.delegators.length,
           topDelegators: r.delegators.slice(0, TOP_DELEGATORS),
           blocksThisEpoch: blocksNow.get(r.id) ?? 0,
           blocksMinted: r.reg?.blocksMinted ?? 0,
-          estimatedRoa: status === 'retired' ? null : estimatedRoa({ stake: r.live, cost, margin }, model),
-          realisedRoa: null,
+          estimatedRoa: status === 'retired' ? null : estimatedRoa({ stake: r.live, pledge, cost, margin }, model),
+          realisedRoa:
+            perf?.stake == null
+              ? null
+              : realisedRoa(
+                  {
+                    stake: perf.stake,
+                    pledge,
+                    cost,
+                    margin,
+                    performance: perf.performance,
+                    ownerStake: perf.ownerStake,
+                  },
+                  model,
+                ),
           epoch,
           rankStake: adaNumber(r.live),
           computedAt,

@@ -29,8 +29,8 @@ export const StakePoolsQuery: ObjectSchema = {
 const fraction = (description: string): JsonSchema => ({ type: 'number', description });
 const nullableFraction = (description: string): JsonSchema => ({ type: ['number', 'null'], description });
 const ROA =
-  'Estimated yearly return for delegators, fraction (an estimate: Shelley rewards model, ideal performance, ' +
-  'pledge term ignored); null when the epoch reward pot is unknown.';
+  'Estimated yearly return for delegators, fraction (an estimate: the Shelley rewards model at the live stake ' +
+  'with ideal performance and the latest epoch reward pot); null when the reward pot is unknown.';
 
 const rowProps: Record<string, JsonSchema> = {
   id: { type: 'string', description: 'pool1… id.' },
@@ -39,7 +39,9 @@ const rowProps: Record<string, JsonSchema> = {
   status: { type: 'string', enum: ['active', 'retiring', 'retired'] },
   liveStake: Ada,
   liveStakeLovelace: Lovelace,
-  saturation: fraction('Live stake / (total stake / nOpt); 1 = saturated.'),
+  saturation: fraction(
+    'Live stake / saturation point (circulating supply / nOpt, as the ledger counts it); 1 = saturated.',
+  ),
   margin: fraction('Operator margin, fraction.'),
   fixedCost: { ...Ada, description: 'Fixed cost, whole ADA per epoch.' },
   fixedCostLovelace: Lovelace,
@@ -115,7 +117,11 @@ export const StakePoolDetailResponse = component('StakePoolDetail', {
         blocksThisEpoch: { type: 'integer', minimum: 0 },
         blocksMinted: { type: 'integer', minimum: 0, description: 'Blocks seen in the indexed range.' },
         estimatedRoa: nullableFraction(ROA),
-        realisedRoa: nullableFraction('Realised yearly return, fraction; null when not derivable from the index.'),
+        realisedRoa: nullableFraction(
+          'Yearly return the delegators realised in the last completed epoch, fraction: the reward the ledger ' +
+            "rule paid for the pool's apparent performance, per unit of active stake, × epochs per year; null " +
+            "when the ledger does not report the epoch's performance.",
+        ),
       },
     },
     delegatorsSummary: {

@@ -72,7 +72,7 @@ export interface StakePoolDoc {
   delegatorRewards: string | null;
   /** Stake of the last epoch snapshot, lovelace; null when the source did not report it. */
   activeStake: string | null;
-  /** Live stake / (total live stake / nOpt); above 1 the pool is saturated. */
+  /** Live stake / (the ledger's total stake, i.e. circulation / nOpt); above 1 the pool is saturated. */
   saturation: number;
   delegators: number;
   topDelegators: StakePoolDelegatorDoc[];

@@ -22,7 +22,8 @@ import { ajv } from '../../api/schema.js';
 import { hash256, rewardAddress } from '../../cardano/address.js';
 import { startDevnet, type Devnet } from '../../devnet/index.js';
 import { devnetHostResolver, editedAfterRegistration } from '../../devnet/pool-metadata.js';
-import { ADDRESSES, STAKE_ACCOUNTS } from '../../mongo/collections/chain.js';
+import { GENESIS_FUNDS, MAX_LOVELACE_SUPPLY, REWARD_PER_BLOCK } from '../../devnet/params.js';
+import { ADDRESSES, BLOCKS, STAKE_ACCOUNTS } from '../../mongo/collections/chain.js';
 import { STAKE_POOLS, type StakePoolDoc } from '../../mongo/collections/staking.js';
 import { put } from '../../mongo/store.js';
 import { startTestApi } from '../api/seed.js';
@@ -72,6 +73,46 @@ describe('stake pools on the devnet', function () {
       assert.notEqual(d.status, 'retired');
       assert.ok(d.saturation > 0 && d.saturation < 1000);
     }
+  });
+
+  it('saturation is live stake over circulation / nOpt, as the ledger counts the saturation point', async () => {
+    const perf = await chain.query<Record<string, unknown>>('queryLedgerState/stakePoolsPerformances');
+    const pp = await chain.query<Record<string, unknown>>('queryLedgerState/protocolParameters');
+    const circulation = Number(lovelace(perf.totalStakeInEpoch));
+    const tr = await chain.query<Record<string, unknown>>('queryLedgerState/treasuryAndReserves');
+    // Circulation of the last boundary: genesis funds plus the rewards paid before it (the ones paid at it since).
+    assert.ok(BigInt(circulation) > GENESIS_FUNDS);
+    assert.ok(BigInt(circulation) <= MAX_LOVELACE_SUPPLY - (lovelace(tr.reserves) as bigint));
+    for (const d of docs.filter((x) => x.status !== 'retired')) {
+      const expected = (Number(d.liveStake) * Number(pp.desiredNumberOfStakePools)) / circulation;
+      assert.ok(Math.abs(d.saturation - expected) < 1e-12, `${d._id}: ${d.saturation} vs ${expected}`);
+      assert.ok(d.saturation < 1, 'no devnet pool is saturated');
+    }
+  });
+
+  it("realised return = what the devnet's reward rule paid the delegators last epoch, per lovelace of active stake", async () => {
+    const [epochDoc] = await env.store.collection(BLOCKS).find('byHeight', { reverse: true, limit: 1 });
+    const last = (epochDoc?.epoch as number) - 1;
+    const blocksOf = new Map<string, number>();
+    for await (const b of env.store.collection(BLOCKS).scan())
+      if (b.epoch === last && b.poolId) blocksOf.set(b.poolId, (blocksOf.get(b.poolId) ?? 0) + 1);
+    const epochsPerYear = (365 * 86400) / 3600;
+    let checked = 0;
+    for (const d of docs.filter((x) => x.status !== 'retired' && x.activeStake !== null)) {
+      // The devnet pays a pool REWARD_PER_BLOCK per block; the operator takes the cost and the margin of the rest.
+      const total = REWARD_PER_BLOCK * BigInt(blocksOf.get(d._id) ?? 0);
+      const cost = BigInt(d.cost) < total ? BigInt(d.cost) : total;
+      const toDelegators = Number(total - cost) * (1 - d.margin);
+      const expected = (toDelegators / Number(d.activeStake)) * epochsPerYear;
+      assert.ok(d.realisedRoa !== null, `${d._id} has a realised return`);
+      assert.ok(
+        Math.abs(d.realisedRoa - expected) <= 1e-9 * Math.max(1, expected),
+        `${d._id}: ${d.realisedRoa} vs ${expected}`,
+      );
+      assert.ok(d.estimatedRoa !== null && d.estimatedRoa >= 0, `${d._id} has an estimated return`);
+      if (toDelegators > 0) checked++;
+    }
+    assert.ok(checked >= 3, 'several pools paid their delegators last epoch');
   });
 
   it("live stake = Σ delegators' address balances (any payment part) + their unwithdrawn rewards, exactly", async () => {

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { estimatedRoa, maxPoolReward, realisedRoa, type RewardModel } from '../../activities/staking/compute.js';
 import { createStakingActivities } from '../../activities/staking/index.js';
 import { fetchPoolMetadata, httpMetadataFetcher, MAX_METADATA_BYTES } from '../../activities/staking/metadata.js';
 import { stakingRoutes } from '../../api/routes/staking.js';
@@ -105,6 +106,41 @@ async function seed(store: Store): Promise<void> {
 }
 
 describe('stake pools', () => {
+  describe('returns (Shelley rewards model)', () => {
+    // Mainnet-like figures: k = 500 (z0 = 0.002), a0 = 0.3, circulation 30 B ADA, pot R = 13 M ADA, 5-day epochs
+    // (73 a year). A 30 M ADA pool (σ = 0.001) pledging 1 M ADA (s = 1/30,000):
+    // maxPool = R/1.3 · (σ + s·a0·(σ − s(z0 − σ)/z0)/z0) = 10 M ADA · 0.00100491667 = 10,049.1667 ADA.
+    const model: RewardModel = {
+      pot: 13_000_000_000_000n,
+      totalStake: 30_000_000_000_000_000n,
+      nOpt: 500,
+      a0: 0.3,
+      epochsPerYear: 73,
+    };
+    const pool = { stake: 30_000_000_000_000n, pledge: 1_000_000_000_000n, cost: 340_000_000n, margin: 0.01 };
+
+    it('pays maxPool with the pledge term, capped at saturation', () => {
+      assert.ok(Math.abs((maxPoolReward(pool.stake, pool.pledge, model) as number) - 10_049_166_666.67) < 1);
+      // Twice the saturation point earns what the saturation point earns.
+      const sat = maxPoolReward(60_000_000_000_000n, pool.pledge, model) as number;
+      assert.equal(maxPoolReward(120_000_000_000_000n, pool.pledge, model), sat);
+      assert.equal(maxPoolReward(pool.stake, pool.pledge, { ...model, pot: null }), null);
+    });
+
+    it("estimates the delegators' yearly return: (maxPool − cost)(1 − margin) / stake × epochs a year", () => {
+      // (10,049.1667 − 340) · 0.99 / 30 M · 73 = 0.0233894
+      assert.ok(Math.abs((estimatedRoa(pool, model) as number) - 0.0233894) < 1e-6);
+    });
+
+    it('realises maxPool × performance, and nothing when the owners fall short of the pledge', () => {
+      const last = { ...pool, performance: 0.9, ownerStake: 1_500_000_000_000n };
+      // (10,049.1667 · 0.9 − 340) · 0.99 / 30 M · 73 = 0.0209685
+      assert.ok(Math.abs((realisedRoa(last, model) as number) - 0.0209685) < 1e-6);
+      assert.equal(realisedRoa({ ...last, ownerStake: 999_999_999_999n }, model), 0);
+      assert.equal(realisedRoa({ ...last, performance: null }, model), null);
+    });
+  });
+
   describe('metadata', () => {
     it('takes the fields only when the bytes hash to the registered hash', async () => {
       const ok = await fetchPoolMetadata('u', hash256(META), async () => META);

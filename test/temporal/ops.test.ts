@@ -11,14 +11,16 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { SliceInput, SliceResult } from '../../activities/sync/index.js';
 import { loadConfig } from '../../config/index.js';
+import { createNewsActivities } from '../../activities/news/index.js';
 import { ALL_COLLECTIONS, RUNS } from '../../mongo/collections/index.js';
+import { NEWS } from '../../mongo/collections/news.js';
 import { openStore } from '../../mongo/open.js';
 import type { Store } from '../../mongo/store.js';
 import { SYNC_WORKFLOW_ID } from '../../temporal/constants.js';
 import { OpsError, embeddedStatus, embeddedTrigger, parseOpsArgs } from '../../temporal/ops.js';
 import { SCHEDULES } from '../../temporal/schedules.js';
 import { createRunner, type Runner } from '../../temporal/runner.js';
-import { SYNC_ACTIVITY } from '../../workflows/policies.js';
+import { RECOMPUTE_ACTIVITY, SYNC_ACTIVITY } from '../../workflows/policies.js';
 import { WORKFLOWS } from '../../workflows/registry.js';
 
 const run = promisify(execFile);
@@ -112,6 +114,64 @@ describe('ops command (embedded mode)', function () {
     assert.deepEqual(doc?.result, { blocks: 64, rollbacks: 0, height: 64 });
 
     assert.match((await embeddedStatus(store)).join('\n'), /runs: 0 queued, 0 running, 1 completed, 1 failed/);
+  });
+
+  it('a scheduled recompute that throws is recorded failed with its reason; ops retry runs it to completion', async function () {
+    // The news ingest throws when every feed fails (workflows/ingest-news.ts). The feed host is down, then back.
+    await runner?.stop();
+    let down = true;
+    const rss =
+      '<?xml version="1.0"?><rss version="2.0"><channel><title>Cardano Digest</title><link>https://digest.example</link>' +
+      '<item><title>Conway hard fork complete</title><link>https://digest.example/conway</link>' +
+      '<pubDate>Tue, 17 Nov 2026 10:00:00 GMT</pubDate><description>Governance is live.</description></item>' +
+      '</channel></rss>';
+    const fetchFeed = async (): Promise<Response> => {
+      if (down) throw Object.assign(new TypeError('fetch failed'), { cause: new Error('getaddrinfo ENOTFOUND') });
+      return new Response(rss, { headers: { 'content-type': 'application/rss+xml' } });
+    };
+    const news = createNewsActivities({
+      store,
+      feeds: ['https://digest.example/feed.xml'],
+      fetch: fetchFeed,
+      now: () => Date.UTC(2026, 10, 17, 12),
+    });
+    const workflows = {
+      ingestNews: {
+        ...WORKFLOWS.ingestNews,
+        activityOptions: {
+          ...RECOMPUTE_ACTIVITY,
+          retry: { ...RECOMPUTE_ACTIVITY.retry, initialIntervalMs: 1, maximumAttempts: 2 },
+        },
+      },
+    };
+    runner = createRunner({ store, activities: { ...news }, workflows, pollMs: 20 });
+    const failed = await (
+      await runner.start('ingestNews', { workflowId: 'news', input: null, requestedBy: 'schedule' })
+    ).done;
+    assert.equal(failed.status, 'failed');
+    assert.match(failed.error ?? '', /every feed failed|ENOTFOUND|fetch failed/);
+    assert.equal((await store.collection(NEWS).find('byTime', { limit: 10 })).length, 0);
+
+    const listed = await ops(dir, 'runs', '--failed');
+    assert.match(listed.stdout, new RegExp(`${failed._id}\\s+ingestNews\\s+failed\\s+2\\s`));
+
+    down = false;
+    const retried = await ops(dir, 'retry', failed._id);
+    assert.equal(retried.code, 0, retried.stderr);
+    const id = /queued run (\S+)/.exec(retried.stdout)?.[1] as string;
+    const until = Date.now() + 10_000;
+    let doc = await store.collection(RUNS).get(id);
+    while (doc?.status !== 'completed' && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 20));
+      doc = await store.collection(RUNS).get(id);
+    }
+    assert.equal(doc?.status, 'completed', doc?.error ?? '');
+    assert.equal(doc?.retryOf, failed._id);
+    const items = await store.collection(NEWS).find('byTime', { limit: 10 });
+    assert.deepEqual(
+      items.map((n) => n.headline),
+      ['Conway hard fork complete'],
+    );
   });
 
   it('answers a mistake with exit code 2 and a one-line reason, no stack trace', async function () {
