@@ -20,7 +20,7 @@ import { SYNC_WORKFLOW_ID } from '../../temporal/constants.js';
 import { OpsError, embeddedStatus, embeddedTrigger, parseOpsArgs } from '../../temporal/ops.js';
 import { SCHEDULES } from '../../temporal/schedules.js';
 import { createRunner, type Runner } from '../../temporal/runner.js';
-import { RECOMPUTE_ACTIVITY, SYNC_ACTIVITY } from '../../workflows/policies.js';
+import type { ActivityOptions } from '../../workflows/context.js';
 import { WORKFLOWS } from '../../workflows/registry.js';
 
 const run = promisify(execFile);
@@ -35,6 +35,23 @@ async function ops(dataDir: string, ...args: string[]): Promise<{ code: number; 
     const x = e as { code: number; stdout: string; stderr: string };
     return { code: x.code, stdout: x.stdout, stderr: x.stderr };
   }
+}
+
+/** The workflow with its own activity options but two attempts 1 ms apart, so a failure is recorded at once. */
+function twoQuickAttempts<E extends { activityOptions: ActivityOptions }>(entry: E): E {
+  const o = entry.activityOptions;
+  return { ...entry, activityOptions: { ...o, retry: { ...o.retry, initialIntervalMs: 1, maximumAttempts: 2 } } };
+}
+
+/** The run once it completed, or as it stands after 10 s (the runner polls the queue every 20 ms here). */
+async function settled(store: Store, id: string) {
+  const until = Date.now() + 10_000;
+  let doc = await store.collection(RUNS).get(id);
+  while (doc?.status !== 'completed' && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 20));
+    doc = await store.collection(RUNS).get(id);
+  }
+  return doc;
 }
 
 describe('ops command (embedded mode)', function () {
@@ -77,15 +94,7 @@ describe('ops command (embedded mode)', function () {
       const height = Math.min(input.maxBlocks, 64);
       return { blocks: height, rollbacks: 0, height, slot: height * 20, tipHeight: 64, tipSlot: 1280, atTip: true };
     };
-    const workflows = {
-      syncChain: {
-        ...WORKFLOWS.syncChain,
-        activityOptions: {
-          ...SYNC_ACTIVITY,
-          retry: { ...SYNC_ACTIVITY.retry, initialIntervalMs: 1, maximumAttempts: 2 },
-        },
-      },
-    };
+    const workflows = { syncChain: twoQuickAttempts(WORKFLOWS.syncChain) };
     runner = createRunner({ store, activities: { syncSlice }, workflows, pollMs: 20 });
     const input = { slicesPerRun: 10, sliceBlocks: 500, tipWaitMs: 0, stopAtTip: true };
     const failed = await (
@@ -103,12 +112,7 @@ describe('ops command (embedded mode)', function () {
     assert.equal(retried.code, 0, retried.stderr);
     const id = /queued run (\S+)/.exec(retried.stdout)?.[1];
     assert.ok(id, retried.stdout);
-    const until = Date.now() + 10_000;
-    let doc = await store.collection(RUNS).get(id);
-    while (doc?.status !== 'completed' && Date.now() < until) {
-      await new Promise((r) => setTimeout(r, 20));
-      doc = await store.collection(RUNS).get(id);
-    }
+    const doc = await settled(store, id);
     assert.equal(doc?.status, 'completed');
     assert.equal(doc?.retryOf, failed._id);
     assert.deepEqual(doc?.result, { blocks: 64, rollbacks: 0, height: 64 });
@@ -135,15 +139,7 @@ describe('ops command (embedded mode)', function () {
       fetch: fetchFeed,
       now: () => Date.UTC(2026, 10, 17, 12),
     });
-    const workflows = {
-      ingestNews: {
-        ...WORKFLOWS.ingestNews,
-        activityOptions: {
-          ...RECOMPUTE_ACTIVITY,
-          retry: { ...RECOMPUTE_ACTIVITY.retry, initialIntervalMs: 1, maximumAttempts: 2 },
-        },
-      },
-    };
+    const workflows = { ingestNews: twoQuickAttempts(WORKFLOWS.ingestNews) };
     runner = createRunner({ store, activities: { ...news }, workflows, pollMs: 20 });
     const failed = await (
       await runner.start('ingestNews', { workflowId: 'news', input: null, requestedBy: 'schedule' })
@@ -159,12 +155,7 @@ describe('ops command (embedded mode)', function () {
     const retried = await ops(dir, 'retry', failed._id);
     assert.equal(retried.code, 0, retried.stderr);
     const id = /queued run (\S+)/.exec(retried.stdout)?.[1] as string;
-    const until = Date.now() + 10_000;
-    let doc = await store.collection(RUNS).get(id);
-    while (doc?.status !== 'completed' && Date.now() < until) {
-      await new Promise((r) => setTimeout(r, 20));
-      doc = await store.collection(RUNS).get(id);
-    }
+    const doc = await settled(store, id);
     assert.equal(doc?.status, 'completed', doc?.error ?? '');
     assert.equal(doc?.retryOf, failed._id);
     const items = await store.collection(NEWS).find('byTime', { limit: 10 });
