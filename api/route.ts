@@ -73,16 +73,52 @@ export function defineRoute<P extends object = Record<string, never>, Q extends 
       const p: unknown = { ...rawParams };
       const q: unknown = { ...rawQuery };
       const problems: string[] = [];
-      if (!checkParams(p)) problems.push(...describeErrors(checkParams.errors));
-      if (!checkQuery(q)) problems.push(...describeErrors(checkQuery.errors));
+      const check = (schema: ObjectSchema, validate: ValidateFunction, raw: Record<string, unknown>, v: unknown) => {
+        const bad = numericTextProblems(schema, raw);
+        if (!validate(v))
+          for (const [name, what] of describeErrorMap(validate.errors)) if (!bad.has(name)) bad.set(name, what);
+        problems.push(...bad.values());
+      };
+      check(params, checkParams, rawParams, p);
+      check(query, checkQuery, rawQuery, q);
       if (problems.length) throw new BadRequestError(problems.join('; '));
       return { params: p as P, query: q as Q & CommonQuery };
     },
   };
 }
 
+/** Decimal notation of integer and number parameters. */
+const INTEGER_TEXT = /^[+-]?[0-9]+$/;
+const NUMBER_TEXT = /^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$/;
+
+/**
+ * Numeric parameters are checked as written before ajv coerces them: its coercion takes whatever `Number()` takes
+ * (`0x10`, ` 5`, `Infinity`), and a value coerced to ±Infinity (`1e400`) passes `integer`, `minimum` and `maximum`
+ * alike and would reach the store. So an integer must be decimal digits, a number decimal notation, and both finite.
+ */
+function numericTextProblems(schema: ObjectSchema, raw: Record<string, unknown>): Map<string, string> {
+  const bad = new Map<string, string>();
+  for (const [name, prop] of Object.entries(schema.properties)) {
+    const value = raw[name];
+    if (typeof value !== 'string') continue;
+    const types = [prop.type].flat();
+    if (types.includes('string')) continue;
+    const integer = types.includes('integer');
+    if (!integer && !types.includes('number')) continue;
+    if ((integer ? INTEGER_TEXT : NUMBER_TEXT).test(value) && Number.isFinite(Number(value))) continue;
+    const expected = prop['x-expected'];
+    const what = typeof expected === 'string' ? expected : integer ? 'an integer' : 'a finite number';
+    bad.set(name, `invalid parameter ${name}: must be ${what}`);
+  }
+  return bad;
+}
+
 /** One readable sentence per bad parameter, e.g. `invalid parameter hash: must be 64 hex characters`. */
 export function describeErrors(errors: readonly ErrorObject[] | null | undefined): string[] {
+  return [...describeErrorMap(errors).values()];
+}
+
+function describeErrorMap(errors: readonly ErrorObject[] | null | undefined): Map<string, string> {
   const byParam = new Map<string, string>();
   for (const e of errors ?? []) {
     if (e.keyword === 'required') {
@@ -100,7 +136,7 @@ export function describeErrors(errors: readonly ErrorObject[] | null | undefined
     else what = e.message ?? 'is invalid';
     byParam.set(name, name ? `invalid parameter ${name}: ${what}` : `invalid parameters: ${what}`);
   }
-  return [...byParam.values()];
+  return byParam;
 }
 
 export type RouteHandler<P extends object, Q extends object> = (

@@ -7,10 +7,14 @@
  * ETag never keeps a body older than the chain that ETag names. A rollback changes the checkpoint, and so the ETag.
  */
 import { createHash } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+import { base58 } from '@scure/base';
+import { Tag } from 'cbor-x';
 import { ResponseCache } from '../response-cache.js';
 import Router from '@koa/router';
 import type Koa from 'koa';
-import { AddressError, parseAddress, type ParsedAddress } from '../../cardano/address.js';
+import { AddressError, parseAddress, type Network, type ParsedAddress } from '../../cardano/address.js';
+import { decodeCbor } from '../access/cbor.js';
 import {
   ADDRESSES,
   ADDRESS_TXS,
@@ -165,7 +169,11 @@ export function explorerRouter(deps: ApiDeps): Router {
 }
 
 /** Syntax and network of an address parameter; 400 with the reason otherwise. */
-export function parseForNetwork(address: string, network: 'mainnet' | 'testnet'): ParsedAddress {
+export function parseForNetwork(address: string, network: Network): ParsedAddress {
+  // Bech32 may be written in capitals, but addresses are lowercase everywhere (keys, answers, the index);
+  // parseAddress would otherwise take `ADDR1…` for base58 text.
+  if (/^(addr|stake)(_test)?1/i.test(address) && address !== address.toLowerCase())
+    throw new BadRequestError('invalid parameter address: write the Bech32 address in lowercase (addr1…, stake1…)');
   let parsed: ParsedAddress;
   try {
     parsed = parseAddress(address);
@@ -173,10 +181,38 @@ export function parseForNetwork(address: string, network: 'mainnet' | 'testnet')
     if (e instanceof AddressError) throw new BadRequestError(`invalid parameter address: ${e.message}`);
     throw e;
   }
-  // Byron addresses carry their network in an optional attribute that parseAddress does not decode (null).
-  if (parsed.network !== null && parsed.network !== network)
-    throw new BadRequestError(`address is for ${parsed.network}, this service indexes ${network}`);
+  // parseAddress takes any base58 text for a Byron address (network null); the structure is checked here.
+  const addressNetwork = parsed.kind === 'byron' ? byronNetwork(address) : parsed.network;
+  if (addressNetwork === null)
+    throw new BadRequestError(
+      'invalid parameter address: not a Cardano address (expected addr1…, stake1… or a Byron address with a valid checksum)',
+    );
+  if (addressNetwork !== network)
+    throw new BadRequestError(`address is for ${addressNetwork}, this service indexes ${network}`);
   return parsed;
+}
+
+/**
+ * The network of a Byron address, or null when the text is not one. A Byron address is the base58 of CBOR
+ * [tag 24 (CBOR [root: 28 bytes, attributes: map, type]), CRC-32 of those tagged bytes]; attribute 2, the
+ * network magic, is present on test networks only.
+ */
+export function byronNetwork(address: string): Network | null {
+  try {
+    const outer = decodeCbor(base58.decode(address));
+    if (!Array.isArray(outer) || outer.length !== 2) return null;
+    const [tagged, crc] = outer as unknown[];
+    if (!(tagged instanceof Tag) || tagged.tag !== 24 || !(tagged.value instanceof Uint8Array)) return null;
+    if (crc !== crc32(tagged.value)) return null;
+    const inner = decodeCbor(tagged.value);
+    if (!Array.isArray(inner) || inner.length !== 3) return null;
+    const [root, attributes, type] = inner as unknown[];
+    if (!(root instanceof Uint8Array) || root.length !== 28 || !(attributes instanceof Map)) return null;
+    if (typeof type !== 'number') return null;
+    return attributes.has(2) ? 'testnet' : 'mainnet';
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -52,8 +52,9 @@ export function newsRouter(deps: ApiDeps): Router {
   const feeds = deps.config.NEWS_FEEDS ?? [];
   const router = new Router();
   register(router, newsRoutes.list, async (_ctx, { query }) => {
-    if (feeds.length === 0) return { items: [], nextCursor: null, reason: NO_FEEDS_REASON, feeds: [] };
+    // A cursor that is not one of this list is refused even when there is no list to page.
     let after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    if (feeds.length === 0) return { items: [], nextCursor: null, reason: NO_FEEDS_REASON, feeds: [] };
     const q = query.q?.toLowerCase();
     const out: NewsDoc[] = [];
     const coll = store.collection(NEWS);

@@ -15,6 +15,8 @@ import {
   NFT_COLLECTION_STATS,
   NFT_LISTINGS,
   NFT_SALES,
+  PRICE_KEY_DIGITS,
+  UNKNOWN_PRICE_KEY,
   type NftAssetDoc,
   type NftCollectionStatsDoc,
   type NftListingDoc,
@@ -124,10 +126,18 @@ function presentRow(d: NftCollectionStatsDoc) {
 }
 
 const encodeCursor = (key: string | number, id: string) => Buffer.from(`${key}|${id}`).toString('base64url');
-function decodeCursor(cursor: string): { key: string; id: string } {
+/** Sort key of a sales cursor: the sale's slot. */
+const isSaleKey = (key: string) => /^[0-9]{1,15}$/.test(key);
+/** Sort key of a listings cursor: the listing's priceKey (zero-padded lovelace, or the unknown-price key). */
+const isListingKey = (key: string) => key === UNKNOWN_PRICE_KEY || new RegExp(`^[0-9]{${PRICE_KEY_DIGITS}}$`).test(key);
+/** `key|txId#index` of the previous page's last item; 400 unless it is a cursor of this list. */
+function decodeCursor(cursor: string, validKey: (key: string) => boolean): { key: string; id: string } {
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  const m = /^([^|]+)\|([0-9a-f]{64}#\d+)$/.exec(text);
-  if (!m) throw new BadRequestError('invalid parameter cursor: pass the nextCursor of the previous page');
+  const m = /^([^|]+)\|([0-9a-f]{64}#[0-9]{1,10})$/.exec(text);
+  if (!m || !validKey(m[1] as string))
+    throw new BadRequestError(
+      'invalid parameter cursor: not a cursor of this list (pass the nextCursor of the previous page)',
+    );
   return { key: m[1] as string, id: m[2] as string };
 }
 
@@ -287,8 +297,7 @@ export function nftRouter(deps: ApiDeps): Router {
 
   register(router, nftRoutes.sales, async (_ctx, { params, query }) => {
     const policy = params.policy.toLowerCase();
-    const after = query.cursor ? decodeCursor(query.cursor) : null;
-    if (after && !/^\d+$/.test(after.key)) throw new BadRequestError('invalid parameter cursor');
+    const after = query.cursor ? decodeCursor(query.cursor, isSaleKey) : null;
     await knownPolicy(policy);
     const [{ clock }, docs] = await Promise.all([
       storeClock(store),
@@ -309,7 +318,7 @@ export function nftRouter(deps: ApiDeps): Router {
 
   register(router, nftRoutes.listings, async (_ctx, { params, query }) => {
     const policy = params.policy.toLowerCase();
-    const after = query.cursor ? decodeCursor(query.cursor) : null;
+    const after = query.cursor ? decodeCursor(query.cursor, isListingKey) : null;
     await knownPolicy(policy);
     const listings = store.collection(NFT_LISTINGS);
     const [{ clock }, docs, total] = await Promise.all([

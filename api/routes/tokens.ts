@@ -31,6 +31,7 @@ import {
   tokenSeries,
 } from '../../activities/recompute/token-stats.js';
 import { readHolderSeries } from '../../activities/holders/series.js';
+import { holderTokenOr404 } from './holders.js';
 import { LOVELACE, tokenMetadata } from '../../activities/registry/metadata.js';
 import { POOL_STATS, RANKINGS, TOKEN_STATS, type TokenStatsDoc } from '../../mongo/collections/market-read.js';
 import {
@@ -143,6 +144,8 @@ export const tokenRoutes = {
     operationId: 'getTokenSeries',
     path: '/tokens/{unit}/series/{metric}',
     summary: 'Daily series of a token: liquidity (ADA) or holders',
+    description:
+      'liquidity: both sides of the token’s deepest ADA pools at the end of each UTC day (404 when no DEX pool of it is indexed). holders: the daily snapshot of its holder count (404 like /tokens/{unit}/holders: only when no output of the token was ever indexed and no pool or registry entry names it).',
     tags: TAGS,
     params: SeriesParams,
     query: SeriesQuery,
@@ -394,10 +397,13 @@ export function tokensRouter(deps: ApiDeps): Router {
 
   register(router, tokenRoutes.series, async (_ctx, { params, query }) => {
     const unit = normUnit(params.unit);
-    const token = await tokenOr404(store, unit);
     // Daily snapshots of the sync-kept holder counts (activities/holders/series.ts); days without one are absent.
-    if (params.metric === 'holders')
+    // Known like /tokens/{unit}/holders: a token held on chain has a holders series without any DEX pool.
+    if (params.metric === 'holders') {
+      await holderTokenOr404(store, unit);
       return { metric: 'holders', points: await readHolderSeries(store, unit, query.days, now()) };
+    }
+    const token = await tokenOr404(store, unit);
     const pools = (await store.collection(POOLS).getMany(token.poolIds.map(String)))
       .filter((p): p is PoolDoc => p !== null && p.tokenA === LOVELACE)
       .sort((a, b) => (BigInt(b.reserveARaw) > BigInt(a.reserveARaw) ? 1 : -1))

@@ -181,7 +181,8 @@ export function walletRouter(deps: ApiDeps): Router {
       site,
       logoMode(query),
     );
-    if (page.items.length === 0 && query.cursor === undefined) await assertSeen(store, w);
+    // An empty page of a wallet never seen is its 404, on any page (a cursor names a trade, not a wallet).
+    if (page.items.length === 0) await assertSeen(store, w);
     return withHandle(page, w.handle);
   });
 

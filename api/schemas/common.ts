@@ -66,9 +66,22 @@ export const Activity = component('Activity', {
   },
 });
 
+/**
+ * Deepest page of a paged list: far beyond any list the service holds, and small enough that the offset
+ * (page - 1) × pageSize stays an exact integer that every store accepts as a skip.
+ */
+export const MAX_PAGE = 1_000_000;
+
 /** Query parameters of paged lists (spec: REST conventions): `page` from 1, `pageSize` at most 200. */
 export const PageQueryProperties = {
-  page: { type: 'integer', minimum: 1, default: 1, 'x-expected': 'an integer ≥ 1', description: 'Page, from 1.' },
+  page: {
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_PAGE,
+    default: 1,
+    'x-expected': `an integer from 1 to ${MAX_PAGE}`,
+    description: 'Page, from 1.',
+  },
   pageSize: {
     type: 'integer',
     minimum: 1,

@@ -1,0 +1,188 @@
+/**
+ * Bad input and unknown ids across the REST routes: every malformed parameter is a 400 `{ error }` and every
+ * well-formed id the index does not know a 404 `{ error }`, never a 500 or a 200 that ignored the parameter.
+ * Over the explorer fixtures (two real mainnet blocks, with Byron addresses among their outputs) plus one NFT
+ * collection's listing and sale, and the holder count of a token no DEX pool trades.
+ */
+import assert from 'node:assert/strict';
+import { rewardAddress } from '../../cardano/address.js';
+import { ADDRESSES } from '../../mongo/collections/chain.js';
+import { HOLDER_COUNTS, HOLDER_SERIES, holderSeriesId } from '../../mongo/collections/holders.js';
+import { NFT_LISTINGS, NFT_SALES, priceKey } from '../../mongo/collections/nft.js';
+import { put, type Store } from '../../mongo/store.js';
+import { STAKE, TIP, seedChain, startTestApi, type TestApi } from './seed.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
+
+const NOW_MS = Date.parse('2025-03-01T12:00:00Z');
+const DAY = Math.floor(NOW_MS / 86_400_000) * 86_400;
+const POLICY = 'a7'.repeat(28);
+const NFT = `${POLICY}4e4654303031`;
+const HELD_ONLY = `${'b8'.repeat(28)}4e4f504f4f4c`; // held on chain, no DEX pool, no registry entry
+const LISTING_ID = `${'c9'.repeat(32)}#0`;
+const SALE_ID = `${'d0'.repeat(32)}#1`;
+const UNSEEN_STAKE = rewardAddress('mainnet', '5e'.repeat(28));
+/** A Byron address of a test network (attribute 2, the network magic, set) with a valid checksum. */
+const TESTNET_BYRON =
+  '37btjrVyb4KDXBNC4haBVPCrro8AQPHwvCMp3RFhhSVWwfFmZ6wwzSK6JK1hY6wHNmtrpTf1kdbva8TCneM2YsiXT7mrzT21EacHnPpz5YyUdj64na';
+const TIP_SLOT = TIP.slot ?? 0;
+const cursor = (text: string) => Buffer.from(text).toString('base64url');
+
+async function seed(store: Store): Promise<void> {
+  await seedChain(store);
+  await store.write([
+    put(NFT_LISTINGS, {
+      _id: LISTING_ID,
+      policyId: POLICY,
+      unit: NFT,
+      units: [NFT],
+      bundle: false,
+      marketplace: 'jpg.store',
+      version: 'v3',
+      priceLovelace: '25000000',
+      priceKey: priceKey('25000000'),
+      seller: null,
+      owner: null,
+      payouts: [],
+      listedSlot: TIP_SLOT - 100,
+      listedTx: LISTING_ID.slice(0, 64),
+      status: 'active',
+      closedSlot: null,
+      closedTx: null,
+      replaces: null,
+      relistedAs: null,
+      slot: TIP_SLOT - 100,
+    }),
+    put(NFT_SALES, {
+      _id: SALE_ID,
+      policyId: POLICY,
+      unit: NFT,
+      units: [NFT],
+      marketplace: 'jpg.store',
+      version: 'v3',
+      priceLovelace: '30000000',
+      feePaidLovelace: null,
+      buyer: null,
+      seller: null,
+      txId: 'e1'.repeat(32),
+      slot: TIP_SLOT - 50,
+      height: TIP.height - 1,
+      listingRef: SALE_ID,
+    }),
+    put(HOLDER_COUNTS, { _id: HELD_ONLY, unit: HELD_ONLY, count: 2, supplyRaw: '5', slot: TIP_SLOT }),
+    put(HOLDER_SERIES, { _id: holderSeriesId(HELD_ONLY, DAY), unit: HELD_ONLY, time: DAY, holders: 2, slot: TIP_SLOT }),
+  ]);
+}
+
+describe('REST bad input and unknown ids', () => {
+  let api: TestApi;
+  before(async () => {
+    api = await startTestApi(seed, { now: () => NOW_MS });
+  });
+  after(() => api.close());
+
+  const expect = async (path: string, status: number, error?: RegExp) => {
+    const r = await api.get(`/api/v1${path}`);
+    assert.equal(r.status, status, `${path}: ${JSON.stringify(r.body)}`);
+    if (status >= 400) {
+      assert.equal(typeof (r.body as Json).error, 'string', path);
+      assert.deepEqual(Object.keys(r.body as Json), ['error'], `${path}: only { error }`);
+      if (error) assert.match((r.body as Json).error, error, path);
+    }
+    return r.body as Json;
+  };
+
+  it('400 for numbers ajv would coerce to Infinity or from hex/whitespace, never a 500', async () => {
+    // Each of these reached the store as ±Infinity (500) or was taken as another number (200).
+    for (const path of [
+      '/nft/collections?pageSize=1e400',
+      '/nft/collections?page=1e400',
+      '/nft/collections?page=Infinity',
+      '/nft/collections?page=0x10',
+      '/nft/collections?page=%205',
+      '/governance/proposals?page=1e400',
+      '/governance/dreps?pageSize=-1e400',
+      `/wallet/${UNSEEN_STAKE}/trades?limit=1e400`,
+      `/nft/collections/${POLICY}/sales?limit=Infinity`,
+      `/tokens/${HELD_ONLY}/series/holders?days=1e400`,
+      '/tokens?minLiquidity=1e400',
+    ])
+      await expect(path, 400, /^invalid parameter \w+: must be /);
+    // Decimal notation still works, for integers and numbers alike.
+    await expect('/nft/collections?page=2&pageSize=010', 200);
+    await expect('/tokens?minLiquidity=1.5e3&pageSize=1', 200);
+  });
+
+  it('400 for a page so deep its offset is no longer an exact integer', async () => {
+    await expect('/nft/collections?page=9999999999999999999', 400, /page: must be an integer from 1 to 1000000/);
+    await expect('/governance/proposals?page=1000001', 400, /page/);
+    const last = await expect('/nft/collections?page=1000000', 200);
+    assert.deepEqual(last.items, []);
+  });
+
+  it('400 for a news cursor that is not one of the list, also when no feed is configured', async () => {
+    const ok = await expect('/news', 200);
+    assert.deepEqual(ok.items, []);
+    for (const c of ['garbage', '%00', cursor('n1|xyz')]) await expect(`/news?cursor=${c}`, 400, /cursor/);
+  });
+
+  it('400 for an NFT cursor whose sort key is not the list’s (a garbage key, or the other list’s cursor)', async () => {
+    const sales = await expect(`/nft/collections/${POLICY}/sales`, 200);
+    assert.equal(sales.items.length, 1);
+    const listings = await expect(`/nft/collections/${POLICY}/listings`, 200);
+    assert.equal(listings.items.length, 1);
+    const saleCursor = cursor(`${TIP_SLOT}|${SALE_ID}`);
+    const listingCursor = cursor(`${priceKey('1')}|${LISTING_ID}`);
+    // The cursors of each list page on.
+    await expect(`/nft/collections/${POLICY}/sales?cursor=${saleCursor}`, 200);
+    await expect(`/nft/collections/${POLICY}/listings?cursor=${listingCursor}`, 200);
+    for (const c of [
+      cursor(`abc|${LISTING_ID}`),
+      cursor(`${'9'.repeat(23)}|${SALE_ID}`),
+      cursor(`-1|${SALE_ID}`),
+      cursor(`${TIP_SLOT}|${SALE_ID.slice(0, 64)}`),
+    ]) {
+      await expect(`/nft/collections/${POLICY}/listings?cursor=${c}`, 400, /cursor: not a cursor of this list/);
+      await expect(`/nft/collections/${POLICY}/sales?cursor=${c}`, 400, /cursor: not a cursor of this list/);
+    }
+    await expect(`/nft/collections/${POLICY}/listings?cursor=${saleCursor}`, 400, /cursor/);
+    await expect(`/nft/collections/${POLICY}/sales?cursor=${listingCursor}`, 400, /cursor/);
+    // A well-formed policy nobody minted or listed stays a 404.
+    await expect(`/nft/collections/${'ab'.repeat(28)}/listings`, 404, /not found/);
+  });
+
+  it('explorer: 400 for base58 text that is no Byron address and for capitalised Bech32; Byron addresses work', async () => {
+    let byron: string | undefined;
+    for await (const d of api.store.collection(ADDRESSES).scan()) if (!d._id.startsWith('addr')) byron ??= d._id;
+    assert.ok(byron, 'the fixtures hold a Byron address');
+    const found = await expect(`/explorer/address/${byron}`, 200);
+    assert.equal(found.addressType, 'byron');
+    // Valid checksum, never seen: 404.
+    await expect('/explorer/address/Ae2tdPwUPEZFRbyhz3cpfC2CumGzNkFBN2L42rcUc2yjQpEkxDbkPodpMAi', 404, /not found/);
+    for (const bad of [
+      'hexxoworxdhexxoworxdhexxoworxd',
+      '1'.repeat(200),
+      `${byron.slice(0, -1)}${byron.endsWith('a') ? 'b' : 'a'}`,
+    ])
+      await expect(`/explorer/address/${bad}`, 400, /not a Cardano address/);
+    await expect(`/explorer/address/${TESTNET_BYRON}`, 400, /testnet/);
+    await expect(`/explorer/address/${STAKE}`, 200);
+    await expect(`/explorer/address/${STAKE.toUpperCase()}`, 400, /lowercase/);
+  });
+
+  it('the holders series of a token held on chain but traded on no DEX answers like its holders', async () => {
+    const holders = await expect(`/tokens/${HELD_ONLY}/holders`, 200);
+    assert.equal(holders.total, 2);
+    const series = await expect(`/tokens/${HELD_ONLY}/series/holders`, 200);
+    assert.deepEqual(series, { metric: 'holders', points: [{ time: DAY, value: 2 }] });
+    await expect(`/tokens/${HELD_ONLY}/series/liquidity`, 404, /no DEX pool/);
+    await expect(`/tokens/${'cd'.repeat(28)}41/series/holders`, 404, /not found/);
+    await expect(`/tokens/${HELD_ONLY}/series/volume`, 400, /metric/);
+  });
+
+  it('a wallet never seen is a 404 on every page of its trades, cursor or not', async () => {
+    await expect(`/wallet/${UNSEEN_STAKE}/trades`, 404, /not found/);
+    await expect(`/wallet/${UNSEEN_STAKE}/trades?cursor=${cursor('t6808')}`, 404, /not found/);
+    await expect(`/wallet/${UNSEEN_STAKE}/trades?cursor=garbage`, 400, /cursor/);
+  });
+});
