@@ -14,7 +14,9 @@ const [path, mode] = process.argv.slice(2) as [string, BenchAccessMode];
 const store = await openEmbeddedStore({ path });
 await store.ensureIndexes(ALL_COLLECTIONS);
 const log = pino({ level: 'silent' });
-const { access, config, headers } = await benchAccess(mode, { store, config: loadConfig({}), log });
+// Only the micro-cache setting is taken from the environment: the bench sets everything else here.
+const env = { API_CACHE_MS: process.env.API_CACHE_MS };
+const { access, config, headers } = await benchAccess(mode, { store, config: loadConfig(env), log });
 const app = createApp({ store, config, log, access, cacheMs: config.API_CACHE_MS });
 let txHash: string | undefined;
 const cp = await store.collection(CHECKPOINTS).get('sync');
