@@ -6,7 +6,13 @@
  */
 import { parseAddress } from '../cardano/address.js';
 import type { Val } from './value.js';
-import { GENESIS_FUNDS, MAX_LOVELACE_SUPPLY, REWARD_PER_BLOCK, STAKE_POOL_DEPOSIT } from './params.js';
+import {
+  DESIRED_STAKE_POOLS,
+  GENESIS_FUNDS,
+  MAX_LOVELACE_SUPPLY,
+  REWARD_PER_BLOCK,
+  STAKE_POOL_DEPOSIT,
+} from './params.js';
 import { GovState, type GovCert, type ProposalDraft, type VoteDraft } from './governance.js';
 
 export interface Utxo {
@@ -241,6 +247,7 @@ export class Ledger implements UtxoView {
       this.totalRewardsPaid += amount;
       if (fromReserves) this.rewardsFromReserves += amount;
     };
+    const circulating = MAX_LOVELACE_SUPPLY - this.reserves();
     const ownerStakes = new Map<string, bigint>();
     for (const [poolId, pool] of this.pools) {
       const owners = new Set(pool.params.owners);
@@ -255,12 +262,16 @@ export class Ledger implements UtxoView {
       ownerStakes,
       blocks: new Map(this.blocksThisEpoch),
       totalBlocks: [...this.blocksThisEpoch.values()].reduce((a, b) => a + b, 0),
-      circulating: MAX_LOVELACE_SUPPLY - this.reserves(),
+      circulating,
     };
     for (const [poolId, blocks] of this.blocksThisEpoch) {
       const pool = this.pools.get(poolId);
       if (!pool || blocks === 0) continue;
-      const total = REWARD_PER_BLOCK * BigInt(blocks);
+      // A saturated pool (stake above circulation / k) earns as if it held just the saturation point: the
+      // Shelley cap σ' = min(σ, 1/k) on REWARD_PER_BLOCK × blocks.
+      const stakeK = (stakes.get(poolId) ?? 0n) * BigInt(DESIRED_STAKE_POOLS);
+      const uncapped = REWARD_PER_BLOCK * BigInt(blocks);
+      const total = stakeK > circulating ? (uncapped * circulating) / stakeK : uncapped;
       const cost = pool.params.cost < total ? pool.params.cost : total;
       const [n, d] = pool.params.margin;
       const operator = cost + ((total - cost) * BigInt(n)) / BigInt(d);

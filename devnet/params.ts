@@ -30,5 +30,12 @@ export const MIN_POOL_COST = 170_000_000n;
  */
 export const REWARD_PER_BLOCK = 10_000_000n;
 
+/**
+ * nOpt (k). The saturation point is circulation / k: mainnet's k = 500 over ~38 B ADA puts it near 77 M ADA, above
+ * its largest pools; the devnet's ~3 B ADA (mostly the faucet's) with k = 300 puts it near 10 M ADA, around the
+ * devnet's largest pools (~8–12 M ADA), so saturation reads like mainnet's and a pool can be saturated.
+ */
+export const DESIRED_STAKE_POOLS = 300;
+
 /** What the genesis output holds: the faucet that funds every devnet wallet (lovelace). */
 export const GENESIS_FUNDS = 3_000_000_000_000_000n;

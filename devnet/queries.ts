@@ -15,6 +15,7 @@ import {
   MIN_FEE_CONSTANT,
   MIN_POOL_COST,
   NETWORK_MAGIC,
+  DESIRED_STAKE_POOLS,
   PROTOCOL_VERSION,
   REWARD_PER_BLOCK,
   SECURITY_PARAMETER,
@@ -80,12 +81,6 @@ function protocolParameters(): Record<string, unknown> {
   };
 }
 
-/**
- * nOpt (k). The saturation point is circulation / k: mainnet's k = 500 over ~38 B ADA puts it near 77 M ADA, above
- * its largest pools; the devnet's ~3 B ADA (mostly the faucet's) with k = 300 puts it near 10 M ADA, above the
- * devnet's largest pools (~8 M ADA), so no pool's reward would be capped and saturation reads like mainnet's.
- */
-export const DESIRED_STAKE_POOLS = 300;
 
 /** The devnet's treasury receives nothing (fees leave circulation); its reserves pay the block rewards. */
 function treasuryAndReserves(env: QueryEnv): string {
@@ -96,8 +91,9 @@ function treasuryAndReserves(env: QueryEnv): string {
  * The reward computation of the last completed epoch, in the shape of Ogmios' `stakePoolsPerformances`. The devnet
  * pays a pool REWARD_PER_BLOCK per block it made; in the Shelley formula a pool earns maxPool(R, σ) × p̂ with
  * σ = stake / circulation and apparent performance p̂ = (blocks / all blocks) / (stake / active stake), i.e.
- * R × (blocks / all blocks) × active / circulation (no pledge term, no pool capped). So the pot that the Shelley
- * formula needs to pay exactly what the devnet paid is R = REWARD_PER_BLOCK × all blocks × circulation / active.
+ * R × (blocks / all blocks) × active / circulation (no pledge term), capped at σ = 1/k as the devnet caps it. So the
+ * pot that the Shelley formula needs to pay exactly what the devnet paid is
+ * R = REWARD_PER_BLOCK × all blocks × circulation / active.
  */
 function stakePoolsPerformances(env: QueryEnv): string {
   const r = env.ledger.lastRewards;

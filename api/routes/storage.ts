@@ -1,11 +1,11 @@
 /**
  * Storage network (spec: Storage network and market): GET /storage-network/overview — Iagon's network-wide totals
  * and recent activity, the document of the `storage` recompute (activities/storage/, every 60 s; `computedAt`
- * says when). Before its first run the answer carries the market and supply figures read now and says the staking
+ * says when); its IAG market figures are read afresh from the token stats of the market recompute. Before its first run the answer carries the market and supply figures read now and says the staking
  * figures are not computed yet.
  */
 import Router from '@koa/router';
-import { buildStorageOverview } from '../../activities/storage/overview.js';
+import { buildStorageOverview, storageMarket } from '../../activities/storage/overview.js';
 import { IAG_UNIT, NO_IAGON_SCRIPTS } from '../../activities/storage/iagon.js';
 import { BLOCKS, CHECKPOINTS, HOLDER_COUNTS, TOKENS, TOKEN_STATS } from '../../mongo/collections/index.js';
 import { STORAGE_OVERVIEW, STORAGE_OVERVIEW_ID, type StorageOverviewDoc } from '../../mongo/collections/storage.js';
@@ -59,11 +59,13 @@ export function storageRouter(deps: ApiDeps): Router {
   const now = deps.now ?? Date.now;
   const router = new Router();
   register(router, storageRoutes.overview, async () => {
-    const doc =
-      (await store.collection(STORAGE_OVERVIEW).get(STORAGE_OVERVIEW_ID)) ?? (await overviewNow(store, now()));
-    const { _id, ...body } = doc;
+    const [stored, stats] = await Promise.all([
+      store.collection(STORAGE_OVERVIEW).get(STORAGE_OVERVIEW_ID),
+      store.collection(TOKEN_STATS).get(IAG_UNIT),
+    ]);
+    const { _id, ...body } = stored ?? (await overviewNow(store, now()));
     void _id;
-    return body;
+    return { ...body, market: storageMarket(stats) };
   });
   return router;
 }

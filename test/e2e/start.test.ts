@@ -1,0 +1,131 @@
+/**
+ * `npm start` as a newcomer runs it, on the embedded defaults with an empty DATA_DIR: the devnet comes up in a
+ * process of its own, the sync follows it to the tip, the scheduled recomputes run, and the ledger-derived
+ * endpoints answer with devnet data. Then SIGTERM stops the service and the devnet with it. (A shorter backfill
+ * than the default 48 h keeps this under a minute; the wiring is the same.)
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Child pids of `pid` (Linux). */
+const childrenOf = (pid: number) =>
+  readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+
+describe('npm start on the embedded defaults', function () {
+  this.timeout(180_000);
+  let dir: string;
+  let child: ChildProcess;
+  let base: string;
+  let log = '';
+  const get = async (path: string): Promise<{ status: number; body: Json }> => {
+    const res = await fetch(base + path);
+    return { status: res.status, body: (await res.json()) as Json };
+  };
+  /** Polls until `ok` holds for the answer (recomputes fire every 15 s while catching up and once at the tip). */
+  const until = async (path: string, ok: (b: Json) => boolean): Promise<Json> => {
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      const r = await get(path).catch(() => null);
+      if (r?.status === 200 && ok(r.body)) return r.body;
+      if (Date.now() > deadline) assert.fail(`${path} never answered with data: ${JSON.stringify(r)}\n${log}`);
+      await new Promise((res) => setTimeout(res, 500));
+    }
+  };
+
+  before(async function () {
+    if (process.platform !== 'linux') this.skip();
+    dir = mkdtempSync(join(tmpdir(), 'cds-start-'));
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}/api/v1`;
+    child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+      env: {
+        ...process.env,
+        DATA_DIR: dir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DEVNET_BACKFILL_HOURS: '14',
+        DEVNET_BLOCK_MS: '3600000',
+        DEVNET_SEED: 'start-test',
+        OGMIOS_URL: '',
+        MONGODB_URI: '',
+        TEMPORAL_ADDRESS: '',
+        NEWS_FEEDS: '',
+        RATE_LIMITS: 'false',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.on('data', (d: Buffer) => (log += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (log += d.toString()));
+    await until('/../../readyz', (b) => b.status === 'ready' && b.height === b.tipHeight);
+  });
+  after(async () => {
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('runs the devnet in a process of its own, beside the service', () => {
+    const kids = childrenOf(child.pid as number);
+    assert.equal(kids.length, 1, log);
+    assert.match(readFileSync(`/proc/${kids[0]}/cmdline`, 'utf8'), /scripts\/devnet\.ts/);
+  });
+
+  it('answers the ledger-derived endpoints with devnet data', async () => {
+    const tokens = await until('/tokens?sort=liquidity&pageSize=5&logos=url', (b) =>
+      b.items.some((i: Json) => i.stats.holders > 0),
+    );
+    const unit = tokens.items.find((i: Json) => i.stats.holders > 0).asset.unit as string;
+    const holders = (await get(`/tokens/${unit}/holders`)).body;
+    assert.ok(holders.items.length > 0 && holders.total >= holders.items.length);
+    const wallet = (await get(`/wallet/${holders.items[0].address}?logos=url`)).body;
+    assert.ok(
+      wallet.positions.some((p: Json) => p.asset.unit === unit),
+      'the top holder holds the token',
+    );
+    assert.equal((await get(`/wallet/${holders.items[0].address}/pnl`)).status, 200);
+
+    const pools = await until('/staking/pools', (b) => b.items.some((p: Json) => p.ticker && p.roa !== null));
+    // Saturation = live stake × k / circulation: the largest devnet pools are near the saturation point.
+    assert.ok(pools.items.some((p: Json) => p.saturation > 0.3));
+    await until('/nft/collections', (b) => b.items.length > 0 && b.items.some((c: Json) => c.owners > 0));
+    await until('/governance/proposals', (b) => b.items.length > 0);
+    await until('/governance/dreps', (b) => b.items.length > 0);
+    const storage = await until('/storage-network/overview', (b) => b.network === 'iagon');
+    assert.ok(storage.market.priceAda.value > 0);
+    const news = (await get('/news')).body;
+    assert.deepEqual(news.items, []);
+    assert.match(news.reason, /NEWS_FEEDS/);
+  });
+
+  it('stops on SIGTERM, and the devnet with it', async () => {
+    const [devnet] = childrenOf(child.pid as number);
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+    const deadline = Date.now() + 10_000;
+    while (alive(devnet as number) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(alive(devnet as number), false, 'the devnet process is gone');
+  });
+});
