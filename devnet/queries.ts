@@ -81,7 +81,6 @@ function protocolParameters(): Record<string, unknown> {
   };
 }
 
-
 /** The devnet's treasury receives nothing (fees leave circulation); its reserves pay the block rewards. */
 function treasuryAndReserves(env: QueryEnv): string {
   return stringify({ treasury: ada(0n), reserves: ada(env.ledger.reserves()) });
