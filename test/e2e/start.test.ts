@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connectOgmios } from '../../activities/chain/ogmios-client.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
 
@@ -105,6 +106,30 @@ describe('npm start on the embedded defaults', function () {
       'the top holder holds the token',
     );
     assert.equal((await get(`/wallet/${holders.items[0].address}/pnl`)).status, 200);
+
+    // The wallet's holdings are its UTxO set: every address of the stake key, asked of the devnet's ledger.
+    const explorer = (await get(`/explorer/address/${holders.items[0].address}`)).body;
+    assert.equal(explorer.complete, true);
+    const devnetUrl = /"url":"(ws:[^"]+)","pid"/.exec(log)?.[1] as string;
+    const chain = await connectOgmios(devnetUrl);
+    const utxos = await chain.query<{ value: Record<string, Record<string, bigint>> }[]>('queryLedgerState/utxo', {
+      addresses: explorer.addresses.map((a: Json) => a.address),
+    });
+    await chain.close();
+    const held = new Map<string, bigint>();
+    for (const u of utxos)
+      for (const [policy, names] of Object.entries(u.value))
+        for (const [name, q] of Object.entries(names)) {
+          const k = policy === 'ada' ? 'lovelace' : policy + name;
+          held.set(k, (held.get(k) ?? 0n) + BigInt(q));
+        }
+    assert.equal(wallet.adaBalanceLovelace, String(held.get('lovelace')));
+    held.delete('lovelace');
+    assert.deepEqual(
+      new Map(wallet.positions.map((p: Json) => [p.asset.unit, BigInt(p.balanceRaw)])),
+      held,
+      'positions = the UTxO set of the stake key',
+    );
 
     const pools = await until('/staking/pools', (b) => b.items.some((p: Json) => p.ticker && p.roa !== null));
     // Saturation = live stake × k / circulation: the largest devnet pools are near the saturation point.
