@@ -55,15 +55,6 @@ export function firstLine(child: ChildProcess): Promise<string> {
   });
 }
 
-/** Child process ids of `pid` (Linux /proc). */
-export function childPids(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
-
 /** Resident memory of a process in MB: total, anonymous (heap, stacks: the process's own) and file-backed (lmdb's memory map, code). */
 export function rssMb(pid: number): { total: number; anon: number; file: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');

@@ -1,8 +1,7 @@
 /**
  * `npm run bench`: throughput and memory against baselines measured in the same run.
  *  1. sync: devnet history (BENCH_HOURS of chain time) into a fresh embedded store, blocks/s;
- *  2. the service as `npm start` runs it (sync + API, the devnet beside it in its own process, rate limits off): RSS
- *     at the default devnet scale;
+ *  2. the service as `npm start` runs it (devnet + sync + API, rate limits off): RSS at the default devnet scale;
  *  3. REST endpoints under load beside a bare node:http server returning the same bytes: req/s, p99, ratio.
  * Budgets (ARCHITECTURE.md): sync ≥ 1,000 blocks/s; REST ≥ 0.5 × bare and p99 ≤ 10 ms; RSS ≤ 300 MB.
  */
@@ -19,7 +18,7 @@ import { ALL_COLLECTIONS } from '../mongo/collections/index.js';
 import { pino } from 'pino';
 import { accessCostPerRequest } from '../api/access/bench.js';
 import { loadConfig } from '../config/index.js';
-import { childPids, firstLine, load, rssMb, startBareServer, type LoadResult } from './http.js';
+import { firstLine, load, rssMb, startBareServer, type LoadResult } from './http.js';
 
 const HOURS = Number(process.env.BENCH_HOURS ?? 48);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -182,11 +181,6 @@ async function main() {
         `service: at tip (height ${svc.height}); RSS ${mem.total.toFixed(0)} MB = ${mem.anon.toFixed(0)} MB own (anonymous; budget ≤ 300) ` +
           `+ ${mem.file.toFixed(0)} MB file-backed (lmdb's memory-mapped store pages and code, reclaimable page cache)`,
       );
-      // npm start runs the devnet (the chain source, in production a node + Ogmios) as a process of its own.
-      for (const pid of childPids(svc.pid)) {
-        const d = rssMb(pid);
-        console.log(`devnet process beside it: RSS ${d.total.toFixed(0)} MB (${d.anon.toFixed(0)} MB own)`);
-      }
       const block = (await (await fetch(`${svc.url}/api/v1/explorer/blocks/${svc.height}`)).json()) as {
         txIds?: string[];
       };

@@ -1,11 +1,9 @@
 /**
  * `npm run devnet`: the devnet alone, on DEVNET_PORT (an Ogmios v6 stand-in for tools and other processes).
- * Its identity is kept in DATA_DIR/devnet.json, so a restart continues the same chain. `npm start` runs it as its
- * child (scripts/devnet-process.ts) when OGMIOS_URL is not set.
+ * Its identity is kept in DATA_DIR/devnet.json, so a restart continues the same chain.
  */
 import { ConfigError, loadConfig } from '../config/index.js';
 import { startDevnet } from '../devnet/index.js';
-import type { DevnetReady } from './devnet-process.js';
 
 async function main() {
   const config = loadConfig();
@@ -36,12 +34,6 @@ async function main() {
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
-  // Started by `npm start` (scripts/devnet-process.ts): tell it where to connect, and go when it goes.
-  if (process.send) {
-    const ready: DevnetReady = { url: devnet.url, tip: { height: tip.height, slot: tip.slot } };
-    process.send(ready);
-    process.once('disconnect', () => stop('parent exited'));
-  }
 }
 
 main().catch((e: unknown) => {

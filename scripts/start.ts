@@ -1,5 +1,5 @@
 /**
- * `npm start`: the sync and the API in one process, beside the chain source (the devnet runs as a child process).
+ * `npm start`: one process with the chain source, the sync and the API.
  * Embedded defaults: the devnet (no OGMIOS_URL), lmdb under DATA_DIR (no MONGODB_URI), the in-process runner
  * (no TEMPORAL_ADDRESS). With TEMPORAL_ADDRESS set, workflows run on the Temporal worker (`npm run worker`)
  * and this process serves the API only.
@@ -15,6 +15,7 @@ import { createAccess, REDACT_HEADERS } from '../api/access/index.js';
 import { tokenDecimalsLookup } from '../api/present/market.js';
 import { startApi } from '../api/server.js';
 import { runWithConfig, type Config } from '../config/index.js';
+import { startDevnet, type Devnet } from '../devnet/index.js';
 import { devnetHostResolver } from '../devnet/pool-metadata.js';
 import { ALL_COLLECTIONS } from '../mongo/collections/index.js';
 import { openStore } from '../mongo/open.js';
@@ -22,7 +23,6 @@ import { SYNC_WORKFLOW_ID } from '../temporal/constants.js';
 import { createRunner } from '../temporal/runner.js';
 import { SCHEDULES } from '../temporal/schedules.js';
 import { resolveIagonScripts } from '../activities/storage/iagon.js';
-import { startDevnetProcess, type DevnetProcess } from './devnet-process.js';
 
 /** While the sync catches up, recomputes rerun at least this often (ms). */
 const WARM_FIRE_MS = 15_000;
@@ -69,15 +69,20 @@ async function main(config: Config) {
   const registry = await importRegistry(store, config.TOKEN_REGISTRY_DIR);
   log.info({ dir: config.TOKEN_REGISTRY_DIR, ...registry }, 'token registry imported');
 
-  let devnet: DevnetProcess | null = null;
+  let devnet: Devnet | null = null;
   let ogmiosUrl = config.OGMIOS_URL;
   if (!ogmiosUrl) {
-    devnet = await startDevnetProcess(log);
+    devnet = await startDevnet({
+      seed: config.DEVNET_SEED,
+      backfillHours: config.DEVNET_BACKFILL_HOURS,
+      blockMs: config.DEVNET_BLOCK_MS,
+      forkRate: config.DEVNET_FORK_RATE,
+      dataDir: config.DATA_DIR,
+      port: 0,
+    });
     ogmiosUrl = devnet.url;
-    log.info(
-      { url: devnet.url, pid: devnet.pid, tipHeight: devnet.tip.height, tipSlot: devnet.tip.slot },
-      'devnet running in its own process (Ogmios JSON-RPC)',
-    );
+    const tip = devnet.tip();
+    log.info({ url: devnet.url, tipHeight: tip.height, tipSlot: tip.slot }, 'devnet running (Ogmios JSON-RPC)');
   }
 
   const stops: (() => Promise<void>)[] = [];

@@ -1,12 +1,12 @@
 /**
- * `npm start` as a newcomer runs it, on the embedded defaults with an empty DATA_DIR: the devnet comes up in a
- * process of its own, the sync follows it to the tip, the scheduled recomputes run, and the ledger-derived
- * endpoints answer with devnet data. Then SIGTERM stops the service and the devnet with it. (A shorter backfill
- * than the default 48 h keeps this under a minute; the wiring is the same.)
+ * `npm start` as a newcomer runs it, on the embedded defaults with an empty DATA_DIR: the devnet comes up, the sync
+ * follows it to the tip, the scheduled recomputes run, and the ledger-derived endpoints answer with devnet data.
+ * Then SIGTERM stops the service cleanly. (A shorter backfill than the default 48 h keeps this under a minute; the
+ * wiring is the same.)
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,19 +21,6 @@ const freePort = () =>
       s.close(() => resolve(port));
     });
   });
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-/** Child pids of `pid` (Linux). */
-const childrenOf = (pid: number) =>
-  readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
 
 describe('npm start on the embedded defaults', function () {
   this.timeout(180_000);
@@ -57,7 +44,6 @@ describe('npm start on the embedded defaults', function () {
   };
 
   before(async function () {
-    if (process.platform !== 'linux') this.skip();
     dir = mkdtempSync(join(tmpdir(), 'cds-start-'));
     const port = await freePort();
     base = `http://127.0.0.1:${port}/api/v1`;
@@ -87,12 +73,6 @@ describe('npm start on the embedded defaults', function () {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('runs the devnet in a process of its own, beside the service', () => {
-    const kids = childrenOf(child.pid as number);
-    assert.equal(kids.length, 1, log);
-    assert.match(readFileSync(`/proc/${kids[0]}/cmdline`, 'utf8'), /scripts\/devnet\.ts/);
-  });
-
   it('answers the ledger-derived endpoints with devnet data', async () => {
     const tokens = await until('/tokens?sort=liquidity&pageSize=5&logos=url', (b) =>
       b.items.some((i: Json) => i.stats.holders > 0),
@@ -110,7 +90,7 @@ describe('npm start on the embedded defaults', function () {
     // The wallet's holdings are its UTxO set: every address of the stake key, asked of the devnet's ledger.
     const explorer = (await get(`/explorer/address/${holders.items[0].address}`)).body;
     assert.equal(explorer.complete, true);
-    const devnetUrl = /"url":"(ws:[^"]+)","pid"/.exec(log)?.[1] as string;
+    const devnetUrl = /"url":"(ws:[^"]+)"/.exec(log)?.[1] as string;
     const chain = await connectOgmios(devnetUrl);
     const utxos = await chain.query<{ value: Record<string, Record<string, bigint>> }[]>('queryLedgerState/utxo', {
       addresses: explorer.addresses.map((a: Json) => a.address),
@@ -144,13 +124,9 @@ describe('npm start on the embedded defaults', function () {
     assert.match(news.reason, /NEWS_FEEDS/);
   });
 
-  it('stops on SIGTERM, and the devnet with it', async () => {
-    const [devnet] = childrenOf(child.pid as number);
-    const exited = new Promise((resolve) => child.once('exit', resolve));
+  it('stops on SIGTERM', async () => {
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
-    await exited;
-    const deadline = Date.now() + 10_000;
-    while (alive(devnet as number) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    assert.equal(alive(devnet as number), false, 'the devnet process is gone');
+    assert.equal(await exited, 0, log.slice(-2000));
   });
 });
