@@ -80,8 +80,6 @@ export interface PoolState {
  * `queryLedgerState/stakePoolsPerformances` reports (devnet/queries.ts).
  */
 export interface EpochRewards {
-  /** The epoch whose blocks were paid. */
-  epoch: number;
   /** Each pool's stake at the boundary, lovelace: the stake its delegators were paid pro rata to. */
   stakes: Map<string, bigint>;
   /** Stake of each pool's owners (the keys of its `owners` delegating to it), lovelace. */
@@ -112,9 +110,7 @@ export class Ledger implements UtxoView {
   epoch = 0;
   /** Stake per pool taken at the last epoch boundary: block issuers are drawn by it. */
   snapshot: { pool: string; stake: bigint }[] = [];
-  /** Totals for the queries (lovelace). */
-  totalRewardsPaid = 0n;
-  /** Block rewards paid out of the reserves (pool deposit refunds excluded), lovelace. */
+  /** Block rewards paid out of the reserves (pool deposit refunds excluded), lovelace: the queries' reserves. */
   rewardsFromReserves = 0n;
   lastRewards: EpochRewards | null = null;
   /** DReps, vote delegations, proposals and votes (devnet/governance.ts). */
@@ -244,7 +240,6 @@ export class Ledger implements UtxoView {
       const r = this.rewards.get(cred);
       if (r === undefined || amount <= 0n) return;
       this.rewards.set(cred, r + amount);
-      this.totalRewardsPaid += amount;
       if (fromReserves) this.rewardsFromReserves += amount;
     };
     const circulating = MAX_LOVELACE_SUPPLY - this.reserves();
@@ -257,7 +252,6 @@ export class Ledger implements UtxoView {
       ownerStakes.set(poolId, own);
     }
     this.lastRewards = {
-      epoch: epoch - 1,
       stakes,
       ownerStakes,
       blocks: new Map(this.blocksThisEpoch),

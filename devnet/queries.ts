@@ -16,6 +16,7 @@ import {
   MIN_POOL_COST,
   NETWORK_MAGIC,
   DESIRED_STAKE_POOLS,
+  PLEDGE_INFLUENCE,
   PROTOCOL_VERSION,
   REWARD_PER_BLOCK,
   SECURITY_PARAMETER,
@@ -66,8 +67,7 @@ function protocolParameters(): Record<string, unknown> {
     stakeCredentialDeposit: ada(STAKE_CREDENTIAL_DEPOSIT),
     stakePoolDeposit: ada(STAKE_POOL_DEPOSIT),
     stakePoolRetirementEpochBound: 18,
-    // The devnet pays each pool its blocks × REWARD_PER_BLOCK without the pledge term (devnet/ledger.ts), i.e. a0 = 0.
-    stakePoolPledgeInfluence: '0/1',
+    stakePoolPledgeInfluence: PLEDGE_INFLUENCE,
     minStakePoolCost: ada(MIN_POOL_COST),
     desiredNumberOfStakePools: DESIRED_STAKE_POOLS,
     monetaryExpansion: '3/1000',
@@ -115,7 +115,7 @@ function stakePoolsPerformances(env: QueryEnv): string {
   }
   return stringify({
     desiredNumberOfStakePools: DESIRED_STAKE_POOLS,
-    stakePoolPledgeInfluence: '0/1',
+    stakePoolPledgeInfluence: PLEDGE_INFLUENCE,
     totalRewardsInEpoch: ada(pot),
     activeStakeInEpoch: ada(active),
     totalStakeInEpoch: ada(r?.circulating ?? MAX_LOVELACE_SUPPLY - env.ledger.reserves()),
