@@ -114,10 +114,6 @@ function numericTextProblems(schema: ObjectSchema, raw: Record<string, unknown>)
 }
 
 /** One readable sentence per bad parameter, e.g. `invalid parameter hash: must be 64 hex characters`. */
-export function describeErrors(errors: readonly ErrorObject[] | null | undefined): string[] {
-  return [...describeErrorMap(errors).values()];
-}
-
 function describeErrorMap(errors: readonly ErrorObject[] | null | undefined): Map<string, string> {
   const byParam = new Map<string, string>();
   for (const e of errors ?? []) {

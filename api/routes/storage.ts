@@ -9,6 +9,7 @@ import { buildStorageOverview, storageMarket } from '../../activities/storage/ov
 import { IAG_UNIT, NO_IAGON_SCRIPTS } from '../../activities/storage/iagon.js';
 import { BLOCKS, CHECKPOINTS, HOLDER_COUNTS, TOKENS, TOKEN_STATS } from '../../mongo/collections/index.js';
 import { STORAGE_OVERVIEW, STORAGE_OVERVIEW_ID, type StorageOverviewDoc } from '../../mongo/collections/storage.js';
+import type { TokenStatsDoc } from '../../mongo/collections/market-read.js';
 import type { Store } from '../../mongo/store.js';
 import type { ApiDeps } from '../deps.js';
 import { defineRoute, register, type AnyRouteSpec, type RestModule } from '../route.js';
@@ -29,9 +30,8 @@ export const storageRoutes = {
   }),
 } satisfies Record<string, AnyRouteSpec>;
 
-async function overviewNow(store: Store, nowMs: number): Promise<StorageOverviewDoc> {
-  const [tokenStats, token, holders, first, cp] = await Promise.all([
-    store.collection(TOKEN_STATS).get(IAG_UNIT),
+async function overviewNow(store: Store, nowMs: number, tokenStats: TokenStatsDoc | null): Promise<StorageOverviewDoc> {
+  const [token, holders, first, cp] = await Promise.all([
     store.collection(TOKENS).get(IAG_UNIT),
     store.collection(HOLDER_COUNTS).get(IAG_UNIT),
     store.collection(BLOCKS).find('byHeight', { limit: 1 }),
@@ -63,7 +63,7 @@ export function storageRouter(deps: ApiDeps): Router {
       store.collection(STORAGE_OVERVIEW).get(STORAGE_OVERVIEW_ID),
       store.collection(TOKEN_STATS).get(IAG_UNIT),
     ]);
-    const { _id, ...body } = stored ?? (await overviewNow(store, now()));
+    const { _id, ...body } = stored ?? (await overviewNow(store, now(), stats));
     void _id;
     return { ...body, market: storageMarket(stats) };
   });
