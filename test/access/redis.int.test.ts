@@ -5,20 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { MemoryStore } from './memory-store.js';
 import { burst, request, startTestApp, statuses, testConfig, TestWallet } from './helpers.js';
+import { freePort } from '../free-port.js';
 
 const hasRedis = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).status === 0;
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 async function waitForPing(url: string): Promise<void> {
   for (let i = 0; i < 100; i++) {
