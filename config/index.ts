@@ -101,6 +101,11 @@ export const CONFIG_KEYS = {
     url(['mongodb:', 'mongodb+srv:']),
   ),
   MONGODB_DB: key('MongoDB database name.', z.string().min(1), 'cardano'),
+  MONGODB_WRITE_BATCH: key(
+    'Most write statements (upserts, deletes) the MongoDB adapter sends in one command. MongoDB takes 100000; FerretDB 1.x never answers an update of 100 upserts that change indexed fields, so use 50 there (tested against FerretDB 1.24.2).',
+    int(1, 100_000),
+    '1000',
+  ),
   TEMPORAL_ADDRESS: key(
     'Temporal frontend host:port; when set, workflows run on Temporal instead of the embedded runner.',
     z.string().regex(/^[^\s:]+:\d+$/, 'must be host:port'),

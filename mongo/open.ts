@@ -11,10 +11,16 @@ export interface StoreConfig {
   DATA_DIR: string;
   MONGODB_URI?: string | undefined;
   MONGODB_DB: string;
+  MONGODB_WRITE_BATCH?: number;
 }
 
 /** `readOnly` (embedded only): open beside a running service without taking part in writes, e.g. the ops CLI. */
 export async function openStore(cfg: StoreConfig, opts: { readOnly?: boolean } = {}): Promise<Store> {
-  if (cfg.MONGODB_URI) return openMongoStore({ uri: cfg.MONGODB_URI, db: cfg.MONGODB_DB });
+  if (cfg.MONGODB_URI)
+    return openMongoStore({
+      uri: cfg.MONGODB_URI,
+      db: cfg.MONGODB_DB,
+      ...(cfg.MONGODB_WRITE_BATCH ? { writeBatch: cfg.MONGODB_WRITE_BATCH } : {}),
+    });
   return openEmbeddedStore({ path: join(cfg.DATA_DIR, 'store'), readOnly: opts.readOnly ?? false });
 }

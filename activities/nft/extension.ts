@@ -59,7 +59,7 @@ export function collectionNameOf(nftName: string): string {
  */
 export function collectionNameFrom(asset: Pick<NftAssetDoc, 'name' | 'attributes'>): string {
   for (const key of ['project', 'collection', 'collection_name', 'collectionName']) {
-    const v = asset.attributes[key];
+    const v = asset.attributes.find((a) => a.name === key)?.value;
     if (typeof v === 'string' && v.trim()) return v.trim();
   }
   return collectionNameOf(asset.name);
@@ -133,7 +133,7 @@ function metadataFields(m: Pick<NftMetadata, keyof typeof EMPTY | 'name' | 'stan
     image: m.image,
     mediaType: m.mediaType,
     description: m.description,
-    attributes: m.attributes,
+    attributes: Object.entries(m.attributes).map(([name, value]) => ({ name, value })),
     standard: m.standard,
     metadataVersion: m.version,
   };

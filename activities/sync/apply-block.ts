@@ -19,6 +19,7 @@ import {
   type StakeAccountDoc,
   type StakePoolRegDoc,
   type TxDoc,
+  type TxMetadataDoc,
   type TxInputDoc,
   type TxOutputDoc,
   type UtxoDoc,
@@ -256,10 +257,11 @@ export function applyBlock(
     const mint: Record<string, string> = {};
     for (const [policy, names] of Object.entries(tx.mint ?? {}))
       for (const [name, q] of Object.entries(names)) mint[policy + name] = String(q);
-    const metadata = tx.metadata?.labels
-      ? Object.fromEntries(
-          Object.entries(tx.metadata.labels).map(([label, m]) => [label, toPlain(m.json ?? { cbor: m.cbor })]),
-        )
+    const metadata: TxMetadataDoc[] | null = tx.metadata?.labels
+      ? Object.entries(tx.metadata.labels).map(([label, m]) => ({
+          label,
+          json: JSON.stringify(toPlain(m.json ?? { cbor: m.cbor })),
+        }))
       : null;
     const doc: TxDoc = {
       _id: tx.id,

@@ -40,6 +40,7 @@ export interface SliceResult {
   slot: number;
   tipHeight: number;
   tipSlot: number;
+  /** The source had no further block within the wait: the slice ended at the chain tip. */
   atTip: boolean;
 }
 
@@ -192,10 +193,9 @@ export function createSyncActivities(deps: SyncDeps) {
         state = new SliceState(store); // the rollback changed the store under the cached view
       }
       await applyForward(run);
-      if (tip && last !== 'origin' && last.height >= tip.height) {
-        atTip = true;
-        if (total > 0) break;
-      }
+      // Reaching the tip the events report is not the end of the slice: a node that is itself catching up reports
+      // its own growing tip with every block. The slice ends at the tip only when the source has nothing more to
+      // give (the next call waits 0 ms once blocks were applied, so a synced node answers that at once).
     }
     await flush(true);
     followerAt = last === 'origin' ? 'origin' : last.id;
@@ -221,6 +221,9 @@ export function createSyncActivities(deps: SyncDeps) {
         return await syncSliceUnsafe(input);
       } catch (e) {
         followerAt = null; // the cursor position is unknown after a failure: re-intersect on the retry
+        // A write may have failed part-way (MongoDB applies a batch in order, without a transaction): the retry
+        // first restores the documents of the partial slice from its undo records, as after a crash.
+        recovered = false;
         throw e;
       }
     },

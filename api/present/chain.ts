@@ -12,6 +12,7 @@ import type {
   TxOutputDoc,
   ValueDoc,
 } from '../../mongo/collections/chain.js';
+import { metadataObject } from '../../mongo/collections/chain.js';
 import { decodeAssetName, lovelaceToAda, scaleInteger, splitUnit } from '../../cardano/units.js';
 
 /** Decimals per asset unit; units not in the map have 0. */
@@ -156,7 +157,7 @@ export function presentTx(t: TxDoc, tipHeight: number | null, decimals: Decimals
         const lovelace = t.withdrawals[stakeAddress] as string;
         return { stakeAddress, ada: lovelaceToAda(lovelace), lovelace };
       }),
-    metadata: t.metadata,
+    metadata: metadataObject(t.metadata),
     validityInterval: t.validityInterval,
     proposals: t.proposals,
     votes: t.votes,

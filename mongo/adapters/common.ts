@@ -19,11 +19,44 @@ export function validateOps(ops: readonly WriteOp[]): void {
       const id = (doc as { _id?: unknown })._id;
       if (typeof id !== 'string' || id === '')
         throw new StoreError(`${where} (${op.coll}): put needs a non-empty string _id, got ${JSON.stringify(id)}`);
+      const bad = badFieldName(doc);
+      if (bad !== null)
+        throw new StoreError(
+          `${where} (${op.coll}) document ${JSON.stringify(id)}: field ${bad} contains '.' or ` +
+            `starts with '$', or is an array inside an array (chain data must be stored as values, e.g. arrays of ` +
+            `{ name, value } objects, never as field names)`,
+        );
     } else if ('del' in op) {
       if (typeof op.del !== 'string' || op.del === '')
         throw new StoreError(`${where} (${op.coll}): del needs a non-empty string _id`);
     } else throw new StoreError(`${where} (${(op as { coll: string }).coll}) is neither a put nor a del`);
   });
+}
+
+/**
+ * The first field name, at any depth, that a MongoDB-wire server may refuse or cannot query by path: one containing
+ * `.` or starting with `$` (FerretDB 1.x refuses both on insert; MongoDB stores them since 5.0 but cannot address
+ * them in a query or an update path). Such names only come from chain data used as keys (metadata keys, handle or
+ * asset names), which the rule forbids; refusing them in both adapters makes the embedded store's tests catch it.
+ * Also an array directly inside an array, which FerretDB 1.x refuses ("nested arrays are not supported"): store
+ * pairs as objects (`{ name, value }`), not as `[name, value]` tuples.
+ */
+export function badFieldName(x: unknown, path = ''): string | null {
+  if (x === null || typeof x !== 'object') return null;
+  if (Array.isArray(x)) {
+    for (let i = 0; i < x.length; i++) {
+      if (Array.isArray(x[i])) return `${path}[${i}] (an array directly inside an array)`;
+      const bad = badFieldName(x[i], `${path}[${i}]`);
+      if (bad !== null) return bad;
+    }
+    return null;
+  }
+  for (const k in x as Record<string, unknown>) {
+    if (k.includes('.') || k.startsWith('$')) return `${path}${JSON.stringify(k)}`;
+    const bad = badFieldName((x as Record<string, unknown>)[k], `${path}${k}.`);
+    if (bad !== null) return bad;
+  }
+  return null;
 }
 
 /** The fields an index orders by (`_id` excluded; it is always the final tie-break). `'_id'` = the primary key. */

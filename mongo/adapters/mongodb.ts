@@ -1,8 +1,10 @@
 /**
  * The MongoDB store, through the official driver. Documents are stored as they are (`_id` = the string id); each
  * declared index becomes a compound index `{ ...fields: 1, _id: 1 }` named after the spec, so every ordered scan of
- * the port is one index walk. Writes are applied in order, consecutive ops of one collection in one ordered
- * bulkWrite; a crash between two of them is made safe by the sync's undo journal, not by this adapter.
+ * the port is one index walk. Writes are applied in order, consecutive ops of one collection in ordered bulkWrites of
+ * at most `writeBatch` statements; a crash or a refused statement between two of them leaves the earlier ones
+ * applied (no multi-document transactions: FerretDB 1.x has none), which the sync's undo journal makes safe
+ * (activities/sync/journal.ts `recoverIncomplete`), not this adapter.
  */
 import { MongoClient, type AnyBulkWriteOperation, type Db, type Document, type Filter, type Sort } from 'mongodb';
 import type { Collection, CollectionSpec, IndexSpec, KeyPart, RangeQuery, Store, WriteOp } from '../store.js';
@@ -123,6 +125,8 @@ class MongoStore implements Store {
   constructor(
     private readonly client: MongoClient,
     private readonly db: Db,
+    /** Most statements per bulkWrite: each becomes one `update`/`delete` command (see MONGODB_WRITE_BATCH). */
+    private readonly writeBatch: number,
   ) {}
 
   collection<D extends { _id: string }>(spec: CollectionSpec<D>): Collection<D> {
@@ -134,7 +138,7 @@ class MongoStore implements Store {
     for (let i = 0; i < ops.length;) {
       const coll = (ops[i] as WriteOp).coll;
       const batch: AnyBulkWriteOperation<Doc>[] = [];
-      for (; i < ops.length && (ops[i] as WriteOp).coll === coll; i++) {
+      for (; i < ops.length && (ops[i] as WriteOp).coll === coll && batch.length < this.writeBatch; i++) {
         const op = ops[i] as WriteOp;
         if ('put' in op)
           batch.push({ replaceOne: { filter: { _id: op.put._id }, replacement: op.put as Doc, upsert: true } });
@@ -163,11 +167,20 @@ class MongoStore implements Store {
   }
 }
 
-/** Connects (failing if the server cannot be reached) and returns the store over database `db`. */
-export async function openMongoStore(opts: { uri: string; db: string }): Promise<Store> {
+/** Statements per write command when not configured: well under MongoDB's 100,000, and few round trips. */
+export const DEFAULT_WRITE_BATCH = 1000;
+
+/**
+ * Connects (failing if the server cannot be reached) and returns the store over database `db`. `writeBatch` bounds
+ * the statements of one write command: FerretDB 1.x never answers an `update` of 100 upserts that change indexed
+ * fields (50 pass).
+ */
+export async function openMongoStore(opts: { uri: string; db: string; writeBatch?: number }): Promise<Store> {
+  const writeBatch = opts.writeBatch ?? DEFAULT_WRITE_BATCH;
+  if (!Number.isInteger(writeBatch) || writeBatch < 1) throw new RangeError(`writeBatch must be ≥ 1: ${writeBatch}`);
   // Fields set to undefined are left out, as JSON would, instead of being stored as null.
   const client = new MongoClient(opts.uri, { ignoreUndefined: true });
   await client.connect();
   await client.db(opts.db).command({ ping: 1 });
-  return new MongoStore(client, client.db(opts.db));
+  return new MongoStore(client, client.db(opts.db), writeBatch);
 }

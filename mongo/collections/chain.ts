@@ -58,6 +58,19 @@ export interface TxOutputDoc {
   scriptRef: { language: string } | null;
 }
 
+export interface TxMetadataDoc {
+  /** The metadata label (an unsigned integer, as decimal text). */
+  label: string;
+  /** The label's metadatum as JSON text. */
+  json: string;
+}
+
+/** `{ label: json }` of a stored transaction's metadata, as the API shows it. */
+export function metadataObject(m: readonly TxMetadataDoc[] | null): Record<string, unknown> | null {
+  if (m === null) return null;
+  return Object.fromEntries(m.map((e) => [e.label, JSON.parse(e.json) as unknown]));
+}
+
 export interface TxDoc {
   /** Transaction id (hex). */
   _id: string;
@@ -83,8 +96,12 @@ export interface TxDoc {
   certificates: Record<string, unknown>[];
   /** `{ stake1…: lovelace }` */
   withdrawals: Record<string, string>;
-  /** `{ label: json }` (bigints as strings). */
-  metadata: Record<string, unknown> | null;
+  /**
+   * Metadata by label, each label's metadatum as JSON text (bigints as strings; `{ "cbor": hex }` when Ogmios gave
+   * no JSON form). Text, not a nested document: metadata keys are chain data (CIP-25 asset names such as
+   * `nova.eth`), which must never become field names. `metadataObject` turns it back into `{ label: json }`.
+   */
+  metadata: TxMetadataDoc[] | null;
   validityInterval: { invalidBefore: number | null; invalidAfter: number | null };
   proposals: number;
   votes: number;

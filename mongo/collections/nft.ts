@@ -54,7 +54,11 @@ export interface NftAssetDoc {
   image: string | null;
   mediaType: string | null;
   description: string | null;
-  attributes: Record<string, string | number>;
+  /**
+   * Name/value pairs in metadata order. A list, not a sub-document: attribute names are chain data (e.g. `core.og`
+   * from a nested `core` map) and must never become field names.
+   */
+  attributes: { name: string; value: string | number }[];
   standard: 'cip25' | 'cip68';
   /** CIP-25 `version` or the CIP-68 datum version. */
   metadataVersion: number;

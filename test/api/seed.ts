@@ -153,7 +153,7 @@ export function buildChainDocs(): WriteOp[] {
         certificates: (tx.certificates ?? []).map((c) => plain(c) as Record<string, unknown>),
         withdrawals,
         metadata: labels
-          ? Object.fromEntries(Object.entries(labels).map(([label, m]) => [label, plain(m.json ?? m.cbor)]))
+          ? Object.entries(labels).map(([label, m]) => ({ label, json: JSON.stringify(plain(m.json ?? m.cbor)) }))
           : null,
         validityInterval: {
           invalidBefore: tx.validityInterval?.invalidBefore ?? null,

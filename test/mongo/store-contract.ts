@@ -332,6 +332,33 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       assert.equal(await store.collection(UTXOS).get(docs[2]!._id), null);
     });
 
+    it('refuses a field name with a dot or a leading $ at any depth (chain data as keys), applying nothing', async () => {
+      const docs = utxos(2);
+      // A CIP-25 asset name and a handle as metadata keys: what a transaction's metadata holds on mainnet.
+      const dotted = { ...docs[1]!, metadata: [{ label: '721', json: { p: { 'nova.eth': { name: '$nova.eth' } } } }] };
+      await assert.rejects(
+        store.write([put(UTXOS, docs[0]!), { coll: UTXOS.name, put: dotted }]),
+        /#1 .*metadata\.\[0\]json\.p\."nova\.eth"/,
+      );
+      await assert.rejects(store.write([{ coll: UTXOS.name, put: { ...docs[1]!, $set: 1 } }]), /"\$set"/);
+      // FerretDB 1.x refuses arrays inside arrays: pairs are objects, not tuples.
+      await assert.rejects(store.write([{ coll: UTXOS.name, put: { ...docs[1]!, m: [['a', 1]] } }]), /array inside/);
+      assert.equal(await store.collection(UTXOS).get(docs[0]!._id), null);
+      // Values may hold anything: only names are restricted.
+      const asValues = { ...docs[1]!, metadata: [{ name: 'nova.eth', value: '$nova.eth' }] };
+      await store.write([{ coll: UTXOS.name, put: asValues }]);
+      assert.deepEqual(await store.collection(UTXOS).get(docs[1]!._id), asValues);
+    });
+
+    it('applies a batch of 1,000 upserts and 1,000 deletes of one collection (bounded commands on MongoDB)', async () => {
+      const docs = utxos(1000);
+      await store.write(docs.map((d) => put(UTXOS, d)));
+      await store.write(docs.map((d) => put(UTXOS, { ...d, spent: true })));
+      assert.equal(await store.collection(UTXOS).count('bySpent', { eq: [true] }), 1000);
+      await store.write(docs.map((d) => del(UTXOS, d._id)));
+      assert.equal(await store.collection(UTXOS).count('_id'), 0);
+    });
+
     it('refuses unknown indexes and contradictory queries', async () => {
       const coll = store.collection(UTXOS);
       await assert.rejects(coll.find('byColour'), /no index "byColour"/);

@@ -1,4 +1,5 @@
 import { openMongoStore } from '../../mongo/adapters/mongodb.js';
+import { writeBatchFromEnv } from './temp-db.js';
 import { storeContract } from './store-contract.js';
 
 const uri = process.env.MONGODB_URI;
@@ -13,6 +14,10 @@ describe('MongoDB store (MONGODB_URI)', function () {
 
   // A database of its own, so the suite's clear() never touches the service's data.
   storeContract('mongodb', () =>
-    openMongoStore({ uri: uri as string, db: `${process.env.MONGODB_DB ?? 'cardano'}_store_contract` }),
+    openMongoStore({
+      uri: uri as string,
+      db: `${process.env.MONGODB_DB ?? 'cardano'}_store_contract`,
+      ...(writeBatchFromEnv() ? { writeBatch: writeBatchFromEnv() as number } : {}),
+    }),
   );
 });

@@ -20,7 +20,7 @@ import { parseAddress, stakeAddressOf } from '../../cardano/address.js';
 import { dexTokens } from '../../devnet/activity/dex-tokens.js';
 import { JPG_V3_ASK_ADDRESS } from '../../devnet/activity/nft-market.js';
 import { startDevnet, type Devnet } from '../../devnet/index.js';
-import { TRANSACTIONS, UTXOS } from '../../mongo/collections/chain.js';
+import { metadataObject, TRANSACTIONS, UTXOS } from '../../mongo/collections/chain.js';
 import { NFT_LISTINGS, NFT_SYNC_COLLECTIONS } from '../../mongo/collections/nft.js';
 import { storeDigest } from '../../mongo/digest.js';
 import { startTestApi, type TestApi } from '../api/seed.js';
@@ -142,10 +142,9 @@ describe('NFT collections and jpg.store on the devnet', function () {
         assert.ok(l.asset.name.startsWith(`${name} #`), l.asset.name);
         assert.ok(l.listedAt && l.seller?.startsWith('addr1'));
         // The price, independently: the datum jpg.store chunked into the listing tx's metadata (labels 50…).
-        const tx = await api.store.collection(TRANSACTIONS).get(l.txHash);
+        const meta = metadataObject((await api.store.collection(TRANSACTIONS).get(l.txHash))?.metadata ?? null);
         let hex = '';
-        for (let label = 50; typeof tx?.metadata?.[String(label)] === 'string'; label++)
-          hex += tx.metadata[String(label)] as string;
+        for (let label = 50; typeof meta?.[String(label)] === 'string'; label++) hex += meta[String(label)] as string;
         const datum = decodeListingDatum(hex.replace(/,$/, ''), 'v3');
         assert.equal(l.priceLovelace, String(listingPrice(datum)));
         assert.equal(parseAddress(l.seller).paymentCred, datum.owner, 'the seller is the datum owner');

@@ -124,7 +124,10 @@ describe('NFT sync extension: real block 11321965', function () {
     assert.equal(collectionNameOf('SpaceBud 4211'), 'SpaceBud');
     assert.equal(collectionNameOf('Snekkie3494'), 'Snekkie');
     assert.equal(collectionNameOf('1234'), '1234');
-    assert.equal(collectionNameFrom({ name: 'Ape #7', attributes: { project: 'Apes Society' } }), 'Apes Society');
-    assert.equal(collectionNameFrom({ name: 'Ape #7', attributes: { fur: 'gold' } }), 'Ape');
+    assert.equal(
+      collectionNameFrom({ name: 'Ape #7', attributes: [{ name: 'project', value: 'Apes Society' }] }),
+      'Apes Society',
+    );
+    assert.equal(collectionNameFrom({ name: 'Ape #7', attributes: [{ name: 'fur', value: 'gold' }] }), 'Ape');
   });
 });

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { connectOgmios } from '../../activities/chain/ogmios-client.js';
 import { parseOgmiosJson } from '../../activities/chain/json.js';
 import type { AdaAmount, Block, Transaction } from '../../activities/chain/types.js';
-import { BLOCKS, TRANSACTIONS } from '../../mongo/collections/chain.js';
+import { BLOCKS, metadataObject, TRANSACTIONS } from '../../mongo/collections/chain.js';
 import { startFakeOgmios } from '../chain/fake-ogmios.js';
 import { syncAll, tempStore } from './helpers.js';
 
@@ -95,7 +95,10 @@ describe('sync of real recorded mainnet blocks', function () {
           assert.equal(doc.fee, lovelace(tx.fee));
           assert.deepEqual(Object.keys(doc.withdrawals).sort(), Object.keys(tx.withdrawals ?? {}).sort());
           assert.equal(doc.certificates.length, tx.certificates?.length ?? 0);
-          assert.deepEqual(Object.keys(doc.metadata ?? {}).sort(), Object.keys(tx.metadata?.labels ?? {}).sort());
+          assert.deepEqual(
+            Object.keys(metadataObject(doc.metadata) ?? {}).sort(),
+            Object.keys(tx.metadata?.labels ?? {}).sort(),
+          );
           const minted = Object.entries(tx.mint ?? {}).flatMap(([p, names]) => Object.keys(names).map((n) => p + n));
           assert.deepEqual(Object.keys(doc.mint).sort(), minted.sort());
         });
