@@ -4,8 +4,8 @@
  * tests assert), and blocks whose transactions stake, retire, withdraw and claim.
  */
 import assert from 'node:assert/strict';
-import { bytes, constr, encodePlutusData } from '../../activities/dex/plutus-data.js';
-import type { Block, Transaction, TxOutput } from '../../activities/chain/types.js';
+import { bytes, constr, encodePlutusData } from '../../cardano/dex/plutus-data.js';
+import type { Block, Transaction, TxOutput } from '../../cardano/chain/types.js';
 import {
   decodeRewardCertificate,
   decodeStakeDatum,
@@ -13,7 +13,7 @@ import {
   encodeStakeDatum,
 } from '../../activities/storage/datum.js';
 import { scanStorageBlock } from '../../activities/storage/events.js';
-import { IAG_NAME, IAG_POLICY, IAG_UNIT, resolveIagonScripts } from '../../activities/storage/iagon.js';
+import { IAG_NAME, IAG_POLICY, IAG_UNIT, resolveIagonScripts } from '../../cardano/iagon.js';
 import { baseAddress, enterpriseAddress } from '../../cardano/address.js';
 import type { UtxoDoc } from '../../mongo/collections/chain.js';
 
