@@ -22,6 +22,7 @@ import {
   type TxMetadataDoc,
   type TxInputDoc,
   type TxOutputDoc,
+  type ValueDoc,
   type UtxoDoc,
 } from '../../mongo/collections/chain.js';
 import { parseAddress, poolIdFromVkey, rewardAddress, stakeAddressOf, type Network } from '../../cardano/address.js';
@@ -246,11 +247,7 @@ export function applyBlock(
       }
     }
     const fee =
-      tx.spends === 'collaterals'
-        ? tx.totalCollateral
-          ? BigInt(lovelaceOf(tx.totalCollateral) ?? 0)
-          : collateralFee(collaterals, collateralReturn)
-        : BigInt(lovelaceOf(tx.fee) ?? 0);
+      tx.spends === 'collaterals' ? failedTxFee(tx, collaterals, collateralReturn) : BigInt(lovelaceOf(tx.fee) ?? 0);
     fees += fee;
     const txTotal = sumLovelace(outputs.map((o) => o.value));
     totalOutput += BigInt(txTotal);
@@ -323,10 +320,24 @@ export function applyBlock(
 }
 
 /** A failed script's fee is what the collaterals held minus what the collateral return gives back. */
-function collateralFee(collaterals: TxInputDoc[], ret: TxOutputDoc | null): bigint {
-  let t = 0n;
-  for (const c of collaterals) if (c.value) t += BigInt(c.value.lovelace);
-  return ret ? t - BigInt(ret.value.lovelace) : t;
+/**
+ * What a failed transaction (phase-2 invalid: its collaterals were spent instead of its inputs) paid, lovelace:
+ * the declared total collateral when the body states it (Babbage+); else the collateral inputs minus the collateral
+ * return when every collateral input is known; else — a collateral input predates the indexed range, so the
+ * difference would be a guess, often zero or negative — the fee the body declares.
+ */
+export function failedTxFee(
+  tx: Pick<Transaction, 'totalCollateral' | 'fee'>,
+  collaterals: readonly TxInputDoc[],
+  ret: TxOutputDoc | null,
+): bigint {
+  if (tx.totalCollateral) return BigInt(lovelaceOf(tx.totalCollateral) ?? 0);
+  if (collaterals.length > 0 && collaterals.every((c) => c.value !== null)) {
+    let t = 0n;
+    for (const c of collaterals) t += BigInt((c.value as ValueDoc).lovelace);
+    return ret ? t - BigInt(ret.value.lovelace) : t;
+  }
+  return BigInt(lovelaceOf(tx.fee) ?? 0);
 }
 
 function newStakeAccount(id: string, slot: number, registered: boolean): StakeAccountDoc {

@@ -61,8 +61,15 @@ export function nextCheckpoint(
   return doc;
 }
 
-/** Undo records older than k blocks below the new tip are dropped: the chain cannot roll back that far. */
+/**
+ * Undo records older than k blocks below the new tip are dropped: the chain cannot roll back that far. The loop
+ * covers the heights the slice advanced. Heights must be safe integers: from 2^53 on `h++` stops changing `h` and
+ * the loop would run until out of memory (a generated Ogmios vector has height 6574977808651210019; mainnet is at
+ * ~12 million), so such a height fails loudly instead.
+ */
 export function pruneOps(oldHeight: number, newHeight: number, k: number): WriteOp[] {
+  if (!Number.isSafeInteger(oldHeight) || !Number.isSafeInteger(newHeight) || newHeight >= Number.MAX_SAFE_INTEGER)
+    throw new RangeError(`block heights must be safe integers below 2^53: ${oldHeight} → ${newHeight}`);
   const ops: WriteOp[] = [];
   for (let h = Math.max(0, oldHeight - k + 1); h <= newHeight - k; h++) ops.push({ coll: UNDO.name, del: undoId(h) });
   return ops;

@@ -278,8 +278,15 @@ function isPoolOutput(output: TxOutput): boolean {
   return !!fields && quantityOf(output.value, fields.poolNft) === 1n;
 }
 
+/**
+ * The share of the input that stays in the swap, out of `feeDenominator`. CFMM, weighted and royalty pools state
+ * the retained share in `lp_fee_num` (997 of 1000 = a 0.3 % fee). Stable pools (stable_pool_t2t.rs) state the fee
+ * taken instead: `lp_fee_num` 100 of 100000 is a 0.1 % fee (the iris `splash-stable` golden pool), not 99.9 %.
+ */
 function retained(x: SplashPoolExtra, xToY: boolean): bigint {
-  return (xToY ? x.lpFeeNumX : x.lpFeeNumY) - x.treasuryFeeNum - x.royaltyFeeNum;
+  const lpFee = xToY ? x.lpFeeNumX : x.lpFeeNumY;
+  if (x.kind === 'stable') return x.feeDenominator - lpFee - x.treasuryFeeNum - x.royaltyFeeNum;
+  return lpFee - x.treasuryFeeNum - x.royaltyFeeNum;
 }
 
 function decodePool(output: TxOutput, datums?: DatumResolver): SplashPool | null {

@@ -167,6 +167,37 @@ describe('Splash pools (iris golden values)', () => {
   });
 });
 
+describe('Splash stable pools (iris golden values)', () => {
+  it('a stable pool reports the fee it takes: lp_fee_num 100 of 100000 is 0.1 %, not 99.9 %', () => {
+    const items = irisItems('splash-stable.test.json');
+    let checked = 0;
+    for (const exp of items) {
+      if (exp.kind !== 'expected') continue;
+      const e = exp.value as unknown as {
+        id: string;
+        feePercent: number;
+        lpFeeNumerator: number;
+        feeDenominator: number;
+        y: { asset: string };
+        outputId: { transactionIndex: number };
+      };
+      const tx = items.find((t) => t.kind === 'transaction' && t.test === exp.test);
+      const o = tx?.value.outputs.find((x) => x.index === e.outputId.transactionIndex);
+      assert.ok(o, String(exp.test));
+      // iris serialises the pool's y token (a policy with an empty asset name) as `{}`; its expected value names it.
+      const assets = o.assetBalances.map((a) => (a.asset.unit ? a : { ...a, asset: { unit: e.y.asset } }));
+      const p = splash.decodePool(irisOutput({ ...o, assetBalances: assets })) as SplashPool;
+      assert.equal(p.curve, 'stable');
+      assert.equal(p.extra.lpFeeNumX, BigInt(e.lpFeeNumerator));
+      assert.equal(p.fee.denominator, BigInt(e.feeDenominator));
+      for (const f of [p.fee.aToB, p.fee.bToA])
+        assert.equal((Number(f) / Number(p.fee.denominator)) * 100, e.feePercent, String(exp.test));
+      checked++;
+    }
+    assert.ok(checked > 0, 'the vector has stable pools');
+  });
+});
+
 describe('Splash executions (mainnet block 11322286)', () => {
   const utxo = realOutputIndex();
 
