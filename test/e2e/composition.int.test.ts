@@ -178,7 +178,7 @@ describe('production composition: devnet → Temporal worker → MongoDB → API
     const expected = await storeDigest(reference.store, SYNC_DERIVED);
     assert.ok(expected.counts.blocks! > 50 && expected.counts.trades! > 0, JSON.stringify(expected.counts));
 
-    let worker = start('worker', 'temporal/worker.ts');
+    const worker = start('worker', 'temporal/worker.ts');
     await run(process.execPath, ['--import', 'tsx', 'temporal/schedules-apply.ts'], { cwd: ROOT, env });
 
     // Mid-sync: the checkpoint has moved but is well short of the tip; a slice is being written.
@@ -189,7 +189,7 @@ describe('production composition: devnet → Temporal worker → MongoDB → API
     });
     assert.ok(at < tip.height - 10, `the worker was killed mid-sync (checkpoint ${at} of ${tip.height})`);
     await stop(worker, 'SIGKILL');
-    worker = start('worker', 'temporal/worker.ts');
+    start('worker', 'temporal/worker.ts'); // the restarted worker resumes from the checkpoint
 
     await until(`the checkpoint to reach the devnet tip ${tip.height}`, 600_000, async () => {
       const cp = await cps.get('sync');
