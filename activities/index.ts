@@ -31,6 +31,10 @@ export interface ActivityDeps {
   iagon?: IagonScripts;
   /** RSS/Atom feed URLs of the news ingest (NEWS_FEEDS); none = nothing fetched. */
   newsFeeds?: readonly string[];
+  /** Activity heartbeat of the sync slices (the Temporal worker's; SyncDeps.heartbeat). */
+  heartbeat?: SyncDeps['heartbeat'];
+  /** SYNC_START_POINT: where an empty store starts following the chain (default origin). */
+  startPoint?: SyncDeps['startPoint'];
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -43,6 +47,8 @@ export function createActivities(deps: ActivityDeps) {
       network: deps.network,
       extensions: defaultExtensions(deps.iagon ? { iagon: deps.iagon } : {}),
       ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),
+      ...(deps.startPoint ? { startPoint: deps.startPoint } : {}),
+      ...(deps.heartbeat ? { heartbeat: deps.heartbeat } : {}),
     }),
     ...createRecomputeActivities({ store }),
     ...createHoldersActivities({ store }),

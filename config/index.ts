@@ -134,6 +134,16 @@ export const CONFIG_KEYS = {
   ),
   DEVNET_FORK_RATE: key('Probability per block that the devnet forks (a rollback of 1-3 blocks).', num(0, 1), '0.02'),
   DEVNET_PORT: key('Port of the standalone devnet (`npm run devnet`).', int(0, 65535), '1337'),
+  SYNC_START_POINT: key(
+    'Where an empty store starts following the chain, `slot.blockHash` of a block (e.g. a recent mainnet block); unset = origin. Answers then cover the chain from that block on: outputs created before it are unresolved inputs.',
+    z
+      .string()
+      .regex(/^\d+\.[0-9a-f]{64}$/, 'must be slot.blockHash (the block header hash, 64 hex)')
+      .transform((v) => {
+        const [slot, id] = v.split('.');
+        return { slot: Number(slot), id: id as string };
+      }),
+  ),
   SYNC_SLICE_BLOCKS: key('Blocks per sync slice (one store transaction).', int(1, 100_000), '500'),
   SYNC_K: key('Blocks of undo information kept (the security parameter k; 2160 on mainnet).', int(1, 100_000), '2160'),
   LOG_LEVEL: key('pino log level.', z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),

@@ -99,6 +99,7 @@ async function main(config: Config) {
       network: config.CARDANO_NETWORK,
       iagon: resolveIagonScripts(config),
       newsFeeds: config.NEWS_FEEDS ?? [],
+      ...(config.SYNC_START_POINT ? { startPoint: config.SYNC_START_POINT } : {}),
       onProgress: (p) => {
         printProgress(p);
         // While catching up, every recompute reruns at least every WARM_FIRE_MS (overlapping firings are skipped),

@@ -4,6 +4,7 @@
  * activities on TEMPORAL_TASK_QUEUE until SIGINT/SIGTERM (the Temporal runtime's shutdown signals drain the worker
  * first). `npm run schedules:apply` starts the sync and the schedules.
  */
+import { Context } from '@temporalio/activity';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { pino } from 'pino';
 import { connectOgmios } from '../activities/chain/ogmios-client.js';
@@ -38,6 +39,9 @@ async function main(config: Config) {
     network: config.CARDANO_NETWORK,
     iagon: resolveIagonScripts(config),
     newsFeeds: config.NEWS_FEEDS ?? [],
+    ...(config.SYNC_START_POINT ? { startPoint: config.SYNC_START_POINT } : {}),
+    // Tell Temporal the slice is alive (see SyncDeps.heartbeat); syncSlice runs only as an activity here.
+    heartbeat: () => Context.current().heartbeat(),
     // `.devnet` metadata URLs (a standalone devnet as OGMIOS_URL) are served by the devnet itself.
     fetchMetadata: httpMetadataFetcher({ resolve: devnetHostResolver(config.OGMIOS_URL) }),
   });

@@ -51,9 +51,20 @@ export interface SyncDeps {
   k: number;
   network: Network;
   now?: () => number;
+  /**
+   * Where an empty store starts (SYNC_START_POINT), instead of origin: a block of the chain. It is also the
+   * oldest point a restart offers, so the sync never falls back to origin (and never rolls back past it).
+   */
+  startPoint?: { slot: number; id: string };
   /** Further per-block derivations (market data, NFTs, …), applied in order after the core. */
   extensions?: readonly SyncExtension[];
   onProgress?: (r: SliceResult & { blocksPerSecond: number }) => void;
+  /**
+   * Called while a slice makes progress (each round of events, each committed write). The Temporal worker passes
+   * the activity heartbeat: a slice on a slow store can outlast the heartbeat timeout (60 s), and Temporal would
+   * then start a retry while this attempt still runs.
+   */
+  heartbeat?: () => void;
 }
 
 /** Chain-sync events requested per round trip (the client pipelines them). */
@@ -92,7 +103,10 @@ export function createSyncActivities(deps: SyncDeps) {
     let cp = await readCheckpoint(store);
     let rollbacks = 0;
     if (followerAt === null || followerAt !== (cp?.id ?? 'origin')) {
-      const points: Point[] = [...(cp?.points ?? []).map((p) => ({ slot: p.slot, id: p.id })), 'origin'];
+      const points: Point[] = [
+        ...(cp?.points ?? []).map((p) => ({ slot: p.slot, id: p.id })),
+        deps.startPoint ?? 'origin',
+      ];
       const { intersection } = await chain.findIntersection(points);
       if (cp && (intersection === 'origin' || intersection.id !== cp.id)) {
         if ((await rollbackTo(store, intersection, new Date(now()).toISOString())) > 0) rollbacks++;
@@ -128,6 +142,7 @@ export function createSyncActivities(deps: SyncDeps) {
           put(CHECKPOINTS, cp),
         ];
         await settle();
+        deps.heartbeat?.();
         inFlight = store.write(ops);
         state = new SliceState(store, state);
         undo = [];
@@ -169,6 +184,7 @@ export function createSyncActivities(deps: SyncDeps) {
         Math.min(EVENTS_PER_CALL, input.maxBlocks - total),
         total === 0 ? input.waitMs : 0,
       );
+      deps.heartbeat?.();
       if (events.length === 0) {
         atTip = true;
         break;
@@ -215,8 +231,18 @@ export function createSyncActivities(deps: SyncDeps) {
     return result;
   }
 
+  /**
+   * One slice at a time per process: an attempt Temporal gave up on (a timeout) keeps running until it ends, and its
+   * retry must not move the same chain-sync cursor and write the same documents at the same time (seen on FerretDB:
+   * `block 71 does not follow 48`). The retry waits for it, then starts from the checkpoint it left.
+   */
+  let running: Promise<unknown> = Promise.resolve();
   return {
     async syncSlice(input: SliceInput): Promise<SliceResult> {
+      const previous = running;
+      let done!: () => void;
+      running = new Promise<void>((resolve) => (done = resolve));
+      await previous;
       try {
         return await syncSliceUnsafe(input);
       } catch (e) {
@@ -225,6 +251,8 @@ export function createSyncActivities(deps: SyncDeps) {
         // first restores the documents of the partial slice from its undo records, as after a crash.
         recovered = false;
         throw e;
+      } finally {
+        done();
       }
     },
   };
