@@ -58,11 +58,20 @@ export class DevChain {
     this.notify();
   }
 
-  /** One live step: the next orphan of a pending fork, else the rollback (if any) and the next canonical block. */
-  tick(): void {
+  /**
+   * One live step: the next orphan of a pending fork, else the rollback (if any) and the next canonical block.
+   * `nowSlot`: the wall clock's slot; a block whose slot is later waits for a later tick (a real chain never has a
+   * block dated in the future, and block gaps vary, so a fixed cadence alone would drift ahead). Returns whether a
+   * block was published.
+   */
+  tick(nowSlot = Infinity): boolean {
+    const next =
+      this.published < this.pending.length ? (this.pending[this.published] as BlockRecord).slot : this.gen.nextSlot();
+    if (next > nowSlot) return false;
     if (this.published < this.pending.length) this.publishBlock(this.pending[this.published++] as BlockRecord, false);
     else this.publishCanonical();
     this.notify();
+    return true;
   }
 
   private publishCanonical(): void {

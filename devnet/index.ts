@@ -91,7 +91,9 @@ export async function startDevnet(opts: DevnetOptions): Promise<Devnet> {
   );
 
   const timers: NodeJS.Timeout[] = [];
-  if (Number.isFinite(opts.blockMs) && opts.blockMs > 0) timers.push(setInterval(() => chain.tick(), opts.blockMs));
+  const nowSlot = () => Math.floor((now() - identity.systemStartMs) / SLOT_LENGTH_MS);
+  if (Number.isFinite(opts.blockMs) && opts.blockMs > 0)
+    timers.push(setInterval(() => chain.tick(nowSlot()), opts.blockMs));
   // Deflate old blocks in small batches (a few ms each), so the backfill itself stays fast and followers
   // streaming the history are never blocked for long.
   const compactor = setInterval(() => chain.compact(64), 100);

@@ -313,8 +313,25 @@ describe('devnet', function () {
     }
   });
 
+  it('never dates a block after its clock: live blocks wait for their slot, forks included', async () => {
+    // A clock running 100x the wall clock and a tick every 20 ms: the ticks come far more often than blocks are due.
+    const t0 = Date.now();
+    const clock = () => t0 + (Date.now() - t0) * 100;
+    const d = await devnet({ backfillHours: 0.5, blockMs: 20, forkRate: 0.5, now: clock });
+    const before = d.events().length;
+    await new Promise((r) => setTimeout(r, 1500));
+    const live = d.events().slice(before);
+    assert.ok(live.filter((e) => e.kind === 'forward').length >= 2, 'live blocks were published');
+    const nowMs = clock();
+    for (const e of d.events())
+      if (e.kind === 'forward')
+        assert.ok(d.systemStartMs + e.slot * 1000 <= nowMs, `block ${e.height} is not dated ahead`);
+  });
+
   it('makes live blocks at the tip: a waiting nextBlock is answered when the next block arrives', async () => {
-    const d = await devnet({ backfillHours: 0.5, blockMs: 100, now: Date.now });
+    // A clock running 1000x the wall clock, so the next block's slot comes within a few ticks.
+    const t0 = Date.now();
+    const d = await devnet({ backfillHours: 0.5, blockMs: 100, now: () => t0 + (Date.now() - t0) * 1000 });
     const c = await RawClient.open(d.url);
     try {
       const tip = d.tip();
