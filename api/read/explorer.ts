@@ -35,6 +35,7 @@ import { addressParam, withHandle } from './handles.js';
 import { tokenDecimalsLookup } from '../present/market.js';
 import type { explorerRoutes } from '../routes/explorer.js';
 import type { ReadDeps, RouteInput } from './deps.js';
+import { withAsOf } from './freshness.js';
 
 export const STAKE_ADDRESS_LIST_LIMIT = 100;
 export const STAKE_AGGREGATE_LIMIT = 1000;
@@ -49,7 +50,7 @@ function decimalsOf(deps: ReadDeps): DecimalsOf {
   };
 }
 
-export async function getBlock(deps: ReadDeps, input: RouteInput<typeof explorerRoutes.block>) {
+async function getBlockAnswer(deps: ReadDeps, input: RouteInput<typeof explorerRoutes.block>) {
   const blocks = deps.store.collection(BLOCKS);
   const id = input.id.toLowerCase();
   const [cp, found] = await Promise.all([
@@ -63,7 +64,7 @@ export async function getBlock(deps: ReadDeps, input: RouteInput<typeof explorer
   return presentBlock(found, cp?.height ?? null, next?._id ?? null);
 }
 
-export async function getTransaction(deps: ReadDeps, input: RouteInput<typeof explorerRoutes.tx>) {
+async function getTransactionAnswer(deps: ReadDeps, input: RouteInput<typeof explorerRoutes.tx>) {
   const [cp, tx] = await Promise.all([
     deps.store.collection(CHECKPOINTS).get(CHECKPOINT_ID),
     deps.store.collection(TRANSACTIONS).get(input.hash.toLowerCase()),
@@ -72,7 +73,7 @@ export async function getTransaction(deps: ReadDeps, input: RouteInput<typeof ex
   return presentTx(tx, cp?.height ?? null, await decimalsOf(deps)(txUnits(tx)));
 }
 
-export async function getAddress(deps: ReadDeps, input: RouteInput<typeof explorerRoutes.address>) {
+async function getAddressAnswer(deps: ReadDeps, input: RouteInput<typeof explorerRoutes.address>) {
   const { store } = deps;
   // A handle ($name, sub@root) answers for its stake key (its address without one) and is echoed.
   const { address, handle } = await addressParam(store, input.address);
@@ -221,3 +222,7 @@ async function stakeAnswer(store: Store, stakeAddress: string, parsed: ParsedAdd
     decimals,
   );
 }
+
+export const getBlock = withAsOf(getBlockAnswer);
+export const getTransaction = withAsOf(getTransactionAnswer);
+export const getAddress = withAsOf(getAddressAnswer);

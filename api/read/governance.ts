@@ -9,6 +9,7 @@ import { MAX_DETAIL_VOTES, MAX_DREP_VOTES } from '../schemas/governance.js';
 import { DREPS, GOVERNANCE_PROPOSALS, GOVERNANCE_VOTES } from '../../mongo/collections/governance.js';
 import type { governanceRoutes } from '../routes/governance.js';
 import type { ReadDeps, RouteInput } from './deps.js';
+import { withAsOf } from './freshness.js';
 export type Paged = { page: number; pageSize: number };
 
 const PREDEFINED = new Set(['drep_always_abstain', 'drep_always_no_confidence']);
@@ -17,7 +18,7 @@ function matches(d: GovernanceProposalDoc, q: string): boolean {
   return [d.summary, d.type, d._id, d.govActionId, d.anchor?.url ?? ''].some((s) => s.toLowerCase().includes(q));
 }
 
-export async function listGovernanceProposals(deps: ReadDeps, input: RouteInput<typeof governanceRoutes.proposals>) {
+async function listGovernanceProposalsAnswer(deps: ReadDeps, input: RouteInput<typeof governanceRoutes.proposals>) {
   const proposals = deps.store.collection(GOVERNANCE_PROPOSALS);
   const offset = (input.page - 1) * input.pageSize;
   // Newest first: submission epoch, then slot, both descending.
@@ -47,7 +48,7 @@ export async function listGovernanceProposals(deps: ReadDeps, input: RouteInput<
   };
 }
 
-export async function getGovernanceProposal(deps: ReadDeps, input: RouteInput<typeof governanceRoutes.proposal>) {
+async function getGovernanceProposalAnswer(deps: ReadDeps, input: RouteInput<typeof governanceRoutes.proposal>) {
   const proposals = deps.store.collection(GOVERNANCE_PROPOSALS);
   const votes = deps.store.collection(GOVERNANCE_VOTES);
   const ref = parseGovActionRef(input.id);
@@ -65,7 +66,7 @@ export async function getGovernanceProposal(deps: ReadDeps, input: RouteInput<ty
   return presentProposal(doc, list, votesTotal);
 }
 
-export async function listDReps(deps: ReadDeps, input: RouteInput<typeof governanceRoutes.dreps>) {
+async function listDRepsAnswer(deps: ReadDeps, input: RouteInput<typeof governanceRoutes.dreps>) {
   const dreps = deps.store.collection(DREPS);
   const [docs, total] = await Promise.all([
     dreps.find('byStake', { reverse: true, offset: (input.page - 1) * input.pageSize, limit: input.pageSize }),
@@ -82,7 +83,7 @@ export async function listDReps(deps: ReadDeps, input: RouteInput<typeof governa
   };
 }
 
-export async function getDRep(deps: ReadDeps, input: RouteInput<typeof governanceRoutes.drep>) {
+async function getDRepAnswer(deps: ReadDeps, input: RouteInput<typeof governanceRoutes.drep>) {
   const votes = deps.store.collection(GOVERNANCE_VOTES);
   const dreps = deps.store.collection(DREPS);
   let id = input.id;
@@ -100,3 +101,8 @@ export async function getDRep(deps: ReadDeps, input: RouteInput<typeof governanc
   const list = await votes.find('byVoter', { eq: [id], reverse: true, limit: MAX_DREP_VOTES });
   return { ...presentDRepRow(doc), votes: list.map(presentVote), epoch: doc.epoch, computedAt: doc.computedAt };
 }
+
+export const listGovernanceProposals = withAsOf(listGovernanceProposalsAnswer);
+export const getGovernanceProposal = withAsOf(getGovernanceProposalAnswer);
+export const listDReps = withAsOf(listDRepsAnswer);
+export const getDRep = withAsOf(getDRepAnswer);

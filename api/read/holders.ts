@@ -12,6 +12,7 @@ import { NotFoundError } from '../errors.js';
 import { HOLDERS_LIMIT } from '../schemas/holders.js';
 import type { holderRoutes } from '../routes/holders.js';
 import type { ReadDeps, RouteInput } from './deps.js';
+import { withAsOf } from './freshness.js';
 /**
  * The holder count, token and registry documents of a unit; 404 unless one exists (no output of the token was ever
  * indexed, no DEX pool of it is known and the registry does not name it). The holders series follows the same rule.
@@ -26,7 +27,7 @@ export async function holderTokenOr404(store: Store, unit: string) {
   return { count, token, meta };
 }
 
-export async function getTokenHolders(deps: ReadDeps, input: RouteInput<typeof holderRoutes.holders>) {
+async function getTokenHoldersAnswer(deps: ReadDeps, input: RouteInput<typeof holderRoutes.holders>) {
   const { store } = deps;
   const unit = input.unit.toLowerCase();
   const [{ count, token, meta }, { clock, checkpoint }] = await Promise.all([
@@ -52,3 +53,5 @@ export async function getTokenHolders(deps: ReadDeps, input: RouteInput<typeof h
     circulatingSupplyRaw: supply.toString(),
   };
 }
+
+export const getTokenHolders = withAsOf(getTokenHoldersAnswer);

@@ -5,6 +5,7 @@ import { NEWS, NEWS_FEEDS, type NewsDoc } from '../../mongo/collections/news.js'
 import { BadRequestError } from '../errors.js';
 import type { newsRoutes } from '../routes/news.js';
 import type { ReadDeps, RouteInput } from './deps.js';
+import { withAsOf } from './freshness.js';
 export const NO_FEEDS_REASON =
   'No news feeds are configured: set NEWS_FEEDS to a comma-separated list of RSS/Atom URLs.';
 const NOT_YET_REASON = 'No news ingested yet: the configured feeds are fetched every 15 minutes.';
@@ -28,7 +29,7 @@ const present = (d: NewsDoc) => ({
   link: d.link,
 });
 
-export async function listNews(deps: ReadDeps, input: RouteInput<typeof newsRoutes.list>) {
+async function listNewsAnswer(deps: ReadDeps, input: RouteInput<typeof newsRoutes.list>) {
   const feeds = deps.config.NEWS_FEEDS ?? [];
   const { store } = deps;
   // A cursor that is not one of this list is refused even when there is no list to page.
@@ -61,3 +62,5 @@ export async function listNews(deps: ReadDeps, input: RouteInput<typeof newsRout
     })),
   };
 }
+
+export const listNews = withAsOf(listNewsAnswer);

@@ -22,6 +22,7 @@ import { BadRequestError, NotFoundError, NotReadyError } from '../errors.js';
 import { type NftSort } from '../schemas/nft.js';
 import type { nftRoutes } from '../routes/nft.js';
 import type { ReadDeps, RouteInput } from './deps.js';
+import { withAsOf } from './freshness.js';
 const RECENT_SALES = 10;
 
 /** Index of each sort (all ranked largest first). */
@@ -152,7 +153,7 @@ async function knownPolicy(store: Store, policy: string) {
   if (!c && listing.length === 0) throw new NotFoundError(`NFT collection ${policy} not found`);
 }
 
-export async function listNftCollections(deps: ReadDeps, input: RouteInput<typeof nftRoutes.list>) {
+async function listNftCollectionsAnswer(deps: ReadDeps, input: RouteInput<typeof nftRoutes.list>) {
   const { store } = deps;
   const stats = store.collection(NFT_COLLECTION_STATS);
   const sort = SORT_INDEX[input.sort];
@@ -188,7 +189,7 @@ export async function listNftCollections(deps: ReadDeps, input: RouteInput<typeo
   };
 }
 
-export async function getNftCollection(deps: ReadDeps, input: RouteInput<typeof nftRoutes.detail>) {
+async function getNftCollectionAnswer(deps: ReadDeps, input: RouteInput<typeof nftRoutes.detail>) {
   const { store } = deps;
   const policy = input.policy.toLowerCase();
   const stats = store.collection(NFT_COLLECTION_STATS);
@@ -223,7 +224,7 @@ export async function getNftCollection(deps: ReadDeps, input: RouteInput<typeof 
   };
 }
 
-export async function getNftCollectionSales(deps: ReadDeps, input: RouteInput<typeof nftRoutes.sales>) {
+async function getNftCollectionSalesAnswer(deps: ReadDeps, input: RouteInput<typeof nftRoutes.sales>) {
   const { store } = deps;
   const policy = input.policy.toLowerCase();
   const after = input.cursor ? decodeCursor(input.cursor, isSaleKey) : null;
@@ -245,7 +246,7 @@ export async function getNftCollectionSales(deps: ReadDeps, input: RouteInput<ty
   };
 }
 
-export async function getNftCollectionListings(deps: ReadDeps, input: RouteInput<typeof nftRoutes.listings>) {
+async function getNftCollectionListingsAnswer(deps: ReadDeps, input: RouteInput<typeof nftRoutes.listings>) {
   const { store } = deps;
   const policy = input.policy.toLowerCase();
   const after = input.cursor ? decodeCursor(input.cursor, isListingKey) : null;
@@ -269,3 +270,8 @@ export async function getNftCollectionListings(deps: ReadDeps, input: RouteInput
     nextCursor: docs.length > input.limit && last ? encodeCursor(last.priceKey, last._id) : null,
   };
 }
+
+export const listNftCollections = withAsOf(listNftCollectionsAnswer);
+export const getNftCollection = withAsOf(getNftCollectionAnswer);
+export const getNftCollectionSales = withAsOf(getNftCollectionSalesAnswer);
+export const getNftCollectionListings = withAsOf(getNftCollectionListingsAnswer);

@@ -35,6 +35,7 @@ import {
 import { type CommonQuery } from '../route.js';
 import type { tokenRoutes } from '../routes/tokens.js';
 import type { ReadDeps, RouteInput } from './deps.js';
+import { withAsOf } from './freshness.js';
 /** Candles per answer at most (the latest ones of the range). */
 export const MAX_CANDLES = 1000;
 /** ADA pools summed per day in the liquidity series (the deepest ones). */
@@ -226,7 +227,7 @@ async function liquiditySeries(store: Store, pools: readonly PoolDoc[], days: nu
   return points;
 }
 
-export async function listTokens(deps: ReadDeps, input: RouteInput<typeof tokenRoutes.list>) {
+async function listTokensAnswer(deps: ReadDeps, input: RouteInput<typeof tokenRoutes.list>) {
   const { store } = deps;
   const site = deps.config.SITE_URL;
   const r = resolveRanking(input);
@@ -252,7 +253,7 @@ export async function listTokens(deps: ReadDeps, input: RouteInput<typeof tokenR
   };
 }
 
-export async function getToken(deps: ReadDeps, input: RouteInput<typeof tokenRoutes.detail>) {
+async function getTokenAnswer(deps: ReadDeps, input: RouteInput<typeof tokenRoutes.detail>) {
   const { store } = deps;
   const site = deps.config.SITE_URL;
   const unit = normUnit(input.unit);
@@ -278,7 +279,7 @@ export async function getToken(deps: ReadDeps, input: RouteInput<typeof tokenRou
   };
 }
 
-export async function getTokenCandles(deps: ReadDeps, input: RouteInput<typeof tokenRoutes.candles>) {
+async function getTokenCandlesAnswer(deps: ReadDeps, input: RouteInput<typeof tokenRoutes.candles>) {
   const { store } = deps;
   const site = deps.config.SITE_URL;
   const now = deps.now ?? Date.now;
@@ -303,7 +304,7 @@ export async function getTokenCandles(deps: ReadDeps, input: RouteInput<typeof t
   return { poolId, interval: input.interval, quote: input.quote, candles };
 }
 
-export async function getTokenTrades(deps: ReadDeps, input: RouteInput<typeof tokenRoutes.trades>) {
+async function getTokenTradesAnswer(deps: ReadDeps, input: RouteInput<typeof tokenRoutes.trades>) {
   const { store } = deps;
   const site = deps.config.SITE_URL;
   const unit = normUnit(input.unit);
@@ -311,7 +312,7 @@ export async function getTokenTrades(deps: ReadDeps, input: RouteInput<typeof to
   return tradesPage(store, { index: 'byToken', token: unit }, input.limit, input.cursor, site, logoMode(input));
 }
 
-export async function getTokenSeries(deps: ReadDeps, input: RouteInput<typeof tokenRoutes.series>) {
+async function getTokenSeriesAnswer(deps: ReadDeps, input: RouteInput<typeof tokenRoutes.series>) {
   const { store } = deps;
   const now = deps.now ?? Date.now;
   const unit = normUnit(input.unit);
@@ -328,3 +329,9 @@ export async function getTokenSeries(deps: ReadDeps, input: RouteInput<typeof to
     .slice(0, SERIES_MAX_POOLS);
   return { metric: 'liquidity', points: await liquiditySeries(store, pools, input.days, now()) };
 }
+
+export const listTokens = withAsOf(listTokensAnswer);
+export const getToken = withAsOf(getTokenAnswer);
+export const getTokenCandles = withAsOf(getTokenCandlesAnswer);
+export const getTokenTrades = withAsOf(getTokenTradesAnswer);
+export const getTokenSeries = withAsOf(getTokenSeriesAnswer);

@@ -20,6 +20,7 @@ import { currentAdaUsd } from '../../mongo/collections/ada-usd.js';
 import { logoMode, tradesPage } from './tokens.js';
 import type { walletRoutes } from '../routes/wallet.js';
 import type { ReadDeps, RouteInput } from './deps.js';
+import { withAsOf } from './freshness.js';
 /** Addresses of one stake key summed into a portfolio; beyond it the answer says `complete: false`. */
 export const WALLET_ADDRESS_LIMIT = 1000;
 
@@ -83,7 +84,7 @@ async function assertSeen(store: Store, w: WalletKey): Promise<void> {
     throw new NotFoundError(`wallet ${w.address} not found (no activity in the indexed range)`);
 }
 
-export async function getWallet(deps: ReadDeps, input: RouteInput<typeof walletRoutes.portfolio>) {
+async function getWalletAnswer(deps: ReadDeps, input: RouteInput<typeof walletRoutes.portfolio>) {
   const { store } = deps;
   const site = deps.config.SITE_URL;
   const network = deps.config.CARDANO_NETWORK;
@@ -118,7 +119,7 @@ export async function getWallet(deps: ReadDeps, input: RouteInput<typeof walletR
   return withHandle({ ...body, handles: names }, w.handle);
 }
 
-export async function getWalletTrades(deps: ReadDeps, input: RouteInput<typeof walletRoutes.trades>) {
+async function getWalletTradesAnswer(deps: ReadDeps, input: RouteInput<typeof walletRoutes.trades>) {
   const { store } = deps;
   const site = deps.config.SITE_URL;
   const network = deps.config.CARDANO_NETWORK;
@@ -139,7 +140,7 @@ export async function getWalletTrades(deps: ReadDeps, input: RouteInput<typeof w
 /** On-demand PnL answers per store (a process serves one store; tests build many). */
 const pnlCaches = new WeakMap<object, TtlLru<PnlAnswer>>();
 
-export async function getWalletPnl(deps: ReadDeps, input: RouteInput<typeof walletRoutes.pnl>) {
+async function getWalletPnlAnswer(deps: ReadDeps, input: RouteInput<typeof walletRoutes.pnl>) {
   const { store } = deps;
   const site = deps.config.SITE_URL;
   const now = deps.now ?? Date.now;
@@ -168,3 +169,7 @@ export async function getWalletPnl(deps: ReadDeps, input: RouteInput<typeof wall
   const body = presentPnl({ address: w.address, maker: w.maker }, result.pnl, result.skipped, assets);
   return withHandle({ ...body, computedAt: result.computedAt, precomputed: result.precomputed }, w.handle);
 }
+
+export const getWallet = withAsOf(getWalletAnswer);
+export const getWalletTrades = withAsOf(getWalletTradesAnswer);
+export const getWalletPnl = withAsOf(getWalletPnlAnswer);
