@@ -68,6 +68,7 @@ export function defineRoute<P extends object = Record<string, never>, Q extends 
   const checkQuery = ajv.compile(query) as ValidateFunction<Q & CommonQuery>;
   return {
     ...def,
+    response: withAsOfField(def.response),
     query,
     koaPath: def.path.replace(/\{(\w+)\}/g, ':$1'),
     parse(rawParams, rawQuery) {
@@ -84,6 +85,23 @@ export function defineRoute<P extends object = Record<string, never>, Q extends 
       check(query, checkQuery, rawQuery, q);
       if (problems.length) throw new BadRequestError(problems.join('; '));
       return { params: p as P, query: q as Q & CommonQuery };
+    },
+  };
+}
+
+/** Every JSON answer names the time of the indexed tip block it reflects (api/read/freshness.ts). */
+function withAsOfField(response: JsonSchema): JsonSchema {
+  const props = response.properties as Record<string, JsonSchema> | undefined;
+  if (response.type !== 'object' || !props || props.asOf) return response;
+  return {
+    ...response,
+    properties: {
+      ...props,
+      asOf: {
+        type: ['string', 'null'],
+        format: 'date-time',
+        description: 'Time of the indexed tip block this answer reflects (UTC); null before the first block.',
+      },
     },
   };
 }

@@ -6,9 +6,20 @@ import { type GovernanceProposalDoc } from '../../mongo/collections/governance.j
 import { BadRequestError, NotFoundError } from '../errors.js';
 import { presentDRepRow, presentProposal, presentProposalRow, presentVote } from '../present/governance.js';
 import { MAX_DETAIL_VOTES, MAX_DREP_VOTES } from '../schemas/governance.js';
-import { DREPS, GOVERNANCE_PROPOSALS, GOVERNANCE_VOTES } from '../../mongo/collections/governance.js';
+import {
+  countDReps,
+  countProposals,
+  countVotesOnProposal,
+  drepsByStake,
+  proposalsNewestFirst,
+  votesOfVoter,
+  votesOnProposal,
+  DREPS,
+  GOVERNANCE_PROPOSALS,
+} from '../../mongo/collections/governance.js';
 import type { governanceRoutes } from '../routes/governance.js';
 import type { ReadDeps, RouteInput } from './deps.js';
+import { withAsOf } from './freshness.js';
 export type Paged = { page: number; pageSize: number };
 
 const PREDEFINED = new Set(['drep_always_abstain', 'drep_always_no_confidence']);
@@ -17,26 +28,23 @@ function matches(d: GovernanceProposalDoc, q: string): boolean {
   return [d.summary, d.type, d._id, d.govActionId, d.anchor?.url ?? ''].some((s) => s.toLowerCase().includes(q));
 }
 
-export async function listGovernanceProposals(deps: ReadDeps, input: RouteInput<typeof governanceRoutes.proposals>) {
-  const proposals = deps.store.collection(GOVERNANCE_PROPOSALS);
+async function listGovernanceProposalsAnswer(deps: ReadDeps, input: RouteInput<typeof governanceRoutes.proposals>) {
   const offset = (input.page - 1) * input.pageSize;
-  // Newest first: submission epoch, then slot, both descending.
-  const [index, eq] = input.status ? ['byStatus', [input.status]] : ['byNewest', []];
   let docs: GovernanceProposalDoc[];
   let total: number;
   if (input.q) {
     // Text search: the proposal set is small (hundreds on mainnet), so filter the ordered list in memory.
     const q = input.q.toLowerCase();
-    const hits = (await proposals.find(index, { eq, reverse: true })).filter((d) => matches(d, q));
+    const hits = (await proposalsNewestFirst(deps.store, input.status)).filter((d) => matches(d, q));
     docs = hits.slice(offset, offset + input.pageSize);
     total = hits.length;
   } else {
     [docs, total] = await Promise.all([
-      proposals.find(index, { eq, reverse: true, offset, limit: input.pageSize }),
-      proposals.count(index, { eq }),
+      proposalsNewestFirst(deps.store, input.status, { offset, limit: input.pageSize }),
+      countProposals(deps.store, input.status),
     ]);
   }
-  const asOf = docs[0] ?? (await proposals.find('byNewest', { reverse: true, limit: 1 }))[0];
+  const asOf = docs[0] ?? (await proposalsNewestFirst(deps.store, undefined, { offset: 0, limit: 1 }))[0];
   return {
     items: docs.map(presentProposalRow),
     page: input.page,
@@ -47,9 +55,8 @@ export async function listGovernanceProposals(deps: ReadDeps, input: RouteInput<
   };
 }
 
-export async function getGovernanceProposal(deps: ReadDeps, input: RouteInput<typeof governanceRoutes.proposal>) {
+async function getGovernanceProposalAnswer(deps: ReadDeps, input: RouteInput<typeof governanceRoutes.proposal>) {
   const proposals = deps.store.collection(GOVERNANCE_PROPOSALS);
-  const votes = deps.store.collection(GOVERNANCE_VOTES);
   const ref = parseGovActionRef(input.id);
   if (!ref)
     throw new BadRequestError(
@@ -59,19 +66,18 @@ export async function getGovernanceProposal(deps: ReadDeps, input: RouteInput<ty
   const doc = await proposals.get(id);
   if (!doc) throw new NotFoundError(`governance proposal ${id} not found`);
   const [list, votesTotal] = await Promise.all([
-    votes.find('byProposal', { eq: [id], reverse: true, limit: MAX_DETAIL_VOTES }),
-    votes.count('byProposal', { eq: [id] }),
+    votesOnProposal(deps.store, id, MAX_DETAIL_VOTES),
+    countVotesOnProposal(deps.store, id),
   ]);
   return presentProposal(doc, list, votesTotal);
 }
 
-export async function listDReps(deps: ReadDeps, input: RouteInput<typeof governanceRoutes.dreps>) {
-  const dreps = deps.store.collection(DREPS);
+async function listDRepsAnswer(deps: ReadDeps, input: RouteInput<typeof governanceRoutes.dreps>) {
   const [docs, total] = await Promise.all([
-    dreps.find('byStake', { reverse: true, offset: (input.page - 1) * input.pageSize, limit: input.pageSize }),
-    dreps.count('byStake'),
+    drepsByStake(deps.store, { offset: (input.page - 1) * input.pageSize, limit: input.pageSize }),
+    countDReps(deps.store),
   ]);
-  const asOf = docs[0] ?? (await dreps.find('byStake', { reverse: true, limit: 1 }))[0];
+  const asOf = docs[0] ?? (await drepsByStake(deps.store, { offset: 0, limit: 1 }))[0];
   return {
     items: docs.map(presentDRepRow),
     page: input.page,
@@ -82,8 +88,7 @@ export async function listDReps(deps: ReadDeps, input: RouteInput<typeof governa
   };
 }
 
-export async function getDRep(deps: ReadDeps, input: RouteInput<typeof governanceRoutes.drep>) {
-  const votes = deps.store.collection(GOVERNANCE_VOTES);
+async function getDRepAnswer(deps: ReadDeps, input: RouteInput<typeof governanceRoutes.drep>) {
   const dreps = deps.store.collection(DREPS);
   let id = input.id;
   if (!PREDEFINED.has(id)) {
@@ -97,6 +102,11 @@ export async function getDRep(deps: ReadDeps, input: RouteInput<typeof governanc
   }
   const doc = await dreps.get(id);
   if (!doc) throw new NotFoundError(`DRep ${input.id} not found`);
-  const list = await votes.find('byVoter', { eq: [id], reverse: true, limit: MAX_DREP_VOTES });
+  const list = await votesOfVoter(deps.store, id, MAX_DREP_VOTES);
   return { ...presentDRepRow(doc), votes: list.map(presentVote), epoch: doc.epoch, computedAt: doc.computedAt };
 }
+
+export const listGovernanceProposals = withAsOf(listGovernanceProposalsAnswer);
+export const getGovernanceProposal = withAsOf(getGovernanceProposalAnswer);
+export const listDReps = withAsOf(listDRepsAnswer);
+export const getDRep = withAsOf(getDRepAnswer);

@@ -14,6 +14,7 @@ import type { Store } from '../../mongo/store.js';
 import { BadRequestError, NotFoundError } from '../errors.js';
 import type { handleRoutes } from '../routes/handles.js';
 import type { ReadDeps, RouteInput } from './deps.js';
+import { withAsOf } from './freshness.js';
 /** The `handle` object echoed by answers that were asked for a handle (schema HandleRef). */
 export interface HandleRefBody {
   handle: string;
@@ -65,7 +66,7 @@ export async function addressParam(
 export const withHandle = <T>(body: T, handle: HandleRefBody | null): T =>
   handle && body && typeof body === 'object' ? { ...body, handle } : body;
 
-export async function getHandle(deps: ReadDeps, input: RouteInput<typeof handleRoutes.handle>) {
+async function getHandleAnswer(deps: ReadDeps, input: RouteInput<typeof handleRoutes.handle>) {
   const { store } = deps;
   const h = await findHandle(store, input.handle);
   const { clock } = await storeClock(store);
@@ -92,3 +93,5 @@ export async function getHandle(deps: ReadDeps, input: RouteInput<typeof handleR
     updatedTime: clock.iso(h.updatedSlot),
   };
 }
+
+export const getHandle = withAsOf(getHandleAnswer);

@@ -5,13 +5,14 @@ import { shareOf } from '../../cardano/holders.js';
 import { storeClock } from '../../mongo/collections/clock.js';
 import { tokenMetadata } from '../../cardano/token-metadata.js';
 import { scaleInteger } from '../../cardano/units.js';
-import { HOLDERS, HOLDER_COUNTS } from '../../mongo/collections/holders.js';
+import { HOLDER_COUNTS, topHolders } from '../../mongo/collections/holders.js';
 import { TOKENS, TOKEN_META } from '../../mongo/collections/market.js';
 import type { Store } from '../../mongo/store.js';
 import { NotFoundError } from '../errors.js';
 import { HOLDERS_LIMIT } from '../schemas/holders.js';
 import type { holderRoutes } from '../routes/holders.js';
 import type { ReadDeps, RouteInput } from './deps.js';
+import { withAsOf } from './freshness.js';
 /**
  * The holder count, token and registry documents of a unit; 404 unless one exists (no output of the token was ever
  * indexed, no DEX pool of it is known and the registry does not name it). The holders series follows the same rule.
@@ -26,7 +27,7 @@ export async function holderTokenOr404(store: Store, unit: string) {
   return { count, token, meta };
 }
 
-export async function getTokenHolders(deps: ReadDeps, input: RouteInput<typeof holderRoutes.holders>) {
+async function getTokenHoldersAnswer(deps: ReadDeps, input: RouteInput<typeof holderRoutes.holders>) {
   const { store } = deps;
   const unit = input.unit.toLowerCase();
   const [{ count, token, meta }, { clock, checkpoint }] = await Promise.all([
@@ -34,9 +35,7 @@ export async function getTokenHolders(deps: ReadDeps, input: RouteInput<typeof h
     storeClock(store),
   ]);
   const decimals = tokenMetadata(unit, meta, token).decimals;
-  const docs = count
-    ? await store.collection(HOLDERS).find('byQuantity', { eq: [unit], reverse: true, limit: HOLDERS_LIMIT })
-    : [];
+  const docs = count ? await topHolders(store, unit, HOLDERS_LIMIT) : [];
   const supply = BigInt(count?.supplyRaw ?? '0');
   return {
     items: docs.map((d) => ({
@@ -52,3 +51,5 @@ export async function getTokenHolders(deps: ReadDeps, input: RouteInput<typeof h
     circulatingSupplyRaw: supply.toString(),
   };
 }
+
+export const getTokenHolders = withAsOf(getTokenHoldersAnswer);

@@ -13,7 +13,8 @@ import { loadAssets, presentTokenRow } from '../present/market.js';
 import { logoMode } from './tokens.js';
 import type { marketRoutes } from '../routes/market.js';
 import type { ReadDeps, RouteInput } from './deps.js';
-export async function getMarketOverview(deps: ReadDeps, input: RouteInput<typeof marketRoutes.overview>) {
+import { withAsOf } from './freshness.js';
+async function getMarketOverviewAnswer(deps: ReadDeps, input: RouteInput<typeof marketRoutes.overview>) {
   const { store } = deps;
   const [stored, { checkpoint }] = await Promise.all([
     store.collection(MARKET_OVERVIEW).get(MARKET_OVERVIEW_ID),
@@ -51,3 +52,5 @@ export async function getMarketOverview(deps: ReadDeps, input: RouteInput<typeof
     updatedAt: stored?.updatedAt ?? null,
   };
 }
+
+export const getMarketOverview = withAsOf(getMarketOverviewAnswer);

@@ -1,10 +1,11 @@
 /**
  * Read functions of news (REST, MCP and Markdown present their results).
  */
-import { NEWS, NEWS_FEEDS, type NewsDoc } from '../../mongo/collections/news.js';
+import { NEWS_FEEDS, newsNewestFirst, type NewsDoc } from '../../mongo/collections/news.js';
 import { BadRequestError } from '../errors.js';
 import type { newsRoutes } from '../routes/news.js';
 import type { ReadDeps, RouteInput } from './deps.js';
+import { withAsOf } from './freshness.js';
 export const NO_FEEDS_REASON =
   'No news feeds are configured: set NEWS_FEEDS to a comma-separated list of RSS/Atom URLs.';
 const NOT_YET_REASON = 'No news ingested yet: the configured feeds are fetched every 15 minutes.';
@@ -28,7 +29,7 @@ const present = (d: NewsDoc) => ({
   link: d.link,
 });
 
-export async function listNews(deps: ReadDeps, input: RouteInput<typeof newsRoutes.list>) {
+async function listNewsAnswer(deps: ReadDeps, input: RouteInput<typeof newsRoutes.list>) {
   const feeds = deps.config.NEWS_FEEDS ?? [];
   const { store } = deps;
   // A cursor that is not one of this list is refused even when there is no list to page.
@@ -36,10 +37,9 @@ export async function listNews(deps: ReadDeps, input: RouteInput<typeof newsRout
   if (feeds.length === 0) return { items: [], nextCursor: null, reason: NO_FEEDS_REASON, feeds: [] };
   const q = input.q?.toLowerCase();
   const out: NewsDoc[] = [];
-  const coll = store.collection(NEWS);
   // One extra match tells whether a next page exists.
   for (;;) {
-    const page = await coll.find('byTime', { reverse: true, limit: SCAN_PAGE, ...(after ? { after } : {}) });
+    const page = await newsNewestFirst(store, SCAN_PAGE, after);
     for (const d of page) if (!q || d.search.includes(q)) out.push(d);
     if (out.length > input.limit || page.length < SCAN_PAGE) break;
     after = page[page.length - 1];
@@ -61,3 +61,5 @@ export async function listNews(deps: ReadDeps, input: RouteInput<typeof newsRout
     })),
   };
 }
+
+export const listNews = withAsOf(listNewsAnswer);

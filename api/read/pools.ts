@@ -12,13 +12,14 @@ import { loadAssets, presentPool } from '../present/market.js';
 import { logoMode, readCandles, tradesPage } from './tokens.js';
 import type { poolRoutes } from '../routes/pools.js';
 import type { ReadDeps, RouteInput } from './deps.js';
+import { withAsOf } from './freshness.js';
 async function poolOr404(store: Store, id: string): Promise<PoolDoc> {
   const pool = await store.collection(POOLS).get(String(Number(id)));
   if (!pool) throw new NotFoundError(`pool ${id} not found`);
   return pool;
 }
 
-export async function listPools(deps: ReadDeps, input: RouteInput<typeof poolRoutes.list>) {
+async function listPoolsAnswer(deps: ReadDeps, input: RouteInput<typeof poolRoutes.list>) {
   const { store } = deps;
   const site = deps.config.SITE_URL;
   const doc = await store.collection(RANKINGS).get(poolRankingId(input.sort, input.dex ?? null));
@@ -47,7 +48,7 @@ export async function listPools(deps: ReadDeps, input: RouteInput<typeof poolRou
   };
 }
 
-export async function getPool(deps: ReadDeps, input: RouteInput<typeof poolRoutes.detail>) {
+async function getPoolAnswer(deps: ReadDeps, input: RouteInput<typeof poolRoutes.detail>) {
   const { store } = deps;
   const site = deps.config.SITE_URL;
   const pool = await poolOr404(store, input.id);
@@ -59,7 +60,7 @@ export async function getPool(deps: ReadDeps, input: RouteInput<typeof poolRoute
   return presentPool(pool, assets, stats, clock);
 }
 
-export async function getPoolCandles(deps: ReadDeps, input: RouteInput<typeof poolRoutes.candles>) {
+async function getPoolCandlesAnswer(deps: ReadDeps, input: RouteInput<typeof poolRoutes.candles>) {
   const { store } = deps;
   const site = deps.config.SITE_URL;
   const now = deps.now ?? Date.now;
@@ -68,13 +69,18 @@ export async function getPoolCandles(deps: ReadDeps, input: RouteInput<typeof po
     throw new BadRequestError(`invalid parameter quote: pool ${pool.id} has no ADA side, USD is not available`);
   const assets = await loadAssets(store, [pool.tokenA, pool.tokenB], site, 'url');
   const scale = 10 ** assets.decimals(pool.tokenB) / 10 ** assets.decimals(pool.tokenA);
-  const candles = await readCandles(store, poolSeries(pool.id), input, scale, now());
-  return { poolId: pool.id, interval: input.interval, quote: input.quote, candles };
+  const { candles, coverageFrom } = await readCandles(store, poolSeries(pool.id), input, scale, now());
+  return { poolId: pool.id, interval: input.interval, quote: input.quote, candles, coverageFrom };
 }
 
-export async function getPoolTrades(deps: ReadDeps, input: RouteInput<typeof poolRoutes.trades>) {
+async function getPoolTradesAnswer(deps: ReadDeps, input: RouteInput<typeof poolRoutes.trades>) {
   const { store } = deps;
   const site = deps.config.SITE_URL;
   const pool = await poolOr404(store, input.id);
-  return tradesPage(store, { index: 'byPool', poolId: pool.id }, input.limit, input.cursor, site, logoMode(input));
+  return tradesPage(store, { poolId: pool.id }, input.limit, input.cursor, site, logoMode(input));
 }
+
+export const listPools = withAsOf(listPoolsAnswer);
+export const getPool = withAsOf(getPoolAnswer);
+export const getPoolCandles = withAsOf(getPoolCandlesAnswer);
+export const getPoolTrades = withAsOf(getPoolTradesAnswer);

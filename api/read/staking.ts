@@ -4,15 +4,15 @@
 import { poolHashFromId } from '../../cardano/address.js';
 import { BadRequestError, NotFoundError } from '../errors.js';
 import { presentStakePool, presentStakePoolRow } from '../present/staking.js';
-import { STAKE_POOLS } from '../../mongo/collections/staking.js';
+import { STAKE_POOLS, countStakePools, stakePoolsByStake } from '../../mongo/collections/staking.js';
 import type { stakingRoutes } from '../routes/staking.js';
 import type { ReadDeps, RouteInput } from './deps.js';
+import { withAsOf } from './freshness.js';
 
-export async function listStakePools(deps: ReadDeps, input: RouteInput<typeof stakingRoutes.list>) {
-  const pools = deps.store.collection(STAKE_POOLS);
+async function listStakePoolsAnswer(deps: ReadDeps, input: RouteInput<typeof stakingRoutes.list>) {
   const [docs, total] = await Promise.all([
-    pools.find('byStake', { reverse: true, offset: (input.page - 1) * input.pageSize, limit: input.pageSize }),
-    pools.count('byStake'),
+    stakePoolsByStake(deps.store, { offset: (input.page - 1) * input.pageSize, limit: input.pageSize }),
+    countStakePools(deps.store),
   ]);
   const first = docs[0];
   return {
@@ -25,7 +25,7 @@ export async function listStakePools(deps: ReadDeps, input: RouteInput<typeof st
   };
 }
 
-export async function getStakePool(deps: ReadDeps, input: RouteInput<typeof stakingRoutes.detail>) {
+async function getStakePoolAnswer(deps: ReadDeps, input: RouteInput<typeof stakingRoutes.detail>) {
   const pools = deps.store.collection(STAKE_POOLS);
   try {
     poolHashFromId(input.id); // checksum and length, beyond the schema's pattern
@@ -36,3 +36,6 @@ export async function getStakePool(deps: ReadDeps, input: RouteInput<typeof stak
   if (!doc) throw new NotFoundError(`stake pool ${input.id} not found`);
   return presentStakePool(doc);
 }
+
+export const listStakePools = withAsOf(listStakePoolsAnswer);
+export const getStakePool = withAsOf(getStakePoolAnswer);

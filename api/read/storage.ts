@@ -7,7 +7,8 @@ import { TOKEN_STATS } from '../../mongo/collections/index.js';
 import { STORAGE_OVERVIEW, STORAGE_OVERVIEW_ID } from '../../mongo/collections/storage.js';
 import type { storageRoutes } from '../routes/storage.js';
 import type { ReadDeps, RouteInput } from './deps.js';
-export async function getStorageNetworkOverview(deps: ReadDeps, _input: RouteInput<typeof storageRoutes.overview>) {
+import { withAsOf } from './freshness.js';
+async function getStorageNetworkOverviewAnswer(deps: ReadDeps, _input: RouteInput<typeof storageRoutes.overview>) {
   const { store } = deps;
   const [stored, stats] = await Promise.all([
     store.collection(STORAGE_OVERVIEW).get(STORAGE_OVERVIEW_ID),
@@ -22,3 +23,5 @@ export async function getStorageNetworkOverview(deps: ReadDeps, _input: RouteInp
   void _id;
   return { ...body, market: storageMarket(stats) };
 }
+
+export const getStorageNetworkOverview = withAsOf(getStorageNetworkOverviewAnswer);

@@ -15,6 +15,7 @@ import { currentAdaUsd } from '../../mongo/collections/ada-usd.js';
 import { logoMode, poolsOfToken } from './tokens.js';
 import type { swapRoutes } from '../routes/swap.js';
 import type { ReadDeps, RouteInput } from './deps.js';
+import { withAsOf } from './freshness.js';
 /** ADA pools per leg tried in two-hop routes (the deepest), so a quote stays a handful of pool reads. */
 export const TWO_HOP_POOLS_PER_LEG = 3;
 
@@ -237,7 +238,7 @@ async function knownUnit(store: Store, unit: string): Promise<boolean> {
 }
 
 /** `amount` may be the decimal text as sent (REST keeps every digit) or a number (MCP). */
-export async function getSwapQuote(
+async function getSwapQuoteAnswer(
   deps: ReadDeps,
   input: Omit<RouteInput<typeof swapRoutes.quote>, 'amount'> & { amount: number | string },
 ) {
@@ -274,3 +275,5 @@ export async function getSwapQuote(
     link,
   };
 }
+
+export const getSwapQuote = withAsOf(getSwapQuoteAnswer);

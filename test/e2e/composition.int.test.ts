@@ -139,6 +139,7 @@ describe('production composition: devnet → Temporal worker → MongoDB → API
       // Small slices, so a SIGKILL lands mid-slice and a restart resumes from a checkpoint.
       SYNC_SLICE_BLOCKS: '10',
       NEWS_FEEDS: `http://127.0.0.1:${feedPort}/feed.xml`,
+      OGMIOS_IS_DEVNET: 'true', // its pools' .devnet metadata URLs are served by the devnet itself
       // The devnet's Iagon scripts, as the embedded run follows them (a remote OGMIOS_URL has none by default).
       IAGON_STAKE_SCRIPTS: devnetIagonScripts(SEED).stake.join(','),
       IAGON_REWARD_SCRIPTS: devnetIagonScripts(SEED).reward.join(','),
