@@ -19,7 +19,7 @@
  */
 import type { ChainSource } from './source.js';
 import { toChainEvent, toPoint, toTip } from './json.js';
-import type { ChainEvent, NetworkTime, Point, Tip } from '../../cardano/chain/types.js';
+import type { ChainEvent, EraTime, NetworkTime, Point, Tip } from '../../cardano/chain/types.js';
 import {
   OgmiosConnectionError,
   OgmiosError,
@@ -255,9 +255,9 @@ class OgmiosClient implements ChainSource {
   }
 
   /**
-   * Slot ↔ time from the last era summary (its start slot, time relative to the system start, epoch, slot length
-   * and epoch length) and the system start. Cached: these change only at a hard fork, and the last era's
-   * parameters extend linearly across it when slot and epoch lengths stay (as they have since Shelley).
+   * Slot ↔ time from every era summary (its start slot, time relative to the system start, epoch, slot length and
+   * epoch length) and the system start: Byron's 20 s slots differ from Shelley's 1 s ones. Cached: these change only
+   * at a hard fork, and the last era's parameters extend linearly across it.
    */
   private async fetchNetworkTime(): Promise<NetworkTime> {
     type EraSummary = {
@@ -273,13 +273,14 @@ class OgmiosClient implements ChainSource {
     if (!last || !Number.isFinite(startMs)) {
       throw new Error(`unusable network time: ${eras.length} era summaries, system start ${String(systemStart)}`);
     }
-    return {
-      startTimeMs: startMs + Number(last.start.time.seconds) * 1000,
-      startSlot: Number(last.start.slot),
-      slotLengthMs: Number(last.parameters.slotLength.milliseconds),
-      epochLength: Number(last.parameters.epochLength),
-      startEpoch: Number(last.start.epoch),
-    };
+    const era = (e: EraSummary): EraTime => ({
+      startTimeMs: startMs + Number(e.start.time.seconds) * 1000,
+      startSlot: Number(e.start.slot),
+      slotLengthMs: Number(e.parameters.slotLength.milliseconds),
+      epochLength: Number(e.parameters.epochLength),
+      startEpoch: Number(e.start.epoch),
+    });
+    return { ...era(last), eras: eras.map(era) };
   }
 
   private async openSession(): Promise<SyncSession> {

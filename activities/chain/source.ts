@@ -3,7 +3,7 @@
  * (`activities/chain/ogmios-client.ts`); the devnet speaks the same protocol, so the same adapter runs in every
  * default start and in every test.
  */
-import type { ChainEvent, NetworkTime, Point, Tip } from '../../cardano/chain/types.js';
+import type { ChainEvent, EraTime, NetworkTime, Point, Tip } from '../../cardano/chain/types.js';
 
 export interface ChainSource {
   /** Chain-sync: the best of `points` (best first) that is on the chain, and the tip. Throws when none is. */
@@ -21,14 +21,26 @@ export interface ChainSource {
   close(): Promise<void>;
 }
 
+/** The era a slot belongs to: the latest one starting at or before it (the top level when `eras` is absent). */
+function eraOfSlot(t: NetworkTime, slot: number): EraTime {
+  let era: EraTime = t;
+  for (const e of t.eras ?? []) if (e.startSlot <= slot) era = e;
+  return t.eras?.length && slot >= t.startSlot ? t : era;
+}
+
 export function slotToMs(t: NetworkTime, slot: number): number {
-  return t.startTimeMs + (slot - t.startSlot) * t.slotLengthMs;
+  const e = eraOfSlot(t, slot);
+  return e.startTimeMs + (slot - e.startSlot) * e.slotLengthMs;
 }
 
 export function msToSlot(t: NetworkTime, ms: number): number {
-  return t.startSlot + Math.floor((ms - t.startTimeMs) / t.slotLengthMs);
+  let e: EraTime = t;
+  for (const x of t.eras ?? []) if (x.startTimeMs <= ms) e = x;
+  if (ms >= t.startTimeMs) e = t;
+  return e.startSlot + Math.floor((ms - e.startTimeMs) / e.slotLengthMs);
 }
 
 export function slotToEpoch(t: NetworkTime, slot: number): number {
-  return t.startEpoch + Math.floor((slot - t.startSlot) / t.epochLength);
+  const e = eraOfSlot(t, slot);
+  return e.startEpoch + Math.floor((slot - e.startSlot) / e.epochLength);
 }

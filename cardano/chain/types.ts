@@ -96,8 +96,8 @@ export interface Block {
 export type ChainEvent =
   { direction: 'forward'; block: Block; tip: Tip } | { direction: 'backward'; point: Point; tip: Tip };
 
-/** Slot ↔ time for a network: Shelley-era slots are 1 s on mainnet and on the devnet. */
-export interface NetworkTime {
+/** One era's slot ↔ time parameters (an Ogmios era summary with the system start applied). */
+export interface EraTime {
   /** Unix ms of slot `startSlot`. */
   startTimeMs: number;
   startSlot: number;
@@ -105,4 +105,13 @@ export interface NetworkTime {
   epochLength: number;
   /** Epoch number at `startSlot`. */
   startEpoch: number;
+}
+
+/**
+ * Slot ↔ time for a network. The top-level fields are the latest era's (Shelley-era slots are 1 s on mainnet and on
+ * the devnet); `eras`, oldest first, covers earlier slots with their own parameters (Byron's are 20 s long, its
+ * epochs 21,600 slots). Without `eras` the latest era's parameters apply to every slot.
+ */
+export interface NetworkTime extends EraTime {
+  eras?: readonly EraTime[];
 }
