@@ -157,6 +157,8 @@ export function toChainEvent(result: unknown): ChainEvent {
     b.height = num(b.height);
     if (b.slot !== undefined) b.slot = num(b.slot);
     for (const tx of b.transactions ?? []) {
+      // Ogmios 7 omits an empty `outputs` list (and an empty `validityInterval`); 6.x sends `[]` (and `{}`).
+      tx.outputs ??= [];
       const vi = tx.validityInterval;
       if (vi?.invalidBefore !== undefined) vi.invalidBefore = num(vi.invalidBefore);
       if (vi?.invalidAfter !== undefined) vi.invalidAfter = num(vi.invalidAfter);
