@@ -15,7 +15,10 @@ import { devnetHostResolver } from '../devnet/pool-metadata.js';
 import { ALL_COLLECTIONS } from '../mongo/collections/index.js';
 import { openStore } from '../mongo/open.js';
 import { bundleWorkflows } from './bundle.js';
+import { connectTemporal } from './client.js';
 import { taskQueue } from './constants.js';
+import { SCHEDULES } from './schedules.js';
+import { temporalTriggers } from './triggers.js';
 import { resolveIagonScripts } from '../activities/storage/iagon.js';
 
 async function main(config: Config) {
@@ -42,13 +45,15 @@ async function main(config: Config) {
     fetchMetadata: httpMetadataFetcher({ resolve: devnetHostResolver(config.OGMIOS_URL) }),
   });
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  // The sync's triggerRecomputes activity starts the recompute Schedules after a deep rollback.
+  const temporal = await connectTemporal(config);
   try {
     const worker = await Worker.create({
       connection,
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue: taskQueue(config),
       workflowBundle: await bundleWorkflows(),
-      activities,
+      activities: { ...activities, ...temporalTriggers(temporal.client, SCHEDULES, log) },
     });
     log.info(
       {
@@ -63,6 +68,7 @@ async function main(config: Config) {
     log.info('worker stopped');
   } finally {
     await connection.close();
+    await temporal.close();
     await chain.close();
     await store.close();
   }

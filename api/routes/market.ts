@@ -3,7 +3,6 @@
  * its token lists presented as TokenRows, and the sync lag read live from the checkpoint at answer time.
  */
 import Router from '@koa/router';
-import { lagSeconds, storeClock } from '../../activities/recompute/clock.js';
 import { buildOverview } from '../../activities/recompute/overview.js';
 import {
   MARKET_OVERVIEW,
@@ -15,6 +14,7 @@ import {
   type TokenStatsDoc,
 } from '../../mongo/collections/market-read.js';
 import { POOLS, type PoolDoc } from '../../mongo/collections/market.js';
+import { readSyncLag } from '../../mongo/collections/sync-state.js';
 import type { Store } from '../../mongo/store.js';
 import type { ApiDeps } from '../deps.js';
 import { loadAssets, presentTokenRow } from '../present/market.js';
@@ -55,9 +55,9 @@ export function marketRouter(deps: ApiDeps): Router {
   const now = deps.now ?? Date.now;
   const router = new Router();
   register(router, marketRoutes.overview, async (_ctx, { query }) => {
-    const [stored, { checkpoint }] = await Promise.all([
+    const [stored, sync] = await Promise.all([
       store.collection(MARKET_OVERVIEW).get(MARKET_OVERVIEW_ID),
-      storeClock(store),
+      readSyncLag(store, now()),
     ]);
     const o = stored ?? (await overviewNow(store, now()));
     const units = [...new Set([...o.topGainers, ...o.topLosers, ...o.trending])];
@@ -79,9 +79,10 @@ export function marketRouter(deps: ApiDeps): Router {
       topLosers: rows(o.topLosers),
       trending: rows(o.trending),
       sync: {
-        lagSeconds: lagSeconds(checkpoint),
-        height: checkpoint?.height ?? null,
-        tipHeight: checkpoint?.tip?.height ?? checkpoint?.height ?? null,
+        // max(tip − indexed, now − time of the indexed tip block): cardano/sync-lag.ts.
+        lagSeconds: sync.lagSeconds,
+        height: sync.height,
+        tipHeight: sync.tipHeight,
       },
       updatedAt: stored?.updatedAt ?? null,
     };
