@@ -13,8 +13,7 @@
  *   last tip the source reported. At the tip it is the age of the newest block (~20 s on average on mainnet).
  */
 
-/** Slot length of every era since Shelley on mainnet, the testnets and the devnet (ms). */
-export const SLOT_LENGTH_MS = 1000;
+import { SLOT_LENGTH_MS } from './clock.js';
 
 export interface LagInput {
   /** Slot of the last indexed block. */

@@ -22,7 +22,7 @@ import {
 } from '../../mongo/collections/sync-state.js';
 import { BLOCKS } from '../../mongo/collections/chain.js';
 import { put, type Store } from '../../mongo/store.js';
-import type { Point } from '../chain/types.js';
+import type { Point } from '../../cardano/chain/types.js';
 import { rollbackTo, RollbackTooDeepError } from './journal.js';
 
 /** The store rejected a document of the slice; retrying the slice writes the same document again. */

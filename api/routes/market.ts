@@ -1,6 +1,6 @@
 /**
  * GET /market/overview (spec: market overview): the precomputed overview (activities/recompute/overview.ts) with
- * its token lists presented as TokenRows, and the sync lag read live from the checkpoint at answer time.
+ * its token lists presented as TokenRows, and the sync lag read live at answer time (readSyncLag).
  */
 import Router from '@koa/router';
 import { buildOverview } from '../../activities/recompute/overview.js';
@@ -20,7 +20,7 @@ import type { ApiDeps } from '../deps.js';
 import { loadAssets, presentTokenRow } from '../present/market.js';
 import { defineRoute, register, type AnyRouteSpec, type RestModule } from '../route.js';
 import { MarketOverviewResponse } from '../schemas/market.js';
-import { currentAdaUsd } from '../../activities/recompute/ada-usd.js';
+import { currentAdaUsd } from '../../mongo/collections/ada-usd.js';
 import { logoMode } from './tokens.js';
 
 export const marketRoutes = {
