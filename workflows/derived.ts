@@ -7,7 +7,10 @@
 import type { DerivedActivities } from '../activities/derived/index.js';
 import type { WorkflowBody } from './context.js';
 
-export function derived<A, I, R>(workflow: string, body: WorkflowBody<A, I, R>): WorkflowBody<A & DerivedActivities, I, R> {
+export function derived<A, I, R>(
+  workflow: string,
+  body: WorkflowBody<A, I, R>,
+): WorkflowBody<A & DerivedActivities, I, R> {
   return async (ctx, input) => {
     const mark = await ctx.activities.derivedRunStarted({ workflow });
     const result = await body(ctx, input);

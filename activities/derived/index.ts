@@ -2,12 +2,7 @@
  * Derived-document bookkeeping of the recomputes (workflows/derived.ts). Reads: sync_health, checkpoints. Writes:
  * derived_runs.
  */
-import {
-  CHECKPOINTS,
-  DERIVED_RUNS,
-  readSyncHealth,
-  type DerivedRunDoc,
-} from '../../mongo/collections/sync-state.js';
+import { CHECKPOINTS, DERIVED_RUNS, readSyncHealth, type DerivedRunDoc } from '../../mongo/collections/sync-state.js';
 import { put, type Store } from '../../mongo/store.js';
 
 export interface DerivedMark {

@@ -199,12 +199,7 @@ export function createSyncActivities(deps: SyncDeps) {
         if ((target === 'origin' ? 'origin' : target.id) === lastId) continue; // the echo after an intersection
         await flush(true);
         undone(
-          await rollbackRecorded(
-            store,
-            target,
-            last === 'origin' ? 0 : last.height,
-            new Date(now()).toISOString(),
-          ),
+          await rollbackRecorded(store, target, last === 'origin' ? 0 : last.height, new Date(now()).toISOString()),
         );
         cp = await readCheckpoint(store);
         last = cp ? { slot: cp.slot, id: cp.id, height: cp.height } : 'origin';

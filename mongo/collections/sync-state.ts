@@ -126,10 +126,7 @@ export interface SyncLag {
 
 /** The sync position and its honest lag, read once for every surface that shows it. */
 export async function readSyncLag(store: Store, nowMs: number): Promise<SyncLag> {
-  const [checkpoint, health] = await Promise.all([
-    store.collection(CHECKPOINTS).get('sync'),
-    readSyncHealth(store),
-  ]);
+  const [checkpoint, health] = await Promise.all([store.collection(CHECKPOINTS).get('sync'), readSyncHealth(store)]);
   const block = checkpoint ? await store.collection(BLOCKS).get(checkpoint.id) : null;
   const tip = health?.tip ?? checkpoint?.tip ?? null;
   const timeMs = block ? Date.parse(block.time) : null;
