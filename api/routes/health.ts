@@ -44,6 +44,8 @@ export function healthRouter({ store, log, now = Date.now }: ApiDeps): Router {
       lagSeconds: lag.lagSeconds,
       indexedTime: lag.indexedTime,
       lastContact: lag.health?.contactAt ?? null,
+      // The last rollback deeper than a few blocks (derived answers are withheld until recomputed after it).
+      lastDeepRollback: lag.health?.lastDeepRollback ?? null,
     };
   });
 

@@ -144,7 +144,7 @@ export function client(base: string) {
     log: () => string = () => '',
   ) => {
     const deadline = Date.now() + ms;
-    let last: Awaited<ReturnType<typeof get>> | null = null;
+    let last: Awaited<ReturnType<typeof get>> | null;
     for (;;) {
       last = await get(path).catch(() => null);
       if (last && ok(last)) return last;

@@ -23,7 +23,12 @@ describe('sync: the chain source goes away and comes back', function () {
     devnet = await startDevnetProcess({ port: devPort, dir: devDir.dir, seed: 'outage', backfillHours: 1 });
     service = await startService({ port, dir: dataDir.dir, ogmiosUrl: `ws://127.0.0.1:${devPort}` });
     api = client(`http://127.0.0.1:${port}`);
-    await api.until('/healthz/sync', (r) => r.status === 200 && r.body.height > 0 && r.body.height === r.body.tipHeight, 90_000, log);
+    await api.until(
+      '/healthz/sync',
+      (r) => r.status === 200 && r.body.height > 0 && r.body.height === r.body.tipHeight,
+      90_000,
+      log,
+    );
   });
   after(async () => {
     await service?.kill();

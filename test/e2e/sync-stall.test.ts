@@ -26,7 +26,13 @@ describe('sync: a fork deeper than SYNC_K', function () {
     devPort = await freePort();
     port = await freePort();
     // Half the blocks fork: a rollback of 2 or 3 blocks comes within the first few dozen blocks.
-    devnet = await startDevnetProcess({ port: devPort, dir: devDir.dir, seed: 'stall', backfillHours: 1, forkRate: 0.5 });
+    devnet = await startDevnetProcess({
+      port: devPort,
+      dir: devDir.dir,
+      seed: 'stall',
+      backfillHours: 1,
+      forkRate: 0.5,
+    });
     service = await startService({ port, dir: dataDir.dir, ogmiosUrl: url(), env: { SYNC_K: '1' } });
     api = client(`http://127.0.0.1:${port}`);
   });
@@ -38,7 +44,12 @@ describe('sync: a fork deeper than SYNC_K', function () {
   });
 
   it('stalls loudly, withholds the orphan blocks, and resyncs after SYNC_K is raised', async () => {
-    const stalled = await api.until('/healthz/sync', (r) => r.status === 503 && r.body.status === 'stalled', 90_000, log);
+    const stalled = await api.until(
+      '/healthz/sync',
+      (r) => r.status === 503 && r.body.status === 'stalled',
+      90_000,
+      log,
+    );
     assert.equal(stalled.body.error, 'sync stalled: rollback beyond the undo window, resync needed');
     assert.match(stalled.body.action, /SYNC_K/);
     assert.match(stalled.body.action, /ops -- resync --from origin/);
@@ -52,7 +63,10 @@ describe('sync: a fork deeper than SYNC_K', function () {
     assert.match(status.out, /sync health: STALLED: sync stalled: rollback beyond the undo window, resync needed/);
     assert.match(status.out, /next: .*raise SYNC_K/);
     assert.match(status.out, /runs: .*0 running, \d+ completed, [1-9]\d* failed/);
-    assert.match(service?.log() ?? '', /"level":50[^\n]*"workflow":"syncChain"[^\n]*RollbackTooDeepError[^\n]*run failed/);
+    assert.match(
+      service?.log() ?? '',
+      /"level":50[^\n]*"workflow":"syncChain"[^\n]*RollbackTooDeepError[^\n]*run failed/,
+    );
 
     // The store still holds the orphan blocks above the fork point: none is served as the chain.
     const orphan = await api.get(`/api/v1/explorer/blocks/${forkHeight + 1}`);
