@@ -26,7 +26,7 @@ import { runsWithStatus } from '../temporal/run-docs.js';
 import { createMetrics } from '../api/metrics/index.js';
 import { timedStore } from '../mongo/timed-store.js';
 import { SCHEDULES } from '../temporal/schedules.js';
-import { resolveIagonScripts } from '../activities/storage/iagon.js';
+import { resolveIagonScripts } from '../cardano/iagon.js';
 
 /** While the sync catches up, recomputes rerun at least this often (ms). */
 const WARM_FIRE_MS = 15_000;

@@ -19,7 +19,7 @@ import { connectTemporal } from './client.js';
 import { taskQueue } from './constants.js';
 import { SCHEDULES } from './schedules.js';
 import { temporalTriggers } from './triggers.js';
-import { resolveIagonScripts } from '../activities/storage/iagon.js';
+import { resolveIagonScripts } from '../cardano/iagon.js';
 
 async function main(config: Config) {
   const log = pino({ level: config.LOG_LEVEL, base: undefined });
