@@ -18,6 +18,7 @@ import { backoffMs, createRunner, isRetryable } from '../../temporal/runner.js';
 import { SYNC_ACTIVITY } from '../../workflows/policies.js';
 import { recomputesReadingChain, WORKFLOWS } from '../../workflows/registry.js';
 import { SYNC_WORKFLOW_ID } from '../../temporal/constants.js';
+import { embeddedSyncRun, OpsError, parseOpsArgs } from '../../temporal/ops.js';
 import { buildChain } from '../sync/build-chain.js';
 import { memoryChain } from '../sync/memory-chain.js';
 import { tempStore } from '../sync/helpers.js';
@@ -125,6 +126,27 @@ describe('sync health', function () {
       refuse = false;
       assert.ok((await stuck.syncSlice({ maxBlocks: 10, waitMs: 0 })).height > first);
       assert.equal(syncCondition(await readSyncLag(store, Date.now()), Date.now()).status, 'ok');
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('ops resync --from origin queues a resync of a stopped sync, and refuses while one runs', async () => {
+    assert.deepEqual(parseOpsArgs(['resync', '--from', 'origin']), { cmd: 'resync', from: 'origin' });
+    assert.deepEqual(parseOpsArgs(['sync', 'restart']), { cmd: 'sync-restart' });
+    assert.throws(() => parseOpsArgs(['resync', '--from', '144718597']), /only origin is supported/);
+    assert.throws(() => parseOpsArgs(['resync']), OpsError);
+    const { store, cleanup } = await tempStore();
+    try {
+      const run = await embeddedSyncRun(store, { resync: true, sliceBlocks: 500 });
+      assert.equal(run.workflowId, SYNC_WORKFLOW_ID);
+      assert.deepEqual(run.input, {
+        slicesPerRun: 1000,
+        sliceBlocks: 500,
+        tipWaitMs: 5000,
+        resync: { from: 'origin' },
+      });
+      await assert.rejects(embeddedSyncRun(store, { resync: false, sliceBlocks: 500 }), /has a queued run/);
     } finally {
       await cleanup();
     }
