@@ -60,6 +60,7 @@ describe('sync: a fork deeper than SYNC_K', function () {
     const failed = ops(dataDir.dir, 'runs', '--failed');
     assert.match(failed.out, /syncChain\s+failed\s+1\s+.*RollbackTooDeepError/);
     const status = ops(dataDir.dir, 'status');
+    if (process.env.SHOW_OPS) console.log(JSON.stringify(stalled.body, null, 1), '\n', status.out, '\n', failed.out);
     assert.match(status.out, /sync health: STALLED: sync stalled: rollback beyond the undo window, resync needed/);
     assert.match(status.out, /next: .*raise SYNC_K/);
     assert.match(status.out, /runs: .*0 running, \d+ completed, [1-9]\d* failed/);
