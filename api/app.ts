@@ -57,7 +57,8 @@ export function createApp(deps: ApiDeps): Koa {
 
   // Answers of a chain the source abandoned are withheld (api/sync-guard.ts), cached ones included.
   app.use(syncGate({ store: deps.store }).middleware);
-  if (deps.cacheMs) app.use(forPaths(isRest, microCache({ store: deps.store, ttlMs: deps.cacheMs })));
+  // Also without a cache window (API_CACHE_MS=0): it then compresses each answer instead of replaying it.
+  app.use(forPaths(isRest, microCache({ store: deps.store, ttlMs: deps.cacheMs ?? 0 })));
 
   const metricsRouter = metrics.router();
   app.use(metricsRouter.routes()).use(metricsRouter.allowedMethods());
