@@ -95,7 +95,7 @@ function stallOf(e: Error, abandonedAbove: number | null, k: number, since: stri
         kind,
         reason: 'sync stalled: rollback beyond the undo window, resync needed',
         action:
-          `the source rolled back further than the ${k} blocks of undo information (SYNC_K) or moved to another chain; ` +
+          `the source rolled back further than the ${k} block${k === 1 ? '' : 's'} of undo information (SYNC_K) or moved to another chain; ` +
           'raise SYNC_K if forks this deep are expected, then `npm run ops -- resync --from origin`',
         error,
         since,
