@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { pino } from 'pino';
 import { createApp } from '../../api/app.js';
 import { createMetrics } from '../../api/metrics/index.js';
+import { DERIVED_PATHS } from '../../api/sync-guard.js';
 import { createSyncActivities } from '../../activities/sync/index.js';
 import { RollbackTooDeepError } from '../../activities/sync/journal.js';
 import { isStoreRefusal, StoreRefusedError } from '../../activities/sync/health.js';
@@ -169,6 +170,14 @@ describe('sync health', function () {
       Object.keys(WORKFLOWS)
         .filter((w) => w.startsWith('recompute'))
         .sort(),
+    );
+  });
+
+  it('every recompute a deep rollback reruns has its answers withheld until it ran (api/sync-guard.ts)', () => {
+    const guarded = new Set(DERIVED_PATHS.flatMap((d) => d.workflows));
+    assert.deepEqual(
+      recomputesReadingChain().filter((w) => !guarded.has(w)),
+      [],
     );
   });
 
