@@ -235,7 +235,7 @@ describe('production composition: devnet → Temporal worker → MongoDB → API
 
     // The pool list comes from the `market` recompute, which only the Temporal Schedule runs here (the embedded
     // oracle ran no recompute): it lists pools the sync indexed.
-    const listed = await until('the market recompute (Temporal Schedule) to list pools', 120_000, async () => {
+    const listed = await until('the market recompute (Temporal Schedule) to list pools', 300_000, async () => {
       const r = await get(base, '/pools?pageSize=50');
       return r.status === 200 && r.body.total > 0 ? r.body : null;
     });
