@@ -17,6 +17,8 @@ import { createSyncActivities, type SyncDeps } from './sync/index.js';
 import { createStorageActivities } from './storage/index.js';
 import type { IagonScripts } from './storage/iagon.js';
 import { createNewsActivities } from './news/index.js';
+import { createSafetyActivities } from './safety/index.js';
+import { createSearchActivities } from './search/index.js';
 
 export interface ActivityDeps {
   store: Store;
@@ -52,6 +54,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createGovernanceActivities({ store, chain }),
     ...createStorageActivities({ store, network: deps.network, ...(deps.iagon ? { scripts: deps.iagon } : {}) }),
     ...createNewsActivities({ store, feeds: deps.newsFeeds ?? [] }),
+    ...createSearchActivities({ store }),
+    ...createSafetyActivities({ store }),
   };
 }
 export type Activities = ReturnType<typeof createActivities>;

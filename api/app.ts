@@ -8,6 +8,7 @@
 import cors from '@koa/cors';
 import Koa from 'koa';
 import type { ApiDeps } from './deps.js';
+import { mcpRouter } from './mcp/router.js';
 import { microCache } from './micro-cache.js';
 import { accessLog, errorAnswers, forPaths, requestId } from './middleware.js';
 import { API_PREFIX, restRouter, SITE_ROUTERS } from './routes/index.js';
@@ -55,6 +56,8 @@ export function createApp(deps: ApiDeps): Koa {
     const router = factory(deps);
     app.use(router.routes()).use(router.allowedMethods());
   }
+  const mcp = mcpRouter(deps);
+  app.use(mcp.routes()).use(mcp.allowedMethods());
   if (access?.routes) app.use(access.routes.routes()).use(access.routes.allowedMethods());
   const v1 = restRouter(deps);
   app.use(v1.routes()).use(v1.allowedMethods());

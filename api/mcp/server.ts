@@ -1,0 +1,146 @@
+/**
+ * One MCP server instance per request (`buildMcpServer`), holding the 20 tools of api/mcp/tools.ts. Nothing is
+ * shared between instances but immutable schema objects built once at module scope (building them per request
+ * would cost most of the throughput, reference §1.6).
+ *
+ * Argument checking is ours, not the SDK's: the SDK would answer bad arguments with its own "Input validation
+ * error" text; the spec wants one sentence telling the caller what to do next. So the SDK gets the published JSON
+ * Schemas with a pass-through validator, and each call is checked here with ajv against the same schema.
+ */
+import { McpServer, fromJsonSchema, type CallToolResult, type jsonSchemaValidator } from '@modelcontextprotocol/server';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import type { ApiDeps } from '../deps.js';
+import { AppError } from '../errors.js';
+import type { ObjectSchema } from '../schema.js';
+import { readFreshness } from './freshness.js';
+import { TOOLS, type Tool } from './tools.js';
+
+export const SERVER_NAME = 'cardano-data-service';
+export const SERVER_VERSION = '1.0.0';
+
+export const INSTRUCTIONS =
+  'Read-only Cardano data: tokens and DEX pools, swaps, wallets and PnL, NFT collections, stake pools, governance, ' +
+  'explorer (transactions, addresses, blocks), handles and news. Start with search when you have a name or id. ' +
+  'ADA amounts are whole ADA; *Pct fields are percent; times are ISO 8601 UTC; every result has asOf.';
+
+/** The as-of fields every tool result carries. */
+const AS_OF_PROPS = {
+  asOf: {
+    type: ['string', 'null'],
+    format: 'date-time',
+    description: 'Time of the indexed chain tip block the answer reflects.',
+  },
+  lagSeconds: { type: ['integer', 'null'], description: 'Seconds the index is behind the chain tip.' },
+};
+
+/** The output schema as published: the tool's own plus asOf and lagSeconds. */
+export function publishedOutputSchema(tool: Pick<Tool, 'outputSchema'>): ObjectSchema {
+  return {
+    ...tool.outputSchema,
+    properties: { ...tool.outputSchema.properties, ...AS_OF_PROPS },
+    required: [...(tool.outputSchema.required ?? []).filter((r) => !(r in AS_OF_PROPS)), 'asOf', 'lagSeconds'],
+  };
+}
+
+/** Accepts anything: the SDK must not rewrite or reject arguments or results (we check them ourselves). */
+const passThrough: jsonSchemaValidator = {
+  getValidator: () => (input: unknown) => ({ valid: true, data: input as never, errorMessage: undefined }),
+};
+
+const ajv = new Ajv2020({ allErrors: true, useDefaults: true, strict: false });
+addFormats.default(ajv);
+
+interface Registered {
+  tool: Tool;
+  input: ReturnType<typeof fromJsonSchema>;
+  output: ReturnType<typeof fromJsonSchema>;
+  check: ValidateFunction;
+}
+
+const REGISTERED: readonly Registered[] = TOOLS.map((tool) => ({
+  tool,
+  input: fromJsonSchema(tool.inputSchema, passThrough),
+  output: fromJsonSchema(publishedOutputSchema(tool), passThrough),
+  check: ajv.compile(tool.inputSchema),
+}));
+
+function describeArgErrors(errors: readonly ErrorObject[] | null | undefined): string {
+  const parts = new Set<string>();
+  for (const e of errors ?? []) {
+    const name = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    if (e.keyword === 'required') parts.add(`${String(e.params.missingProperty)} is required`);
+    else if (e.keyword === 'additionalProperties') parts.add(`unknown argument ${String(e.params.additionalProperty)}`);
+    else if (e.keyword === 'enum')
+      parts.add(`${name} must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`);
+    else parts.add(`${name || 'arguments'} ${e.message ?? 'is invalid'}`);
+  }
+  return [...parts].join('; ');
+}
+
+const failure = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
+
+/** The one-sentence advice for a caller mistake or an unavailable source. */
+export function adviceFor(tool: string, e: unknown): string | null {
+  if (e instanceof AppError || (e instanceof Error && e.name === 'BadRequestError')) {
+    const status = e instanceof AppError ? e.status : 400;
+    const msg = e.message.replace(/[.\s]+$/, '');
+    if (status === 404) return `Not found: ${msg}; check the identifier, or call search to find the right one.`;
+    if (status === 400) return `Invalid argument: ${msg}; correct it and call ${tool} again.`;
+  }
+  return null;
+}
+
+async function callTool(deps: ApiDeps, r: Registered, raw: unknown): Promise<CallToolResult> {
+  const args = structuredClone((raw ?? {}) as Record<string, unknown>);
+  if (!r.check(args))
+    return failure(
+      `Invalid arguments for ${r.tool.name}: ${describeArgErrors(r.check.errors)}; fix them as its inputSchema says and call it again.`,
+    );
+  try {
+    const [data, fresh] = await Promise.all([r.tool.run(deps, args), readFreshness(deps)]);
+    const structured = {
+      ...data,
+      asOf: typeof data.asOf === 'string' ? data.asOf : fresh.asOf,
+      lagSeconds: fresh.lagSeconds,
+    };
+    return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+  } catch (e) {
+    const advice = adviceFor(r.tool.name, e);
+    if (advice) return failure(advice);
+    deps.log.error({ err: e, tool: r.tool.name }, 'tool failed');
+    return failure(`The data source did not answer (${r.tool.name}); retry in a minute.`);
+  }
+}
+
+/** A fresh server with every tool registered (called once per HTTP request by the handler). */
+export function buildMcpServer(deps: ApiDeps): McpServer {
+  const server = new McpServer(
+    { name: SERVER_NAME, version: SERVER_VERSION, title: 'Cardano data service' },
+    {
+      instructions: INSTRUCTIONS,
+      // The tool list changes only with a deployment: clients may cache it for an hour, shared between users.
+      cacheHints: { 'tools/list': { ttlMs: 3_600_000, cacheScope: 'public' } },
+    },
+  );
+  for (const r of REGISTERED) {
+    server.registerTool(
+      r.tool.name,
+      {
+        title: r.tool.title,
+        description: r.tool.description,
+        inputSchema: r.input,
+        outputSchema: r.output,
+        annotations: {
+          title: r.tool.title,
+          readOnlyHint: true,
+          destructiveHint: false,
+          idempotentHint: true,
+          openWorldHint: false,
+        },
+      },
+      (args: unknown) => callTool(deps, r, args),
+    );
+  }
+  return server;
+}
