@@ -8,6 +8,7 @@
 import cors from '@koa/cors';
 import Koa from 'koa';
 import type { ApiDeps } from './deps.js';
+import { readMcpBody } from './mcp/body.js';
 import { mcpRouter } from './mcp/router.js';
 import { microCache } from './micro-cache.js';
 import { accessLog, errorAnswers, forPaths, requestId } from './middleware.js';
@@ -43,6 +44,8 @@ export function createApp(deps: ApiDeps): Koa {
   app.use(errorAnswers(deps.log));
   app.use(cors({ exposeHeaders: EXPOSED_HEADERS, maxAge: 86_400 }));
 
+  // Read before the limits: the tool server's PnL limit needs the tool name of legacy calls (api/mcp/body.ts).
+  app.use(forPaths(isMcp, readMcpBody()));
   const { access } = deps;
   if (access) {
     app.use(forPaths(isRest, access.rest));

@@ -78,7 +78,7 @@ export function mintFactor(tipSlot: number, policy: SafetyInputs['policy']): Saf
       risk: policy.language === 'unknown' ? 'unknown' : 'medium',
       detail:
         policy.language === 'unknown'
-          ? 'The mint used a reference script the index did not read, so whether it can mint again is unknown.'
+          ? 'The mint’s witnesses did not carry the policy script (e.g. a reference script), so whether it can mint again is unknown.'
           : 'A Plutus policy can mint whenever its validator allows; its rules are not evaluated here.',
     };
   const deadline = mintDeadline(JSON.parse(policy.script) as NativeScript);

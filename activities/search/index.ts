@@ -19,8 +19,13 @@ import {
   TOKEN_META,
   TOKEN_STATS,
   normaliseTerm,
+  type HandleDoc,
+  type NftCollectionDoc,
+  type PoolDoc,
   type SearchKind,
   type SearchTermDoc,
+  type StakePoolDoc,
+  type TokenDoc,
 } from '../../mongo/collections/index.js';
 import { replaceAll } from '../../mongo/replace-all.js';
 import type { Store } from '../../mongo/store.js';
@@ -77,7 +82,7 @@ async function collect<D extends { _id: string }>(store: Store, spec: Parameters
 
 export async function searchEntities(store: Store): Promise<SearchEntity[]> {
   const entities: SearchEntity[] = [];
-  const tokens = await collect<import('../../mongo/collections/market.js').TokenDoc>(store, TOKENS);
+  const tokens = await collect<TokenDoc>(store, TOKENS);
   const metas = await store.collection(TOKEN_META).getMany(tokens.map((t) => t._id));
   const stats = await store.collection(TOKEN_STATS).getMany(tokens.map((t) => t._id));
   const tickerOf = new Map<string, string>([['lovelace', 'ADA']]);
@@ -108,7 +113,7 @@ export async function searchEntities(store: Store): Promise<SearchEntity[]> {
     });
   });
 
-  const pools = await collect<import('../../mongo/collections/market.js').PoolDoc>(store, POOLS);
+  const pools = await collect<PoolDoc>(store, POOLS);
   const poolStats = await store.collection(POOL_STATS).getMany(pools.map((p) => p._id));
   pools.forEach((p, i) => {
     const a = tickerOf.get(p.tokenA) ?? p.tokenA.slice(0, 12);
@@ -124,7 +129,7 @@ export async function searchEntities(store: Store): Promise<SearchEntity[]> {
     });
   });
 
-  const collections = await collect<import('../../mongo/collections/nft.js').NftCollectionDoc>(store, NFT_COLLECTIONS);
+  const collections = await collect<NftCollectionDoc>(store, NFT_COLLECTIONS);
   const nftStats = await store.collection(NFT_COLLECTION_STATS).getMany(collections.map((c) => c._id));
   collections.forEach((c, i) => {
     const s = nftStats[i];
@@ -138,7 +143,7 @@ export async function searchEntities(store: Store): Promise<SearchEntity[]> {
     });
   });
 
-  const stakePools = await collect<import('../../mongo/collections/staking.js').StakePoolDoc>(store, STAKE_POOLS);
+  const stakePools = await collect<StakePoolDoc>(store, STAKE_POOLS);
   for (const p of stakePools) {
     const stakeAda = Number(BigInt(p.liveStake) / 1_000_000n);
     entities.push({
@@ -151,7 +156,7 @@ export async function searchEntities(store: Store): Promise<SearchEntity[]> {
     });
   }
 
-  const handles = await collect<import('../../mongo/collections/handles.js').HandleDoc>(store, HANDLES);
+  const handles = await collect<HandleDoc>(store, HANDLES);
   for (const h of handles) {
     entities.push({
       kind: 'handle',

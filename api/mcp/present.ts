@@ -14,13 +14,20 @@ import type { JsonSchema } from '../schema.js';
 
 type Json = unknown;
 
-const isFraction = (s: JsonSchema): boolean =>
-  isNumeric(s) && typeof s.description === 'string' && /\bfraction\b/i.test(s.description);
+/**
+ * REST fields that are fractions: those documented as such, and by name the ones whose shared schema objects carry
+ * no description (price changes `change…`, stake-pool saturation, margin and returns, price impact, holder share).
+ */
+const FRACTION_NAMES = /^(change\w*|floorChange\w*|saturation|margin|roa|estimatedRoa|realisedRoa|priceImpact|share)$/;
+const describedPercent = (s: JsonSchema) => typeof s.description === 'string' && /\bpercent\b/i.test(s.description);
+const isFraction = (s: JsonSchema, key = ''): boolean =>
+  isNumeric(s) &&
+  ((typeof s.description === 'string' && /\bfraction\b/i.test(s.description)) ||
+    (FRACTION_NAMES.test(key) && !describedPercent(s)));
 /** Already a percent in REST (wallet positions' change24h): renamed `<name>Pct`, value unchanged. */
-const isPercent = (s: JsonSchema): boolean =>
-  isNumeric(s) && typeof s.description === 'string' && /\bpercent\b/i.test(s.description) && !isFraction(s);
+const isPercent = (s: JsonSchema, key: string): boolean => isNumeric(s) && describedPercent(s) && !isFraction(s, key);
 const renamed = (key: string, s: JsonSchema): string =>
-  (isFraction(s) || isPercent(s)) && !/(Pct|Percent)$/.test(key) ? pctKey(key) : key;
+  (isFraction(s, key) || isPercent(s, key)) && !/(Pct|Percent)$/.test(key) ? pctKey(key) : key;
 const isUnixSeconds = (s: JsonSchema): boolean =>
   types(s).includes('integer') && typeof s.description === 'string' && /unix seconds/i.test(s.description);
 
@@ -43,11 +50,11 @@ const percentDescription = (d: unknown): string =>
   typeof d === 'string' ? d.replace(/\bfractions?\b/gi, 'percent (0-100 scale)') : 'Percent.';
 
 /** The tool-facing version of a REST schema (see the module comment). */
-export function presentSchema(schema: JsonSchema): JsonSchema {
+export function presentSchema(schema: JsonSchema, key = ''): JsonSchema {
   if (!schema || typeof schema !== 'object') return schema;
   // `x-*` keywords are this API's own annotations for ajv messages, not JSON Schema: tool clients never see them.
   const out: JsonSchema = Object.fromEntries(Object.entries(schema).filter(([k]) => !k.startsWith('x-')));
-  if (isFraction(schema)) {
+  if (isFraction(schema, key)) {
     out.description = percentDescription(schema.description);
     if (types(schema).includes('integer')) out.type = types(schema).map((t) => (t === 'integer' ? 'number' : t));
     for (const k of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'] as const)
@@ -67,23 +74,23 @@ export function presentSchema(schema: JsonSchema): JsonSchema {
     for (const [k, v] of Object.entries(schema.properties as Record<string, JsonSchema>)) {
       const key = renamed(k, v);
       if (key !== k) renames.set(k, key);
-      props[key] = presentSchema(v);
+      props[key] = presentSchema(v, k);
     }
     out.properties = props;
     if (Array.isArray(schema.required)) out.required = (schema.required as string[]).map((r) => renames.get(r) ?? r);
   }
   if (schema.items && typeof schema.items === 'object') out.items = presentSchema(schema.items as JsonSchema);
   for (const k of ['anyOf', 'oneOf', 'allOf'] as const)
-    if (Array.isArray(schema[k])) out[k] = (schema[k] as JsonSchema[]).map(presentSchema);
+    if (Array.isArray(schema[k])) out[k] = (schema[k] as JsonSchema[]).map((b) => presentSchema(b, key));
   if (schema.additionalProperties && typeof schema.additionalProperties === 'object')
     out.additionalProperties = presentSchema(schema.additionalProperties as JsonSchema);
   return out;
 }
 
 /** The tool-facing version of a REST value valid under `schema`. */
-export function presentValue(schema: JsonSchema, value: Json): Json {
+export function presentValue(schema: JsonSchema, value: Json, key = ''): Json {
   if (value === null || value === undefined || !schema || typeof schema !== 'object') return value;
-  if (isFraction(schema)) return typeof value === 'number' ? toPct(value) : value;
+  if (isFraction(schema, key)) return typeof value === 'number' ? toPct(value) : value;
   if (isUnixSeconds(schema)) return typeof value === 'number' ? new Date(value * 1000).toISOString() : value;
   if (Array.isArray(value)) {
     const items = (schema.items ?? {}) as JsonSchema;
@@ -103,7 +110,7 @@ export function presentValue(schema: JsonSchema, value: Json): Json {
     for (const [k, v] of Object.entries(value as Record<string, Json>)) {
       const s = props[k] ?? extra;
       if (!s) out[k] = v;
-      else out[renamed(k, s)] = presentValue(s, v);
+      else out[renamed(k, s)] = presentValue(s, v, k);
     }
     return out;
   }

@@ -27,7 +27,7 @@ export function mcpRouter(deps: ApiDeps): Router {
     onerror: (e) => deps.log.debug({ err: e.message }, 'mcp request rejected'),
   });
   const node = toNodeHandler(handler);
-  const allowedOrigins = [...localhostAllowedOrigins(), new URL(deps.config.SITE_URL).origin];
+  const allowedOrigins = [...localhostAllowedOrigins(), new URL(deps.config.SITE_URL).hostname];
   const card = serverCard(deps.config.SITE_URL);
 
   const router = new Router();
@@ -39,7 +39,8 @@ export function mcpRouter(deps: ApiDeps): Router {
       return;
     }
     ctx.respond = false;
-    await node(ctx.req, ctx.res);
+    const body: unknown = ctx.state.mcpBody;
+    await (body === undefined ? node(ctx.req, ctx.res) : node(ctx.req, ctx.res, body));
   };
   router.all(MCP_PATH, serve);
   router.all(`${MCP_PATH}/`, serve);
@@ -48,6 +49,7 @@ export function mcpRouter(deps: ApiDeps): Router {
     ctx.set('Cache-Control', 'public, max-age=3600');
     ctx.etag = card.etag;
     ctx.type = 'application/mcp-server-card+json';
+    ctx.status = 200;
     if (ctx.fresh) {
       ctx.status = 304;
       return;

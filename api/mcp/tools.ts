@@ -69,7 +69,7 @@ function extend(base: ObjectSchema, props: Record<string, JsonSchema>, drop: str
   return {
     ...base,
     properties: { ...properties, ...props },
-    required: [...(base.required ?? []).filter((r) => !drop.includes(r)), ...Object.keys(props)],
+    required: [...new Set([...(base.required ?? []).filter((r) => !drop.includes(r)), ...Object.keys(props)])],
   };
 }
 

@@ -102,7 +102,7 @@ async function identifierHits(store: Store, raw: string): Promise<SearchHit[]> {
     }
   }
   if (/^(addr|stake)(_test)?1[0-9a-z]+$/.test(q)) {
-    let known = false;
+    let known: boolean;
     try {
       parseAddress(q);
       known = q.startsWith('stake')
