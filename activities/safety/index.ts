@@ -3,7 +3,7 @@
  * token that trades in a DEX pool, from the indexed tip's data (assess.ts documents the factors and thresholds).
  * Reads checkpoints, blocks, tokens, pools, token_stats, holders, holder_counts, policy_scripts.
  */
-import { slotClock } from '../recompute/clock.js';
+import { slotClock } from '../../cardano/clock.js';
 import {
   BLOCKS,
   CHECKPOINTS,

@@ -2,7 +2,7 @@
  * The as-of line of every tool result: the time of the indexed tip block and the lag behind the chain tip (the
  * market overview's sync.lagSeconds). Mirrors api/read/freshness.ts (READ-LAYER.md) until that lands on main.
  */
-import { lagSeconds, storeClock } from '../../activities/recompute/clock.js';
+import { lagSeconds, storeClock } from '../../mongo/collections/clock.js';
 import type { Store } from '../../mongo/store.js';
 
 export interface Freshness {
