@@ -19,6 +19,7 @@ import { pino } from 'pino';
 import { accessCostPerRequest } from '../api/access/bench.js';
 import { loadConfig } from '../config/index.js';
 import { firstLine, load, rssMb, startBareServer, type LoadResult } from './http.js';
+import { benchMcp } from './mcp.js';
 
 const HOURS = Number(process.env.BENCH_HOURS ?? 48);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -231,6 +232,11 @@ async function main() {
           bare.stop();
         }
       }
+      await benchMcp(
+        svc.url,
+        { unit, wallet, policy, txHash: txHash ?? 'none' },
+        { seconds: SECONDS, load: (u) => load(u, { seconds: SECONDS }), row },
+      );
       const after = rssMb(svc.pid);
       console.log(
         `\nservice RSS after load: ${after.total.toFixed(0)} MB (${after.anon.toFixed(0)} MB anonymous, ${after.file.toFixed(0)} MB file-backed)`,
