@@ -10,7 +10,7 @@
  * `presentSchema(schema)` rewrites a JSON Schema by these rules; `presentValue(schema, value)` rewrites a value
  * valid under `schema` to one valid under `presentSchema(schema)`.
  */
-import type { JsonSchema } from '../schema.js';
+import { componentName, type JsonSchema } from '../schema.js';
 
 type Json = unknown;
 
@@ -49,8 +49,60 @@ export const toPct = (fraction: number): number => Math.round(fraction * 1e6) / 
 const percentDescription = (d: unknown): string =>
   typeof d === 'string' ? d.replace(/\bfractions?\b/gi, 'percent (0-100 scale)') : 'Percent.';
 
+/** Component names (api/schema.ts `component()`) carried over to the presented copies, for `factorSchema`. */
+const presentedNames = new WeakMap<object, string>();
+
 /** The tool-facing version of a REST schema (see the module comment). */
 export function presentSchema(schema: JsonSchema, key = ''): JsonSchema {
+  const out = presentSchemaNode(schema, key);
+  const name = schema && typeof schema === 'object' ? componentName(schema) : undefined;
+  if (name && out && typeof out === 'object') presentedNames.set(out, name);
+  return out;
+}
+
+/**
+ * A schema with every named REST component that occurs more than once moved to `$defs` and referenced by `$ref`
+ * (tokens, assets, trades repeat in many answers): the same JSON Schema 2020-12 meaning, a fraction of the
+ * tools/list size.
+ */
+export function factorSchema(schema: JsonSchema): JsonSchema {
+  const counts = new Map<string, number>();
+  const count = (s: unknown) => {
+    if (Array.isArray(s)) return s.forEach(count);
+    if (!s || typeof s !== 'object') return;
+    const name = presentedNames.get(s);
+    if (name) counts.set(name, (counts.get(name) ?? 0) + 1);
+    for (const v of Object.values(s)) count(v);
+  };
+  count(schema);
+  const defs: Record<string, unknown> = {};
+  // depth = how many `properties` levels down: field descriptions are kept on the answer's own fields (depth 1)
+  // only; nested ones are in the OpenAPI document and would double the tools/list size.
+  const rewrite = (s: unknown, depth: number, root = false): unknown => {
+    if (Array.isArray(s)) return s.map((x) => rewrite(x, depth));
+    if (!s || typeof s !== 'object') return s;
+    const name = presentedNames.get(s);
+    if (!root && name && (counts.get(name) ?? 0) > 1) {
+      if (!(name in defs)) {
+        defs[name] = {};
+        defs[name] = rewrite(s, 1, true);
+      }
+      return { $ref: `#/$defs/${name}` };
+    }
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(s)) {
+      if (k === 'description' && depth > 1) continue;
+      if (k === 'properties' && v && typeof v === 'object')
+        out[k] = Object.fromEntries(Object.entries(v).map(([pk, pv]) => [pk, rewrite(pv, depth + 1)]));
+      else out[k] = rewrite(v, depth);
+    }
+    return out;
+  };
+  const out = rewrite(schema, 0, true) as JsonSchema;
+  return Object.keys(defs).length ? { ...out, $defs: defs } : out;
+}
+
+function presentSchemaNode(schema: JsonSchema, key: string): JsonSchema {
   if (!schema || typeof schema !== 'object') return schema;
   // `x-*` keywords are this API's own annotations for ajv messages, not JSON Schema: tool clients never see them.
   const out: JsonSchema = Object.fromEntries(Object.entries(schema).filter(([k]) => !k.startsWith('x-')));

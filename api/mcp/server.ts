@@ -12,9 +12,8 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormats from 'ajv-formats';
 import type { ApiDeps } from '../deps.js';
 import { AppError } from '../errors.js';
-import type { ObjectSchema } from '../schema.js';
 import { readFreshness } from './freshness.js';
-import { TOOLS, type Tool } from './tools.js';
+import { publishedOutputSchema, TOOLS, type Tool } from './tools.js';
 
 export const SERVER_NAME = 'cardano-data-service';
 export const SERVER_VERSION = '1.0.0';
@@ -23,25 +22,6 @@ export const INSTRUCTIONS =
   'Read-only Cardano data: tokens and DEX pools, swaps, wallets and PnL, NFT collections, stake pools, governance, ' +
   'explorer (transactions, addresses, blocks), handles and news. Start with search when you have a name or id. ' +
   'ADA amounts are whole ADA; *Pct fields are percent; times are ISO 8601 UTC; every result has asOf.';
-
-/** The as-of fields every tool result carries. */
-const AS_OF_PROPS = {
-  asOf: {
-    type: ['string', 'null'],
-    format: 'date-time',
-    description: 'Time of the indexed chain tip block the answer reflects.',
-  },
-  lagSeconds: { type: ['integer', 'null'], description: 'Seconds the index is behind the chain tip.' },
-};
-
-/** The output schema as published: the tool's own plus asOf and lagSeconds. */
-export function publishedOutputSchema(tool: Pick<Tool, 'outputSchema'>): ObjectSchema {
-  return {
-    ...tool.outputSchema,
-    properties: { ...tool.outputSchema.properties, ...AS_OF_PROPS },
-    required: [...(tool.outputSchema.required ?? []).filter((r) => !(r in AS_OF_PROPS)), 'asOf', 'lagSeconds'],
-  };
-}
 
 /** Accepts anything: the SDK must not rewrite or reject arguments or results (we check them ourselves). */
 const passThrough: jsonSchemaValidator = {

@@ -15,7 +15,7 @@ import { rarityOf } from '../read/nft-rarity.js';
 import { search, SEARCH_KINDS } from '../read/search.js';
 import { safetyOf, SAFETY_SCHEMA } from '../read/token-safety.js';
 import type { JsonSchema, ObjectSchema } from '../schema.js';
-import { presentSchema, presentValue } from './present.js';
+import { factorSchema, presentSchema, presentValue } from './present.js';
 import { read, routeSpec, type ReadInput } from './reads.js';
 
 export interface ToolDefinition {
@@ -664,13 +664,30 @@ export const TOOLS: readonly Tool[] = [
   },
 ];
 
-/** Name, title, description and schemas of every tool, in list order (for llms-full.txt and docs). */
-export const TOOL_DEFINITIONS: readonly ToolDefinition[] = TOOLS.map(
-  ({ name, title, description, inputSchema, outputSchema }) => ({
-    name,
-    title,
-    description,
-    inputSchema,
-    outputSchema,
-  }),
-);
+/** The as-of fields every tool result carries (added by the server, api/mcp/server.ts). */
+const AS_OF_PROPS = {
+  asOf: {
+    type: ['string', 'null'],
+    format: 'date-time',
+    description: 'Time of the indexed chain tip block the answer reflects.',
+  },
+  lagSeconds: { type: ['integer', 'null'], description: 'Seconds the index is behind the chain tip.' },
+};
+
+/** The output schema as published: the tool's own plus asOf and lagSeconds, repeated components in `$defs`. */
+export function publishedOutputSchema(tool: Pick<Tool, 'outputSchema'>): ObjectSchema {
+  return factorSchema({
+    ...tool.outputSchema,
+    properties: { ...tool.outputSchema.properties, ...AS_OF_PROPS },
+    required: [...(tool.outputSchema.required ?? []).filter((r) => !(r in AS_OF_PROPS)), 'asOf', 'lagSeconds'],
+  }) as ObjectSchema;
+}
+
+/** Name, title, description and published schemas of every tool, in list order (for llms-full.txt and docs). */
+export const TOOL_DEFINITIONS: readonly ToolDefinition[] = TOOLS.map((t) => ({
+  name: t.name,
+  title: t.title,
+  description: t.description,
+  inputSchema: t.inputSchema,
+  outputSchema: publishedOutputSchema(t),
+}));
