@@ -1,46 +1,43 @@
 /**
- * The read functions the tools present, by REST operationId: `read(deps, operationId, input)` answers exactly the
- * REST 200 body for the route's path and query parameters merged into `input` (raw values: the route validates
- * and defaults them as REST does), or throws the REST error as BadRequestError / NotFoundError.
+ * The read functions the tools present, by REST operationId: `read(deps, operationId, input)` validates and
+ * defaults `input` (the route's path and query parameters in one object) with the route's own parser, exactly as
+ * REST does, then calls the operation's read function (api/read/*, READ-LAYER.md). The answer is the REST 200 body
+ * with its `asOf`; a caller mistake throws the REST error (BadRequestError / NotFoundError).
  *
- * Until the read layer (api/read/*, READ-LAYER.md) lands, the answer is the REST route's own, dispatched in
- * process through the /api/v1 router (no socket, no access layer, no micro-cache): the same code and the same
- * body the REST caller gets. Logos are always asked as URLs (`logos=url`): inline images would cost a tool
- * caller thousands of tokens per token.
+ * Logos are always asked as URLs (`logos=url`): inline images would cost a tool caller thousands of tokens each.
  */
-import Koa from 'koa';
-import { inject } from 'light-my-request';
 import type { ApiDeps } from '../deps.js';
-import { AppError, BadRequestError, NotFoundError } from '../errors.js';
-import { errorAnswers } from '../middleware.js';
+import * as explorer from '../read/explorer.js';
+import * as governance from '../read/governance.js';
+import * as handles from '../read/handles.js';
+import * as market from '../read/market.js';
+import * as news from '../read/news.js';
+import * as nft from '../read/nft.js';
+import * as pools from '../read/pools.js';
+import * as staking from '../read/staking.js';
+import * as swap from '../read/swap.js';
+import * as tokens from '../read/tokens.js';
+import * as wallet from '../read/wallet.js';
 import type { AnyRouteSpec } from '../route.js';
-import { API_PREFIX, restRouter, restRoutes } from '../routes/index.js';
+import { restRoutes } from '../routes/index.js';
 
 export type ReadInput = Record<string, string | number | boolean | undefined | null>;
+type ReadFn = (deps: ApiDeps, input: object) => Promise<unknown>;
 
 const SPECS = new Map<string, AnyRouteSpec>(restRoutes().map((r) => [r.operationId, r]));
+
+/** Every read function named after a REST operation (the modules also export helpers, which are left out). */
+const READS = new Map<string, ReadFn>(
+  [explorer, governance, handles, market, news, nft, pools, staking, swap, tokens, wallet].flatMap((m) =>
+    Object.entries(m).flatMap(([name, fn]) => (SPECS.has(name) && typeof fn === 'function' ? [[name, fn as ReadFn]] : [])),
+  ),
+);
 
 /** The route spec of an operation (schemas of its parameters and of its 200 body). */
 export function routeSpec(operationId: string): AnyRouteSpec {
   const spec = SPECS.get(operationId);
   if (!spec) throw new Error(`no REST operation ${operationId}`);
   return spec;
-}
-
-type Dispatch = ReturnType<Koa['callback']>;
-const apps = new WeakMap<ApiDeps, Dispatch>();
-
-function dispatcher(deps: ApiDeps): Dispatch {
-  let d = apps.get(deps);
-  if (!d) {
-    const app = new Koa();
-    app.use(errorAnswers(deps.log));
-    const v1 = restRouter({ ...deps, cacheMs: 0 });
-    app.use(v1.routes()).use(v1.allowedMethods());
-    d = app.callback();
-    apps.set(deps, d);
-  }
-  return d;
 }
 
 /** The REST body of `operationId` for `input` (path and query parameters in one object). */
@@ -50,19 +47,16 @@ export async function read<T = Record<string, unknown>>(
   input: ReadInput,
 ): Promise<T> {
   const spec = routeSpec(operationId);
-  const query = new URLSearchParams({ logos: 'url' });
-  let path = spec.path;
+  const fn = READS.get(operationId);
+  if (!fn) throw new Error(`no read function ${operationId}`);
+  const pathNames = new Set(Object.keys(spec.params?.properties ?? {}));
+  const params: Record<string, string | undefined> = {};
+  const query: Record<string, unknown> = { logos: 'url' };
   for (const [k, v] of Object.entries(input)) {
     if (v === undefined || v === null) continue;
-    if (path.includes(`{${k}}`)) path = path.replace(`{${k}}`, encodeURIComponent(String(v)));
-    else query.set(k, String(v));
+    if (pathNames.has(k)) params[k] = String(v);
+    else query[k] = typeof v === 'string' ? v : String(v);
   }
-  if (/\{\w+\}/.test(path)) throw new BadRequestError(`missing parameter ${/\{(\w+)\}/.exec(path)?.[1]}`);
-  const res = await inject(dispatcher(deps), { method: 'GET', url: `${API_PREFIX}${path}?${query}` });
-  const body = res.body ? (JSON.parse(res.body) as unknown) : null;
-  if (res.statusCode === 200) return body as T;
-  const message = (body as { error?: string } | null)?.error ?? `status ${res.statusCode}`;
-  if (res.statusCode === 400) throw new BadRequestError(message);
-  if (res.statusCode === 404) throw new NotFoundError(message);
-  throw new AppError(res.statusCode, message);
+  const parsed = spec.parse(params, query);
+  return (await fn(deps, { ...parsed.params, ...parsed.query })) as T;
 }

@@ -12,7 +12,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormats from 'ajv-formats';
 import type { ApiDeps } from '../deps.js';
 import { AppError } from '../errors.js';
-import { readFreshness } from './freshness.js';
+import { readFreshness } from '../read/freshness.js';
 import { publishedOutputSchema, TOOLS, type Tool } from './tools.js';
 
 export const SERVER_NAME = 'cardano-data-service';

@@ -12,7 +12,7 @@ import { connectOgmios } from '../../activities/chain/ogmios-client.js';
 import { createActivities } from '../../activities/index.js';
 import { importRegistry } from '../../activities/registry/import.js';
 import { httpMetadataFetcher } from '../../activities/staking/metadata.js';
-import { devnetIagonScripts } from '../../activities/storage/iagon.js';
+import { devnetIagonScripts } from '../../cardano/iagon.js';
 import type { ApiDeps } from '../../api/deps.js';
 import { loadConfig } from '../../config/index.js';
 import { startDevnet, type Devnet } from '../../devnet/index.js';
