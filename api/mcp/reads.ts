@@ -29,7 +29,9 @@ const SPECS = new Map<string, AnyRouteSpec>(restRoutes().map((r) => [r.operation
 /** Every read function named after a REST operation (the modules also export helpers, which are left out). */
 const READS = new Map<string, ReadFn>(
   [explorer, governance, handles, market, news, nft, pools, staking, swap, tokens, wallet].flatMap((m) =>
-    Object.entries(m).flatMap(([name, fn]) => (SPECS.has(name) && typeof fn === 'function' ? [[name, fn as ReadFn]] : [])),
+    Object.entries(m).flatMap(([name, fn]) =>
+      SPECS.has(name) && typeof fn === 'function' ? [[name, fn as ReadFn]] : [],
+    ),
   ),
 );
 

@@ -12,6 +12,8 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormats from 'ajv-formats';
 import type { ApiDeps } from '../deps.js';
 import { AppError } from '../errors.js';
+import { ResponseCache } from '../response-cache.js';
+import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
 import { readFreshness } from '../read/freshness.js';
 import { publishedOutputSchema, TOOLS, type Tool } from './tools.js';
 
@@ -71,20 +73,43 @@ export function adviceFor(tool: string, e: unknown): string | null {
   return null;
 }
 
+/**
+ * Tool results reused for the REST micro-cache's window (`deps.cacheMs`, API_CACHE_MS) under the tool, its
+ * arguments and the sync checkpoint, as REST answers are (api/micro-cache.ts): public chain data, the same for every
+ * caller, never older than the chain state it was read from. Per app (deps), never shared across deployments.
+ */
+const caches = new WeakMap<ApiDeps, ResponseCache<{ expires: number; structured: Record<string, unknown> }>>();
+
 async function callTool(deps: ApiDeps, r: Registered, raw: unknown): Promise<CallToolResult> {
   const args = structuredClone((raw ?? {}) as Record<string, unknown>);
   if (!r.check(args))
     return failure(
       `Invalid arguments for ${r.tool.name}: ${describeArgErrors(r.check.errors)}; fix them as its inputSchema says and call it again.`,
     );
+  const ttl = deps.cacheMs ?? 0;
+  let cache = caches.get(deps);
+  if (ttl > 0 && !cache) caches.set(deps, (cache = new ResponseCache(2_000, 32 * 1024 * 1024)));
+  let key: string | null = null;
   try {
+    if (cache) {
+      const cp = await deps.store.collection(CHECKPOINTS).get('sync');
+      key = `${r.tool.name}|${JSON.stringify(args)}|${cp ? `${cp.height}:${cp.id}` : '-'}`;
+      const hit = cache.entry(key);
+      if (hit && hit.meta.expires > Date.now())
+        return {
+          content: [{ type: 'text', text: hit.bytes.toString('utf8') }],
+          structuredContent: hit.meta.structured,
+        };
+    }
     const [data, fresh] = await Promise.all([r.tool.run(deps, args), readFreshness(deps)]);
     const structured = {
       ...data,
       asOf: typeof data.asOf === 'string' ? data.asOf : fresh.asOf,
       lagSeconds: fresh.lagSeconds,
     };
-    return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+    const text = JSON.stringify(structured);
+    if (cache && key) cache.setBytes(key, Buffer.from(text), { expires: Date.now() + ttl, structured });
+    return { content: [{ type: 'text', text }], structuredContent: structured };
   } catch (e) {
     const advice = adviceFor(r.tool.name, e);
     if (advice) return failure(advice);
