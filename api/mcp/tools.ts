@@ -12,6 +12,7 @@
 import { BadRequestError, NotFoundError } from '../errors.js';
 import type { ApiDeps } from '../deps.js';
 import { rarityOf } from '../read/nft-rarity.js';
+import { nftSalesOfTx, tradesOfTx } from '../read/tx-activity.js';
 import { search, SEARCH_KINDS } from '../read/search.js';
 import { safetyOf, SAFETY_SCHEMA } from '../read/token-safety.js';
 import type { JsonSchema, ObjectSchema } from '../schema.js';
@@ -201,6 +202,122 @@ const WALLET_OUT = extend(restOut('getWallet'), {
 const RECENT_TRADES_OUT = restOut('getTokenTrades');
 
 const COLLECTION_OUT = restOut('getNftCollection');
+
+const SIGNED_ASSET: JsonSchema = {
+  type: 'object',
+  required: ['unit', 'quantity', 'quantityRaw'],
+  properties: {
+    unit: { type: 'string' },
+    quantity: { type: 'number', description: 'Decimal-adjusted change (negative = left the address).' },
+    quantityRaw: { type: 'string', pattern: '^-?[0-9]+$' },
+  },
+};
+
+const TX_OUT = extend(restOut('getTransaction'), {
+  netChanges: {
+    type: 'array',
+    description:
+      'Per address: outputs received minus inputs spent (ADA and tokens); addresses with no change left out.',
+    items: {
+      type: 'object',
+      required: ['address', 'ada', 'lovelace', 'assets'],
+      properties: {
+        address: { type: 'string' },
+        ada: { type: 'number' },
+        lovelace: { type: 'string', pattern: '^-?[0-9]+$' },
+        assets: { type: 'array', items: SIGNED_ASSET },
+      },
+    },
+  },
+  swaps: {
+    type: 'array',
+    description: 'DEX swaps this transaction placed or executed (amounts in base units; valueAda in whole ADA).',
+    items: {
+      type: 'object',
+      required: [
+        'tradeId',
+        'poolId',
+        'dex',
+        'status',
+        'side',
+        'tokenIn',
+        'tokenOut',
+        'amountInRaw',
+        'amountOutRaw',
+        'valueAda',
+        'maker',
+      ],
+      properties: {
+        tradeId: { type: 'integer' },
+        poolId: { type: ['integer', 'null'] },
+        dex: { type: 'string' },
+        status: { type: 'string' },
+        side: { type: ['string', 'null'] },
+        tokenIn: { type: 'string' },
+        tokenOut: { type: 'string' },
+        amountInRaw: { type: 'string' },
+        amountOutRaw: { type: ['string', 'null'] },
+        valueAda: { type: ['number', 'null'] },
+        maker: { type: ['string', 'null'] },
+      },
+    },
+  },
+  nftSales: {
+    type: 'array',
+    description: 'NFT sales this transaction settled.',
+    items: {
+      type: 'object',
+      required: ['units', 'priceAda', 'marketplace', 'buyer', 'seller'],
+      properties: {
+        units: { type: 'array', items: { type: 'string' } },
+        priceAda: { type: ['number', 'null'] },
+        marketplace: { type: 'string' },
+        buyer: { type: ['string', 'null'] },
+        seller: { type: ['string', 'null'] },
+      },
+    },
+  },
+});
+
+interface TxSide {
+  address: string | null;
+  stakeAddress?: string | null;
+  lovelace: string | null;
+  assets: { unit: string; policyId: string; quantity: number; quantityRaw: string }[];
+}
+
+/** Outputs minus inputs per address (valid transactions: inputs → outputs; failed: collaterals → return). */
+export function netChanges(tx: {
+  valid: boolean;
+  inputs: TxSide[];
+  outputs: TxSide[];
+  collaterals: TxSide[];
+  collateralReturn: TxSide | null;
+}) {
+  const spent = tx.valid ? tx.inputs : tx.collaterals;
+  const made = tx.valid ? tx.outputs : tx.collateralReturn ? [tx.collateralReturn] : [];
+  const by = new Map<string, { lovelace: bigint; assets: Map<string, bigint> }>();
+  const scale = new Map<string, number>();
+  const add = (side: TxSide, sign: 1n | -1n) => {
+    if (!side.address) return;
+    let e = by.get(side.address);
+    if (!e) by.set(side.address, (e = { lovelace: 0n, assets: new Map() }));
+    e.lovelace += sign * BigInt(side.lovelace ?? '0');
+    for (const a of side.assets) {
+      e.assets.set(a.unit, (e.assets.get(a.unit) ?? 0n) + sign * BigInt(a.quantityRaw));
+      if (Number(a.quantityRaw) !== 0) scale.set(a.unit, a.quantity / Number(a.quantityRaw));
+    }
+  };
+  for (const i of spent) add(i, -1n);
+  for (const o of made) add(o, 1n);
+  return [...by.entries()].flatMap(([address, e]) => {
+    const assets = [...e.assets.entries()]
+      .filter(([, q]) => q !== 0n)
+      .map(([unit, q]) => ({ unit, quantity: Number(q) * (scale.get(unit) ?? 1), quantityRaw: q.toString() }));
+    if (e.lovelace === 0n && assets.length === 0) return [];
+    return [{ address, ada: Number(e.lovelace) / 1e6, lovelace: e.lovelace.toString(), assets }];
+  });
+}
 
 export const TOOLS: readonly Tool[] = [
   {
@@ -631,8 +748,46 @@ export const TOOLS: readonly Tool[] = [
     description:
       'Transaction by hash: block, time, fee, total output, net ADA and token change per address, minted/burned assets, certificates, withdrawals, and the DEX swaps and NFT sales it carries.',
     inputSchema: input({ hash: str('Transaction hash (64 hex).', { pattern: '^[0-9a-fA-F]{64}$' }) }, ['hash']),
-    outputSchema: restOut('getTransaction'),
-    run: (deps, args) => get(deps, 'getTransaction', { hash: String(args.hash).toLowerCase() }),
+    outputSchema: TX_OUT,
+    async run(deps, args) {
+      const hash = String(args.hash).toLowerCase();
+      const raw = await read<Parameters<typeof netChanges>[0] & { slot: number; outputs: TxSide[] }>(
+        deps,
+        'getTransaction',
+        { hash },
+      );
+      const sides = [...raw.inputs, ...raw.outputs];
+      const makers = sides.flatMap((x) => [x.stakeAddress, x.address].filter((a): a is string => !!a));
+      const policies = sides.flatMap((x) => x.assets.map((a) => a.policyId));
+      const [trades, sales] = await Promise.all([
+        tradesOfTx(deps, { hash, slot: raw.slot, makers }),
+        nftSalesOfTx(deps, { hash, slot: raw.slot, policies }),
+      ]);
+      return {
+        ...present('getTransaction', raw),
+        netChanges: netChanges(raw),
+        swaps: trades.map((t) => ({
+          tradeId: t.id,
+          poolId: t.poolId,
+          dex: t.dex,
+          status: t.status,
+          side: t.side,
+          tokenIn: t.tokenIn,
+          tokenOut: t.tokenOut,
+          amountInRaw: t.amountInRaw,
+          amountOutRaw: t.amountOutRaw,
+          valueAda: t.valueLovelace === null ? null : Number(t.valueLovelace) / 1e6,
+          maker: t.maker,
+        })),
+        nftSales: sales.map((x) => ({
+          units: x.units,
+          priceAda: x.priceLovelace === null ? null : Number(x.priceLovelace) / 1e6,
+          marketplace: x.marketplace,
+          buyer: x.buyer,
+          seller: x.seller,
+        })),
+      };
+    },
   },
   {
     name: 'get_address',

@@ -336,6 +336,28 @@ describe('MCP tools through the official client on the devnet', function () {
       assert.deepEqual(handle.hits[0].arguments, { handle: `$${s.handle}` });
     });
 
+    it('get_transaction: net changes balance to minus the fee, carries its swap and its NFT sale', async () => {
+      const tx = await call('get_transaction', { hash: s.txHash });
+      const trades = await rest(`/tokens/${s.unit}/trades?limit=20`);
+      const ours = (trades.items as Json[]).filter((t) => t.txHash === s.txHash).map((t) => t.id);
+      assert.ok(ours.length > 0);
+      assert.deepEqual(
+        tx.swaps.map((w: Json) => w.tradeId).filter((id: number) => ours.includes(id)),
+        ours.sort((a: number, b: number) => a - b),
+      );
+      if (tx.valid && tx.certificates.length === 0 && tx.withdrawals.length === 0) {
+        const net = (tx.netChanges as Json[]).reduce((a, c) => a + BigInt(c.lovelace), 0n);
+        assert.equal(net, -BigInt(tx.feeLovelace));
+      }
+      const sales = await rest(`/nft/collections/${s.policy}/sales?limit=1`);
+      const sale = sales.items[0] as Json | undefined;
+      if (sale) {
+        const saleTx = await call('get_transaction', { hash: sale.txHash ?? sale.txId });
+        assert.equal(saleTx.nftSales.length >= 1, true);
+        assert.ok(saleTx.nftSales.some((x: Json) => Math.abs(x.priceAda - sale.price) < 1e-6));
+      }
+    });
+
     it('get_nft_listings: rarity ranks within the collection size', async () => {
       const tool = await call('get_nft_listings', { policyId: s.policy, limit: 20 });
       for (const l of tool.items)
