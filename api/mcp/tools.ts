@@ -9,7 +9,7 @@
  * carries `asOf` (ISO time of the indexed tip block) and `lagSeconds` (chain tip − indexed tip), added by the
  * server (api/mcp/server.ts) to every result.
  */
-import { BadRequestError, NotFoundError } from '../errors.js';
+import { BadRequestError } from '../errors.js';
 import type { ApiDeps } from '../deps.js';
 import { rarityOf } from '../read/nft-rarity.js';
 import { nftSalesOfTx, tradesOfTx } from '../read/tx-activity.js';
@@ -456,12 +456,8 @@ export const TOOLS: readonly Tool[] = [
       const interval = (args.interval as string | undefined) ?? '1h';
       const quote = (args.quote as string | undefined) ?? 'ADA';
       const limit = (args.limit as number | undefined) ?? 100;
-      let pool: number | undefined;
-      if (args.allPools === false) {
-        const t = await read<{ primaryPoolId: number | null }>(deps, 'getToken', { unit });
-        if (t.primaryPoolId === null) throw new NotFoundError(`token ${unit} has no pool`);
-        pool = t.primaryPoolId;
-      }
+      // REST: no `pool` = the token's primary pool; `pool=all` = every pool combined (poolId 0).
+      const pool = args.allPools === false ? undefined : 'all';
       const body = await read<{ poolId: number | null; candles: Candle[] }>(deps, 'getTokenCandles', {
         unit,
         interval,
@@ -473,7 +469,7 @@ export const TOOLS: readonly Tool[] = [
         unit,
         interval,
         quote,
-        poolId: body.poolId ?? null,
+        poolId: body.poolId ? body.poolId : null,
         columns: ['time', 'open', 'high', 'low', 'close', 'volumeAda', 'trades'],
         candles: candles.map((c) => [
           new Date(c.time * 1000).toISOString(),

@@ -272,8 +272,9 @@ describe('MCP tools through the official client on the devnet', function () {
     it('get_token_candles: compact rows, ISO times, newest last, the REST candles', async () => {
       const [tool, body] = await Promise.all([
         call('get_token_candles', { unit: s.unit, interval: '1h', limit: 5 }),
-        rest(`/tokens/${s.unit}/candles?interval=1h`),
+        rest(`/tokens/${s.unit}/candles?interval=1h&pool=all`),
       ]);
+      assert.equal(tool.poolId, null, 'all pools by default');
       const last = (body.candles as Json[]).slice(-5);
       assert.equal(tool.candles.length, last.length);
       tool.candles.forEach((row: unknown[], i: number) => {
@@ -288,6 +289,10 @@ describe('MCP tools through the official client on the devnet', function () {
           c.trades,
         ]);
       });
+      const primary = await call('get_token_candles', { unit: s.unit, interval: '1h', limit: 5, allPools: false });
+      const primaryRest = await rest(`/tokens/${s.unit}/candles?interval=1h`);
+      assert.equal(primary.poolId, s.poolId);
+      assert.equal(primary.candles.at(-1)[4], (primaryRest.candles as Json[]).at(-1)!.close);
       const times = tool.candles.map((r: string[]) => Date.parse(r[0]!));
       assert.deepEqual(
         times,
