@@ -8,18 +8,21 @@ import { poolSeries, poolTvlLovelace, primaryAdaPool, tokenSeries } from '../../
 import { readHolderSeries } from '../../mongo/collections/holders.js';
 import { holderTokenOr404 } from './holders.js';
 import { LOVELACE } from '../../cardano/token-metadata.js';
+import { firstIndexedBlock } from '../../mongo/collections/chain.js';
 import { POOL_STATS, RANKINGS, TOKEN_STATS, type TokenStatsDoc } from '../../mongo/collections/market-read.js';
 import {
-  CANDLES,
+  candleBefore,
+  candlesInRange,
+  poolsOfUnit,
+  poolStateAt,
+  tradesNewestFirst,
+  type TradesOf,
   CANDLE_INTERVALS,
   POOLS,
-  POOL_STATES,
   TOKENS,
-  TRADES,
   type CandleInterval,
   type PoolDoc,
   type TokenDoc,
-  type TradeDoc,
 } from '../../mongo/collections/market.js';
 import type { Store } from '../../mongo/store.js';
 import { BadRequestError, NotFoundError, NotReadyError } from '../errors.js';
@@ -53,10 +56,26 @@ export interface CandleQuery extends CommonQuery {
 export const logoMode = (q: CommonQuery): LogoMode => (q.logos === 'url' ? 'url' : 'data');
 
 /** Pools of a token (either side). */
-export async function poolsOfToken(store: Store, unit: string): Promise<PoolDoc[]> {
-  const pools = store.collection(POOLS);
-  const [a, b] = await Promise.all([pools.find('byTokenA', { eq: [unit] }), pools.find('byTokenB', { eq: [unit] })]);
-  return [...a, ...b];
+export const poolsOfToken = poolsOfUnit;
+
+export interface Candle {
+  time: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+  trades: number;
+}
+
+/**
+ * `coverageFrom` of a bounded answer: the time of the first indexed block when the asked range (starting at unix
+ * second `fromSec`) begins before it, else null (the answer covers the whole range).
+ */
+export async function coverageFrom(store: Store, fromSec: number): Promise<string | null> {
+  const first = await firstIndexedBlock(store);
+  if (!first) return null;
+  return fromSec * 1000 < Date.parse(first.time) ? first.time : null;
 }
 
 /** Unix seconds from a from/to parameter (milliseconds when > 1e11). */
@@ -67,23 +86,26 @@ export const toSeconds = (v: number) => Math.floor(v > 1e11 ? v / 1000 : v);
  * through the adausd series of the same interval when asked. A bucket before the first known ADA/USD is left out of
  * a USD answer.
  */
-export async function readCandles(store: Store, series: string, q: CandleQuery, scale: number, nowMs: number) {
+export async function readCandles(
+  store: Store,
+  series: string,
+  q: CandleQuery,
+  scale: number,
+  nowMs: number,
+): Promise<{ candles: Candle[]; coverageFrom: string | null }> {
   const sec = CANDLE_INTERVALS[q.interval];
   const to = q.to === undefined ? Math.floor(nowMs / 1000) : toSeconds(q.to);
   const from = q.from === undefined ? to - sec * MAX_CANDLES : toSeconds(q.from);
   if (from > to) throw new BadRequestError('invalid parameters: from must not be after to');
-  const coll = store.collection(CANDLES);
-  const docs = (
-    await coll.find('bySeries', { eq: [series, q.interval], gte: from, lte: to, reverse: true, limit: MAX_CANDLES })
-  ).reverse();
+  const docs = await candlesInRange(store, series, q.interval, { from, to, limit: MAX_CANDLES });
   let rates: ((t: number) => number | null) | null = null;
   if (q.quote === 'USD' && docs.length) {
     const first = (docs[0] as { time: number }).time;
     const [before, within] = await Promise.all([
-      coll.find('bySeries', { eq: [ADAUSD_SERIES, q.interval], lt: first, reverse: true, limit: 1 }),
-      coll.find('bySeries', { eq: [ADAUSD_SERIES, q.interval], gte: first, lte: to }),
+      candleBefore(store, ADAUSD_SERIES, q.interval, first),
+      candlesInRange(store, ADAUSD_SERIES, q.interval, { from: first, to }),
     ]);
-    const usd = [...before, ...within];
+    const usd = [...(before ? [before] : []), ...within];
     rates = (t) => {
       let r: number | null = null;
       for (const c of usd) {
@@ -93,7 +115,7 @@ export async function readCandles(store: Store, series: string, q: CandleQuery, 
       return r;
     };
   }
-  const candles = [];
+  const candles: Candle[] = [];
   for (const c of docs) {
     const f = rates ? rates(c.time) : 1;
     if (f === null) continue;
@@ -108,7 +130,7 @@ export async function readCandles(store: Store, series: string, q: CandleQuery, 
       trades: c.trades,
     });
   }
-  return candles;
+  return { candles, coverageFrom: await coverageFrom(store, from) };
 }
 
 const encodeCursor = (id: number) => Buffer.from(`t${id}`).toString('base64url');
@@ -121,22 +143,13 @@ function decodeCursor(cursor: string): number {
 /** One page of trades over `byToken`, `byPool` or `byMaker` (a wallet), newest first, with the cursor of the next page. */
 export async function tradesPage(
   store: Store,
-  by: { index: 'byToken'; token: string } | { index: 'byPool'; poolId: number } | { index: 'byMaker'; maker: string },
+  by: TradesOf,
   limit: number,
   cursor: string | undefined,
   siteUrl: string,
   mode: LogoMode,
 ) {
-  const key = by.index === 'byToken' ? by.token : by.index === 'byMaker' ? by.maker : by.poolId;
-  let after: Record<string, unknown> & { _id: string } = { _id: '' };
-  if (cursor !== undefined) {
-    const id = decodeCursor(cursor);
-    const field = by.index === 'byToken' ? 'token' : by.index === 'byMaker' ? 'maker' : 'poolId';
-    after = { _id: String(id).padStart(12, '0'), id, [field]: key };
-  }
-  const docs: TradeDoc[] = await store
-    .collection(TRADES)
-    .find(by.index, { eq: [key], reverse: true, limit: limit + 1, ...(cursor !== undefined ? { after } : {}) });
+  const docs = await tradesNewestFirst(store, by, limit + 1, cursor === undefined ? undefined : decodeCursor(cursor));
   const page = docs.slice(0, limit);
   const { clock } = await storeClock(store);
   const assets = await loadAssets(
@@ -148,9 +161,13 @@ export async function tradesPage(
   const times = page.map((t) => clock.slotToMs(t.slot));
   const rateAt = page.length ? await adaUsdHistory(store, Math.min(...times), Math.max(...times)) : () => null;
   const last = page[page.length - 1];
+  const nextCursor = docs.length > limit && last ? encodeCursor(last.id) : null;
+  // The last page reaches the start of the indexed history: older trades, if any, were never indexed.
+  const first = nextCursor === null ? await firstIndexedBlock(store) : null;
   return {
     items: page.map((t) => presentTrade(t, assets, clock, rateAt)),
-    nextCursor: docs.length > limit && last ? encodeCursor(last.id) : null,
+    nextCursor,
+    coverageFrom: first?.time ?? null,
   };
 }
 
@@ -203,6 +220,10 @@ async function statsOf(store: Store, token: TokenDoc): Promise<TokenStatsDoc> {
 
 const DAY = 86_400;
 
+/** coverageFrom of a daily series of `days` days up to today. */
+const seriesCoverage = (store: Store, days: number, nowMs: number) =>
+  coverageFrom(store, (Math.floor(nowMs / 1000 / DAY) - (days - 1)) * DAY);
+
 /** Both sides of the pools at the end of each UTC day (today: now), whole ADA; from the first day any pool existed. */
 async function liquiditySeries(store: Store, pools: readonly PoolDoc[], days: number, nowMs: number) {
   if (!pools.length) return [];
@@ -212,15 +233,12 @@ async function liquiditySeries(store: Store, pools: readonly PoolDoc[], days: nu
     today - (days - 1) * DAY,
     Math.floor(Math.min(...pools.map((p) => clock.slotToMs(p.createdSlot))) / 1000 / DAY) * DAY,
   );
-  const states = store.collection(POOL_STATES);
   const points: { time: number; value: number }[] = [];
   for (let day = firstDay; day <= today; day += DAY) {
     const endSlot = clock.msToSlot(Math.min((day + DAY) * 1000 - 1, nowMs));
-    const lasts = await Promise.all(
-      pools.map((p) => states.find('byPool', { eq: [p.id], lte: endSlot, reverse: true, limit: 1 })),
-    );
+    const lasts = await Promise.all(pools.map((p) => poolStateAt(store, p.id, endSlot)));
     let lovelace = 0n;
-    for (const [s] of lasts)
+    for (const s of lasts)
       if (s) lovelace += s.tvlLovelace !== null ? BigInt(s.tvlLovelace) : 2n * BigInt(s.reserveARaw);
     points.push({ time: day, value: Number(lovelace) / 1e6 });
   }
@@ -300,8 +318,8 @@ async function getTokenCandlesAnswer(deps: ReadDeps, input: RouteInput<typeof to
         throw new BadRequestError(`invalid parameter quote: pool ${pool.id} has no ADA side, USD is not available`);
     }
   }
-  const candles = await readCandles(store, series, input, scale, now());
-  return { poolId, interval: input.interval, quote: input.quote, candles };
+  const { candles, coverageFrom } = await readCandles(store, series, input, scale, now());
+  return { poolId, interval: input.interval, quote: input.quote, candles, coverageFrom };
 }
 
 async function getTokenTradesAnswer(deps: ReadDeps, input: RouteInput<typeof tokenRoutes.trades>) {
@@ -309,7 +327,7 @@ async function getTokenTradesAnswer(deps: ReadDeps, input: RouteInput<typeof tok
   const site = deps.config.SITE_URL;
   const unit = normUnit(input.unit);
   await tokenOr404(store, unit);
-  return tradesPage(store, { index: 'byToken', token: unit }, input.limit, input.cursor, site, logoMode(input));
+  return tradesPage(store, { token: unit }, input.limit, input.cursor, site, logoMode(input));
 }
 
 async function getTokenSeriesAnswer(deps: ReadDeps, input: RouteInput<typeof tokenRoutes.series>) {
@@ -320,14 +338,22 @@ async function getTokenSeriesAnswer(deps: ReadDeps, input: RouteInput<typeof tok
   // Known like /tokens/{unit}/holders: a token held on chain has a holders series without any DEX pool.
   if (input.metric === 'holders') {
     await holderTokenOr404(store, unit);
-    return { metric: 'holders', points: await readHolderSeries(store, unit, input.days, now()) };
+    return {
+      metric: 'holders',
+      points: await readHolderSeries(store, unit, input.days, now()),
+      coverageFrom: await seriesCoverage(store, input.days, now()),
+    };
   }
   const token = await tokenOr404(store, unit);
   const pools = (await store.collection(POOLS).getMany(token.poolIds.map(String)))
     .filter((p): p is PoolDoc => p !== null && p.tokenA === LOVELACE)
     .sort((a, b) => (BigInt(b.reserveARaw) > BigInt(a.reserveARaw) ? 1 : -1))
     .slice(0, SERIES_MAX_POOLS);
-  return { metric: 'liquidity', points: await liquiditySeries(store, pools, input.days, now()) };
+  return {
+    metric: 'liquidity',
+    points: await liquiditySeries(store, pools, input.days, now()),
+    coverageFrom: await seriesCoverage(store, input.days, now()),
+  };
 }
 
 export const listTokens = withAsOf(listTokensAnswer);
