@@ -21,11 +21,20 @@ import { serverCard } from './server-card.js';
 export const MCP_PATH = '/api/mcp';
 
 export function mcpRouter(deps: ApiDeps): Router {
-  const handler = createMcpHandler(() => buildMcpServer(deps), {
-    legacy: 'stateless',
-    responseMode: 'auto',
-    onerror: (e) => deps.log.debug({ err: e.message }, 'mcp request rejected'),
-  });
+  const handler = createMcpHandler(
+    ({ era, requestInfo }) =>
+      buildMcpServer(
+        deps,
+        era === 'modern' && requestInfo?.headers.get('mcp-method') === 'tools/call'
+          ? requestInfo.headers.get('mcp-name')
+          : null,
+      ),
+    {
+      legacy: 'stateless',
+      responseMode: 'auto',
+      onerror: (e) => deps.log.debug({ err: e.message }, 'mcp request rejected'),
+    },
+  );
   const node = toNodeHandler(handler);
   const allowedOrigins = [...localhostAllowedOrigins(), new URL(deps.config.SITE_URL).hostname];
   const card = serverCard(deps.config.SITE_URL);

@@ -119,7 +119,12 @@ async function callTool(deps: ApiDeps, r: Registered, raw: unknown): Promise<Cal
 }
 
 /** A fresh server with every tool registered (called once per HTTP request by the handler). */
-export function buildMcpServer(deps: ApiDeps): McpServer {
+/**
+ * A fresh server for one request. `only`: a 2026-07-28 `tools/call` names its tool in the `Mcp-Name` header (the
+ * SDK rejects a header that differs from the body), so that request's server registers just that tool; every other
+ * request (tools/list, discover, legacy traffic) gets all of them.
+ */
+export function buildMcpServer(deps: ApiDeps, only?: string | null): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION, title: 'Cardano data service' },
     {
@@ -128,7 +133,8 @@ export function buildMcpServer(deps: ApiDeps): McpServer {
       cacheHints: { 'tools/list': { ttlMs: 3_600_000, cacheScope: 'public' } },
     },
   );
-  for (const r of REGISTERED) {
+  const one = only ? REGISTERED.find((r) => r.tool.name === only) : undefined;
+  for (const r of one ? [one] : REGISTERED) {
     server.registerTool(
       r.tool.name,
       {
