@@ -19,6 +19,8 @@ import type { IagonScripts } from '../cardano/iagon.js';
 import { createNewsActivities } from './news/index.js';
 import { createSafetyActivities } from './safety/index.js';
 import { createSearchActivities } from './search/index.js';
+import { createDerivedActivities } from './derived/index.js';
+import { createResyncActivities } from './sync/reset.js';
 
 export interface ActivityDeps {
   store: Store;
@@ -56,6 +58,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createNewsActivities({ store, feeds: deps.newsFeeds ?? [] }),
     ...createSearchActivities({ store }),
     ...createSafetyActivities({ store }),
+    ...createDerivedActivities({ store }),
+    ...createResyncActivities({ store }),
   };
 }
 export type Activities = ReturnType<typeof createActivities>;

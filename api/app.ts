@@ -10,7 +10,9 @@ import Koa from 'koa';
 import type { ApiDeps } from './deps.js';
 import { readMcpBody } from './mcp/body.js';
 import { mcpRouter } from './mcp/router.js';
+import { createMetrics } from './metrics/index.js';
 import { microCache } from './micro-cache.js';
+import { syncGate } from './sync-guard.js';
 import { accessLog, errorAnswers, forPaths, requestId } from './middleware.js';
 import { API_PREFIX, restRouter, SITE_ROUTERS } from './routes/index.js';
 
@@ -40,6 +42,10 @@ export function createApp(deps: ApiDeps): Koa {
   app.on('error', (err: unknown) => deps.log.error({ err }, 'koa error'));
 
   app.use(requestId());
+  // Metrics: every request timed (429s and errors included); /metrics at the site root, outside the limits.
+  const metrics = deps.metrics ?? createMetrics({ defaultMetrics: false });
+  metrics.bindStore(deps.store, deps.now);
+  app.use(metrics.http());
   app.use(accessLog(deps.log));
   app.use(errorAnswers(deps.log));
   app.use(cors({ exposeHeaders: EXPOSED_HEADERS, maxAge: 86_400 }));
@@ -53,9 +59,13 @@ export function createApp(deps: ApiDeps): Koa {
     app.use(forPaths(isMcp, access.mcp));
   }
 
+  // Answers of a chain the source abandoned are withheld (api/sync-guard.ts), cached ones included.
+  app.use(syncGate({ store: deps.store }).middleware);
   // Also without a cache window (API_CACHE_MS=0): it then compresses each answer instead of replaying it.
   app.use(forPaths(isRest, microCache({ store: deps.store, ttlMs: deps.cacheMs ?? 0 })));
 
+  const metricsRouter = metrics.router();
+  app.use(metricsRouter.routes()).use(metricsRouter.allowedMethods());
   for (const factory of SITE_ROUTERS) {
     const router = factory(deps);
     app.use(router.routes()).use(router.allowedMethods());

@@ -26,6 +26,7 @@ import { recomputeStorageBody } from './recompute-storage.js';
 import { ingestNewsBody } from './ingest-news.js';
 import { recomputeSearchBody } from './recompute-search.js';
 import { recomputeSafetyBody } from './recompute-safety.js';
+import { derived } from './derived.js';
 
 export interface WorkflowEntry<A = never, I = never, R = unknown> {
   body: WorkflowBody<A, I, R>;
@@ -47,7 +48,7 @@ export const WORKFLOWS = {
     body: syncChainBody,
     activityOptions: SYNC_ACTIVITY,
     singleton: true,
-    reads: ['checkpoints', 'undo'],
+    reads: ['checkpoints', 'undo', 'sync_health'],
     // The chain documents plus every sync extension's documents (activities/extensions.ts), one batch per slice.
     writes: [
       'blocks',
@@ -80,16 +81,17 @@ export const WORKFLOWS = {
       'governance_chain_proposals',
       'governance_chain_votes',
       'policy_scripts',
+      'sync_health',
     ],
   },
   recomputeMarket: {
-    body: recomputeMarketBody,
+    body: derived('recomputeMarket', recomputeMarketBody),
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: ['checkpoints', 'pools', 'pool_states', 'trades', 'candles', 'tokens', 'token_meta', 'holder_counts'],
     writes: ['token_stats', 'pool_stats', 'rankings', 'market_overview'],
   },
   recomputeGovernance: {
-    body: recomputeGovernanceBody,
+    body: derived('recomputeGovernance', recomputeGovernanceBody),
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: [
       'transactions',
@@ -103,7 +105,7 @@ export const WORKFLOWS = {
     writes: ['governance_proposals', 'governance_votes', 'dreps'],
   },
   recomputeStaking: {
-    body: recomputeStakingBody,
+    body: derived('recomputeStaking', recomputeStakingBody),
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: [
       'checkpoints',
@@ -117,25 +119,25 @@ export const WORKFLOWS = {
     writes: ['stake_pools'],
   },
   recomputeHolders: {
-    body: recomputeHoldersBody,
+    body: derived('recomputeHolders', recomputeHoldersBody),
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: ['checkpoints', 'holder_counts'],
     writes: ['holder_series'],
   },
   recomputeNft: {
-    body: recomputeNftBody,
+    body: derived('recomputeNft', recomputeNftBody),
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: ['checkpoints', 'blocks', 'nft_collections', 'nft_listings', 'nft_sales', 'market_overview', 'pools'],
     writes: ['nft_collection_stats'],
   },
   recomputePnl: {
-    body: recomputePnlBody,
+    body: derived('recomputePnl', recomputePnlBody),
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: ['checkpoints', 'trades', 'blocks', 'tokens', 'token_meta', 'token_stats', 'pools', 'candles', 'wallet_pnl'],
     writes: ['wallet_pnl'],
   },
   recomputeStorage: {
-    body: recomputeStorageBody,
+    body: derived('recomputeStorage', recomputeStorageBody),
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: [
       'checkpoints',
@@ -156,7 +158,7 @@ export const WORKFLOWS = {
     writes: ['news', 'news_feeds'],
   },
   recomputeSearch: {
-    body: recomputeSearchBody,
+    body: derived('recomputeSearch', recomputeSearchBody),
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: [
       'tokens',
@@ -175,7 +177,7 @@ export const WORKFLOWS = {
     writes: ['search_terms', 'nft_rarity'],
   },
   recomputeSafety: {
-    body: recomputeSafetyBody,
+    body: derived('recomputeSafety', recomputeSafetyBody),
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: [
       'checkpoints',
@@ -197,6 +199,17 @@ export type WorkflowName = keyof typeof WORKFLOWS;
 /** The table as the engines see it: bodies over any activities and any input (checked at the edges). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type WorkflowTable = Record<string, WorkflowEntry<any, any, unknown>>;
+
+/**
+ * The recomputes a change of the indexed chain invalidates: every workflow (but the sync) that reads a collection the
+ * sync writes. Run at once after a deep rollback (workflows/sync-chain.ts) and after a resync reaches the tip.
+ */
+export function recomputesReadingChain(table: WorkflowTable = WORKFLOWS): string[] {
+  const chainWrites = new Set(table.syncChain?.writes ?? []);
+  return Object.entries(table)
+    .filter(([name, w]) => name !== 'syncChain' && w.reads.some((c) => chainWrites.has(c)))
+    .map(([name]) => name);
+}
 
 export function isWorkflowName(name: string): name is WorkflowName {
   return Object.hasOwn(WORKFLOWS, name);
