@@ -15,12 +15,14 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, localhostAllowedOrigins, validateOriginHeader } from '@modelcontextprotocol/server';
 import type Koa from 'koa';
 import type { ApiDeps } from '../deps.js';
+import { syncGate } from '../sync-guard.js';
 import { buildMcpServer } from './server.js';
 import { serverCard } from './server-card.js';
 
 export const MCP_PATH = '/api/mcp';
 
 export function mcpRouter(deps: ApiDeps): Router {
+  const gate = syncGate({ store: deps.store });
   const handler = createMcpHandler(
     ({ era, requestInfo }) =>
       buildMcpServer(
@@ -28,6 +30,7 @@ export function mcpRouter(deps: ApiDeps): Router {
         era === 'modern' && requestInfo?.headers.get('mcp-method') === 'tools/call'
           ? requestInfo.headers.get('mcp-name')
           : null,
+        gate,
       ),
     {
       legacy: 'stateless',

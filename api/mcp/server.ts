@@ -12,6 +12,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormats from 'ajv-formats';
 import type { ApiDeps } from '../deps.js';
 import { AppError } from '../errors.js';
+import type { SyncGate } from '../sync-guard.js';
 import { ResponseCache } from '../response-cache.js';
 import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
 import { readFreshness } from '../read/freshness.js';
@@ -80,7 +81,35 @@ export function adviceFor(tool: string, e: unknown): string | null {
  */
 const caches = new WeakMap<ApiDeps, ResponseCache<{ expires: number; structured: Record<string, unknown> }>>();
 
-async function callTool(deps: ApiDeps, r: Registered, raw: unknown): Promise<CallToolResult> {
+/**
+ * The REST path whose data each tool reads, for the sync gate (api/sync-guard.ts): while the sync is stalled on an
+ * abandoned chain, or a recompute has not yet run on the chain after a deep rollback, the tool answers isError with
+ * the gate's reason, as REST answers 503.
+ */
+const GATED_PATH: Record<string, string> = {
+  search: '/tokens',
+  list_tokens: '/tokens',
+  get_token: '/tokens/t',
+  get_token_candles: '/tokens/t/candles',
+  get_pool: '/pools/p',
+  get_recent_trades: '/tokens/t/trades',
+  get_market_overview: '/market/overview',
+  get_wallet: '/wallet/w',
+  get_wallet_pnl: '/wallet/w/pnl',
+  get_swap_quote: '/swap/quote',
+  list_nft_collections: '/nft/collections',
+  get_nft_collection: '/nft/collections/c',
+  get_nft_listings: '/nft/collections/c/listings',
+  list_stake_pools: '/staking/pools',
+  get_stake_pool: '/staking/pools/p',
+  list_governance_actions: '/governance/proposals',
+  get_transaction: '/explorer/tx/t',
+  get_address: '/explorer/address/a',
+  resolve_handle: '/handles/h',
+  get_news: '/news',
+};
+
+async function callTool(deps: ApiDeps, r: Registered, raw: unknown, gate?: SyncGate): Promise<CallToolResult> {
   const args = structuredClone((raw ?? {}) as Record<string, unknown>);
   if (!r.check(args))
     return failure(
@@ -91,6 +120,9 @@ async function callTool(deps: ApiDeps, r: Registered, raw: unknown): Promise<Cal
   if (ttl > 0 && !cache) caches.set(deps, (cache = new ResponseCache(2_000, 32 * 1024 * 1024)));
   let key: string | null = null;
   try {
+    const held = gate ? await gate.withheld(GATED_PATH[r.tool.name] ?? '/tokens') : null;
+    if (held)
+      return failure(`${held.reason.replace(/[.\s]+$/, '')}; retry ${r.tool.name} in ${held.retryAfterSeconds} s.`);
     if (cache) {
       const cp = await deps.store.collection(CHECKPOINTS).get('sync');
       key = `${r.tool.name}|${JSON.stringify(args)}|${cp ? `${cp.height}:${cp.id}` : '-'}`;
@@ -124,7 +156,7 @@ async function callTool(deps: ApiDeps, r: Registered, raw: unknown): Promise<Cal
  * SDK rejects a header that differs from the body), so that request's server registers just that tool; every other
  * request (tools/list, discover, legacy traffic) gets all of them.
  */
-export function buildMcpServer(deps: ApiDeps, only?: string | null): McpServer {
+export function buildMcpServer(deps: ApiDeps, only?: string | null, gate?: SyncGate): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION, title: 'Cardano data service' },
     {
@@ -150,7 +182,7 @@ export function buildMcpServer(deps: ApiDeps, only?: string | null): McpServer {
           openWorldHint: false,
         },
       },
-      (args: unknown) => callTool(deps, r, args),
+      (args: unknown) => callTool(deps, r, args, gate),
     );
   }
   return server;
