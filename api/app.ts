@@ -11,6 +11,7 @@ import type { ApiDeps } from './deps.js';
 import { microCache } from './micro-cache.js';
 import { accessLog, errorAnswers, forPaths, requestId } from './middleware.js';
 import { API_PREFIX, restRouter, SITE_ROUTERS } from './routes/index.js';
+import { PAGE_ROUTERS } from './pages/index.js';
 
 /** Headers a browser client may read (ETag for revalidation, request id for support, limits for back-off). */
 const EXPOSED_HEADERS = [
@@ -51,7 +52,7 @@ export function createApp(deps: ApiDeps): Koa {
 
   if (deps.cacheMs) app.use(forPaths(isRest, microCache({ store: deps.store, ttlMs: deps.cacheMs })));
 
-  for (const factory of SITE_ROUTERS) {
+  for (const factory of [...SITE_ROUTERS, ...PAGE_ROUTERS]) {
     const router = factory(deps);
     app.use(router.routes()).use(router.allowedMethods());
   }
