@@ -16,7 +16,7 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { bech32, hex } from '@scure/base';
 import { hash256, keyHash, parseAddress } from '../cardano/address.js';
-import { decodeCbor, type Cbor } from '../activities/dex/cbor.js';
+import { decodeCbor, type Cbor } from '../cardano/dex/cbor.js';
 import { refKey, type Utxo } from './ledger.js';
 import { MIN_FEE_COEFFICIENT, MIN_FEE_CONSTANT } from './params.js';
 import type { DevTx } from './tx.js';

@@ -33,7 +33,7 @@ import type { Wallet, World } from '../world.js';
 import { ADA } from './common.js';
 import { cip68Datum, cip68StoreAddress, dexTokens, referenceAssetName, type DexToken } from './dex-tokens.js';
 import { ORDER_DEPOSIT, SUNDAE, VENUES, addUnit, unitAssets, type Venue } from './dex-venues.js';
-import { minswapV2, type MinswapV2Order } from '../../activities/dex/minswap-v2.js';
+import { minswapV2, type MinswapV2Order } from '../../cardano/dex/minswap-v2.js';
 import { parseAddress } from '../../cardano/address.js';
 
 export interface DexModuleOptions {

@@ -5,8 +5,8 @@
  * refused with Ogmios error codes.
  */
 import assert from 'node:assert/strict';
-import type { TxOutput } from '../../activities/chain/types.js';
-import { MINSWAP_V2, minswapV2, type MinswapV2Pool } from '../../activities/dex/minswap-v2.js';
+import type { TxOutput } from '../../cardano/chain/types.js';
+import { MINSWAP_V2, minswapV2, type MinswapV2Pool } from '../../cardano/dex/minswap-v2.js';
 import { parseAddress } from '../../cardano/address.js';
 import { buildOrderTx, orderAddressFor, spliceWitnesses } from '../../api/pages/swap/order.js';
 import { startDevnet, type Devnet } from '../../devnet/index.js';

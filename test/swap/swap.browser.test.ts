@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
-import { MINSWAP_V2 } from '../../activities/dex/minswap-v2.js';
+import { MINSWAP_V2 } from '../../cardano/dex/minswap-v2.js';
 import { parseAddress } from '../../cardano/address.js';
 import { startStack, type Stack } from '../md/stack.js';
 import { DevnetWallet } from './wallet.js';

@@ -6,7 +6,7 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { blake2b } from '@noble/hashes/blake2.js';
 import { bech32, hex } from '@scure/base';
-import { encodeCbor, type Cbor } from '../../activities/dex/cbor.js';
+import { encodeCbor, type Cbor } from '../../cardano/dex/cbor.js';
 import { baseAddress, keyHash } from '../../cardano/address.js';
 import type { Devnet } from '../../devnet/index.js';
 import { itemEnd } from '../../devnet/submit.js';

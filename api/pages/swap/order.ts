@@ -1,7 +1,7 @@
 /**
  * Builds a Minswap V2 swap order transaction from a CIP-30 wallet's UTxOs: one payment to the order script (the
  * trader's stake key as its stake part, as wallets build it) carrying the inline order datum written by the
- * project's own Minswap V2 encoder (activities/dex/minswap-v2.ts, the format the market sync parses), and the
+ * project's own Minswap V2 encoder (cardano/dex/minswap-v2.ts, the format the market sync parses), and the
  * change back to the wallet. Pure and isomorphic: the swap page runs it in the browser (bundled by esbuild), the
  * tests run the very same code in Node. The service never calls it: it builds, signs and submits nothing.
  *
@@ -11,14 +11,14 @@
  */
 import { bech32, hex } from '@scure/base';
 import { baseAddress, enterpriseAddress, parseAddress } from '../../../cardano/address.js';
-import { decodeCbor, encodeCbor, type Cbor } from '../../../activities/dex/cbor.js';
+import { decodeCbor, encodeCbor, type Cbor } from '../../../cardano/dex/cbor.js';
 import {
   MINSWAP_V2,
   minswapV2,
   minswapV2LpAssetName,
   type MinswapV2Order,
-} from '../../../activities/dex/minswap-v2.js';
-import { constr } from '../../../activities/dex/plutus-data.js';
+} from '../../../cardano/dex/minswap-v2.js';
+import { constr } from '../../../cardano/dex/plutus-data.js';
 
 export const FEE_CONSTANT = 155_381n;
 export const FEE_PER_BYTE = 44n;
