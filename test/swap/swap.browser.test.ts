@@ -108,7 +108,11 @@ describe('swap page in a browser: quote, CIP-30 wallet, sign, submit, executed o
 
     await page.goto(quote.link);
     await page.waitForSelector('#quote-table:not([hidden])');
-    await page.waitForFunction(`/pool \\d+/.test(document.querySelector('#q-route')?.textContent ?? '')`);
+    await page.waitForSelector('#q-route:text-matches("pool [0-9]+")').catch(async (e: Error) => {
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: join(ARTIFACTS, 'swap-failed.png'), fullPage: true });
+      throw new Error(`${e.message}\n${await page.textContent('main')}\n${problems.join('\n')}`);
+    });
     assert.match((await page.textContent('#q-in'))!, /^150 ADA$/);
     assert.match((await page.textContent('#q-liquidity'))!, /^[\d,]+ ADA$/);
     assert.match((await page.textContent('#q-impact'))!, /%$/);
@@ -131,7 +135,7 @@ describe('swap page in a browser: quote, CIP-30 wallet, sign, submit, executed o
     assert.equal(rows[1]![2], wallet.address, 'change back to the wallet');
 
     await page.click('#sign');
-    await page.waitForFunction(`(document.querySelector('#tx-id')?.textContent ?? '').length === 64`);
+    await page.waitForSelector('#tx-id:text-matches("^[0-9a-f]{64}$")');
     assert.equal(wallet.signed, 1);
     const txId = (await page.textContent('#tx-id'))!;
     assert.equal(txId, submitted);
