@@ -11,7 +11,7 @@ import type { ApiDeps } from './deps.js';
 import { microCache } from './micro-cache.js';
 import { accessLog, errorAnswers, forPaths, requestId } from './middleware.js';
 import { API_PREFIX, restRouter, SITE_ROUTERS } from './routes/index.js';
-import { PAGE_ROUTERS } from './pages/index.js';
+import { sitePages } from './pages/index.js';
 
 /** Headers a browser client may read (ETag for revalidation, request id for support, limits for back-off). */
 const EXPOSED_HEADERS = [
@@ -50,12 +50,16 @@ export function createApp(deps: ApiDeps): Koa {
     app.use(forPaths(isMcp, access.mcp));
   }
 
+  // Markdown views, content negotiation (Accept: text/markdown on REST), swap page, discovery (api/pages/).
+  const pages = sitePages(deps);
+  app.use(forPaths(isRest, pages.negotiate));
   if (deps.cacheMs) app.use(forPaths(isRest, microCache({ store: deps.store, ttlMs: deps.cacheMs })));
 
-  for (const factory of [...SITE_ROUTERS, ...PAGE_ROUTERS]) {
+  for (const factory of SITE_ROUTERS) {
     const router = factory(deps);
     app.use(router.routes()).use(router.allowedMethods());
   }
+  for (const router of pages.routers) app.use(router.routes()).use(router.allowedMethods());
   if (access?.routes) app.use(access.routes.routes()).use(access.routes.allowedMethods());
   const v1 = restRouter(deps);
   app.use(v1.routes()).use(v1.allowedMethods());

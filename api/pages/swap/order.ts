@@ -12,12 +12,7 @@
 import { bech32, hex } from '@scure/base';
 import { baseAddress, enterpriseAddress, parseAddress } from '../../../cardano/address.js';
 import { decodeCbor, encodeCbor, type Cbor } from '../../../cardano/dex/cbor.js';
-import {
-  MINSWAP_V2,
-  minswapV2,
-  minswapV2LpAssetName,
-  type MinswapV2Order,
-} from '../../../cardano/dex/minswap-v2.js';
+import { MINSWAP_V2, minswapV2, minswapV2LpAssetName, type MinswapV2Order } from '../../../cardano/dex/minswap-v2.js';
 import { constr } from '../../../cardano/dex/plutus-data.js';
 
 export const FEE_CONSTANT = 155_381n;
