@@ -13,7 +13,7 @@ import { AppError } from '../errors.js';
 import { ResponseCache } from '../response-cache.js';
 import { mdFreshness } from './freshness.js';
 import { renderMd, type MdRequest } from './render.js';
-import { restSource, type MdSource } from './source.js';
+import type { MdSource } from './source.js';
 
 export const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
 
@@ -25,11 +25,11 @@ interface Meta {
 
 export interface MdResponder {
   respond(ctx: Koa.Context, r: MdRequest): Promise<void>;
+  /** A Markdown error answer (unknown view path). */
+  error(ctx: Koa.Context, status: number, message: string): Promise<void>;
 }
 
-export function mdResponder(deps: ApiDeps): MdResponder {
-  let source: MdSource | null = null;
-  const src = () => (source ??= restSource(deps));
+export function mdResponder(deps: ApiDeps, src: () => MdSource): MdResponder {
   const site = deps.config.SITE_URL.replace(/\/+$/, '');
   const ttl = deps.cacheMs ?? 0;
   const cache = new ResponseCache<Meta>(2_000, 32 * 1024 * 1024);
@@ -48,6 +48,13 @@ export function mdResponder(deps: ApiDeps): MdResponder {
   };
 
   return {
+    async error(ctx, status, message) {
+      const text = errorView(site, status, message);
+      ctx.status = status;
+      ctx.type = MARKDOWN_TYPE;
+      ctx.set('x-markdown-tokens', String(approxTokens(text)));
+      ctx.body = text;
+    },
     async respond(ctx, r) {
       const cp = ttl > 0 ? await checkpoints.get('sync') : null;
       const key = `${r.view}|${r.id ?? ''}|${JSON.stringify(r.query ?? {})}|${cp ? `${cp.height}:${cp.id}` : '-'}`;

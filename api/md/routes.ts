@@ -67,5 +67,9 @@ export function mdRouter(deps: ApiDeps, md: MdResponder): Router {
   router.get('/address/:address', (ctx) => md.respond(ctx, { view: 'wallet', id: ctx.params.address as string }));
   router.get('/nft/:policyId', (ctx) => md.respond(ctx, { view: 'nft', id: ctx.params.policyId as string }));
   router.get('/stake-pool/:poolId', (ctx) => md.respond(ctx, { view: 'stake-pool', id: ctx.params.poolId as string }));
+  // Any other path under /api/md: a Markdown 404 naming the views (not the JSON 404 of REST).
+  router.get('/{*rest}', (ctx) =>
+    md.error(ctx, 404, `No view at ${ctx.path}. The views: ${MD_VIEWS.map((v) => MD_PREFIX + v.path).join(', ')}.`),
+  );
   return router;
 }

@@ -9,6 +9,8 @@ import type { ApiDeps } from '../deps.js';
 import { mdRouter } from '../md/routes.js';
 import { negotiateMarkdown } from '../md/negotiate.js';
 import { mdResponder } from '../md/respond.js';
+import { restSource, type MdSource } from '../md/source.js';
+import { discoveryRouter } from '../discovery/routes.js';
 import { swapRouter } from './swap/routes.js';
 
 export interface SitePages {
@@ -18,6 +20,11 @@ export interface SitePages {
 }
 
 export function sitePages(deps: ApiDeps): SitePages {
-  const md = mdResponder(deps);
-  return { negotiate: negotiateMarkdown(md), routers: [mdRouter(deps, md), swapRouter()] };
+  let source: MdSource | null = null;
+  const src = () => (source ??= restSource(deps));
+  const md = mdResponder(deps, src);
+  return {
+    negotiate: negotiateMarkdown(md),
+    routers: [mdRouter(deps, md), swapRouter(), discoveryRouter(deps, src)],
+  };
 }

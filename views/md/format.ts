@@ -21,6 +21,12 @@ export function num(n: number | null | undefined, digits = 2): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: abs >= 1000 ? 0 : digits });
 }
 
+/** An exact ADA amount (balances): every lovelace digit kept, thousands separated. */
+export function adaExact(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '—';
+  return n.toLocaleString('en-US', { maximumFractionDigits: 6 });
+}
+
 /** A price (ADA or USD per token): significant digits, as prices span many magnitudes. */
 export function price(n: number | null | undefined): string {
   if (n === null || n === undefined || !Number.isFinite(n)) return '—';

@@ -1,5 +1,5 @@
 /** /api/md/wallet/{address} (and /api/md/address/{address}): holdings and recent trades of a wallet. */
-import { enc, head, join, links, md, num, pct, price, rest, table, tokenLink } from './format.js';
+import { adaExact, enc, short, head, join, links, md, num, pct, price, rest, table, tokenLink } from './format.js';
 import { tradeTable } from './pool.js';
 import type { TradePage, ViewContext, Wallet } from './types.js';
 
@@ -13,13 +13,22 @@ export function renderWallet(ctx: ViewContext, w: Wallet, trades: TradePage, req
     ),
     table(
       ['ADA balance (ADA)', 'Tokens value (ADA)', 'Total (ADA)', 'Total (USD)', 'Unpriced tokens'],
-      [[num(w.adaBalance), num(w.totals.tokensAda), num(w.totals.ada), num(w.totals.usd), num(w.totals.unpriced, 0)]],
+      [
+        [
+          adaExact(w.adaBalance),
+          num(w.totals.tokensAda),
+          num(w.totals.ada),
+          num(w.totals.usd),
+          num(w.totals.unpriced, 0),
+        ],
+      ],
     ),
     `## Tokens (${w.positions.length})`,
     table(
       ['Token', 'Balance (tokens)', 'Price (ADA)', 'Value (ADA)', 'Value (USD)', '24 h (%)'],
       w.positions.map((p) => [
-        tokenLink(ctx, p.asset),
+        // Only traded tokens have a token view (its pools); NFTs and unpriced tokens are named, not linked.
+        p.priceAda === null ? `${p.asset.displayName} (\`${short(p.asset.unit, 10)}\`)` : tokenLink(ctx, p.asset),
         num(p.balance, 6),
         price(p.priceAda),
         num(p.valueAda),
