@@ -13,7 +13,7 @@ import { renderDocsPage } from '../../views/discovery/docs.js';
 import { renderLlmsFull, renderLlmsTxt } from '../../views/discovery/llms.js';
 import type { OpenApiDoc, SiteInfo, ToolDef } from '../../views/discovery/types.js';
 import type { ApiDeps } from '../deps.js';
-import { mdFreshness } from '../md/freshness.js';
+import { readFreshness } from '../read/freshness.js';
 import { MD_VIEWS } from '../md/routes.js';
 import type { MdSource } from '../md/source.js';
 import { buildOpenApi } from '../openapi.js';
@@ -90,17 +90,10 @@ export function discoveryRouter(deps: ApiDeps, source: () => MdSource): Router {
       const fixed = ['/docs', '/swap', '/account', '/llms.txt', '/llms-full.txt', '/api/md', '/api/v1/openapi.json'];
       const views = ['/api/md/market', '/api/md/dashboard', '/api/md/tokens'];
       const [tokens, nft, stake, fresh] = await Promise.all([
-        src.get<{ items: { asset: { unit: string } }[] }>('/tokens', {
-          sort: 'rank',
-          pageSize: SITEMAP_TOKENS,
-          logos: 'url',
-        }),
-        src.get<{ items: { policyId: string }[] }>('/nft/collections', {
-          sort: 'volume24h',
-          pageSize: SITEMAP_COLLECTIONS,
-        }),
-        src.get<{ items: { id: string }[] }>('/staking/pools', { pageSize: SITEMAP_STAKE_POOLS }),
-        mdFreshness(deps.store),
+        src.tokens({}, { sort: 'rank', pageSize: String(SITEMAP_TOKENS) }),
+        src.nftCollections({}, { sort: 'volume24h', pageSize: String(SITEMAP_COLLECTIONS) }),
+        src.stakePools({}, { pageSize: String(SITEMAP_STAKE_POOLS) }),
+        readFreshness(deps),
       ]);
       const paths = [
         ...fixed,

@@ -28,8 +28,6 @@ export const TOKENS_DEFAULT_LIMIT = 25;
 export const TOKENS_MAX_LIMIT = 100;
 /** Recent trades shown under a pool and a wallet. */
 const TRADES = 20;
-const L = { logos: 'url' } as const;
-const enc = encodeURIComponent;
 
 function tokensQuery(query: Record<string, string | undefined>): { sort: TokenSort; limit: number } {
   const sort = (query.sort ?? 'rank') as TokenSort;
@@ -47,40 +45,37 @@ export async function renderMd(src: MdSource, ctx: T.ViewContext, r: MdRequest):
   const query = r.query ?? {};
   switch (r.view) {
     case 'market':
-      return renderMarket(ctx, await src.get<T.MarketOverview>('/market/overview', L));
+      return renderMarket(ctx, await src.marketOverview());
     case 'dashboard': {
       const [market, tokens, nft, governance, news] = await Promise.all([
-        src.get<T.MarketOverview>('/market/overview', L),
-        src.get<T.TokenList>('/tokens', { sort: 'rank', pageSize: 10, ...L }),
-        src.get<T.Dashboard['nft']>('/nft/collections', { sort: 'volume24h', pageSize: 5, ...L }),
-        src.get<T.Dashboard['governance']>('/governance/proposals', { status: 'active', pageSize: 5, ...L }),
-        src.get<T.Dashboard['news']>('/news', { limit: 5, ...L }),
+        src.marketOverview(),
+        src.tokens({}, { sort: 'rank', pageSize: '10' }),
+        src.nftCollections({}, { sort: 'volume24h', pageSize: '5' }),
+        src.proposals({}, { status: 'active', pageSize: '5' }),
+        src.news({}, { limit: '5' }),
       ]);
       return renderDashboard(ctx, { market, tokens, nft, governance, news });
     }
     case 'tokens': {
       const { sort, limit } = tokensQuery(query);
-      return renderTokens(ctx, await src.get<T.TokenList>('/tokens', { sort, pageSize: limit, ...L }), sort, limit);
+      return renderTokens(ctx, await src.tokens({}, { sort, pageSize: String(limit) }), sort, limit);
     }
     case 'token':
-      return renderToken(ctx, await src.get<T.TokenDetail>(`/tokens/${enc(id)}`, L));
+      return renderToken(ctx, await src.token({ unit: id }));
     case 'pool': {
-      const [pool, trades] = await Promise.all([
-        src.get<T.Pool>(`/pools/${enc(id)}`, L),
-        src.get<T.TradePage>(`/pools/${enc(id)}/trades`, { limit: TRADES, ...L }),
-      ]);
+      const [pool, trades] = await Promise.all([src.pool({ id }), src.poolTrades({ id }, { limit: String(TRADES) })]);
       return renderPool(ctx, pool, trades);
     }
     case 'wallet': {
       const [wallet, trades] = await Promise.all([
-        src.get<T.Wallet>(`/wallet/${enc(id)}`, L),
-        src.get<T.TradePage>(`/wallet/${enc(id)}/trades`, { limit: TRADES, ...L }),
+        src.wallet({ address: id }),
+        src.walletTrades({ address: id }, { limit: String(TRADES) }),
       ]);
       return renderWallet(ctx, wallet, trades, id);
     }
     case 'nft':
-      return renderNft(ctx, await src.get<T.NftCollection>(`/nft/collections/${enc(id)}`, L));
+      return renderNft(ctx, await src.nftCollection({ policy: id }));
     case 'stake-pool':
-      return renderStakePool(ctx, await src.get<T.StakePool>(`/staking/pools/${enc(id)}`, L));
+      return renderStakePool(ctx, await src.stakePool({ id }));
   }
 }

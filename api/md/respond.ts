@@ -11,7 +11,7 @@ import { approxTokens, errorView } from '../../views/md/format.js';
 import type { ApiDeps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { ResponseCache } from '../response-cache.js';
-import { mdFreshness } from './freshness.js';
+import { readFreshness } from '../read/freshness.js';
 import { renderMd, type MdRequest } from './render.js';
 import type { MdSource } from './source.js';
 
@@ -64,7 +64,7 @@ export function mdResponder(deps: ApiDeps, src: () => MdSource): MdResponder {
       let text: string;
       let status = 200;
       try {
-        text = await renderMd(src(), { site, fresh: await mdFreshness(deps.store) }, r);
+        text = await renderMd(src(), { site, fresh: await readFreshness(deps) }, r);
       } catch (e) {
         if (!(e instanceof AppError) || e.status >= 500) throw e;
         status = e.status;

@@ -1,39 +1,52 @@
 /**
- * Where the Markdown views get their data: the REST operations' own answers (the same bodies the JSON API serves),
- * fetched in process. Each function takes the operation's validated input (path and query parameters merged) and
- * throws the REST errors (BadRequestError 400, NotFoundError 404) unchanged.
- *
- * Interim: until the read layer (api/read/*) is on main, an operation is answered by dispatching a synthetic GET
- * through the REST router (no socket, no access layer, no cache); then each function becomes its read function.
+ * Where the Markdown views get their data: the read layer (api/read/*), the very functions REST answers from. Each
+ * input is validated and defaulted by the REST route spec's own parser, so a view accepts exactly what REST does
+ * and throws the same errors (BadRequestError 400, NotFoundError 404). Logos are always requested as URLs.
  */
-import { IncomingMessage, ServerResponse } from 'node:http';
-import { Socket } from 'node:net';
-import Koa from 'koa';
-import type { ApiDeps } from '../deps.js';
-import { restRouter, API_PREFIX } from '../routes/index.js';
+import { listGovernanceProposals } from '../read/governance.js';
+import { getMarketOverview } from '../read/market.js';
+import { listNews } from '../read/news.js';
+import { getNftCollection, listNftCollections } from '../read/nft.js';
+import { getPool, getPoolTrades } from '../read/pools.js';
+import { getStakePool, listStakePools } from '../read/staking.js';
+import { getToken, listTokens } from '../read/tokens.js';
+import { getWallet, getWalletTrades } from '../read/wallet.js';
+import type { ReadDeps } from '../read/deps.js';
+import { governanceRoutes } from '../routes/governance.js';
+import { marketRoutes } from '../routes/market.js';
+import { newsRoutes } from '../routes/news.js';
+import { nftRoutes } from '../routes/nft.js';
+import { poolRoutes } from '../routes/pools.js';
+import { stakingRoutes } from '../routes/staking.js';
+import { tokenRoutes } from '../routes/tokens.js';
+import { walletRoutes } from '../routes/wallet.js';
+import type { RouteSpec } from '../route.js';
 
-type Query = Record<string, string | number | boolean | undefined>;
+type Raw = Record<string, string | undefined>;
 
-export interface MdSource {
-  get<T>(path: string, query?: Query): Promise<T>;
-}
-
-export function restSource(deps: ApiDeps): MdSource {
-  const app = new Koa();
-  const routes = restRouter(deps).routes();
+export function mdSource(deps: ReadDeps) {
+  /** Validates raw (string) parameters as the REST route does, then calls its read function. */
+  const call =
+    <P extends object, Q extends object, O>(spec: RouteSpec<P, Q>, read: (d: ReadDeps, input: P & Q) => Promise<O>) =>
+    (params: Raw = {}, query: Raw = {}): Promise<O> => {
+      const v = spec.parse(params, { ...query, logos: 'url' });
+      return read(deps, { ...v.params, ...v.query });
+    };
   return {
-    async get<T>(path: string, query: Query = {}): Promise<T> {
-      const qs = new URLSearchParams();
-      for (const [k, v] of Object.entries(query)) if (v !== undefined) qs.set(k, String(v));
-      const req = new IncomingMessage(new Socket());
-      req.method = 'GET';
-      req.url = `${API_PREFIX}${path}${qs.size ? `?${qs.toString()}` : ''}`;
-      req.headers = { accept: 'application/json' };
-      const ctx = app.createContext(req, new ServerResponse(req));
-      await routes(ctx as Parameters<typeof routes>[0], async () => {});
-      if (ctx.status !== 200 || ctx.body === undefined || ctx.body === null)
-        throw new Error(`internal REST call ${req.url} answered ${ctx.status}`);
-      return ctx.body as T;
-    },
+    marketOverview: call(marketRoutes.overview, getMarketOverview),
+    tokens: call(tokenRoutes.list, listTokens),
+    token: call(tokenRoutes.detail, getToken),
+    pool: call(poolRoutes.detail, getPool),
+    poolTrades: call(poolRoutes.trades, getPoolTrades),
+    wallet: call(walletRoutes.portfolio, getWallet),
+    walletTrades: call(walletRoutes.trades, getWalletTrades),
+    nftCollections: call(nftRoutes.list, listNftCollections),
+    nftCollection: call(nftRoutes.detail, getNftCollection),
+    stakePools: call(stakingRoutes.list, listStakePools),
+    stakePool: call(stakingRoutes.detail, getStakePool),
+    proposals: call(governanceRoutes.proposals, listGovernanceProposals),
+    news: call(newsRoutes.list, listNews),
   };
 }
+
+export type MdSource = ReturnType<typeof mdSource>;

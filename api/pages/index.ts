@@ -9,7 +9,7 @@ import type { ApiDeps } from '../deps.js';
 import { mdRouter } from '../md/routes.js';
 import { negotiateMarkdown } from '../md/negotiate.js';
 import { mdResponder } from '../md/respond.js';
-import { restSource, type MdSource } from '../md/source.js';
+import { mdSource, type MdSource } from '../md/source.js';
 import { discoveryRouter } from '../discovery/routes.js';
 import { swapRouter } from './swap/routes.js';
 
@@ -21,7 +21,7 @@ export interface SitePages {
 
 export function sitePages(deps: ApiDeps): SitePages {
   let source: MdSource | null = null;
-  const src = () => (source ??= restSource(deps));
+  const src = () => (source ??= mdSource(deps));
   const md = mdResponder(deps, src);
   return {
     negotiate: negotiateMarkdown(md),

@@ -62,7 +62,8 @@ describe('discovery files', function () {
         const section = a.text.slice(at, a.text.indexOf('\n### ', at + 1));
         for (const p of op.parameters ?? []) assert.ok(section.includes(`| ${p.name}`), `${path} ${p.name}`);
       }
-    for (const name of ['SwapQuote', 'TokenRow', 'Trade']) assert.ok(a.text.includes(`### ${name}\n`), name);
+    for (const name of ['SwapRoute', 'AssetRef', 'TokenRow', 'Trade'])
+      assert.ok(a.text.includes(`### ${name}\n`), name);
     assert.ok(a.text.includes('37 requests per minute per IP'), 'limits from the configuration');
     const tools = await loadTools();
     if (tools) for (const t of tools) assert.ok(a.text.includes(`### ${t.name}\n`), t.name);

@@ -95,6 +95,8 @@ export function renderLlmsFull(info: SiteInfo, doc: OpenApiDoc, tools: ToolDef[]
     '',
   );
   const used = new Set<string>();
+  /** Inline response schemas: the component schemas they refer to are listed below. */
+  const inline: JsonSchemaLike[] = [];
   for (const [path, ops] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(ops)) {
       out.push(`### ${method.toUpperCase()} ${path}`, '');
@@ -120,9 +122,14 @@ export function renderLlmsFull(info: SiteInfo, doc: OpenApiDoc, tools: ToolDef[]
       const media = ok?.content ? Object.keys(ok.content)[0] : undefined;
       const schema = media ? ok?.content?.[media]?.schema : undefined;
       if (schema) {
-        out.push(`Response 200 (${media}): ${typeOf(schema)}`, '');
         const name = schema.$ref?.split('/').pop();
-        if (name) used.add(name);
+        if (name) {
+          out.push(`Response 200 (${media}): ${name}`, '');
+          used.add(name);
+        } else {
+          out.push(`Response 200 (${media}):`, '', schemaFields(schema) || `Type: ${typeOf(schema)}`, '');
+          inline.push(schema);
+        }
       }
     }
   }
@@ -141,6 +148,7 @@ export function renderLlmsFull(info: SiteInfo, doc: OpenApiDoc, tools: ToolDef[]
     }
   };
   for (const n of [...used]) refsOf(schemas[n], used);
+  for (const sch of inline) refsOf(sch, used);
   out.push('## Schemas', '');
   for (const [name, sch] of Object.entries(schemas)) {
     if (!used.has(name)) continue;

@@ -2,10 +2,10 @@
 import { asOfLine, enc, head, join, link, links, md, num, pct, price, rest, table, utc } from './format.js';
 import { marketSummary } from './market.js';
 import { tokenTable } from './tokens.js';
-import type { Dashboard, ViewContext } from './types.js';
+import type { Dashboard, ViewContext, VoteShare } from './types.js';
 
-const share = (t: { yesPct: number; noPct: number } | null) =>
-  t ? `${t.yesPct.toFixed(1)} / ${t.noPct.toFixed(1)}` : '—';
+const share = (t: VoteShare | null) =>
+  t && t.yesPct !== null && t.noPct !== null ? `${t.yesPct.toFixed(1)} / ${t.noPct.toFixed(1)}` : '—';
 
 export function renderDashboard(ctx: ViewContext, d: Dashboard): string {
   const f = ctx.fresh;

@@ -205,6 +205,12 @@ export interface StakePool {
   performance: { blocksMinted: number; estimatedRoa: number | null; realisedRoa: number | null };
 }
 
+/** Vote shares in percent of the body's voting power (null when no power is counted yet). */
+export interface VoteShare {
+  yesPct: number | null;
+  noPct: number | null;
+}
+
 export interface ProposalRow {
   id: string;
   type: string;
@@ -213,8 +219,8 @@ export interface ProposalRow {
   sinceEpoch: number;
   untilEpoch: number;
   requestedAda: number | null;
-  drep: { yesPct: number; noPct: number } | null;
-  spo: { yesPct: number; noPct: number } | null;
+  drep: VoteShare | null;
+  spo: VoteShare | null;
 }
 
 export interface NewsItem {
