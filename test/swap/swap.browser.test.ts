@@ -152,6 +152,12 @@ describe('swap page in a browser: quote, CIP-30 wallet, sign, submit, executed o
     assert.equal(pending.length, 1, JSON.stringify(pending));
     assert.equal(pending[0]!.status, 'pending');
     assert.equal(pending[0]!.amountIn, 150);
+    const mdWallet = async () => (await fetch(`${s.url}/api/md/wallet/${wallet.address}`)).text();
+    assert.match(
+      await mdWallet(),
+      /\| 150 ADA \| — \| [^|]+ \| [^|]+ \| pending \|/,
+      'the Markdown wallet view shows it pending',
+    );
 
     // The batcher executes it in the next block: complete, with the tokens the ledger shows received.
     s.devnet.step();
@@ -165,6 +171,7 @@ describe('swap page in a browser: quote, CIP-30 wallet, sign, submit, executed o
     assert.equal(done.length, 1);
     assert.equal(done[0]!.status, 'complete');
     assert.equal(done[0]!.tokenOut.unit, pool.tokenB.unit);
+    assert.match(await mdWallet(), /\| 150 ADA \| [\d.,]+ \S+ \| [^|]+ \| [^|]+ \| complete \|/, 'and complete');
 
     await page.waitForSelector('#trade-status[data-status="complete"]', { timeout: 30_000 });
     mkdirSync(ARTIFACTS, { recursive: true });
