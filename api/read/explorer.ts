@@ -8,6 +8,7 @@ import { Tag } from 'cbor-x';
 import { AddressError, parseAddress, type Network, type ParsedAddress } from '../../cardano/address.js';
 import { decodeCbor } from '../access/cbor.js';
 import {
+  blockAtHeight,
   ADDRESSES,
   ADDRESS_TXS,
   BLOCKS,
@@ -60,7 +61,7 @@ async function getBlockAnswer(deps: ReadDeps, input: RouteInput<typeof explorerR
       : blocks.find('byHeight', { eq: [Number(id)], limit: 1 }).then((b) => b[0] ?? null),
   ]);
   if (!found) throw new NotFoundError(`block ${input.id} not found`);
-  const [next] = await blocks.find('byHeight', { eq: [found.height + 1], limit: 1 });
+  const next = await blockAtHeight(deps.store, found.height + 1);
   return presentBlock(found, cp?.height ?? null, next?._id ?? null);
 }
 

@@ -69,8 +69,8 @@ async function getPoolCandlesAnswer(deps: ReadDeps, input: RouteInput<typeof poo
     throw new BadRequestError(`invalid parameter quote: pool ${pool.id} has no ADA side, USD is not available`);
   const assets = await loadAssets(store, [pool.tokenA, pool.tokenB], site, 'url');
   const scale = 10 ** assets.decimals(pool.tokenB) / 10 ** assets.decimals(pool.tokenA);
-  const candles = await readCandles(store, poolSeries(pool.id), input, scale, now());
-  return { poolId: pool.id, interval: input.interval, quote: input.quote, candles };
+  const { candles, coverageFrom } = await readCandles(store, poolSeries(pool.id), input, scale, now());
+  return { poolId: pool.id, interval: input.interval, quote: input.quote, candles, coverageFrom };
 }
 
 async function getPoolTradesAnswer(deps: ReadDeps, input: RouteInput<typeof poolRoutes.trades>) {

@@ -8,6 +8,7 @@ import { poolSeries, poolTvlLovelace, primaryAdaPool, tokenSeries } from '../../
 import { readHolderSeries } from '../../mongo/collections/holders.js';
 import { holderTokenOr404 } from './holders.js';
 import { LOVELACE } from '../../cardano/token-metadata.js';
+import { firstIndexedBlock } from '../../mongo/collections/chain.js';
 import { POOL_STATS, RANKINGS, TOKEN_STATS, type TokenStatsDoc } from '../../mongo/collections/market-read.js';
 import {
   CANDLES,
@@ -59,6 +60,26 @@ export async function poolsOfToken(store: Store, unit: string): Promise<PoolDoc[
   return [...a, ...b];
 }
 
+export interface Candle {
+  time: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+  trades: number;
+}
+
+/**
+ * `coverageFrom` of a bounded answer: the time of the first indexed block when the asked range (starting at unix
+ * second `fromSec`) begins before it, else null (the answer covers the whole range).
+ */
+export async function coverageFrom(store: Store, fromSec: number): Promise<string | null> {
+  const first = await firstIndexedBlock(store);
+  if (!first) return null;
+  return fromSec * 1000 < Date.parse(first.time) ? first.time : null;
+}
+
 /** Unix seconds from a from/to parameter (milliseconds when > 1e11). */
 export const toSeconds = (v: number) => Math.floor(v > 1e11 ? v / 1000 : v);
 
@@ -67,7 +88,13 @@ export const toSeconds = (v: number) => Math.floor(v > 1e11 ? v / 1000 : v);
  * through the adausd series of the same interval when asked. A bucket before the first known ADA/USD is left out of
  * a USD answer.
  */
-export async function readCandles(store: Store, series: string, q: CandleQuery, scale: number, nowMs: number) {
+export async function readCandles(
+  store: Store,
+  series: string,
+  q: CandleQuery,
+  scale: number,
+  nowMs: number,
+): Promise<{ candles: Candle[]; coverageFrom: string | null }> {
   const sec = CANDLE_INTERVALS[q.interval];
   const to = q.to === undefined ? Math.floor(nowMs / 1000) : toSeconds(q.to);
   const from = q.from === undefined ? to - sec * MAX_CANDLES : toSeconds(q.from);
@@ -93,7 +120,7 @@ export async function readCandles(store: Store, series: string, q: CandleQuery, 
       return r;
     };
   }
-  const candles = [];
+  const candles: Candle[] = [];
   for (const c of docs) {
     const f = rates ? rates(c.time) : 1;
     if (f === null) continue;
@@ -108,7 +135,7 @@ export async function readCandles(store: Store, series: string, q: CandleQuery, 
       trades: c.trades,
     });
   }
-  return candles;
+  return { candles, coverageFrom: await coverageFrom(store, from) };
 }
 
 const encodeCursor = (id: number) => Buffer.from(`t${id}`).toString('base64url');
@@ -148,9 +175,13 @@ export async function tradesPage(
   const times = page.map((t) => clock.slotToMs(t.slot));
   const rateAt = page.length ? await adaUsdHistory(store, Math.min(...times), Math.max(...times)) : () => null;
   const last = page[page.length - 1];
+  const nextCursor = docs.length > limit && last ? encodeCursor(last.id) : null;
+  // The last page reaches the start of the indexed history: older trades, if any, were never indexed.
+  const first = nextCursor === null ? await firstIndexedBlock(store) : null;
   return {
     items: page.map((t) => presentTrade(t, assets, clock, rateAt)),
-    nextCursor: docs.length > limit && last ? encodeCursor(last.id) : null,
+    nextCursor,
+    coverageFrom: first?.time ?? null,
   };
 }
 
@@ -202,6 +233,10 @@ async function statsOf(store: Store, token: TokenDoc): Promise<TokenStatsDoc> {
 }
 
 const DAY = 86_400;
+
+/** coverageFrom of a daily series of `days` days up to today. */
+const seriesCoverage = (store: Store, days: number, nowMs: number) =>
+  coverageFrom(store, (Math.floor(nowMs / 1000 / DAY) - (days - 1)) * DAY);
 
 /** Both sides of the pools at the end of each UTC day (today: now), whole ADA; from the first day any pool existed. */
 async function liquiditySeries(store: Store, pools: readonly PoolDoc[], days: number, nowMs: number) {
@@ -300,8 +335,8 @@ async function getTokenCandlesAnswer(deps: ReadDeps, input: RouteInput<typeof to
         throw new BadRequestError(`invalid parameter quote: pool ${pool.id} has no ADA side, USD is not available`);
     }
   }
-  const candles = await readCandles(store, series, input, scale, now());
-  return { poolId, interval: input.interval, quote: input.quote, candles };
+  const { candles, coverageFrom } = await readCandles(store, series, input, scale, now());
+  return { poolId, interval: input.interval, quote: input.quote, candles, coverageFrom };
 }
 
 async function getTokenTradesAnswer(deps: ReadDeps, input: RouteInput<typeof tokenRoutes.trades>) {
@@ -320,14 +355,22 @@ async function getTokenSeriesAnswer(deps: ReadDeps, input: RouteInput<typeof tok
   // Known like /tokens/{unit}/holders: a token held on chain has a holders series without any DEX pool.
   if (input.metric === 'holders') {
     await holderTokenOr404(store, unit);
-    return { metric: 'holders', points: await readHolderSeries(store, unit, input.days, now()) };
+    return {
+      metric: 'holders',
+      points: await readHolderSeries(store, unit, input.days, now()),
+      coverageFrom: await seriesCoverage(store, input.days, now()),
+    };
   }
   const token = await tokenOr404(store, unit);
   const pools = (await store.collection(POOLS).getMany(token.poolIds.map(String)))
     .filter((p): p is PoolDoc => p !== null && p.tokenA === LOVELACE)
     .sort((a, b) => (BigInt(b.reserveARaw) > BigInt(a.reserveARaw) ? 1 : -1))
     .slice(0, SERIES_MAX_POOLS);
-  return { metric: 'liquidity', points: await liquiditySeries(store, pools, input.days, now()) };
+  return {
+    metric: 'liquidity',
+    points: await liquiditySeries(store, pools, input.days, now()),
+    coverageFrom: await seriesCoverage(store, input.days, now()),
+  };
 }
 
 export const listTokens = withAsOf(listTokensAnswer);

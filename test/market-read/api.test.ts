@@ -75,7 +75,7 @@ describe('market REST: units, candles, trades, pools, overview, logos, errors', 
     return r.body as Json;
   };
 
-  it('every JSON answer names the time of the indexed tip block it reflects (asOf)', async () => {
+  it('every JSON answer names the time of the indexed tip block it reflects (asOf); bounded ranges say coverageFrom', async () => {
     const tipTime = new Date(NOW_MS).toISOString();
     for (const p of [
       '/tokens',
@@ -95,6 +95,18 @@ describe('market REST: units, candles, trades, pools, overview, logos, errors', 
       assert.equal(r.status, 200, p);
       assert.equal((r.body as Json).asOf, tipTime, p);
     }
+    // Bounded history says so: the only indexed block is the tip, so any range starting earlier is not covered.
+    const candles = await get(`/tokens/${XTK}/candles?interval=1h`);
+    assert.equal(candles.coverageFrom, tipTime, 'the default 1000 hours reach before the first indexed block');
+    const recent = await get(`/tokens/${XTK}/candles?interval=1h&from=${NOW_SEC}`);
+    assert.equal(recent.coverageFrom, null, 'a range inside the indexed history is covered');
+    assert.equal((await get(`/tokens/${XTK}/series/liquidity?days=7`)).coverageFrom, tipTime);
+    const trades = await get(`/tokens/${XTK}/trades?limit=200`);
+    assert.equal(trades.nextCursor, null);
+    assert.equal(trades.coverageFrom, tipTime, 'the last page reaches the start of the indexed history');
+    const firstPage = await get(`/tokens/${XTK}/trades?limit=1`);
+    assert.ok(firstPage.nextCursor);
+    assert.equal(firstPage.coverageFrom, null);
     const spec = (await get('/openapi.json')) as Json;
     for (const [path, item] of Object.entries(spec.paths as Record<string, Json>)) {
       const schema = item.get.responses['200'].content?.['application/json']?.schema;
@@ -235,7 +247,12 @@ describe('market REST: units, candles, trades, pools, overview, logos, errors', 
       { time: day, value: 220_000 },
     ]);
     const holders = await get(`/tokens/${XTK}/series/holders`);
-    assert.deepEqual(holders, { metric: 'holders', points: [], asOf: holders.asOf });
+    assert.deepEqual(holders, {
+      metric: 'holders',
+      points: [],
+      asOf: holders.asOf,
+      coverageFrom: holders.coverageFrom,
+    });
     assert.match(holders.asOf, /^\d{4}-\d\d-\d\dT/);
   });
 
