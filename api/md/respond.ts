@@ -66,8 +66,11 @@ export function mdResponder(deps: ApiDeps, src: () => MdSource): MdResponder {
       try {
         text = await renderMd(src(), { site, fresh: await readFreshness(deps) }, r);
       } catch (e) {
-        if (!(e instanceof AppError) || e.status >= 500) throw e;
+        // The read layer's own answers (400, 404, 503 before a first recompute, with Retry-After) in Markdown; anything
+        // else is an internal error for the error middleware.
+        if (!(e instanceof AppError)) throw e;
         status = e.status;
+        for (const [h, v] of Object.entries(e.headers)) ctx.set(h, v);
         text = errorView(site, e.status, e.message);
       }
       const bytes = Buffer.from(text, 'utf8');

@@ -88,7 +88,14 @@ export const join = (...parts: (string | false | null | undefined)[]) =>
 
 /** A short Markdown error answer (400/404): what was wrong and where to go next. */
 export function errorView(site: string, status: number, message: string): string {
-  const title = status === 404 ? 'Not found' : status === 400 ? 'Bad request' : `Error ${status}`;
+  const title =
+    status === 404
+      ? 'Not found'
+      : status === 400
+        ? 'Bad request'
+        : status === 503
+          ? 'Not ready yet'
+          : `Error ${status}`;
   return `# ${title} (HTTP ${status})\n\n${message}\n\nSee ${site}/llms.txt for the views and their parameters.\n`;
 }
 
