@@ -225,7 +225,10 @@ function init() {
   $('pair').addEventListener('submit', (e) => {
     e.preventDefault();
     poolCache.clear();
-    void refreshQuote();
+    // A new pair, amount or slippage: the order under review is rebuilt from the fresh quote.
+    void refreshQuote().then(() =>
+      state.api && $('status').hidden ? review().catch((err) => showError('error', `Order: ${err.message}`)) : null,
+    );
   });
   for (const id of ['amount', 'slippage'])
     $(id).addEventListener('input', () => {
