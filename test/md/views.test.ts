@@ -5,6 +5,8 @@
  * the devnet ledger's, and REST paths answer `Accept: text/markdown` with the same view.
  */
 import assert from 'node:assert/strict';
+import { handleOfAsset } from '../../cardano/handles.js';
+import { HANDLE_POLICY } from '../../devnet/activity/handles.js';
 import { startStack, type Stack } from './stack.js';
 
 interface Answer {
@@ -123,6 +125,21 @@ describe('Markdown views on a devnet-synced store', function () {
     const [row] = tableRows(view, 'ADA balance (ADA)');
     const lovelace = s.devnet.ledger.coinAt(w.address);
     assert.equal(Number(row![0]!.replace(/,/g, '')), Number(lovelace) / 1e6);
+  });
+
+  it('the wallet view takes a $handle and resolves it to the address the devnet ledger has its token at', async () => {
+    let found: { handle: string; address: string } | null = null;
+    for (const u of s.devnet.ledger.utxos.values()) {
+      for (const name of Object.keys(u.value.assets[HANDLE_POLICY] ?? {})) {
+        const a = handleOfAsset(HANDLE_POLICY + name);
+        if (a?.role === 'holder' && !a.handle.includes('@')) found ??= { handle: a.handle, address: u.address };
+      }
+      if (found) break;
+    }
+    assert.ok(found, 'the devnet has minted a handle');
+    const view = await get(`/api/md/wallet/$${found.handle}`);
+    assert.equal(view.status, 200, view.text);
+    assert.ok(view.text.includes(`$${found.handle} (${found.address})`), view.text.slice(0, 400));
   });
 
   it('the token table takes sort and a limit of 1–100', async () => {
