@@ -51,9 +51,11 @@ export function createApp(deps: ApiDeps): Koa {
   }
 
   // Markdown views, content negotiation (Accept: text/markdown on REST), swap page, discovery (api/pages/).
+  // Negotiation sits before the micro-cache, so a cached JSON answer is never replayed to a Markdown request.
   const pages = sitePages(deps);
   app.use(forPaths(isRest, pages.negotiate));
-  if (deps.cacheMs) app.use(forPaths(isRest, microCache({ store: deps.store, ttlMs: deps.cacheMs })));
+  // Also without a cache window (API_CACHE_MS=0): it then compresses each answer instead of replaying it.
+  app.use(forPaths(isRest, microCache({ store: deps.store, ttlMs: deps.cacheMs ?? 0 })));
 
   for (const factory of SITE_ROUTERS) {
     const router = factory(deps);
