@@ -17,12 +17,7 @@
  */
 import { hash256 } from '../../cardano/address.js';
 import { LOVELACE, constr, bytes } from '../../cardano/dex/plutus-data.js';
-import {
-  sundaeswapV3,
-  SUNDAESWAP_V3,
-  type SundaeV3Order,
-  type SundaeV3Pool,
-} from '../../cardano/dex/sundaeswap-v3.js';
+import { sundaeswapV3, SUNDAESWAP_V3, type SundaeV3Order, type SundaeV3Pool } from '../../cardano/dex/sundaeswap-v3.js';
 import type { PoolState, Unit } from '../../cardano/dex/types.js';
 import type { ActivityContext, ActivityModule } from '../generator.js';
 import type { Utxo } from '../ledger.js';
