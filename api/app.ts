@@ -15,6 +15,7 @@ import { microCache } from './micro-cache.js';
 import { syncGate } from './sync-guard.js';
 import { accessLog, errorAnswers, forPaths, requestId } from './middleware.js';
 import { API_PREFIX, restRouter, SITE_ROUTERS } from './routes/index.js';
+import { sitePages } from './pages/index.js';
 
 /** Headers a browser client may read (ETag for revalidation, request id for support, limits for back-off). */
 const EXPOSED_HEADERS = [
@@ -61,6 +62,10 @@ export function createApp(deps: ApiDeps): Koa {
 
   // Answers of a chain the source abandoned are withheld (api/sync-guard.ts), cached ones included.
   app.use(syncGate({ store: deps.store }).middleware);
+  // Markdown views, content negotiation (Accept: text/markdown on REST), swap page, discovery (api/pages/).
+  // Negotiation sits before the micro-cache, so a cached JSON answer is never replayed to a Markdown request.
+  const pages = sitePages(deps);
+  app.use(forPaths(isRest, pages.negotiate));
   // Also without a cache window (API_CACHE_MS=0): it then compresses each answer instead of replaying it.
   app.use(forPaths(isRest, microCache({ store: deps.store, ttlMs: deps.cacheMs ?? 0 })));
 
@@ -72,6 +77,7 @@ export function createApp(deps: ApiDeps): Koa {
   }
   const mcp = mcpRouter(deps);
   app.use(mcp.routes()).use(mcp.allowedMethods());
+  for (const router of pages.routers) app.use(router.routes()).use(router.allowedMethods());
   if (access?.routes) app.use(access.routes.routes()).use(access.routes.allowedMethods());
   const v1 = restRouter(deps);
   app.use(v1.routes()).use(v1.allowedMethods());

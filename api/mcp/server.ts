@@ -16,7 +16,7 @@ import type { SyncGate } from '../sync-guard.js';
 import { ResponseCache } from '../response-cache.js';
 import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
 import { readFreshness } from '../read/freshness.js';
-import { publishedOutputSchema, TOOLS, type Tool } from './tools.js';
+import { publishedOutputSchema, TOOL_SET, type Tool } from './tools.js';
 
 export const SERVER_NAME = 'cardano-data-service';
 export const SERVER_VERSION = '1.0.0';
@@ -41,7 +41,7 @@ interface Registered {
   check: ValidateFunction;
 }
 
-const REGISTERED: readonly Registered[] = TOOLS.map((tool) => ({
+const REGISTERED: readonly Registered[] = TOOL_SET.map((tool) => ({
   tool,
   input: fromJsonSchema(tool.inputSchema, passThrough),
   output: fromJsonSchema(publishedOutputSchema(tool), passThrough),

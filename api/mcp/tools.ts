@@ -5,7 +5,7 @@
  * assessment and NFT rarity (api/read/search.ts, token-safety.ts, nft-rarity.ts).
  *
  * `TOOLS` is the one list other surfaces import (llms-full.txt): name, title, description, inputSchema,
- * outputSchema (both JSON Schema 2020-12, object-rooted so both protocol eras see one shape). Every output schema
+ * outputSchema as published (both JSON Schema 2020-12, object-rooted so both protocol eras see one shape). Every output schema
  * carries `asOf` (ISO time of the indexed tip block) and `lagSeconds` (chain tip − indexed tip), added by the
  * server (api/mcp/server.ts) to every result.
  */
@@ -319,7 +319,8 @@ export function netChanges(tx: {
   });
 }
 
-export const TOOLS: readonly Tool[] = [
+/** The tools with their implementations, in list order. */
+export const TOOL_SET: readonly Tool[] = [
   {
     name: 'search',
     title: 'Search',
@@ -835,10 +836,13 @@ export function publishedOutputSchema(tool: Pick<Tool, 'outputSchema'>): ObjectS
 }
 
 /** Name, title, description and published schemas of every tool, in list order (for llms-full.txt and docs). */
-export const TOOL_DEFINITIONS: readonly ToolDefinition[] = TOOLS.map((t) => ({
+export const TOOL_DEFINITIONS: readonly ToolDefinition[] = TOOL_SET.map((t) => ({
   name: t.name,
   title: t.title,
   description: t.description,
   inputSchema: t.inputSchema,
   outputSchema: publishedOutputSchema(t),
 }));
+
+/** The tools as `tools/list` publishes them (the discovery files read this export). */
+export const TOOLS = TOOL_DEFINITIONS;

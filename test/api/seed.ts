@@ -305,7 +305,13 @@ export async function startTestApi(
     async get(p, headers = {}) {
       const res = await fetch(url + p, { headers });
       const text = await res.text();
-      return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as unknown) : null };
+      // JSON answers are parsed; Markdown views (/api/md) and pages come back as text.
+      const json = /json/.test(res.headers.get('content-type') ?? '');
+      return {
+        status: res.status,
+        headers: res.headers,
+        body: text ? (json ? (JSON.parse(text) as unknown) : text) : null,
+      };
     },
     async close() {
       server.closeAllConnections();
