@@ -2,12 +2,15 @@
  * The Koa app: REST (/api/v1), and later the MCP endpoint (/api/mcp), Markdown views (/api/md) and pages, in one
  * process. A factory with no side effects: tests and the server (api/server.ts) build it from injected deps.
  *
- * Order: request id → access log → error answers (the first real handler, so every later failure becomes
- * `{ error }`) → CORS → the access layer per surface (keys, quotas, limits) → the REST micro-cache → routers.
+ * Order: request id → security headers → access log → error answers (the first real handler, so every later
+ * failure becomes `{ error }`) → CORS → the access layer per surface (keys, quotas, limits) → the REST micro-cache →
+ * routers.
  */
 import cors from '@koa/cors';
 import Koa from 'koa';
+import helmet from 'koa-helmet';
 import type { ApiDeps } from './deps.js';
+import { safeError } from './log.js';
 import { microCache } from './micro-cache.js';
 import { accessLog, errorAnswers, forPaths, requestId } from './middleware.js';
 import { API_PREFIX, restRouter, SITE_ROUTERS } from './routes/index.js';
@@ -22,11 +25,40 @@ const EXPOSED_HEADERS = [
   'Retry-After',
 ];
 
-/** The logo image is served to <img> tags in bulk and is never rate limited (spec: Limits 6). */
+/**
+ * The logo image is served to <img> tags in bulk: never rate limited (spec: Limits 6; the REST access middleware
+ * checks a key sent with it without counting it) and never micro-cached (it has its own cache headers).
+ */
 const LOGO_PATH = /^\/api\/v1\/assets\/[^/]+\/logo\/?$/;
-const isRest = (p: string) => (p === API_PREFIX || p.startsWith(`${API_PREFIX}/`)) && !LOGO_PATH.test(p);
+const isRest = (p: string) => p === API_PREFIX || p.startsWith(`${API_PREFIX}/`);
+const isCachedRest = (p: string) => isRest(p) && !LOGO_PATH.test(p);
 const isMarkdown = (p: string) => p === '/api/md' || p.startsWith('/api/md/');
 const isMcp = (p: string) => p === '/api/mcp' || p === '/api/mcp/';
+/** The account area is same-origin only: its session cookie must never be usable from another site. */
+const isAccount = (p: string) => p === '/account' || p.startsWith('/account/');
+
+/**
+ * Security headers on every answer (OWASP REST recommendations): nosniff, no referrer, never framed. JSON answers
+ * and logos need nothing from a browser, so their CSP allows nothing (an SVG logo cannot run script); the account
+ * page sets its own stricter-than-default page CSP (api/access/account-routes.ts). Resources are cross-origin
+ * readable: the API is public and logos are embedded by other sites' <img> tags. HSTS only when served over https.
+ */
+function securityHeaders(siteUrl: string): Koa.Middleware {
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] },
+    },
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    referrerPolicy: { policy: 'no-referrer' },
+    xFrameOptions: { action: 'deny' },
+    strictTransportSecurity: siteUrl.startsWith('https:') ? { maxAge: 31_536_000 } : false,
+  });
+}
+
+/** The read-only surfaces answer GET and HEAD only; the tool server also takes POST (JSON-RPC) and DELETE (session end). */
+const READ_METHODS = 'GET,HEAD,OPTIONS';
+const MCP_METHODS = 'GET,HEAD,POST,DELETE,OPTIONS';
 
 export function createApp(deps: ApiDeps): Koa {
   const app = new Koa();
@@ -35,12 +67,16 @@ export function createApp(deps: ApiDeps): Koa {
   // entries are whatever the client sent. The rate limiter keys on the same address.
   app.maxIpsCount = 1;
   // Errors that escape every middleware (socket and stream errors) are logged here, never printed raw.
-  app.on('error', (err: unknown) => deps.log.error({ err }, 'koa error'));
+  // Only the error's name, code and message: an HTTP parser error carries the raw request bytes (keys, cookies).
+  app.on('error', (err: unknown) => deps.log.error({ err: safeError(err) }, 'koa error'));
 
   app.use(requestId());
+  app.use(securityHeaders(deps.config.SITE_URL));
   app.use(accessLog(deps.log));
   app.use(errorAnswers(deps.log));
-  app.use(cors({ exposeHeaders: EXPOSED_HEADERS, maxAge: 86_400 }));
+  const readCors = cors({ exposeHeaders: EXPOSED_HEADERS, maxAge: 86_400, allowMethods: READ_METHODS });
+  const mcpCors = cors({ exposeHeaders: EXPOSED_HEADERS, maxAge: 86_400, allowMethods: MCP_METHODS });
+  app.use((ctx, next) => (isAccount(ctx.path) ? next() : isMcp(ctx.path) ? mcpCors(ctx, next) : readCors(ctx, next)));
 
   const { access } = deps;
   if (access) {
@@ -49,7 +85,7 @@ export function createApp(deps: ApiDeps): Koa {
     app.use(forPaths(isMcp, access.mcp));
   }
 
-  if (deps.cacheMs) app.use(forPaths(isRest, microCache({ store: deps.store, ttlMs: deps.cacheMs })));
+  if (deps.cacheMs) app.use(forPaths(isCachedRest, microCache({ store: deps.store, ttlMs: deps.cacheMs })));
 
   for (const factory of SITE_ROUTERS) {
     const router = factory(deps);

@@ -14,7 +14,7 @@ import type { Store } from '../mongo/store.js';
  * it may also throw the typed errors of api/errors.ts.
  */
 export interface AccessLayer {
-  /** REST under /api/v1 (never the logo route /api/v1/assets/{unit}/logo). */
+  /** REST under /api/v1; on the logo route /api/v1/assets/{unit}/logo it checks a key but never limits. */
   rest: Koa.Middleware;
   /** Markdown views under /api/md. */
   md: Koa.Middleware;

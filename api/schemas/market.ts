@@ -34,6 +34,12 @@ const unitOrAda: JsonSchema = {
 };
 
 export const UnitParams: ObjectSchema = { type: 'object', required: ['unit'], properties: { unit: unitParam } };
+/** The logo route takes `lovelace` too: ADA is a unit like any other, and has no logo (404, as any logo-less unit). */
+export const LogoParams: ObjectSchema = {
+  type: 'object',
+  required: ['unit'],
+  properties: { unit: { ...unitOrAda, description: 'Asset unit: policy id + asset name hex, or `lovelace`.' } },
+};
 
 export const SeriesParams: ObjectSchema = {
   type: 'object',
