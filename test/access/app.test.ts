@@ -49,7 +49,11 @@ describe('access: mounted by createApp', function () {
     // With the anonymous allowance spent, an invalid or a revoked key is still the spec's 401, not 429.
     const revoked = await access.registry.create('stake1uxrevoked', 'revoked');
     await access.registry.revoke(revoked.view.id);
-    for (const headers of [{ 'x-api-key': 'cds_wrong' }, { authorization: `Bearer ${revoked.key}` }]) {
+    const refused: Record<string, string>[] = [
+      { 'x-api-key': 'cds_wrong' },
+      { authorization: `Bearer ${revoked.key}` },
+    ];
+    for (const headers of refused) {
       const r = await request(`${url}/api/v1/openapi.json`, { headers });
       assert.equal(r.status, 401, JSON.stringify(headers));
       assert.match((r.body as { error: string }).error, /Invalid or revoked API key/);
