@@ -7,7 +7,7 @@
  * or (after the orphans) the RollBackward to the fork point together with the next canonical block.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import type { TipObj } from '../activities/chain/types.js';
+import type { TipObj } from '../cardano/chain/types.js';
 import type { BlockRecord, ChainGenerator } from './generator.js';
 
 export type ChainEventRecord =

@@ -4,7 +4,7 @@
  * block every `blockMs` of wall-clock time (each ~20 slots of chain time), with occasional 1–3 block forks.
  * The canonical chain depends only on the seed (and the system start); forks only add events around it.
  */
-import type { TipObj } from '../activities/chain/types.js';
+import type { TipObj } from '../cardano/chain/types.js';
 import { defaultModules, forkModules } from './activity/index.js';
 import { DevChain, type ChainEventRecord } from './chain.js';
 import { ChainGenerator, genesisUtxos } from './generator.js';

@@ -17,7 +17,7 @@
  */
 
 import { safeJSON } from '@cardano-ogmios/client';
-import type { Block, ChainEvent, Point, Tip } from './types.js';
+import type { Block, ChainEvent, Point, Tip } from '../../cardano/chain/types.js';
 
 type Json = Record<string, unknown>;
 

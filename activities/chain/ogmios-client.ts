@@ -19,7 +19,7 @@
  */
 import type { ChainSource } from './source.js';
 import { toChainEvent, toPoint, toTip } from './json.js';
-import type { ChainEvent, NetworkTime, Point, Tip } from './types.js';
+import type { ChainEvent, NetworkTime, Point, Tip } from '../../cardano/chain/types.js';
 import {
   OgmiosConnectionError,
   OgmiosError,

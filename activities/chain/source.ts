@@ -3,7 +3,7 @@
  * (`activities/chain/ogmios-client.ts`); the devnet speaks the same protocol, so the same adapter runs in every
  * default start and in every test.
  */
-import type { ChainEvent, NetworkTime, Point, Tip } from './types.js';
+import type { ChainEvent, NetworkTime, Point, Tip } from '../../cardano/chain/types.js';
 
 export interface ChainSource {
   /** Chain-sync: the best of `points` (best first) that is on the chain, and the tip. Throws when none is. */

@@ -10,7 +10,7 @@
  */
 import { proposalKey } from '../../cardano/governance-ids.js';
 import type { GovChainProposalDoc, GovChainVoteDoc } from '../../mongo/collections/governance.js';
-import type { Block } from '../chain/types.js';
+import type { Block } from '../../cardano/chain/types.js';
 import { toPlain } from '../sync/values.js';
 import { lovelace } from '../staking/compute.js';
 import { anchorOf, parseVote, requestedWithdrawals, voterId } from './compute.js';

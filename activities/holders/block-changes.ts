@@ -10,7 +10,7 @@
  */
 import { stakeAddressOf } from '../../cardano/address.js';
 import type { UtxoDoc } from '../../mongo/collections/chain.js';
-import type { Block, TxOutput } from '../chain/types.js';
+import type { Block, TxOutput } from '../../cardano/chain/types.js';
 import { valueDoc } from '../sync/values.js';
 
 export interface AddressChange {

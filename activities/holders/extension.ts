@@ -16,7 +16,7 @@ import {
 import type { SyncExtension } from '../sync/extension.js';
 import type { SliceState } from '../sync/slice-state.js';
 import { blockAddressChanges } from './block-changes.js';
-import { applyBalanceDelta, holderDeltas, holderDocId, type BalanceDelta } from './index.js';
+import { applyBalanceDelta, holderDeltas, holderDocId, type BalanceDelta } from '../../cardano/holders.js';
 
 /** What the extension reads and writes (besides the block and its `spent` outputs, which the core provides). */
 export const HOLDERS_EXTENSION_READS_WRITES = {

@@ -8,7 +8,7 @@
 import { HOLDER_COUNTS, HOLDER_SERIES, holderSeriesId, type HolderSeriesDoc } from '../../mongo/collections/holders.js';
 import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
 import { put, type Store, type WriteOp } from '../../mongo/store.js';
-import { CHECKPOINT_ID } from '../recompute/clock.js';
+import { CHECKPOINT_ID } from '../../mongo/collections/clock.js';
 
 export const DAY_SECONDS = 86_400;
 const WRITE_BATCH = 200;

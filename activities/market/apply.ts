@@ -27,9 +27,9 @@ import {
   type TradeDoc,
 } from '../../mongo/collections/market.js';
 import { canonicalJson } from '../../mongo/digest.js';
-import type { Transaction } from '../chain/types.js';
-import { LOVELACE } from '../dex/plutus-data.js';
-import type { ExecutedSwap } from '../dex/types.js';
+import type { Transaction } from '../../cardano/chain/types.js';
+import { LOVELACE } from '../../cardano/dex/plutus-data.js';
+import type { ExecutedSwap } from '../../cardano/dex/types.js';
 import type { SliceState } from '../sync/slice-state.js';
 import { decodeCip68Metadata, isFungibleMint } from './cip68.js';
 import { addPoint, candleIdsOf, INTERVALS, type CandlePoint } from './candles.js';
@@ -37,7 +37,7 @@ import { ADA_USD_SERIES, POOL_COUNTER, TRADE_COUNTER } from './constants.js';
 import { poolKeyId, poolSeries, poolStateId, tokenSeries, tradeId } from './ids.js';
 import { nonAdaUnits, priceOfReserves, primaryPool, tvlOf } from './pools.js';
 import type { OrderSeen, PoolSeen, TxScan } from './scan.js';
-import { adaLeg, makerOf, priceOfLeg, sideOf, tradeToken } from './trades.js';
+import { adaLeg, makerOf, priceOfLeg, sideOf, tradeToken } from '../../cardano/trades.js';
 
 /** Order kinds that are trades (deposits, withdrawals and zaps move liquidity, not price). */
 const TRADE_KINDS = new Set(['swap', 'limit']);

@@ -5,8 +5,8 @@
  * (as CIP-25 images are). Pure.
  */
 import type { TokenDoc } from '../../mongo/collections/market.js';
-import { attempt } from '../dex/utxo.js';
-import { decodePlutusData, type PlutusData } from '../dex/plutus-data.js';
+import { attempt } from '../../cardano/dex/utxo.js';
+import { decodePlutusData, type PlutusData } from '../../cardano/dex/plutus-data.js';
 import { CIP67_FT, CIP67_REFERENCE } from './constants.js';
 
 export type Cip68Metadata = NonNullable<TokenDoc['cip68']>;

@@ -2,7 +2,7 @@
  * Fixed on-chain facts the market extension relies on: the USD stablecoins whose ADA pools define the `adausd`
  * series, and the CIP-67 labels that tie a CIP-68 fungible token to its metadata reference NFT.
  */
-import type { Unit } from '../dex/types.js';
+import type { Unit } from '../../cardano/dex/types.js';
 
 /**
  * USD stablecoins (policy ‖ asset name hex), all with 6 decimals (reference/dex-nft-handles.md §6.1 and

@@ -6,8 +6,8 @@
  * Reads only the block, the UTxOs it consumed (`spent`, with datums) and the market documents it prefetches.
  */
 import { MARKET_SYNC_COLLECTIONS } from '../../mongo/collections/market.js';
-import { DEX_ADAPTERS } from '../dex/index.js';
-import type { DexAdapter } from '../dex/types.js';
+import { DEX_ADAPTERS } from '../../cardano/dex/index.js';
+import type { DexAdapter } from '../../cardano/dex/types.js';
 import type { SyncExtension } from '../sync/extension.js';
 import { applyMarketBlock } from './apply.js';
 import { ADA_USD_STABLECOINS } from './constants.js';

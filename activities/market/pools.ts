@@ -6,8 +6,8 @@
  * pool. Reserves are the DEX's tradable reserves (datum or value minus treasuries/oil), raw integer strings.
  */
 import type { PoolDoc } from '../../mongo/collections/market.js';
-import { LOVELACE } from '../dex/plutus-data.js';
-import type { PoolState } from '../dex/types.js';
+import { LOVELACE } from '../../cardano/dex/plutus-data.js';
+import type { PoolState } from '../../cardano/dex/types.js';
 
 export interface PoolView {
   tokenA: string;

@@ -7,9 +7,9 @@
  * trade and mints nothing.
  */
 import type { UtxoDoc } from '../../mongo/collections/chain.js';
-import type { Block, Transaction, TxOutput } from '../chain/types.js';
-import type { DexAdapter, ExecutedSwap, Order, PoolState } from '../dex/types.js';
-import { paymentCredential } from '../dex/utxo.js';
+import type { Block, Transaction, TxOutput } from '../../cardano/chain/types.js';
+import type { DexAdapter, ExecutedSwap, Order, PoolState } from '../../cardano/dex/types.js';
+import { paymentCredential } from '../../cardano/dex/utxo.js';
 import { ftUnitOfReference } from './cip68.js';
 import { poolKeyId } from './ids.js';
 import { poolView, type PoolView } from './pools.js';

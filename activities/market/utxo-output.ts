@@ -4,8 +4,8 @@
  * datum hash included, so batch extraction sees exactly the output the order or pool was created with.
  */
 import type { UtxoDoc } from '../../mongo/collections/chain.js';
-import type { OutputReference, TxOutput, Value } from '../chain/types.js';
-import type { InputResolver } from '../dex/types.js';
+import type { OutputReference, TxOutput, Value } from '../../cardano/chain/types.js';
+import type { InputResolver } from '../../cardano/dex/types.js';
 
 export function txOutputOfUtxo(u: UtxoDoc): TxOutput {
   const value: Value = { ada: { lovelace: BigInt(u.value.lovelace) } };

@@ -31,7 +31,7 @@ import {
   type NftSaleDoc,
 } from '../../mongo/collections/nft.js';
 import { stakeAddressOf } from '../../cardano/address.js';
-import type { Block, Transaction, TxOutput } from '../chain/types.js';
+import type { Block, Transaction, TxOutput } from '../../cardano/chain/types.js';
 import { spentResolver } from '../market/utxo-output.js';
 import type { SyncExtension } from '../sync/extension.js';
 import type { SliceState } from '../sync/slice-state.js';

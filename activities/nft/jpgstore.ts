@@ -18,11 +18,11 @@
  * `Cancel C0[]` | `Accept C1[]` (note: the reverse of v3). The payouts are believed to include the marketplace fee
  * (unsure per the reference), so the v2 price is Σ payouts.
  */
-import type { OutputReference, Transaction, TxOutput, Value } from '../chain/types.js';
+import type { OutputReference, Transaction, TxOutput, Value } from '../../cardano/chain/types.js';
 import { hash256 } from '../../cardano/address.js';
 import type { Network } from '../../cardano/address.js';
-import { hexToBytes } from '../dex/cbor.js';
-import type { PlutusData } from '../dex/plutus-data.js';
+import { hexToBytes } from '../../cardano/dex/cbor.js';
+import type { PlutusData } from '../../cardano/dex/plutus-data.js';
 import {
   PlutusShapeError,
   asConstr,
@@ -38,10 +38,10 @@ import {
   list,
   networkOf,
   plutusAddressToBech32,
-} from '../dex/plutus-data.js';
-import type { DatumResolver, InputResolver } from '../dex/types.js';
-import { attempt, paymentCredential, redeemersOf, refString, sortedInputs } from '../dex/utxo.js';
-import { labelOf } from './metadatum.js';
+} from '../../cardano/dex/plutus-data.js';
+import type { DatumResolver, InputResolver } from '../../cardano/dex/types.js';
+import { attempt, paymentCredential, redeemersOf, refString, sortedInputs } from '../../cardano/dex/utxo.js';
+import { labelOf } from '../../cardano/nft/metadatum.js';
 
 /** Payment script hash of the v3 ask validator (unparameterised; every v3 listing address has it). */
 export const JPG_V3_ASK_SCRIPT = 'c727443d77df6cff95dca383994f4c3024d03ff56b02ecc22b0f3f65';

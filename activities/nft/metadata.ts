@@ -8,13 +8,13 @@
  * updates it; a rollback restores the previous holder's datum). A CIP-68 NFT whose mint also carries 721
  * (ADA Handles do) is described by its datum; the 721 entry is only a fallback.
  */
-import type { Transaction, TxOutput } from '../chain/types.js';
-import { bytesToHex } from '../dex/cbor.js';
-import type { PlutusData } from '../dex/plutus-data.js';
-import { PlutusShapeError, asConstr, asInt, decodePlutusData } from '../dex/plutus-data.js';
-import { LABEL, splitLabel, withLabel } from './cip67.js';
-import type { Metadatum, PlainValue } from './metadatum.js';
-import { bytesAsText, isMap, labelOf, mapGet, metadatumFromPlutus, toPlain } from './metadatum.js';
+import type { Transaction, TxOutput } from '../../cardano/chain/types.js';
+import { bytesToHex } from '../../cardano/dex/cbor.js';
+import type { PlutusData } from '../../cardano/dex/plutus-data.js';
+import { PlutusShapeError, asConstr, asInt, decodePlutusData } from '../../cardano/dex/plutus-data.js';
+import { LABEL, splitLabel, withLabel } from '../../cardano/nft/cip67.js';
+import type { Metadatum, PlainValue } from '../../cardano/nft/metadatum.js';
+import { bytesAsText, isMap, labelOf, mapGet, metadatumFromPlutus, toPlain } from '../../cardano/nft/metadatum.js';
 
 export interface NftFile {
   name: string | null;

@@ -24,8 +24,8 @@ import {
 } from '../../mongo/collections/nft.js';
 import { replaceAll } from '../../mongo/replace-all.js';
 import type { Store } from '../../mongo/store.js';
-import { currentAdaUsd } from '../recompute/ada-usd.js';
-import { storeClock, type SlotClock } from '../recompute/clock.js';
+import { currentAdaUsd } from '../../mongo/collections/ada-usd.js';
+import { storeClock, type SlotClock } from '../../mongo/collections/clock.js';
 
 /** Sales windows, seconds. */
 export const NFT_WINDOWS = { '24h': 86_400, '7d': 604_800, '30d': 2_592_000 } as const;

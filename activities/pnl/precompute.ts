@@ -19,7 +19,7 @@ import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
 import { TRADES, type TradeDoc } from '../../mongo/collections/market.js';
 import { WALLET_PNL, type WalletPnlDoc } from '../../mongo/collections/pnl.js';
 import { del, put, type Store, type WriteOp } from '../../mongo/store.js';
-import { CHECKPOINT_ID, SLOT_LENGTH_MS } from '../recompute/clock.js';
+import { CHECKPOINT_ID, SLOT_LENGTH_MS } from '../../mongo/collections/clock.js';
 import { computeWalletPnl, type PnlResult } from './wallet.js';
 
 /** A PnL as served: the computation, when it was made, and whether the schedule made it ahead of the request. */

@@ -4,15 +4,15 @@
  * candles), then runs the FIFO (fifo.ts). One function for both callers, so a precomputed answer (precompute.ts)
  * and an on-demand one (GET /wallet/{address}/pnl) are the same computation. Reads only, through the Store port.
  */
-import { adaUsdHistory, currentAdaUsd } from '../recompute/ada-usd.js';
-import { storeClock } from '../recompute/clock.js';
-import { tokenMetadata } from '../registry/metadata.js';
+import { adaUsdHistory, currentAdaUsd } from '../../mongo/collections/ada-usd.js';
+import { storeClock } from '../../mongo/collections/clock.js';
+import { tokenMetadata } from '../../cardano/token-metadata.js';
 import { BLOCKS } from '../../mongo/collections/chain.js';
 import { TOKEN_STATS } from '../../mongo/collections/market-read.js';
 import { TOKENS, TOKEN_META, TRADES, type TradeDoc } from '../../mongo/collections/market.js';
 import type { Store } from '../../mongo/store.js';
-import { computePnl, type WalletPnl } from './fifo.js';
-import { pnlTradesFromDocs, type PnlSkipReason } from './trade.js';
+import { computePnl, type WalletPnl } from '../../cardano/pnl/fifo.js';
+import { pnlTradesFromDocs, type PnlSkipReason } from '../../cardano/pnl/trade.js';
 
 /** Trades read per batch when loading a wallet's whole history. */
 const TRADE_BATCH = 5000;

@@ -22,11 +22,11 @@ import { HOLDER_COUNTS } from '../../mongo/collections/holders.js';
 import { POOLS, TOKENS, TOKEN_META, type PoolDoc } from '../../mongo/collections/market.js';
 import { replaceAll } from '../../mongo/replace-all.js';
 import { put, type CollectionSpec, type Store } from '../../mongo/store.js';
-import { LOVELACE, tokenMetadata } from '../registry/metadata.js';
-import { ADAUSD_SERIES, adaUsdFromPools, adaUsdOfRaw, seriesCloseAt } from './ada-usd.js';
-import { storeClock } from './clock.js';
+import { LOVELACE, tokenMetadata } from '../../cardano/token-metadata.js';
+import { ADAUSD_SERIES, adaUsdFromPools, adaUsdOfRaw, seriesCloseAt } from '../../mongo/collections/ada-usd.js';
+import { storeClock } from '../../mongo/collections/clock.js';
 import { buildOverview } from './overview.js';
-import { buildPoolRankings, buildTokenRankings } from './rankings.js';
+import { buildPoolRankings, buildTokenRankings } from '../../cardano/rankings.js';
 import {
   WINDOW_INTERVAL,
   computePoolStats,

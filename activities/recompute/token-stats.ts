@@ -24,9 +24,9 @@ import {
 } from '../../mongo/collections/market.js';
 import type { Store } from '../../mongo/store.js';
 import { scaleInteger } from '../../cardano/units.js';
-import { LOVELACE, type TokenMetadata } from '../registry/metadata.js';
-import { seriesCloseAt, seriesLatestClose } from './ada-usd.js';
-import type { SlotClock } from './clock.js';
+import { LOVELACE, type TokenMetadata } from '../../cardano/token-metadata.js';
+import { seriesCloseAt, seriesLatestClose } from '../../mongo/collections/ada-usd.js';
+import type { SlotClock } from '../../mongo/collections/clock.js';
 
 /** Candle interval read for the price at each window's start (fine enough for the window, few buckets). */
 export const WINDOW_INTERVAL: Record<StatsWindow, [CandleInterval, number]> = {

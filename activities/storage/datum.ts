@@ -29,7 +29,7 @@ import {
   plutusAddressToBech32,
   unitOf,
   type PlutusData,
-} from '../dex/plutus-data.js';
+} from '../../cardano/dex/plutus-data.js';
 
 export type StakingState = 'active' | 'retiring';
 

@@ -14,8 +14,8 @@
 import type { Network } from '../../cardano/address.js';
 import type { UtxoDoc } from '../../mongo/collections/chain.js';
 import type { StorageEventKind } from '../../mongo/collections/storage.js';
-import type { Block, Transaction, TxOutput } from '../chain/types.js';
-import { paymentCredential } from '../dex/utxo.js';
+import type { Block, Transaction, TxOutput } from '../../cardano/chain/types.js';
+import { paymentCredential } from '../../cardano/dex/utxo.js';
 import { decodeRewardCertificate, decodeStakeDatum, type StakeDatum } from './datum.js';
 import { IAG_NAME, IAG_POLICY, IAG_UNIT } from './iagon.js';
 

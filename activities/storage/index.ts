@@ -18,7 +18,7 @@ import {
   type StorageEventDoc,
 } from '../../mongo/collections/storage.js';
 import { put, type Store } from '../../mongo/store.js';
-import { storeClock } from '../recompute/clock.js';
+import { storeClock } from '../../mongo/collections/clock.js';
 import { decodeStakeDatum } from './datum.js';
 import { IAG_UNIT, NO_IAGON_SCRIPTS, type IagonScripts } from './iagon.js';
 import { buildStorageOverview, type StakeOutput } from './overview.js';

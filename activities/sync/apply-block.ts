@@ -24,7 +24,7 @@ import {
   type UtxoDoc,
 } from '../../mongo/collections/chain.js';
 import { parseAddress, poolIdFromVkey, rewardAddress, stakeAddressOf, type Network } from '../../cardano/address.js';
-import type { Block, OutputReference, Transaction, TxOutput } from '../chain/types.js';
+import type { Block, OutputReference, Transaction, TxOutput } from '../../cardano/chain/types.js';
 import type { SliceState } from './slice-state.js';
 import { addValues, lovelaceOf, sumLovelace, toPlain, valueDoc, ZERO } from './values.js';
 

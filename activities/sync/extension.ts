@@ -9,7 +9,7 @@
  */
 import type { UtxoDoc } from '../../mongo/collections/chain.js';
 import type { CollectionSpec } from '../../mongo/store.js';
-import type { Block } from '../chain/types.js';
+import type { Block } from '../../cardano/chain/types.js';
 import type { BlockContext } from './apply-block.js';
 import type { SliceState } from './slice-state.js';
 

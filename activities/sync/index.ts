@@ -11,7 +11,7 @@ import { CHECKPOINTS, UNDO, undoId, type UndoDoc } from '../../mongo/collections
 import { put, type Store, type WriteOp } from '../../mongo/store.js';
 import type { Network } from '../../cardano/address.js';
 import { slotToEpoch, slotToMs, type ChainSource } from '../chain/source.js';
-import type { Block, ChainEvent, NetworkTime, Point } from '../chain/types.js';
+import type { Block, ChainEvent, NetworkTime, Point } from '../../cardano/chain/types.js';
 import { applyBlock, prefetchBlocks, type BlockContext } from './apply-block.js';
 import {
   nextCheckpoint,

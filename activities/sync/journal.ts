@@ -9,7 +9,7 @@
 import { BLOCKS } from '../../mongo/collections/chain.js';
 import { CHECKPOINTS, UNDO, undoId, type CheckpointDoc, type UndoDoc } from '../../mongo/collections/sync-state.js';
 import { put, type Store, type WriteOp } from '../../mongo/store.js';
-import type { Point } from '../chain/types.js';
+import type { Point } from '../../cardano/chain/types.js';
 
 export type StoredPoint = { slot: number; id: string; height: number };
 export const CHECKPOINT_ID = 'sync';

@@ -4,7 +4,7 @@
  * goes through bigint.
  */
 import type { ValueDoc } from '../../mongo/collections/chain.js';
-import type { Value } from '../chain/types.js';
+import type { Value } from '../../cardano/chain/types.js';
 
 export const ZERO: ValueDoc = Object.freeze({ lovelace: '0', assets: Object.freeze({}) }) as ValueDoc;
 

@@ -9,8 +9,8 @@ import {
   displayName,
   tokenMetadata,
   type TokenMetadata,
-} from '../../activities/registry/metadata.js';
-import type { SlotClock } from '../../activities/recompute/clock.js';
+} from '../../cardano/token-metadata.js';
+import type { SlotClock } from '../../mongo/collections/clock.js';
 import type { PoolStatsDoc, TokenStatsDoc } from '../../mongo/collections/market-read.js';
 import { LOGOS, TOKENS, TOKEN_META, type PoolDoc, type TradeDoc } from '../../mongo/collections/market.js';
 import type { Store } from '../../mongo/store.js';

@@ -4,7 +4,7 @@
  * over its addresses. Values use the current token price in ADA per whole token (TOKEN_STATS.priceAda) and the
  * current ADA/USD rate; a token without a price has null values and sorts last.
  */
-import type { TokenPnl, WalletPnl } from '../../activities/pnl/fifo.js';
+import type { TokenPnl, WalletPnl } from '../../cardano/pnl/fifo.js';
 import type { AddressDoc } from '../../mongo/collections/chain.js';
 import type { TokenStatsDoc } from '../../mongo/collections/market-read.js';
 import { lovelaceToAda, scaleInteger } from '../../cardano/units.js';

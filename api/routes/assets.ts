@@ -4,7 +4,7 @@
  * ETag is the sha-256 of the bytes, so If-None-Match answers 304.
  */
 import Router from '@koa/router';
-import { parseDataUri } from '../../activities/registry/metadata.js';
+import { parseDataUri } from '../../cardano/token-metadata.js';
 import { sha256Hex } from '../../activities/registry/import.js';
 import { LOGOS, TOKENS } from '../../mongo/collections/market.js';
 import type { ApiDeps } from '../deps.js';

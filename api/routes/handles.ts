@@ -5,7 +5,7 @@
  * (`addressParam`): the wallet endpoints and the explorer address page.
  */
 import Router from '@koa/router';
-import { storeClock } from '../../activities/recompute/clock.js';
+import { storeClock } from '../../mongo/collections/clock.js';
 import {
   HandleInputError,
   looksLikeHandle,
@@ -13,7 +13,7 @@ import {
   resolveStoredHandle,
   walletKeyOfHandle,
   type StoredHandle,
-} from '../../activities/handles/resolve.js';
+} from '../../mongo/collections/handles-read.js';
 import type { Store } from '../../mongo/store.js';
 import type { ApiDeps } from '../deps.js';
 import { BadRequestError, NotFoundError } from '../errors.js';

@@ -4,9 +4,9 @@
  * (/tokens/{unit}/series/holders) is served by api/routes/tokens.ts from the holder_series snapshots.
  */
 import Router from '@koa/router';
-import { shareOf } from '../../activities/holders/index.js';
-import { storeClock } from '../../activities/recompute/clock.js';
-import { tokenMetadata } from '../../activities/registry/metadata.js';
+import { shareOf } from '../../cardano/holders.js';
+import { storeClock } from '../../mongo/collections/clock.js';
+import { tokenMetadata } from '../../cardano/token-metadata.js';
 import { scaleInteger } from '../../cardano/units.js';
 import { HOLDERS, HOLDER_COUNTS } from '../../mongo/collections/holders.js';
 import { TOKENS, TOKEN_META } from '../../mongo/collections/market.js';

@@ -3,7 +3,7 @@
  * its token lists presented as TokenRows, and the sync lag read live from the checkpoint at answer time.
  */
 import Router from '@koa/router';
-import { lagSeconds, storeClock } from '../../activities/recompute/clock.js';
+import { lagSeconds, storeClock } from '../../mongo/collections/clock.js';
 import { buildOverview } from '../../activities/recompute/overview.js';
 import {
   MARKET_OVERVIEW,
@@ -20,7 +20,7 @@ import type { ApiDeps } from '../deps.js';
 import { loadAssets, presentTokenRow } from '../present/market.js';
 import { defineRoute, register, type AnyRouteSpec, type RestModule } from '../route.js';
 import { MarketOverviewResponse } from '../schemas/market.js';
-import { currentAdaUsd } from '../../activities/recompute/ada-usd.js';
+import { currentAdaUsd } from '../../mongo/collections/ada-usd.js';
 import { logoMode } from './tokens.js';
 
 export const marketRoutes = {

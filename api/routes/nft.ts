@@ -6,7 +6,7 @@
  */
 import Router from '@koa/router';
 import { computeCollectionStats, nftAdaUsd, NFT_WINDOWS } from '../../activities/nft/stats.js';
-import { storeClock, type SlotClock } from '../../activities/recompute/clock.js';
+import { storeClock, type SlotClock } from '../../mongo/collections/clock.js';
 import { decodeAssetName } from '../../cardano/units.js';
 import { lovelaceToAda } from '../../cardano/units.js';
 import {

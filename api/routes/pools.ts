@@ -3,9 +3,9 @@
  * trades. Pool documents are maintained by the market sync; 24 h figures come from the pool_stats recompute.
  */
 import Router from '@koa/router';
-import { storeClock } from '../../activities/recompute/clock.js';
+import { storeClock } from '../../mongo/collections/clock.js';
 import { poolSeries } from '../../activities/recompute/token-stats.js';
-import { LOVELACE } from '../../activities/registry/metadata.js';
+import { LOVELACE } from '../../cardano/token-metadata.js';
 import { POOL_STATS, RANKINGS, poolRankingId } from '../../mongo/collections/market-read.js';
 import { POOLS, type PoolDoc } from '../../mongo/collections/market.js';
 import type { Store } from '../../mongo/store.js';

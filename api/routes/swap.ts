@@ -4,11 +4,11 @@
  * from the pool document. Read-only: the answer links to `{site_url}/swap`, where the user signs in their wallet.
  */
 import Router from '@koa/router';
-import type { TxOutput, Value } from '../../activities/chain/types.js';
-import { dexAdapter } from '../../activities/dex/index.js';
-import { MINSWAP_V2 } from '../../activities/dex/minswap-v2.js';
-import type { DexAdapter, DexName, PoolState } from '../../activities/dex/types.js';
-import { LOVELACE } from '../../activities/registry/metadata.js';
+import type { TxOutput, Value } from '../../cardano/chain/types.js';
+import { dexAdapter } from '../../cardano/dex/index.js';
+import { MINSWAP_V2 } from '../../cardano/dex/minswap-v2.js';
+import type { DexAdapter, DexName, PoolState } from '../../cardano/dex/types.js';
+import { LOVELACE } from '../../cardano/token-metadata.js';
 import { TOKENS, TOKEN_META, type PoolDoc } from '../../mongo/collections/market.js';
 import type { Store } from '../../mongo/store.js';
 import type { ApiDeps } from '../deps.js';
@@ -17,7 +17,7 @@ import { loadAssets, type AssetBook } from '../present/market.js';
 import { defineRoute, register, type AnyRouteSpec, type CommonQuery, type RestModule } from '../route.js';
 import { SwapQuoteQuery, SwapQuoteResponse } from '../schemas/market.js';
 import { scaleInteger } from '../../cardano/units.js';
-import { currentAdaUsd } from '../../activities/recompute/ada-usd.js';
+import { currentAdaUsd } from '../../mongo/collections/ada-usd.js';
 import { logoMode, poolsOfToken } from './tokens.js';
 
 /** ADA pools per leg tried in two-hop routes (the deepest), so a quote stays a handful of pool reads. */

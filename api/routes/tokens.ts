@@ -10,8 +10,8 @@ import {
   adaUsdHistory,
   adaUsdOfRaw,
   currentAdaUsd,
-} from '../../activities/recompute/ada-usd.js';
-import { storeClock, type SlotClock } from '../../activities/recompute/clock.js';
+} from '../../mongo/collections/ada-usd.js';
+import { storeClock, type SlotClock } from '../../mongo/collections/clock.js';
 import { marketContext } from '../../activities/recompute/index.js';
 import {
   appliedFloors,
@@ -21,7 +21,7 @@ import {
   type Quote,
   type RankPeriod,
   type TokenSort,
-} from '../../activities/recompute/rankings.js';
+} from '../../cardano/rankings.js';
 import {
   computeTokenStats,
   loadTokenInputs,
@@ -32,7 +32,7 @@ import {
 } from '../../activities/recompute/token-stats.js';
 import { readHolderSeries } from '../../activities/holders/series.js';
 import { holderTokenOr404 } from './holders.js';
-import { LOVELACE, tokenMetadata } from '../../activities/registry/metadata.js';
+import { LOVELACE, tokenMetadata } from '../../cardano/token-metadata.js';
 import { POOL_STATS, RANKINGS, TOKEN_STATS, type TokenStatsDoc } from '../../mongo/collections/market-read.js';
 import {
   CANDLES,

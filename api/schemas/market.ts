@@ -3,8 +3,8 @@
  * Tokens, Pools, Swap quote, market overview). Units: ADA amounts are whole ADA, token amounts decimal-adjusted,
  * change* plain fractions (0.05 = +5 %). Objects are open: fields may be added within /v1.
  */
-import { DEX_ADAPTERS } from '../../activities/dex/index.js';
-import { QUOTES, RANK_PERIODS, TOKEN_SORTS } from '../../activities/recompute/rankings.js';
+import { DEX_ADAPTERS } from '../../cardano/dex/index.js';
+import { QUOTES, RANK_PERIODS, TOKEN_SORTS } from '../../cardano/rankings.js';
 import { STATS_WINDOWS } from '../../mongo/collections/market-read.js';
 import { CANDLE_INTERVALS } from '../../mongo/collections/market.js';
 import { component, nullable, type JsonSchema, type ObjectSchema } from '../schema.js';

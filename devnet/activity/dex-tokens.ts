@@ -7,7 +7,7 @@
  */
 import { hex } from '@scure/base';
 import { enterpriseAddress, hash256, keyHash } from '../../cardano/address.js';
-import { bytes, constr, encodePlutusData, type PlutusData } from '../../activities/dex/plutus-data.js';
+import { bytes, constr, encodePlutusData, type PlutusData } from '../../cardano/dex/plutus-data.js';
 import { Rng } from '../rng.js';
 import type { World } from '../world.js';
 

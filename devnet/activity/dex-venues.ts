@@ -21,23 +21,23 @@ import {
   minswapV2LpAssetName,
   type MinswapV2Order,
   type MinswapV2Pool,
-} from '../../activities/dex/minswap-v2.js';
-import { LOVELACE, bech32ToPlutusAddress, bytes, constr, splitUnit } from '../../activities/dex/plutus-data.js';
-import { SPLASH, applySplashSwap, splash, type SplashOrder, type SplashPool } from '../../activities/dex/splash.js';
+} from '../../cardano/dex/minswap-v2.js';
+import { LOVELACE, bech32ToPlutusAddress, bytes, constr, splitUnit } from '../../cardano/dex/plutus-data.js';
+import { SPLASH, applySplashSwap, splash, type SplashOrder, type SplashPool } from '../../cardano/dex/splash.js';
 import {
   SUNDAESWAP_V3,
   sundaeswapV3,
   type SundaeV3Order,
   type SundaeV3Pool,
-} from '../../activities/dex/sundaeswap-v3.js';
-import type { DexAdapter, DexName, PoolState, Unit } from '../../activities/dex/types.js';
+} from '../../cardano/dex/sundaeswap-v3.js';
+import type { DexAdapter, DexName, PoolState, Unit } from '../../cardano/dex/types.js';
 import {
   WINGRIDERS_V2,
   applyWingRidersV2Swap,
   wingridersV2,
   type WingRidersV2Order,
   type WingRidersV2Pool,
-} from '../../activities/dex/wingriders-v2.js';
+} from '../../cardano/dex/wingriders-v2.js';
 import type { OutputDraft } from '../tx.js';
 import { addAssets, type Assets, type Val } from '../value.js';
 import type { Wallet } from '../world.js';

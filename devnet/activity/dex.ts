@@ -16,14 +16,14 @@
  * from here.
  */
 import { hash256 } from '../../cardano/address.js';
-import { LOVELACE, constr, bytes } from '../../activities/dex/plutus-data.js';
+import { LOVELACE, constr, bytes } from '../../cardano/dex/plutus-data.js';
 import {
   sundaeswapV3,
   SUNDAESWAP_V3,
   type SundaeV3Order,
   type SundaeV3Pool,
-} from '../../activities/dex/sundaeswap-v3.js';
-import type { PoolState, Unit } from '../../activities/dex/types.js';
+} from '../../cardano/dex/sundaeswap-v3.js';
+import type { PoolState, Unit } from '../../cardano/dex/types.js';
 import type { ActivityContext, ActivityModule } from '../generator.js';
 import type { Utxo } from '../ledger.js';
 import { Rng } from '../rng.js';

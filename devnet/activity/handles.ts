@@ -13,7 +13,7 @@
  */
 import { base58, hex } from '@scure/base';
 import { enterpriseAddress, hash256, keyHash } from '../../cardano/address.js';
-import { bytes, constr, encodePlutusData, type PlutusData } from '../../activities/dex/plutus-data.js';
+import { bytes, constr, encodePlutusData, type PlutusData } from '../../cardano/dex/plutus-data.js';
 import type { CborValue } from '../cbor.js';
 import type { ActivityContext, ActivityModule } from '../generator.js';
 import type { Utxo } from '../ledger.js';

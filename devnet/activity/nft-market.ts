@@ -17,7 +17,7 @@
  */
 import { hex } from '@scure/base';
 import { baseAddress, hash256 } from '../../cardano/address.js';
-import { bytes, constr, encodePlutusData, type PlutusData } from '../../activities/dex/plutus-data.js';
+import { bytes, constr, encodePlutusData, type PlutusData } from '../../cardano/dex/plutus-data.js';
 import {
   JPG_STAKE_SCRIPT,
   JPG_V3_ASK_SCRIPT,

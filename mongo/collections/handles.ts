@@ -5,7 +5,7 @@
  * token, NFT subhandle), or for a virtual subhandle the `resolved_addresses.ada` of its (000) token's datum.
  * Burning the holder token removes the document. See reference/dex-nft-handles.md §4.
  */
-import type { HandleKind } from '../../activities/handles/index.js';
+import type { HandleKind } from '../../cardano/handles.js';
 import { defineCollection } from '../store.js';
 
 export interface HandleDoc {

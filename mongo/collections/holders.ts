@@ -8,7 +8,7 @@
  * A holder is a stake address when the output address has a stake key (all addresses of one stake key are one
  * holder), else the address itself. Quantities are raw integer strings (they exceed 2^53 on mainnet).
  */
-import type { HolderDoc } from '../../activities/holders/index.js';
+import type { HolderDoc } from '../../cardano/holders.js';
 import { defineCollection } from '../store.js';
 
 /**

@@ -105,7 +105,6 @@ export interface RankingDoc {
 }
 export const RANKINGS = defineCollection<RankingDoc>({ name: 'rankings' });
 
-export const tokenRankingId = (sort: string, period: string, quote: string) => `tokens|${sort}|${period}|${quote}`;
 export const poolRankingId = (sort: string, dex: string | null) => `pools|${sort}|${dex ?? 'all'}`;
 
 export interface DexOverview {

@@ -6,9 +6,9 @@
  * of wallets no longer active are deleted by the next run. Never rolled back: a rollback changes the trades, which
  * makes the document stop covering them.
  */
-import type { WalletPnl } from '../../activities/pnl/fifo.js';
+import type { WalletPnl } from '../../cardano/pnl/fifo.js';
 import type { PnlCoverage } from '../../activities/pnl/wallet.js';
-import type { PnlSkipReason } from '../../activities/pnl/trade.js';
+import type { PnlSkipReason } from '../../cardano/pnl/trade.js';
 import { defineCollection } from '../store.js';
 
 export interface WalletPnlDoc {

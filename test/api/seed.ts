@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { safeJSON } from '@cardano-ogmios/client';
 import { pino } from 'pino';
-import type { Block, OutputReference, Transaction, TxOutput, Value } from '../../activities/chain/types.js';
+import type { Block, OutputReference, Transaction, TxOutput, Value } from '../../cardano/chain/types.js';
 import { createApp } from '../../api/app.js';
 import type { ApiDeps } from '../../api/deps.js';
 import { parseAddress, poolIdFromVkey, stakeAddressOf } from '../../cardano/address.js';

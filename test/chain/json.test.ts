@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { safeJSON } from '@cardano-ogmios/client';
 import { parseOgmiosJson, toChainEvent } from '../../activities/chain/json.js';
-import type { Block } from '../../activities/chain/types.js';
+import type { Block } from '../../cardano/chain/types.js';
 
 const OGMIOS = new URL('../../../shared/fixtures/chain/ogmios/', import.meta.url);
 const files = [

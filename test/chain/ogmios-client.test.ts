@@ -8,7 +8,7 @@ import {
   OgmiosError,
 } from '../../activities/chain/ogmios-client.js';
 import { slotToEpoch, slotToMs, type ChainSource } from '../../activities/chain/source.js';
-import type { Block, ChainEvent, Point, Tip } from '../../activities/chain/types.js';
+import type { Block, ChainEvent, Point, Tip } from '../../cardano/chain/types.js';
 import { buildChain } from '../sync/build-chain.js';
 import { startFakeOgmios, type FakeFrame, type FakeOgmios, type FakeOgmiosOptions } from './fake-ogmios.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { connectOgmios } from '../../activities/chain/ogmios-client.js';
-import type { Block, Tip } from '../../activities/chain/types.js';
+import type { Block, Tip } from '../../cardano/chain/types.js';
 import { buildChain } from '../sync/build-chain.js';
 import { chainDigest, syncAll, tempStore } from '../sync/helpers.js';
 import { memoryChain, TEST_TIME } from '../sync/memory-chain.js';

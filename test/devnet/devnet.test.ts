@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Block, ChainEvent, Transaction, Value } from '../../activities/chain/types.js';
+import type { Block, ChainEvent, Transaction, Value } from '../../cardano/chain/types.js';
 import { parseAddress } from '../../cardano/address.js';
 import { startDevnet, type Devnet, type DevnetOptions } from '../../devnet/index.js';
 import { STAKE_POOL_DEPOSIT } from '../../devnet/params.js';

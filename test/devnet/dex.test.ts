@@ -6,11 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { findOrderAdapter, findPoolAdapter } from '../../activities/dex/index.js';
-import { LOVELACE, decodePlutusData, type PlutusData } from '../../activities/dex/plutus-data.js';
-import type { DexAdapter, DexName, PoolState, Unit } from '../../activities/dex/types.js';
-import { quantityOf } from '../../activities/dex/utxo.js';
-import type { OutputReference, Transaction, TxOutput } from '../../activities/chain/types.js';
+import { findOrderAdapter, findPoolAdapter } from '../../cardano/dex/index.js';
+import { LOVELACE, decodePlutusData, type PlutusData } from '../../cardano/dex/plutus-data.js';
+import type { DexAdapter, DexName, PoolState, Unit } from '../../cardano/dex/types.js';
+import { quantityOf } from '../../cardano/dex/utxo.js';
+import type { OutputReference, Transaction, TxOutput } from '../../cardano/chain/types.js';
 import { dexTokens } from '../../devnet/activity/dex-tokens.js';
 import { startDevnet, type Devnet } from '../../devnet/index.js';
 import { FIXED_NOW, forwardBlocks, syncFromOrigin } from './helpers.js';

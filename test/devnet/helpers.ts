@@ -1,7 +1,7 @@
 /** A raw Ogmios v6 chain-sync client over `ws` for the devnet tests (no library between the test and the wire). */
 import { safeJSON } from '@cardano-ogmios/client';
 import WebSocket from 'ws';
-import type { Block, ChainEvent, Point, Tip } from '../../activities/chain/types.js';
+import type { Block, ChainEvent, Point, Tip } from '../../cardano/chain/types.js';
 
 /** A fixed clock: 2026-03-01T12:00:00Z. */
 export const FIXED_NOW = () => Date.UTC(2026, 2, 1, 12, 0, 0);

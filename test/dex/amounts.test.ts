@@ -1,20 +1,20 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { TxOutput, Value } from '../../activities/chain/types.js';
-import { DEX_ADAPTERS, dexAdapter, findOrderAdapter, findPoolAdapter } from '../../activities/dex/index.js';
-import type { MinswapV2Order, MinswapV2Pool } from '../../activities/dex/minswap-v2.js';
-import { minswapV1 } from '../../activities/dex/minswap-v1.js';
-import { MINSWAP_V2, minswapV2 } from '../../activities/dex/minswap-v2.js';
-import { muesliswap } from '../../activities/dex/muesliswap.js';
-import type { SplashOrder, SplashPool } from '../../activities/dex/splash.js';
-import { splash } from '../../activities/dex/splash.js';
-import type { SundaeV3Order, SundaeV3Pool } from '../../activities/dex/sundaeswap-v3.js';
-import { sundaeswapV1 } from '../../activities/dex/sundaeswap-v1.js';
-import { sundaeswapV3 } from '../../activities/dex/sundaeswap-v3.js';
-import type { DexAdapter, PoolState } from '../../activities/dex/types.js';
-import type { WingRidersV2Order, WingRidersV2Pool } from '../../activities/dex/wingriders-v2.js';
-import { wingridersV1 } from '../../activities/dex/wingriders-v1.js';
-import { wingridersV2 } from '../../activities/dex/wingriders-v2.js';
+import type { TxOutput, Value } from '../../cardano/chain/types.js';
+import { DEX_ADAPTERS, dexAdapter, findOrderAdapter, findPoolAdapter } from '../../cardano/dex/index.js';
+import type { MinswapV2Order, MinswapV2Pool } from '../../cardano/dex/minswap-v2.js';
+import { minswapV1 } from '../../cardano/dex/minswap-v1.js';
+import { MINSWAP_V2, minswapV2 } from '../../cardano/dex/minswap-v2.js';
+import { muesliswap } from '../../cardano/dex/muesliswap.js';
+import type { SplashOrder, SplashPool } from '../../cardano/dex/splash.js';
+import { splash } from '../../cardano/dex/splash.js';
+import type { SundaeV3Order, SundaeV3Pool } from '../../cardano/dex/sundaeswap-v3.js';
+import { sundaeswapV1 } from '../../cardano/dex/sundaeswap-v1.js';
+import { sundaeswapV3 } from '../../cardano/dex/sundaeswap-v3.js';
+import type { DexAdapter, PoolState } from '../../cardano/dex/types.js';
+import type { WingRidersV2Order, WingRidersV2Pool } from '../../cardano/dex/wingriders-v2.js';
+import { wingridersV1 } from '../../cardano/dex/wingriders-v1.js';
+import { wingridersV2 } from '../../cardano/dex/wingriders-v2.js';
 import { block12069665, irisItems, irisOutput, realBlock, realTx } from './fixtures.js';
 
 /** A real pool of each DEX (from the fixtures) to vary reserves and fees on. */

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { safeJSON } from '@cardano-ogmios/client';
-import type { Block, OutputReference, Transaction, TxOutput, Value } from '../../activities/chain/types.js';
+import type { Block, OutputReference, Transaction, TxOutput, Value } from '../../cardano/chain/types.js';
 
 export const FIXTURES = path.resolve(process.cwd(), '../shared/fixtures');
 

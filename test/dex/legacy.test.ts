@@ -1,19 +1,19 @@
 import assert from 'node:assert/strict';
-import type { TxOutput, Value } from '../../activities/chain/types.js';
-import type { MinswapV1Order, MinswapV1Pool } from '../../activities/dex/minswap-v1.js';
-import { decodeMinswapV1OrderDatum, minswapV1 } from '../../activities/dex/minswap-v1.js';
-import type { MuesliOrder, MuesliPool } from '../../activities/dex/muesliswap.js';
-import { decodeMuesliOrderDatum, muesliswap } from '../../activities/dex/muesliswap.js';
-import { decodePlutusData } from '../../activities/dex/plutus-data.js';
-import type { SundaeV1Order, SundaeV1Pool } from '../../activities/dex/sundaeswap-v1.js';
-import { decodeSundaeV1OrderDatum, sundaeswapV1 } from '../../activities/dex/sundaeswap-v1.js';
-import { decodeVyfiOrderDatum, encodeVyfiOrderDatum } from '../../activities/dex/vyfi.js';
-import type { WingRidersV1Order, WingRidersV1Pool } from '../../activities/dex/wingriders-v1.js';
+import type { TxOutput, Value } from '../../cardano/chain/types.js';
+import type { MinswapV1Order, MinswapV1Pool } from '../../cardano/dex/minswap-v1.js';
+import { decodeMinswapV1OrderDatum, minswapV1 } from '../../cardano/dex/minswap-v1.js';
+import type { MuesliOrder, MuesliPool } from '../../cardano/dex/muesliswap.js';
+import { decodeMuesliOrderDatum, muesliswap } from '../../cardano/dex/muesliswap.js';
+import { decodePlutusData } from '../../cardano/dex/plutus-data.js';
+import type { SundaeV1Order, SundaeV1Pool } from '../../cardano/dex/sundaeswap-v1.js';
+import { decodeSundaeV1OrderDatum, sundaeswapV1 } from '../../cardano/dex/sundaeswap-v1.js';
+import { decodeVyfiOrderDatum, encodeVyfiOrderDatum } from '../../cardano/dex/vyfi.js';
+import type { WingRidersV1Order, WingRidersV1Pool } from '../../cardano/dex/wingriders-v1.js';
 import {
   decodeWingRidersV1PoolDatum,
   decodeWingRidersV1RequestDatum,
   wingridersV1,
-} from '../../activities/dex/wingriders-v1.js';
+} from '../../cardano/dex/wingriders-v1.js';
 import type { IrisItem } from './fixtures.js';
 import { irisItems, irisOutput, readJson, realTx } from './fixtures.js';
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import type { OutputReference, Transaction, TxOutput, Value } from '../../activities/chain/types.js';
-import type { MinswapV2Order, MinswapV2Pool } from '../../activities/dex/minswap-v2.js';
-import { MINSWAP_V2, applyMinswapV2Swap, minswapV2, minswapV2LpAssetName } from '../../activities/dex/minswap-v2.js';
-import { asConstr, bytes, constr, encodePlutusData, list, optionData } from '../../activities/dex/plutus-data.js';
-import { quantityOf } from '../../activities/dex/utxo.js';
+import type { OutputReference, Transaction, TxOutput, Value } from '../../cardano/chain/types.js';
+import type { MinswapV2Order, MinswapV2Pool } from '../../cardano/dex/minswap-v2.js';
+import { MINSWAP_V2, applyMinswapV2Swap, minswapV2, minswapV2LpAssetName } from '../../cardano/dex/minswap-v2.js';
+import { asConstr, bytes, constr, encodePlutusData, list, optionData } from '../../cardano/dex/plutus-data.js';
+import { quantityOf } from '../../cardano/dex/utxo.js';
 import { block12069665, realOutputIndex, realTx, resolverOf } from './fixtures.js';
 
 const SNEK = '279c909f348e533da5808898f87f9a14bb2c3dfbbacccd631d927a3f534e454b';

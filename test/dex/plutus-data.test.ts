@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import { decodeCbor, encodeCborHex } from '../../activities/dex/cbor.js';
-import { decodeTxOutputCbor } from '../../activities/dex/output-cbor.js';
-import type { PlutusData } from '../../activities/dex/plutus-data.js';
+import { decodeCbor, encodeCborHex } from '../../cardano/dex/cbor.js';
+import { decodeTxOutputCbor } from '../../cardano/dex/output-cbor.js';
+import type { PlutusData } from '../../cardano/dex/plutus-data.js';
 import {
   asAssetClass,
   asBool,
@@ -20,7 +20,7 @@ import {
   plutusAddressToBech32,
   plutusDataToJson,
   rationalData,
-} from '../../activities/dex/plutus-data.js';
+} from '../../cardano/dex/plutus-data.js';
 import { FIXTURES, block12069665, readJson, realBlock } from './fixtures.js';
 
 interface Found {

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import type { TxOutput } from '../../activities/chain/types.js';
+import type { TxOutput } from '../../cardano/chain/types.js';
 import { baseAddress } from '../../cardano/address.js';
-import { decodeCbor, encodeCborHex as encodeItem } from '../../activities/dex/cbor.js';
-import { decodeTxOutputCbor } from '../../activities/dex/output-cbor.js';
-import { decodePlutusData } from '../../activities/dex/plutus-data.js';
-import type { SplashOrder, SplashPool } from '../../activities/dex/splash.js';
-import { applySplashSwap, decodeSplashOrderDatum, decodeSplashPoolDatum, splash } from '../../activities/dex/splash.js';
+import { decodeCbor, encodeCborHex as encodeItem } from '../../cardano/dex/cbor.js';
+import { decodeTxOutputCbor } from '../../cardano/dex/output-cbor.js';
+import { decodePlutusData } from '../../cardano/dex/plutus-data.js';
+import type { SplashOrder, SplashPool } from '../../cardano/dex/splash.js';
+import { applySplashSwap, decodeSplashOrderDatum, decodeSplashPoolDatum, splash } from '../../cardano/dex/splash.js';
 import { irisItems, irisOutput, readJson, realOutputIndex, realTx, resolverOf } from './fixtures.js';
 
 const CODEX = '768eb235da972c81180ebf35d415fccd437185f7b402feb39befe71e434f444558';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import type { TxOutput } from '../../activities/chain/types.js';
-import { cpAmountOut } from '../../activities/dex/cpmm.js';
-import { decodePlutusData, encodePlutusData, fieldsOf } from '../../activities/dex/plutus-data.js';
-import type { SundaeV3Order, SundaeV3Pool } from '../../activities/dex/sundaeswap-v3.js';
-import { decodeSundaeV3OrderDatum, decodeSundaeV3PoolDatum, sundaeswapV3 } from '../../activities/dex/sundaeswap-v3.js';
+import type { TxOutput } from '../../cardano/chain/types.js';
+import { cpAmountOut } from '../../cardano/dex/cpmm.js';
+import { decodePlutusData, encodePlutusData, fieldsOf } from '../../cardano/dex/plutus-data.js';
+import type { SundaeV3Order, SundaeV3Pool } from '../../cardano/dex/sundaeswap-v3.js';
+import { decodeSundaeV3OrderDatum, decodeSundaeV3PoolDatum, sundaeswapV3 } from '../../cardano/dex/sundaeswap-v3.js';
 import { irisItems, irisOutput, readJson, realOutputIndex, realTx, resolverOf } from './fixtures.js';
 
 const TRUMP = 'de27f9eb9ed6f011e30a56dbe09d982c9facde3a37efd92f4dfac015446f6e616c644a5472756d70';

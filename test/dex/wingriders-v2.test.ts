@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import type { TxOutput } from '../../activities/chain/types.js';
-import type { WingRidersV2Order, WingRidersV2Pool } from '../../activities/dex/wingriders-v2.js';
-import { wingRidersV2Swap, wingridersV2 } from '../../activities/dex/wingriders-v2.js';
+import type { TxOutput } from '../../cardano/chain/types.js';
+import type { WingRidersV2Order, WingRidersV2Pool } from '../../cardano/dex/wingriders-v2.js';
+import { wingRidersV2Swap, wingridersV2 } from '../../cardano/dex/wingriders-v2.js';
 import { block12069665, irisItems, irisOutput, realOutputIndex, realTx, resolverOf } from './fixtures.js';
 
 const HOSKY = 'a0028f350aaabe0545fdcb56b039bfb08e4bb4d8c4d7c3c7d481c235484f534b59';

@@ -3,7 +3,7 @@
  * the extension's parser): the expectation of the governance tests.
  */
 import { parseOgmiosJson } from '../../activities/chain/json.js';
-import type { Block } from '../../activities/chain/types.js';
+import type { Block } from '../../cardano/chain/types.js';
 import { lovelace } from '../../activities/staking/compute.js';
 import { drepBech32 } from '../../cardano/governance-ids.js';
 import type { Devnet } from '../../devnet/index.js';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { parseOgmiosJson } from '../../activities/chain/json.js';
 import { connectOgmios } from '../../activities/chain/ogmios-client.js';
 import type { ChainSource } from '../../activities/chain/source.js';
-import type { Block, ChainEvent } from '../../activities/chain/types.js';
+import type { Block, ChainEvent } from '../../cardano/chain/types.js';
 import { blockGovernance } from '../../activities/governance/chain.js';
 import { createGovernanceExtension } from '../../activities/governance/extension.js';
 import { createGovernanceActivities } from '../../activities/governance/index.js';

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { connectOgmios } from '../../activities/chain/ogmios-client.js';
 import { defaultExtensions } from '../../activities/extensions.js';
 import { createHandlesExtension } from '../../activities/handles/extension.js';
-import { decodeHandleDatum, handleOfAsset, HANDLE_POLICIES } from '../../activities/handles/index.js';
+import { decodeHandleDatum, handleOfAsset, HANDLE_POLICIES } from '../../cardano/handles.js';
 import type { SyncExtension } from '../../activities/sync/extension.js';
 import { createSyncActivities } from '../../activities/sync/index.js';
 import { stakeAddressOf } from '../../cardano/address.js';

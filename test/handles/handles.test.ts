@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import type { TxOutput } from '../../activities/chain/types.js';
+import type { TxOutput } from '../../cardano/chain/types.js';
 import { baseAddress, enterpriseAddress, parseAddress, stakeAddressOf } from '../../cardano/address.js';
 import { bech32 } from '@scure/base';
-import { bytesToHex } from '../../activities/dex/cbor.js';
-import { constr, encodePlutusData } from '../../activities/dex/plutus-data.js';
-import type { PlutusData } from '../../activities/dex/plutus-data.js';
+import { bytesToHex } from '../../cardano/dex/cbor.js';
+import { constr, encodePlutusData } from '../../cardano/dex/plutus-data.js';
+import type { PlutusData } from '../../cardano/dex/plutus-data.js';
 import {
   HANDLE_DEMI_POLICY,
   HANDLE_POLICY,
@@ -16,8 +16,8 @@ import {
   isHandleName,
   parseHandleInput,
   resolveHandle,
-} from '../../activities/handles/index.js';
-import type { HandleHolderSource } from '../../activities/handles/index.js';
+} from '../../cardano/handles.js';
+import type { HandleHolderSource } from '../../cardano/handles.js';
 import { realBlock, realTx } from '../dex/fixtures.js';
 
 const hex = (s: string) => Buffer.from(s, 'utf8').toString('hex');

@@ -6,15 +6,15 @@
  */
 import assert from 'node:assert/strict';
 import { connectOgmios } from '../../activities/chain/ogmios-client.js';
-import type { Block, Transaction } from '../../activities/chain/types.js';
+import type { Block, Transaction } from '../../cardano/chain/types.js';
 import { applyHandleEvent, blockHandleEvents, createHandlesExtension } from '../../activities/handles/extension.js';
-import { HANDLE_DEMI_POLICY, HANDLE_POLICY, decodeHandleDatum } from '../../activities/handles/index.js';
+import { HANDLE_DEMI_POLICY, HANDLE_POLICY, decodeHandleDatum } from '../../cardano/handles.js';
 import {
   HandleInputError,
   handlesHeldBy,
   normaliseHandle,
   resolveStoredHandle,
-} from '../../activities/handles/resolve.js';
+} from '../../mongo/collections/handles-read.js';
 import { enterpriseAddress, stakeAddressOf } from '../../cardano/address.js';
 import { HANDLES } from '../../mongo/collections/handles.js';
 import { startFakeOgmios } from '../chain/fake-ogmios.js';

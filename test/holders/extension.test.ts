@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { blockAddressChanges } from '../../activities/holders/block-changes.js';
 import { createHoldersExtension } from '../../activities/holders/extension.js';
-import type { Block } from '../../activities/chain/types.js';
+import type { Block } from '../../cardano/chain/types.js';
 import type { UtxoDoc } from '../../mongo/collections/chain.js';
 import { HOLDERS, HOLDER_COUNTS } from '../../mongo/collections/holders.js';
 import { storeDigest } from '../../mongo/digest.js';

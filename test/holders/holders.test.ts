@@ -14,7 +14,7 @@ import {
   holdersFromBalances,
   type BalanceDelta,
   type HolderDoc,
-} from '../../activities/holders/index.js';
+} from '../../cardano/holders.js';
 import type { AddressDoc } from '../../mongo/collections/chain.js';
 import { baseAddress, enterpriseAddress, rewardAddress, stakeAddressOf } from '../../cardano/address.js';
 

@@ -3,7 +3,7 @@
  * synced UTxO set and address summaries (what the extension must always equal).
  */
 import type { ChainSource } from '../../activities/chain/source.js';
-import { balanceEntries, holdersFromBalances } from '../../activities/holders/index.js';
+import { balanceEntries, holdersFromBalances } from '../../cardano/holders.js';
 import type { SyncExtension } from '../../activities/sync/extension.js';
 import { createSyncActivities } from '../../activities/sync/index.js';
 import { ADDRESSES, UTXOS } from '../../mongo/collections/chain.js';

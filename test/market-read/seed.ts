@@ -3,8 +3,8 @@
  * (mongo/collections/market.ts): raw integers, raw prices (lovelace per token base unit), slots. The clock is the
  * checkpoint's block: slot TIP_SLOT is NOW_MS, one slot per second.
  */
-import type { TxOutput } from '../../activities/chain/types.js';
-import type { DexAdapter, PoolState } from '../../activities/dex/types.js';
+import type { TxOutput } from '../../cardano/chain/types.js';
+import type { DexAdapter, PoolState } from '../../cardano/dex/types.js';
 import { ALL_COLLECTIONS, BLOCKS, CHECKPOINTS } from '../../mongo/collections/index.js';
 import { MARKET_READ_COLLECTIONS, type TokenStatsDoc, type WindowStats } from '../../mongo/collections/market-read.js';
 import {

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { CANDLE_INTERVALS, CANDLES, TRADES, type CandleDoc, type TradeDoc } from '../../mongo/collections/market.js';
-import type { Block, Transaction } from '../../activities/chain/types.js';
+import type { Block, Transaction } from '../../cardano/chain/types.js';
 import { TEST_TIME } from '../sync/memory-chain.js';
 import { ChainBuilder, h, realBlock12069665 } from './chain.js';
 import {
@@ -21,7 +21,7 @@ import {
   type ExpectedSwap,
 } from './dex-txs.js';
 import { all, marketDigest, syncMarket } from './sync.js';
-import { minswapV2, type MinswapV2Pool } from '../../activities/dex/minswap-v2.js';
+import { minswapV2, type MinswapV2Pool } from '../../cardano/dex/minswap-v2.js';
 
 const MKT = `${h('prop-mkt').slice(0, 56)}4d4b54`;
 

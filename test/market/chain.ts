@@ -6,7 +6,7 @@
  */
 import { block12069665, readJson } from '../dex/fixtures.js';
 import { hash256 } from '../../cardano/address.js';
-import type { Block, ChainEvent, Transaction, TxOutput } from '../../activities/chain/types.js';
+import type { Block, ChainEvent, Transaction, TxOutput } from '../../cardano/chain/types.js';
 
 const enc = new TextEncoder();
 export const h = (s: string): string => hash256(enc.encode(s));

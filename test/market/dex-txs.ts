@@ -5,7 +5,7 @@
  * reference datum. Pool templates are the real ADA/SNEK pools of mainnet block 12069665 and 11322286.
  */
 import { baseAddress } from '../../cardano/address.js';
-import type { Transaction, TxOutput, Value } from '../../activities/chain/types.js';
+import type { Transaction, TxOutput, Value } from '../../cardano/chain/types.js';
 import {
   MINSWAP_V2,
   applyMinswapV2Swap,
@@ -13,8 +13,8 @@ import {
   minswapV2LpAssetName,
   type MinswapV2Order,
   type MinswapV2Pool,
-} from '../../activities/dex/minswap-v2.js';
-import { SUNDAESWAP_V3, sundaeswapV3, type SundaeV3Pool } from '../../activities/dex/sundaeswap-v3.js';
+} from '../../cardano/dex/minswap-v2.js';
+import { SUNDAESWAP_V3, sundaeswapV3, type SundaeV3Pool } from '../../cardano/dex/sundaeswap-v3.js';
 import {
   bytes,
   constr,
@@ -22,8 +22,8 @@ import {
   list,
   optionData,
   type PlutusData,
-} from '../../activities/dex/plutus-data.js';
-import { quantityOf, sortedInputs, unitsOf } from '../../activities/dex/utxo.js';
+} from '../../cardano/dex/plutus-data.js';
+import { quantityOf, sortedInputs, unitsOf } from '../../cardano/dex/utxo.js';
 import { block12069665, realTx } from '../dex/fixtures.js';
 import { h, type ChainBuilder } from './chain.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { stakeAddressOf } from '../../cardano/address.js';
-import type { Transaction } from '../../activities/chain/types.js';
-import { minswapV2, type MinswapV2Pool } from '../../activities/dex/minswap-v2.js';
+import type { Transaction } from '../../cardano/chain/types.js';
+import { minswapV2, type MinswapV2Pool } from '../../cardano/dex/minswap-v2.js';
 import { ADA_USD_SERIES, candleId, decodeCip68Metadata, bucketOf } from '../../activities/market/index.js';
 import {
   CANDLES,

@@ -1,7 +1,7 @@
 /** Syncing a test chain with the real sync activities and the market extension into a throwaway store. */
 import { createMarketExtension } from '../../activities/market/index.js';
 import { createSyncActivities } from '../../activities/sync/index.js';
-import type { ChainEvent } from '../../activities/chain/types.js';
+import type { ChainEvent } from '../../cardano/chain/types.js';
 import { openMemoryStore } from '../../mongo/adapters/embedded.js';
 import { ALL_COLLECTIONS } from '../../mongo/collections/index.js';
 import { MARKET_SYNC_COLLECTIONS } from '../../mongo/collections/market.js';

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { parseOgmiosJson } from '../../activities/chain/json.js';
 import { connectOgmios } from '../../activities/chain/ogmios-client.js';
 import type { ChainSource } from '../../activities/chain/source.js';
-import type { Block, ChainEvent } from '../../activities/chain/types.js';
+import type { Block, ChainEvent } from '../../cardano/chain/types.js';
 import { defaultExtensions } from '../../activities/extensions.js';
 import { createNftExtension } from '../../activities/nft/extension.js';
 import { JPG_V3_ASK_SCRIPT, decodeListingDatum, listingPrice } from '../../activities/nft/jpgstore.js';

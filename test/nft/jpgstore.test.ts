@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import type { OutputReference, Transaction, TxOutput } from '../../activities/chain/types.js';
+import type { OutputReference, Transaction, TxOutput } from '../../cardano/chain/types.js';
 import { baseAddress, hash256 } from '../../cardano/address.js';
-import { hexToBytes } from '../../activities/dex/cbor.js';
-import type { PlutusJson } from '../../activities/dex/plutus-data.js';
-import { constr, encodePlutusData } from '../../activities/dex/plutus-data.js';
+import { hexToBytes } from '../../cardano/dex/cbor.js';
+import type { PlutusJson } from '../../cardano/dex/plutus-data.js';
+import { constr, encodePlutusData } from '../../cardano/dex/plutus-data.js';
 import {
   JPG_STAKE_SCRIPT,
   JPG_V2_SWAP_SCRIPT,

@@ -3,11 +3,11 @@
  * parsers read (inputs, outputs, fee, mint, witness datums by hash, metadata labels as CBOR). Only the fields the
  * NFT fixtures need; the tx id is blake2b-256 of the body bytes as written.
  */
-import type { Transaction } from '../../activities/chain/types.js';
+import type { Transaction } from '../../cardano/chain/types.js';
 import { hash256 } from '../../cardano/address.js';
-import type { Cbor } from '../../activities/dex/cbor.js';
-import { bytesToHex, decodeCbor, encodeCbor, encodeCborHex } from '../../activities/dex/cbor.js';
-import { decodeTxOutputCbor } from '../../activities/dex/output-cbor.js';
+import type { Cbor } from '../../cardano/dex/cbor.js';
+import { bytesToHex, decodeCbor, encodeCbor, encodeCborHex } from '../../cardano/dex/cbor.js';
+import { decodeTxOutputCbor } from '../../cardano/dex/output-cbor.js';
 
 const field = (m: Cbor, k: number): Cbor | undefined =>
   m.t === 'map' ? m.v.find(([key]) => key.t === 'int' && key.v === BigInt(k))?.[1] : undefined;

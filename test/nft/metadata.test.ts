@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import type { Transaction } from '../../activities/chain/types.js';
-import type { Cbor } from '../../activities/dex/cbor.js';
-import { encodeCborHex } from '../../activities/dex/cbor.js';
-import { LABEL, labelPrefix, splitLabel, withLabel } from '../../activities/nft/cip67.js';
+import type { Transaction } from '../../cardano/chain/types.js';
+import type { Cbor } from '../../cardano/dex/cbor.js';
+import { encodeCborHex } from '../../cardano/dex/cbor.js';
+import { LABEL, labelPrefix, splitLabel, withLabel } from '../../cardano/nft/cip67.js';
 import {
   cip25Entries,
   cip68FromDatum,
@@ -10,7 +10,7 @@ import {
   collectionOf,
   nftMintsOf,
 } from '../../activities/nft/metadata.js';
-import { labelOf, metadatumFromJson } from '../../activities/nft/metadatum.js';
+import { labelOf, metadatumFromJson } from '../../cardano/nft/metadatum.js';
 import { realTx } from '../dex/fixtures.js';
 
 const HANDLE = 'f0ff48bbb7bbe9d59a40f1ce90e9e9d0ff5002ec48f232b49ca0fb9a';

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { computeCollectionStats, floorOf } from '../../activities/nft/stats.js';
-import { slotClock } from '../../activities/recompute/clock.js';
+import { slotClock } from '../../mongo/collections/clock.js';
 import {
   UNKNOWN_PRICE_KEY,
   priceKey,

@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { computePnl, type PnlMarks, type TokenPnl, type WalletPnl } from '../../activities/pnl/fifo.js';
-import { pnlTrade, type PnlTrade } from '../../activities/pnl/trade.js';
+import { computePnl, type PnlMarks, type TokenPnl, type WalletPnl } from '../../cardano/pnl/fifo.js';
+import { pnlTrade, type PnlTrade } from '../../cardano/pnl/trade.js';
 
 const SNEK = '279c909f348e533da5808898f87f9a14bb2c3dfbbacccd631d927a3f534e454b';
 const MIN = '29d222ce763455e3d7a09a665ce554f00ac89d2e99a1a83d267170c64d494e';

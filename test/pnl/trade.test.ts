@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { rewardAddress } from '../../cardano/address.js';
 import type { TradeDoc } from '../../mongo/collections/market.js';
-import { pnlTradeFromDoc, pnlTradesFromDocs } from '../../activities/pnl/trade.js';
+import { pnlTradeFromDoc, pnlTradesFromDocs } from '../../cardano/pnl/trade.js';
 import { scaleInteger } from '../../cardano/units.js';
 
 const MIN = '29d222ce763455e3d7a09a665ce554f00ac89d2e99a1a83d267170c64d494e';

@@ -4,8 +4,8 @@
  * tests assert), and blocks whose transactions stake, retire, withdraw and claim.
  */
 import assert from 'node:assert/strict';
-import { bytes, constr, encodePlutusData } from '../../activities/dex/plutus-data.js';
-import type { Block, Transaction, TxOutput } from '../../activities/chain/types.js';
+import { bytes, constr, encodePlutusData } from '../../cardano/dex/plutus-data.js';
+import type { Block, Transaction, TxOutput } from '../../cardano/chain/types.js';
 import {
   decodeRewardCertificate,
   decodeStakeDatum,

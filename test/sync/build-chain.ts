@@ -4,7 +4,7 @@
  * chain does not depend on whether forks are included, so a forked stream and a clean one must index alike.
  */
 import { baseAddress, hash256, poolIdFromVkey, keyHash } from '../../cardano/address.js';
-import type { Block, ChainEvent, Transaction, TxOutput, Value } from '../../activities/chain/types.js';
+import type { Block, ChainEvent, Transaction, TxOutput, Value } from '../../cardano/chain/types.js';
 
 const enc = new TextEncoder();
 const h = (s: string) => hash256(enc.encode(s));

@@ -4,7 +4,7 @@
  * the stream's final chain; the first event after it is a RollBackward to it.
  */
 import type { ChainSource } from '../../activities/chain/source.js';
-import type { Block, ChainEvent, NetworkTime, Point, Tip } from '../../activities/chain/types.js';
+import type { Block, ChainEvent, NetworkTime, Point, Tip } from '../../cardano/chain/types.js';
 
 export const TEST_TIME: NetworkTime = {
   startTimeMs: Date.UTC(2026, 0, 1),

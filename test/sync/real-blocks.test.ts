@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { connectOgmios } from '../../activities/chain/ogmios-client.js';
 import { parseOgmiosJson } from '../../activities/chain/json.js';
-import type { AdaAmount, Block, Transaction } from '../../activities/chain/types.js';
+import type { AdaAmount, Block, Transaction } from '../../cardano/chain/types.js';
 import { BLOCKS, TRANSACTIONS } from '../../mongo/collections/chain.js';
 import { startFakeOgmios } from '../chain/fake-ogmios.js';
 import { syncAll, tempStore } from './helpers.js';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
 import type { ChainSource } from '../../activities/chain/source.js';
-import type { Block, ChainEvent } from '../../activities/chain/types.js';
+import type { Block, ChainEvent } from '../../cardano/chain/types.js';
 import { createSyncActivities, type SliceInput, type SliceResult } from '../../activities/sync/index.js';
 import { BLOCKS, CHECKPOINTS } from '../../mongo/collections/index.js';
 import { buildChain } from '../sync/build-chain.js';

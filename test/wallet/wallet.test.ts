@@ -4,8 +4,8 @@
  * ADA/USDM pool for the ADA/USD rate.
  */
 import assert from 'node:assert/strict';
-import { computePnl } from '../../activities/pnl/fifo.js';
-import { pnlTradesFromDocs } from '../../activities/pnl/trade.js';
+import { computePnl } from '../../cardano/pnl/fifo.js';
+import { pnlTradesFromDocs } from '../../cardano/pnl/trade.js';
 import { walletRoutes } from '../../api/routes/wallet.js';
 import { ajv } from '../../api/schema.js';
 import { baseAddress, enterpriseAddress, rewardAddress } from '../../cardano/address.js';

@@ -16,7 +16,7 @@
  *
  * Quantities are raw integer strings (they exceed 2^53 on mainnet), added as bigint.
  */
-import type { ValueDoc } from '../../mongo/collections/chain.js';
+import type { ValueDoc } from '../mongo/collections/chain.js';
 
 export interface BalanceEntry {
   address: string;

@@ -14,15 +14,15 @@
  * The handle's address is the address of the UTxO currently holding its token (a burn removes the handle; a
  * rollback restores the previous holder, as the UTxO set does).
  */
-import { parseAddress, stakeAddressOf } from '../../cardano/address.js';
-import type { Transaction, TxOutput } from '../chain/types.js';
-import { bytesToHex, hexToBytes } from '../dex/cbor.js';
-import type { PlutusData } from '../dex/plutus-data.js';
-import { asConstr, decodePlutusData } from '../dex/plutus-data.js';
-import { addressFromBytes } from '../dex/output-cbor.js';
-import { attempt } from '../dex/utxo.js';
-import { LABEL, splitLabel, withLabel } from '../nft/cip67.js';
-import { bytesAsText, isMap, keyText, mapGet, metadatumFromPlutus } from '../nft/metadatum.js';
+import { parseAddress, stakeAddressOf } from './address.js';
+import type { Transaction, TxOutput } from './chain/types.js';
+import { bytesToHex, hexToBytes } from './dex/cbor.js';
+import type { PlutusData } from './dex/plutus-data.js';
+import { asConstr, decodePlutusData } from './dex/plutus-data.js';
+import { addressFromBytes } from './dex/output-cbor.js';
+import { attempt } from './dex/utxo.js';
+import { LABEL, splitLabel, withLabel } from './nft/cip67.js';
+import { bytesAsText, isMap, keyText, mapGet, metadatumFromPlutus } from './nft/metadatum.js';
 
 export const HANDLE_POLICY = 'f0ff48bbb7bbe9d59a40f1ce90e9e9d0ff5002ec48f232b49ca0fb9a';
 export const HANDLE_DEMI_POLICY = '6c32db33a422e0bc2cb535bb850b5a6e9a9572222056d6ddc9cbc26e';

@@ -3,8 +3,8 @@
  * at start), the on-chain CIP-68 (333) reference datum (TokenDoc.cip68), then the asset name itself. Decimals are
  * off-chain facts: a token neither source describes has 0 (its amounts are shown in base units).
  */
-import { decodeAssetName, splitUnit } from '../../cardano/units.js';
-import type { TokenDoc, TokenMetaDoc } from '../../mongo/collections/market.js';
+import { decodeAssetName, splitUnit } from './units.js';
+import type { TokenDoc, TokenMetaDoc } from '../mongo/collections/market.js';
 
 export const LOVELACE = 'lovelace';
 

@@ -10,8 +10,8 @@
  * (Splash); decoded nodes remember which, so re-encoding a decoded datum gives back the same bytes.
  */
 import { bech32 } from '@scure/base';
-import { baseAddress, enterpriseAddress, parseAddress } from '../../cardano/address.js';
-import type { Network } from '../../cardano/address.js';
+import { baseAddress, enterpriseAddress, parseAddress } from '../address.js';
+import type { Network } from '../address.js';
 import type { Cbor } from './cbor.js';
 import { bignumValue, bytesToHex, chunkSizes, decodeCbor, encodeCborHex, hexToBytes } from './cbor.js';
 

@@ -1,6 +1,6 @@
 /** Trade facts derived from the two assets and amounts of a swap. Pure. */
-import { stakeAddressOf } from '../../cardano/address.js';
-import { LOVELACE } from '../dex/plutus-data.js';
+import { stakeAddressOf } from './address.js';
+import { LOVELACE } from './dex/plutus-data.js';
 
 export const sideOf = (tokenIn: string, tokenOut: string): 'buy' | 'sell' | null =>
   tokenIn === LOVELACE ? 'buy' : tokenOut === LOVELACE ? 'sell' : null;

@@ -8,8 +8,10 @@
  * either direction, themselves ordered by the tie-breaks. Ascending order reverses the groups of equal values and
  * keeps everything else (tie order, missing last). For `holders`, exact counts come before capped ones.
  */
-import type { RankEntry, RankingDoc, StatsWindow, TokenStatsDoc } from '../../mongo/collections/market-read.js';
-import { tokenRankingId } from '../../mongo/collections/market-read.js';
+import type { RankEntry, RankingDoc, StatsWindow, TokenStatsDoc } from '../mongo/collections/market-read.js';
+
+/** Id of the stored ranking of one sort, period and quote (`-` where the list has none). */
+export const tokenRankingId = (sort: string, period: string, quote: string) => `tokens|${sort}|${period}|${quote}`;
 
 export const TOKEN_SORTS = [
   'volume',

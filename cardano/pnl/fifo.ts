@@ -24,7 +24,7 @@
  * is attributed to the unmatched part. Realised ADA figures are therefore exact to the lovelace and are turned
  * into whole ADA once, at the end. Prices, ADA/USD rates and everything in USD are doubles.
  */
-import { lovelaceToAda, scaleInteger } from '../../cardano/units.js';
+import { lovelaceToAda, scaleInteger } from '../units.js';
 import type { PnlTrade } from './trade.js';
 
 export interface PnlMarks {

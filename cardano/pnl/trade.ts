@@ -8,9 +8,9 @@
  * Amounts stay exact integers (raw base units, lovelace) — the FIFO works on them — and carry decimal-adjusted
  * numbers beside them for display, scaled from the exact decimal expansion (one rounding, at the end).
  */
-import { lovelaceToAda, scaleInteger } from '../../cardano/units.js';
+import { lovelaceToAda, scaleInteger } from '../units.js';
 import type { TradeDoc } from '../../mongo/collections/market.js';
-import { adaLeg, sideOf } from '../market/trades.js';
+import { adaLeg, sideOf } from '../trades.js';
 
 export interface PnlTrade {
   /** Order among trades of one time: the trade id (ids are assigned in chain order). */

@@ -3,11 +3,11 @@
  * handles sync extension). Used by GET /handles/{handle}, the wallet and explorer address endpoints, and later by
  * search and the agent tools. Reads one document by id.
  */
-import { HANDLES, type HandleDoc } from '../../mongo/collections/handles.js';
-import type { Store } from '../../mongo/store.js';
-import { HandleInputError, isHandleName, parseHandleInput } from './index.js';
+import { HANDLES, type HandleDoc } from './handles.js';
+import type { Store } from '../store.js';
+import { HandleInputError, isHandleName, parseHandleInput } from '../../cardano/handles.js';
 
-export { HandleInputError } from './index.js';
+export { HandleInputError } from '../../cardano/handles.js';
 
 /**
  * A resolved handle: its document (mongo/collections/handles.ts) with the id as `handle` and the address known.

@@ -4,9 +4,9 @@
  * market sync keeps (stablecoin base units per lovelace; every USD stablecoin counted there has 6 decimals like
  * ADA, so the raw ratio is USD per ADA).
  */
-import { CANDLES, POOLS, type CandleInterval, type PoolDoc } from '../../mongo/collections/market.js';
-import type { Store } from '../../mongo/store.js';
-import { LOVELACE } from '../registry/metadata.js';
+import { CANDLES, POOLS, type CandleInterval, type PoolDoc } from './market.js';
+import type { Store } from '../store.js';
+import { LOVELACE } from '../../cardano/token-metadata.js';
 
 /** USD stablecoins (reference dex-nft-handles.md §6.1): unit → decimals. */
 export const USD_STABLECOINS: ReadonlyMap<string, number> = new Map([

@@ -4,7 +4,7 @@
  * input order. Pure.
  */
 import type { OutputReference, Transaction, TxOutput, Value } from '../chain/types.js';
-import { parseAddress } from '../../cardano/address.js';
+import { parseAddress } from '../address.js';
 import { CborError } from './cbor.js';
 import type { PlutusData } from './plutus-data.js';
 import { LOVELACE, PlutusShapeError, decodePlutusData } from './plutus-data.js';
