@@ -3,7 +3,7 @@
  * beside them; margin, saturation and returns are plain fractions (0.02 = 2 %), the REST convention.
  */
 import { component, type JsonSchema, type ObjectSchema } from '../schema.js';
-import { Ada, Lovelace } from './common.js';
+import { Ada, Lovelace, PageQueryProperties } from './common.js';
 
 export const StakePoolIdParams: ObjectSchema = {
   type: 'object',
@@ -21,8 +21,7 @@ export const StakePoolIdParams: ObjectSchema = {
 export const StakePoolsQuery: ObjectSchema = {
   type: 'object',
   properties: {
-    page: { type: 'integer', minimum: 1, default: 1 },
-    pageSize: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+    ...PageQueryProperties,
   },
 };
 
