@@ -206,7 +206,17 @@ export const TxResponse = component('Transaction', {
     mint: { ...AssetList, description: 'Minted (positive) and burned (negative) quantities.' },
     certificates: {
       type: 'array',
-      items: { type: 'object' },
+      items: {
+        type: 'object',
+        required: ['type'],
+        properties: {
+          type: {
+            type: 'string',
+            description:
+              'Ogmios v6 certificate type: stakeCredentialRegistration, stakeCredentialDeregistration, stakeDelegation, stakePoolRegistration, stakePoolRetirement, delegateRepresentativeRegistration, … (its other fields as Ogmios names them).',
+          },
+        },
+      },
       description: 'Certificates as Ogmios v6 reports them (amounts in lovelace, big integers as strings).',
     },
     withdrawals: {
@@ -219,7 +229,12 @@ export const TxResponse = component('Transaction', {
     },
     metadata: {
       type: ['object', 'null'],
-      description: 'Transaction metadata by label (big integers as strings).',
+      propertyNames: { pattern: '^[0-9]+$' },
+      additionalProperties: {
+        description:
+          'The metadatum of this label: text, an integer (as a string when beyond 2^53), bytes (hex), a list or a map of metadata.',
+      },
+      description: 'Transaction metadata by label (a word64 label, decimal) (big integers as strings).',
     },
     validityInterval: {
       type: 'object',

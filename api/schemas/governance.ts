@@ -55,7 +55,8 @@ export const DRepIdParams: ObjectSchema = {
       type: 'string',
       // CIP-105 drep1…/drep_script1…: a 28-byte credential hash (51 bech32 characters); CIP-129 drep1…: a header
       // byte and the hash (53); or the credential hash as 56 hex.
-      pattern: '^(drep1([02-9ac-hj-np-z]{51}|[02-9ac-hj-np-z]{53})|drep_script1[02-9ac-hj-np-z]{51}|drep_always_abstain|drep_always_no_confidence|[0-9a-fA-F]{56})$',
+      pattern:
+        '^(drep1([02-9ac-hj-np-z]{51}|[02-9ac-hj-np-z]{53})|drep_script1[02-9ac-hj-np-z]{51}|drep_always_abstain|drep_always_no_confidence|[0-9a-fA-F]{56})$',
       'x-expected':
         'a DRep id (drep1… CIP-129 or CIP-105, drep_script1…) or drep_always_abstain / drep_always_no_confidence',
       description:
@@ -215,7 +216,18 @@ export const ProposalDetailResponse = component('GovernanceProposalDetail', {
         properties: { rewardAccount: { type: 'string' }, amount: Ada, lovelace: Lovelace },
       },
     },
-    action: { type: 'object', description: 'The action as the ledger reports it (Ogmios v6 form).' },
+    action: {
+      type: 'object',
+      required: ['type'],
+      properties: {
+        type: {
+          type: 'string',
+          description:
+            'Ogmios v6 action type: treasuryWithdrawals, protocolParametersUpdate, hardForkInitiation, noConfidence, constitutionalCommittee, constitution, information; the other fields as Ogmios names them.',
+        },
+      },
+      description: 'The action as the ledger reports it (Ogmios v6 form).',
+    },
     votes: { type: 'array', items: GovernanceVote, description: `At most ${MAX_DETAIL_VOTES}, by voting power.` },
     votesTotal: { type: 'integer', minimum: 0 },
     ...AsOf,

@@ -87,7 +87,21 @@ export const StakePoolDetailResponse = component('StakePoolDetail', {
     vrfKeyHash: { type: ['string', 'null'] },
     rewardAccount: { type: ['string', 'null'] },
     owners: { type: 'array', items: { type: 'string' } },
-    relays: { type: 'array' },
+    relays: {
+      type: 'array',
+      description: 'Relays of the registration certificate, as Ogmios v6 reports them.',
+      items: {
+        type: 'object',
+        required: ['type'],
+        properties: {
+          type: { type: 'string', enum: ['ipAddress', 'hostname'] },
+          ipv4: { type: 'string', description: 'ipAddress relays: dotted IPv4 address.' },
+          ipv6: { type: 'string', description: 'ipAddress relays: IPv6 address.' },
+          hostname: { type: 'string', description: 'hostname relays: DNS name (A/AAAA or SRV).' },
+          port: { type: 'integer', minimum: 0, maximum: 65535 },
+        },
+      },
+    },
     metadata: {
       type: 'object',
       required: ['url', 'hash', 'verified', 'reason', 'ticker', 'name', 'description', 'homepage'],
