@@ -78,7 +78,8 @@ type Limited = 'anon' | 'key' | 'pnl-anon' | 'pnl-key' | 'bad-key';
 
 export function createSurfaceLimits(deps: LimitDeps) {
   const { config, keys, quota, redis } = deps;
-  const docs = `${config.SITE_URL}/account`;
+  // The 429's `docs`: the account page's section on limits (what each caller gets, the headers, Retry-After).
+  const docs = `${config.SITE_URL}/account#rate-limits`;
   const limitsOn = config.RATE_LIMITS;
 
   const writeTooMany = (ctx: Context, error: string, hint: (s: number) => string, retryAfter: number) => {
