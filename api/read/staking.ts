@@ -15,7 +15,9 @@ async function listStakePoolsAnswer(deps: ReadDeps, input: RouteInput<typeof sta
     pools.find('byStake', { reverse: true, offset: (input.page - 1) * input.pageSize, limit: input.pageSize }),
     pools.count('byStake'),
   ]);
-  const first = docs[0];
+  // The snapshot the page belongs to: its first pool, or on a page past the end the list's first pool (every pool
+  // of one recompute carries the same epoch and computedAt), so an empty page still says what it is empty of.
+  const first = docs[0] ?? (await pools.find('byStake', { reverse: true, limit: 1 }))[0];
   return {
     items: docs.map(presentStakePoolRow),
     page: input.page,

@@ -605,6 +605,11 @@ const Route = component('SwapRoute', {
           poolId: { type: 'integer' },
           unit: { type: 'string' },
           amount: { type: 'number', description: 'Decimal-adjusted.' },
+          amountRaw: {
+            type: 'string',
+            pattern: '^[0-9]+$',
+            description: 'Exact, base units of the input token (input × fee numerator / denominator, rounded down).',
+          },
           percent: { type: ['number', 'null'] },
         },
       },
