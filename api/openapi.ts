@@ -147,6 +147,7 @@ export function buildOpenApi(routes: readonly AnyRouteSpec[], siteUrl: string): 
           '401': { $ref: '#/components/responses/Unauthorized' },
           '404': { $ref: '#/components/responses/NotFound' },
           '429': { $ref: '#/components/responses/TooManyRequests' },
+          '503': { $ref: '#/components/responses/ServiceUnavailable' },
         },
       },
     };
@@ -160,6 +161,12 @@ export function buildOpenApi(routes: readonly AnyRouteSpec[], siteUrl: string): 
       description: 'Rate limit or daily quota exceeded: wait Retry-After seconds, then continue.',
       headers: { 'Retry-After': intHeader('Seconds to wait.'), ...RATE_HEADERS, ...REQUEST_ID_HEADER },
       content: jsonContent(h.ref(RateLimitErrorBody)),
+    },
+    ServiceUnavailable: {
+      description:
+        'Not ready yet: the answer is a precomputed document its recompute has not written (right after start, or for a token newer than the last recompute), or the store does not answer. Retry after Retry-After seconds.',
+      headers: { 'Retry-After': intHeader('Seconds to wait.'), ...REQUEST_ID_HEADER },
+      content: jsonContent(errorBody),
     },
   };
   return {
