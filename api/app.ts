@@ -21,6 +21,7 @@ const EXPOSED_HEADERS = [
   'X-Request-Id',
   'X-RateLimit-Limit',
   'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
   'X-Daily-Remaining',
   'Retry-After',
 ];
@@ -40,7 +41,7 @@ const isAccount = (p: string) => p === '/account' || p.startsWith('/account/');
 /**
  * Security headers on every answer (OWASP REST recommendations): nosniff, no referrer, never framed. JSON answers
  * and logos need nothing from a browser, so their CSP allows nothing (an SVG logo cannot run script); the account
- * page sets its own stricter-than-default page CSP (api/access/account-routes.ts). Resources are cross-origin
+ * page sets its own CSP, its script and stylesheet from 'self' only (api/access/account-routes.ts). Resources are cross-origin
  * readable: the API is public and logos are embedded by other sites' <img> tags. HSTS only when served over https.
  */
 function securityHeaders(siteUrl: string): Koa.Middleware {
@@ -67,7 +68,8 @@ export function createApp(deps: ApiDeps): Koa {
   // entries are whatever the client sent. The rate limiter keys on the same address.
   app.maxIpsCount = 1;
   // Errors that escape every middleware (socket and stream errors) are logged here, never printed raw.
-  // Only the error's name, code and message: an HTTP parser error carries the raw request bytes (keys, cookies).
+  // The error reduced to name, code, message and stack: an HTTP parser error carries the raw request bytes
+  // (`rawPacket`: keys, cookies).
   app.on('error', (err: unknown) => deps.log.error({ err: safeError(err) }, 'koa error'));
 
   app.use(requestId());
