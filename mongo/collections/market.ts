@@ -11,7 +11,7 @@
  * off-chain metadata that may arrive or change after the trade; the read side decimal-adjusts
  * (`raw × 10^decimals / 10^6` for ADA prices). Times: unix seconds for candle buckets, slots elsewhere.
  */
-import { defineCollection } from '../store.js';
+import { defineCollection, type Store } from '../store.js';
 
 /** Monotonic counters for the integer ids the spec gives pools and trades (`_id` = counter name). */
 export interface CounterDoc {
@@ -223,3 +223,64 @@ export interface LogoDoc {
 export const LOGOS = defineCollection<LogoDoc>({ name: 'logos' });
 
 export const MARKET_SYNC_COLLECTIONS = [COUNTERS, POOL_KEYS, POOLS, POOL_STATES, TRADES, ORDER_TRADES, CANDLES, TOKENS];
+
+// ---- named reads ----------------------------------------------------------------------------------------------
+
+/** Pools with the unit on either side. */
+export async function poolsOfUnit(store: Store, unit: string): Promise<PoolDoc[]> {
+  const pools = store.collection(POOLS);
+  const [a, b] = await Promise.all([pools.find('byTokenA', { eq: [unit] }), pools.find('byTokenB', { eq: [unit] })]);
+  return [...a, ...b];
+}
+
+/** Whose trades: a token's (either side), a pool's, or a maker's (stake address, else address). */
+export type TradesOf = { token: string } | { poolId: number } | { maker: string };
+
+/** Trades newest first, strictly after the trade with id `afterId` (a cursor) when given. */
+export function tradesNewestFirst(store: Store, of: TradesOf, limit: number, afterId?: number): Promise<TradeDoc[]> {
+  const [index, field, key] =
+    'token' in of
+      ? ['byToken', 'token', of.token]
+      : 'poolId' in of
+        ? ['byPool', 'poolId', of.poolId]
+        : ['byMaker', 'maker', of.maker];
+  const after =
+    afterId === undefined ? {} : { after: { _id: String(afterId).padStart(12, '0'), id: afterId, [field]: key } };
+  return store.collection(TRADES).find(index, { eq: [key], reverse: true, limit, ...after });
+}
+
+/** Candles of one series and interval with bucket start in [from, to] (unix seconds), the latest `limit`, oldest first. */
+export async function candlesInRange(
+  store: Store,
+  series: string,
+  interval: CandleInterval,
+  range: { from?: number; to: number; limit?: number },
+): Promise<CandleDoc[]> {
+  const docs = await store.collection(CANDLES).find('bySeries', {
+    eq: [series, interval],
+    ...(range.from !== undefined ? { gte: range.from } : {}),
+    lte: range.to,
+    reverse: true,
+    ...(range.limit !== undefined ? { limit: range.limit } : {}),
+  });
+  return docs.reverse();
+}
+
+/** The last candle of a series starting before `before` (unix seconds). */
+export async function candleBefore(
+  store: Store,
+  series: string,
+  interval: CandleInterval,
+  before: number,
+): Promise<CandleDoc | null> {
+  const [c] = await store
+    .collection(CANDLES)
+    .find('bySeries', { eq: [series, interval], lt: before, reverse: true, limit: 1 });
+  return c ?? null;
+}
+
+/** A pool's state as of a slot: the last state at or before it. */
+export async function poolStateAt(store: Store, poolId: number, slot: number): Promise<PoolStateDoc | null> {
+  const [s] = await store.collection(POOL_STATES).find('byPool', { eq: [poolId], lte: slot, reverse: true, limit: 1 });
+  return s ?? null;
+}
