@@ -4,16 +4,37 @@
  * supply, 2^64 − 1 base units per output), computed here by hand rather than read from the schema constants.
  */
 import assert from 'node:assert/strict';
+import { TOKENS } from '../../mongo/collections/market.js';
+import { put } from '../../mongo/store.js';
 import { seedChain, startTestApi, type TestApi } from './seed.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
 
 const UNIT = `${'ab'.repeat(28)}4c4f474f`;
+/** A token the index saw minted (1,000 units) that no DEX pool has ever held. */
+const MINTED_ONLY = `${'cd'.repeat(28)}4d494e54`;
 
 describe('REST bounds: numbers and identifiers beyond what the chain can hold', () => {
   let api: TestApi;
   before(async () => {
-    api = await startTestApi(seedChain);
+    api = await startTestApi(async (store) => {
+      await seedChain(store);
+      await store.write([
+        put(TOKENS, {
+          _id: MINTED_ONLY,
+          policyId: MINTED_ONLY.slice(0, 56),
+          nameHex: MINTED_ONLY.slice(56),
+          cip68: null,
+          totalSupplyRaw: '1000',
+          supplyFromMint: true,
+          poolIds: [],
+          primaryPoolId: null,
+          firstPoolSlot: null,
+          firstPoolExact: false,
+          slot: 1,
+        }),
+      ]);
+    });
   });
   after(() => api.close());
 
@@ -62,5 +83,11 @@ describe('REST bounds: numbers and identifiers beyond what the chain can hold', 
     for (const id of [`${'a'.repeat(64)}%2365536`, `${'a'.repeat(64)}%23`, 'gov_action1xyz'])
       await expect400(`/governance/proposals/${id}`, /id: must be txId#index .*index 0-65535/);
     await expect400('/news?cursor=not%2Fbase64url', /cursor: must be the nextCursor of a previous page/);
+  });
+
+  it('a token minted but never pooled is 404 (no market data will come), not a 503 to retry forever', async () => {
+    const r = await api.get(`/api/v1/tokens/${MINTED_ONLY}`);
+    assert.equal(r.status, 404, JSON.stringify(r.body));
+    assert.match((r.body as Json).error, /has no indexed DEX pool, so no market data/);
   });
 });
