@@ -24,6 +24,7 @@ import { recomputeGovernanceBody } from './recompute-governance.js';
 import { syncChainBody } from './sync-chain.js';
 import { recomputeStorageBody } from './recompute-storage.js';
 import { ingestNewsBody } from './ingest-news.js';
+import { derived } from './derived.js';
 
 export interface WorkflowEntry<A = never, I = never, R = unknown> {
   body: WorkflowBody<A, I, R>;
@@ -45,7 +46,7 @@ export const WORKFLOWS = {
     body: syncChainBody,
     activityOptions: SYNC_ACTIVITY,
     singleton: true,
-    reads: ['checkpoints', 'undo'],
+    reads: ['checkpoints', 'undo', 'sync_health'],
     // The chain documents plus every sync extension's documents (activities/extensions.ts), one batch per slice.
     writes: [
       'blocks',
@@ -77,16 +78,17 @@ export const WORKFLOWS = {
       'nft_sales',
       'governance_chain_proposals',
       'governance_chain_votes',
+      'sync_health',
     ],
   },
   recomputeMarket: {
-    body: recomputeMarketBody,
+    body: derived('recomputeMarket', recomputeMarketBody),
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: ['checkpoints', 'pools', 'pool_states', 'trades', 'candles', 'tokens', 'token_meta', 'holder_counts'],
     writes: ['token_stats', 'pool_stats', 'rankings', 'market_overview'],
   },
   recomputeGovernance: {
-    body: recomputeGovernanceBody,
+    body: derived('recomputeGovernance', recomputeGovernanceBody),
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: [
       'transactions',
@@ -100,7 +102,7 @@ export const WORKFLOWS = {
     writes: ['governance_proposals', 'governance_votes', 'dreps'],
   },
   recomputeStaking: {
-    body: recomputeStakingBody,
+    body: derived('recomputeStaking', recomputeStakingBody),
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: [
       'checkpoints',
@@ -114,25 +116,25 @@ export const WORKFLOWS = {
     writes: ['stake_pools'],
   },
   recomputeHolders: {
-    body: recomputeHoldersBody,
+    body: derived('recomputeHolders', recomputeHoldersBody),
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: ['checkpoints', 'holder_counts'],
     writes: ['holder_series'],
   },
   recomputeNft: {
-    body: recomputeNftBody,
+    body: derived('recomputeNft', recomputeNftBody),
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: ['checkpoints', 'blocks', 'nft_collections', 'nft_listings', 'nft_sales', 'market_overview', 'pools'],
     writes: ['nft_collection_stats'],
   },
   recomputePnl: {
-    body: recomputePnlBody,
+    body: derived('recomputePnl', recomputePnlBody),
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: ['checkpoints', 'trades', 'blocks', 'tokens', 'token_meta', 'token_stats', 'pools', 'candles', 'wallet_pnl'],
     writes: ['wallet_pnl'],
   },
   recomputeStorage: {
-    body: recomputeStorageBody,
+    body: derived('recomputeStorage', recomputeStorageBody),
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: [
       'checkpoints',
@@ -159,6 +161,17 @@ export type WorkflowName = keyof typeof WORKFLOWS;
 /** The table as the engines see it: bodies over any activities and any input (checked at the edges). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type WorkflowTable = Record<string, WorkflowEntry<any, any, unknown>>;
+
+/**
+ * The recomputes a change of the indexed chain invalidates: every workflow (but the sync) that reads a collection the
+ * sync writes. Run at once after a deep rollback (workflows/sync-chain.ts) and after a resync reaches the tip.
+ */
+export function recomputesReadingChain(table: WorkflowTable = WORKFLOWS): string[] {
+  const chainWrites = new Set(table.syncChain?.writes ?? []);
+  return Object.entries(table)
+    .filter(([name, w]) => name !== 'syncChain' && w.reads.some((c) => chainWrites.has(c)))
+    .map(([name]) => name);
+}
 
 export function isWorkflowName(name: string): name is WorkflowName {
   return Object.hasOwn(WORKFLOWS, name);
