@@ -69,6 +69,9 @@ echo "service ready with data after $(($(date +%s) - started))s at $base"
 
 node .ci/schemathesis-examples.mjs "$base" "$work/openapi.json"
 
+accepted="$PWD/.ci/schemathesis-accepted.json"
+# Run from the temporary directory: schemathesis keeps a cache (.schemathesis/) in its working directory.
+cd "$work"
 "$venv/bin/schemathesis" run "$work/openapi.json" \
   --url "$base/api/v1" \
   --checks all \
@@ -77,6 +80,6 @@ node .ci/schemathesis-examples.mjs "$base" "$work/openapi.json"
   --max-examples "$MAX_EXAMPLES" \
   --workers 1 \
   --request-timeout 30 \
-  --baseline .ci/schemathesis-accepted.json \
+  --baseline "$accepted" \
   --no-color \
   --output-truncate true
