@@ -79,7 +79,7 @@ type Limited = 'anon' | 'key' | 'pnl-anon' | 'pnl-key' | 'bad-key';
 export function createSurfaceLimits(deps: LimitDeps) {
   const { config, keys, quota, redis } = deps;
   // The 429's `docs`: the account page's section on limits (what each caller gets, the headers, Retry-After).
-  const docs = `${config.SITE_URL}/account#rate-limits`;
+  const docs = `${config.SITE_URL}/docs#limits`;
   const limitsOn = config.RATE_LIMITS;
 
   const writeTooMany = (ctx: Context, error: string, hint: (s: number) => string, retryAfter: number) => {

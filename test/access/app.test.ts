@@ -45,11 +45,11 @@ describe('access: mounted by createApp', function () {
     assert.deepEqual(Object.keys(limited.body as object).sort(), ['docs', 'error', 'hint', 'retryAfter']);
     assert.ok(Number(limited.headers.get('retry-after')) >= 1);
     assert.match(limited.headers.get('x-ratelimit-reset') ?? '', /^[0-9]+$/);
-    // The 429's docs link points at the account page's section that documents the limits.
+    // The 429's docs link points at the docs page's section that documents the limits.
     const docs = new URL((limited.body as { docs: string }).docs);
-    assert.equal(docs.hash, '#rate-limits');
+    assert.equal(docs.hash, '#limits');
     const page = await (await fetch(`${url}${docs.pathname}`)).text();
-    assert.match(page, /<h2 id="rate-limits">Limits<\/h2>[\s\S]*429[\s\S]*Retry-After/);
+    assert.match(page, /<h2 id="limits">Limits<\/h2>[\s\S]*429[\s\S]*Retry-After/);
 
     // With the anonymous allowance spent, an invalid or a revoked key is still the spec's 401, not 429.
     const revoked = await access.registry.create('stake1uxrevoked', 'revoked');
