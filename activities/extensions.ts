@@ -7,6 +7,7 @@ import { createHandlesExtension } from './handles/extension.js';
 import { createHoldersExtension } from './holders/extension.js';
 import { createMarketExtension } from './market/index.js';
 import { createNftExtension } from './nft/extension.js';
+import { createPolicyScriptsExtension } from './safety/policy-scripts.js';
 import type { SyncExtension } from './sync/extension.js';
 import { createStorageExtension } from './storage/extension.js';
 import type { IagonScripts } from '../cardano/iagon.js';
@@ -20,5 +21,6 @@ export function defaultExtensions(opts: { iagon?: IagonScripts } = {}): SyncExte
     createNftExtension(),
     createStorageExtension(opts.iagon),
     createGovernanceExtension(),
+    createPolicyScriptsExtension(),
   ];
 }

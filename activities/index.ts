@@ -17,6 +17,8 @@ import { createSyncActivities, type SyncDeps } from './sync/index.js';
 import { createStorageActivities } from './storage/index.js';
 import type { IagonScripts } from '../cardano/iagon.js';
 import { createNewsActivities } from './news/index.js';
+import { createSafetyActivities } from './safety/index.js';
+import { createSearchActivities } from './search/index.js';
 import { createDerivedActivities } from './derived/index.js';
 import { createResyncActivities } from './sync/reset.js';
 
@@ -60,6 +62,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createGovernanceActivities({ store, chain }),
     ...createStorageActivities({ store, network: deps.network, ...(deps.iagon ? { scripts: deps.iagon } : {}) }),
     ...createNewsActivities({ store, feeds: deps.newsFeeds ?? [] }),
+    ...createSearchActivities({ store }),
+    ...createSafetyActivities({ store }),
     ...createDerivedActivities({ store }),
     ...createResyncActivities({ store }),
   };

@@ -2,17 +2,23 @@
  * The Koa app: REST (/api/v1), and later the MCP endpoint (/api/mcp), Markdown views (/api/md) and pages, in one
  * process. A factory with no side effects: tests and the server (api/server.ts) build it from injected deps.
  *
- * Order: request id → access log → error answers (the first real handler, so every later failure becomes
- * `{ error }`) → CORS → the access layer per surface (keys, quotas, limits) → the REST micro-cache → routers.
+ * Order: request id → security headers → access log → error answers (the first real handler, so every later
+ * failure becomes `{ error }`) → CORS → the access layer per surface (keys, quotas, limits) → the REST micro-cache →
+ * routers.
  */
 import cors from '@koa/cors';
 import Koa from 'koa';
+import helmet from 'koa-helmet';
 import type { ApiDeps } from './deps.js';
+import { readMcpBody } from './mcp/body.js';
+import { mcpRouter } from './mcp/router.js';
+import { safeError } from './log.js';
 import { createMetrics } from './metrics/index.js';
 import { microCache } from './micro-cache.js';
 import { syncGate } from './sync-guard.js';
 import { accessLog, errorAnswers, forPaths, requestId } from './middleware.js';
 import { API_PREFIX, restRouter, SITE_ROUTERS } from './routes/index.js';
+import { sitePages } from './pages/index.js';
 
 /** Headers a browser client may read (ETag for revalidation, request id for support, limits for back-off). */
 const EXPOSED_HEADERS = [
@@ -20,15 +26,45 @@ const EXPOSED_HEADERS = [
   'X-Request-Id',
   'X-RateLimit-Limit',
   'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
   'X-Daily-Remaining',
   'Retry-After',
 ];
 
-/** The logo image is served to <img> tags in bulk and is never rate limited (spec: Limits 6). */
+/**
+ * The logo image is served to <img> tags in bulk: never rate limited (spec: Limits 6; the REST access middleware
+ * checks a key sent with it without counting it) and never micro-cached (it has its own cache headers).
+ */
 const LOGO_PATH = /^\/api\/v1\/assets\/[^/]+\/logo\/?$/;
-const isRest = (p: string) => (p === API_PREFIX || p.startsWith(`${API_PREFIX}/`)) && !LOGO_PATH.test(p);
+const isRest = (p: string) => p === API_PREFIX || p.startsWith(`${API_PREFIX}/`);
+const isCachedRest = (p: string) => isRest(p) && !LOGO_PATH.test(p);
 const isMarkdown = (p: string) => p === '/api/md' || p.startsWith('/api/md/');
 const isMcp = (p: string) => p === '/api/mcp' || p === '/api/mcp/';
+/** The account area is same-origin only: its session cookie must never be usable from another site. */
+const isAccount = (p: string) => p === '/account' || p.startsWith('/account/');
+
+/**
+ * Security headers on every answer (OWASP REST recommendations): nosniff, no referrer, never framed. JSON answers
+ * and logos need nothing from a browser, so their CSP allows nothing (an SVG logo cannot run script); the account
+ * page sets its own CSP, its script and stylesheet from 'self' only (api/access/account-routes.ts). Resources are cross-origin
+ * readable: the API is public and logos are embedded by other sites' <img> tags. HSTS only when served over https.
+ */
+function securityHeaders(siteUrl: string): Koa.Middleware {
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] },
+    },
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    referrerPolicy: { policy: 'no-referrer' },
+    xFrameOptions: { action: 'deny' },
+    strictTransportSecurity: siteUrl.startsWith('https:') ? { maxAge: 31_536_000 } : false,
+  });
+}
+
+/** The read-only surfaces answer GET and HEAD only; the tool server also takes POST (JSON-RPC) and DELETE (session end). */
+const READ_METHODS = 'GET,HEAD,OPTIONS';
+const MCP_METHODS = 'GET,HEAD,POST,DELETE,OPTIONS';
 
 export function createApp(deps: ApiDeps): Koa {
   const app = new Koa();
@@ -37,17 +73,24 @@ export function createApp(deps: ApiDeps): Koa {
   // entries are whatever the client sent. The rate limiter keys on the same address.
   app.maxIpsCount = 1;
   // Errors that escape every middleware (socket and stream errors) are logged here, never printed raw.
-  app.on('error', (err: unknown) => deps.log.error({ err }, 'koa error'));
+  // The error reduced to name, code, message and stack: an HTTP parser error carries the raw request bytes
+  // (`rawPacket`: keys, cookies).
+  app.on('error', (err: unknown) => deps.log.error({ err: safeError(err) }, 'koa error'));
 
   app.use(requestId());
+  app.use(securityHeaders(deps.config.SITE_URL));
   // Metrics: every request timed (429s and errors included); /metrics at the site root, outside the limits.
   const metrics = deps.metrics ?? createMetrics({ defaultMetrics: false });
   metrics.bindStore(deps.store, deps.now);
   app.use(metrics.http());
   app.use(accessLog(deps.log));
   app.use(errorAnswers(deps.log));
-  app.use(cors({ exposeHeaders: EXPOSED_HEADERS, maxAge: 86_400 }));
+  const readCors = cors({ exposeHeaders: EXPOSED_HEADERS, maxAge: 86_400, allowMethods: READ_METHODS });
+  const mcpCors = cors({ exposeHeaders: EXPOSED_HEADERS, maxAge: 86_400, allowMethods: MCP_METHODS });
+  app.use((ctx, next) => (isAccount(ctx.path) ? next() : isMcp(ctx.path) ? mcpCors(ctx, next) : readCors(ctx, next)));
 
+  // Read before the limits: the tool server's PnL limit needs the tool name of legacy calls (api/mcp/body.ts).
+  app.use(forPaths(isMcp, readMcpBody()));
   const { access } = deps;
   if (access) {
     app.use(forPaths(isRest, access.rest));
@@ -57,8 +100,12 @@ export function createApp(deps: ApiDeps): Koa {
 
   // Answers of a chain the source abandoned are withheld (api/sync-guard.ts), cached ones included.
   app.use(syncGate({ store: deps.store }).middleware);
+  // Markdown views, content negotiation (Accept: text/markdown on REST), swap page, discovery (api/pages/).
+  // Negotiation sits before the micro-cache, so a cached JSON answer is never replayed to a Markdown request.
+  const pages = sitePages(deps);
+  app.use(forPaths(isRest, pages.negotiate));
   // Also without a cache window (API_CACHE_MS=0): it then compresses each answer instead of replaying it.
-  app.use(forPaths(isRest, microCache({ store: deps.store, ttlMs: deps.cacheMs ?? 0 })));
+  app.use(forPaths(isCachedRest, microCache({ store: deps.store, ttlMs: deps.cacheMs ?? 0 })));
 
   const metricsRouter = metrics.router();
   app.use(metricsRouter.routes()).use(metricsRouter.allowedMethods());
@@ -66,6 +113,9 @@ export function createApp(deps: ApiDeps): Koa {
     const router = factory(deps);
     app.use(router.routes()).use(router.allowedMethods());
   }
+  const mcp = mcpRouter(deps);
+  app.use(mcp.routes()).use(mcp.allowedMethods());
+  for (const router of pages.routers) app.use(router.routes()).use(router.allowedMethods());
   if (access?.routes) app.use(access.routes.routes()).use(access.routes.allowedMethods());
   const v1 = restRouter(deps);
   app.use(v1.routes()).use(v1.allowedMethods());

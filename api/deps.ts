@@ -15,7 +15,7 @@ import type { Metrics } from './metrics/index.js';
  * it may also throw the typed errors of api/errors.ts.
  */
 export interface AccessLayer {
-  /** REST under /api/v1 (never the logo route /api/v1/assets/{unit}/logo). */
+  /** REST under /api/v1; on the logo route /api/v1/assets/{unit}/logo it checks a key but never limits. */
   rest: Koa.Middleware;
   /** Markdown views under /api/md. */
   md: Koa.Middleware;

@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { AppError } from './errors.js';
+import { safeError } from './log.js';
 
 /** Inbound ids we echo: long enough to be unique, short and plain enough to log safely. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
@@ -71,11 +72,22 @@ interface HttpLikeError {
  * Turns thrown errors into the spec's `{ error }` bodies: typed AppErrors and exposed 4xx http-errors (ctx.throw)
  * keep their status and message; anything else is a 500 `{ error: "internal error" }`, logged with its stack, which
  * never reaches the caller. Also gives bodies to answers no route produced (404 unknown route, 405 wrong method).
+ *
+ * A method no router knows at all (TRACE, QUERY, …) is the router's 501, a server-side failure to dashboards; it is
+ * a client's mistake like any other unsupported method, so it becomes 405 with the path's `Allow`, or 404 when no
+ * route has the path.
  */
 export function errorAnswers(fallbackLog: Logger): Koa.Middleware {
   return async (ctx, next) => {
     try {
       await next();
+      if (ctx.status === 501 && ctx.body == null) {
+        if (ctx.response.get('Allow')) ctx.status = 405;
+        else {
+          ctx.remove('Allow');
+          ctx.status = 404;
+        }
+      }
       const { status } = ctx;
       if (ctx.respond !== false && ctx.body == null && status >= 400) {
         // Koa's implicit 404 becomes 200 when a body is set, unless the status is set explicitly first.
@@ -102,7 +114,7 @@ export function errorAnswers(fallbackLog: Logger): Koa.Middleware {
         status = e.status;
         body = { error: String(e.message) };
       } else {
-        log.error({ err }, 'unhandled error');
+        log.error({ err: safeError(err) }, 'unhandled error');
       }
       if (ctx.headerSent || !ctx.writable) return;
       for (const h of REPRESENTATION_HEADERS) ctx.remove(h);

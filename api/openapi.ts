@@ -14,7 +14,23 @@ export const openApiRoute = defineRoute({
   path: '/openapi.json',
   summary: 'This API description (OpenAPI 3.1)',
   tags: ['Meta'],
-  response: { type: 'object', description: 'An OpenAPI 3.1 document.' },
+  response: {
+    type: 'object',
+    required: ['openapi', 'info', 'paths'],
+    properties: {
+      openapi: { type: 'string', const: '3.1.0' },
+      info: {
+        type: 'object',
+        required: ['title', 'version'],
+        properties: { title: { type: 'string' }, version: { type: 'string' }, description: { type: 'string' } },
+      },
+      paths: {
+        type: 'object',
+        additionalProperties: { type: 'object', description: 'Path Item Object (OpenAPI 3.1).' },
+      },
+    },
+    description: 'An OpenAPI 3.1 document.',
+  },
   etag: true,
 });
 
@@ -30,6 +46,20 @@ export interface OpenApiDocument {
 
 const jsonContent = (schema: unknown) => ({ 'application/json': { schema } });
 const intHeader = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
+
+/**
+ * Headers of a limited answer: the caller's per-minute window (per IP without a key, per key with one) and, with a
+ * key, the day's quota. Absent when rate limits are off, and on the logo route without a key.
+ */
+const RATE_HEADERS = {
+  'X-RateLimit-Limit': intHeader('Requests allowed per minute.'),
+  'X-RateLimit-Remaining': intHeader('Requests left in the current minute.'),
+  'X-RateLimit-Reset': intHeader('When the current minute window ends, unix seconds.'),
+  'X-Daily-Remaining': intHeader('Requests left today (keyed requests).'),
+};
+const REQUEST_ID_HEADER = {
+  'X-Request-Id': { description: 'Id of this request in the service logs.', schema: { type: 'string' } },
+};
 
 /** Collects named schemas while replacing their uses by `$ref`. */
 class SchemaHoister {
@@ -94,9 +124,11 @@ export function buildOpenApi(routes: readonly AnyRouteSpec[], siteUrl: string): 
     route.tags.forEach((t) => tags.add(t));
     const ok: Record<string, unknown> = {
       description: 'OK',
-      ...(route.etag
-        ? { headers: { ETag: { description: 'Version of this answer', schema: { type: 'string' } } } }
-        : {}),
+      headers: {
+        ...(route.etag ? { ETag: { description: 'Version of this answer', schema: { type: 'string' } } } : {}),
+        ...RATE_HEADERS,
+        ...REQUEST_ID_HEADER,
+      },
       content: route.contentType
         ? { [route.contentType]: { schema: h.ref(route.response) } }
         : jsonContent(h.ref(route.response)),
@@ -115,6 +147,7 @@ export function buildOpenApi(routes: readonly AnyRouteSpec[], siteUrl: string): 
           '401': { $ref: '#/components/responses/Unauthorized' },
           '404': { $ref: '#/components/responses/NotFound' },
           '429': { $ref: '#/components/responses/TooManyRequests' },
+          '503': { $ref: '#/components/responses/ServiceUnavailable' },
         },
       },
     };
@@ -126,13 +159,14 @@ export function buildOpenApi(routes: readonly AnyRouteSpec[], siteUrl: string): 
     NotFound: { description: 'Not found.', content: jsonContent(errorBody) },
     TooManyRequests: {
       description: 'Rate limit or daily quota exceeded: wait Retry-After seconds, then continue.',
-      headers: {
-        'Retry-After': intHeader('Seconds to wait.'),
-        'X-RateLimit-Limit': intHeader('Requests allowed per minute.'),
-        'X-RateLimit-Remaining': intHeader('Requests left in the current minute.'),
-        'X-Daily-Remaining': intHeader('Requests left today (keyed requests).'),
-      },
+      headers: { 'Retry-After': intHeader('Seconds to wait.'), ...RATE_HEADERS, ...REQUEST_ID_HEADER },
       content: jsonContent(h.ref(RateLimitErrorBody)),
+    },
+    ServiceUnavailable: {
+      description:
+        'Not ready yet: the answer is a precomputed document its recompute has not written (right after start, or for a token newer than the last recompute), or the store does not answer. Retry after Retry-After seconds.',
+      headers: { 'Retry-After': intHeader('Seconds to wait.'), ...REQUEST_ID_HEADER },
+      content: jsonContent(errorBody),
     },
   };
   return {

@@ -3,7 +3,8 @@
  * to call `close()`.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Logger } from 'pino';
 import { createApp } from './app.js';
 import type { ApiDeps } from './deps.js';
 
@@ -21,6 +22,7 @@ const CLOSE_GRACE_MS = 5_000;
 export async function startApi(deps: ApiDeps, opts: { port: number; host: string }): Promise<RunningApi> {
   const app = createApp(deps);
   const server = http.createServer(app.callback());
+  server.on('clientError', clientErrorAnswer(deps.log));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host, () => {
@@ -45,5 +47,48 @@ export async function startApi(deps: ApiDeps, opts: { port: number; host: string
         });
         server.closeIdleConnections();
       }),
+  };
+}
+
+/** Status and `{ error }` text of a request the HTTP parser refused before any route saw it. */
+function parserRefusal(code: string | undefined): [number, string] {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return [431, 'request headers too large'];
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+    case 'ERR_HTTP_HEADERS_TIMEOUT':
+      return [408, 'request timed out'];
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return [413, 'request too large'];
+    default:
+      return [400, 'malformed HTTP request'];
+  }
+}
+
+/**
+ * Answers what Node's HTTP parser refuses (a bad request line, oversized headers, trailing bytes after a request)
+ * with the API's JSON `{ error }` instead of an empty body. The socket is ended without the error: destroying it
+ * with the error would hand the parser error, whose `rawPacket` holds the raw request bytes (API keys, session
+ * cookies), to every socket error listener. Logged as code only.
+ */
+export function clientErrorAnswer(log: Logger) {
+  return (err: Error & { code?: string }, socket: Socket): void => {
+    const [status, error] = parserRefusal(err.code);
+    log.info({ code: err.code ?? null, status }, 'refused a malformed request');
+    // A response already under way on this connection cannot be followed by another status line.
+    const inFlight = (socket as Socket & { _httpMessage?: http.ServerResponse | null })._httpMessage;
+    if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const body = JSON.stringify({ error });
+    socket.end(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        'X-Content-Type-Options: nosniff\r\n' +
+        'Connection: close\r\n\r\n' +
+        body,
+    );
   };
 }

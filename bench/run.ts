@@ -19,6 +19,7 @@ import { pino } from 'pino';
 import { accessCostPerRequest } from '../api/access/bench.js';
 import { loadConfig } from '../config/index.js';
 import { firstLine, load, rssMb, startBareServer, type LoadResult } from './http.js';
+import { benchMcp } from './mcp.js';
 
 const HOURS = Number(process.env.BENCH_HOURS ?? 48);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -216,12 +217,15 @@ async function main() {
         { name: 'GET /nft/collections/{policy}/listings', path: `/api/v1/nft/collections/${policy}/listings` },
         { name: 'GET /governance/proposals', path: '/api/v1/governance/proposals' },
         { name: 'GET /storage-network/overview', path: '/api/v1/storage-network/overview' },
+        // Markdown views (budget ≥ 5,000 req/s and ≥ 0.5 × bare): a detail view and the whole-market view.
+        { name: 'GET /api/md/token/{unit} (Markdown)', path: `/api/md/token/${unit}` },
+        { name: 'GET /api/md/market (Markdown)', path: '/api/md/market' },
       ];
       console.log('\n| endpoint | req/s | p50 ms | p99 ms | non-2xx | ratio to bare |\n|---|---|---|---|---|---|');
       for (const e of endpoints) {
         const res = await fetch(svc.url + e.path);
         const body = Buffer.from(await res.arrayBuffer());
-        const bare = await startBareServer(dir, body);
+        const bare = await startBareServer(dir, body, res.headers.get('content-type') ?? undefined);
         try {
           const b = await load(bare.url, { seconds: SECONDS });
           const r = await load(svc.url + e.path, { seconds: SECONDS });
@@ -231,6 +235,11 @@ async function main() {
           bare.stop();
         }
       }
+      await benchMcp(
+        svc.url,
+        { unit, wallet, policy, txHash: txHash ?? 'none' },
+        { seconds: SECONDS, load: (u) => load(u, { seconds: SECONDS }), row },
+      );
       const after = rssMb(svc.pid);
       console.log(
         `\nservice RSS after load: ${after.total.toFixed(0)} MB (${after.anon.toFixed(0)} MB anonymous, ${after.file.toFixed(0)} MB file-backed)`,

@@ -9,7 +9,8 @@ import { pino } from 'pino';
 import { connectOgmios } from '../activities/chain/ogmios-client.js';
 import { importRegistry } from '../activities/registry/import.js';
 import type { SliceResult } from '../activities/sync/index.js';
-import { createAccess, REDACT_HEADERS } from '../api/access/index.js';
+import { createAccess } from '../api/access/index.js';
+import { loggerOptions } from '../api/log.js';
 import { tokenDecimalsLookup } from '../api/present/market.js';
 import { startApi } from '../api/server.js';
 import { runWithConfig, type Config } from '../config/index.js';
@@ -58,11 +59,7 @@ function progressPrinter(log: pino.Logger) {
 }
 
 async function main(config: Config) {
-  const log = pino({
-    level: config.LOG_LEVEL,
-    base: undefined,
-    redact: [...REDACT_HEADERS.map((h) => `req.headers["${h}"]`)],
-  });
+  const log = pino(loggerOptions(config.LOG_LEVEL));
   mkdirSync(config.DATA_DIR, { recursive: true });
   const metrics = createMetrics();
   // Every store operation is timed for cardano_store_operation_duration_seconds.

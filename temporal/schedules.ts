@@ -35,6 +35,10 @@ export const SCHEDULES: readonly ScheduleSpec[] = [
   { id: 'nft', workflow: 'recomputeNft', everyMs: 60_000, input: null, overlap: 'skip' },
   // Storage network (workflows/recompute-storage.ts): Iagon stake totals from the UTxO set, events, IAG market.
   { id: 'storage', workflow: 'recomputeStorage', everyMs: 60_000, input: null, overlap: 'skip' },
+  // The tool server's search index and NFT rarity ranks (activities/search/).
+  { id: 'search', workflow: 'recomputeSearch', everyMs: 60_000, input: null, overlap: 'skip' },
+  // Token safety assessments for get_token and list_tokens hideHighRisk (activities/safety/).
+  { id: 'safety', workflow: 'recomputeSafety', everyMs: 300_000, input: null, overlap: 'skip' },
   // News (workflows/ingest-news.ts): the NEWS_FEEDS RSS/Atom feeds into news documents.
   { id: 'news', workflow: 'ingestNews', everyMs: 900_000, input: null, overlap: 'skip' },
 ];

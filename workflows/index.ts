@@ -29,4 +29,6 @@ export const recomputeHolders = temporalWorkflow(WORKFLOWS.recomputeHolders);
 export const recomputePnl = temporalWorkflow(WORKFLOWS.recomputePnl);
 export const recomputeNft = temporalWorkflow(WORKFLOWS.recomputeNft);
 export const recomputeStorage = temporalWorkflow(WORKFLOWS.recomputeStorage);
+export const recomputeSearch = temporalWorkflow(WORKFLOWS.recomputeSearch);
+export const recomputeSafety = temporalWorkflow(WORKFLOWS.recomputeSafety);
 export const ingestNews = temporalWorkflow(WORKFLOWS.ingestNews);

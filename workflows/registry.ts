@@ -24,6 +24,8 @@ import { recomputeGovernanceBody } from './recompute-governance.js';
 import { syncChainBody } from './sync-chain.js';
 import { recomputeStorageBody } from './recompute-storage.js';
 import { ingestNewsBody } from './ingest-news.js';
+import { recomputeSearchBody } from './recompute-search.js';
+import { recomputeSafetyBody } from './recompute-safety.js';
 import { derived } from './derived.js';
 
 export interface WorkflowEntry<A = never, I = never, R = unknown> {
@@ -78,6 +80,7 @@ export const WORKFLOWS = {
       'nft_sales',
       'governance_chain_proposals',
       'governance_chain_votes',
+      'policy_scripts',
       'sync_health',
     ],
   },
@@ -153,6 +156,41 @@ export const WORKFLOWS = {
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: ['http: NEWS_FEEDS', 'news', 'news_feeds'],
     writes: ['news', 'news_feeds'],
+  },
+  recomputeSearch: {
+    body: derived('recomputeSearch', recomputeSearchBody),
+    activityOptions: RECOMPUTE_ACTIVITY,
+    reads: [
+      'tokens',
+      'token_meta',
+      'token_stats',
+      'pools',
+      'pool_stats',
+      'nft_collections',
+      'nft_collection_stats',
+      'nft_assets',
+      'stake_pools',
+      'handles',
+      'search_terms',
+      'nft_rarity',
+    ],
+    writes: ['search_terms', 'nft_rarity'],
+  },
+  recomputeSafety: {
+    body: derived('recomputeSafety', recomputeSafetyBody),
+    activityOptions: RECOMPUTE_ACTIVITY,
+    reads: [
+      'checkpoints',
+      'blocks',
+      'tokens',
+      'pools',
+      'token_stats',
+      'holders',
+      'holder_counts',
+      'policy_scripts',
+      'token_safety',
+    ],
+    writes: ['token_safety'],
   },
 } satisfies Record<string, WorkflowEntry<never, never, unknown>>;
 

@@ -42,8 +42,8 @@ export interface Access extends AccessLayer {
   close(): Promise<void>;
 }
 
-/** Header values an access log must never record (keys, sessions). Pino `redact` paths for `req.headers`. */
-export const REDACT_HEADERS = ['x-api-key', 'authorization', 'cookie', 'set-cookie'] as const;
+/** Header values an access log must never record (keys, sessions); defined with the logger's options. */
+export { REDACT_HEADERS } from '../log.js';
 
 export async function createAccess(deps: AccessDeps): Promise<Access> {
   const { store, config } = deps;

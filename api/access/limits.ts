@@ -10,13 +10,17 @@
  *   a key, `RATE_LIMIT_PNL_KEY_PER_MIN` (60) per key with one. 60 is our choice where the spec says "not shown":
  *   three times the anonymous allowance (a key is worth having) yet half the Free per-minute limit, so PnL calls
  *   cannot take all of a key's budget of the heavier work.
- * - Logos are never limited. `RATE_LIMITS=false` switches every limit off (keys are still checked).
+ * - An invalid or revoked key is always 401 (the spec), never charged to the anonymous allowance of its IP; key
+ *   guessing has its own per-IP budget of failed keys (`RATE_LIMIT_ANON_PER_MIN` a minute), past which it is 429.
+ * - Logos are never limited, but a key sent with one is checked: an invalid key is 401, a valid one sees its
+ *   limit headers (read, not spent). `RATE_LIMITS=false` switches every limit off (keys are still checked).
  *
  * Per-minute counters are koa-ratelimit's: the memory driver (fixed one-minute window) in one process, the redis
  * driver (sliding one-minute window) over ioredis when REDIS_URL is set, so replicas share them.
  */
 import type { Context, Middleware, Next } from 'koa';
 import ratelimit from 'koa-ratelimit';
+import RedisLimiter from 'async-ratelimiter';
 import type { Redis } from 'ioredis';
 import type { Config } from '../../config/index.js';
 import type { PlanName } from '../../mongo/collections/access.js';
@@ -70,11 +74,12 @@ export interface LimitDeps {
   memory: Map<string, { reset: number }>;
 }
 
-type Limited = 'anon' | 'key' | 'pnl-anon' | 'pnl-key';
+type Limited = 'anon' | 'key' | 'pnl-anon' | 'pnl-key' | 'bad-key';
 
 export function createSurfaceLimits(deps: LimitDeps) {
   const { config, keys, quota, redis } = deps;
-  const docs = `${config.SITE_URL}/account`;
+  // The 429's `docs`: the account page's section on limits (what each caller gets, the headers, Retry-After).
+  const docs = `${config.SITE_URL}/docs#limits`;
   const limitsOn = config.RATE_LIMITS;
 
   const writeTooMany = (ctx: Context, error: string, hint: (s: number) => string, retryAfter: number) => {
@@ -110,21 +115,63 @@ export function createSurfaceLimits(deps: LimitDeps) {
       `Rate limit exceeded for wallet profit and loss: ${max} calls per minute for this API key.`,
       (s) => `Wait ${s} s and retry; other endpoints are not affected.`,
     ],
+    'bad-key': (max) => [
+      `Too many invalid or revoked API keys from this IP address: ${max} per minute.`,
+      (s) => `Wait ${s} s, then send a valid key (create one at ${docs}) or no key for anonymous access.`,
+    ],
   };
 
-  const limiter = (kind: Limited, namespace: string, max: number, id: (ctx: Context) => string): Middleware =>
-    ratelimit({
+  /**
+   * koa-ratelimit's memory driver writes the reset time as fractional unix seconds; the header is whole unix
+   * seconds (rounded up, so a caller waiting for it never comes back early).
+   */
+  const wholeReset = (ctx: Context) => {
+    const reset = Number(ctx.response.get('X-RateLimit-Reset'));
+    if (ctx.response.get('X-RateLimit-Reset') !== '' && Number.isFinite(reset))
+      ctx.set('X-RateLimit-Reset', String(Math.ceil(reset)));
+  };
+
+  const namespaced = (namespace: string) => (redis ? `cds:rl:${namespace}` : namespace);
+
+  const limiter = (kind: Limited, namespace: string, max: number, id: (ctx: Context) => string): Middleware => {
+    const limit = ratelimit({
       driver: redis ? 'redis' : 'memory',
       db: redis ?? (deps.memory as Map<string, unknown>),
-      namespace: redis ? `cds:rl:${namespace}` : namespace,
+      namespace: namespaced(namespace),
       duration: MINUTE_MS,
       max,
       id,
       onLimited: (ctx: Context) => {
         const [error, hint] = messages[kind](max);
         writeTooMany(ctx, error, hint, retryAfterFromReset(ctx));
+        wholeReset(ctx);
       },
     } as ratelimit.MiddlewareOptions);
+    return (ctx, next) =>
+      limit(ctx, async () => {
+        wholeReset(ctx);
+        await next();
+      });
+  };
+
+  /**
+   * The per-minute window of a key as it stands, without spending a request (the logo route): what
+   * X-RateLimit-Remaining would say before this request, and when the window resets.
+   */
+  const peekKey = async (hash: string, max: number): Promise<{ remaining: number; reset: number }> => {
+    if (redis) {
+      const status = await new RedisLimiter({ db: redis, namespace: namespaced('key'), max, duration: MINUTE_MS }).get({
+        id: hash,
+        peek: true,
+      });
+      return { remaining: Math.max(0, status.remaining), reset: Math.ceil(status.reset) };
+    }
+    const entry = deps.memory.get(`${namespaced('key')}:${hash}`) as { reset: number; remaining: number } | undefined;
+    const nowS = Date.now() / 1000;
+    if (!entry || entry.reset < nowS) return { remaining: max, reset: Math.ceil(nowS + MINUTE_MS / 1000) };
+    // The memory driver's `remaining` is one above what its last answer reported (it reports remaining − 1).
+    return { remaining: Math.max(0, entry.remaining - 1), reset: Math.ceil(entry.reset) };
+  };
 
   const ipOf = (ctx: Context) => clientIp(ctx, config.TRUST_PROXY);
   const keyOf = (ctx: Context) => ctx.state.accessKeyHash as string;
@@ -141,6 +188,8 @@ export function createSurfaceLimits(deps: LimitDeps) {
   ) as Record<PlanName, Middleware>;
   const pnlAnon = limiter('pnl-anon', 'pnl-anon', config.RATE_LIMIT_PNL_ANON_PER_MIN, ipOf);
   const pnlKey = limiter('pnl-key', 'pnl-key', config.RATE_LIMIT_PNL_KEY_PER_MIN, keyOf);
+  // Failed keys only pass through this limiter, so it counts guesses per IP, apart from the anonymous allowance.
+  const badKey = limiter('bad-key', 'bad-key', config.RATE_LIMIT_ANON_PER_MIN, ipOf);
 
   const isPnl = (ctx: Context, surface: Surface) =>
     surface === 'rest' ? PNL_URL.test(ctx.originalUrl) : surface === 'mcp' && ctx.get('mcp-name') === 'get_wallet_pnl';
@@ -155,8 +204,23 @@ export function createSurfaceLimits(deps: LimitDeps) {
   };
 
   const unauthorized = (ctx: Context) => {
+    // The failed-key budget's headers are not the caller's request limits: a 401 carries none.
+    for (const h of RATE_HEADERS) ctx.remove(h);
     ctx.status = 401;
     ctx.body = { error: 'Invalid or revoked API key. Send a valid key in x-api-key, or no key for anonymous access.' };
+  };
+
+  /** The logo is never limited or counted; a key sent with it is checked and shown its standing. */
+  const logo = async (ctx: Context, next: Next, principal: KeyPrincipal | null) => {
+    if (principal && limitsOn) {
+      const plan = planLimits(config, effectivePlan(config, principal.accountPlan));
+      const window = await peekKey(principal.hash, plan.perMinute);
+      ctx.set('X-RateLimit-Limit', String(plan.perMinute));
+      ctx.set('X-RateLimit-Remaining', String(window.remaining));
+      ctx.set('X-RateLimit-Reset', String(window.reset));
+      ctx.set('X-Daily-Remaining', String(await quota.remaining(principal.hash, plan.perDay)));
+    }
+    await next();
   };
 
   const keyed = async (ctx: Context, next: Next, principal: KeyPrincipal, surface: Surface) => {
@@ -185,14 +249,12 @@ export function createSurfaceLimits(deps: LimitDeps) {
   const surfaceMiddleware =
     (surface: Surface): Middleware =>
     async (ctx, next) => {
-      if (surface === 'rest' && LOGO_PATH.test(ctx.path)) return next();
       const presented = presentedKey(ctx, surface);
       let principal: KeyPrincipal | null = null;
       if (presented !== null) {
         principal = await keys.resolve(presented);
         if (!principal) {
-          // A bad key still spends the anonymous allowance of its IP, so guessing keys is as limited as any call.
-          if (limitsOn) return anon[surface](ctx, async () => unauthorized(ctx));
+          if (limitsOn) return badKey(ctx, async () => unauthorized(ctx));
           return unauthorized(ctx);
         }
       }
@@ -200,6 +262,7 @@ export function createSurfaceLimits(deps: LimitDeps) {
         keyId: principal?.keyId ?? null,
         accountId: principal?.accountId ?? null,
       } satisfies AccessState;
+      if (surface === 'rest' && LOGO_PATH.test(ctx.path)) return logo(ctx, next, principal);
       if (!limitsOn) return next();
       if (principal) return keyed(ctx, next, principal, surface);
       if (isPnl(ctx, surface)) return anon[surface](ctx, () => withPnl(pnlAnon)(ctx, next));

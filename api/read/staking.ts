@@ -14,7 +14,9 @@ async function listStakePoolsAnswer(deps: ReadDeps, input: RouteInput<typeof sta
     stakePoolsByStake(deps.store, { offset: (input.page - 1) * input.pageSize, limit: input.pageSize }),
     countStakePools(deps.store),
   ]);
-  const first = docs[0];
+  // The snapshot the page belongs to: its first pool, or on a page past the end the list's first pool (every pool
+  // of one recompute carries the same epoch and computedAt), so an empty page still says what it is empty of.
+  const first = docs[0] ?? (await stakePoolsByStake(deps.store, { offset: 0, limit: 1 }))[0];
   return {
     items: docs.map(presentStakePoolRow),
     page: input.page,

@@ -9,6 +9,7 @@ import { LOVELACE } from '../../cardano/token-metadata.js';
 import { TOKENS, TOKEN_META, type PoolDoc } from '../../mongo/collections/market.js';
 import type { Store } from '../../mongo/store.js';
 import { BadRequestError, NotFoundError } from '../errors.js';
+import { MAX_ASSET_QUANTITY } from '../schemas/common.js';
 import { loadAssets, type AssetBook } from '../present/market.js';
 import { scaleInteger } from '../../cardano/units.js';
 import { currentAdaUsd } from '../../mongo/collections/ada-usd.js';
@@ -92,6 +93,8 @@ export interface HopQuote {
   amountOut: bigint;
   /** The pool's fee on this direction (fraction). */
   fee: number;
+  /** The fee charged on this hop's input, base units of tokenIn: amountIn × numerator / denominator, exact. */
+  feeRaw: bigint;
   priceImpact: number;
 }
 
@@ -104,7 +107,12 @@ export function quoteHop(p: QuotablePool, tokenIn: string, amountIn: bigint): Ho
   const aToB = tokenIn === s.tokenA;
   const [rIn, rOut] = aToB ? [s.reserveA, s.reserveB] : [s.reserveB, s.reserveA];
   const fee = aToB ? p.doc.feeAToB : p.doc.feeBToA;
-  // What the input would buy at the spot price after the fee: the shortfall of `out` against it is the impact.
+  // The fee in integers from the pool's own fee fraction (the state the adapter priced with), never a float of
+  // base units, which loses digits beyond 2^53 and overflows to Infinity for absurd amounts.
+  const feeNumerator = aToB ? s.fee.aToB : s.fee.bToA;
+  const feeRaw = s.fee.denominator > 0n ? (amountIn * feeNumerator) / s.fee.denominator : 0n;
+  // What the input would buy at the spot price after the fee: the shortfall of `out` against it is the impact
+  // (a ratio, so floating point is enough; both factors are bounded by what an output can hold).
   const ideal = (Number(amountIn) * (1 - fee) * Number(rOut)) / Number(rIn);
   return {
     pool: p,
@@ -113,6 +121,7 @@ export function quoteHop(p: QuotablePool, tokenIn: string, amountIn: bigint): Ho
     amountIn,
     amountOut: out,
     fee,
+    feeRaw,
     priceImpact: ideal > 0 ? Math.max(0, 1 - Number(out) / ideal) : 0,
   };
 }
@@ -216,19 +225,41 @@ function presentRoute(r: RouteQuote, assets: AssetBook) {
     fees: r.hops.map((h) => ({
       poolId: h.pool.doc.id,
       unit: h.tokenIn,
-      amount: (Number(h.amountIn) * h.fee) / 10 ** dec(h.tokenIn),
+      amount: scaleInteger(String(h.feeRaw), dec(h.tokenIn)),
+      amountRaw: String(h.feeRaw),
       percent: percent(h.fee),
     })),
   };
 }
 
-/** A decimal amount (as sent, or as parsed) → base units, truncated to the token's decimals. */
-export function toBaseUnits(amount: string, decimals: number): bigint {
-  let s = amount.trim();
-  if (!/^[0-9]*\.?[0-9]*$/.test(s) || s === '' || s === '.')
-    s = Number(s).toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 });
-  const [int = '0', frac = ''] = s.split('.');
-  return BigInt((int || '0') + frac.slice(0, decimals).padEnd(decimals, '0'));
+/** Beyond this many digits an amount exceeds any quantity on chain (2^64 − 1 has 20); refused before any BigInt. */
+const MAX_AMOUNT_DIGITS = 60;
+
+/**
+ * A decimal amount (as sent, or a number's text: `1.5`, `1e3`, `2.5E-3`) → base units, truncated to the token's
+ * decimals, in integers only (no digit is lost to a float). Null when the text is not a decimal number or its
+ * integer part has more than MAX_AMOUNT_DIGITS digits.
+ */
+export function toBaseUnits(amount: string, decimals: number): bigint | null {
+  const m = /^\+?([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]{1,6}))?$/.exec(amount.trim());
+  if (!m || (m[1] === '' && (m[2] ?? '') === '')) return null;
+  const digits = (m[1] ?? '') + (m[2] ?? '');
+  // Base units = digits × 10^shift: the exponent, the fraction's length and the token's decimals combined.
+  const shift = Number(m[3] ?? 0) - (m[2] ?? '').length + decimals;
+  const significant = digits.replace(/^0+/, '');
+  if (significant.length + shift > MAX_AMOUNT_DIGITS) return null;
+  if (shift >= 0) return BigInt(digits || '0') * 10n ** BigInt(shift);
+  return -shift >= digits.length ? 0n : BigInt(digits.slice(0, digits.length + shift));
+}
+
+/** At most what exists of the input: 45 × 10^15 lovelace, a token's minted supply when the index saw its mint. */
+const MAX_LOVELACE = 45_000_000_000_000_000n;
+
+async function supplyBound(store: Store, unit: string): Promise<{ raw: bigint; what: string }> {
+  if (unit === LOVELACE) return { raw: MAX_LOVELACE, what: 'the maximum ADA supply (45 billion ADA)' };
+  const t = await store.collection(TOKENS).get(unit);
+  if (t?.supplyFromMint === true) return { raw: BigInt(t.totalSupplyRaw), what: 'its minted supply' };
+  return { raw: MAX_ASSET_QUANTITY, what: 'the largest quantity an output can hold (2^64 − 1 base units)' };
 }
 
 async function knownUnit(store: Store, unit: string): Promise<boolean> {
@@ -253,6 +284,11 @@ async function getSwapQuoteAnswer(
   // The amount as sent when it is text (REST), so no digit is lost to a float.
   const sent = String(input.amount);
   const amountIn = toBaseUnits(sent, assets.decimals(tokenIn));
+  const bound = await supplyBound(store, tokenIn);
+  if (amountIn === null || amountIn > bound.raw)
+    throw new BadRequestError(
+      `invalid parameter amount: more ${assets.ref(tokenIn).displayName} than exists: at most ${scaleInteger(String(bound.raw), assets.decimals(tokenIn))}, ${bound.what}`,
+    );
   if (amountIn <= 0n)
     throw new BadRequestError(
       `invalid parameter amount: below the smallest unit of ${assets.ref(tokenIn).displayName}`,

@@ -212,6 +212,9 @@ async function candlePool(store: Store, token: TokenDoc, asked: string | undefin
 async function statsOf(store: Store, token: TokenDoc): Promise<TokenStatsDoc> {
   const stored = await store.collection(TOKEN_STATS).get(token._id);
   if (stored) return stored;
+  // Minted but never pooled: the market recompute values pooled tokens only, so no stats will ever come (not a 503).
+  if (token.poolIds.length === 0)
+    throw new NotFoundError(`token ${token._id} has no indexed DEX pool, so no market data`);
   throw new NotReadyError(
     `token ${token._id} is newer than the last market recompute (it runs every 20 s); retry shortly`,
     20,

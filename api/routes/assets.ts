@@ -6,7 +6,7 @@
 import Router from '@koa/router';
 import type { ApiDeps } from '../deps.js';
 import { defineRoute, register, type AnyRouteSpec, type RestModule } from '../route.js';
-import { LogoResponse, UnitParams } from '../schemas/market.js';
+import { LogoParams, LogoResponse } from '../schemas/market.js';
 
 export const LOGO_MAX_AGE_SECONDS = 7 * 86_400;
 
@@ -18,7 +18,7 @@ export const assetRoutes = {
     description:
       'The image with its real content type, Cache-Control for a week and an ETag (304 on If-None-Match); 404 when the token has no logo. Not rate limited.',
     tags: ['Tokens'],
-    params: UnitParams,
+    params: LogoParams,
     response: LogoResponse,
     contentType: 'image/*',
     etag: true,

@@ -25,6 +25,45 @@ export const RateLimitErrorBody = component('RateLimitError', {
   },
 });
 
+/**
+ * Bounds of numbers a caller may send, from what can exist on chain: ADA's maximum supply is 45 billion ADA
+ * (45 × 10^15 lovelace, the ledger's maxLovelaceSupply), and a token quantity in an output is at most 2^64 − 1 base
+ * units (the ledger's word64 quantities). A filter or amount beyond them selects nothing real and is refused (400).
+ */
+export const MAX_ADA_SUPPLY = 45_000_000_000;
+export const MAX_ASSET_QUANTITY = 18_446_744_073_709_551_615n;
+/**
+ * A holder holds an output, and every output carries at least the minimum UTxO value (≥ ~1 ADA with a token), so
+ * no token can have more holders than there are ADA: 45 billion.
+ */
+export const MAX_HOLDERS = MAX_ADA_SUPPLY;
+
+/** Handle characters (cardano/handles.ts): a-z 0-9 _ - . (case-insensitive: the service lowercases). */
+const HANDLE_CHARS = '[A-Za-z0-9_.-]';
+const HANDLE_EXPECTED = '$name, name (1-28 of a-z 0-9 _ - .) or sub@root (3-28 characters)';
+/**
+ * An ADA Handle as a parameter: `$name` or `name` (a root of 1-28 characters) or `sub@root` (3-28 characters in
+ * all, `$` allowed before it). Exactly the service's rule, so a client that follows it is never refused.
+ */
+export const handleSchemas = (withBareRoot: boolean): JsonSchema[] => [
+  {
+    pattern: withBareRoot ? `^\\$?${HANDLE_CHARS}{1,28}$` : `^\\$${HANDLE_CHARS}{1,28}$`,
+    'x-expected': HANDLE_EXPECTED,
+  },
+  {
+    pattern: `^${HANDLE_CHARS}+@${HANDLE_CHARS}+$`,
+    minLength: 3,
+    maxLength: 28,
+    'x-expected': HANDLE_EXPECTED,
+  },
+  {
+    pattern: `^\\$${HANDLE_CHARS}+@${HANDLE_CHARS}+$`,
+    minLength: 4,
+    maxLength: 29,
+    'x-expected': HANDLE_EXPECTED,
+  },
+];
+
 /** Whole ADA, converted exactly from lovelace. */
 export const Ada: JsonSchema = { type: 'number', description: 'Whole ADA (not lovelace).' };
 /** The exact amount in lovelace, as a decimal integer string (may exceed 2^53). */
@@ -106,6 +145,9 @@ export const CursorQueryProperties = {
     type: 'string',
     minLength: 1,
     maxLength: 512,
-    description: 'The nextCursor of the previous page.',
+    pattern: '^[A-Za-z0-9_-]+$',
+    'x-expected': 'the nextCursor of a previous page of this list',
+    description:
+      'Opaque: the nextCursor of the previous page of this same list, sent back unchanged. Any other value, even of this shape, is refused (400).',
   },
 } satisfies Record<string, JsonSchema>;

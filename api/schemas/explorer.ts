@@ -3,7 +3,7 @@
  * allows fields to be added within /v1, so objects are open (no `additionalProperties: false`).
  */
 import { component, type JsonSchema, type ObjectSchema } from '../schema.js';
-import { Activity, Ada, AssetList, Hash64, Lovelace } from './common.js';
+import { Activity, Ada, AssetList, handleSchemas, Hash64, Lovelace } from './common.js';
 
 export const BlockIdParams: ObjectSchema = {
   type: 'object',
@@ -37,9 +37,16 @@ export const AddressParams: ObjectSchema = {
   properties: {
     address: {
       type: 'string',
-      minLength: 2,
-      maxLength: 1023,
-      pattern: '^([0-9A-Za-z_]{8,}|\\$.+|[^@]+@.+)$',
+      anyOf: [
+        {
+          minLength: 8,
+          maxLength: 1023,
+          // Bech32 (addr1…, stake1…, their _test forms) or Byron base58; the checksum must hold too.
+          pattern: '^((addr|stake)(_test)?1[02-9ac-hj-np-z]{6,}|[1-9A-HJ-NP-Za-km-z]{8,})$',
+          'x-expected': 'a Cardano address (addr1…, stake1… or Byron base58) or an ADA Handle ($name or sub@root)',
+        },
+        ...handleSchemas(false),
+      ],
       'x-expected': 'a Cardano address (addr1…, stake1… or Byron base58) or an ADA Handle ($name or sub@root)',
       description:
         'Payment address (addr1… or Byron base58) or stake address (stake1…), or an ADA Handle ($name, URL-encoded %24name, or sub@root): the answer is then for the stake key of the address holding it (that address when it has no stake key) and carries `handle`: { handle, name, kind, address, stakeAddress, script }.',
@@ -199,7 +206,17 @@ export const TxResponse = component('Transaction', {
     mint: { ...AssetList, description: 'Minted (positive) and burned (negative) quantities.' },
     certificates: {
       type: 'array',
-      items: { type: 'object' },
+      items: {
+        type: 'object',
+        required: ['type'],
+        properties: {
+          type: {
+            type: 'string',
+            description:
+              'Ogmios v6 certificate type: stakeCredentialRegistration, stakeCredentialDeregistration, stakeDelegation, stakePoolRegistration, stakePoolRetirement, delegateRepresentativeRegistration, … (its other fields as Ogmios names them).',
+          },
+        },
+      },
       description: 'Certificates as Ogmios v6 reports them (amounts in lovelace, big integers as strings).',
     },
     withdrawals: {
@@ -212,7 +229,12 @@ export const TxResponse = component('Transaction', {
     },
     metadata: {
       type: ['object', 'null'],
-      description: 'Transaction metadata by label (big integers as strings).',
+      propertyNames: { pattern: '^[0-9]+$' },
+      additionalProperties: {
+        description:
+          'The metadatum of this label: text, an integer (as a string when beyond 2^53), bytes (hex), a list or a map of metadata.',
+      },
+      description: 'Transaction metadata by label (a word64 label, decimal) (big integers as strings).',
     },
     validityInterval: {
       type: 'object',

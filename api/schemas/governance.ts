@@ -35,9 +35,12 @@ export const ProposalIdParams: ObjectSchema = {
   properties: {
     id: {
       type: 'string',
-      minLength: 1,
-      maxLength: 120,
-      description: 'Proposal id: `txId#index` (URL-encoded as txId%23index), `txId:index` or CIP-129 gov_action1….',
+      // The index is a word16 on chain (0-65535); a CIP-129 id is 33 bytes (txId + index byte) in bech32.
+      pattern:
+        '^([0-9a-fA-F]{64}[#:](0*[0-9]{1,4}|0*[1-5][0-9]{4}|0*6[0-4][0-9]{3}|0*65[0-4][0-9]{2}|0*655[0-2][0-9]|0*6553[0-5])|gov_action1[02-9ac-hj-np-z]{59})$',
+      'x-expected': 'txId#index (URL-encoded), txId:index (index 0-65535) or a CIP-129 gov_action1… id',
+      description:
+        'Proposal id: `txId#index` (URL-encoded as txId%23index), `txId:index` (index 0-65535) or CIP-129 gov_action1… (its bech32 checksum must hold).',
     },
   },
 };
@@ -50,10 +53,14 @@ export const DRepIdParams: ObjectSchema = {
   properties: {
     id: {
       type: 'string',
-      minLength: 1,
-      maxLength: 120,
+      // CIP-105 drep1…/drep_script1…: a 28-byte credential hash (51 bech32 characters); CIP-129 drep1…: a header
+      // byte and the hash (53); or the credential hash as 56 hex.
+      pattern:
+        '^(drep1([02-9ac-hj-np-z]{51}|[02-9ac-hj-np-z]{53})|drep_script1[02-9ac-hj-np-z]{51}|drep_always_abstain|drep_always_no_confidence|[0-9a-fA-F]{56})$',
+      'x-expected':
+        'a DRep id (drep1… CIP-129 or CIP-105, drep_script1…) or drep_always_abstain / drep_always_no_confidence',
       description:
-        'DRep id: drep1… (CIP-129 or CIP-105), drep_script1…, or drep_always_abstain / drep_always_no_confidence.',
+        'DRep id: drep1… (CIP-129 or CIP-105), drep_script1…, or drep_always_abstain / drep_always_no_confidence (a bech32 id’s checksum must hold).',
     },
   },
 };
@@ -209,7 +216,18 @@ export const ProposalDetailResponse = component('GovernanceProposalDetail', {
         properties: { rewardAccount: { type: 'string' }, amount: Ada, lovelace: Lovelace },
       },
     },
-    action: { type: 'object', description: 'The action as the ledger reports it (Ogmios v6 form).' },
+    action: {
+      type: 'object',
+      required: ['type'],
+      properties: {
+        type: {
+          type: 'string',
+          description:
+            'Ogmios v6 action type: treasuryWithdrawals, protocolParametersUpdate, hardForkInitiation, noConfidence, constitutionalCommittee, constitution, information; the other fields as Ogmios names them.',
+        },
+      },
+      description: 'The action as the ledger reports it (Ogmios v6 form).',
+    },
     votes: { type: 'array', items: GovernanceVote, description: `At most ${MAX_DETAIL_VOTES}, by voting power.` },
     votesTotal: { type: 'integer', minimum: 0 },
     ...AsOf,

@@ -3,6 +3,7 @@
  * answers carry when they were asked for a handle. Objects are open (fields may be added within /v1).
  */
 import { component, type JsonSchema, type ObjectSchema } from '../schema.js';
+import { handleSchemas } from './common.js';
 
 const d = (schema: JsonSchema, description: string): JsonSchema => ({ ...schema, description });
 const strOrNull: JsonSchema = { type: ['string', 'null'] };
@@ -13,8 +14,7 @@ export const HandleParams: ObjectSchema = {
   properties: {
     handle: {
       type: 'string',
-      minLength: 1,
-      maxLength: 64,
+      anyOf: handleSchemas(true),
       description:
         'An ADA Handle: $name (URL-encoded %24name), name, or sub@root for a subhandle. Case-insensitive; a root is 1-28 of a-z 0-9 _ - . and sub@root 3-28 characters.',
     },

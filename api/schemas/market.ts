@@ -8,7 +8,13 @@ import { QUOTES, RANK_PERIODS, TOKEN_SORTS } from '../../cardano/rankings.js';
 import { STATS_WINDOWS } from '../../mongo/collections/market-read.js';
 import { CANDLE_INTERVALS } from '../../mongo/collections/market.js';
 import { component, nullable, type JsonSchema, type ObjectSchema } from '../schema.js';
-import { CursorQueryProperties, PageQueryProperties } from './common.js';
+import {
+  CursorQueryProperties,
+  MAX_ADA_SUPPLY,
+  MAX_ASSET_QUANTITY,
+  MAX_HOLDERS,
+  PageQueryProperties,
+} from './common.js';
 
 const num: JsonSchema = { type: 'number' };
 const numOrNull: JsonSchema = { type: ['number', 'null'] };
@@ -34,6 +40,12 @@ const unitOrAda: JsonSchema = {
 };
 
 export const UnitParams: ObjectSchema = { type: 'object', required: ['unit'], properties: { unit: unitParam } };
+/** The logo route takes `lovelace` too: ADA is a unit like any other, and has no logo (404, as any logo-less unit). */
+export const LogoParams: ObjectSchema = {
+  type: 'object',
+  required: ['unit'],
+  properties: { unit: { ...unitOrAda, description: 'Asset unit: policy id + asset name hex, or `lovelace`.' } },
+};
 
 export const SeriesParams: ObjectSchema = {
   type: 'object',
@@ -281,6 +293,14 @@ const SeriesPoint = component('SeriesPoint', {
   properties: { time: { type: 'integer', description: 'Day start, unix seconds (UTC).' }, value: num },
 });
 
+/** A time bound: unix seconds, or milliseconds when > 1e11; no later than the last millisecond of year 9999. */
+const TIME_PARAM: JsonSchema = {
+  type: 'number',
+  minimum: 0,
+  maximum: 253_402_300_799_999,
+  'x-expected': 'unix seconds or milliseconds, from 0 to 253402300799999 (year 9999)',
+};
+
 // ---- queries -----------------------------------------------------------------------------------------------------
 
 export const TokensQuery: ObjectSchema = {
@@ -307,13 +327,16 @@ export const TokensQuery: ObjectSchema = {
     minLiquidity: {
       type: 'number',
       minimum: 0,
-      'x-expected': 'a number of ADA ≥ 0',
+      // A pool's liquidity is its two sides valued in ADA, each at most the ADA supply.
+      maximum: 2 * MAX_ADA_SUPPLY,
+      'x-expected': `a number of ADA from 0 to ${2 * MAX_ADA_SUPPLY} (twice the 45 billion ADA maximum supply)`,
       description: 'Liquidity floor in ADA; replaces the sort’s default floor; 0 = none.',
     },
     minHolders: {
       type: 'integer',
       minimum: 0,
-      'x-expected': 'an integer ≥ 0',
+      maximum: MAX_HOLDERS,
+      'x-expected': `an integer from 0 to ${MAX_HOLDERS} (every holder holds an output of at least ~1 ADA, and 45 billion ADA exist at most)`,
       description: 'Holders floor; replaces the sort’s default (100 for mcap and fdv); 0 = none.',
     },
     q: { type: 'string', maxLength: 100, description: 'Search text (ticker, name, unit).' },
@@ -332,8 +355,14 @@ export const CandlesQuery: ObjectSchema = {
       description: 'A pool id, or all (every pool of the token, volume-weighted); default the primary pool.',
     },
     quote: { type: 'string', enum: ['ADA', 'USD'], default: 'ADA' },
-    from: { type: 'number', minimum: 0, description: 'Unix seconds or milliseconds (milliseconds when > 1e11).' },
-    to: { type: 'number', minimum: 0, description: 'Unix seconds or milliseconds (milliseconds when > 1e11).' },
+    from: {
+      ...TIME_PARAM,
+      description: 'Unix seconds or milliseconds (milliseconds when > 1e11). Must not be after `to` (400).',
+    },
+    to: {
+      ...TIME_PARAM,
+      description: 'Unix seconds or milliseconds (milliseconds when > 1e11). Must not be before `from` (400).',
+    },
   },
 };
 
@@ -376,13 +405,17 @@ export const SwapQuoteQuery: ObjectSchema = {
   type: 'object',
   required: ['in', 'out', 'amount'],
   properties: {
-    in: { ...unitOrAda, description: 'Input unit (`lovelace` for ADA).' },
-    out: { ...unitOrAda, description: 'Output unit.' },
+    in: { ...unitOrAda, description: 'Input unit (`lovelace` for ADA). Must differ from `out` (400).' },
+    out: { ...unitOrAda, description: 'Output unit. Must differ from `in` (400).' },
     amount: {
       type: 'number',
       exclusiveMinimum: 0,
-      'x-expected': 'a positive number',
-      description: 'Input amount, decimal-adjusted.',
+      // No output holds more than 2^64 − 1 base units of a token (or 45 × 10^15 lovelace); the quote also refuses
+      // an amount beyond the input token's supply.
+      maximum: Number(MAX_ASSET_QUANTITY),
+      'x-expected': `a positive number of at most ${Number(MAX_ASSET_QUANTITY)} (the largest quantity an output can hold)`,
+      description:
+        'Input amount, decimal-adjusted. At most what can exist: the ADA supply (45 billion) or the token’s minted supply (400 beyond it).',
     },
   },
 };
@@ -572,6 +605,11 @@ const Route = component('SwapRoute', {
           poolId: { type: 'integer' },
           unit: { type: 'string' },
           amount: { type: 'number', description: 'Decimal-adjusted.' },
+          amountRaw: {
+            type: 'string',
+            pattern: '^[0-9]+$',
+            description: 'Exact, base units of the input token (input × fee numerator / denominator, rounded down).',
+          },
           percent: { type: ['number', 'null'] },
         },
       },

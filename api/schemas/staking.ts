@@ -3,7 +3,7 @@
  * beside them; margin, saturation and returns are plain fractions (0.02 = 2 %), the REST convention.
  */
 import { component, type JsonSchema, type ObjectSchema } from '../schema.js';
-import { Ada, Lovelace } from './common.js';
+import { Ada, Lovelace, PageQueryProperties } from './common.js';
 
 export const StakePoolIdParams: ObjectSchema = {
   type: 'object',
@@ -21,8 +21,7 @@ export const StakePoolIdParams: ObjectSchema = {
 export const StakePoolsQuery: ObjectSchema = {
   type: 'object',
   properties: {
-    page: { type: 'integer', minimum: 1, default: 1 },
-    pageSize: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+    ...PageQueryProperties,
   },
 };
 
@@ -88,7 +87,21 @@ export const StakePoolDetailResponse = component('StakePoolDetail', {
     vrfKeyHash: { type: ['string', 'null'] },
     rewardAccount: { type: ['string', 'null'] },
     owners: { type: 'array', items: { type: 'string' } },
-    relays: { type: 'array' },
+    relays: {
+      type: 'array',
+      description: 'Relays of the registration certificate, as Ogmios v6 reports them.',
+      items: {
+        type: 'object',
+        required: ['type'],
+        properties: {
+          type: { type: 'string', enum: ['ipAddress', 'hostname'] },
+          ipv4: { type: 'string', description: 'ipAddress relays: dotted IPv4 address.' },
+          ipv6: { type: 'string', description: 'ipAddress relays: IPv6 address.' },
+          hostname: { type: 'string', description: 'hostname relays: DNS name (A/AAAA or SRV).' },
+          port: { type: 'integer', minimum: 0, maximum: 65535 },
+        },
+      },
+    },
     metadata: {
       type: 'object',
       required: ['url', 'hash', 'verified', 'reason', 'ticker', 'name', 'description', 'homepage'],

@@ -4,6 +4,7 @@
  * Units: whole ADA, decimal-adjusted token amounts, USD; raw integers as strings beside them.
  */
 import { component, type JsonSchema, type ObjectSchema } from '../schema.js';
+import { handleSchemas } from './common.js';
 import { AssetRef } from './market.js';
 
 const num: JsonSchema = { type: 'number' };
@@ -19,9 +20,16 @@ export const WalletParams: ObjectSchema = {
   properties: {
     address: {
       type: 'string',
-      minLength: 2,
-      maxLength: 1023,
-      pattern: '^((addr|stake)(_test)?1[02-9ac-hj-np-z]{4,}|\\$.+|[^@]+@.+)$',
+      anyOf: [
+        {
+          minLength: 8,
+          maxLength: 1023,
+          // The checksum must hold too.
+          pattern: '^(addr|stake)(_test)?1[02-9ac-hj-np-z]{6,}$',
+          'x-expected': 'a Bech32 address (addr1… or stake1…) or an ADA Handle ($name or sub@root)',
+        },
+        ...handleSchemas(false),
+      ],
       'x-expected': 'a Bech32 address (addr1… or stake1…) or an ADA Handle ($name or sub@root)',
       description:
         'Payment address (addr1…) or stake address (stake1…: all its addresses combined), or an ADA Handle ($name, URL-encoded %24name, or sub@root): the answer is then for the stake key of the address holding it (that address when it has no stake key) and carries `handle`: { handle, name, kind, address, stakeAddress, script }, the handle and where it resolved.',

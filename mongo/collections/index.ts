@@ -12,6 +12,7 @@ import { CHECKPOINTS, DERIVED_RUNS, SYNC_HEALTH, UNDO } from './sync-state.js';
 import { STAKING_COLLECTIONS } from './staking.js';
 import { STORAGE_COLLECTIONS } from './storage.js';
 import { NEWS_COLLECTIONS } from './news.js';
+import { SEARCH_COLLECTIONS } from './search.js';
 import type { CollectionSpec } from '../store.js';
 
 /** Every collection, for index creation (`npm run mongo:indexes`) and digests. */
@@ -35,6 +36,7 @@ export const ALL_COLLECTIONS: CollectionSpec<{ _id: string }>[] = [
   ...PNL_COLLECTIONS,
   ...STORAGE_COLLECTIONS,
   ...NEWS_COLLECTIONS,
+  ...SEARCH_COLLECTIONS,
 ];
 
 export * from './access.js';
@@ -51,3 +53,4 @@ export * from './sync-state.js';
 export * from './staking.js';
 export * from './storage.js';
 export * from './news.js';
+export * from './search.js';

@@ -14,7 +14,7 @@ function assertTooMany(a: Answer, error: RegExp): TooMany {
   const body = a.body as TooMany;
   assert.deepEqual(Object.keys(body).sort(), ['docs', 'error', 'hint', 'retryAfter']);
   assert.match(body.error, error);
-  assert.equal(body.docs, `${SITE}/account`);
+  assert.equal(body.docs, `${SITE}/docs#limits`);
   assert.ok(Number.isInteger(body.retryAfter) && body.retryAfter >= 1, `retryAfter ${body.retryAfter}`);
   assert.equal(a.headers.get('retry-after'), String(body.retryAfter));
   return body;

@@ -94,6 +94,26 @@ describe('access: shared limits across replicas (redis)', function () {
     for (const x of keyed) assert.equal(x.headers.get('x-ratelimit-limit'), '5');
   });
 
+  it('shows a key its shared window on the logo without spending it; the reset is whole unix seconds', async () => {
+    const [a, b] = await twoReplicas({ PLAN_LIMITS: 'free=5/1000,plus=10/1000,pro=20/1000' });
+    const { key } = await a!.access.registry.create('stake1uxredislogo', 'logo');
+    const headers = { 'x-api-key': key };
+    const counted = await request(`${a!.url}/api/v1/ping`, { headers });
+    assert.equal(counted.headers.get('x-ratelimit-remaining'), '4');
+    const reset = counted.headers.get('x-ratelimit-reset') ?? '';
+    assert.match(reset, /^[0-9]+$/);
+    const logos = await burst(8, (i) => request(`${(i % 2 ? a : b)!.url}/api/v1/assets/abc/logo`, { headers }));
+    assert.deepEqual(statuses(logos), { 200: 8 });
+    for (const l of logos) {
+      assert.equal(l.headers.get('x-ratelimit-limit'), '5');
+      assert.equal(l.headers.get('x-ratelimit-remaining'), '4');
+      assert.match(l.headers.get('x-ratelimit-reset') ?? '', /^[0-9]+$/);
+      assert.ok(Math.abs(Number(l.headers.get('x-ratelimit-reset')) - Number(reset)) <= 1);
+    }
+    const next = await request(`${b!.url}/api/v1/ping`, { headers });
+    assert.equal(next.headers.get('x-ratelimit-remaining'), '3', 'the logos spent nothing');
+  });
+
   it('accepts a signed nonce once across both instances', async () => {
     const [a, b] = await twoReplicas({});
     const wallet = new TestWallet();

@@ -185,7 +185,7 @@ describe('API app: the access layer', () => {
   after(() => api.close());
   beforeEach(() => (seen.length = 0));
 
-  it('runs each surface middleware only on its own paths, and never on the logo route', async () => {
+  it('runs each surface middleware only on its own paths (the logo route is REST: its key is checked)', async () => {
     await api.get(`/api/v1/explorer/blocks/${TIP.height}`);
     await api.get('/api/v1/openapi.json');
     await api.get('/api/md/market');
@@ -197,6 +197,7 @@ describe('API app: the access layer', () => {
       'rest /api/v1/openapi.json',
       'md /api/md/market',
       'mcp /api/mcp',
+      'rest /api/v1/assets/abc/logo',
     ]);
   });
 

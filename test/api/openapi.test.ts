@@ -48,6 +48,36 @@ describe('OpenAPI document (GET /api/v1/openapi.json)', () => {
     assert.deepEqual(doc.components.schemas.Error.required, ['error']);
   });
 
+  it('declares the rate-limit headers on every success and 429 answer', () => {
+    for (const [path, item] of Object.entries(doc.paths as Json)) {
+      const ok = (item as Json).get.responses['200'];
+      for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Daily-Remaining'])
+        assert.equal(ok.headers?.[h]?.schema?.type, 'integer', `${path} 200 ${h}`);
+    }
+    assert.equal(doc.components.responses.TooManyRequests.headers['X-RateLimit-Reset'].schema.type, 'integer');
+  });
+
+  it('gives every object and array in the document a schema of its members (no bare `object`)', () => {
+    const bare: string[] = [];
+    const walk = (s: unknown, at: string) => {
+      if (Array.isArray(s)) return s.forEach((x, i) => walk(x, `${at}/${i}`));
+      if (!s || typeof s !== 'object') return;
+      const o = s as Json;
+      const types = [o.type].flat();
+      // The Path Item objects inside the openapi.json answer's own schema are described by the OpenAPI spec itself.
+      if (types.includes('object') && !o.properties && !o.additionalProperties && !o.$ref) bare.push(at);
+      if (types.includes('array') && !o.items) bare.push(at);
+      for (const [k, v] of Object.entries(o)) walk(v, `${at}/${k}`);
+    };
+    walk(doc.components.schemas, '#/components/schemas');
+    for (const [path, item] of Object.entries(doc.paths as Json))
+      walk((item as Json).get.responses['200'].content, `${path} 200`);
+    assert.deepEqual(
+      bare.filter((b) => !b.endsWith('/paths/additionalProperties')),
+      [],
+    );
+  });
+
   it('documents every GET route the app serves under /api/v1', async () => {
     const store = await openMemoryStore();
     const app = createApp({

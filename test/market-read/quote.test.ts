@@ -10,6 +10,8 @@ import { NOW_MS, USDM, checkpointOps, meta, pool, poolFromOutput, prepare, putAl
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
 
 const SNEK = '279c909f348e533da5808898f87f9a14bb2c3dfbbacccd631d927a3f534e454b';
+/** A token minted inside the indexed range (1,000 units, no decimals), with no pool. */
+const MINTED = `${'7e'.repeat(28)}4d494e544544`;
 
 /** Real pool outputs: Minswap V2 ADA/SNEK (mainnet block 12069665) and WingRiders V2 ADA/USDM (iris fixture). */
 const snekOut = (block12069665()[6] as Transaction).outputs[1] as TxOutput;
@@ -66,6 +68,16 @@ describe('swap quotes: the DEX adapters’ exact integer math', () => {
     assert.equal(toBaseUnits('0.1234567', 6), 123_456n);
     assert.equal(toBaseUnits('1e3', 0), 1000n);
     assert.equal(toBaseUnits('12', 0), 12n);
+    // Integers end to end: no digit lost to a float (2^64 − 1, and a 19-digit mantissa in scientific notation).
+    assert.equal(toBaseUnits('18446744073709551615', 0), 18_446_744_073_709_551_615n);
+    assert.equal(toBaseUnits('1.234567890123456789e18', 0), 1_234_567_890_123_456_789n);
+    assert.equal(toBaseUnits('2.5E-3', 6), 2_500n);
+    assert.equal(toBaseUnits('1e-7', 6), 0n);
+    assert.equal(toBaseUnits('1e+21', 6), 10n ** 27n);
+    // Beyond anything on chain, or not a number: refused before any arithmetic.
+    assert.equal(toBaseUnits('1e303', 6), null);
+    assert.equal(toBaseUnits('Infinity', 6), null);
+    assert.equal(toBaseUnits('.', 6), null);
   });
 });
 
@@ -81,6 +93,7 @@ describe('GET /swap/quote', () => {
           ...putAll.tokens([
             token(SNEK, { poolIds: [1, 3], primaryPoolId: 1 }),
             token(USDM, { poolIds: [2], primaryPoolId: 2 }),
+            token(MINTED, { totalSupplyRaw: '1000', supplyFromMint: true }),
           ]),
           meta(USDM, 'USDM', 6),
         ]);
@@ -108,7 +121,9 @@ describe('GET /swap/quote', () => {
     assert.equal(q.best.hops[0].exact, true);
     const fee = Number(snek.state.fee.aToB) / Number(snek.state.fee.denominator);
     assert.equal(q.best.hops[0].feePercent, fee * 100);
-    assert.deepEqual(q.best.fees, [{ poolId: 1, unit: 'lovelace', amount: 100 * fee, percent: fee * 100 }]);
+    // The pool datum's fee (Minswap V2: 100 / 10,000 on this pool) on 100 ADA: 1 ADA = 1,000,000 lovelace exactly.
+    assert.deepEqual([snek.state.fee.aToB, snek.state.fee.denominator], [100n, 10_000n]);
+    assert.deepEqual(q.best.fees, [{ poolId: 1, unit: 'lovelace', amount: 1, amountRaw: '1000000', percent: 1 }]);
     assert.ok(q.best.priceImpact > 0 && q.best.priceImpact < 0.01);
     assert.ok(
       Math.abs(q.adaUsd - Number(usdm.state.reserveB) / Number(usdm.state.reserveA)) < 1e-12,
@@ -132,6 +147,32 @@ describe('GET /swap/quote', () => {
     assert.equal(best.amountOutRaw, String(hop2));
     assert.equal(best.amountOut, Number(hop2) / 1e6, 'USDM has 6 decimals');
     assert.equal(q.routes.length, 2, 'both SNEK pools × the USDM pool');
+  });
+
+  it('computes fees in integers for amounts far beyond 2^53, and refuses more than can exist', async () => {
+    // 9,007,199,254.740993 ADA = 2^53 + 1 lovelace: a float of base units would round the fee.
+    const q = await get(`/swap/quote?in=lovelace&out=${SNEK}&amount=9007199254.740993`);
+    assert.equal(q.best.hops[0].amountInRaw, '9007199254740993');
+    // 1 % of 9,007,199,254,740,993 lovelace, rounded down: 90,071,992,547,409 (by hand).
+    assert.equal(q.best.fees[0].amountRaw, '90071992547409');
+    assert.equal(q.best.fees[0].amount, 90_071_992.547409);
+    assert.equal(typeof q.best.fees[0].amount, 'number');
+    for (const [amount, re] of [
+      ['45000000000.000001', /more ADA than exists: at most 45000000000, the maximum ADA supply/],
+      ['1e303', /amount/],
+      ['1e20', /amount/],
+    ] as const) {
+      const r = await api.get(`/api/v1/swap/quote?in=lovelace&out=${SNEK}&amount=${amount}`);
+      assert.equal(r.status, 400, amount);
+      assert.match((r.body as Json).error, re, amount);
+    }
+    // Exactly the whole ADA supply is still a quote (the pools cannot fill it, but it can exist).
+    assert.equal((await api.get(`/api/v1/swap/quote?in=lovelace&out=${SNEK}&amount=45000000000`)).status, 200);
+    // A token whose mint the index saw: at most its minted supply.
+    const over = await api.get(`/api/v1/swap/quote?in=${MINTED}&out=lovelace&amount=1001`);
+    assert.equal(over.status, 400);
+    assert.match((over.body as Json).error, /at most 1000, its minted supply/);
+    assert.equal((await api.get(`/api/v1/swap/quote?in=${MINTED}&out=lovelace&amount=1000`)).status, 200);
   });
 
   it('an amount no pool can turn into any output answers no routes and best null', async () => {

@@ -211,6 +211,12 @@ describe('stake pools', () => {
       );
       assert.equal(p3.items[0].liveStake, 0);
       assert.equal(p3.items[0].delegators, 0);
+      // A page past the end is empty but still names the snapshot it is empty of, as page 1 does.
+      const p9 = (await api.get('/api/v1/staking/pools?pageSize=2&page=9')).body as Json;
+      assert.deepEqual(p9.items, []);
+      assert.equal(p9.total, 5);
+      assert.deepEqual([p9.epoch, p9.computedAt], [b.epoch, b.computedAt]);
+      assert.ok(p9.epoch !== null && p9.computedAt !== null);
       assert.equal((await api.get('/api/v1/staking/pools?pageSize=201')).status, 400);
     });
 

@@ -1,0 +1,67 @@
+/**
+ * Reads the JSON body of a POST to the tool server before the access layer runs, for one reason: the expensive-call
+ * limit of `get_wallet_pnl` is applied by the access layer from the `Mcp-Name` header, which revision 2026-07-28
+ * requires but the older revisions' clients (and the short form) never send. For a legacy request (no 2026-07-28
+ * version in the header or `_meta`) whose body calls a tool, the header is filled in from the body, so the
+ * limit applies to every revision alike. Modern requests are left untouched: a missing or mismatched header
+ * there is the caller's error (-32020), reported by the SDK.
+ *
+ * The parsed body is kept in `ctx.state.mcpBody` and handed to the SDK, so the stream is read once. A body that is
+ * not JSON gets the JSON-RPC parse error (-32700) here; a non-JSON content type is left for the SDK (415).
+ */
+import type Koa from 'koa';
+
+export const MODERN_REVISION = '2026-07-28';
+const MAX_BODY = 4 * 1024 * 1024;
+const VERSION_META = 'io.modelcontextprotocol/protocolVersion';
+
+interface RpcMessage {
+  method?: unknown;
+  params?: { name?: unknown; _meta?: Record<string, unknown> };
+}
+
+/** The tool a legacy message list calls (get_wallet_pnl first, as the one with its own limit), or null. */
+export function legacyToolName(body: unknown): string | null {
+  const messages = (Array.isArray(body) ? body : [body]) as RpcMessage[];
+  let name: string | null = null;
+  for (const m of messages) {
+    if (!m || typeof m !== 'object') continue;
+    if (m.params?._meta?.[VERSION_META] !== undefined) return null;
+    if (m.method === 'tools/call' && typeof m.params?.name === 'string')
+      if (name === null || m.params.name === 'get_wallet_pnl') name = m.params.name;
+  }
+  return name;
+}
+
+export function readMcpBody(): Koa.Middleware {
+  return async (ctx, next) => {
+    if (ctx.method !== 'POST' || !ctx.is('application/json')) return next();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const c of ctx.req as AsyncIterable<Buffer>) {
+      size += c.length;
+      if (size > MAX_BODY) {
+        ctx.status = 413;
+        ctx.body = { error: 'request body over 4 MiB' };
+        return;
+      }
+      chunks.push(c);
+    }
+    const raw = Buffer.concat(chunks).toString('utf8');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      // As the SDK answers it (JSON-RPC parse error); the stream is consumed, so it cannot be handed on.
+      ctx.status = 400;
+      ctx.body = { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not JSON.' }, id: null };
+      return;
+    }
+    ctx.state.mcpBody = parsed;
+    if (!ctx.get('mcp-name') && ctx.get('mcp-protocol-version') !== MODERN_REVISION) {
+      const name = legacyToolName(parsed);
+      if (name) ctx.req.headers['mcp-name'] = name;
+    }
+    return next();
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * The tool server's card (experimental MCP server-card extension, SEP-2127; served at `{site_url}/api/mcp/server-card`
+ * and listed by the AI catalog). The fields follow the registry's server.json: a reverse-DNS `name` built from the
+ * site's host (cds.example → `example.cds/cardano-data`), a description of at most 100 characters, and the
+ * Streamable HTTP remote. Static per deployment, so it is built once with its ETag.
+ */
+import { createHash } from 'node:crypto';
+import { SERVER_VERSION } from './server.js';
+
+export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
+export const SERVER_CARD_DESCRIPTION =
+  'Read-only Cardano data: tokens, DEX swaps, wallets, NFTs, stake pools, governance, explorer, news.';
+export const SUPPORTED_REVISIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'] as const;
+
+/** `cds.example` → `example.cds`; an IP address or a one-label host is kept as it is. */
+export function reverseDns(host: string): string {
+  if (/^[\d.]+$/.test(host) || host.includes(':') || !host.includes('.')) return host;
+  return host.split('.').reverse().join('.');
+}
+
+export function serverCard(siteUrl: string): { body: string; etag: string } {
+  const url = new URL(siteUrl);
+  const card = {
+    $schema: SERVER_CARD_SCHEMA,
+    name: `${reverseDns(url.hostname)}/cardano-data`,
+    title: 'Cardano data service',
+    description: SERVER_CARD_DESCRIPTION,
+    version: SERVER_VERSION,
+    websiteUrl: siteUrl,
+    remotes: [
+      { type: 'streamable-http', url: `${siteUrl}/api/mcp`, supportedProtocolVersions: [...SUPPORTED_REVISIONS] },
+    ],
+    authentication: { required: false, schemes: ['api-key'], header: 'X-API-Key' },
+  };
+  const body = JSON.stringify(card);
+  return { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+}

@@ -1,0 +1,189 @@
+/**
+ * One MCP server instance per request (`buildMcpServer`), holding the 20 tools of api/mcp/tools.ts. Nothing is
+ * shared between instances but immutable schema objects built once at module scope (building them per request
+ * would cost most of the throughput, reference §1.6).
+ *
+ * Argument checking is ours, not the SDK's: the SDK would answer bad arguments with its own "Input validation
+ * error" text; the spec wants one sentence telling the caller what to do next. So the SDK gets the published JSON
+ * Schemas with a pass-through validator, and each call is checked here with ajv against the same schema.
+ */
+import { McpServer, fromJsonSchema, type CallToolResult, type jsonSchemaValidator } from '@modelcontextprotocol/server';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import type { ApiDeps } from '../deps.js';
+import { AppError } from '../errors.js';
+import type { SyncGate } from '../sync-guard.js';
+import { ResponseCache } from '../response-cache.js';
+import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
+import { readFreshness } from '../read/freshness.js';
+import { publishedOutputSchema, TOOL_SET, type Tool } from './tools.js';
+
+export const SERVER_NAME = 'cardano-data-service';
+export const SERVER_VERSION = '1.0.0';
+
+export const INSTRUCTIONS =
+  'Read-only Cardano data: tokens and DEX pools, swaps, wallets and PnL, NFT collections, stake pools, governance, ' +
+  'explorer (transactions, addresses, blocks), handles and news. Start with search when you have a name or id. ' +
+  'ADA amounts are whole ADA; *Pct fields are percent; times are ISO 8601 UTC; every result has asOf.';
+
+/** Accepts anything: the SDK must not rewrite or reject arguments or results (we check them ourselves). */
+const passThrough: jsonSchemaValidator = {
+  getValidator: () => (input: unknown) => ({ valid: true, data: input as never, errorMessage: undefined }),
+};
+
+const ajv = new Ajv2020({ allErrors: true, useDefaults: true, strict: false });
+addFormats.default(ajv);
+
+interface Registered {
+  tool: Tool;
+  input: ReturnType<typeof fromJsonSchema>;
+  output: ReturnType<typeof fromJsonSchema>;
+  check: ValidateFunction;
+}
+
+const REGISTERED: readonly Registered[] = TOOL_SET.map((tool) => ({
+  tool,
+  input: fromJsonSchema(tool.inputSchema, passThrough),
+  output: fromJsonSchema(publishedOutputSchema(tool), passThrough),
+  check: ajv.compile(tool.inputSchema),
+}));
+
+function describeArgErrors(errors: readonly ErrorObject[] | null | undefined): string {
+  const parts = new Set<string>();
+  for (const e of errors ?? []) {
+    const name = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    if (e.keyword === 'required') parts.add(`${String(e.params.missingProperty)} is required`);
+    else if (e.keyword === 'additionalProperties') parts.add(`unknown argument ${String(e.params.additionalProperty)}`);
+    else if (e.keyword === 'enum')
+      parts.add(`${name} must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`);
+    else parts.add(`${name || 'arguments'} ${e.message ?? 'is invalid'}`);
+  }
+  return [...parts].join('; ');
+}
+
+const failure = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
+
+/** The one-sentence advice for a caller mistake or an unavailable source. */
+export function adviceFor(tool: string, e: unknown): string | null {
+  if (e instanceof AppError || (e instanceof Error && e.name === 'BadRequestError')) {
+    const status = e instanceof AppError ? e.status : 400;
+    const msg = e.message.replace(/[.\s]+$/, '');
+    if (status === 404) return `Not found: ${msg}; check the identifier, or call search to find the right one.`;
+    if (status === 400) return `Invalid argument: ${msg}; correct it and call ${tool} again.`;
+  }
+  return null;
+}
+
+/**
+ * Tool results reused for the REST micro-cache's window (`deps.cacheMs`, API_CACHE_MS) under the tool, its
+ * arguments and the sync checkpoint, as REST answers are (api/micro-cache.ts): public chain data, the same for every
+ * caller, never older than the chain state it was read from. Per app (deps), never shared across deployments.
+ */
+const caches = new WeakMap<ApiDeps, ResponseCache<{ expires: number; structured: Record<string, unknown> }>>();
+
+/**
+ * The REST path whose data each tool reads, for the sync gate (api/sync-guard.ts): while the sync is stalled on an
+ * abandoned chain, or a recompute has not yet run on the chain after a deep rollback, the tool answers isError with
+ * the gate's reason, as REST answers 503.
+ */
+const GATED_PATH: Record<string, string> = {
+  search: '/tokens',
+  list_tokens: '/tokens',
+  get_token: '/tokens/t',
+  get_token_candles: '/tokens/t/candles',
+  get_pool: '/pools/p',
+  get_recent_trades: '/tokens/t/trades',
+  get_market_overview: '/market/overview',
+  get_wallet: '/wallet/w',
+  get_wallet_pnl: '/wallet/w/pnl',
+  get_swap_quote: '/swap/quote',
+  list_nft_collections: '/nft/collections',
+  get_nft_collection: '/nft/collections/c',
+  get_nft_listings: '/nft/collections/c/listings',
+  list_stake_pools: '/staking/pools',
+  get_stake_pool: '/staking/pools/p',
+  list_governance_actions: '/governance/proposals',
+  get_transaction: '/explorer/tx/t',
+  get_address: '/explorer/address/a',
+  resolve_handle: '/handles/h',
+  get_news: '/news',
+};
+
+async function callTool(deps: ApiDeps, r: Registered, raw: unknown, gate?: SyncGate): Promise<CallToolResult> {
+  const args = structuredClone((raw ?? {}) as Record<string, unknown>);
+  if (!r.check(args))
+    return failure(
+      `Invalid arguments for ${r.tool.name}: ${describeArgErrors(r.check.errors)}; fix them as its inputSchema says and call it again.`,
+    );
+  const ttl = deps.cacheMs ?? 0;
+  let cache = caches.get(deps);
+  if (ttl > 0 && !cache) caches.set(deps, (cache = new ResponseCache(2_000, 32 * 1024 * 1024)));
+  let key: string | null = null;
+  try {
+    const held = gate ? await gate.withheld(GATED_PATH[r.tool.name] ?? '/tokens') : null;
+    if (held)
+      return failure(`${held.reason.replace(/[.\s]+$/, '')}; retry ${r.tool.name} in ${held.retryAfterSeconds} s.`);
+    if (cache) {
+      const cp = await deps.store.collection(CHECKPOINTS).get('sync');
+      key = `${r.tool.name}|${JSON.stringify(args)}|${cp ? `${cp.height}:${cp.id}` : '-'}`;
+      const hit = cache.entry(key);
+      if (hit && hit.meta.expires > Date.now())
+        return {
+          content: [{ type: 'text', text: hit.bytes.toString('utf8') }],
+          structuredContent: hit.meta.structured,
+        };
+    }
+    const [data, fresh] = await Promise.all([r.tool.run(deps, args), readFreshness(deps)]);
+    const structured = {
+      ...data,
+      asOf: typeof data.asOf === 'string' ? data.asOf : fresh.asOf,
+      lagSeconds: fresh.lagSeconds,
+    };
+    const text = JSON.stringify(structured);
+    if (cache && key) cache.setBytes(key, Buffer.from(text), { expires: Date.now() + ttl, structured });
+    return { content: [{ type: 'text', text }], structuredContent: structured };
+  } catch (e) {
+    const advice = adviceFor(r.tool.name, e);
+    if (advice) return failure(advice);
+    deps.log.error({ err: e, tool: r.tool.name }, 'tool failed');
+    return failure(`The data source did not answer (${r.tool.name}); retry in a minute.`);
+  }
+}
+
+/** A fresh server with every tool registered (called once per HTTP request by the handler). */
+/**
+ * A fresh server for one request. `only`: a 2026-07-28 `tools/call` names its tool in the `Mcp-Name` header (the
+ * SDK rejects a header that differs from the body), so that request's server registers just that tool; every other
+ * request (tools/list, discover, legacy traffic) gets all of them.
+ */
+export function buildMcpServer(deps: ApiDeps, only?: string | null, gate?: SyncGate): McpServer {
+  const server = new McpServer(
+    { name: SERVER_NAME, version: SERVER_VERSION, title: 'Cardano data service' },
+    {
+      instructions: INSTRUCTIONS,
+      // The tool list changes only with a deployment: clients may cache it for an hour, shared between users.
+      cacheHints: { 'tools/list': { ttlMs: 3_600_000, cacheScope: 'public' } },
+    },
+  );
+  const one = only ? REGISTERED.find((r) => r.tool.name === only) : undefined;
+  for (const r of one ? [one] : REGISTERED) {
+    server.registerTool(
+      r.tool.name,
+      {
+        title: r.tool.title,
+        description: r.tool.description,
+        inputSchema: r.input,
+        outputSchema: r.output,
+        annotations: {
+          title: r.tool.title,
+          readOnlyHint: true,
+          destructiveHint: false,
+          idempotentHint: true,
+          openWorldHint: false,
+        },
+      },
+      (args: unknown) => callTool(deps, r, args, gate),
+    );
+  }
+  return server;
+}

@@ -1,0 +1,848 @@
+/**
+ * The tool server's 20 tools (spec: "Tool server (Model Context Protocol)"), in the order `tools/list` publishes
+ * them. Each is a thin presenter over read functions: REST bodies (api/mcp/reads.ts) rewritten by the rules of
+ * api/mcp/present.ts (fractions → `*Pct` percent, unix seconds → ISO), plus the search index, the token safety
+ * assessment and NFT rarity (api/read/search.ts, token-safety.ts, nft-rarity.ts).
+ *
+ * `TOOLS` is the one list other surfaces import (llms-full.txt): name, title, description, inputSchema,
+ * outputSchema as published (both JSON Schema 2020-12, object-rooted so both protocol eras see one shape). Every output schema
+ * carries `asOf` (ISO time of the indexed tip block) and `lagSeconds` (chain tip − indexed tip), added by the
+ * server (api/mcp/server.ts) to every result.
+ */
+import { BadRequestError } from '../errors.js';
+import type { ApiDeps } from '../deps.js';
+import { rarityOf } from '../read/nft-rarity.js';
+import { nftSalesOfTx, tradesOfTx } from '../read/tx-activity.js';
+import { search, SEARCH_KINDS } from '../read/search.js';
+import { safetyOf, SAFETY_SCHEMA } from '../read/token-safety.js';
+import type { JsonSchema, ObjectSchema } from '../schema.js';
+import { factorSchema, presentSchema, presentValue } from './present.js';
+import { read, routeSpec, type ReadInput } from './reads.js';
+
+export interface ToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: ObjectSchema;
+  outputSchema: ObjectSchema;
+}
+
+export interface Tool extends ToolDefinition {
+  /** The structured result (without asOf/lagSeconds); throws BadRequestError/NotFoundError for caller mistakes. */
+  run(deps: ApiDeps, args: Record<string, unknown>): Promise<Record<string, unknown>>;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Argument schemas (shared pieces)
+
+const str = (description: string, extra: JsonSchema = {}): JsonSchema => ({ type: 'string', description, ...extra });
+const int = (description: string, min: number, max: number, dflt?: number): JsonSchema => ({
+  type: 'integer',
+  minimum: min,
+  maximum: max,
+  description,
+  ...(dflt === undefined ? {} : { default: dflt }),
+});
+const UNIT = str('Token unit: policy id (56 hex) + asset name hex, or "lovelace" for ADA.', {
+  pattern: '^([0-9a-fA-F]{56}[0-9a-fA-F]{0,64}|lovelace)$',
+});
+const POLICY = str('NFT collection policy id (56 hex characters).', { pattern: '^[0-9a-fA-F]{56}$' });
+const LIMIT = (dflt: number, max = 200) => int(`How many items (1-${max}).`, 1, max, dflt);
+const CURSOR = str('Opaque cursor from a previous answer (nextCursor) to continue the list.');
+
+const input = (properties: Record<string, JsonSchema>, required: string[] = []): ObjectSchema => ({
+  type: 'object',
+  properties,
+  ...(required.length ? { required } : {}),
+  additionalProperties: false,
+});
+
+/** The tool view of a REST operation's 200 body. */
+const restOut = (operationId: string): ObjectSchema => presentSchema(routeSpec(operationId).response) as ObjectSchema;
+const present = (operationId: string, body: unknown) =>
+  presentValue(routeSpec(operationId).response, body) as Record<string, unknown>;
+const get = async (deps: ApiDeps, operationId: string, args: ReadInput) =>
+  present(operationId, await read(deps, operationId, args));
+
+/** An object schema with extra properties (required) added to a REST view. */
+function extend(base: ObjectSchema, props: Record<string, JsonSchema>, drop: string[] = []): ObjectSchema {
+  const properties = Object.fromEntries(Object.entries(base.properties).filter(([k]) => !drop.includes(k)));
+  return {
+    ...base,
+    properties: { ...properties, ...props },
+    required: [...new Set([...(base.required ?? []).filter((r) => !drop.includes(r)), ...Object.keys(props)])],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Compact candles
+
+const CANDLE_ROW: JsonSchema = {
+  type: 'array',
+  description: '[time ISO (bucket start, UTC), open, high, low, close, volumeAda, trades]',
+  prefixItems: [
+    { type: 'string', format: 'date-time' },
+    { type: 'number' },
+    { type: 'number' },
+    { type: 'number' },
+    { type: 'number' },
+    { type: 'number' },
+    { type: 'integer' },
+  ],
+  minItems: 7,
+  maxItems: 7,
+};
+
+interface Candle {
+  time: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+  trades: number;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Stake pools: the REST list is paged in rank order; filters and sorts apply over every page.
+
+const STAKE_SORTS = ['liveStake', 'saturation', 'margin', 'fixedCost', 'pledge', 'delegators', 'blocks', 'roa'];
+interface StakePoolRow {
+  id: string;
+  ticker: string | null;
+  name: string | null;
+  liveStake: number;
+  saturation: number;
+  margin: number;
+  fixedCost: number;
+  pledge: number;
+  delegators: number;
+  blocksThisEpoch: number;
+  roa: number | null;
+}
+
+async function allStakePools(deps: ApiDeps): Promise<{ items: StakePoolRow[]; epoch: unknown; computedAt: unknown }> {
+  const items: StakePoolRow[] = [];
+  let epoch: unknown = null;
+  let computedAt: unknown = null;
+  for (let page = 1; page <= 100; page++) {
+    const b = await read<{ items: StakePoolRow[]; total: number; epoch: unknown; computedAt: unknown }>(
+      deps,
+      'listStakePools',
+      { page, pageSize: 200 },
+    );
+    items.push(...b.items);
+    epoch = b.epoch;
+    computedAt = b.computedAt;
+    if (items.length >= b.total || b.items.length === 0) break;
+  }
+  return { items, epoch, computedAt };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The tools
+
+const SWAP_QUOTE_OUT = extend(restOut('getSwapQuote'), {
+  swapUrl: str('Page on this site that prepares the swap in the user’s own wallet (nothing is built here).', {
+    format: 'uri',
+  }),
+  minPoolLiquidityAda: {
+    type: ['number', 'null'],
+    description: 'Smallest pool liquidity (TVL, whole ADA) on the best route; null when no route.',
+  },
+});
+
+const TOKEN_OUT = extend(restOut('getToken'), { safety: SAFETY_SCHEMA });
+
+const LIST_TOKENS_OUT = (() => {
+  const base = restOut('listTokens');
+  const items = base.properties.items as JsonSchema & { items: ObjectSchema };
+  return extend(base, {
+    items: { ...items, items: extend(items.items, { highRisk: { type: ['boolean', 'null'] } }) },
+    hiddenHighRisk: { type: 'integer', description: 'Tokens of this page left out by hideHighRisk.' },
+  });
+})();
+
+const LISTINGS_OUT = (() => {
+  const base = restOut('getNftCollectionListings');
+  const items = base.properties.items as JsonSchema & { items: ObjectSchema };
+  return extend(base, {
+    items: {
+      ...items,
+      items: extend(items.items, {
+        rarityRank: {
+          type: ['integer', 'null'],
+          description: '1 = rarest in the collection by trait frequencies; null when the collection has no traits.',
+        },
+      }),
+    },
+    rarityRankedOf: {
+      type: ['integer', 'null'],
+      description: 'Assets the rarity ranks are taken over (the collection’s NFTs with traits); null if unranked.',
+    },
+  });
+})();
+
+const STAKE_POOLS_OUT: ObjectSchema = (() => {
+  const base = restOut('listStakePools');
+  return extend(base, {}, ['page', 'pageSize']);
+})();
+
+const WALLET_OUT = extend(restOut('getWallet'), {
+  trades24h: {
+    type: 'object',
+    required: ['count', 'items'],
+    properties: {
+      count: { type: 'integer', description: 'Swaps of the wallet in the last 24 h (up to 200 counted).' },
+      items: (restOut('getWalletTrades').properties.items ?? {}) as JsonSchema,
+    },
+  },
+});
+
+const RECENT_TRADES_OUT = restOut('getTokenTrades');
+
+const COLLECTION_OUT = restOut('getNftCollection');
+
+const SIGNED_ASSET: JsonSchema = {
+  type: 'object',
+  required: ['unit', 'quantity', 'quantityRaw'],
+  properties: {
+    unit: { type: 'string' },
+    quantity: { type: 'number', description: 'Decimal-adjusted change (negative = left the address).' },
+    quantityRaw: { type: 'string', pattern: '^-?[0-9]+$' },
+  },
+};
+
+const TX_OUT = extend(restOut('getTransaction'), {
+  netChanges: {
+    type: 'array',
+    description:
+      'Per address: outputs received minus inputs spent (ADA and tokens); addresses with no change left out.',
+    items: {
+      type: 'object',
+      required: ['address', 'ada', 'lovelace', 'assets'],
+      properties: {
+        address: { type: 'string' },
+        ada: { type: 'number' },
+        lovelace: { type: 'string', pattern: '^-?[0-9]+$' },
+        assets: { type: 'array', items: SIGNED_ASSET },
+      },
+    },
+  },
+  swaps: {
+    type: 'array',
+    description: 'DEX swaps this transaction placed or executed (amounts in base units; valueAda in whole ADA).',
+    items: {
+      type: 'object',
+      required: [
+        'tradeId',
+        'poolId',
+        'dex',
+        'status',
+        'side',
+        'tokenIn',
+        'tokenOut',
+        'amountInRaw',
+        'amountOutRaw',
+        'valueAda',
+        'maker',
+      ],
+      properties: {
+        tradeId: { type: 'integer' },
+        poolId: { type: ['integer', 'null'] },
+        dex: { type: 'string' },
+        status: { type: 'string' },
+        side: { type: ['string', 'null'] },
+        tokenIn: { type: 'string' },
+        tokenOut: { type: 'string' },
+        amountInRaw: { type: 'string' },
+        amountOutRaw: { type: ['string', 'null'] },
+        valueAda: { type: ['number', 'null'] },
+        maker: { type: ['string', 'null'] },
+      },
+    },
+  },
+  nftSales: {
+    type: 'array',
+    description: 'NFT sales this transaction settled.',
+    items: {
+      type: 'object',
+      required: ['units', 'priceAda', 'marketplace', 'buyer', 'seller'],
+      properties: {
+        units: { type: 'array', items: { type: 'string' } },
+        priceAda: { type: ['number', 'null'] },
+        marketplace: { type: 'string' },
+        buyer: { type: ['string', 'null'] },
+        seller: { type: ['string', 'null'] },
+      },
+    },
+  },
+});
+
+interface TxSide {
+  address: string | null;
+  stakeAddress?: string | null;
+  lovelace: string | null;
+  assets: { unit: string; policyId: string; quantity: number; quantityRaw: string }[];
+}
+
+/** Outputs minus inputs per address (valid transactions: inputs → outputs; failed: collaterals → return). */
+export function netChanges(tx: {
+  valid: boolean;
+  inputs: TxSide[];
+  outputs: TxSide[];
+  collaterals: TxSide[];
+  collateralReturn: TxSide | null;
+}) {
+  const spent = tx.valid ? tx.inputs : tx.collaterals;
+  const made = tx.valid ? tx.outputs : tx.collateralReturn ? [tx.collateralReturn] : [];
+  const by = new Map<string, { lovelace: bigint; assets: Map<string, bigint> }>();
+  const scale = new Map<string, number>();
+  const add = (side: TxSide, sign: 1n | -1n) => {
+    if (!side.address) return;
+    let e = by.get(side.address);
+    if (!e) by.set(side.address, (e = { lovelace: 0n, assets: new Map() }));
+    e.lovelace += sign * BigInt(side.lovelace ?? '0');
+    for (const a of side.assets) {
+      e.assets.set(a.unit, (e.assets.get(a.unit) ?? 0n) + sign * BigInt(a.quantityRaw));
+      if (Number(a.quantityRaw) !== 0) scale.set(a.unit, a.quantity / Number(a.quantityRaw));
+    }
+  };
+  for (const i of spent) add(i, -1n);
+  for (const o of made) add(o, 1n);
+  return [...by.entries()].flatMap(([address, e]) => {
+    const assets = [...e.assets.entries()]
+      .filter(([, q]) => q !== 0n)
+      .map(([unit, q]) => ({ unit, quantity: Number(q) * (scale.get(unit) ?? 1), quantityRaw: q.toString() }));
+    if (e.lovelace === 0n && assets.length === 0) return [];
+    return [{ address, ada: Number(e.lovelace) / 1e6, lovelace: e.lovelace.toString(), assets }];
+  });
+}
+
+/** The tools with their implementations, in list order. */
+export const TOOL_SET: readonly Tool[] = [
+  {
+    name: 'search',
+    title: 'Search',
+    description:
+      'Find a token, pool, NFT collection, stake pool, handle, address, transaction, block or epoch by name, ticker or identifier. Each hit names the next tool and the argument to pass. Stake amounts in whole ADA.',
+    inputSchema: input(
+      {
+        query: str('Name, ticker, $handle, unit, policy id, pool1…, addr1…/stake1…, tx or block hash, height, epoch.', {
+          minLength: 1,
+          maxLength: 200,
+        }),
+        limit: LIMIT(10, 50),
+      },
+      ['query'],
+    ),
+    outputSchema: {
+      type: 'object',
+      required: ['query', 'hits'],
+      properties: {
+        query: { type: 'string' },
+        hits: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['kind', 'id', 'label', 'tool', 'arguments'],
+            properties: {
+              kind: { type: 'string', enum: [...SEARCH_KINDS] },
+              id: { type: 'string', description: 'The entity id.' },
+              label: { type: 'string', description: 'Name and ticker as shown to people.' },
+              detail: { type: ['string', 'null'], description: 'One line: price, stake (whole ADA), holder…' },
+              tool: {
+                type: ['string', 'null'],
+                description: 'The tool to call next for this hit; null when none shows more (a past epoch).',
+              },
+              arguments: { type: 'object', description: 'The arguments to pass to that tool.' },
+            },
+          },
+        },
+      },
+    },
+    async run(deps, args) {
+      return {
+        ...(await search(deps, { query: String(args.query), limit: (args.limit as number | undefined) ?? 10 })),
+      };
+    },
+  },
+  {
+    name: 'list_tokens',
+    title: 'List tokens',
+    description:
+      'Ranked token list: prices in ADA and USD, 24 h volume and liquidity in ADA, market cap USD, price changes in percent. Default sort rank.',
+    inputSchema: input({
+      sort: str('Ranking.', {
+        enum: ['rank', 'trending', 'volume24h', 'liquidity', 'mcap', 'fdv', 'gainers', 'losers', 'new', 'holders'],
+        default: 'rank',
+      }),
+      limit: LIMIT(20, 100),
+      page: int('Page number (1-based).', 1, 1000, 1),
+      minLiquidityAda: { type: 'number', minimum: 0, description: 'Only tokens with at least this liquidity (ADA).' },
+      hideHighRisk: {
+        type: 'boolean',
+        default: false,
+        description: 'Leave out tokens the safety assessment rates high risk.',
+      },
+      query: str('Filter by name, ticker or unit.', { maxLength: 100 }),
+    }),
+    outputSchema: LIST_TOKENS_OUT,
+    async run(deps, args) {
+      const body = await get(deps, 'listTokens', {
+        sort: (args.sort as string | undefined) ?? 'rank',
+        pageSize: (args.limit as number | undefined) ?? 20,
+        page: args.page as number | undefined,
+        minLiquidity: args.minLiquidityAda as number | undefined,
+        q: args.query as string | undefined,
+      });
+      const items = body.items as { asset: { unit: string } }[];
+      const safety = await safetyOf(
+        deps,
+        items.map((i) => i.asset.unit),
+      );
+      let rows = items.map((i) => ({ ...i, highRisk: safety.get(i.asset.unit)?.highRisk ?? null }));
+      const before = rows.length;
+      if (args.hideHighRisk === true) rows = rows.filter((r) => r.highRisk !== true);
+      return { ...body, items: rows, hiddenHighRisk: before - rows.length };
+    },
+  },
+  {
+    name: 'get_token',
+    title: 'Get token',
+    description:
+      'One token: prices, changes 5 m to 7 d (percent), volume, liquidity, market cap, FDV, supply, holders, largest pools, and a safety assessment with each factor’s value.',
+    inputSchema: input({ unit: UNIT }, ['unit']),
+    outputSchema: TOKEN_OUT,
+    async run(deps, args) {
+      const unit = String(args.unit);
+      const body = await get(deps, 'getToken', { unit });
+      const safety = (await safetyOf(deps, [unit])).get(unit) ?? null;
+      return { ...body, safety };
+    },
+  },
+  {
+    name: 'get_token_candles',
+    title: 'Token candles',
+    description:
+      'OHLCV candles of a token, newest last, as compact rows [time ISO, open, high, low, close, volumeAda, trades]. Prices in ADA (default) or USD; volume in ADA.',
+    inputSchema: input(
+      {
+        unit: UNIT,
+        interval: str('Candle length.', { enum: ['1m', '5m', '15m', '1h', '4h', '1d'], default: '1h' }),
+        quote: str('Price currency.', { enum: ['ADA', 'USD'], default: 'ADA' }),
+        limit: LIMIT(100, 500),
+        allPools: {
+          type: 'boolean',
+          default: true,
+          description: 'true: the token’s candles over all its pools; false: its primary pool only.',
+        },
+      },
+      ['unit'],
+    ),
+    outputSchema: {
+      type: 'object',
+      required: ['unit', 'interval', 'quote', 'poolId', 'columns', 'candles'],
+      properties: {
+        unit: { type: 'string' },
+        interval: { type: 'string' },
+        quote: { type: 'string', enum: ['ADA', 'USD'] },
+        poolId: { type: ['integer', 'null'], description: 'The pool the candles come from; null = all pools.' },
+        columns: { type: 'array', items: { type: 'string' } },
+        candles: { type: 'array', items: CANDLE_ROW },
+      },
+    },
+    async run(deps, args) {
+      const unit = String(args.unit);
+      const interval = (args.interval as string | undefined) ?? '1h';
+      const quote = (args.quote as string | undefined) ?? 'ADA';
+      const limit = (args.limit as number | undefined) ?? 100;
+      // REST: no `pool` = the token's primary pool; `pool=all` = every pool combined (poolId 0).
+      const pool = args.allPools === false ? undefined : 'all';
+      const body = await read<{ poolId: number | null; candles: Candle[] }>(deps, 'getTokenCandles', {
+        unit,
+        interval,
+        quote,
+        pool,
+      });
+      const candles = body.candles.slice(-limit);
+      return {
+        unit,
+        interval,
+        quote,
+        poolId: body.poolId ? body.poolId : null,
+        columns: ['time', 'open', 'high', 'low', 'close', 'volumeAda', 'trades'],
+        candles: candles.map((c) => [
+          new Date(c.time * 1000).toISOString(),
+          c.open,
+          c.high,
+          c.low,
+          c.close,
+          c.volume,
+          c.trades,
+        ]),
+      };
+    },
+  },
+  {
+    name: 'get_pool',
+    title: 'Get pool',
+    description:
+      'One DEX liquidity pool: DEX, pair, reserves, TVL, 24 h volume, price (quote per base), fee percent, last update.',
+    inputSchema: input({ poolId: int('Pool id (integer, as in search and token answers).', 1, 2 ** 31, undefined) }, [
+      'poolId',
+    ]),
+    outputSchema: restOut('getPool'),
+    run: (deps, args) => get(deps, 'getPool', { id: args.poolId as number }),
+  },
+  {
+    name: 'get_recent_trades',
+    title: 'Recent trades',
+    description:
+      'Latest DEX swaps, newest first, for exactly one of unit (a token), poolId or address (a wallet: addr1…, stake1… or $handle).',
+    inputSchema: input({
+      unit: UNIT,
+      poolId: int('Pool id.', 1, 2 ** 31),
+      address: str('addr1…, stake1… or $handle.', { minLength: 2, maxLength: 200 }),
+      limit: LIMIT(20),
+      cursor: CURSOR,
+    }),
+    outputSchema: RECENT_TRADES_OUT,
+    async run(deps, args) {
+      const given = (['unit', 'poolId', 'address'] as const).filter((k) => args[k] !== undefined);
+      if (given.length !== 1) throw new BadRequestError('pass exactly one of unit, poolId or address');
+      const page = { limit: (args.limit as number | undefined) ?? 20, cursor: args.cursor as string | undefined };
+      if (args.unit !== undefined) return get(deps, 'getTokenTrades', { unit: String(args.unit), ...page });
+      if (args.poolId !== undefined) return get(deps, 'getPoolTrades', { id: args.poolId as number, ...page });
+      return get(deps, 'getWalletTrades', { address: String(args.address), ...page });
+    },
+  },
+  {
+    name: 'get_market_overview',
+    title: 'Market overview',
+    description:
+      'Whole-market snapshot: ADA/USD, DEX volume and TVL, top gainers, losers and trending tokens, and sync.lagSeconds.',
+    inputSchema: input({}),
+    outputSchema: restOut('getMarketOverview'),
+    run: (deps) => get(deps, 'getMarketOverview', {}),
+  },
+  {
+    name: 'get_wallet',
+    title: 'Get wallet',
+    description:
+      'Holdings of a wallet (addr1…; stake1… = all its addresses combined; or a $handle): ADA balance, tokens with values, total value, and its swaps in the last 24 h.',
+    inputSchema: input(
+      {
+        address: str('addr1…, stake1… or $handle.', { minLength: 2, maxLength: 200 }),
+        limit: LIMIT(50),
+      },
+      ['address'],
+    ),
+    outputSchema: WALLET_OUT,
+    async run(deps, args) {
+      const address = String(args.address);
+      const limit = (args.limit as number | undefined) ?? 50;
+      const body = await get(deps, 'getWallet', { address });
+      const trades = await get(deps, 'getWalletTrades', { address, limit: 200 });
+      const asOf = Date.parse(String(body.asOf ?? '')) || Date.now();
+      const recent = (trades.items as { time: string }[]).filter((t) => Date.parse(t.time) >= asOf - 86_400_000);
+      const positions = body.positions as unknown[];
+      return {
+        ...body,
+        positions: positions.slice(0, limit),
+        trades24h: { count: recent.length, items: recent.slice(0, limit) },
+      };
+    },
+  },
+  {
+    name: 'get_wallet_pnl',
+    title: 'Wallet PnL',
+    description:
+      'Realised and unrealised profit and loss of a wallet (FIFO, ADA and USD), win rate percent, trade count, volume, top contributing tokens. Only swaps since coverageFrom. Slower: fewer calls per minute.',
+    inputSchema: input(
+      { address: str('addr1…, stake1… or $handle.', { minLength: 2, maxLength: 200 }), limit: LIMIT(10, 100) },
+      ['address'],
+    ),
+    outputSchema: restOut('getWalletPnl'),
+    async run(deps, args) {
+      const body = await get(deps, 'getWalletPnl', { address: String(args.address) });
+      const tokens = body.tokens as unknown[] | undefined;
+      const limit = (args.limit as number | undefined) ?? 10;
+      return tokens ? { ...body, tokens: tokens.slice(0, limit) } : body;
+    },
+  },
+  {
+    name: 'get_swap_quote',
+    title: 'Swap quote',
+    description:
+      'Best-route estimate for swapping amount of tokenIn into tokenOut: amount out, effective price, price impact percent, smallest pool liquidity on the route (ADA), and swapUrl to do it in the user’s wallet. Never builds, signs or submits anything.',
+    inputSchema: input(
+      {
+        tokenIn: UNIT,
+        tokenOut: UNIT,
+        amount: {
+          type: 'number',
+          exclusiveMinimum: 0,
+          description: 'Amount of tokenIn, decimal-adjusted (e.g. 100 ADA).',
+        },
+      },
+      ['tokenIn', 'tokenOut', 'amount'],
+    ),
+    outputSchema: SWAP_QUOTE_OUT,
+    async run(deps, args) {
+      const q = await read<Record<string, unknown>>(deps, 'getSwapQuote', {
+        in: String(args.tokenIn),
+        out: String(args.tokenOut),
+        amount: args.amount as number,
+      });
+      const best = q.best as { hops: { poolId: number }[] } | null;
+      let minLiquidity: number | null = null;
+      for (const hop of best?.hops ?? []) {
+        const pool = await read<{ tvlAda?: number | null; tvl?: number | null }>(deps, 'getPool', { id: hop.poolId });
+        const tvl = pool.tvlAda ?? pool.tvl ?? null;
+        if (tvl !== null && (minLiquidity === null || tvl < minLiquidity)) minLiquidity = tvl;
+      }
+      const swapUrl =
+        `${deps.config.SITE_URL}/swap?in=${encodeURIComponent(String(args.tokenIn))}` +
+        `&out=${encodeURIComponent(String(args.tokenOut))}&amount=${encodeURIComponent(String(args.amount))}`;
+      return { ...present('getSwapQuote', q), swapUrl, minPoolLiquidityAda: minLiquidity };
+    },
+  },
+  {
+    name: 'list_nft_collections',
+    title: 'List NFT collections',
+    description:
+      'Ranked NFT collections: floor in ADA and USD, 24 h floor change percent, volume 24 h and 7 d, sales, listings, supply, holders.',
+    inputSchema: input({
+      sort: str('Ranking.', {
+        enum: ['volume24h', 'volume7d', 'volumeAll', 'floor', 'listings', 'sales24h', 'owners', 'supply'],
+        default: 'volume24h',
+      }),
+      limit: LIMIT(20, 100),
+      query: str('Filter by name or policy id.', { maxLength: 100 }),
+    }),
+    outputSchema: restOut('listNftCollections'),
+    run: (deps, args) =>
+      get(deps, 'listNftCollections', {
+        sort: args.sort as string | undefined,
+        pageSize: (args.limit as number | undefined) ?? 20,
+        q: args.query as string | undefined,
+      }),
+  },
+  {
+    name: 'get_nft_collection',
+    title: 'Get NFT collection',
+    description:
+      'One NFT collection: floor, volume over 24 h, 7 d, 30 d and all time, sales counts, listings, supply, holders, recent sales.',
+    inputSchema: input({ policyId: POLICY }, ['policyId']),
+    outputSchema: COLLECTION_OUT,
+    run: (deps, args) => get(deps, 'getNftCollection', { policy: String(args.policyId) }),
+  },
+  {
+    name: 'get_nft_listings',
+    title: 'NFT listings',
+    description:
+      'Active listings of an NFT collection: asset name, price in ADA, marketplace, rarity rank when the collection’s CIP-25/CIP-68 traits allow it (1 = rarest), seller, listing time.',
+    inputSchema: input(
+      {
+        policyId: POLICY,
+        sort: str('Order.', { enum: ['price_asc', 'price_desc'], default: 'price_asc' }),
+        limit: LIMIT(20),
+        cursor: CURSOR,
+      },
+      ['policyId'],
+    ),
+    outputSchema: LISTINGS_OUT,
+    async run(deps, args) {
+      const policy = String(args.policyId);
+      const body = await get(deps, 'getNftCollectionListings', {
+        policy,
+        sort: args.sort as string | undefined,
+        limit: (args.limit as number | undefined) ?? 20,
+        cursor: args.cursor as string | undefined,
+      });
+      const items = body.items as { asset: { unit: string } | null }[];
+      const rarity = await rarityOf(
+        deps,
+        policy,
+        items.flatMap((i) => (i.asset ? [i.asset.unit] : [])),
+      );
+      return {
+        ...body,
+        items: items.map((i) => ({ ...i, rarityRank: (i.asset && rarity.ranks.get(i.asset.unit)) ?? null })),
+        rarityRankedOf: rarity.of,
+      };
+    },
+  },
+  {
+    name: 'list_stake_pools',
+    title: 'List stake pools',
+    description:
+      'Ranked stake pools: ticker, live stake, saturation percent, margin percent, fixed cost (ADA per epoch), pledge, delegators, blocks this epoch, estimated yearly return percent.',
+    inputSchema: input({
+      sort: str('Order (descending; margin and fixedCost ascending).', { enum: STAKE_SORTS, default: 'liveStake' }),
+      limit: LIMIT(20),
+      query: str('Filter by ticker, name or pool id.', { maxLength: 100 }),
+      maxMarginPct: { type: 'number', minimum: 0, maximum: 100, description: 'Only pools with margin ≤ this percent.' },
+      maxSaturationPct: { type: 'number', minimum: 0, description: 'Only pools with saturation ≤ this percent.' },
+    }),
+    outputSchema: STAKE_POOLS_OUT,
+    async run(deps, args) {
+      const { items, epoch, computedAt } = await allStakePools(deps);
+      const q = (args.query as string | undefined)?.trim().toLowerCase();
+      const maxMargin = args.maxMarginPct as number | undefined;
+      const maxSat = args.maxSaturationPct as number | undefined;
+      const rows = items.filter(
+        (p) =>
+          (!q ||
+            p.id.toLowerCase().includes(q) ||
+            (p.ticker ?? '').toLowerCase().includes(q) ||
+            (p.name ?? '').toLowerCase().includes(q)) &&
+          (maxMargin === undefined || p.margin * 100 <= maxMargin + 1e-9) &&
+          (maxSat === undefined || p.saturation * 100 <= maxSat + 1e-9),
+      );
+      const sort = (args.sort as string | undefined) ?? 'liveStake';
+      const key = (p: StakePoolRow): number =>
+        sort === 'blocks' ? p.blocksThisEpoch : ((p[sort as keyof StakePoolRow] as number | null) ?? -Infinity);
+      const asc = sort === 'margin' || sort === 'fixedCost';
+      rows.sort((a, b) => (asc ? key(a) - key(b) : key(b) - key(a)) || a.id.localeCompare(b.id));
+      const limit = (args.limit as number | undefined) ?? 20;
+      return present('listStakePools', { items: rows.slice(0, limit), total: rows.length, epoch, computedAt });
+    },
+  },
+  {
+    name: 'get_stake_pool',
+    title: 'Get stake pool',
+    description:
+      'One stake pool: name, ticker, status, margin, fixed cost, pledge, live and active stake, saturation, delegators, blocks minted, estimated and realised yearly return, description, homepage.',
+    inputSchema: input({ poolId: str('Pool id (pool1… bech32 or 56 hex).', { minLength: 56, maxLength: 70 }) }, [
+      'poolId',
+    ]),
+    outputSchema: restOut('getStakePool'),
+    run: (deps, args) => get(deps, 'getStakePool', { id: String(args.poolId) }),
+  },
+  {
+    name: 'list_governance_actions',
+    title: 'Governance actions',
+    description:
+      'On-chain governance proposals with status, epochs, requested ADA and the current yes/no vote shares (percent of voting power) of DReps and stake pools.',
+    inputSchema: input({
+      status: str('Only proposals with this status.', { enum: ['active', 'expired', 'removed'] }),
+      limit: LIMIT(20, 100),
+      query: str('Filter by proposal id, type or title words.', { maxLength: 100 }),
+    }),
+    outputSchema: restOut('listGovernanceProposals'),
+    run: (deps, args) =>
+      get(deps, 'listGovernanceProposals', {
+        status: args.status as string | undefined,
+        pageSize: (args.limit as number | undefined) ?? 20,
+        q: args.query as string | undefined,
+      }),
+  },
+  {
+    name: 'get_transaction',
+    title: 'Get transaction',
+    description:
+      'Transaction by hash: block, time, fee, total output, net ADA and token change per address, minted/burned assets, certificates, withdrawals, and the DEX swaps and NFT sales it carries.',
+    inputSchema: input({ hash: str('Transaction hash (64 hex).', { pattern: '^[0-9a-fA-F]{64}$' }) }, ['hash']),
+    outputSchema: TX_OUT,
+    async run(deps, args) {
+      const hash = String(args.hash).toLowerCase();
+      const raw = await read<Parameters<typeof netChanges>[0] & { slot: number; outputs: TxSide[] }>(
+        deps,
+        'getTransaction',
+        { hash },
+      );
+      const sides = [...raw.inputs, ...raw.outputs];
+      const makers = sides.flatMap((x) => [x.stakeAddress, x.address].filter((a): a is string => !!a));
+      const policies = sides.flatMap((x) => x.assets.map((a) => a.policyId));
+      const [trades, sales] = await Promise.all([
+        tradesOfTx(deps, { hash, slot: raw.slot, makers }),
+        nftSalesOfTx(deps, { hash, slot: raw.slot, policies }),
+      ]);
+      return {
+        ...present('getTransaction', raw),
+        netChanges: netChanges(raw),
+        swaps: trades.map((t) => ({
+          tradeId: t.id,
+          poolId: t.poolId,
+          dex: t.dex,
+          status: t.status,
+          side: t.side,
+          tokenIn: t.tokenIn,
+          tokenOut: t.tokenOut,
+          amountInRaw: t.amountInRaw,
+          amountOutRaw: t.amountOutRaw,
+          valueAda: t.valueLovelace === null ? null : Number(t.valueLovelace) / 1e6,
+          maker: t.maker,
+        })),
+        nftSales: sales.map((x) => ({
+          units: x.units,
+          priceAda: x.priceLovelace === null ? null : Number(x.priceLovelace) / 1e6,
+          marketplace: x.marketplace,
+          buyer: x.buyer,
+          seller: x.seller,
+        })),
+      };
+    },
+  },
+  {
+    name: 'get_address',
+    title: 'Get address',
+    description:
+      'Payment (addr1…) or stake (stake1…) address, or a $handle: type, script flag, ADA balance, tokens, stake key, delegation, rewards, first and last activity.',
+    inputSchema: input({ address: str('addr1…, stake1… or $handle.', { minLength: 2, maxLength: 200 }) }, ['address']),
+    outputSchema: restOut('getAddress'),
+    run: (deps, args) => get(deps, 'getAddress', { address: String(args.address) }),
+  },
+  {
+    name: 'resolve_handle',
+    title: 'Resolve handle',
+    description:
+      'Resolve an ADA Handle ($name, or sub@root for a subhandle) to the address holding it, its stake address and whether a script holds it.',
+    inputSchema: input({ handle: str('$name, name or sub@root.', { minLength: 1, maxLength: 80 }) }, ['handle']),
+    outputSchema: restOut('getHandle'),
+    run: (deps, args) => get(deps, 'getHandle', { handle: String(args.handle) }),
+  },
+  {
+    name: 'get_news',
+    title: 'News',
+    description:
+      'Latest Cardano ecosystem news headlines, newest first, with source, publication time, summary and link.',
+    inputSchema: input({ limit: LIMIT(10, 50), query: str('Only items mentioning these words.', { maxLength: 100 }) }),
+    outputSchema: restOut('listNews'),
+    run: (deps, args) =>
+      get(deps, 'listNews', { limit: (args.limit as number | undefined) ?? 10, q: args.query as string | undefined }),
+  },
+];
+
+/** The as-of fields every tool result carries (added by the server, api/mcp/server.ts). */
+const AS_OF_PROPS = {
+  asOf: {
+    type: ['string', 'null'],
+    format: 'date-time',
+    description: 'Time of the indexed chain tip block the answer reflects.',
+  },
+  lagSeconds: { type: ['integer', 'null'], description: 'Seconds the index is behind the chain tip.' },
+};
+
+/** The output schema as published: the tool's own plus asOf and lagSeconds, repeated components in `$defs`. */
+export function publishedOutputSchema(tool: Pick<Tool, 'outputSchema'>): ObjectSchema {
+  return factorSchema({
+    ...tool.outputSchema,
+    properties: { ...tool.outputSchema.properties, ...AS_OF_PROPS },
+    required: [...(tool.outputSchema.required ?? []).filter((r) => !(r in AS_OF_PROPS)), 'asOf', 'lagSeconds'],
+  }) as ObjectSchema;
+}
+
+/** Name, title, description and published schemas of every tool, in list order (for llms-full.txt and docs). */
+export const TOOL_DEFINITIONS: readonly ToolDefinition[] = TOOL_SET.map((t) => ({
+  name: t.name,
+  title: t.title,
+  description: t.description,
+  inputSchema: t.inputSchema,
+  outputSchema: publishedOutputSchema(t),
+}));
+
+/** The tools as `tools/list` publishes them (the discovery files read this export). */
+export const TOOLS = TOOL_DEFINITIONS;

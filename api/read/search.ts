@@ -1,0 +1,173 @@
+/**
+ * Cross-entity search (the `search` tool): one answer over tokens (ticker, name, unit), DEX pools, NFT collections,
+ * stake pools (ticker, name, pool id), handles, addresses, transactions, blocks and epochs. Each hit names the tool
+ * to call next and the arguments to pass.
+ *
+ * Names, tickers and ids of tokens, pools, collections, stake pools and handles come from the `search_terms` index
+ * (rebuilt every minute by activities/search/): a prefix scan of one index. Exact identifiers of transactions,
+ * blocks (hash or height), addresses (addr1…, stake1…) and epochs are point reads of the chain documents. No
+ * collection is scanned on the request path.
+ *
+ * Order: exact matches (the whole term, or an identifier) first, then prefix matches by weight (liquidity or
+ * stake in ADA, all-time volume), then by label.
+ */
+import { parseAddress } from '../../cardano/address.js';
+import {
+  ADDRESSES,
+  BLOCKS,
+  CHECKPOINTS,
+  HANDLES,
+  SEARCH_TERMS,
+  TRANSACTIONS,
+  normaliseTerm,
+  type SearchTermDoc,
+} from '../../mongo/collections/index.js';
+import type { Store } from '../../mongo/store.js';
+
+export const SEARCH_KINDS = [
+  'token',
+  'pool',
+  'nft_collection',
+  'stake_pool',
+  'handle',
+  'address',
+  'transaction',
+  'block',
+  'epoch',
+] as const;
+export type HitKind = (typeof SEARCH_KINDS)[number];
+
+export interface SearchHit {
+  kind: HitKind;
+  id: string;
+  label: string;
+  detail: string | null;
+  /** The tool to call next; null when no tool shows more than the hit itself (a past epoch, an empty block). */
+  tool: string | null;
+  arguments: Record<string, unknown>;
+}
+
+export interface SearchResult {
+  query: string;
+  hits: SearchHit[];
+}
+
+const NEXT: Record<SearchTermDoc['kind'], (id: string) => [string, Record<string, unknown>]> = {
+  token: (id) => ['get_token', { unit: id }],
+  pool: (id) => ['get_pool', { poolId: Number(id) }],
+  nft_collection: (id) => ['get_nft_collection', { policyId: id }],
+  stake_pool: (id) => ['get_stake_pool', { poolId: id }],
+  handle: (id) => ['resolve_handle', { handle: `$${id}` }],
+};
+
+const fromTerm = (d: SearchTermDoc): SearchHit => {
+  const [tool, args] = NEXT[d.kind](d.id);
+  return { kind: d.kind, id: d.id, label: d.label, detail: d.detail, tool, arguments: args };
+};
+
+/** Exact-identifier hits: transactions, blocks, addresses, epochs (point reads). */
+async function identifierHits(store: Store, raw: string): Promise<SearchHit[]> {
+  const hits: SearchHit[] = [];
+  const q = raw.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(q)) {
+    const id = q.toLowerCase();
+    const [tx, block] = await Promise.all([store.collection(TRANSACTIONS).get(id), store.collection(BLOCKS).get(id)]);
+    if (tx)
+      hits.push({
+        kind: 'transaction',
+        id,
+        label: `transaction ${id.slice(0, 12)}…`,
+        detail: `block ${tx.blockHeight}, ${tx.time}`,
+        tool: 'get_transaction',
+        arguments: { hash: id },
+      });
+    if (block) hits.push(blockHit(block));
+  }
+  if (/^\d{1,10}$/.test(q)) {
+    const n = Number(q);
+    const [byHeight] = await store.collection(BLOCKS).find('byHeight', { eq: [n], limit: 1 });
+    if (byHeight) hits.push(blockHit(byHeight));
+    const cp = await store.collection(CHECKPOINTS).get('sync');
+    const tip = cp ? await store.collection(BLOCKS).get(cp.id) : null;
+    if (tip && n <= tip.epoch) {
+      const current = n === tip.epoch;
+      hits.push({
+        kind: 'epoch',
+        id: String(n),
+        label: `epoch ${n}`,
+        detail: current ? `current epoch (indexed tip: block ${tip.height}, ${tip.time})` : 'a past epoch',
+        tool: current ? 'list_stake_pools' : null,
+        arguments: current ? { sort: 'blocks' } : {},
+      });
+    }
+  }
+  if (/^(addr|stake)(_test)?1[0-9a-z]+$/.test(q)) {
+    let known: boolean;
+    try {
+      parseAddress(q);
+      known = q.startsWith('stake')
+        ? (await store.collection(ADDRESSES).find('byStake', { eq: [q], limit: 1 })).length > 0
+        : (await store.collection(ADDRESSES).get(q)) !== null;
+    } catch {
+      known = false;
+    }
+    if (known)
+      hits.push({
+        kind: 'address',
+        id: q,
+        label: `${q.startsWith('stake') ? 'stake address' : 'address'} ${q.slice(0, 16)}…`,
+        detail: q.startsWith('stake') ? 'all addresses of this stake key' : null,
+        tool: 'get_address',
+        arguments: { address: q },
+      });
+  }
+  if (/^\$[^\s]+$/.test(q)) {
+    const h = await store.collection(HANDLES).get(q.slice(1).toLowerCase());
+    if (h)
+      hits.push({
+        kind: 'handle',
+        id: h._id,
+        label: `$${h._id}`,
+        detail: h.address ? `held at ${h.address.slice(0, 20)}…` : 'not held',
+        tool: 'resolve_handle',
+        arguments: { handle: `$${h._id}` },
+      });
+  }
+  return hits;
+}
+
+function blockHit(b: { _id: string; height: number; time: string; txCount: number; epoch: number; txIds?: string[] }) {
+  const first = b.txIds?.[0] ?? null;
+  return {
+    kind: 'block' as const,
+    id: b._id,
+    label: `block ${b.height}`,
+    detail: `epoch ${b.epoch}, ${b.time}, ${b.txCount} transactions${first ? ' (next: its first transaction)' : ''}`,
+    tool: first ? 'get_transaction' : null,
+    arguments: first ? { hash: first } : {},
+  };
+}
+
+export async function search(deps: { store: Store }, input: { query: string; limit: number }): Promise<SearchResult> {
+  const { store } = deps;
+  const limit = Math.min(Math.max(1, input.limit), 50);
+  const query = input.query.trim();
+  const term = normaliseTerm(query.replace(/^\$/, ''));
+  const exact = await identifierHits(store, query);
+  const seen = new Set(exact.map((h) => `${h.kind}|${h.id}`));
+  const hits = [...exact];
+  if (term) {
+    const docs = await store.collection(SEARCH_TERMS).find('byTerm', { gte: term, lt: `${term}\uffff`, limit: 500 });
+    docs.sort(
+      (a, b) =>
+        Number(b.term === term) - Number(a.term === term) || b.weight - a.weight || a.label.localeCompare(b.label),
+    );
+    for (const d of docs) {
+      const key = `${d.kind}|${d.id}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      hits.push(fromTerm(d));
+    }
+  }
+  return { query, hits: hits.slice(0, limit) };
+}

@@ -1,0 +1,72 @@
+/**
+ * `npm run bench:mcp`: the tool server's bench row alone (bench/mcp.ts) against `npm start` on a devnet of
+ * BENCH_HOURS (default 6) hours, rate limits off; the full `npm run bench` includes the same row.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { load, type LoadResult } from './http.js';
+import { benchMcp } from './mcp.js';
+
+const HOURS = Number(process.env.BENCH_HOURS ?? 6);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+
+const row = (name: string, r: LoadResult, base?: LoadResult) =>
+  `| ${name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.non2xx + r.errors} | ${base ? (r.rps / base.rps).toFixed(2) : ''} |`;
+
+const dir = mkdtempSync(join(tmpdir(), 'cds-bench-mcp-'));
+const port = await freePort();
+const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+  env: {
+    ...process.env,
+    DATA_DIR: dir,
+    PORT: String(port),
+    RATE_LIMITS: 'false',
+    DEVNET_BACKFILL_HOURS: String(HOURS),
+    LOG_LEVEL: 'info',
+  },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+try {
+  await new Promise<void>((resolve, reject) => {
+    let buf = '';
+    child.stdout.on('data', (d: Buffer) => {
+      buf += d.toString();
+      if (buf.includes('sync reached the chain tip')) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`service exited with ${code}`)));
+  });
+  const url = `http://127.0.0.1:${port}`;
+  // The recomputes fired at the tip (search index, safety, market) finish within seconds on this scale.
+  await new Promise((r) => setTimeout(r, 15_000));
+  const get = async <T>(p: string) => (await (await fetch(url + p)).json()) as T;
+  const top = await get<{ items: { asset: { unit: string } }[] }>('/api/v1/tokens?sort=liquidity&pageSize=1');
+  const unit = top.items[0]?.asset.unit ?? 'none';
+  const trades = await get<{ items: { maker: string; txHash: string }[] }>(`/api/v1/tokens/${unit}/trades?limit=1`);
+  const nft = await get<{ items: { policyId: string }[] }>('/api/v1/nft/collections?pageSize=1');
+  console.log(`# MCP bench (${HOURS} h of devnet chain time, ${SECONDS} s per load run, 32 connections)`);
+  await benchMcp(
+    url,
+    {
+      unit,
+      wallet: trades.items[0]?.maker ?? 'none',
+      policy: nft.items[0]?.policyId ?? 'none',
+      txHash: trades.items[0]?.txHash ?? 'none',
+    },
+    { seconds: SECONDS, load: (u) => load(u, { seconds: SECONDS }), row },
+  );
+} finally {
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+  rmSync(dir, { recursive: true, force: true });
+}

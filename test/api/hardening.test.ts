@@ -1,0 +1,272 @@
+/**
+ * The HTTP edges of the API as an attacker or a careless client meets them: secrets never reach the log after a
+ * parser error, every method no route implements is 405 (never the router's 501), security headers on every
+ * answer, CORS only for what a browser may do on a read-only API, and the parser's own refusals as JSON `{ error }`.
+ */
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import net from 'node:net';
+import { Writable } from 'node:stream';
+import { pino, type Logger } from 'pino';
+import { createAccess, type Access } from '../../api/access/index.js';
+import { createApp } from '../../api/app.js';
+import { loggerOptions } from '../../api/log.js';
+import { restRoutes } from '../../api/routes/index.js';
+import { startApi, type RunningApi } from '../../api/server.js';
+import { loadConfig } from '../../config/index.js';
+import { TIP, seedChain, startTestApi, type TestApi } from './seed.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
+
+/** The production logger's options over an in-memory sink. */
+function capturedLog(): { log: Logger; text: () => string } {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      lines.push(chunk.toString('utf8'));
+      cb();
+    },
+  });
+  return { log: pino(loggerOptions('trace'), sink), text: () => lines.join('') };
+}
+
+/** Writes `bytes` on a fresh connection and returns everything the server sends until it closes. */
+function rawExchange(url: string, bytes: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname);
+    let out = '';
+    socket.on('data', (d: Buffer) => (out += d.toString('latin1')));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(out));
+    socket.write(bytes);
+    setTimeout(() => socket.end(), 1500).unref();
+  });
+}
+
+/** Every form a secret can take in a JSON log line: as text, and as the byte list JSON makes of a Buffer. */
+function secretForms(secret: string): string[] {
+  const bytes = [...Buffer.from(secret)].join(',');
+  return [secret, bytes, Buffer.from(secret).toString('base64'), Buffer.from(secret).toString('hex')];
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Splits a raw HTTP/1.1 answer into status, lower-cased headers and body. */
+function parseRaw(raw: string): { status: number; headers: Record<string, string>; body: string } {
+  const [head = '', body = ''] = raw.split('\r\n\r\n');
+  const [statusLine = '', ...headerLines] = head.split('\r\n');
+  const headers: Record<string, string> = {};
+  for (const l of headerLines) {
+    const i = l.indexOf(':');
+    headers[l.slice(0, i).toLowerCase()] = l.slice(i + 1).trim();
+  }
+  return { status: Number(statusLine.split(' ')[1]), headers, body };
+}
+
+describe('API hardening: secrets never in logs after HTTP parse errors', function () {
+  let api: TestApi;
+  let access: Access;
+  let key: string;
+  before(async () => {
+    api = await startTestApi(seedChain);
+    access = await createAccess({
+      store: api.store,
+      config: loadConfig({ SITE_URL: 'http://api.test', LOG_LEVEL: 'silent' }),
+      log: pino({ level: 'silent' }),
+    });
+    key = (await access.registry.create('stake1uxplanted', 'planted')).key;
+  });
+  after(async () => {
+    await access.close();
+    await api.close();
+  });
+
+  const SESSION = 'cds_session=PLANTEDSESSION0123456789abcdef';
+  const secretRequest = (k: string) =>
+    `GET /api/v1/explorer/blocks/${TIP.height} HTTP/1.1\r\nHost: api.test\r\nx-api-key: ${k}\r\n` +
+    `Authorization: Bearer ${k}\r\nCookie: ${SESSION}\r\n\r\n`;
+  // Each of these makes Node's parser fail with the whole packet (the planted key included) as `rawPacket`.
+  const attacks = (k: string) => ({
+    'pipelined bad request line': `${secretRequest(k)}BAD LINE\r\n\r\n`,
+    'trailing bytes after a body': `${secretRequest(k).replace('\r\n\r\n', '\r\nContent-Length: 2\r\n\r\n')}okGARBAGE\x00\r\n\r\n`,
+    'bad request line with the key': `GET / HTTP/9 9\r\nx-api-key: ${k}\r\nCookie: ${SESSION}\r\n\r\n`,
+  });
+
+  const assertNoSecret = (logText: string) => {
+    for (const secret of [key, SESSION.split('=')[1]!])
+      for (const form of secretForms(secret)) assert.ok(!logText.includes(form), `log holds ${secret} as ${form}`);
+  };
+
+  it('the service (startApi, clientError handler) logs none of the planted key, bearer or cookie', async () => {
+    const { log, text } = capturedLog();
+    const running: RunningApi = await startApi(
+      {
+        store: api.store,
+        config: { SITE_URL: 'http://api.test', CARDANO_NETWORK: 'mainnet', TRUST_PROXY: false },
+        log,
+        access,
+      },
+      { port: 0, host: '127.0.0.1' },
+    );
+    try {
+      for (const [name, bytes] of Object.entries(attacks(key))) {
+        const raw = await rawExchange(running.url, bytes);
+        assert.match(raw, /HTTP\/1\.1 (200|400)/, name);
+      }
+      await sleep(100);
+      assert.match(text(), /refused a malformed request/);
+      assertNoSecret(text());
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('the app alone (no clientError handler: the socket error reaches Koa) logs none of them either', async () => {
+    // Before the fix this logged `koa error` with err.rawPacket: the request bytes, key and cookie included.
+    const { log, text } = capturedLog();
+    const plain = pino({ level: 'trace' }, { write: (l: string) => plainLines.push(l) });
+    const plainLines: string[] = [];
+    for (const logger of [log, plain]) {
+      const app = createApp({
+        store: api.store,
+        config: { SITE_URL: 'http://api.test', CARDANO_NETWORK: 'mainnet', TRUST_PROXY: false },
+        log: logger,
+      });
+      const server = http.createServer(app.callback());
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+      try {
+        await rawExchange(url, attacks(key)['pipelined bad request line']);
+        await sleep(100);
+      } finally {
+        server.closeAllConnections();
+        await new Promise<void>((r) => server.close(() => r()));
+      }
+    }
+    assert.match(text(), /koa error/, 'the parse error did reach Koa');
+    assert.match(plainLines.join(''), /HPE_INVALID_METHOD/);
+    assertNoSecret(text());
+    // Even a logger without the service's options (the app reduces the error itself).
+    assertNoSecret(plainLines.join(''));
+  });
+
+  it('the process logger drops rawPacket and secret headers from any error or object it is given', () => {
+    const { log, text } = capturedLog();
+    const err = Object.assign(new Error('Parse Error: Invalid method encountered'), {
+      code: 'HPE_INVALID_METHOD',
+      rawPacket: Buffer.from(secretRequest(key)),
+    });
+    log.error({ err }, 'raw error');
+    log.info({ req: { headers: { 'x-api-key': key, authorization: `Bearer ${key}`, cookie: SESSION } } }, 'req');
+    log.info({ headers: { 'x-api-key': key } }, 'bare headers');
+    log.info({ ctx: { rawPacket: Buffer.from(key) } }, 'nested');
+    assert.match(text(), /HPE_INVALID_METHOD/);
+    assertNoSecret(text());
+  });
+});
+
+describe('API hardening: methods, headers, CORS, parser refusals', () => {
+  let api: TestApi;
+  before(async () => {
+    api = await startTestApi(seedChain);
+  });
+  after(() => api.close());
+
+  /** A concrete URL for each documented path (placeholders filled with well-formed values). */
+  const concrete = (p: string) =>
+    `/api/v1${p}`.replace(/\{(\w+)\}/g, (_m, name: string) => (name === 'metric' ? 'price' : 'x'));
+
+  it('answers 405 with Allow and { error } to every method no route implements, on every documented path', async () => {
+    const paths = restRoutes().map((r) => concrete(r.path));
+    assert.ok(paths.length > 30);
+    for (const path of paths)
+      for (const method of ['TRACE', 'PUT', 'POST', 'DELETE', 'PATCH', 'PROPFIND', 'QUERY']) {
+        const raw = await rawExchange(
+          api.url,
+          `${method} ${path} HTTP/1.1\r\nHost: api.test\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
+        );
+        const r = parseRaw(raw);
+        assert.equal(r.status, 405, `${method} ${path}: ${raw.slice(0, 200)}`);
+        assert.match(r.headers.allow ?? '', /GET/, `${method} ${path}`);
+        assert.doesNotMatch(r.headers.allow ?? '', /PUT|POST|DELETE/);
+        assert.match((JSON.parse(r.body) as Json).error, /not allowed/);
+      }
+  });
+
+  it('answers 404 { error } to an unknown method on an unknown path (no 501)', async () => {
+    const r = parseRaw(
+      await rawExchange(api.url, 'TRACE /api/v1/nope HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+    );
+    assert.equal(r.status, 404);
+    assert.equal(r.headers.allow, undefined);
+    assert.match((JSON.parse(r.body) as Json).error, /no route/);
+  });
+
+  it('carries nosniff, Referrer-Policy, X-Frame-Options and a frame-ancestors CSP on every kind of answer', async () => {
+    for (const [path, status] of [
+      [`/api/v1/explorer/blocks/${TIP.height}`, 200],
+      ['/api/v1/openapi.json', 200],
+      ['/api/v1/explorer/blocks/nope', 400],
+      ['/api/v1/explorer/blocks/999999999', 404],
+      ['/api/v1/nope', 404],
+      ['/healthz', 200],
+    ] as const) {
+      const r = await api.get(path);
+      assert.equal(r.status, status, path);
+      assert.equal(r.headers.get('x-content-type-options'), 'nosniff', path);
+      assert.equal(r.headers.get('referrer-policy'), 'no-referrer', path);
+      assert.equal(r.headers.get('x-frame-options'), 'DENY', path);
+      assert.match(r.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/, path);
+      assert.match(r.headers.get('content-security-policy') ?? '', /default-src 'none'/, path);
+      // Public data: readable cross-origin (logos are embedded by other sites).
+      assert.equal(r.headers.get('cross-origin-resource-policy'), 'cross-origin', path);
+      // Served over http here: no HSTS (it would only be honoured over https).
+      assert.equal(r.headers.get('strict-transport-security'), null, path);
+    }
+    const wrongMethod = await fetch(`${api.url}/api/v1/openapi.json`, { method: 'DELETE' });
+    assert.equal(wrongMethod.status, 405);
+    assert.equal(wrongMethod.headers.get('x-content-type-options'), 'nosniff');
+  });
+
+  it('advertises only GET, HEAD, OPTIONS in CORS preflights of the read-only API', async () => {
+    const res = await fetch(`${api.url}/api/v1/explorer/blocks/1`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://example.org', 'Access-Control-Request-Method': 'GET' },
+    });
+    assert.equal(res.status, 204);
+    assert.equal(res.headers.get('access-control-allow-origin'), '*');
+    assert.deepEqual((res.headers.get('access-control-allow-methods') ?? '').split(',').sort(), [
+      'GET',
+      'HEAD',
+      'OPTIONS',
+    ]);
+  });
+
+  it('parser-level refusals (431, bad request line) answer JSON { error }', async () => {
+    const running = await startApi(
+      {
+        store: api.store,
+        config: { SITE_URL: 'http://api.test', CARDANO_NETWORK: 'mainnet', TRUST_PROXY: false },
+        log: pino({ level: 'silent' }),
+      },
+      { port: 0, host: '127.0.0.1' },
+    );
+    try {
+      const big = parseRaw(
+        await rawExchange(running.url, `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
+      );
+      assert.equal(big.status, 431);
+      assert.match(big.headers['content-type'] ?? '', /application\/json/);
+      assert.deepEqual(JSON.parse(big.body), { error: 'request headers too large' });
+      for (const line of ['GET / HTTP/9 9', 'G\x01T / HTTP/1.1', 'GET /a b c HTTP/1.1']) {
+        const bad = parseRaw(await rawExchange(running.url, `${line}\r\nHost: x\r\n\r\n`));
+        assert.equal(bad.status, 400, line);
+        assert.match(bad.headers['content-type'] ?? '', /application\/json/);
+        assert.deepEqual(JSON.parse(bad.body), { error: 'malformed HTTP request' });
+      }
+    } finally {
+      await running.close();
+    }
+  });
+});

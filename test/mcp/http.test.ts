@@ -1,0 +1,304 @@
+/**
+ * The tool server's HTTP rules as raw requests, per revision: 2026-07-28 (headers MCP-Protocol-Version, Mcp-Method,
+ * Mcp-Name, `_meta`, server/discover, resultType, tools/list cache hints, −32020/−32022, 404 for unknown methods),
+ * 2025-11-25 / 2025-06-18 / 2025-03-26 (initialize without a session, the short form: one tools/call with only
+ * content-type and accept), GET/DELETE, Origin guard; the server card; keys and limits (X-API-Key, the anonymous
+ * per-IP limit, the PnL tool's extra limit for both eras, 429 with the spec's body).
+ */
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pino } from 'pino';
+import { createAccess, type Access } from '../../api/access/index.js';
+import { createApp } from '../../api/app.js';
+import { loadConfig } from '../../config/index.js';
+import { acquireWorld, releaseWorld, type World } from './world.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const MODERN = '2026-07-28';
+const META = {
+  'io.modelcontextprotocol/protocolVersion': MODERN,
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+};
+const JSON_ACCEPT = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+async function listen(app: {
+  callback(): Parameters<typeof createServer>[1];
+}): Promise<{ url: string; server: Server }> {
+  const server = createServer(app.callback());
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+/** The JSON-RPC message of an answer, JSON or the first SSE `data:` line. */
+async function rpc(res: Response): Promise<Json> {
+  const text = await res.text();
+  if ((res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+    const line = text.split('\n').find((l) => l.startsWith('data: '));
+    return JSON.parse(line!.slice(6)) as Json;
+  }
+  return JSON.parse(text) as Json;
+}
+
+describe('MCP over raw HTTP: revisions, headers, errors, server card', function () {
+  this.timeout(300_000);
+  let world: World;
+  let url = '';
+  let site = '';
+  let server: Server;
+  let unit = '';
+
+  const modern = (method: string, params: Json, headers: Record<string, string> = {}) =>
+    fetch(url, {
+      method: 'POST',
+      headers: {
+        ...JSON_ACCEPT,
+        'mcp-protocol-version': MODERN,
+        'mcp-method': method,
+        ...(method === 'tools/call' ? { 'mcp-name': String(params.name) } : {}),
+        ...headers,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params: { ...params, _meta: META } }),
+    });
+  const legacy = (body: Json, headers: Record<string, string> = {}) =>
+    fetch(url, { method: 'POST', headers: { ...JSON_ACCEPT, ...headers }, body: JSON.stringify(body) });
+
+  before(async () => {
+    world = await acquireWorld();
+    ({ url: site, server } = await listen(createApp(world.deps)));
+    url = `${site}/api/mcp`;
+    const tokens = (await (await fetch(`${site}/api/v1/tokens?sort=liquidity&pageSize=1`)).json()) as Json;
+    unit = tokens.items[0].asset.unit;
+  });
+  after(async () => {
+    server?.close();
+    await releaseWorld();
+  });
+
+  describe('2026-07-28', () => {
+    it('tools/call with headers and _meta: 200 JSON, resultType complete, serverInfo, the tool result', async () => {
+      const res = await modern('tools/call', { name: 'get_token', arguments: { unit } });
+      assert.equal(res.status, 200);
+      assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+      const m = await rpc(res);
+      assert.equal(m.id, 7);
+      assert.equal(m.result.resultType, 'complete');
+      assert.equal(m.result._meta['io.modelcontextprotocol/serverInfo'].name, 'cardano-data-service');
+      assert.equal(m.result.structuredContent.asset.unit, unit);
+      assert.equal(res.headers.get('mcp-session-id'), null, 'no session');
+    });
+
+    it('tools/list carries ttlMs and cacheScope; server/discover lists every supported revision', async () => {
+      const list = await rpc(await modern('tools/list', {}));
+      assert.equal(list.result.ttlMs, 3_600_000);
+      assert.equal(list.result.cacheScope, 'public');
+      assert.equal(list.result.tools.length, 20);
+      const d = await rpc(await modern('server/discover', {}));
+      assert.ok(d.result.supportedVersions.includes(MODERN), JSON.stringify(d.result.supportedVersions));
+      assert.ok(d.result.capabilities.tools);
+      assert.match(d.result.instructions, /Cardano/);
+    });
+
+    it('header rules: missing or mismatched headers are 400 −32020', async () => {
+      const cases: [string, Response][] = [
+        ['no Mcp-Method', await modern('tools/list', {}, { 'mcp-method': '' })],
+        ['no Mcp-Name', await modern('tools/call', { name: 'get_token', arguments: { unit } }, { 'mcp-name': '' })],
+        [
+          'Mcp-Name ≠ body',
+          await modern('tools/call', { name: 'get_token', arguments: { unit } }, { 'mcp-name': 'get_pool' }),
+        ],
+        ['version header ≠ _meta', await modern('tools/list', {}, { 'mcp-protocol-version': '2025-11-25' })],
+      ];
+      for (const [what, res] of cases) {
+        assert.equal(res.status, 400, what);
+        assert.equal((await rpc(res)).error.code, -32020, what);
+      }
+    });
+
+    it('an unsupported revision is 400 −32022 naming the supported ones; an unknown method 404 −32601', async () => {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { ...JSON_ACCEPT, 'mcp-protocol-version': '2027-01-01', 'mcp-method': 'tools/list' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/list',
+          params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '2027-01-01' } },
+        }),
+      });
+      assert.equal(res.status, 400);
+      const m = await rpc(res);
+      assert.equal(m.error.code, -32022);
+      assert.ok(m.error.data.supported.includes(MODERN));
+      const unknown = await modern('prompts/nothing', {});
+      assert.equal(unknown.status, 404);
+      assert.equal((await rpc(unknown)).error.code, -32601);
+    });
+
+    it('a bad argument is a result with isError, not a protocol error', async () => {
+      const m = await rpc(await modern('tools/call', { name: 'get_token', arguments: { unit: 'nope' } }));
+      assert.equal(m.result.isError, true);
+      assert.match(m.result.content[0].text, /call it again/);
+    });
+  });
+
+  for (const version of ['2025-11-25', '2025-06-18', '2025-03-26']) {
+    describe(version, () => {
+      it('initialize answers the revision and mints no session', async () => {
+        const res = await legacy(
+          {
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+          },
+          { 'mcp-protocol-version': version },
+        );
+        assert.equal(res.status, 200);
+        assert.equal(res.headers.get('mcp-session-id'), null);
+        const m = await rpc(res);
+        assert.equal(m.result.protocolVersion, version);
+        assert.equal(m.result.serverInfo.name, 'cardano-data-service');
+      });
+
+      it('the short form: one tools/call with only content-type and accept', async () => {
+        const res = await legacy(
+          { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_token', arguments: { unit } } },
+          {
+            'mcp-protocol-version': version,
+          },
+        );
+        assert.equal(res.status, 200);
+        const m = await rpc(res);
+        assert.equal(m.result.structuredContent.asset.unit, unit);
+      });
+    });
+  }
+
+  it('the short form with no version header at all', async () => {
+    const res = await legacy({
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/call',
+      params: { name: 'search', arguments: { query: 'usd' } },
+    });
+    assert.equal(res.status, 200);
+    assert.ok((await rpc(res)).result.structuredContent.hits.length > 0);
+  });
+
+  it('GET and DELETE are 405; bad JSON is −32700; a foreign browser Origin is 403', async () => {
+    assert.equal((await fetch(url)).status, 405);
+    assert.equal((await fetch(url, { method: 'DELETE' })).status, 405);
+    const bad = await fetch(url, { method: 'POST', headers: JSON_ACCEPT, body: '{"jsonrpc":' });
+    assert.equal(bad.status, 400);
+    assert.equal((await rpc(bad)).error.code, -32700);
+    const evil = await modern('tools/list', {}, { origin: 'https://evil.example' });
+    assert.equal(evil.status, 403);
+    const own = await modern('tools/list', {}, { origin: 'https://cds.example' });
+    assert.equal(own.status, 200);
+  });
+
+  it('serves the server card: v1 schema, reverse-DNS name, short description, media type, CORS, caching', async () => {
+    const res = await fetch(`${url}/server-card`);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'application/mcp-server-card+json');
+    assert.equal(res.headers.get('access-control-allow-origin'), '*');
+    assert.match(res.headers.get('cache-control') ?? '', /max-age=\d+/);
+    const etag = res.headers.get('etag');
+    assert.ok(etag);
+    const card = (await res.json()) as Json;
+    assert.equal(card.$schema, 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json');
+    assert.equal(card.name, 'example.cds/cardano-data');
+    assert.ok(card.description.length <= 100);
+    assert.equal(card.remotes[0].url, 'https://cds.example/api/mcp');
+    assert.equal(card.remotes[0].type, 'streamable-http');
+    // Conditional GET over node:http (fetch adds no-cache headers to conditional requests).
+    const { request } = await import('node:http');
+    const status = await new Promise<number>((resolve) =>
+      request(`${url}/server-card`, { headers: { 'if-none-match': etag } }, (r) => {
+        r.resume();
+        resolve(r.statusCode ?? 0);
+      }).end(),
+    );
+    assert.equal(status, 304);
+  });
+
+  describe('keys and limits', () => {
+    let access: Access;
+    let limited: { url: string; server: Server };
+    before(async () => {
+      const config = loadConfig({
+        SITE_URL: 'https://cds.example',
+        RATE_LIMIT_ANON_PER_MIN: '6',
+        RATE_LIMIT_PNL_ANON_PER_MIN: '2',
+      });
+      access = await createAccess({ store: world.store, config, log: pino({ level: 'silent' }) });
+      limited = await listen(createApp({ ...world.deps, config, access }));
+    });
+    after(async () => {
+      limited?.server.close();
+      await access?.close();
+    });
+
+    it('accepts X-API-Key (limit headers on the answer) and refuses an unknown key with 401', async () => {
+      const mcp = `${limited.url}/api/mcp`;
+      const { key } = await access.registry.create('stake1uxmcptest', 'mcp');
+      const res = await fetch(mcp, {
+        method: 'POST',
+        headers: { ...JSON_ACCEPT, 'x-api-key': key },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'search', arguments: { query: 'usd' } },
+        }),
+      });
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('x-ratelimit-limit'), '120');
+      assert.ok(res.headers.get('x-daily-remaining'));
+      const bad = await fetch(mcp, { method: 'POST', headers: { ...JSON_ACCEPT, 'x-api-key': 'nope' }, body: '{}' });
+      assert.equal(bad.status, 401);
+    });
+    it('limits get_wallet_pnl to 2 a minute per IP in both eras, then the anonymous limit; 429 has the spec body', async () => {
+      const mcp = `${limited.url}/api/mcp`;
+      const pnlBody = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'get_wallet_pnl', arguments: { address: 'stake1x' } },
+      };
+      // Legacy short form (no Mcp-Name header) and modern form count against the same PnL limit.
+      const a = await fetch(mcp, { method: 'POST', headers: JSON_ACCEPT, body: JSON.stringify(pnlBody) });
+      const b = await fetch(mcp, {
+        method: 'POST',
+        headers: {
+          ...JSON_ACCEPT,
+          'mcp-protocol-version': MODERN,
+          'mcp-method': 'tools/call',
+          'mcp-name': 'get_wallet_pnl',
+        },
+        body: JSON.stringify({ ...pnlBody, params: { ...pnlBody.params, _meta: META } }),
+      });
+      const c = await fetch(mcp, { method: 'POST', headers: JSON_ACCEPT, body: JSON.stringify(pnlBody) });
+      assert.deepEqual([a.status, b.status, c.status], [200, 200, 429]);
+      const body = (await c.json()) as Json;
+      assert.match(body.error, /wallet profit and loss/);
+      assert.equal(typeof body.hint, 'string');
+      assert.ok(String(body.docs).startsWith('https://cds.example/account'), body.docs);
+      assert.equal(body.retryAfter, Number(c.headers.get('retry-after')));
+      // Other tools go on (the PnL limit is only for PnL) until the anonymous limit of 6 a minute.
+      const search = JSON.stringify({ ...pnlBody, params: { name: 'search', arguments: { query: 'a' } } });
+      const rest: number[] = [];
+      let last: Response | null = null;
+      for (let i = 0; i < 6 && !rest.includes(429); i++) {
+        last = await fetch(mcp, { method: 'POST', headers: JSON_ACCEPT, body: search });
+        rest.push(last.status);
+      }
+      assert.equal(rest[0], 200);
+      assert.equal(rest.at(-1), 429);
+      assert.match(((await last!.json()) as Json).error, /6 requests per minute per IP/);
+    });
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * The tool server's pure pieces against hand-computed figures: the presenter rules (fraction → percent, unix
+ * seconds → ISO), native-script mint deadlines and the safety levels, rarity ranks from trait frequencies, search
+ * terms, the server card's reverse-DNS name.
+ */
+import assert from 'node:assert/strict';
+import { mintDeadline, assessSafety, type NativeScript } from '../../activities/safety/assess.js';
+import { rarityRanks } from '../../activities/search/rarity.js';
+import { termsOf } from '../../activities/search/index.js';
+import { presentSchema, presentValue } from '../../api/mcp/present.js';
+import { reverseDns } from '../../api/mcp/server-card.js';
+import { legacyToolName } from '../../api/mcp/body.js';
+
+describe('MCP pure pieces', () => {
+  it('presents fractions as *Pct percent and unix seconds as ISO, schema and value alike', () => {
+    const schema = {
+      type: 'object',
+      required: ['change24h', 'time', 'saturation', 'volume'],
+      properties: {
+        change24h: { type: ['number', 'null'] },
+        time: { type: 'integer', description: 'Bucket start, unix seconds.' },
+        saturation: { type: 'number', description: 'Live stake / saturation point; 1 = saturated.' },
+        impact: { type: 'number', description: 'Price impact, fraction.' },
+        volume: { type: 'number', description: 'Whole ADA.' },
+      },
+    };
+    const out = presentSchema(schema) as { required: string[]; properties: Record<string, { type: unknown }> };
+    assert.deepEqual(out.required, ['change24hPct', 'time', 'saturationPct', 'volume']);
+    assert.deepEqual(out.properties.time, {
+      type: 'string',
+      format: 'date-time',
+      description: 'Bucket start, ISO 8601 UTC time.',
+    });
+    assert.deepEqual(
+      presentValue(schema, { change24h: -0.0525, time: 1_795_582_800, saturation: 0.92, impact: 0.00125, volume: 7 }),
+      {
+        change24hPct: -5.25,
+        time: '2026-11-25T05:00:00.000Z',
+        saturationPct: 92,
+        impactPct: 0.125,
+        volume: 7,
+      },
+    );
+    assert.deepEqual(presentValue(schema, { change24h: null }), { change24hPct: null });
+  });
+
+  it('mint deadlines of native scripts: signature never expires, before S locks at S, all/any/some combine', () => {
+    const sig: NativeScript = { clause: 'signature', from: 'ab' };
+    const before = (slot: number): NativeScript => ({ clause: 'before', slot });
+    assert.equal(mintDeadline(sig), Infinity);
+    assert.equal(mintDeadline({ clause: 'all', from: [sig, before(500)] }), 500);
+    assert.equal(mintDeadline({ clause: 'any', from: [before(100), before(900)] }), 900);
+    assert.equal(mintDeadline({ clause: 'any', from: [before(100), sig] }), Infinity);
+    assert.equal(mintDeadline({ clause: 'some', atLeast: 2, from: [before(100), before(300), before(200)] }), 200);
+    assert.equal(mintDeadline({ clause: 'all', from: [sig, { clause: 'after', slot: 50 }] }), Infinity);
+  });
+
+  it('safety: a locked policy is low risk, two high factors make the token high risk', () => {
+    const locked = JSON.stringify({
+      clause: 'all',
+      from: [
+        { clause: 'signature', from: 'ab' },
+        { clause: 'before', slot: 1000 },
+      ],
+    });
+    const safe = assessSafety({
+      tipSlot: 2000,
+      policy: { language: 'native', script: locked },
+      top10Share: 0.1,
+      liquidityAda: 500_000,
+      poolAgeHours: 24 * 30,
+      topLpShare: 0.2,
+    });
+    assert.equal(safe.level, 'low');
+    assert.deepEqual(safe.factors[0], {
+      name: 'mintPolicy',
+      unit: null,
+      value: 'locked since slot 1000',
+      risk: 'low',
+      detail: 'The native policy’s time lock has passed: no more tokens can be minted.',
+    });
+    const open = assessSafety({
+      tipSlot: 500,
+      policy: { language: 'native', script: locked },
+      top10Share: 0.8,
+      liquidityAda: 2_000,
+      poolAgeHours: 3,
+      topLpShare: 0.99,
+    });
+    assert.equal(open.level, 'high');
+    assert.equal(open.factors[0]!.value, 'can mint until slot 1000');
+    assert.deepEqual(
+      open.factors.map((f) => [f.name, f.value, f.risk]),
+      [
+        ['mintPolicy', 'can mint until slot 1000', 'medium'],
+        ['holderConcentration', 80, 'high'],
+        ['liquidityDepth', 2000, 'high'],
+        ['poolAge', 3, 'high'],
+        ['topHolderLpShare', 99, 'high'],
+      ],
+    );
+    const one = assessSafety({
+      tipSlot: 0,
+      policy: null,
+      top10Share: 0.3,
+      liquidityAda: 5_000,
+      poolAgeHours: 500,
+      topLpShare: null,
+    });
+    assert.equal(one.level, 'medium');
+  });
+
+  it('rarity: Σ N / count per trait type, missing traits count as "none", ties share a rank', () => {
+    const t = (o: Record<string, string>) => new Map(Object.entries(o));
+    const ranks = rarityRanks([
+      { unit: 'a', traits: t({ hat: 'red', eyes: 'blue' }) },
+      { unit: 'b', traits: t({ hat: 'red', eyes: 'blue' }) },
+      { unit: 'c', traits: t({ hat: 'red', eyes: 'green' }) },
+      { unit: 'd', traits: t({ eyes: 'blue' }) },
+    ]);
+    // N = 4. hat: red×3, none×1; eyes: blue×3, green×1.
+    // a, b: 4/3 + 4/3 = 2.667; c: 4/3 + 4 = 5.333; d: 4 + 4/3 = 5.333.
+    assert.deepEqual(Object.fromEntries([...ranks].map(([u, r]) => [u, r.rank])), { c: 1, d: 1, a: 3, b: 3 });
+    assert.equal(ranks.get('c')!.score, 5.333333333);
+    assert.equal(
+      rarityRanks([
+        { unit: 'x', traits: t({}) },
+        { unit: 'y', traits: t({}) },
+      ]).size,
+      0,
+    );
+  });
+
+  it('search terms cover every word start; the card name is reverse DNS; legacy calls name their tool', () => {
+    assert.deepEqual(termsOf('Chain  Golems', null, 'CG'), ['chain golems', 'golems', 'cg']);
+    assert.equal(reverseDns('cds.example'), 'example.cds');
+    assert.equal(reverseDns('data.cardano.example.org'), 'org.example.cardano.data');
+    assert.equal(reverseDns('localhost'), 'localhost');
+    assert.equal(legacyToolName({ method: 'tools/call', params: { name: 'get_token' } }), 'get_token');
+    assert.equal(
+      legacyToolName([
+        { method: 'tools/call', params: { name: 'search' } },
+        { method: 'tools/call', params: { name: 'get_wallet_pnl' } },
+      ]),
+      'get_wallet_pnl',
+    );
+    const modern = {
+      method: 'tools/call',
+      params: { name: 'x', _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } },
+    };
+    assert.equal(legacyToolName(modern), null);
+  });
+});

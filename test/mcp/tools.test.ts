@@ -1,0 +1,389 @@
+/**
+ * The tool server through the official TypeScript client (`@modelcontextprotocol/client`), in both eras: the
+ * 2026-07-28 era (`versionNegotiation: auto`: server/discover, then per-request _meta and headers) and the legacy
+ * era (initialize, 2025-11-25), against a devnet-synced store with every recompute run (world.ts).
+ *
+ * Oracles: the REST answers of the same app for the same entity (REST itself is checked against the chain by the
+ * REST tests), the published output schemas (ajv, 2020-12), hand-derived values (percent = fraction × 100, ISO of
+ * unix seconds), and the devnet's own handles.
+ */
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { createApp } from '../../api/app.js';
+import { HANDLES } from '../../mongo/collections/index.js';
+import { acquireWorld, releaseWorld, type World } from './world.js';
+
+const TOOL_NAMES = [
+  'search',
+  'list_tokens',
+  'get_token',
+  'get_token_candles',
+  'get_pool',
+  'get_recent_trades',
+  'get_market_overview',
+  'get_wallet',
+  'get_wallet_pnl',
+  'get_swap_quote',
+  'list_nft_collections',
+  'get_nft_collection',
+  'get_nft_listings',
+  'list_stake_pools',
+  'get_stake_pool',
+  'list_governance_actions',
+  'get_transaction',
+  'get_address',
+  'resolve_handle',
+  'get_news',
+];
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+interface Samples {
+  unit: string;
+  poolId: number;
+  stake: string;
+  address: string;
+  txHash: string;
+  policy: string;
+  stakePool: string;
+  handle: string;
+  otherUnit: string;
+}
+
+export async function connect(url: string, era: 'modern' | 'legacy'): Promise<Client> {
+  const client = new Client(
+    { name: 'cds-test', version: '1.0.0' },
+    era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {},
+  );
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
+
+const text = (r: Json) => (r.content as { type: string; text: string }[]).map((c) => c.text).join('');
+
+describe('MCP tools through the official client on the devnet', function () {
+  this.timeout(300_000);
+  let world: World;
+  let server: Server;
+  let base = '';
+  let s: Samples;
+  const rest = async (path: string): Promise<Json> => {
+    const res = await fetch(`${base}/api/v1${path}${path.includes('?') ? '&' : '?'}logos=url`);
+    assert.equal(res.status, 200, `${path}: ${res.status}`);
+    return (await res.json()) as Json;
+  };
+
+  before(async () => {
+    world = await acquireWorld();
+    server = createServer(createApp(world.deps).callback());
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const tokens = await rest('/tokens?sort=liquidity&pageSize=5');
+    const unit = tokens.items[0].asset.unit as string;
+    const trades = await rest(`/tokens/${unit}/trades?limit=20`);
+    const trade = trades.items.find((t: Json) => t.maker?.startsWith('stake1'));
+    const collections = await rest('/nft/collections?pageSize=1&sort=listings');
+    const pools = await rest('/staking/pools?pageSize=1');
+    let handle = '';
+    for await (const h of world.store.collection(HANDLES).scan())
+      if (h.address && h.kind !== 'virtual') {
+        handle = h._id;
+        break;
+      }
+    s = {
+      unit,
+      poolId: tokens.items[0].primaryPoolId,
+      stake: trade.maker,
+      address: trade.makerAddress,
+      txHash: trade.txHash,
+      policy: collections.items[0].policyId,
+      stakePool: pools.items[0].id,
+      handle,
+      otherUnit: tokens.items[1].asset.unit,
+    };
+  });
+  after(async () => {
+    server?.close();
+    await releaseWorld();
+  });
+
+  const mcpUrl = () => `${base}/api/mcp`;
+
+  /** Valid arguments for every tool, from the samples. */
+  const validArgs = (): Record<string, Json> => ({
+    search: { query: 'usd' },
+    list_tokens: { limit: 5 },
+    get_token: { unit: s.unit },
+    get_token_candles: { unit: s.unit, interval: '1h', limit: 24 },
+    get_pool: { poolId: s.poolId },
+    get_recent_trades: { unit: s.unit, limit: 5 },
+    get_market_overview: {},
+    get_wallet: { address: s.stake, limit: 10 },
+    get_wallet_pnl: { address: s.stake },
+    get_swap_quote: { tokenIn: 'lovelace', tokenOut: s.unit, amount: 100 },
+    list_nft_collections: { limit: 5 },
+    get_nft_collection: { policyId: s.policy },
+    get_nft_listings: { policyId: s.policy, limit: 5 },
+    list_stake_pools: { limit: 5 },
+    get_stake_pool: { poolId: s.stakePool },
+    list_governance_actions: { limit: 5 },
+    get_transaction: { hash: s.txHash },
+    get_address: { address: s.address },
+    resolve_handle: { handle: `$${s.handle}` },
+    get_news: { limit: 3 },
+  });
+
+  /** Arguments a caller could get wrong: a missing or malformed one, or an unknown id. */
+  const invalidArgs = (): Record<string, Json> => ({
+    search: {},
+    list_tokens: { sort: 'cheapest' },
+    get_token: { unit: 'ff'.repeat(30) },
+    get_token_candles: { unit: s.unit, interval: '2h' },
+    get_pool: { poolId: 999_999 },
+    get_recent_trades: { unit: s.unit, poolId: s.poolId },
+    get_market_overview: { extra: 1 },
+    get_wallet: { address: 'addr1notanaddress' },
+    get_wallet_pnl: {},
+    get_swap_quote: { tokenIn: 'lovelace', tokenOut: s.unit, amount: -5 },
+    list_nft_collections: { limit: 0 },
+    get_nft_collection: { policyId: 'ab'.repeat(28) },
+    get_nft_listings: { policyId: 'xyz' },
+    list_stake_pools: { maxMarginPct: 150 },
+    get_stake_pool: { poolId: `pool1${'q'.repeat(51)}` },
+    list_governance_actions: { status: 'open' },
+    get_transaction: { hash: '00'.repeat(32) },
+    get_address: { address: 12 },
+    resolve_handle: { handle: '$no-such-handle-here' },
+    get_news: { limit: 1000 },
+  });
+
+  for (const era of ['modern', 'legacy'] as const) {
+    describe(`${era} era`, () => {
+      let client: Client;
+      let tools: Json[];
+      before(async () => {
+        client = await connect(mcpUrl(), era);
+        tools = (await client.listTools()).tools as Json[];
+      });
+      after(async () => client?.close());
+
+      it('negotiates the expected revision', () => {
+        assert.equal(client.getProtocolEra(), era);
+        assert.equal(client.getNegotiatedProtocolVersion(), era === 'modern' ? '2026-07-28' : '2025-11-25');
+      });
+
+      it('lists the 20 tools in the spec order, read-only, with object-rooted input and output schemas', async () => {
+        assert.deepEqual(
+          tools.map((t) => t.name),
+          TOOL_NAMES,
+        );
+        for (const t of tools) {
+          assert.equal(t.annotations?.readOnlyHint, true, t.name);
+          assert.equal(t.inputSchema.type, 'object', t.name);
+          assert.equal(t.outputSchema.type, 'object', t.name);
+          assert.ok(t.outputSchema.required.includes('asOf'), t.name);
+        }
+        // Deterministic: a second listing is identical.
+        assert.deepEqual((await client.listTools()).tools, tools);
+      });
+
+      it('answers every tool with JSON text and structuredContent valid under its output schema', async () => {
+        const ajv = new Ajv2020({ strict: false, allErrors: true });
+        addFormats.default(ajv);
+        const args = validArgs();
+        for (const t of tools) {
+          const r = (await client.callTool({ name: t.name, arguments: args[t.name] })) as Json;
+          assert.notEqual(r.isError, true, `${t.name}: ${text(r)}`);
+          const sc = r.structuredContent as Json;
+          assert.deepEqual(JSON.parse(text(r)), sc, `${t.name}: text and structuredContent agree`);
+          const validate = ajv.compile(t.outputSchema);
+          assert.ok(validate(sc), `${t.name}: ${ajv.errorsText(validate.errors)}`);
+          assert.match(sc.asOf, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/, `${t.name}: asOf`);
+          assert.equal(typeof sc.lagSeconds, 'number', `${t.name}: lagSeconds`);
+          assert.ok(text(r).length / 4 < 25_000, `${t.name}: under 25,000 tokens`);
+        }
+      });
+
+      it('answers caller mistakes with isError and one sentence saying what to do', async () => {
+        const args = invalidArgs();
+        for (const t of tools) {
+          const r = (await client.callTool({ name: t.name, arguments: args[t.name] })) as Json;
+          assert.equal(r.isError, true, `${t.name} should fail: ${JSON.stringify(r).slice(0, 300)}`);
+          const msg = text(r);
+          assert.match(msg, /(correct|fix|check|call search|pass exactly)/i, `${t.name}: ${msg}`);
+          assert.ok(!/\n/.test(msg) && msg.length < 600, `${t.name}: one sentence: ${msg}`);
+        }
+      });
+    });
+  }
+
+  describe('results match the REST answers', () => {
+    let client: Client;
+    before(async () => {
+      client = await connect(mcpUrl(), 'modern');
+    });
+    after(async () => client?.close());
+    const call = async (name: string, args: Json) => {
+      const r = (await client.callTool({ name, arguments: args })) as Json;
+      assert.notEqual(r.isError, true, text(r));
+      return r.structuredContent as Json;
+    };
+
+    it('get_token: percent changes are REST fractions × 100, prices equal, safety factors carry values', async () => {
+      const [tool, body] = await Promise.all([call('get_token', { unit: s.unit }), rest(`/tokens/${s.unit}`)]);
+      assert.equal(tool.stats.priceAda, body.stats.priceAda);
+      for (const k of ['change1h', 'change24h', 'change7d', 'change1hUsd']) {
+        const f = body.stats[k] as number | null;
+        if (f === null) assert.equal(tool.stats[`${k}Pct`], null);
+        else assert.ok(Math.abs(tool.stats[`${k}Pct`] - f * 100) < 1e-3, k);
+        assert.ok(!(k in tool.stats), `${k} renamed`);
+      }
+      assert.ok(tool.safety, 'a pooled token has a safety assessment');
+      assert.deepEqual(
+        tool.safety.factors.map((f: Json) => f.name),
+        ['mintPolicy', 'holderConcentration', 'liquidityDepth', 'poolAge', 'topHolderLpShare'],
+      );
+      const liq = tool.safety.factors.find((f: Json) => f.name === 'liquidityDepth');
+      assert.equal(liq.value, Math.round(body.stats.liquidityAda));
+      assert.equal(
+        liq.risk,
+        body.stats.liquidityAda >= 100_000 ? 'low' : body.stats.liquidityAda >= 10_000 ? 'medium' : 'high',
+      );
+    });
+
+    it('safety: the devnet’s witnessed mint policies (single-signature native scripts, no time lock) can mint', async () => {
+      const list = await call('list_tokens', { limit: 100, sort: 'liquidity' });
+      const mints = await Promise.all(
+        (list.items as Json[]).map(async (t) => {
+          const tok = await call('get_token', { unit: t.asset.unit });
+          return tok.safety?.factors.find((f: Json) => f.name === 'mintPolicy') as Json | undefined;
+        }),
+      );
+      const values = new Set(mints.map((m) => m?.value ?? null));
+      assert.ok(values.has('can mint (no time lock)'), [...values].join(', '));
+      for (const m of mints) if (m?.value === 'can mint (no time lock)') assert.equal(m.risk, 'medium');
+      assert.ok(![...values].some((v) => typeof v === 'string' && v.startsWith('locked')));
+    });
+
+    it('get_token_candles: compact rows, ISO times, newest last, the REST candles', async () => {
+      const [tool, body] = await Promise.all([
+        call('get_token_candles', { unit: s.unit, interval: '1h', limit: 5 }),
+        rest(`/tokens/${s.unit}/candles?interval=1h&pool=all`),
+      ]);
+      assert.equal(tool.poolId, null, 'all pools by default');
+      const last = (body.candles as Json[]).slice(-5);
+      assert.equal(tool.candles.length, last.length);
+      tool.candles.forEach((row: unknown[], i: number) => {
+        const c = last[i]!;
+        assert.deepEqual(row, [
+          new Date(c.time * 1000).toISOString(),
+          c.open,
+          c.high,
+          c.low,
+          c.close,
+          c.volume,
+          c.trades,
+        ]);
+      });
+      const primary = await call('get_token_candles', { unit: s.unit, interval: '1h', limit: 5, allPools: false });
+      const primaryRest = await rest(`/tokens/${s.unit}/candles?interval=1h`);
+      assert.equal(primary.poolId, s.poolId);
+      assert.equal(primary.candles.at(-1)[4], (primaryRest.candles as Json[]).at(-1)!.close);
+      const times = tool.candles.map((r: string[]) => Date.parse(r[0]!));
+      assert.deepEqual(
+        times,
+        [...times].sort((a: number, b: number) => a - b),
+      );
+    });
+
+    it('get_swap_quote: swapUrl on the site and the smallest pool TVL on the route', async () => {
+      const tool = await call('get_swap_quote', { tokenIn: 'lovelace', tokenOut: s.unit, amount: 250 });
+      assert.equal(tool.swapUrl, `https://cds.example/swap?in=lovelace&out=${s.unit}&amount=250`);
+      const tvls = await Promise.all(tool.best.hops.map(async (h: Json) => (await rest(`/pools/${h.poolId}`)).tvlAda));
+      assert.equal(tool.minPoolLiquidityAda, Math.min(...tvls));
+      assert.ok(Math.abs(tool.best.priceImpactPct - 0) >= 0);
+    });
+
+    it('list_stake_pools: filters by maxMarginPct and maxSaturationPct, sorts, reports blocks this epoch', async () => {
+      const all = await rest('/staking/pools?pageSize=200');
+      const cap = 50;
+      const tool = await call('list_stake_pools', { maxSaturationPct: cap, sort: 'blocks', limit: 200 });
+      const expected = (all.items as Json[]).filter((p) => p.saturation * 100 <= cap);
+      assert.equal(tool.total, expected.length);
+      for (const p of tool.items) assert.ok(p.saturationPct <= cap);
+      const blocks = tool.items.map((p: Json) => p.blocksThisEpoch);
+      assert.deepEqual(
+        blocks,
+        [...blocks].sort((a: number, b: number) => b - a),
+      );
+    });
+
+    it('search names the next tool for tokens, stake pools, transactions, addresses, blocks and handles', async () => {
+      const token = await rest(`/tokens/${s.unit}`);
+      const ticker = token.asset.ticker as string;
+      const byTicker = await call('search', { query: ticker });
+      assert.deepEqual(byTicker.hits[0].arguments, { unit: s.unit });
+      assert.equal(byTicker.hits[0].tool, 'get_token');
+      const tx = await call('search', { query: s.txHash });
+      assert.equal(tx.hits[0].kind, 'transaction');
+      assert.equal(tx.hits[0].tool, 'get_transaction');
+      const addr = await call('search', { query: s.stake });
+      assert.equal(addr.hits[0].tool, 'get_address');
+      const block = await call('search', { query: '5' });
+      assert.ok(block.hits.some((h: Json) => h.kind === 'block' && h.label === 'block 5'));
+      const pool = await call('search', { query: s.stakePool });
+      assert.equal(pool.hits[0].tool, 'get_stake_pool');
+      const handle = await call('search', { query: `$${s.handle}` });
+      assert.deepEqual(handle.hits[0].arguments, { handle: `$${s.handle}` });
+    });
+
+    it('get_transaction: net changes balance to minus the fee, carries its swap and its NFT sale', async () => {
+      const tx = await call('get_transaction', { hash: s.txHash });
+      const trades = await rest(`/tokens/${s.unit}/trades?limit=20`);
+      const ours = (trades.items as Json[]).filter((t) => t.txHash === s.txHash).map((t) => t.id);
+      assert.ok(ours.length > 0);
+      assert.deepEqual(
+        tx.swaps.map((w: Json) => w.tradeId).filter((id: number) => ours.includes(id)),
+        ours.sort((a: number, b: number) => a - b),
+      );
+      if (tx.valid && tx.certificates.length === 0 && tx.withdrawals.length === 0) {
+        const net = (tx.netChanges as Json[]).reduce((a, c) => a + BigInt(c.lovelace), 0n);
+        assert.equal(net, -BigInt(tx.feeLovelace));
+      }
+      const sales = await rest(`/nft/collections/${s.policy}/sales?limit=1`);
+      const sale = sales.items[0] as Json | undefined;
+      if (sale) {
+        const saleTx = await call('get_transaction', { hash: sale.txHash ?? sale.txId });
+        assert.equal(saleTx.nftSales.length >= 1, true);
+        assert.ok(saleTx.nftSales.some((x: Json) => Math.abs(x.priceAda - sale.price) < 1e-6));
+      }
+    });
+
+    it('get_nft_listings: rarity ranks within the collection size', async () => {
+      const tool = await call('get_nft_listings', { policyId: s.policy, limit: 20 });
+      for (const l of tool.items)
+        if (l.rarityRank !== null) assert.ok(l.rarityRank >= 1 && l.rarityRank <= tool.rarityRankedOf);
+    });
+
+    it('two concurrent callers never see each other’s results', async () => {
+      const a = await connect(mcpUrl(), 'modern');
+      const b = await connect(mcpUrl(), 'legacy');
+      try {
+        const calls = Array.from({ length: 12 }, (_, i) => {
+          const [c, unit] = i % 2 ? [a, s.unit] : [b, s.otherUnit];
+          return c
+            .callTool({ name: 'get_token', arguments: { unit } })
+            .then((r) => ({ unit, got: (r.structuredContent as Json).asset.unit as string }));
+        });
+        for (const { unit, got } of await Promise.all(calls)) assert.equal(got, unit);
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    });
+  });
+});
