@@ -200,7 +200,9 @@ export const TxResponse = component('Transaction', {
     certificates: {
       type: 'array',
       items: { type: 'object' },
-      description: 'Certificates as Ogmios v6 reports them (amounts in lovelace, big integers as strings).',
+      description:
+        'Certificates as Ogmios v6 reports them, except that every ADA amount (deposits, refunds, pledge, cost) is ' +
+        '`{ ada: whole ADA, lovelace: exact integer string }`; other big integers are strings.',
     },
     withdrawals: {
       type: 'array',
