@@ -59,16 +59,18 @@ describe('market recomputes: token stats from hand-built pools, trades and candl
     assert.equal(x.makers24h, 3, 'one maker traded twice');
   });
 
-  it('changes from the token candle series; USD changes only where ADA/USD history reaches back', () => {
-    close(x.windows['5m'].change, 1, '5m');
+  it('changes are of the displayed price: the primary pool’s reserve price now vs at the window start', () => {
+    // Pool 1 states (lovelace per base unit): 8 d ago 4, 25 h ago 4, 2 h ago 2.5, now 5. The token candle series
+    // (another pool's trades included) says otherwise (6 h: 5 → 5, 1 h: 2.5 at 2 h) and must not be what change* reports.
+    close(x.windows['5m'].change, 1, '5m: 2.5 → 5');
     close(x.change1h, 1, '1h: 2.5 → 5');
-    close(x.windows['6h'].change, 0, '6h');
-    close(x.change24h, 0.25, '24h: 4 → 5');
-    close(x.change7d, 0.25, '7d');
+    close(x.windows['6h'].change, 0.25, '6h: 4 (25 h ago) → 5');
+    close(x.change24h, 0.25, '24h: 4 (25 h ago) → 5');
+    close(x.change7d, 0.25, '7d: 4 → 5');
     assert.equal(x.change1hUsd, null, 'no ADA/USD candle an hour ago');
     assert.equal(x.windows['6h'].changeUsd, null);
     close(x.change24hUsd, 1.25 * (0.5 / 0.4) - 1, 'ADA change combined with ADA/USD 0.4 → 0.5');
-    close(x.change7dUsd, 0.5625, '7d USD');
+    close(x.change7dUsd, 0.5625, '7d USD: 1.25 × 1.25 − 1');
   });
 
   it('supply, market cap (total supply when circulating is unknown), fdv, first pool', () => {
