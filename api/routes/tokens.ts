@@ -41,11 +41,12 @@ import {
   POOL_STATES,
   TOKENS,
   TOKEN_META,
-  TRADES,
+  pageTrades,
   type CandleInterval,
   type PoolDoc,
   type TokenDoc,
-  type TradeDoc,
+  type TradeListKey,
+  type TradePosition,
 } from '../../mongo/collections/market.js';
 import type { Store } from '../../mongo/store.js';
 import type { ApiDeps } from '../deps.js';
@@ -216,32 +217,23 @@ export async function readCandles(store: Store, series: string, q: CandleQuery, 
   return candles;
 }
 
-const encodeCursor = (id: number) => Buffer.from(`t${id}`).toString('base64url');
-function decodeCursor(cursor: string): number {
-  const m = /^t([0-9]{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
+const encodeCursor = (p: TradePosition) => Buffer.from(`t${p.seq}.${p.id}`).toString('base64url');
+function decodeCursor(cursor: string): TradePosition {
+  const m = /^t([0-9]{1,15})\.([0-9]{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
   if (!m) throw new BadRequestError('invalid parameter cursor: not a cursor of this list');
-  return Number(m[1]);
+  return { seq: Number(m[1]), id: Number(m[2]) };
 }
 
 /** One page of trades over `byToken`, `byPool` or `byMaker` (a wallet), newest first, with the cursor of the next page. */
 export async function tradesPage(
   store: Store,
-  by: { index: 'byToken'; token: string } | { index: 'byPool'; poolId: number } | { index: 'byMaker'; maker: string },
+  by: TradeListKey,
   limit: number,
   cursor: string | undefined,
   siteUrl: string,
   mode: LogoMode,
 ) {
-  const key = by.index === 'byToken' ? by.token : by.index === 'byMaker' ? by.maker : by.poolId;
-  let after: Record<string, unknown> & { _id: string } = { _id: '' };
-  if (cursor !== undefined) {
-    const id = decodeCursor(cursor);
-    const field = by.index === 'byToken' ? 'token' : by.index === 'byMaker' ? 'maker' : 'poolId';
-    after = { _id: String(id).padStart(12, '0'), id, [field]: key };
-  }
-  const docs: TradeDoc[] = await store
-    .collection(TRADES)
-    .find(by.index, { eq: [key], reverse: true, limit: limit + 1, ...(cursor !== undefined ? { after } : {}) });
+  const docs = await pageTrades(store, by, limit + 1, cursor === undefined ? null : decodeCursor(cursor));
   const page = docs.slice(0, limit);
   const { clock } = await storeClock(store);
   const assets = await loadAssets(
@@ -255,7 +247,7 @@ export async function tradesPage(
   const last = page[page.length - 1];
   return {
     items: page.map((t) => presentTrade(t, assets, clock, rateAt)),
-    nextCursor: docs.length > limit && last ? encodeCursor(last.id) : null,
+    nextCursor: docs.length > limit && last ? encodeCursor(last) : null,
   };
 }
 

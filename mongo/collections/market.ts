@@ -11,7 +11,7 @@
  * off-chain metadata that may arrive or change after the trade; the read side decimal-adjusts
  * (`raw × 10^decimals / 10^6` for ADA prices). Times: unix seconds for candle buckets, slots elsewhere.
  */
-import { defineCollection } from '../store.js';
+import { defineCollection, type Store } from '../store.js';
 
 /** Monotonic counters for the integer ids the spec gives pools and trades (`_id` = counter name). */
 export interface CounterDoc {
@@ -118,16 +118,49 @@ export interface TradeDoc {
   /** Stake address of the trader when the address has one, else the address. */
   maker: string | null;
   makerAddress: string | null;
+  /**
+   * Chain-order position of the trade's last event (placed, executed or cancelled): a counter the market extension
+   * advances in block, transaction and swap order, so `seq` order is chain order (slot, then position in the block)
+   * where trade ids are placement order (an order placed early and executed late keeps its low id). Written in the
+   * same batch and undo journal as the trade, so a rollback restores it exactly. The newest-first lists read by it.
+   */
+  seq: number;
 }
 export const TRADES = defineCollection<TradeDoc>({
   name: 'trades',
   indexes: [
-    { name: 'byPool', fields: ['poolId', 'id'] },
-    { name: 'byToken', fields: ['token', 'id'] },
-    { name: 'byMaker', fields: ['maker', 'id'] },
+    { name: 'byPool', fields: ['poolId', 'seq'] },
+    { name: 'byToken', fields: ['token', 'seq'] },
+    { name: 'byMaker', fields: ['maker', 'seq'] },
     { name: 'byStatus', fields: ['status', 'id'] },
   ],
 });
+
+/** Which trades a newest-first list holds: a token's, a pool's or a wallet's (maker). */
+export type TradeListKey =
+  { index: 'byToken'; token: string } | { index: 'byPool'; poolId: number } | { index: 'byMaker'; maker: string };
+
+/** Where a trade sits in its newest-first lists: what a list cursor carries. */
+export interface TradePosition {
+  seq: number;
+  id: number;
+}
+
+/**
+ * Trades of one token, pool or wallet in chain order, newest first (`seq` descending), `limit` of them, strictly
+ * after `after` (the position of the last trade of the previous page) when given.
+ */
+export async function pageTrades(
+  store: Store,
+  by: TradeListKey,
+  limit: number,
+  after: TradePosition | null,
+): Promise<TradeDoc[]> {
+  const [field, key] =
+    by.index === 'byToken' ? ['token', by.token] : by.index === 'byMaker' ? ['maker', by.maker] : ['poolId', by.poolId];
+  const cursor = after ? { after: { _id: String(after.id).padStart(12, '0'), seq: after.seq, [field]: key } } : {};
+  return store.collection(TRADES).find(by.index, { eq: [key], reverse: true, limit, ...cursor });
+}
 
 /** `_id` = order output reference → the trade that tracks it (pending → complete/cancelled). */
 export interface OrderTradeDoc {
