@@ -83,7 +83,7 @@ export const WORKFLOWS = {
     body: recomputeMarketBody,
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: ['checkpoints', 'pools', 'pool_states', 'trades', 'candles', 'tokens', 'token_meta', 'holder_counts'],
-    writes: ['token_stats', 'pool_stats', 'rankings', 'market_overview'],
+    writes: ['token_stats', 'pool_stats', 'rankings', 'ranked_token_stats', 'ranked_pools', 'market_overview'],
   },
   recomputeGovernance: {
     body: recomputeGovernanceBody,

@@ -33,7 +33,13 @@ import {
 import { readHolderSeries } from '../../activities/holders/series.js';
 import { holderTokenOr404 } from './holders.js';
 import { LOVELACE, tokenMetadata } from '../../cardano/token-metadata.js';
-import { POOL_STATS, RANKINGS, TOKEN_STATS, type TokenStatsDoc } from '../../mongo/collections/market-read.js';
+import {
+  POOL_STATS,
+  RANKINGS,
+  TOKEN_STATS,
+  rankedTokenStats,
+  type TokenStatsDoc,
+} from '../../mongo/collections/market-read.js';
 import {
   CANDLES,
   CANDLE_INTERVALS,
@@ -313,7 +319,8 @@ export function tokensRouter(deps: ApiDeps): Router {
     const ranked = readRanking(doc?.entries ?? [], r.list, r.order, { ...filters, q: query.q ?? null });
     const start = (query.page - 1) * query.pageSize;
     const units = ranked.slice(start, start + query.pageSize).map((e) => e.unit);
-    const stats = (await store.collection(TOKEN_STATS).getMany(units)).filter((s): s is TokenStatsDoc => s !== null);
+    // The ranking's own snapshot: the figures the page was ordered by.
+    const stats = await rankedTokenStats(store, doc, units);
     const assets = await loadAssets(store, units, site, logoMode(query));
     return {
       items: stats.map((s) => presentTokenRow(s, assets)),

@@ -245,4 +245,109 @@ describe('market data on the devnet, checked against the chain', function () {
       assert.equal(inversions, 0, `${path}: ${inversions} inversions among ${seen.length} trades`);
     }
   });
+
+  /**
+   * The spec's order of a /tokens page, checked on the presented rows: the sort value (missing last in either
+   * direction); equal values by the tie-break — liquidity for mcap, fdv and volume, volume for the others —
+   * descending (missing last), then by unit. Ascending reverses the groups of equal values only.
+   */
+  const TOKEN_SORTS: {
+    sort: string;
+    periods: boolean;
+    quotes?: boolean;
+    value: (s: Json, p: string) => unknown;
+    tie: (s: Json, p: string) => unknown;
+    asc?: boolean;
+  }[] = [
+    { sort: 'volume', periods: true, value: (s, p) => s.windows[p].volume, tie: (s) => s.liquidityAda },
+    { sort: 'volume24h', periods: false, value: (s) => s.volume24h, tie: (s) => s.liquidityAda },
+    { sort: 'txns', periods: true, value: (s, p) => s.windows[p].txns, tie: (s, p) => s.windows[p].volume },
+    { sort: 'txns24h', periods: false, value: (s) => s.txns24h, tie: (s) => s.windows['24h'].volume },
+    { sort: 'gainers', periods: true, quotes: true, value: () => null, tie: (s, p) => s.windows[p].volume },
+    { sort: 'losers', periods: true, quotes: true, value: () => null, tie: (s, p) => s.windows[p].volume, asc: true },
+    { sort: 'mcap', periods: false, value: (s) => s.mcapAda, tie: (s) => s.liquidityAda },
+    { sort: 'fdv', periods: false, value: (s) => s.fdvUsd, tie: (s) => s.liquidityAda },
+    { sort: 'makers', periods: false, value: (s) => s.makers24h, tie: (s) => s.volume24h },
+    { sort: 'liquidity', periods: false, value: (s) => s.liquidityAda, tie: (s) => s.volume24h },
+    { sort: 'holders', periods: false, value: (s) => s.holders, tie: (s) => s.volume24h },
+    {
+      sort: 'rank',
+      periods: false,
+      value: (s) => (s.mcapAda !== null && s.liquidityAda !== null ? Math.sqrt(s.mcapAda * s.liquidityAda) : null),
+      tie: (s) => s.volume24h,
+    },
+    { sort: 'trending', periods: false, value: (s) => s.windows['1h'].txns, tie: (s) => s.volume24h },
+    // Age: seconds since the first pool; ascending (youngest first) by default.
+    {
+      sort: 'age',
+      periods: false,
+      value: (s) => (s.firstPoolTime === null ? null : -Date.parse(s.firstPoolTime)),
+      tie: (s) => s.volume24h,
+    },
+    { sort: 'new', periods: false, value: (s) => -Date.parse(s.firstPoolTime), tie: (s) => s.volume24h, asc: true },
+  ];
+  const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+  /** Negative when a comes first in a descending list (missing last). */
+  const descCmp = (a: number | null, b: number | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : b - a);
+  const checkOrder = (rows: { unit: string; v: number | null; t: number | null }[], asc: boolean, what: string) => {
+    for (let i = 1; i < rows.length; i++) {
+      const a = rows[i - 1]!;
+      const b = rows[i]!;
+      const byValue = a.v === null || b.v === null ? descCmp(a.v, b.v) : asc ? a.v - b.v : b.v - a.v;
+      const c = byValue !== 0 ? byValue : descCmp(a.t, b.t) || (a.unit < b.unit ? -1 : 1);
+      assert.ok(
+        c <= 0 || (byValue === 0 && descCmp(a.t, b.t) === 0 && a.unit < b.unit),
+        `${what}: row ${i} ${JSON.stringify([a, b])}`,
+      );
+      if (byValue === 0)
+        assert.ok(descCmp(a.t, b.t) < 0 || (descCmp(a.t, b.t) === 0 && a.unit < b.unit), `${what}: tie at row ${i}`);
+      else assert.ok(byValue < 0, `${what}: value order at row ${i}: ${a.v} then ${b.v}`);
+    }
+  };
+
+  it('a ranking page is one snapshot: every /tokens sort × period and /pools sort in order by its presented fields while stats move on', async () => {
+    // Catch-up: the chain and the token stats move on (more blocks, a token-stats recompute) before the rankings
+    // recompute runs again. A page must still be ordered by the figures it presents.
+    for (let i = 0; i < 60; i++) devnet.step();
+    const sync = createSyncActivities({ store, chain, k: 2160, network: 'mainnet', extensions: defaultExtensions() });
+    for (;;) {
+      const r = await sync.syncSlice({ maxBlocks: 500, waitMs: 0 });
+      if (r.atTip && r.blocks === 0) break;
+    }
+    await createRecomputeActivities({ store, now: () => NOW + HOUR_MS + 1_200_000 }).recomputeTokenStats();
+    let lists = 0;
+    let rowsChecked = 0;
+    for (const def of TOKEN_SORTS)
+      for (const period of def.periods ? ['5m', '1h', '6h', '24h'] : ['24h'])
+        for (const quote of def.quotes ? ['USD', 'ADA'] : ['USD'])
+          for (const order of def.sort === 'gainers' || def.sort === 'losers' || def.sort === 'new'
+            ? [null]
+            : ['desc', 'asc']) {
+            const q = `sort=${def.sort}&period=${period}&quote=${quote}&pageSize=200&minLiquidity=0${order ? `&order=${order}` : ''}`;
+            const body = await get(`/tokens?${q}`);
+            const rows = (body.items as Json[]).map((it) => {
+              const s = it.stats as Json;
+              const change = quote === 'USD' ? s.windows[period].changeUsd : s.windows[period].change;
+              const v = def.sort === 'gainers' || def.sort === 'losers' ? change : def.value(s, period);
+              return { unit: it.asset.unit as string, v: num(v), t: num(def.tie(s, period)) };
+            });
+            // The direction the answer states (gainers, losers, new, rank and trending fix their own).
+            const asc = body.order === 'asc';
+            if (order) assert.ok(['rank', 'trending'].includes(def.sort) || body.order === order, q);
+            checkOrder(rows, asc, q);
+            lists++;
+            rowsChecked += rows.length;
+          }
+    for (const sort of ['tvl', 'volume24h']) {
+      const body = await get(`/pools?sort=${sort}&pageSize=200`);
+      const rows = (body.items as Json[]).map((p) => ({
+        unit: String(p.id).padStart(8, '0'),
+        v: num(sort === 'tvl' ? p.tvlAda : p.volume24h),
+        t: num(sort === 'tvl' ? p.volume24h : p.tvlAda),
+      }));
+      checkOrder(rows, false, `/pools?sort=${sort}`);
+      rowsChecked += rows.length;
+    }
+    assert.ok(lists >= 40 && rowsChecked >= 500, `${lists} lists, ${rowsChecked} rows`);
+  });
 });
