@@ -9,9 +9,9 @@ import { createMarketExtension } from './market/index.js';
 import { createNftExtension } from './nft/extension.js';
 import type { SyncExtension } from './sync/extension.js';
 import { createStorageExtension } from './storage/extension.js';
-import type { IagonScripts } from './storage/iagon.js';
+import type { IagonScripts } from '../cardano/iagon.js';
 
-/** `iagon`: the Iagon staking/reward scripts to follow (activities/storage/iagon.ts); none = that extension is inert. */
+/** `iagon`: the Iagon staking/reward scripts to follow (cardano/iagon.ts); none = that extension is inert. */
 export function defaultExtensions(opts: { iagon?: IagonScripts } = {}): SyncExtension[] {
   return [
     createMarketExtension(),

@@ -15,7 +15,7 @@ import { createGovernanceActivities } from './governance/index.js';
 import type { MetadataFetcher } from './staking/metadata.js';
 import { createSyncActivities, type SyncDeps } from './sync/index.js';
 import { createStorageActivities } from './storage/index.js';
-import type { IagonScripts } from './storage/iagon.js';
+import type { IagonScripts } from '../cardano/iagon.js';
 import { createNewsActivities } from './news/index.js';
 
 export interface ActivityDeps {

@@ -30,6 +30,17 @@ export class BadRequestError extends AppError {
   }
 }
 
+/**
+ * 503: the answer is a precomputed document that its recompute has not written yet (right after the first start,
+ * or for an entity newer than the last run). The request path never computes it instead; the caller retries.
+ */
+export class NotReadyError extends AppError {
+  override name = 'NotReadyError';
+  constructor(message: string, retryAfterSeconds: number) {
+    super(503, message, { 'Retry-After': String(retryAfterSeconds) });
+  }
+}
+
 /** 401: an API key was sent but is unknown or revoked (anonymous calls never get 401). */
 export class UnauthorizedError extends AppError {
   override name = 'UnauthorizedError';

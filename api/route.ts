@@ -3,6 +3,7 @@
  * handlers through `register()` (so each route validates its input the same way) and the OpenAPI document is
  * generated from the same specs, so a route cannot exist without being documented (test/api/openapi.test.ts).
  */
+import { createHash } from 'node:crypto';
 import type Router from '@koa/router';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type Koa from 'koa';
@@ -67,6 +68,7 @@ export function defineRoute<P extends object = Record<string, never>, Q extends 
   const checkQuery = ajv.compile(query) as ValidateFunction<Q & CommonQuery>;
   return {
     ...def,
+    response: withAsOfField(def.response),
     query,
     koaPath: def.path.replace(/\{(\w+)\}/g, ':$1'),
     parse(rawParams, rawQuery) {
@@ -83,6 +85,23 @@ export function defineRoute<P extends object = Record<string, never>, Q extends 
       check(query, checkQuery, rawQuery, q);
       if (problems.length) throw new BadRequestError(problems.join('; '));
       return { params: p as P, query: q as Q & CommonQuery };
+    },
+  };
+}
+
+/** Every JSON answer names the time of the indexed tip block it reflects (api/read/freshness.ts). */
+function withAsOfField(response: JsonSchema): JsonSchema {
+  const props = response.properties as Record<string, JsonSchema> | undefined;
+  if (response.type !== 'object' || !props || props.asOf) return response;
+  return {
+    ...response,
+    properties: {
+      ...props,
+      asOf: {
+        type: ['string', 'null'],
+        format: 'date-time',
+        description: 'Time of the indexed tip block this answer reflects (UTC); null before the first block.',
+      },
     },
   };
 }
@@ -148,8 +167,16 @@ export function register<P extends object, Q extends object>(
 ): void {
   router.get(spec.operationId, spec.koaPath, async (ctx) => {
     const input = spec.parse(ctx.params, ctx.query);
-    ctx.body = await handler(ctx, input);
-    if (spec.etag && ctx.response.etag && ctx.fresh) ctx.status = 304;
+    const body = await handler(ctx, input);
+    if (spec.contentType === undefined && !Buffer.isBuffer(body) && typeof body !== 'string') {
+      // Every JSON answer goes out as bytes with a strong validator of exactly those bytes, so a client (or the
+      // micro-cache replaying them) revalidates with If-None-Match and gets a 304 while the answer is unchanged.
+      const bytes = Buffer.from(JSON.stringify(body));
+      ctx.type = 'application/json; charset=utf-8';
+      ctx.etag = `"${createHash('sha1').update(bytes).digest('base64url')}"`;
+      ctx.body = bytes;
+    } else ctx.body = body;
+    if (ctx.response.etag && ctx.fresh) ctx.status = 304;
   });
 }
 

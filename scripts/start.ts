@@ -22,7 +22,7 @@ import { openStore } from '../mongo/open.js';
 import { SYNC_WORKFLOW_ID } from '../temporal/constants.js';
 import { createRunner } from '../temporal/runner.js';
 import { SCHEDULES } from '../temporal/schedules.js';
-import { resolveIagonScripts } from '../activities/storage/iagon.js';
+import { resolveIagonScripts } from '../cardano/iagon.js';
 
 /** While the sync catches up, recomputes rerun at least this often (ms). */
 const WARM_FIRE_MS = 15_000;

@@ -16,7 +16,7 @@ import { ALL_COLLECTIONS } from '../mongo/collections/index.js';
 import { openStore } from '../mongo/open.js';
 import { bundleWorkflows } from './bundle.js';
 import { taskQueue } from './constants.js';
-import { resolveIagonScripts } from '../activities/storage/iagon.js';
+import { resolveIagonScripts } from '../cardano/iagon.js';
 
 async function main(config: Config) {
   const log = pino({ level: config.LOG_LEVEL, base: undefined });

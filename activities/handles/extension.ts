@@ -19,7 +19,13 @@ import type { Block, Transaction, TxOutput } from '../../cardano/chain/types.js'
 import { LABEL, withLabel } from '../../cardano/nft/cip67.js';
 import type { SyncExtension } from '../sync/extension.js';
 import type { SliceState } from '../sync/slice-state.js';
-import { decodeHandleDatum, handleMovementsOf, handleOfAsset, HANDLE_POLICIES, type HandleAsset } from '../../cardano/handles.js';
+import {
+  decodeHandleDatum,
+  handleMovementsOf,
+  handleOfAsset,
+  HANDLE_POLICIES,
+  type HandleAsset,
+} from '../../cardano/handles.js';
 
 /** What the extension reads and writes (besides the block, which the core provides). */
 export const HANDLES_EXTENSION_READS_WRITES = { reads: ['handles'], writes: ['handles'] } as const;

@@ -5,15 +5,21 @@
  * Points are snapshots: a rollback changes the live counts at once and today's point at the next run, never past
  * days. Reads holder_counts, checkpoints; writes holder_series.
  */
-import { HOLDER_COUNTS, HOLDER_SERIES, holderSeriesId, type HolderSeriesDoc } from '../../mongo/collections/holders.js';
+import {
+  DAY_SECONDS,
+  HOLDER_COUNTS,
+  HOLDER_SERIES,
+  dayStart,
+  holderSeriesId,
+  readHolderSeries,
+  type HolderSeriesDoc,
+} from '../../mongo/collections/holders.js';
 import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
 import { put, type Store, type WriteOp } from '../../mongo/store.js';
 import { CHECKPOINT_ID } from '../../mongo/collections/clock.js';
 
-export const DAY_SECONDS = 86_400;
+export { DAY_SECONDS, dayStart, readHolderSeries };
 const WRITE_BATCH = 200;
-
-export const dayStart = (ms: number) => Math.floor(ms / 1000 / DAY_SECONDS) * DAY_SECONDS;
 
 export interface HoldersDeps {
   store: Store;
@@ -55,15 +61,3 @@ export function createHoldersActivities(deps: HoldersDeps) {
 export type HoldersActivities = ReturnType<typeof createHoldersActivities>;
 
 /** The series points of the last `days` UTC days (today included), oldest first; days without a snapshot are absent. */
-export async function readHolderSeries(
-  store: Store,
-  unit: string,
-  days: number,
-  nowMs: number,
-): Promise<{ time: number; value: number }[]> {
-  const today = dayStart(nowMs);
-  const docs = await store
-    .collection(HOLDER_SERIES)
-    .find('byUnit', { eq: [unit], gte: today - (days - 1) * DAY_SECONDS, lte: today });
-  return docs.map((d) => ({ time: d.time, value: d.holders }));
-}

@@ -26,8 +26,17 @@ import {
 } from '../../mongo/collections/market.js';
 import type { Store } from '../../mongo/store.js';
 import { scaleInteger } from '../../cardano/units.js';
-import { LOVELACE, type TokenMetadata } from '../../cardano/token-metadata.js';
+import type { TokenMetadata } from '../../cardano/token-metadata.js';
 import type { SlotClock } from '../../mongo/collections/clock.js';
+import {
+  adaPrice,
+  isAdaPool,
+  lovelaceNumber,
+  poolSeries,
+  poolTvlLovelace,
+  primaryAdaPool,
+  tokenSeries,
+} from '../../cardano/market.js';
 
 /** Candle interval read for the price at each window's start (fine enough for the window, few buckets). */
 export const WINDOW_INTERVAL: Record<StatsWindow, [CandleInterval, number]> = {
@@ -41,13 +50,7 @@ export const WINDOW_INTERVAL: Record<StatsWindow, [CandleInterval, number]> = {
 /** Trades read per token for the windows; beyond it the 7 d volume and count come from hourly candles. */
 export const TRADE_SCAN_LIMIT = 50_000;
 
-export const tokenSeries = (unit: string) => `token:${unit}`;
-export const poolSeries = (poolId: number) => `pool:${poolId}`;
-
-/** ADA price of a raw price (lovelace per token base unit). */
-export const adaPrice = (raw: number, decimals: number): number => (raw * 10 ** decimals) / 1e6;
-
-export const lovelaceNumber = (lovelace: bigint | string): number => scaleInteger(String(lovelace), 6);
+export { adaPrice, lovelaceNumber, poolSeries, poolTvlLovelace, primaryAdaPool, tokenSeries };
 
 export interface MarketContext {
   nowMs: number;
@@ -74,22 +77,6 @@ export interface TokenInputs {
   priceNowRaw: number | null;
   priceAtRaw: Record<StatsWindow, number | null>;
 }
-
-const isAdaPool = (p: PoolDoc) => p.tokenA === LOVELACE;
-
-/** The pool the token's price is read from: the sync's primary pool if it is an ADA pool, else the deepest. */
-export function primaryAdaPool(token: TokenDoc, pools: readonly PoolDoc[]): PoolDoc | null {
-  const ada = pools.filter(isAdaPool);
-  const named = ada.find((p) => p.id === token.primaryPoolId);
-  if (named) return named;
-  let best: PoolDoc | null = null;
-  for (const p of ada) if (!best || BigInt(p.reserveARaw) > BigInt(best.reserveARaw)) best = p;
-  return best;
-}
-
-/** Both sides of an ADA pool in lovelace. */
-export const poolTvlLovelace = (p: PoolDoc): bigint | null =>
-  p.tvlLovelace !== null ? BigInt(p.tvlLovelace) : isAdaPool(p) ? 2n * BigInt(p.reserveARaw) : null;
 
 const change = (now: number | null, then: number | null): number | null =>
   now !== null && then !== null && then > 0 ? now / then - 1 : null;

@@ -17,7 +17,7 @@ import type { StorageEventKind } from '../../mongo/collections/storage.js';
 import type { Block, Transaction, TxOutput } from '../../cardano/chain/types.js';
 import { paymentCredential } from '../../cardano/dex/utxo.js';
 import { decodeRewardCertificate, decodeStakeDatum, type StakeDatum } from './datum.js';
-import { IAG_NAME, IAG_POLICY, IAG_UNIT } from './iagon.js';
+import { IAG_NAME, IAG_POLICY, IAG_UNIT } from '../../cardano/iagon.js';
 
 export interface ScriptSets {
   stake: ReadonlySet<string>;

@@ -15,7 +15,7 @@ import {
 } from '../../mongo/collections/storage.js';
 import type { SyncExtension } from '../sync/extension.js';
 import { scanStorageBlock } from './events.js';
-import { NO_IAGON_SCRIPTS, type IagonScripts } from './iagon.js';
+import { NO_IAGON_SCRIPTS, type IagonScripts } from '../../cardano/iagon.js';
 
 /** ISO time of POSIX ms; null beyond what a Date holds (±8.64e15 ms; a datum may carry any integer). */
 const isoOrNull = (ms: number | null): string | null =>

@@ -20,7 +20,7 @@ import {
 import { put, type Store } from '../../mongo/store.js';
 import { storeClock } from '../../mongo/collections/clock.js';
 import { decodeStakeDatum } from './datum.js';
-import { IAG_UNIT, NO_IAGON_SCRIPTS, type IagonScripts } from './iagon.js';
+import { IAG_UNIT, NO_IAGON_SCRIPTS, type IagonScripts } from '../../cardano/iagon.js';
 import { buildStorageOverview, type StakeOutput } from './overview.js';
 
 export interface StorageDeps {

@@ -15,7 +15,9 @@ import type {
 import { STORAGE_OVERVIEW_ID } from '../../mongo/collections/storage.js';
 import { scaleInteger } from '../../cardano/units.js';
 import type { StakeDatum } from './datum.js';
-import { IAG_DECIMALS, IAG_UNIT, type IagonScripts } from './iagon.js';
+import { IAG_DECIMALS, IAG_UNIT, storageMarket, type IagonScripts } from '../../cardano/iagon.js';
+
+export { storageMarket };
 
 /** One unspent output at a staking script: its IAG and its decoded datum (null: not an Iagon stake datum). */
 export interface StakeOutput {
@@ -62,17 +64,6 @@ export function activityOf(e: StorageEventDoc): StorageActivityDoc {
  * The IAG market figures, from the token's stats document of the market recompute (every 20 s). The REST route
  * reads them afresh on every answer, so they follow that recompute rather than the storage one (every 60 s).
  */
-export function storageMarket(s: TokenStatsDoc | null) {
-  return {
-    priceAda: d(s?.priceAda ?? null, 'IAG price in ADA from its on-chain DEX pools (market recompute).'),
-    priceUsd: d(s?.priceUsd ?? null, 'IAG price in USD: the ADA price × ADA/USD from the ADA/stablecoin pools.'),
-    change24h: d(s?.change24h ?? null, 'Change of the ADA price over 24 h, as a fraction (0.05 = +5 %).'),
-    volume24hAda: d(s?.volume24h ?? null, 'IAG traded on the DEX pools in the last 24 h, in ADA.'),
-    liquidityAda: d(s?.liquidityAda ?? null, 'ADA value of the IAG pools’ reserves (both sides).'),
-    liquidityUsd: d(s?.liquidityUsd ?? null, 'The same liquidity in USD.'),
-  };
-}
-
 export function buildStorageOverview(i: OverviewInputs): StorageOverviewDoc {
   const available = i.scripts.stake.length > 0 && !i.notComputed;
   const reason = available

@@ -4,11 +4,7 @@
  * ETag is the sha-256 of the bytes, so If-None-Match answers 304.
  */
 import Router from '@koa/router';
-import { parseDataUri } from '../../cardano/token-metadata.js';
-import { sha256Hex } from '../../activities/registry/import.js';
-import { LOGOS, TOKENS } from '../../mongo/collections/market.js';
 import type { ApiDeps } from '../deps.js';
-import { NotFoundError } from '../errors.js';
 import { defineRoute, register, type AnyRouteSpec, type RestModule } from '../route.js';
 import { LogoResponse, UnitParams } from '../schemas/market.js';
 
@@ -29,19 +25,12 @@ export const assetRoutes = {
   }),
 } satisfies Record<string, AnyRouteSpec>;
 
+import { getAssetLogo } from '../read/assets.js';
+
 export function assetsRouter(deps: ApiDeps): Router {
-  const { store } = deps;
   const router = new Router();
-  register(router, assetRoutes.logo, async (ctx, { params }) => {
-    const unit = params.unit.toLowerCase();
-    let image: { contentType: string; bytes: Buffer; etag: string } | null = null;
-    const logo = await store.collection(LOGOS).get(unit);
-    if (logo) image = { contentType: logo.contentType, bytes: Buffer.from(logo.base64, 'base64'), etag: logo.etag };
-    else {
-      const inline = parseDataUri((await store.collection(TOKENS).get(unit))?.cip68?.logo ?? null);
-      if (inline) image = { ...inline, etag: sha256Hex(inline.bytes) };
-    }
-    if (!image) throw new NotFoundError(`token ${unit} has no logo`);
+  register(router, assetRoutes.logo, async (ctx, { params, query }) => {
+    const image = await getAssetLogo(deps, { ...params, ...query });
     ctx.type = image.contentType;
     ctx.set('Cache-Control', `public, max-age=${LOGO_MAX_AGE_SECONDS}`);
     ctx.etag = image.etag;

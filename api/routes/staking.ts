@@ -3,11 +3,7 @@
  * stake_pools documents of the staking recompute (every 5 minutes; `computedAt` says when).
  */
 import Router from '@koa/router';
-import { poolHashFromId } from '../../cardano/address.js';
-import { STAKE_POOLS } from '../../mongo/collections/staking.js';
 import type { ApiDeps } from '../deps.js';
-import { BadRequestError, NotFoundError } from '../errors.js';
-import { presentStakePool, presentStakePoolRow } from '../present/staking.js';
 import { defineRoute, register, type AnyRouteSpec, type CommonQuery, type RestModule } from '../route.js';
 import {
   StakePoolDetailResponse,
@@ -15,6 +11,7 @@ import {
   StakePoolListResponse,
   StakePoolsQuery,
 } from '../schemas/staking.js';
+import { listStakePools, getStakePool } from '../read/staking.js';
 
 const TAGS = ['Staking'];
 
@@ -38,35 +35,11 @@ export const stakingRoutes = {
 } satisfies Record<string, AnyRouteSpec>;
 
 export function stakingRouter(deps: ApiDeps): Router {
-  const pools = deps.store.collection(STAKE_POOLS);
   const router = new Router();
 
-  register(router, stakingRoutes.list, async (_ctx, { query }) => {
-    const [docs, total] = await Promise.all([
-      pools.find('byStake', { reverse: true, offset: (query.page - 1) * query.pageSize, limit: query.pageSize }),
-      pools.count('byStake'),
-    ]);
-    const first = docs[0];
-    return {
-      items: docs.map(presentStakePoolRow),
-      page: query.page,
-      pageSize: query.pageSize,
-      total,
-      epoch: first?.epoch ?? null,
-      computedAt: first?.computedAt ?? null,
-    };
-  });
+  register(router, stakingRoutes.list, (_ctx, { params, query }) => listStakePools(deps, { ...params, ...query }));
 
-  register(router, stakingRoutes.detail, async (_ctx, { params }) => {
-    try {
-      poolHashFromId(params.id); // checksum and length, beyond the schema's pattern
-    } catch (e) {
-      throw new BadRequestError(`invalid parameter id: must be a bech32 pool id (pool1…): ${(e as Error).message}`);
-    }
-    const doc = await pools.get(params.id);
-    if (!doc) throw new NotFoundError(`stake pool ${params.id} not found`);
-    return presentStakePool(doc);
-  });
+  register(router, stakingRoutes.detail, (_ctx, { params, query }) => getStakePool(deps, { ...params, ...query }));
 
   return router;
 }

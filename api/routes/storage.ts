@@ -5,15 +5,10 @@
  * figures are not computed yet.
  */
 import Router from '@koa/router';
-import { buildStorageOverview, storageMarket } from '../../activities/storage/overview.js';
-import { IAG_UNIT, NO_IAGON_SCRIPTS } from '../../activities/storage/iagon.js';
-import { BLOCKS, CHECKPOINTS, HOLDER_COUNTS, TOKENS, TOKEN_STATS } from '../../mongo/collections/index.js';
-import { STORAGE_OVERVIEW, STORAGE_OVERVIEW_ID, type StorageOverviewDoc } from '../../mongo/collections/storage.js';
-import type { TokenStatsDoc } from '../../mongo/collections/market-read.js';
-import type { Store } from '../../mongo/store.js';
 import type { ApiDeps } from '../deps.js';
 import { defineRoute, register, type AnyRouteSpec, type RestModule } from '../route.js';
 import { StorageOverviewResponse } from '../schemas/storage.js';
+import { getStorageNetworkOverview } from '../read/storage.js';
 
 export const storageRoutes = {
   overview: defineRoute({
@@ -30,43 +25,11 @@ export const storageRoutes = {
   }),
 } satisfies Record<string, AnyRouteSpec>;
 
-async function overviewNow(store: Store, nowMs: number, tokenStats: TokenStatsDoc | null): Promise<StorageOverviewDoc> {
-  const [token, holders, first, cp] = await Promise.all([
-    store.collection(TOKENS).get(IAG_UNIT),
-    store.collection(HOLDER_COUNTS).get(IAG_UNIT),
-    store.collection(BLOCKS).find('byHeight', { limit: 1 }),
-    store.collection(CHECKPOINTS).get('sync'),
-  ]);
-  return buildStorageOverview({
-    scripts: NO_IAGON_SCRIPTS,
-    stakeOutputs: [],
-    rewardPoolRaw: 0n,
-    claims24h: { raw: 0n, count: 0 },
-    claims7d: { raw: 0n, count: 0 },
-    recentEvents: [],
-    tokenStats,
-    token,
-    holders,
-    computedAt: new Date(nowMs).toISOString(),
-    coverageFrom: first[0]?.time ?? null,
-    slot: cp?.slot ?? null,
-    notComputed: 'The storage recompute has not run yet (it runs every 60 seconds): staking figures follow.',
-  });
-}
-
 export function storageRouter(deps: ApiDeps): Router {
-  const { store } = deps;
-  const now = deps.now ?? Date.now;
   const router = new Router();
-  register(router, storageRoutes.overview, async () => {
-    const [stored, stats] = await Promise.all([
-      store.collection(STORAGE_OVERVIEW).get(STORAGE_OVERVIEW_ID),
-      store.collection(TOKEN_STATS).get(IAG_UNIT),
-    ]);
-    const { _id, ...body } = stored ?? (await overviewNow(store, now(), stats));
-    void _id;
-    return { ...body, market: storageMarket(stats) };
-  });
+  register(router, storageRoutes.overview, (_ctx, { params, query }) =>
+    getStorageNetworkOverview(deps, { ...params, ...query }),
+  );
   return router;
 }
 

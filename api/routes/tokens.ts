@@ -4,68 +4,8 @@
  * market sync maintains. Also the read helpers the other market routes share (candles, trade pages, ADA/USD).
  */
 import Router from '@koa/router';
-import {
-  ADAUSD_SERIES,
-  USD_STABLECOINS,
-  adaUsdHistory,
-  adaUsdOfRaw,
-  currentAdaUsd,
-} from '../../mongo/collections/ada-usd.js';
-import { storeClock, type SlotClock } from '../../mongo/collections/clock.js';
-import { marketContext } from '../../activities/recompute/index.js';
-import {
-  appliedFloors,
-  readRanking,
-  resolveRanking,
-  type Order,
-  type Quote,
-  type RankPeriod,
-  type TokenSort,
-} from '../../cardano/rankings.js';
-import {
-  computeTokenStats,
-  loadTokenInputs,
-  poolSeries,
-  poolTvlLovelace,
-  primaryAdaPool,
-  tokenSeries,
-} from '../../activities/recompute/token-stats.js';
-import { readHolderSeries } from '../../activities/holders/series.js';
-import { holderTokenOr404 } from './holders.js';
-import { LOVELACE, tokenMetadata } from '../../cardano/token-metadata.js';
-import {
-  POOL_STATS,
-  RANKINGS,
-  TOKEN_STATS,
-  rankedTokenStats,
-  type TokenStatsDoc,
-} from '../../mongo/collections/market-read.js';
-import {
-  CANDLES,
-  CANDLE_INTERVALS,
-  POOLS,
-  POOL_STATES,
-  TOKENS,
-  TOKEN_META,
-  pageTrades,
-  type CandleInterval,
-  type PoolDoc,
-  type TokenDoc,
-  type TradeListKey,
-  type TradePosition,
-} from '../../mongo/collections/market.js';
-import type { Store } from '../../mongo/store.js';
+import { type Order, type Quote, type RankPeriod, type TokenSort } from '../../cardano/rankings.js';
 import type { ApiDeps } from '../deps.js';
-import { BadRequestError, NotFoundError } from '../errors.js';
-import {
-  loadAssets,
-  presentPool,
-  presentTokenRow,
-  presentStats,
-  presentTrade,
-  type AssetBook,
-  type LogoMode,
-} from '../present/market.js';
 import { defineRoute, register, type AnyRouteSpec, type CommonQuery, type RestModule } from '../route.js';
 import {
   CandlesQuery,
@@ -80,19 +20,16 @@ import {
   TradesResponse,
   UnitParams,
 } from '../schemas/market.js';
+import {
+  listTokens,
+  getToken,
+  getTokenCandles,
+  getTokenTrades,
+  getTokenSeries,
+  type CandleQuery,
+} from '../read/tokens.js';
 
 const TAGS = ['Tokens'];
-/** Candles per answer at most (the latest ones of the range). */
-export const MAX_CANDLES = 1000;
-/** ADA pools summed per day in the liquidity series (the deepest ones). */
-export const SERIES_MAX_POOLS = 10;
-
-export interface CandleQuery extends CommonQuery {
-  interval: CandleInterval;
-  quote: 'ADA' | 'USD';
-  from?: number;
-  to?: number;
-}
 
 export const tokenRoutes = {
   list: defineRoute<
@@ -160,283 +97,20 @@ export const tokenRoutes = {
   }),
 } satisfies Record<string, AnyRouteSpec>;
 
-// ---- shared read helpers ---------------------------------------------------------------------------------------
-
-export const logoMode = (q: CommonQuery): LogoMode => (q.logos === 'url' ? 'url' : 'data');
-
-/** Pools of a token (either side). */
-export async function poolsOfToken(store: Store, unit: string): Promise<PoolDoc[]> {
-  const pools = store.collection(POOLS);
-  const [a, b] = await Promise.all([pools.find('byTokenA', { eq: [unit] }), pools.find('byTokenB', { eq: [unit] })]);
-  return [...a, ...b];
-}
-
-/** Unix seconds from a from/to parameter (milliseconds when > 1e11). */
-export const toSeconds = (v: number) => Math.floor(v > 1e11 ? v / 1000 : v);
-
-/**
- * Candles of one series in [from, to] (latest MAX_CANDLES), prices × `scale` (raw → decimal-adjusted), in USD
- * through the adausd series of the same interval when asked. A bucket before the first known ADA/USD is left out of
- * a USD answer.
- */
-export async function readCandles(store: Store, series: string, q: CandleQuery, scale: number, nowMs: number) {
-  const sec = CANDLE_INTERVALS[q.interval];
-  const to = q.to === undefined ? Math.floor(nowMs / 1000) : toSeconds(q.to);
-  const from = q.from === undefined ? to - sec * MAX_CANDLES : toSeconds(q.from);
-  if (from > to) throw new BadRequestError('invalid parameters: from must not be after to');
-  const coll = store.collection(CANDLES);
-  const docs = (
-    await coll.find('bySeries', { eq: [series, q.interval], gte: from, lte: to, reverse: true, limit: MAX_CANDLES })
-  ).reverse();
-  let rates: ((t: number) => number | null) | null = null;
-  if (q.quote === 'USD' && docs.length) {
-    const first = (docs[0] as { time: number }).time;
-    const [before, within] = await Promise.all([
-      coll.find('bySeries', { eq: [ADAUSD_SERIES, q.interval], lt: first, reverse: true, limit: 1 }),
-      coll.find('bySeries', { eq: [ADAUSD_SERIES, q.interval], gte: first, lte: to }),
-    ]);
-    const usd = [...before, ...within];
-    rates = (t) => {
-      let r: number | null = null;
-      for (const c of usd) {
-        if (c.time > t) break;
-        r = adaUsdOfRaw(c.close);
-      }
-      return r;
-    };
-  }
-  const candles = [];
-  for (const c of docs) {
-    const f = rates ? rates(c.time) : 1;
-    if (f === null) continue;
-    const k = scale * f;
-    candles.push({
-      time: c.time,
-      open: c.open * k,
-      high: c.high * k,
-      low: c.low * k,
-      close: c.close * k,
-      volume: Number(BigInt(c.volumeLovelace)) / 1e6,
-      trades: c.trades,
-    });
-  }
-  return candles;
-}
-
-const encodeCursor = (p: TradePosition) => Buffer.from(`t${p.seq}.${p.id}`).toString('base64url');
-function decodeCursor(cursor: string): TradePosition {
-  const m = /^t([0-9]{1,15})\.([0-9]{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
-  if (!m) throw new BadRequestError('invalid parameter cursor: not a cursor of this list');
-  return { seq: Number(m[1]), id: Number(m[2]) };
-}
-
-/** One page of trades over `byToken`, `byPool` or `byMaker` (a wallet), newest first, with the cursor of the next page. */
-export async function tradesPage(
-  store: Store,
-  by: TradeListKey,
-  limit: number,
-  cursor: string | undefined,
-  siteUrl: string,
-  mode: LogoMode,
-) {
-  const docs = await pageTrades(store, by, limit + 1, cursor === undefined ? null : decodeCursor(cursor));
-  const page = docs.slice(0, limit);
-  const { clock } = await storeClock(store);
-  const assets = await loadAssets(
-    store,
-    page.flatMap((t) => [t.tokenIn, t.tokenOut, t.token]),
-    siteUrl,
-    mode,
-  );
-  const times = page.map((t) => clock.slotToMs(t.slot));
-  const rateAt = page.length ? await adaUsdHistory(store, Math.min(...times), Math.max(...times)) : () => null;
-  const last = page[page.length - 1];
-  return {
-    items: page.map((t) => presentTrade(t, assets, clock, rateAt)),
-    nextCursor: docs.length > limit && last ? encodeCursor(last) : null,
-  };
-}
-
-/** Presented pools with their 24 h stats, deepest first. */
-export async function presentPools(store: Store, pools: readonly PoolDoc[], assets: AssetBook, clock: SlotClock) {
-  const stats = await store.collection(POOL_STATS).getMany(pools.map((p) => String(p.id)));
-  return pools
-    .map((p, i) => ({ p, s: stats[i] ?? null, tvl: poolTvlLovelace(p) ?? -1n }))
-    .sort((a, b) => (a.tvl === b.tvl ? a.p.id - b.p.id : a.tvl > b.tvl ? -1 : 1))
-    .map(({ p, s }) => presentPool(p, assets, s, clock));
-}
-
-// ---- handlers --------------------------------------------------------------------------------------------------
-
-const normUnit = (u: string) => u.toLowerCase();
-
-/** The token document, or 404 (ADA is not a token of this list). */
-async function tokenOr404(store: Store, unit: string): Promise<TokenDoc> {
-  const token = await store.collection(TOKENS).get(unit);
-  if (!token) throw new NotFoundError(`token ${unit} not found (no DEX pool of it is indexed)`);
-  return token;
-}
-
-/** The pool whose candles a token answer shows: the one asked for (404 unless it trades the token), else the primary. */
-async function candlePool(store: Store, token: TokenDoc, asked: string | undefined): Promise<PoolDoc | null> {
-  const pools = store.collection(POOLS);
-  if (asked !== undefined) {
-    const pool = await pools.get(String(Number(asked)));
-    if (!pool || (pool.tokenA !== token._id && pool.tokenB !== token._id))
-      throw new NotFoundError(`pool ${asked} of token ${token._id} not found`);
-    return pool;
-  }
-  const stats = await store.collection(TOKEN_STATS).get(token._id);
-  const id = stats?.primaryPoolId ?? token.primaryPoolId;
-  const primary = id === null ? null : await pools.get(String(id));
-  if (primary) return primary;
-  const all = (await pools.getMany(token.poolIds.map(String))).filter((p): p is PoolDoc => p !== null);
-  return primaryAdaPool(token, all);
-}
-
-/** Stored stats, or computed now for a token the last recompute did not see yet. */
-async function statsOf(store: Store, token: TokenDoc, pools: PoolDoc[], nowMs: number): Promise<TokenStatsDoc> {
-  const stored = await store.collection(TOKEN_STATS).get(token._id);
-  if (stored) return stored;
-  const stable = (
-    await Promise.all([...USD_STABLECOINS.keys()].map((u) => store.collection(POOLS).find('byTokenB', { eq: [u] })))
-  ).flat();
-  const ctx = await marketContext(store, nowMs, stable);
-  const meta = tokenMetadata(token._id, await store.collection(TOKEN_META).get(token._id), token);
-  return computeTokenStats(await loadTokenInputs(store, meta, token, pools, ctx), ctx);
-}
-
 export function tokensRouter(deps: ApiDeps): Router {
-  const { store } = deps;
-  const site = deps.config.SITE_URL;
-  const now = deps.now ?? Date.now;
   const router = new Router();
 
-  register(router, tokenRoutes.list, async (_ctx, { query }) => {
-    const r = resolveRanking(query);
-    const filters = appliedFloors(r, query);
-    const [doc, adaUsd] = await Promise.all([store.collection(RANKINGS).get(r.listId), currentAdaUsd(store)]);
-    const ranked = readRanking(doc?.entries ?? [], r.list, r.order, { ...filters, q: query.q ?? null });
-    const start = (query.page - 1) * query.pageSize;
-    const units = ranked.slice(start, start + query.pageSize).map((e) => e.unit);
-    // The ranking's own snapshot: the figures the page was ordered by.
-    const stats = await rankedTokenStats(store, doc, units);
-    const assets = await loadAssets(store, units, site, logoMode(query));
-    return {
-      items: stats.map((s) => presentTokenRow(s, assets)),
-      page: query.page,
-      pageSize: query.pageSize,
-      total: ranked.length,
-      adaUsd,
-      quote: query.quote,
-      sort: query.sort,
-      period: r.period,
-      order: r.order,
-      filters,
-      updatedAt: doc?.updatedAt ?? null,
-    };
-  });
+  register(router, tokenRoutes.list, (_ctx, { params, query }) => listTokens(deps, { ...params, ...query }));
 
-  register(router, tokenRoutes.detail, async (_ctx, { params, query }) => {
-    const unit = normUnit(params.unit);
-    const token = await tokenOr404(store, unit);
-    const pools = (await store.collection(POOLS).getMany(token.poolIds.map(String))).filter(
-      (p): p is PoolDoc => p !== null,
-    );
-    const [stats, adaUsd, { clock }] = await Promise.all([
-      statsOf(store, token, pools, now()),
-      currentAdaUsd(store),
-      storeClock(store),
-    ]);
-    const assets = await loadAssets(
-      store,
-      [unit, ...pools.flatMap((p) => [p.tokenA, p.tokenB])],
-      site,
-      logoMode(query),
-    );
-    const meta = assets.meta(unit);
-    return {
-      asset: assets.ref(unit),
-      stats: presentStats(stats),
-      primaryPoolId: stats.primaryPoolId,
-      description: meta.description,
-      url: meta.url,
-      pools: await presentPools(store, pools, assets, clock),
-      adaUsd,
-    };
-  });
+  register(router, tokenRoutes.detail, (_ctx, { params, query }) => getToken(deps, { ...params, ...query }));
 
-  register(router, tokenRoutes.candles, async (_ctx, { params, query }) => {
-    const unit = normUnit(params.unit);
-    const token = await tokenOr404(store, unit);
-    const assets = await loadAssets(store, [unit], site, 'url');
-    let poolId = 0;
-    let series = tokenSeries(unit);
-    let scale = 10 ** assets.decimals(unit) / 1e6;
-    if (query.pool !== 'all') {
-      const pool = await candlePool(store, token, query.pool);
-      if (pool) {
-        const book = await loadAssets(store, [pool.tokenA, pool.tokenB], site, 'url');
-        poolId = pool.id;
-        series = poolSeries(pool.id);
-        scale = 10 ** book.decimals(pool.tokenB) / 10 ** book.decimals(pool.tokenA);
-        if (query.quote === 'USD' && pool.tokenA !== LOVELACE)
-          throw new BadRequestError(`invalid parameter quote: pool ${pool.id} has no ADA side, USD is not available`);
-      }
-    }
-    const candles = await readCandles(store, series, query, scale, now());
-    return { poolId, interval: query.interval, quote: query.quote, candles };
-  });
+  register(router, tokenRoutes.candles, (_ctx, { params, query }) => getTokenCandles(deps, { ...params, ...query }));
 
-  register(router, tokenRoutes.trades, async (_ctx, { params, query }) => {
-    const unit = normUnit(params.unit);
-    await tokenOr404(store, unit);
-    return tradesPage(store, { index: 'byToken', token: unit }, query.limit, query.cursor, site, logoMode(query));
-  });
+  register(router, tokenRoutes.trades, (_ctx, { params, query }) => getTokenTrades(deps, { ...params, ...query }));
 
-  register(router, tokenRoutes.series, async (_ctx, { params, query }) => {
-    const unit = normUnit(params.unit);
-    // Daily snapshots of the sync-kept holder counts (activities/holders/series.ts); days without one are absent.
-    // Known like /tokens/{unit}/holders: a token held on chain has a holders series without any DEX pool.
-    if (params.metric === 'holders') {
-      await holderTokenOr404(store, unit);
-      return { metric: 'holders', points: await readHolderSeries(store, unit, query.days, now()) };
-    }
-    const token = await tokenOr404(store, unit);
-    const pools = (await store.collection(POOLS).getMany(token.poolIds.map(String)))
-      .filter((p): p is PoolDoc => p !== null && p.tokenA === LOVELACE)
-      .sort((a, b) => (BigInt(b.reserveARaw) > BigInt(a.reserveARaw) ? 1 : -1))
-      .slice(0, SERIES_MAX_POOLS);
-    return { metric: 'liquidity', points: await liquiditySeries(store, pools, query.days, now()) };
-  });
+  register(router, tokenRoutes.series, (_ctx, { params, query }) => getTokenSeries(deps, { ...params, ...query }));
 
   return router;
-}
-
-const DAY = 86_400;
-
-/** Both sides of the pools at the end of each UTC day (today: now), whole ADA; from the first day any pool existed. */
-async function liquiditySeries(store: Store, pools: readonly PoolDoc[], days: number, nowMs: number) {
-  if (!pools.length) return [];
-  const { clock } = await storeClock(store);
-  const today = Math.floor(nowMs / 1000 / DAY) * DAY;
-  const firstDay = Math.max(
-    today - (days - 1) * DAY,
-    Math.floor(Math.min(...pools.map((p) => clock.slotToMs(p.createdSlot))) / 1000 / DAY) * DAY,
-  );
-  const states = store.collection(POOL_STATES);
-  const points: { time: number; value: number }[] = [];
-  for (let day = firstDay; day <= today; day += DAY) {
-    const endSlot = clock.msToSlot(Math.min((day + DAY) * 1000 - 1, nowMs));
-    const lasts = await Promise.all(
-      pools.map((p) => states.find('byPool', { eq: [p.id], lte: endSlot, reverse: true, limit: 1 })),
-    );
-    let lovelace = 0n;
-    for (const [s] of lasts)
-      if (s) lovelace += s.tvlLovelace !== null ? BigInt(s.tvlLovelace) : 2n * BigInt(s.reserveARaw);
-    points.push({ time: day, value: Number(lovelace) / 1e6 });
-  }
-  return points;
 }
 
 export const tokensModule: RestModule = { routes: Object.values(tokenRoutes), router: tokensRouter };

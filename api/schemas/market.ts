@@ -436,6 +436,12 @@ export const CandlesResponse = component('CandleSeries', {
     interval: { type: 'string' },
     quote: { type: 'string' },
     candles: { type: 'array', items: Candle, description: 'Oldest first; at most 1000.' },
+    coverageFrom: {
+      type: ['string', 'null'],
+      format: 'date-time',
+      description:
+        'Start of the indexed history (time of the first indexed block) when the answer’s range reaches before it: nothing older is known to this deployment. Null when the range is fully covered.',
+    },
   },
 });
 
@@ -445,6 +451,12 @@ export const TradesResponse = component('TradePage', {
   properties: {
     items: { type: 'array', items: Trade, description: 'Newest first.' },
     nextCursor: { type: ['string', 'null'], description: 'Pass as cursor for the next page; null at the end.' },
+    coverageFrom: {
+      type: ['string', 'null'],
+      format: 'date-time',
+      description:
+        'Start of the indexed history (time of the first indexed block) on the last page (nextCursor null): nothing older is known to this deployment. Null when the range is fully covered.',
+    },
   },
 });
 
@@ -458,6 +470,12 @@ export const SeriesResponse = component('Series', {
       items: SeriesPoint,
       description:
         'Daily points, oldest first. liquidity: both sides of the token’s ADA pools at the end of each day, whole ADA. holders: the token’s holder count at the last snapshot of each day (taken hourly), days without a snapshot left out.',
+    },
+    coverageFrom: {
+      type: ['string', 'null'],
+      format: 'date-time',
+      description:
+        'Start of the indexed history (time of the first indexed block) when the answer’s range reaches before it: nothing older is known to this deployment. Null when the range is fully covered.',
     },
   },
 });

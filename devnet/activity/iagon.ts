@@ -14,7 +14,7 @@
  */
 import { enterpriseAddress } from '../../cardano/address.js';
 import { encodeRewardCertificate, encodeStakeDatum } from '../../activities/storage/datum.js';
-import { IAG_NAME, IAG_POLICY, IAG_UNIT, devnetIagonScripts } from '../../activities/storage/iagon.js';
+import { IAG_NAME, IAG_POLICY, IAG_UNIT, devnetIagonScripts } from '../../cardano/iagon.js';
 import type { ActivityContext, ActivityModule } from '../generator.js';
 import type { Utxo } from '../ledger.js';
 import { Rng } from '../rng.js';

@@ -3,7 +3,7 @@
  * Amounts are strings of integers in the chain's base unit (lovelace, raw token quantity): they exceed 2^53 on
  * mainnet. Every document carries the slot it reflects; rollbacks restore documents from the undo journal.
  */
-import { defineCollection } from '../store.js';
+import { defineCollection, type Store } from '../store.js';
 
 /** `{ lovelace, assets: { "<policyId><assetNameHex>": quantity } }`, all integer strings. */
 export interface ValueDoc {
@@ -38,6 +38,21 @@ export const BLOCKS = defineCollection<BlockDoc>({
   name: 'blocks',
   indexes: [{ name: 'byHeight', fields: ['height'] }],
 });
+
+/** The block at a height of the indexed chain (null above the tip or below the first indexed block). */
+export async function blockAtHeight(store: Store, height: number): Promise<BlockDoc | null> {
+  const [block] = await store.collection(BLOCKS).find('byHeight', { eq: [height], limit: 1 });
+  return block ?? null;
+}
+
+/**
+ * The first indexed block: the start of the indexed history. Answers whose range reaches before its time say so
+ * (`coverageFrom`): the service knows nothing of the chain before it (a deployment may start from a recent slot).
+ */
+export async function firstIndexedBlock(store: Store): Promise<BlockDoc | null> {
+  const [block] = await store.collection(BLOCKS).find('byHeight', { limit: 1 });
+  return block ?? null;
+}
 
 export interface TxInputDoc {
   txId: string;

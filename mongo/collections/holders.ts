@@ -9,7 +9,7 @@
  * holder), else the address itself. Quantities are raw integer strings (they exceed 2^53 on mainnet).
  */
 import type { HolderDoc } from '../../cardano/holders.js';
-import { defineCollection } from '../store.js';
+import { defineCollection, type Store } from '../store.js';
 
 /**
  * Width of `sortKey`. One output holds at most 2^64 − 1 of an asset (20 digits); a holder's sum over many outputs
@@ -64,3 +64,21 @@ export const holderSeriesId = (unit: string, dayStart: number) => `${unit}|${Str
 /** Written by the sync extension (rolled back exactly). */
 export const HOLDERS_SYNC_COLLECTIONS = [HOLDERS, HOLDER_COUNTS];
 export const HOLDERS_COLLECTIONS = [HOLDERS, HOLDER_COUNTS, HOLDER_SERIES];
+
+export const DAY_SECONDS = 86_400;
+/** The UTC day (unix seconds of its start) of a time in ms. */
+export const dayStart = (ms: number) => Math.floor(ms / 1000 / DAY_SECONDS) * DAY_SECONDS;
+
+/** The daily holder-count points of a token over the last `days` UTC days up to today (days without a snapshot are absent). */
+export async function readHolderSeries(
+  store: Store,
+  unit: string,
+  days: number,
+  nowMs: number,
+): Promise<{ time: number; value: number }[]> {
+  const today = dayStart(nowMs);
+  const docs = await store
+    .collection(HOLDER_SERIES)
+    .find('byUnit', { eq: [unit], gte: today - (days - 1) * DAY_SECONDS, lte: today });
+  return docs.map((d) => ({ time: d.time, value: d.holders }));
+}

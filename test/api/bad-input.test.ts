@@ -174,7 +174,13 @@ describe('REST bad input and unknown ids', () => {
     const holders = await expect(`/tokens/${HELD_ONLY}/holders`, 200);
     assert.equal(holders.total, 2);
     const series = await expect(`/tokens/${HELD_ONLY}/series/holders`, 200);
-    assert.deepEqual(series, { metric: 'holders', points: [{ time: DAY, value: 2 }] });
+    assert.deepEqual(series, {
+      metric: 'holders',
+      points: [{ time: DAY, value: 2 }],
+      asOf: series.asOf,
+      coverageFrom: series.coverageFrom,
+    });
+    assert.match(series.asOf, /^\d{4}-\d\d-\d\dT/);
     await expect(`/tokens/${HELD_ONLY}/series/liquidity`, 404, /no DEX pool/);
     await expect(`/tokens/${'cd'.repeat(28)}41/series/holders`, 404, /not found/);
     await expect(`/tokens/${HELD_ONLY}/series/volume`, 400, /metric/);

@@ -75,6 +75,46 @@ describe('market REST: units, candles, trades, pools, overview, logos, errors', 
     return r.body as Json;
   };
 
+  it('every JSON answer names the time of the indexed tip block it reflects (asOf); bounded ranges say coverageFrom', async () => {
+    const tipTime = new Date(NOW_MS).toISOString();
+    for (const p of [
+      '/tokens',
+      `/tokens/${XTK}`,
+      `/tokens/${XTK}/candles?interval=1h`,
+      `/tokens/${XTK}/trades`,
+      `/tokens/${XTK}/series/liquidity`,
+      `/tokens/${XTK}/holders`,
+      '/pools',
+      '/pools/1',
+      '/pools/1/candles?interval=1m',
+      '/pools/1/trades',
+      '/market/overview',
+      `/swap/quote?in=lovelace&out=${XTK}&amount=10`,
+    ]) {
+      const r = await api.get(`/api/v1${p}`);
+      assert.equal(r.status, 200, p);
+      assert.equal((r.body as Json).asOf, tipTime, p);
+    }
+    // Bounded history says so: the only indexed block is the tip, so any range starting earlier is not covered.
+    const candles = await get(`/tokens/${XTK}/candles?interval=1h`);
+    assert.equal(candles.coverageFrom, tipTime, 'the default 1000 hours reach before the first indexed block');
+    const recent = await get(`/tokens/${XTK}/candles?interval=1h&from=${NOW_SEC}`);
+    assert.equal(recent.coverageFrom, null, 'a range inside the indexed history is covered');
+    assert.equal((await get(`/tokens/${XTK}/series/liquidity?days=7`)).coverageFrom, tipTime);
+    const trades = await get(`/tokens/${XTK}/trades?limit=200`);
+    assert.equal(trades.nextCursor, null);
+    assert.equal(trades.coverageFrom, tipTime, 'the last page reaches the start of the indexed history');
+    const firstPage = await get(`/tokens/${XTK}/trades?limit=1`);
+    assert.ok(firstPage.nextCursor);
+    assert.equal(firstPage.coverageFrom, null);
+    const spec = (await get('/openapi.json')) as Json;
+    for (const [path, item] of Object.entries(spec.paths as Record<string, Json>)) {
+      const schema = item.get.responses['200'].content?.['application/json']?.schema;
+      if (schema?.type === 'object' && path !== '/openapi.json')
+        assert.ok(schema.properties.asOf, `${path} declares asOf`);
+    }
+  });
+
   it('GET /tokens/{unit}: AssetRef, stats and pools in whole ADA and decimal-adjusted amounts', async () => {
     const t = await get(`/tokens/${XTK.toUpperCase()}?logos=url`);
     assert.deepEqual(t.asset, {
@@ -206,7 +246,14 @@ describe('market REST: units, candles, trades, pools, overview, logos, errors', 
       { time: day - DAY, value: 120_000 },
       { time: day, value: 220_000 },
     ]);
-    assert.deepEqual(await get(`/tokens/${XTK}/series/holders`), { metric: 'holders', points: [] });
+    const holders = await get(`/tokens/${XTK}/series/holders`);
+    assert.deepEqual(holders, {
+      metric: 'holders',
+      points: [],
+      asOf: holders.asOf,
+      coverageFrom: holders.coverageFrom,
+    });
+    assert.match(holders.asOf, /^\d{4}-\d\d-\d\dT/);
   });
 
   it('GET /pools: by TVL or 24 h volume, DEX filter, paging', async () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { Transaction, TxOutput } from '../../cardano/chain/types.js';
 import { minswapV2 } from '../../cardano/dex/minswap-v2.js';
 import { wingridersV2 } from '../../cardano/dex/wingriders-v2.js';
-import { quotablePool, quoteRoutes, toBaseUnits } from '../../api/routes/swap.js';
+import { quotablePool, quoteRoutes, toBaseUnits } from '../../api/read/swap.js';
 import { block12069665, irisItems, irisOutput } from '../dex/fixtures.js';
 import { startTestApi, type TestApi } from '../api/seed.js';
 import { NOW_MS, USDM, checkpointOps, meta, pool, poolFromOutput, prepare, putAll, token } from './seed.js';

@@ -15,14 +15,7 @@ import {
   type MinswapV2Pool,
 } from '../../cardano/dex/minswap-v2.js';
 import { SUNDAESWAP_V3, sundaeswapV3, type SundaeV3Pool } from '../../cardano/dex/sundaeswap-v3.js';
-import {
-  bytes,
-  constr,
-  encodePlutusData,
-  list,
-  optionData,
-  type PlutusData,
-} from '../../cardano/dex/plutus-data.js';
+import { bytes, constr, encodePlutusData, list, optionData, type PlutusData } from '../../cardano/dex/plutus-data.js';
 import { quantityOf, sortedInputs, unitsOf } from '../../cardano/dex/utxo.js';
 import { block12069665, realTx } from '../dex/fixtures.js';
 import { h, type ChainBuilder } from './chain.js';

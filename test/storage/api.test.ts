@@ -1,6 +1,6 @@
 /**
- * GET /storage-network/overview without staking data: before the first recompute it answers with what it can read
- * and says the staking figures are not computed yet; with no staking script configured (a real network, where the
+ * GET /storage-network/overview without staking data: before the first recompute it answers 503 with Retry-After
+ * (the request path never builds the overview itself); with no staking script configured (a real network, where the
  * Iagon mainnet hashes are not known) every staking figure is null and the reason names the setting to use.
  */
 import assert from 'node:assert/strict';
@@ -16,13 +16,11 @@ describe('storage-network overview without staking scripts', () => {
   });
   after(async () => api?.close());
 
-  it('says the staking figures are not computed yet before the first recompute', async () => {
+  it('answers 503 with Retry-After before the first recompute instead of building the overview per request', async () => {
     const r = await api.get('/api/v1/storage-network/overview');
-    assert.equal(r.status, 200);
-    const b = r.body as Json;
-    assert.equal(b.staking.available, false);
-    assert.match(b.staking.reason, /not run yet/);
-    assert.equal(b.token.unit, '5d16cc1a177b5d9ba9cfa9793b07e60f1fb70fea1f8aef064415d114494147');
+    assert.equal(r.status, 503);
+    assert.equal(r.headers.get('retry-after'), '60');
+    assert.match((r.body as Json).error, /not computed yet/);
   });
 
   it('names IAGON_STAKE_SCRIPTS when no staking script is configured, with every staking figure null', async () => {

@@ -13,7 +13,7 @@ import {
   encodeStakeDatum,
 } from '../../activities/storage/datum.js';
 import { scanStorageBlock } from '../../activities/storage/events.js';
-import { IAG_NAME, IAG_POLICY, IAG_UNIT, resolveIagonScripts } from '../../activities/storage/iagon.js';
+import { IAG_NAME, IAG_POLICY, IAG_UNIT, resolveIagonScripts } from '../../cardano/iagon.js';
 import { baseAddress, enterpriseAddress } from '../../cardano/address.js';
 import type { UtxoDoc } from '../../mongo/collections/chain.js';
 

@@ -17,7 +17,7 @@ import { createRecomputeActivities } from '../../activities/recompute/index.js';
 import { importRegistry } from '../../activities/registry/import.js';
 import { decodeStakeDatum } from '../../activities/storage/datum.js';
 import { createStorageExtension } from '../../activities/storage/extension.js';
-import { IAG_UNIT, devnetIagonScripts } from '../../activities/storage/iagon.js';
+import { IAG_UNIT, devnetIagonScripts } from '../../cardano/iagon.js';
 import { createStorageActivities } from '../../activities/storage/index.js';
 import { createSyncActivities } from '../../activities/sync/index.js';
 import { createApp } from '../../api/app.js';

@@ -5,7 +5,9 @@
  * hashes are not known: they are configuration (IAGON_STAKE_SCRIPTS, IAGON_REWARD_SCRIPTS). The built-in devnet
  * deploys its own copies, whose hashes derive from the devnet seed (`devnetIagonScripts`). Pure; no I/O.
  */
-import { hash256, keyHash } from '../../cardano/address.js';
+import { hash256, keyHash } from './address.js';
+import type { TokenStatsDoc } from '../mongo/collections/market-read.js';
+import type { Described } from '../mongo/collections/storage.js';
 
 export const IAG_POLICY = '5d16cc1a177b5d9ba9cfa9793b07e60f1fb70fea1f8aef064415d114';
 export const IAG_NAME = '494147';
@@ -44,5 +46,19 @@ export function resolveIagonScripts(config: {
   return {
     stake: config.IAGON_STAKE_SCRIPTS ?? devnet.stake,
     reward: config.IAGON_REWARD_SCRIPTS ?? devnet.reward,
+  };
+}
+
+const d = <T>(value: T, description: string): Described<T> => ({ value, description });
+
+/** The IAG market figures of the storage overview, each with what it means (from the market recompute's stats). */
+export function storageMarket(s: TokenStatsDoc | null) {
+  return {
+    priceAda: d(s?.priceAda ?? null, 'IAG price in ADA from its on-chain DEX pools (market recompute).'),
+    priceUsd: d(s?.priceUsd ?? null, 'IAG price in USD: the ADA price × ADA/USD from the ADA/stablecoin pools.'),
+    change24h: d(s?.change24h ?? null, 'Change of the ADA price over 24 h, as a fraction (0.05 = +5 %).'),
+    volume24hAda: d(s?.volume24h ?? null, 'IAG traded on the DEX pools in the last 24 h, in ADA.'),
+    liquidityAda: d(s?.liquidityAda ?? null, 'ADA value of the IAG pools’ reserves (both sides).'),
+    liquidityUsd: d(s?.liquidityUsd ?? null, 'The same liquidity in USD.'),
   };
 }

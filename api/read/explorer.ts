@@ -1,0 +1,229 @@
+/**
+ * Explorer reads: a block by hash or height, a transaction, an address or stake key summary — the documents the
+ * sync writes (mongo/collections/chain.ts), presented with decimal-adjusted token amounts.
+ */
+import { crc32 } from 'node:zlib';
+import { base58 } from '@scure/base';
+import { Tag } from 'cbor-x';
+import { AddressError, parseAddress, type Network, type ParsedAddress } from '../../cardano/address.js';
+import { decodeCbor } from '../access/cbor.js';
+import {
+  blockAtHeight,
+  ADDRESSES,
+  ADDRESS_TXS,
+  BLOCKS,
+  STAKE_ACCOUNTS,
+  TRANSACTIONS,
+  type AddressTxDoc,
+} from '../../mongo/collections/chain.js';
+import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
+import { CHECKPOINT_ID } from '../../mongo/collections/clock.js';
+import type { Store } from '../../mongo/store.js';
+import { BadRequestError, NotFoundError } from '../errors.js';
+import {
+  presentBlock,
+  presentPaymentAddress,
+  presentStakeAddress,
+  presentTx,
+  txUnits,
+  unitsOf,
+  type Activity,
+  type DecimalsMap,
+} from '../present/chain.js';
+import { addressParam, withHandle } from './handles.js';
+
+/** The sync keeps one checkpoint document (mongo/collections/sync-state.ts). */
+import { tokenDecimalsLookup } from '../present/market.js';
+import type { explorerRoutes } from '../routes/explorer.js';
+import type { ReadDeps, RouteInput } from './deps.js';
+import { withAsOf } from './freshness.js';
+
+export const STAKE_ADDRESS_LIST_LIMIT = 100;
+export const STAKE_AGGREGATE_LIMIT = 1000;
+export const STAKE_DISTINCT_TX_LIMIT = 10_000;
+
+/** Decimals of the units an answer shows (registry, else CIP-68, else 0). */
+function decimalsOf(deps: ReadDeps): DecimalsOf {
+  const lookup = deps.tokenDecimals ?? tokenDecimalsLookup(deps.store);
+  return async (units) => {
+    if (units.length === 0) return new Map();
+    return new Map(await Promise.all(units.map(async (u) => [u, await lookup(u)] as const)));
+  };
+}
+
+async function getBlockAnswer(deps: ReadDeps, input: RouteInput<typeof explorerRoutes.block>) {
+  const blocks = deps.store.collection(BLOCKS);
+  const id = input.id.toLowerCase();
+  const [cp, found] = await Promise.all([
+    deps.store.collection(CHECKPOINTS).get(CHECKPOINT_ID),
+    id.length === 64
+      ? blocks.get(id)
+      : blocks.find('byHeight', { eq: [Number(id)], limit: 1 }).then((b) => b[0] ?? null),
+  ]);
+  if (!found) throw new NotFoundError(`block ${input.id} not found`);
+  const next = await blockAtHeight(deps.store, found.height + 1);
+  return presentBlock(found, cp?.height ?? null, next?._id ?? null);
+}
+
+async function getTransactionAnswer(deps: ReadDeps, input: RouteInput<typeof explorerRoutes.tx>) {
+  const [cp, tx] = await Promise.all([
+    deps.store.collection(CHECKPOINTS).get(CHECKPOINT_ID),
+    deps.store.collection(TRANSACTIONS).get(input.hash.toLowerCase()),
+  ]);
+  if (!tx) throw new NotFoundError(`transaction ${input.hash} not found`);
+  return presentTx(tx, cp?.height ?? null, await decimalsOf(deps)(txUnits(tx)));
+}
+
+async function getAddressAnswer(deps: ReadDeps, input: RouteInput<typeof explorerRoutes.address>) {
+  const { store } = deps;
+  // A handle ($name, sub@root) answers for its stake key (its address without one) and is echoed.
+  const { address, handle } = await addressParam(store, input.address);
+  const parsed = parseForNetwork(address, deps.config.CARDANO_NETWORK);
+  const body =
+    parsed.kind === 'reward'
+      ? await stakeAnswer(store, address, parsed, decimalsOf(deps))
+      : await paymentAnswer(store, address, parsed, decimalsOf(deps));
+  return withHandle(body, handle);
+}
+
+/** Syntax and network of an address parameter; 400 with the reason otherwise. */
+export function parseForNetwork(address: string, network: Network): ParsedAddress {
+  // Bech32 may be written in capitals, but addresses are lowercase everywhere (keys, answers, the index);
+  // parseAddress would otherwise take `ADDR1…` for base58 text.
+  if (/^(addr|stake)(_test)?1/i.test(address) && address !== address.toLowerCase())
+    throw new BadRequestError('invalid parameter address: write the Bech32 address in lowercase (addr1…, stake1…)');
+  let parsed: ParsedAddress;
+  try {
+    parsed = parseAddress(address);
+  } catch (e) {
+    if (e instanceof AddressError) throw new BadRequestError(`invalid parameter address: ${e.message}`);
+    throw e;
+  }
+  // parseAddress takes any base58 text for a Byron address (network null); the structure is checked here.
+  const addressNetwork = parsed.kind === 'byron' ? byronNetwork(address) : parsed.network;
+  if (addressNetwork === null)
+    throw new BadRequestError(
+      'invalid parameter address: not a Cardano address (expected addr1…, stake1… or a Byron address with a valid checksum)',
+    );
+  if (addressNetwork !== network)
+    throw new BadRequestError(`address is for ${addressNetwork}, this service indexes ${network}`);
+  return parsed;
+}
+
+/**
+ * The network of a Byron address, or null when the text is not one. A Byron address is the base58 of CBOR
+ * [tag 24 (CBOR [root: 28 bytes, attributes: map, type]), CRC-32 of those tagged bytes]; attribute 2, the
+ * network magic, is present on test networks only.
+ */
+export function byronNetwork(address: string): Network | null {
+  try {
+    const outer = decodeCbor(base58.decode(address));
+    if (!Array.isArray(outer) || outer.length !== 2) return null;
+    const [tagged, crc] = outer as unknown[];
+    if (!(tagged instanceof Tag) || tagged.tag !== 24 || !(tagged.value instanceof Uint8Array)) return null;
+    if (crc !== crc32(tagged.value)) return null;
+    const inner = decodeCbor(tagged.value);
+    if (!Array.isArray(inner) || inner.length !== 3) return null;
+    const [root, attributes, type] = inner as unknown[];
+    if (!(root instanceof Uint8Array) || root.length !== 28 || !(attributes instanceof Map)) return null;
+    if (typeof type !== 'number') return null;
+    return attributes.has(2) ? 'testnet' : 'mainnet';
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * First and last transaction of an address history. ADDRESS_TXS ids are `address|slot|txId`, so one address's
+ * history is an `_id` range ('}' is the character after '|'); a stake key's goes through the byStake index.
+ */
+async function activities(
+  store: Store,
+  by: 'address' | 'stake',
+  key: string,
+): Promise<{ first: Activity | null; last: Activity | null }> {
+  const history = store.collection(ADDRESS_TXS);
+  const [[first], [last]] =
+    by === 'address'
+      ? await Promise.all([
+          history.find('_id', { gt: `${key}|`, lt: `${key}}`, limit: 1 }),
+          history.find('_id', { gt: `${key}|`, lt: `${key}}`, limit: 1, reverse: true }),
+        ])
+      : await Promise.all([
+          history.find('byStake', { eq: [key], limit: 1 }),
+          history.find('byStake', { eq: [key], limit: 1, reverse: true }),
+        ]);
+  if (!first || !last) return { first: null, last: null };
+  const [firstTx, lastTx] = await store.collection(TRANSACTIONS).getMany([first.txId, last.txId]);
+  const point = (e: AddressTxDoc, time: string | undefined): Activity => ({
+    slot: e.slot,
+    time: time ?? null,
+    txHash: e.txId,
+  });
+  return { first: point(first, firstTx?.time), last: point(last, lastTx?.time) };
+}
+
+type DecimalsOf = (units: readonly string[]) => Promise<DecimalsMap>;
+
+async function paymentAnswer(store: Store, address: string, parsed: ParsedAddress, decimalsOf: DecimalsOf) {
+  const doc = await store.collection(ADDRESSES).get(address);
+  if (!doc) throw new NotFoundError(`address ${address} not found (no transaction in the indexed range)`);
+  const [{ first, last }, account, decimals] = await Promise.all([
+    activities(store, 'address', address),
+    doc.stakeAddress ? store.collection(STAKE_ACCOUNTS).get(doc.stakeAddress) : Promise.resolve(null),
+    decimalsOf(Object.keys(doc.balance.assets)),
+  ]);
+  const addressType = parsed.kind === 'reward' ? 'base' : parsed.kind;
+  return presentPaymentAddress(doc, { addressType, first, last, account }, decimals);
+}
+
+/**
+ * A stake key combines all payment addresses that carry it (ADDRESSES byStake). Transactions are counted once
+ * even when they touch several of its addresses; for keys with more than STAKE_DISTINCT_TX_LIMIT
+ * address-transaction entries the count falls back to those entries (`txCountExact: false`).
+ */
+async function stakeAnswer(store: Store, stakeAddress: string, parsed: ParsedAddress, decimalsOf: DecimalsOf) {
+  const byStake = { eq: [stakeAddress] };
+  const addressDocs = store.collection(ADDRESSES);
+  const history = store.collection(ADDRESS_TXS);
+  const [addressCount, addresses, account, { first, last }] = await Promise.all([
+    addressDocs.count('byStake', byStake),
+    addressDocs.find('byStake', { ...byStake, limit: STAKE_AGGREGATE_LIMIT }),
+    store.collection(STAKE_ACCOUNTS).get(stakeAddress),
+    activities(store, 'stake', stakeAddress),
+  ]);
+  if (addressCount === 0 && !account)
+    throw new NotFoundError(`stake address ${stakeAddress} not found (no activity in the indexed range)`);
+
+  let txCount: number;
+  let txCountExact = true;
+  if (addressCount <= 1) txCount = addresses[0]?.txCount ?? 0;
+  else {
+    const entries = await history.find('byStake', { ...byStake, limit: STAKE_DISTINCT_TX_LIMIT + 1 });
+    if (entries.length <= STAKE_DISTINCT_TX_LIMIT) txCount = new Set(entries.map((e) => e.txId)).size;
+    else {
+      txCount = await history.count('byStake', byStake);
+      txCountExact = false;
+    }
+  }
+  const decimals = await decimalsOf(unitsOf(addresses.map((a) => a.balance.assets)));
+  return presentStakeAddress(
+    stakeAddress,
+    {
+      script: parsed.stakeScript,
+      addresses,
+      addressCount,
+      listLimit: STAKE_ADDRESS_LIST_LIMIT,
+      txCount,
+      txCountExact,
+      first,
+      last,
+      account,
+    },
+    decimals,
+  );
+}
+
+export const getBlock = withAsOf(getBlockAnswer);
+export const getTransaction = withAsOf(getTransactionAnswer);
+export const getAddress = withAsOf(getAddressAnswer);

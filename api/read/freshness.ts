@@ -1,0 +1,46 @@
+/**
+ * How fresh an answer is: the indexed tip (height and the time of its block, which is what every answer's `asOf`
+ * names) and the lag behind the chain source's tip. REST answers carry `asOf`; the market overview, MCP results and
+ * Markdown views also show the lag. One function, so every surface shows the same figures.
+ */
+import { BLOCKS } from '../../mongo/collections/chain.js';
+import { CHECKPOINT_ID, lagSeconds } from '../../mongo/collections/clock.js';
+import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
+import type { ReadDeps } from './deps.js';
+
+export interface Freshness {
+  /** ISO time of the indexed tip block (null before the first block is indexed). */
+  asOf: string | null;
+  /** Seconds the index is behind the chain source's tip (null before the first slice). */
+  lagSeconds: number | null;
+  height: number | null;
+  tipHeight: number | null;
+}
+
+export async function readFreshness(deps: Pick<ReadDeps, 'store'>): Promise<Freshness> {
+  const checkpoint = await deps.store.collection(CHECKPOINTS).get(CHECKPOINT_ID);
+  if (!checkpoint) return { asOf: null, lagSeconds: null, height: null, tipHeight: null };
+  const block = await deps.store.collection(BLOCKS).get(checkpoint.id);
+  return {
+    asOf: block?.time ?? null,
+    lagSeconds: lagSeconds(checkpoint),
+    height: checkpoint.height,
+    tipHeight: checkpoint.tip?.height ?? checkpoint.height,
+  };
+}
+
+type Answer = Record<string, unknown>;
+
+/**
+ * A read function whose answer also names its as-of time (`asOf`, the indexed tip's block time) unless the answer
+ * states one of its own (a wallet's balances name the block they reflect).
+ */
+export function withAsOf<I, O extends object>(
+  read: (deps: ReadDeps, input: I) => Promise<O>,
+): (deps: ReadDeps, input: I) => Promise<O & { asOf: string | null }> {
+  return async (deps, input) => {
+    const [body, fresh] = await Promise.all([read(deps, input), readFreshness(deps)]);
+    if ('asOf' in body && (body as Answer).asOf !== undefined) return body as O & { asOf: string | null };
+    return { ...body, asOf: fresh.asOf };
+  };
+}

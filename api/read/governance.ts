@@ -1,0 +1,108 @@
+/**
+ * Read functions of governance (REST, MCP and Markdown present their results).
+ */
+import { drepBech32, parseDRepId, parseGovActionRef, proposalKey } from '../../cardano/governance-ids.js';
+import { type GovernanceProposalDoc } from '../../mongo/collections/governance.js';
+import { BadRequestError, NotFoundError } from '../errors.js';
+import { presentDRepRow, presentProposal, presentProposalRow, presentVote } from '../present/governance.js';
+import { MAX_DETAIL_VOTES, MAX_DREP_VOTES } from '../schemas/governance.js';
+import { DREPS, GOVERNANCE_PROPOSALS, GOVERNANCE_VOTES } from '../../mongo/collections/governance.js';
+import type { governanceRoutes } from '../routes/governance.js';
+import type { ReadDeps, RouteInput } from './deps.js';
+import { withAsOf } from './freshness.js';
+export type Paged = { page: number; pageSize: number };
+
+const PREDEFINED = new Set(['drep_always_abstain', 'drep_always_no_confidence']);
+
+function matches(d: GovernanceProposalDoc, q: string): boolean {
+  return [d.summary, d.type, d._id, d.govActionId, d.anchor?.url ?? ''].some((s) => s.toLowerCase().includes(q));
+}
+
+async function listGovernanceProposalsAnswer(deps: ReadDeps, input: RouteInput<typeof governanceRoutes.proposals>) {
+  const proposals = deps.store.collection(GOVERNANCE_PROPOSALS);
+  const offset = (input.page - 1) * input.pageSize;
+  // Newest first: submission epoch, then slot, both descending.
+  const [index, eq] = input.status ? ['byStatus', [input.status]] : ['byNewest', []];
+  let docs: GovernanceProposalDoc[];
+  let total: number;
+  if (input.q) {
+    // Text search: the proposal set is small (hundreds on mainnet), so filter the ordered list in memory.
+    const q = input.q.toLowerCase();
+    const hits = (await proposals.find(index, { eq, reverse: true })).filter((d) => matches(d, q));
+    docs = hits.slice(offset, offset + input.pageSize);
+    total = hits.length;
+  } else {
+    [docs, total] = await Promise.all([
+      proposals.find(index, { eq, reverse: true, offset, limit: input.pageSize }),
+      proposals.count(index, { eq }),
+    ]);
+  }
+  const asOf = docs[0] ?? (await proposals.find('byNewest', { reverse: true, limit: 1 }))[0];
+  return {
+    items: docs.map(presentProposalRow),
+    page: input.page,
+    pageSize: input.pageSize,
+    total,
+    epoch: asOf?.epoch ?? null,
+    computedAt: asOf?.computedAt ?? null,
+  };
+}
+
+async function getGovernanceProposalAnswer(deps: ReadDeps, input: RouteInput<typeof governanceRoutes.proposal>) {
+  const proposals = deps.store.collection(GOVERNANCE_PROPOSALS);
+  const votes = deps.store.collection(GOVERNANCE_VOTES);
+  const ref = parseGovActionRef(input.id);
+  if (!ref)
+    throw new BadRequestError(
+      'invalid parameter id: must be txId#index (URL-encoded), txId:index or a CIP-129 gov_action1… id',
+    );
+  const id = proposalKey(ref);
+  const doc = await proposals.get(id);
+  if (!doc) throw new NotFoundError(`governance proposal ${id} not found`);
+  const [list, votesTotal] = await Promise.all([
+    votes.find('byProposal', { eq: [id], reverse: true, limit: MAX_DETAIL_VOTES }),
+    votes.count('byProposal', { eq: [id] }),
+  ]);
+  return presentProposal(doc, list, votesTotal);
+}
+
+async function listDRepsAnswer(deps: ReadDeps, input: RouteInput<typeof governanceRoutes.dreps>) {
+  const dreps = deps.store.collection(DREPS);
+  const [docs, total] = await Promise.all([
+    dreps.find('byStake', { reverse: true, offset: (input.page - 1) * input.pageSize, limit: input.pageSize }),
+    dreps.count('byStake'),
+  ]);
+  const asOf = docs[0] ?? (await dreps.find('byStake', { reverse: true, limit: 1 }))[0];
+  return {
+    items: docs.map(presentDRepRow),
+    page: input.page,
+    pageSize: input.pageSize,
+    total,
+    epoch: asOf?.epoch ?? null,
+    computedAt: asOf?.computedAt ?? null,
+  };
+}
+
+async function getDRepAnswer(deps: ReadDeps, input: RouteInput<typeof governanceRoutes.drep>) {
+  const votes = deps.store.collection(GOVERNANCE_VOTES);
+  const dreps = deps.store.collection(DREPS);
+  let id = input.id;
+  if (!PREDEFINED.has(id)) {
+    const cred = parseDRepId(id);
+    if (!cred)
+      throw new BadRequestError(
+        'invalid parameter id: must be a DRep id (drep1… CIP-129 or CIP-105, drep_script1…) or ' +
+          'drep_always_abstain / drep_always_no_confidence',
+      );
+    id = drepBech32(cred);
+  }
+  const doc = await dreps.get(id);
+  if (!doc) throw new NotFoundError(`DRep ${input.id} not found`);
+  const list = await votes.find('byVoter', { eq: [id], reverse: true, limit: MAX_DREP_VOTES });
+  return { ...presentDRepRow(doc), votes: list.map(presentVote), epoch: doc.epoch, computedAt: doc.computedAt };
+}
+
+export const listGovernanceProposals = withAsOf(listGovernanceProposalsAnswer);
+export const getGovernanceProposal = withAsOf(getGovernanceProposalAnswer);
+export const listDReps = withAsOf(listDRepsAnswer);
+export const getDRep = withAsOf(getDRepAnswer);

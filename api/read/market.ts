@@ -1,0 +1,56 @@
+/**
+ * Read functions of market (REST, MCP and Markdown present their results).
+ */
+import { lagSeconds, storeClock } from '../../mongo/collections/clock.js';
+import { NotReadyError } from '../errors.js';
+import {
+  MARKET_OVERVIEW,
+  MARKET_OVERVIEW_ID,
+  TOKEN_STATS,
+  type TokenStatsDoc,
+} from '../../mongo/collections/market-read.js';
+import { loadAssets, presentTokenRow } from '../present/market.js';
+import { logoMode } from './tokens.js';
+import type { marketRoutes } from '../routes/market.js';
+import type { ReadDeps, RouteInput } from './deps.js';
+import { withAsOf } from './freshness.js';
+async function getMarketOverviewAnswer(deps: ReadDeps, input: RouteInput<typeof marketRoutes.overview>) {
+  const { store } = deps;
+  const [stored, { checkpoint }] = await Promise.all([
+    store.collection(MARKET_OVERVIEW).get(MARKET_OVERVIEW_ID),
+    storeClock(store),
+  ]);
+  if (!stored)
+    throw new NotReadyError(
+      'the market overview is not computed yet (the market recompute runs every 20 s); retry shortly',
+      20,
+    );
+  const o = stored;
+  const units = [...new Set([...o.topGainers, ...o.topLosers, ...o.trending])];
+  const stats = await store.collection(TOKEN_STATS).getMany(units);
+  const byUnit = new Map(stats.filter((s): s is TokenStatsDoc => s !== null).map((s) => [s._id, s]));
+  const assets = await loadAssets(store, byUnit.keys(), deps.config.SITE_URL, logoMode(input));
+  const rows = (list: string[]) =>
+    list.flatMap((u) => {
+      const s = byUnit.get(u);
+      return s ? [presentTokenRow(s, assets)] : [];
+    });
+  return {
+    adaUsd: o.adaUsd,
+    volume24h: o.volume24h,
+    tvlAda: o.tvlAda,
+    txns24h: o.txns24h,
+    dexes: o.dexes,
+    topGainers: rows(o.topGainers),
+    topLosers: rows(o.topLosers),
+    trending: rows(o.trending),
+    sync: {
+      lagSeconds: lagSeconds(checkpoint),
+      height: checkpoint?.height ?? null,
+      tipHeight: checkpoint?.tip?.height ?? checkpoint?.height ?? null,
+    },
+    updatedAt: stored?.updatedAt ?? null,
+  };
+}
+
+export const getMarketOverview = withAsOf(getMarketOverviewAnswer);

@@ -1,0 +1,66 @@
+/**
+ * Read functions of news (REST, MCP and Markdown present their results).
+ */
+import { NEWS, NEWS_FEEDS, type NewsDoc } from '../../mongo/collections/news.js';
+import { BadRequestError } from '../errors.js';
+import type { newsRoutes } from '../routes/news.js';
+import type { ReadDeps, RouteInput } from './deps.js';
+import { withAsOf } from './freshness.js';
+export const NO_FEEDS_REASON =
+  'No news feeds are configured: set NEWS_FEEDS to a comma-separated list of RSS/Atom URLs.';
+const NOT_YET_REASON = 'No news ingested yet: the configured feeds are fetched every 15 minutes.';
+const FAILING_REASON = 'No news ingested yet: the configured feeds failed their last fetch (see feeds[].error).';
+/** Documents examined per page when `q` filters (the collection is bounded: 100 per feed). */
+const SCAN_PAGE = 200;
+
+const encodeCursor = (d: NewsDoc) => Buffer.from(`n${d.publishedMs}|${d._id}`, 'latin1').toString('base64url');
+function decodeCursor(cursor: string): { _id: string; publishedMs: number } {
+  const m = /^n([0-9]{1,16})\|([0-9a-f]{64})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
+  if (!m) throw new BadRequestError('invalid parameter cursor: not a cursor of this list');
+  return { publishedMs: Number(m[1]), _id: m[2] as string };
+}
+
+const present = (d: NewsDoc) => ({
+  id: d._id,
+  headline: d.headline,
+  source: d.source,
+  publishedAt: d.publishedAt,
+  summary: d.summary,
+  link: d.link,
+});
+
+async function listNewsAnswer(deps: ReadDeps, input: RouteInput<typeof newsRoutes.list>) {
+  const feeds = deps.config.NEWS_FEEDS ?? [];
+  const { store } = deps;
+  // A cursor that is not one of this list is refused even when there is no list to page.
+  let after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+  if (feeds.length === 0) return { items: [], nextCursor: null, reason: NO_FEEDS_REASON, feeds: [] };
+  const q = input.q?.toLowerCase();
+  const out: NewsDoc[] = [];
+  const coll = store.collection(NEWS);
+  // One extra match tells whether a next page exists.
+  for (;;) {
+    const page = await coll.find('byTime', { reverse: true, limit: SCAN_PAGE, ...(after ? { after } : {}) });
+    for (const d of page) if (!q || d.search.includes(q)) out.push(d);
+    if (out.length > input.limit || page.length < SCAN_PAGE) break;
+    after = page[page.length - 1];
+  }
+  const items = out.slice(0, input.limit);
+  const more = out.length > input.limit;
+  const status = await store.collection(NEWS_FEEDS).getMany(feeds);
+  const never = items.length === 0 && input.cursor === undefined && !q && status.every((s) => !s?.lastOkAt);
+  const reason = !never ? null : status.some((s) => s?.error) ? FAILING_REASON : NOT_YET_REASON;
+  return {
+    items: items.map(present),
+    nextCursor: more ? encodeCursor(items[items.length - 1] as NewsDoc) : null,
+    reason,
+    feeds: feeds.map((url, i) => ({
+      url,
+      ok: status[i]?.ok ?? null,
+      error: status[i]?.error ?? null,
+      fetchedAt: status[i]?.fetchedAt ?? null,
+    })),
+  };
+}
+
+export const listNews = withAsOf(listNewsAnswer);

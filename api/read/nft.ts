@@ -1,0 +1,277 @@
+/**
+ * Read functions of nft (REST, MCP and Markdown present their results).
+ */
+import { storeClock, type SlotClock } from '../../mongo/collections/clock.js';
+import { decodeAssetName } from '../../cardano/units.js';
+import { lovelaceToAda } from '../../cardano/units.js';
+import {
+  NFT_ASSETS,
+  NFT_COLLECTIONS,
+  NFT_COLLECTION_STATS,
+  NFT_LISTINGS,
+  NFT_SALES,
+  PRICE_KEY_DIGITS,
+  UNKNOWN_PRICE_KEY,
+  type NftAssetDoc,
+  type NftCollectionStatsDoc,
+  type NftListingDoc,
+  type NftSaleDoc,
+} from '../../mongo/collections/nft.js';
+import type { Store } from '../../mongo/store.js';
+import { BadRequestError, NotFoundError, NotReadyError } from '../errors.js';
+import { type NftSort } from '../schemas/nft.js';
+import type { nftRoutes } from '../routes/nft.js';
+import type { ReadDeps, RouteInput } from './deps.js';
+import { withAsOf } from './freshness.js';
+const RECENT_SALES = 10;
+
+/** Index of each sort (all ranked largest first). */
+const SORT_INDEX: Record<NftSort, { index: string; key: (d: NftCollectionStatsDoc) => number | null }> = {
+  volume24h: { index: 'byVolume24h', key: (d) => d.volume24h },
+  volume7d: { index: 'byVolume7d', key: (d) => d.volume7d },
+  volumeAll: { index: 'byVolumeAll', key: (d) => d.volumeAll },
+  floor: { index: 'byFloor', key: (d) => d.rankFloor },
+  listings: { index: 'byListings', key: (d) => d.listings },
+  sales24h: { index: 'bySales24h', key: (d) => d.sales24h },
+  owners: { index: 'byOwners', key: (d) => d.owners },
+  supply: { index: 'bySupply', key: (d) => d.supply },
+};
+
+function presentRow(d: NftCollectionStatsDoc) {
+  return {
+    policyId: d.policyId,
+    name: d.name,
+    image: d.image,
+    standards: d.standards,
+    floor: d.floor,
+    floorLovelace: d.floorLovelace,
+    floorUsd: d.floorUsd,
+    floorChange24h: d.floorChange24h,
+    volume24h: d.volume24h,
+    volume7d: d.volume7d,
+    volume30d: d.volume30d,
+    volumeAll: d.volumeAll,
+    volume24hUsd: d.volume24hUsd,
+    sales24h: d.sales24h,
+    sales7d: d.sales7d,
+    sales30d: d.sales30d,
+    salesAll: d.salesAll,
+    listings: d.listings,
+    lastSaleTime: d.lastSaleTime,
+    lastSalePrice: d.lastSalePrice,
+    supply: d.supply,
+    owners: d.owners,
+    firstMintTime: d.firstMintTime,
+  };
+}
+
+const encodeCursor = (key: string | number, id: string) => Buffer.from(`${key}|${id}`).toString('base64url');
+/** Sort key of a sales cursor: the sale's slot. */
+const isSaleKey = (key: string) => /^[0-9]{1,15}$/.test(key);
+/** Sort key of a listings cursor: the listing's priceKey (zero-padded lovelace, or the unknown-price key). */
+const isListingKey = (key: string) => key === UNKNOWN_PRICE_KEY || new RegExp(`^[0-9]{${PRICE_KEY_DIGITS}}$`).test(key);
+/** `key|txId#index` of the previous page's last item; 400 unless it is a cursor of this list. */
+function decodeCursor(cursor: string, validKey: (key: string) => boolean): { key: string; id: string } {
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const m = /^([^|]+)\|([0-9a-f]{64}#[0-9]{1,10})$/.exec(text);
+  if (!m || !validKey(m[1] as string))
+    throw new BadRequestError(
+      'invalid parameter cursor: not a cursor of this list (pass the nextCursor of the previous page)',
+    );
+  return { key: m[1] as string, id: m[2] as string };
+}
+
+async function assetRefs(store: Store, units: Iterable<string | null>) {
+  const ids = [...new Set([...units].filter((u): u is string => u !== null))];
+  const docs = await store.collection(NFT_ASSETS).getMany(ids);
+  const byUnit = new Map<string, NftAssetDoc>();
+  for (const d of docs) if (d) byUnit.set(d.unit, d);
+  return (unit: string | null) => {
+    if (unit === null) return null;
+    const d = byUnit.get(unit);
+    const nameHex = unit.slice(56);
+    return {
+      unit,
+      policyId: unit.slice(0, 56),
+      nameHex,
+      name: d?.name ?? decodeAssetName(nameHex),
+      image: d?.image ?? null,
+    };
+  };
+}
+
+const ada = (lovelace: string | null) => (lovelace === null ? null : lovelaceToAda(lovelace));
+
+async function presentSales(store: Store, clock: SlotClock, sales: readonly NftSaleDoc[]) {
+  const ref = await assetRefs(
+    store,
+    sales.map((s) => s.unit),
+  );
+  return sales.map((s) => ({
+    id: s.listingRef,
+    txHash: s.txId,
+    time: clock.iso(s.slot),
+    slot: s.slot,
+    price: ada(s.priceLovelace),
+    priceLovelace: s.priceLovelace,
+    marketplace: s.marketplace,
+    version: s.version,
+    asset: ref(s.unit),
+    units: s.units,
+    buyer: s.buyer,
+    seller: s.seller,
+  }));
+}
+
+async function presentListings(store: Store, clock: SlotClock, listings: readonly NftListingDoc[]) {
+  const ref = await assetRefs(
+    store,
+    listings.map((l) => l.unit),
+  );
+  return listings.map((l) => ({
+    id: l._id,
+    asset: ref(l.unit),
+    units: l.units,
+    bundle: l.bundle,
+    price: ada(l.priceLovelace),
+    priceLovelace: l.priceLovelace,
+    marketplace: l.marketplace,
+    version: l.version,
+    seller: l.seller,
+    listedAt: l.listedSlot === null ? null : clock.iso(l.listedSlot),
+    listedSlot: l.listedSlot,
+    txHash: l.listedTx,
+  }));
+}
+
+/** 404 unless the policy minted NFTs in the indexed range or was traded on a marketplace. */
+async function knownPolicy(store: Store, policy: string) {
+  const [c, listing] = await Promise.all([
+    store.collection(NFT_COLLECTIONS).get(policy),
+    store.collection(NFT_LISTINGS).find('byPolicyListed', { eq: [policy], limit: 1 }),
+  ]);
+  if (!c && listing.length === 0) throw new NotFoundError(`NFT collection ${policy} not found`);
+}
+
+async function listNftCollectionsAnswer(deps: ReadDeps, input: RouteInput<typeof nftRoutes.list>) {
+  const { store } = deps;
+  const stats = store.collection(NFT_COLLECTION_STATS);
+  const sort = SORT_INDEX[input.sort];
+  let docs: NftCollectionStatsDoc[];
+  let total: number;
+  const offset = (input.page - 1) * input.pageSize;
+  if (input.q) {
+    const q = input.q.toLowerCase();
+    const all: NftCollectionStatsDoc[] = [];
+    for await (const d of stats.scan()) if (d.nameLower.includes(q) || d.policyId.startsWith(q)) all.push(d);
+    // Same order as the index scan: key descending (null last), then _id descending.
+    all.sort((a, b) => {
+      const ka = sort.key(a) ?? -Infinity;
+      const kb = sort.key(b) ?? -Infinity;
+      return kb - ka || (a._id < b._id ? 1 : a._id > b._id ? -1 : 0);
+    });
+    total = all.length;
+    docs = all.slice(offset, offset + input.pageSize);
+  } else {
+    [docs, total] = await Promise.all([
+      stats.find(sort.index, { reverse: true, offset, limit: input.pageSize }),
+      stats.count(sort.index),
+    ]);
+  }
+  const first = docs[0] ?? (await stats.find('byVolume24h', { limit: 1 }))[0];
+  return {
+    items: docs.map(presentRow),
+    page: input.page,
+    pageSize: input.pageSize,
+    total,
+    computedAt: first?.computedAt ?? null,
+    adaUsd: first?.adaUsd ?? null,
+  };
+}
+
+async function getNftCollectionAnswer(deps: ReadDeps, input: RouteInput<typeof nftRoutes.detail>) {
+  const { store } = deps;
+  const policy = input.policy.toLowerCase();
+  const stats = store.collection(NFT_COLLECTION_STATS);
+  const c = await store.collection(NFT_COLLECTIONS).get(policy);
+  if (!c) throw new NotFoundError(`NFT collection ${policy} not found`);
+  const [{ clock }, cached, recent] = await Promise.all([
+    storeClock(store),
+    stats.get(policy),
+    store.collection(NFT_SALES).find('byPolicy', { eq: [policy], reverse: true, limit: RECENT_SALES }),
+  ]);
+  const s = cached;
+  if (!s)
+    throw new NotReadyError(
+      `NFT collection ${policy} is newer than the last NFT recompute (it runs every 60 s); retry shortly`,
+      60,
+    );
+  return {
+    ...presentRow(s),
+    // The live collection document is fresher than the stats for what the sync maintains.
+    name: c.name,
+    image: c.image,
+    standards: c.standards,
+    supply: c.supply,
+    owners: c.owners,
+    minted: c.minted,
+    burned: c.burned,
+    firstMintTime: clock.iso(c.firstMintSlot),
+    lastMintTime: clock.iso(c.lastMintSlot),
+    recentSales: await presentSales(store, clock, recent),
+    computedAt: s.computedAt,
+    adaUsd: s.adaUsd,
+  };
+}
+
+async function getNftCollectionSalesAnswer(deps: ReadDeps, input: RouteInput<typeof nftRoutes.sales>) {
+  const { store } = deps;
+  const policy = input.policy.toLowerCase();
+  const after = input.cursor ? decodeCursor(input.cursor, isSaleKey) : null;
+  await knownPolicy(store, policy);
+  const [{ clock }, docs] = await Promise.all([
+    storeClock(store),
+    store.collection(NFT_SALES).find('byPolicy', {
+      eq: [policy],
+      reverse: true,
+      limit: input.limit + 1,
+      ...(after ? { after: { _id: after.id, policyId: policy, slot: Number(after.key) } } : {}),
+    }),
+  ]);
+  const page = docs.slice(0, input.limit);
+  const last = page[page.length - 1];
+  return {
+    items: await presentSales(store, clock, page),
+    nextCursor: docs.length > input.limit && last ? encodeCursor(last.slot, last._id) : null,
+  };
+}
+
+async function getNftCollectionListingsAnswer(deps: ReadDeps, input: RouteInput<typeof nftRoutes.listings>) {
+  const { store } = deps;
+  const policy = input.policy.toLowerCase();
+  const after = input.cursor ? decodeCursor(input.cursor, isListingKey) : null;
+  await knownPolicy(store, policy);
+  const listings = store.collection(NFT_LISTINGS);
+  const [{ clock }, docs, total] = await Promise.all([
+    storeClock(store),
+    listings.find('byPolicyStatus', {
+      eq: [policy, 'active'],
+      reverse: input.sort === 'price_desc',
+      limit: input.limit + 1,
+      ...(after ? { after: { _id: after.id, policyId: policy, status: 'active', priceKey: after.key } } : {}),
+    }),
+    listings.count('byPolicyStatus', { eq: [policy, 'active'] }),
+  ]);
+  const page = docs.slice(0, input.limit);
+  const last = page[page.length - 1];
+  return {
+    items: await presentListings(store, clock, page),
+    total,
+    nextCursor: docs.length > input.limit && last ? encodeCursor(last.priceKey, last._id) : null,
+  };
+}
+
+export const listNftCollections = withAsOf(listNftCollectionsAnswer);
+export const getNftCollection = withAsOf(getNftCollectionAnswer);
+export const getNftCollectionSales = withAsOf(getNftCollectionSalesAnswer);
+export const getNftCollectionListings = withAsOf(getNftCollectionListingsAnswer);

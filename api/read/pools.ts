@@ -1,0 +1,83 @@
+/**
+ * Read functions of pools (REST, MCP and Markdown present their results).
+ */
+import { storeClock } from '../../mongo/collections/clock.js';
+import { poolSeries } from '../../cardano/market.js';
+import { LOVELACE } from '../../cardano/token-metadata.js';
+import { POOL_STATS, RANKINGS, poolRankingId, rankedPools } from '../../mongo/collections/market-read.js';
+import { POOLS, type PoolDoc } from '../../mongo/collections/market.js';
+import type { Store } from '../../mongo/store.js';
+import { BadRequestError, NotFoundError } from '../errors.js';
+import { loadAssets, presentPool } from '../present/market.js';
+import { logoMode, readCandles, tradesPage } from './tokens.js';
+import type { poolRoutes } from '../routes/pools.js';
+import type { ReadDeps, RouteInput } from './deps.js';
+import { withAsOf } from './freshness.js';
+async function poolOr404(store: Store, id: string): Promise<PoolDoc> {
+  const pool = await store.collection(POOLS).get(String(Number(id)));
+  if (!pool) throw new NotFoundError(`pool ${id} not found`);
+  return pool;
+}
+
+async function listPoolsAnswer(deps: ReadDeps, input: RouteInput<typeof poolRoutes.list>) {
+  const { store } = deps;
+  const site = deps.config.SITE_URL;
+  const doc = await store.collection(RANKINGS).get(poolRankingId(input.sort, input.dex ?? null));
+  const ids = doc?.poolIds ?? [];
+  const start = (input.page - 1) * input.pageSize;
+  // The ranking's own snapshot: the pools and figures the page was ordered by.
+  const [ranked, { clock }] = await Promise.all([
+    rankedPools(store, doc, ids.slice(start, start + input.pageSize)),
+    storeClock(store),
+  ]);
+  const present = ranked.map(({ pool, stats }) => ({ p: pool, s: stats }));
+  const assets = await loadAssets(
+    store,
+    present.flatMap(({ p }) => [p.tokenA, p.tokenB]),
+    site,
+    logoMode(input),
+  );
+  return {
+    items: present.map(({ p, s }) => presentPool(p, assets, s, clock)),
+    page: input.page,
+    pageSize: input.pageSize,
+    total: ids.length,
+  };
+}
+
+async function getPoolAnswer(deps: ReadDeps, input: RouteInput<typeof poolRoutes.detail>) {
+  const { store } = deps;
+  const site = deps.config.SITE_URL;
+  const pool = await poolOr404(store, input.id);
+  const [stats, { clock }, assets] = await Promise.all([
+    store.collection(POOL_STATS).get(String(pool.id)),
+    storeClock(store),
+    loadAssets(store, [pool.tokenA, pool.tokenB], site, logoMode(input)),
+  ]);
+  return presentPool(pool, assets, stats, clock);
+}
+
+async function getPoolCandlesAnswer(deps: ReadDeps, input: RouteInput<typeof poolRoutes.candles>) {
+  const { store } = deps;
+  const site = deps.config.SITE_URL;
+  const now = deps.now ?? Date.now;
+  const pool = await poolOr404(store, input.id);
+  if (input.quote === 'USD' && pool.tokenA !== LOVELACE)
+    throw new BadRequestError(`invalid parameter quote: pool ${pool.id} has no ADA side, USD is not available`);
+  const assets = await loadAssets(store, [pool.tokenA, pool.tokenB], site, 'url');
+  const scale = 10 ** assets.decimals(pool.tokenB) / 10 ** assets.decimals(pool.tokenA);
+  const { candles, coverageFrom } = await readCandles(store, poolSeries(pool.id), input, scale, now());
+  return { poolId: pool.id, interval: input.interval, quote: input.quote, candles, coverageFrom };
+}
+
+async function getPoolTradesAnswer(deps: ReadDeps, input: RouteInput<typeof poolRoutes.trades>) {
+  const { store } = deps;
+  const site = deps.config.SITE_URL;
+  const pool = await poolOr404(store, input.id);
+  return tradesPage(store, { index: 'byPool', poolId: pool.id }, input.limit, input.cursor, site, logoMode(input));
+}
+
+export const listPools = withAsOf(listPoolsAnswer);
+export const getPool = withAsOf(getPoolAnswer);
+export const getPoolCandles = withAsOf(getPoolCandlesAnswer);
+export const getPoolTrades = withAsOf(getPoolTradesAnswer);

@@ -1,0 +1,42 @@
+/**
+ * Read functions of staking (REST, MCP and Markdown present their results).
+ */
+import { poolHashFromId } from '../../cardano/address.js';
+import { BadRequestError, NotFoundError } from '../errors.js';
+import { presentStakePool, presentStakePoolRow } from '../present/staking.js';
+import { STAKE_POOLS } from '../../mongo/collections/staking.js';
+import type { stakingRoutes } from '../routes/staking.js';
+import type { ReadDeps, RouteInput } from './deps.js';
+import { withAsOf } from './freshness.js';
+
+async function listStakePoolsAnswer(deps: ReadDeps, input: RouteInput<typeof stakingRoutes.list>) {
+  const pools = deps.store.collection(STAKE_POOLS);
+  const [docs, total] = await Promise.all([
+    pools.find('byStake', { reverse: true, offset: (input.page - 1) * input.pageSize, limit: input.pageSize }),
+    pools.count('byStake'),
+  ]);
+  const first = docs[0];
+  return {
+    items: docs.map(presentStakePoolRow),
+    page: input.page,
+    pageSize: input.pageSize,
+    total,
+    epoch: first?.epoch ?? null,
+    computedAt: first?.computedAt ?? null,
+  };
+}
+
+async function getStakePoolAnswer(deps: ReadDeps, input: RouteInput<typeof stakingRoutes.detail>) {
+  const pools = deps.store.collection(STAKE_POOLS);
+  try {
+    poolHashFromId(input.id); // checksum and length, beyond the schema's pattern
+  } catch (e) {
+    throw new BadRequestError(`invalid parameter id: must be a bech32 pool id (pool1…): ${(e as Error).message}`);
+  }
+  const doc = await pools.get(input.id);
+  if (!doc) throw new NotFoundError(`stake pool ${input.id} not found`);
+  return presentStakePool(doc);
+}
+
+export const listStakePools = withAsOf(listStakePoolsAnswer);
+export const getStakePool = withAsOf(getStakePoolAnswer);

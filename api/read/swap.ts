@@ -1,0 +1,279 @@
+/**
+ * Read functions of swap (REST, MCP and Markdown present their results).
+ */
+import type { TxOutput, Value } from '../../cardano/chain/types.js';
+import { dexAdapter } from '../../cardano/dex/index.js';
+import { MINSWAP_V2 } from '../../cardano/dex/minswap-v2.js';
+import type { DexAdapter, DexName, PoolState } from '../../cardano/dex/types.js';
+import { LOVELACE } from '../../cardano/token-metadata.js';
+import { TOKENS, TOKEN_META, type PoolDoc } from '../../mongo/collections/market.js';
+import type { Store } from '../../mongo/store.js';
+import { BadRequestError, NotFoundError } from '../errors.js';
+import { loadAssets, type AssetBook } from '../present/market.js';
+import { scaleInteger } from '../../cardano/units.js';
+import { currentAdaUsd } from '../../mongo/collections/ada-usd.js';
+import { logoMode, poolsOfToken } from './tokens.js';
+import type { swapRoutes } from '../routes/swap.js';
+import type { ReadDeps, RouteInput } from './deps.js';
+import { withAsOf } from './freshness.js';
+/** ADA pools per leg tried in two-hop routes (the deepest), so a quote stays a handful of pool reads. */
+export const TWO_HOP_POOLS_PER_LEG = 3;
+
+// ---- pool math ---------------------------------------------------------------------------------------------------
+
+export interface QuotablePool {
+  doc: PoolDoc;
+  adapter: DexAdapter;
+  state: PoolState;
+  /** Decoded from the stored pool output (true) or rebuilt from reserves and fee fractions (false). */
+  exact: boolean;
+}
+
+function valueOf(raw: Record<string, string>): Value {
+  const v: Value = { ada: { lovelace: BigInt(raw[LOVELACE] ?? '0') } };
+  for (const [unit, q] of Object.entries(raw)) {
+    if (unit === LOVELACE) continue;
+    const policy = unit.slice(0, 56);
+    (v[policy] ??= {})[unit.slice(56)] = BigInt(q);
+  }
+  return v;
+}
+
+/** Fee fraction → integer numerator over a denominator the adapter's formula accepts. */
+const numerator = (f: number, den: bigint) => BigInt(Math.round(f * Number(den)));
+
+/** The adapter and PoolState of a pool document, or null for an unknown DEX or an undecodable output. */
+export function quotablePool(doc: PoolDoc): QuotablePool | null {
+  const adapter = dexAdapter(doc.dex as DexName);
+  if (!adapter) return null;
+  if (doc.poolOutput) {
+    const output: TxOutput = { address: doc.address, value: valueOf(doc.poolOutput.value) };
+    if (doc.poolOutput.datum) output.datum = doc.poolOutput.datum;
+    const state = adapter.decodePool(output);
+    return state ? { doc, adapter, state, exact: true } : null;
+  }
+  // Fallback: constant product over the stored reserves and fee fractions. Minswap V2's formula fixes its
+  // denominator at 10,000; the others take any denominator (the formulas are homogeneous in fee/denominator).
+  const den = doc.dex === 'minswap-v2' ? MINSWAP_V2.feeDenominator : 1_000_000n;
+  const fee = { aToB: numerator(doc.feeAToB, den), bToA: numerator(doc.feeBToA, den), denominator: den };
+  const extra =
+    doc.dex === 'wingriders-v2'
+      ? {
+          swapFeeInBasis: fee.aToB,
+          protocolFeeInBasis: 0n,
+          projectFeeInBasis: 0n,
+          reserveFeeInBasis: 0n,
+          feeBasis: den,
+          stable: null,
+        }
+      : {};
+  const state: PoolState = {
+    dex: adapter.name,
+    poolId: doc.identifier,
+    curve: 'constant-product',
+    tokenA: doc.tokenA,
+    tokenB: doc.tokenB,
+    reserveA: BigInt(doc.reserveARaw),
+    reserveB: BigInt(doc.reserveBRaw),
+    lpToken: doc.lpToken,
+    totalLp: doc.totalLpRaw === null ? null : BigInt(doc.totalLpRaw),
+    fee,
+    extra,
+    datum: null,
+  };
+  return { doc, adapter, state, exact: false };
+}
+
+export interface HopQuote {
+  pool: QuotablePool;
+  tokenIn: string;
+  tokenOut: string;
+  amountIn: bigint;
+  amountOut: bigint;
+  /** The pool's fee on this direction (fraction). */
+  fee: number;
+  priceImpact: number;
+}
+
+/** One swap through one pool with the adapter's integer formula; null when the pool cannot quote it. */
+export function quoteHop(p: QuotablePool, tokenIn: string, amountIn: bigint): HopQuote | null {
+  const s = p.state;
+  if (tokenIn !== s.tokenA && tokenIn !== s.tokenB) return null;
+  const out = p.adapter.amountOut(s, tokenIn, amountIn);
+  if (out === null || out <= 0n) return null;
+  const aToB = tokenIn === s.tokenA;
+  const [rIn, rOut] = aToB ? [s.reserveA, s.reserveB] : [s.reserveB, s.reserveA];
+  const fee = aToB ? p.doc.feeAToB : p.doc.feeBToA;
+  // What the input would buy at the spot price after the fee: the shortfall of `out` against it is the impact.
+  const ideal = (Number(amountIn) * (1 - fee) * Number(rOut)) / Number(rIn);
+  return {
+    pool: p,
+    tokenIn,
+    tokenOut: aToB ? s.tokenB : s.tokenA,
+    amountIn,
+    amountOut: out,
+    fee,
+    priceImpact: ideal > 0 ? Math.max(0, 1 - Number(out) / ideal) : 0,
+  };
+}
+
+export interface RouteQuote {
+  hops: HopQuote[];
+  amountOut: bigint;
+  priceImpact: number;
+}
+
+function chain(amountIn: bigint, tokenIn: string, pools: readonly QuotablePool[]): RouteQuote | null {
+  const hops: HopQuote[] = [];
+  let amount = amountIn;
+  let unit = tokenIn;
+  for (const p of pools) {
+    const h = quoteHop(p, unit, amount);
+    if (!h) return null;
+    hops.push(h);
+    amount = h.amountOut;
+    unit = h.tokenOut;
+  }
+  return { hops, amountOut: amount, priceImpact: 1 - hops.reduce((k, h) => k * (1 - h.priceImpact), 1) };
+}
+
+const pairOf = (p: PoolDoc, a: string, b: string) =>
+  (p.tokenA === a && p.tokenB === b) || (p.tokenA === b && p.tokenB === a);
+const adaDepth = (p: PoolDoc) => BigInt(p.tokenA === LOVELACE ? p.reserveARaw : '0');
+const deepestFirst = (a: PoolDoc, b: PoolDoc) =>
+  adaDepth(a) === adaDepth(b) ? a.id - b.id : adaDepth(a) > adaDepth(b) ? -1 : 1;
+
+/**
+ * Every route from `tokenIn` to `tokenOut`: each pool of the pair, and for two tokens each combination of their
+ * deepest ADA pools. Best (largest output) first; ties: fewer hops, then pool ids.
+ */
+export function quoteRoutes(
+  tokenIn: string,
+  tokenOut: string,
+  amountIn: bigint,
+  poolsIn: readonly PoolDoc[],
+  poolsOut: readonly PoolDoc[],
+): RouteQuote[] {
+  const q = (docs: readonly PoolDoc[]) => docs.map(quotablePool).filter((p): p is QuotablePool => p !== null);
+  const routes: RouteQuote[] = [];
+  const direct = (tokenIn === LOVELACE ? poolsOut : poolsIn).filter((p) => pairOf(p, tokenIn, tokenOut));
+  for (const p of q(direct)) {
+    const r = chain(amountIn, tokenIn, [p]);
+    if (r) routes.push(r);
+  }
+  if (tokenIn !== LOVELACE && tokenOut !== LOVELACE) {
+    const legIn = q(
+      poolsIn
+        .filter((p) => pairOf(p, LOVELACE, tokenIn))
+        .sort(deepestFirst)
+        .slice(0, TWO_HOP_POOLS_PER_LEG),
+    );
+    const legOut = q(
+      poolsOut
+        .filter((p) => pairOf(p, LOVELACE, tokenOut))
+        .sort(deepestFirst)
+        .slice(0, TWO_HOP_POOLS_PER_LEG),
+    );
+    for (const a of legIn)
+      for (const b of legOut) {
+        const r = chain(amountIn, tokenIn, [a, b]);
+        if (r) routes.push(r);
+      }
+  }
+  const ids = (r: RouteQuote) => r.hops.map((h) => h.pool.doc.id).join(',');
+  return routes.sort(
+    (a, b) =>
+      (a.amountOut === b.amountOut ? 0 : a.amountOut > b.amountOut ? -1 : 1) ||
+      a.hops.length - b.hops.length ||
+      (ids(a) < ids(b) ? -1 : ids(a) > ids(b) ? 1 : 0),
+  );
+}
+
+// ---- presentation ------------------------------------------------------------------------------------------------
+
+const percent = (f: number) => Math.round(f * 1e8) / 1e6;
+
+function presentRoute(r: RouteQuote, assets: AssetBook) {
+  const dec = (u: string) => assets.decimals(u);
+  const last = r.hops[r.hops.length - 1] as HopQuote;
+  return {
+    hops: r.hops.map((h) => ({
+      poolId: h.pool.doc.id,
+      dex: h.pool.doc.dex,
+      tokenIn: h.tokenIn,
+      tokenOut: h.tokenOut,
+      amountIn: scaleInteger(String(h.amountIn), dec(h.tokenIn)),
+      amountOut: scaleInteger(String(h.amountOut), dec(h.tokenOut)),
+      amountInRaw: String(h.amountIn),
+      amountOutRaw: String(h.amountOut),
+      priceImpact: h.priceImpact,
+      feePercent: percent(h.fee),
+      exact: h.pool.exact,
+    })),
+    amountOut: scaleInteger(String(r.amountOut), dec(last.tokenOut)),
+    amountOutRaw: String(r.amountOut),
+    priceImpact: r.priceImpact,
+    fees: r.hops.map((h) => ({
+      poolId: h.pool.doc.id,
+      unit: h.tokenIn,
+      amount: (Number(h.amountIn) * h.fee) / 10 ** dec(h.tokenIn),
+      percent: percent(h.fee),
+    })),
+  };
+}
+
+/** A decimal amount (as sent, or as parsed) → base units, truncated to the token's decimals. */
+export function toBaseUnits(amount: string, decimals: number): bigint {
+  let s = amount.trim();
+  if (!/^[0-9]*\.?[0-9]*$/.test(s) || s === '' || s === '.')
+    s = Number(s).toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 });
+  const [int = '0', frac = ''] = s.split('.');
+  return BigInt((int || '0') + frac.slice(0, decimals).padEnd(decimals, '0'));
+}
+
+async function knownUnit(store: Store, unit: string): Promise<boolean> {
+  if (unit === LOVELACE) return true;
+  const [t, m] = await Promise.all([store.collection(TOKENS).get(unit), store.collection(TOKEN_META).get(unit)]);
+  return t !== null || m !== null;
+}
+
+/** `amount` may be the decimal text as sent (REST keeps every digit) or a number (MCP). */
+async function getSwapQuoteAnswer(
+  deps: ReadDeps,
+  input: Omit<RouteInput<typeof swapRoutes.quote>, 'amount'> & { amount: number | string },
+) {
+  const { store } = deps;
+  const site = deps.config.SITE_URL;
+  const tokenIn = input.in === LOVELACE ? LOVELACE : input.in.toLowerCase();
+  const tokenOut = input.out === LOVELACE ? LOVELACE : input.out.toLowerCase();
+  if (tokenIn === tokenOut) throw new BadRequestError('invalid parameters: in and out must differ');
+  for (const u of [tokenIn, tokenOut])
+    if (!(await knownUnit(store, u))) throw new NotFoundError(`token ${u} not found`);
+  const assets = await loadAssets(store, [tokenIn, tokenOut], site, logoMode(input));
+  // The amount as sent when it is text (REST), so no digit is lost to a float.
+  const sent = String(input.amount);
+  const amountIn = toBaseUnits(sent, assets.decimals(tokenIn));
+  if (amountIn <= 0n)
+    throw new BadRequestError(
+      `invalid parameter amount: below the smallest unit of ${assets.ref(tokenIn).displayName}`,
+    );
+  const [poolsIn, poolsOut, adaUsd] = await Promise.all([
+    tokenIn === LOVELACE ? Promise.resolve([]) : poolsOfToken(store, tokenIn),
+    tokenOut === LOVELACE ? Promise.resolve([]) : poolsOfToken(store, tokenOut),
+    currentAdaUsd(store),
+  ]);
+  const routes = quoteRoutes(tokenIn, tokenOut, amountIn, poolsIn, poolsOut).map((r) => presentRoute(r, assets));
+  const amount = scaleInteger(String(amountIn), assets.decimals(tokenIn));
+  const link = `${site}/swap?${new URLSearchParams({ in: tokenIn, out: tokenOut, amount: String(amount) }).toString()}`;
+  return {
+    tokenIn: assets.ref(tokenIn),
+    tokenOut: assets.ref(tokenOut),
+    amountIn: amount,
+    routes,
+    best: routes[0] ?? null,
+    adaUsd,
+    link,
+  };
+}
+
+export const getSwapQuote = withAsOf(getSwapQuoteAnswer);

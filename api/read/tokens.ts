@@ -1,0 +1,380 @@
+/**
+ * Read functions of tokens (REST, MCP and Markdown present their results).
+ */
+import { ADAUSD_SERIES, adaUsdHistory, adaUsdOfRaw, currentAdaUsd } from '../../mongo/collections/ada-usd.js';
+import { storeClock, type SlotClock } from '../../mongo/collections/clock.js';
+import { appliedFloors, readRanking, resolveRanking } from '../../cardano/rankings.js';
+import { poolSeries, poolTvlLovelace, primaryAdaPool, tokenSeries } from '../../cardano/market.js';
+import { readHolderSeries } from '../../mongo/collections/holders.js';
+import { holderTokenOr404 } from './holders.js';
+import { LOVELACE } from '../../cardano/token-metadata.js';
+import { firstIndexedBlock } from '../../mongo/collections/chain.js';
+import {
+  POOL_STATS,
+  RANKINGS,
+  TOKEN_STATS,
+  rankedTokenStats,
+  type TokenStatsDoc,
+} from '../../mongo/collections/market-read.js';
+import {
+  CANDLES,
+  CANDLE_INTERVALS,
+  POOLS,
+  POOL_STATES,
+  TOKENS,
+  pageTrades,
+  type CandleInterval,
+  type PoolDoc,
+  type TokenDoc,
+  type TradeListKey,
+  type TradePosition,
+} from '../../mongo/collections/market.js';
+import type { Store } from '../../mongo/store.js';
+import { BadRequestError, NotFoundError, NotReadyError } from '../errors.js';
+import {
+  loadAssets,
+  presentPool,
+  presentTokenRow,
+  presentStats,
+  presentTrade,
+  type AssetBook,
+  type LogoMode,
+} from '../present/market.js';
+import { type CommonQuery } from '../route.js';
+import type { tokenRoutes } from '../routes/tokens.js';
+import type { ReadDeps, RouteInput } from './deps.js';
+import { withAsOf } from './freshness.js';
+/** Candles per answer at most (the latest ones of the range). */
+export const MAX_CANDLES = 1000;
+/** ADA pools summed per day in the liquidity series (the deepest ones). */
+export const SERIES_MAX_POOLS = 10;
+
+export interface CandleQuery extends CommonQuery {
+  interval: CandleInterval;
+  quote: 'ADA' | 'USD';
+  from?: number;
+  to?: number;
+}
+
+// ---- shared read helpers ---------------------------------------------------------------------------------------
+
+export const logoMode = (q: CommonQuery): LogoMode => (q.logos === 'url' ? 'url' : 'data');
+
+/** Pools of a token (either side). */
+export async function poolsOfToken(store: Store, unit: string): Promise<PoolDoc[]> {
+  const pools = store.collection(POOLS);
+  const [a, b] = await Promise.all([pools.find('byTokenA', { eq: [unit] }), pools.find('byTokenB', { eq: [unit] })]);
+  return [...a, ...b];
+}
+
+export interface Candle {
+  time: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+  trades: number;
+}
+
+/**
+ * `coverageFrom` of a bounded answer: the time of the first indexed block when the asked range (starting at unix
+ * second `fromSec`) begins before it, else null (the answer covers the whole range).
+ */
+export async function coverageFrom(store: Store, fromSec: number): Promise<string | null> {
+  const first = await firstIndexedBlock(store);
+  if (!first) return null;
+  return fromSec * 1000 < Date.parse(first.time) ? first.time : null;
+}
+
+/** Unix seconds from a from/to parameter (milliseconds when > 1e11). */
+export const toSeconds = (v: number) => Math.floor(v > 1e11 ? v / 1000 : v);
+
+/**
+ * Candles of one series in [from, to] (latest MAX_CANDLES), prices × `scale` (raw → decimal-adjusted), in USD
+ * through the adausd series of the same interval when asked. A bucket before the first known ADA/USD is left out of
+ * a USD answer.
+ */
+export async function readCandles(
+  store: Store,
+  series: string,
+  q: CandleQuery,
+  scale: number,
+  nowMs: number,
+): Promise<{ candles: Candle[]; coverageFrom: string | null }> {
+  const sec = CANDLE_INTERVALS[q.interval];
+  const to = q.to === undefined ? Math.floor(nowMs / 1000) : toSeconds(q.to);
+  const from = q.from === undefined ? to - sec * MAX_CANDLES : toSeconds(q.from);
+  if (from > to) throw new BadRequestError('invalid parameters: from must not be after to');
+  const coll = store.collection(CANDLES);
+  const docs = (
+    await coll.find('bySeries', { eq: [series, q.interval], gte: from, lte: to, reverse: true, limit: MAX_CANDLES })
+  ).reverse();
+  let rates: ((t: number) => number | null) | null = null;
+  if (q.quote === 'USD' && docs.length) {
+    const first = (docs[0] as { time: number }).time;
+    const [before, within] = await Promise.all([
+      coll.find('bySeries', { eq: [ADAUSD_SERIES, q.interval], lt: first, reverse: true, limit: 1 }),
+      coll.find('bySeries', { eq: [ADAUSD_SERIES, q.interval], gte: first, lte: to }),
+    ]);
+    const usd = [...before, ...within];
+    rates = (t) => {
+      let r: number | null = null;
+      for (const c of usd) {
+        if (c.time > t) break;
+        r = adaUsdOfRaw(c.close);
+      }
+      return r;
+    };
+  }
+  const candles: Candle[] = [];
+  for (const c of docs) {
+    const f = rates ? rates(c.time) : 1;
+    if (f === null) continue;
+    const k = scale * f;
+    candles.push({
+      time: c.time,
+      open: c.open * k,
+      high: c.high * k,
+      low: c.low * k,
+      close: c.close * k,
+      volume: Number(BigInt(c.volumeLovelace)) / 1e6,
+      trades: c.trades,
+    });
+  }
+  return { candles, coverageFrom: await coverageFrom(store, from) };
+}
+
+const encodeCursor = (p: TradePosition) => Buffer.from(`t${p.seq}.${p.id}`).toString('base64url');
+function decodeCursor(cursor: string): TradePosition {
+  const m = /^t([0-9]{1,15})\.([0-9]{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
+  if (!m) throw new BadRequestError('invalid parameter cursor: not a cursor of this list');
+  return { seq: Number(m[1]), id: Number(m[2]) };
+}
+
+/** One page of trades over `byToken`, `byPool` or `byMaker` (a wallet), newest first, with the cursor of the next page. */
+export async function tradesPage(
+  store: Store,
+  by: TradeListKey,
+  limit: number,
+  cursor: string | undefined,
+  siteUrl: string,
+  mode: LogoMode,
+) {
+  // Chain order (TradeDoc.seq), newest first.
+  const docs = await pageTrades(store, by, limit + 1, cursor === undefined ? null : decodeCursor(cursor));
+  const page = docs.slice(0, limit);
+  const { clock } = await storeClock(store);
+  const assets = await loadAssets(
+    store,
+    page.flatMap((t) => [t.tokenIn, t.tokenOut, t.token]),
+    siteUrl,
+    mode,
+  );
+  const times = page.map((t) => clock.slotToMs(t.slot));
+  const rateAt = page.length ? await adaUsdHistory(store, Math.min(...times), Math.max(...times)) : () => null;
+  const last = page[page.length - 1];
+  const nextCursor = docs.length > limit && last ? encodeCursor(last) : null;
+  // The last page reaches the start of the indexed history: older trades, if any, were never indexed.
+  const first = nextCursor === null ? await firstIndexedBlock(store) : null;
+  return {
+    items: page.map((t) => presentTrade(t, assets, clock, rateAt)),
+    nextCursor,
+    coverageFrom: first?.time ?? null,
+  };
+}
+
+/** Presented pools with their 24 h stats, deepest first. */
+export async function presentPools(store: Store, pools: readonly PoolDoc[], assets: AssetBook, clock: SlotClock) {
+  const stats = await store.collection(POOL_STATS).getMany(pools.map((p) => String(p.id)));
+  return pools
+    .map((p, i) => ({ p, s: stats[i] ?? null, tvl: poolTvlLovelace(p) ?? -1n }))
+    .sort((a, b) => (a.tvl === b.tvl ? a.p.id - b.p.id : a.tvl > b.tvl ? -1 : 1))
+    .map(({ p, s }) => presentPool(p, assets, s, clock));
+}
+
+// ---- handlers --------------------------------------------------------------------------------------------------
+
+const normUnit = (u: string) => u.toLowerCase();
+
+/** The token document, or 404 (ADA is not a token of this list). */
+async function tokenOr404(store: Store, unit: string): Promise<TokenDoc> {
+  const token = await store.collection(TOKENS).get(unit);
+  if (!token) throw new NotFoundError(`token ${unit} not found (no DEX pool of it is indexed)`);
+  return token;
+}
+
+/** The pool whose candles a token answer shows: the one asked for (404 unless it trades the token), else the primary. */
+async function candlePool(store: Store, token: TokenDoc, asked: string | undefined): Promise<PoolDoc | null> {
+  const pools = store.collection(POOLS);
+  if (asked !== undefined) {
+    const pool = await pools.get(String(Number(asked)));
+    if (!pool || (pool.tokenA !== token._id && pool.tokenB !== token._id))
+      throw new NotFoundError(`pool ${asked} of token ${token._id} not found`);
+    return pool;
+  }
+  const stats = await store.collection(TOKEN_STATS).get(token._id);
+  const id = stats?.primaryPoolId ?? token.primaryPoolId;
+  const primary = id === null ? null : await pools.get(String(id));
+  if (primary) return primary;
+  const all = (await pools.getMany(token.poolIds.map(String))).filter((p): p is PoolDoc => p !== null);
+  return primaryAdaPool(token, all);
+}
+
+/** The token's stats as the last market recompute wrote them (never computed on the request path). */
+async function statsOf(store: Store, token: TokenDoc): Promise<TokenStatsDoc> {
+  const stored = await store.collection(TOKEN_STATS).get(token._id);
+  if (stored) return stored;
+  throw new NotReadyError(
+    `token ${token._id} is newer than the last market recompute (it runs every 20 s); retry shortly`,
+    20,
+  );
+}
+
+const DAY = 86_400;
+
+/** coverageFrom of a daily series of `days` days up to today. */
+const seriesCoverage = (store: Store, days: number, nowMs: number) =>
+  coverageFrom(store, (Math.floor(nowMs / 1000 / DAY) - (days - 1)) * DAY);
+
+/** Both sides of the pools at the end of each UTC day (today: now), whole ADA; from the first day any pool existed. */
+async function liquiditySeries(store: Store, pools: readonly PoolDoc[], days: number, nowMs: number) {
+  if (!pools.length) return [];
+  const { clock } = await storeClock(store);
+  const today = Math.floor(nowMs / 1000 / DAY) * DAY;
+  const firstDay = Math.max(
+    today - (days - 1) * DAY,
+    Math.floor(Math.min(...pools.map((p) => clock.slotToMs(p.createdSlot))) / 1000 / DAY) * DAY,
+  );
+  const states = store.collection(POOL_STATES);
+  const points: { time: number; value: number }[] = [];
+  for (let day = firstDay; day <= today; day += DAY) {
+    const endSlot = clock.msToSlot(Math.min((day + DAY) * 1000 - 1, nowMs));
+    const lasts = await Promise.all(
+      pools.map((p) => states.find('byPool', { eq: [p.id], lte: endSlot, reverse: true, limit: 1 })),
+    );
+    let lovelace = 0n;
+    for (const [s] of lasts)
+      if (s) lovelace += s.tvlLovelace !== null ? BigInt(s.tvlLovelace) : 2n * BigInt(s.reserveARaw);
+    points.push({ time: day, value: Number(lovelace) / 1e6 });
+  }
+  return points;
+}
+
+async function listTokensAnswer(deps: ReadDeps, input: RouteInput<typeof tokenRoutes.list>) {
+  const { store } = deps;
+  const site = deps.config.SITE_URL;
+  const r = resolveRanking(input);
+  const filters = appliedFloors(r, input);
+  const [doc, adaUsd] = await Promise.all([store.collection(RANKINGS).get(r.listId), currentAdaUsd(store)]);
+  const ranked = readRanking(doc?.entries ?? [], r.list, r.order, { ...filters, q: input.q ?? null });
+  const start = (input.page - 1) * input.pageSize;
+  const units = ranked.slice(start, start + input.pageSize).map((e) => e.unit);
+  // The ranking's own snapshot: the figures the page was ordered by.
+  const stats = await rankedTokenStats(store, doc, units);
+  const assets = await loadAssets(store, units, site, logoMode(input));
+  return {
+    items: stats.map((s) => presentTokenRow(s, assets)),
+    page: input.page,
+    pageSize: input.pageSize,
+    total: ranked.length,
+    adaUsd,
+    quote: input.quote,
+    sort: input.sort,
+    period: r.period,
+    order: r.order,
+    filters,
+    updatedAt: doc?.updatedAt ?? null,
+  };
+}
+
+async function getTokenAnswer(deps: ReadDeps, input: RouteInput<typeof tokenRoutes.detail>) {
+  const { store } = deps;
+  const site = deps.config.SITE_URL;
+  const unit = normUnit(input.unit);
+  const token = await tokenOr404(store, unit);
+  const pools = (await store.collection(POOLS).getMany(token.poolIds.map(String))).filter(
+    (p): p is PoolDoc => p !== null,
+  );
+  const [stats, adaUsd, { clock }] = await Promise.all([
+    statsOf(store, token),
+    currentAdaUsd(store),
+    storeClock(store),
+  ]);
+  const assets = await loadAssets(store, [unit, ...pools.flatMap((p) => [p.tokenA, p.tokenB])], site, logoMode(input));
+  const meta = assets.meta(unit);
+  return {
+    asset: assets.ref(unit),
+    stats: presentStats(stats),
+    primaryPoolId: stats.primaryPoolId,
+    description: meta.description,
+    url: meta.url,
+    pools: await presentPools(store, pools, assets, clock),
+    adaUsd,
+  };
+}
+
+async function getTokenCandlesAnswer(deps: ReadDeps, input: RouteInput<typeof tokenRoutes.candles>) {
+  const { store } = deps;
+  const site = deps.config.SITE_URL;
+  const now = deps.now ?? Date.now;
+  const unit = normUnit(input.unit);
+  const token = await tokenOr404(store, unit);
+  const assets = await loadAssets(store, [unit], site, 'url');
+  let poolId = 0;
+  let series = tokenSeries(unit);
+  let scale = 10 ** assets.decimals(unit) / 1e6;
+  if (input.pool !== 'all') {
+    const pool = await candlePool(store, token, input.pool);
+    if (pool) {
+      const book = await loadAssets(store, [pool.tokenA, pool.tokenB], site, 'url');
+      poolId = pool.id;
+      series = poolSeries(pool.id);
+      scale = 10 ** book.decimals(pool.tokenB) / 10 ** book.decimals(pool.tokenA);
+      if (input.quote === 'USD' && pool.tokenA !== LOVELACE)
+        throw new BadRequestError(`invalid parameter quote: pool ${pool.id} has no ADA side, USD is not available`);
+    }
+  }
+  const { candles, coverageFrom } = await readCandles(store, series, input, scale, now());
+  return { poolId, interval: input.interval, quote: input.quote, candles, coverageFrom };
+}
+
+async function getTokenTradesAnswer(deps: ReadDeps, input: RouteInput<typeof tokenRoutes.trades>) {
+  const { store } = deps;
+  const site = deps.config.SITE_URL;
+  const unit = normUnit(input.unit);
+  await tokenOr404(store, unit);
+  return tradesPage(store, { index: 'byToken', token: unit }, input.limit, input.cursor, site, logoMode(input));
+}
+
+async function getTokenSeriesAnswer(deps: ReadDeps, input: RouteInput<typeof tokenRoutes.series>) {
+  const { store } = deps;
+  const now = deps.now ?? Date.now;
+  const unit = normUnit(input.unit);
+  // Daily snapshots of the sync-kept holder counts (activities/holders/series.ts); days without one are absent.
+  // Known like /tokens/{unit}/holders: a token held on chain has a holders series without any DEX pool.
+  if (input.metric === 'holders') {
+    await holderTokenOr404(store, unit);
+    return {
+      metric: 'holders',
+      points: await readHolderSeries(store, unit, input.days, now()),
+      coverageFrom: await seriesCoverage(store, input.days, now()),
+    };
+  }
+  const token = await tokenOr404(store, unit);
+  const pools = (await store.collection(POOLS).getMany(token.poolIds.map(String)))
+    .filter((p): p is PoolDoc => p !== null && p.tokenA === LOVELACE)
+    .sort((a, b) => (BigInt(b.reserveARaw) > BigInt(a.reserveARaw) ? 1 : -1))
+    .slice(0, SERIES_MAX_POOLS);
+  return {
+    metric: 'liquidity',
+    points: await liquiditySeries(store, pools, input.days, now()),
+    coverageFrom: await seriesCoverage(store, input.days, now()),
+  };
+}
+
+export const listTokens = withAsOf(listTokensAnswer);
+export const getToken = withAsOf(getTokenAnswer);
+export const getTokenCandles = withAsOf(getTokenCandlesAnswer);
+export const getTokenTrades = withAsOf(getTokenTradesAnswer);
+export const getTokenSeries = withAsOf(getTokenSeriesAnswer);

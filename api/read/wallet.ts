@@ -1,0 +1,175 @@
+/**
+ * Read functions of wallet (REST, MCP and Markdown present their results).
+ */
+import { TtlLru, pnlCacheKey } from '../../activities/pnl/cache.js';
+import { storedWalletPnl, type PnlAnswer } from '../../activities/pnl/precompute.js';
+import { computeWalletPnl } from '../../activities/pnl/wallet.js';
+import { storeClock } from '../../mongo/collections/clock.js';
+import { stakeAddressOf } from '../../cardano/address.js';
+import { ADDRESSES, type AddressDoc } from '../../mongo/collections/chain.js';
+import { TOKEN_STATS, type TokenStatsDoc } from '../../mongo/collections/market-read.js';
+import { TRADES, type TradeDoc } from '../../mongo/collections/market.js';
+import type { Store } from '../../mongo/store.js';
+import { NotFoundError } from '../errors.js';
+import { loadAssets } from '../present/market.js';
+import { presentPnl, presentPortfolio, sumHoldings } from '../present/wallet.js';
+import { handlesHeldBy } from '../../mongo/collections/handles-read.js';
+import { addressParam, withHandle, type HandleRefBody } from './handles.js';
+import { parseForNetwork } from './explorer.js';
+import { currentAdaUsd } from '../../mongo/collections/ada-usd.js';
+import { logoMode, tradesPage } from './tokens.js';
+import type { walletRoutes } from '../routes/wallet.js';
+import type { ReadDeps, RouteInput } from './deps.js';
+import { withAsOf } from './freshness.js';
+/** Addresses of one stake key summed into a portfolio; beyond it the answer says `complete: false`. */
+export const WALLET_ADDRESS_LIMIT = 1000;
+
+/** A resolved wallet path parameter. */
+export interface WalletKey {
+  address: string;
+  isStake: boolean;
+  stakeAddress: string | null;
+  /** The key its trades are recorded under (TRADES.maker). */
+  maker: string;
+}
+
+export function walletKey(address: string, network: 'mainnet' | 'testnet'): WalletKey {
+  const parsed = parseForNetwork(address, network);
+  const isStake = parsed.kind === 'reward';
+  const stakeAddress = isStake ? address : stakeAddressOf(address);
+  return { address, isStake, stakeAddress, maker: stakeAddress ?? address };
+}
+
+/**
+ * The `{address}` path parameter as the wallet to query: an addr1…/stake1… as given, or an ADA Handle ($name,
+ * sub@root) resolved to its stake key (its address when that has none; 400 malformed, 404 not held). `handle` is
+ * echoed in the answer.
+ */
+export async function walletParam(
+  store: Store,
+  param: string,
+  network: 'mainnet' | 'testnet',
+): Promise<WalletKey & { handle: HandleRefBody | null }> {
+  const { address, handle } = await addressParam(store, param);
+  return { ...walletKey(address, network), handle };
+}
+
+/** The wallet's address documents: all of a stake key (bounded), or the one address. */
+async function walletAddresses(store: Store, w: WalletKey): Promise<{ docs: AddressDoc[]; count: number }> {
+  const coll = store.collection(ADDRESSES);
+  if (!w.isStake) {
+    const doc = await coll.get(w.address);
+    return { docs: doc ? [doc] : [], count: doc ? 1 : 0 };
+  }
+  const q = { eq: [w.address] };
+  const [docs, count] = await Promise.all([
+    coll.find('byStake', { ...q, limit: WALLET_ADDRESS_LIMIT }),
+    coll.count('byStake', q),
+  ]);
+  return { docs, count };
+}
+
+async function lastTradeOf(store: Store, maker: string): Promise<TradeDoc | null> {
+  const [last] = await store.collection(TRADES).find('byMaker', { eq: [maker], reverse: true, limit: 1 });
+  return last ?? null;
+}
+
+/** 404 unless the wallet holds or held something in the index or traded. */
+async function assertSeen(store: Store, w: WalletKey): Promise<void> {
+  const coll = store.collection(ADDRESSES);
+  const seen = w.isStake
+    ? (await coll.find('byStake', { eq: [w.address], limit: 1 })).length > 0
+    : (await coll.get(w.address)) !== null;
+  if (!seen && !(await lastTradeOf(store, w.maker)))
+    throw new NotFoundError(`wallet ${w.address} not found (no activity in the indexed range)`);
+}
+
+async function getWalletAnswer(deps: ReadDeps, input: RouteInput<typeof walletRoutes.portfolio>) {
+  const { store } = deps;
+  const site = deps.config.SITE_URL;
+  const network = deps.config.CARDANO_NETWORK;
+  const w = await walletParam(store, input.address, network);
+  const [{ docs, count }, adaUsd, { clock, checkpoint }, handles] = await Promise.all([
+    walletAddresses(store, w),
+    currentAdaUsd(store),
+    storeClock(store),
+    handlesHeldBy(store, w.address),
+  ]);
+  if (count === 0) throw new NotFoundError(`wallet ${w.address} not found (no activity in the indexed range)`);
+  const holdings = sumHoldings(docs);
+  const units = [...holdings.assets.keys()];
+  const [assets, stats] = await Promise.all([
+    loadAssets(store, units, site, logoMode(input)),
+    store.collection(TOKEN_STATS).getMany(units),
+  ]);
+  const body = presentPortfolio(
+    {
+      address: w.address,
+      stakeAddress: w.stakeAddress,
+      addressCount: count,
+      complete: docs.length === count,
+      holdings,
+      stats: new Map(stats.filter((s): s is TokenStatsDoc => s !== null).map((s) => [s._id, s])),
+      adaUsd,
+      asOf: checkpoint ? clock.iso(checkpoint.slot) : null,
+    },
+    assets,
+  );
+  const names = handles.map((h) => `$${h.handle}`).sort();
+  return withHandle({ ...body, handles: names }, w.handle);
+}
+
+async function getWalletTradesAnswer(deps: ReadDeps, input: RouteInput<typeof walletRoutes.trades>) {
+  const { store } = deps;
+  const site = deps.config.SITE_URL;
+  const network = deps.config.CARDANO_NETWORK;
+  const w = await walletParam(store, input.address, network);
+  const page = await tradesPage(
+    store,
+    { index: 'byMaker', maker: w.maker },
+    input.limit,
+    input.cursor,
+    site,
+    logoMode(input),
+  );
+  // An empty page of a wallet never seen is its 404, on any page (a cursor names a trade, not a wallet).
+  if (page.items.length === 0) await assertSeen(store, w);
+  return withHandle(page, w.handle);
+}
+
+/** On-demand PnL answers per store (a process serves one store; tests build many). */
+const pnlCaches = new WeakMap<object, TtlLru<PnlAnswer>>();
+
+async function getWalletPnlAnswer(deps: ReadDeps, input: RouteInput<typeof walletRoutes.pnl>) {
+  const { store } = deps;
+  const site = deps.config.SITE_URL;
+  const now = deps.now ?? Date.now;
+  const network = deps.config.CARDANO_NETWORK;
+  const w = await walletParam(store, input.address, network);
+  const [last, { checkpoint }] = await Promise.all([lastTradeOf(store, w.maker), storeClock(store)]);
+  if (!last) await assertSeen(store, w);
+  // The `pnl` recompute's answer while it covers the wallet's trades; otherwise on demand, cached.
+  const nowMs = (deps.now ?? Date.now)();
+  const stored = await storedWalletPnl(store, w.maker, last, nowMs);
+  const key = pnlCacheKey(w.maker, last?.id ?? null, checkpoint?.height ?? null);
+  let pnlCache = pnlCaches.get(store);
+  if (!pnlCache) pnlCaches.set(store, (pnlCache = new TtlLru<PnlAnswer>(1000, 5 * 60_000, now)));
+  let result: PnlAnswer | undefined = stored ? { ...stored, precomputed: true } : pnlCache.get(key);
+  if (!result) {
+    const computed = await computeWalletPnl(store, w.maker);
+    result = { ...computed, computedAt: new Date(nowMs).toISOString(), precomputed: false };
+    pnlCache.set(key, result);
+  }
+  const assets = await loadAssets(
+    store,
+    result.pnl.tokens.map((t) => t.unit),
+    site,
+    logoMode(input),
+  );
+  const body = presentPnl({ address: w.address, maker: w.maker }, result.pnl, result.skipped, assets);
+  return withHandle({ ...body, computedAt: result.computedAt, precomputed: result.precomputed }, w.handle);
+}
+
+export const getWallet = withAsOf(getWalletAnswer);
+export const getWalletTrades = withAsOf(getWalletTradesAnswer);
+export const getWalletPnl = withAsOf(getWalletPnlAnswer);
