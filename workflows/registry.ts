@@ -17,7 +17,6 @@ import type { ActivityOptions, WorkflowBody } from './context.js';
 import { RECOMPUTE_ACTIVITY, SYNC_ACTIVITY } from './policies.js';
 import { recomputeHoldersBody } from './recompute-holders.js';
 import { recomputeMarketBody } from './recompute-market.js';
-import { recomputePnlBody } from './recompute-pnl.js';
 import { recomputeNftBody } from './recompute-nft.js';
 import { recomputeStakingBody } from './recompute-staking.js';
 import { recomputeGovernanceBody } from './recompute-governance.js';
@@ -65,6 +64,8 @@ export const WORKFLOWS = {
       'tokens',
       'counters',
       'pool_keys',
+      'wallet_lots',
+      'ada_usd_now',
       'holders',
       'holder_counts',
       'storage_events',
@@ -124,12 +125,6 @@ export const WORKFLOWS = {
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: ['checkpoints', 'blocks', 'nft_collections', 'nft_listings', 'nft_sales', 'market_overview', 'pools'],
     writes: ['nft_collection_stats'],
-  },
-  recomputePnl: {
-    body: recomputePnlBody,
-    activityOptions: RECOMPUTE_ACTIVITY,
-    reads: ['checkpoints', 'trades', 'blocks', 'tokens', 'token_meta', 'token_stats', 'pools', 'candles', 'wallet_pnl'],
-    writes: ['wallet_pnl'],
   },
   recomputeStorage: {
     body: recomputeStorageBody,

@@ -27,6 +27,10 @@ import {
   type TradeDoc,
 } from '../../mongo/collections/market.js';
 import { canonicalJson } from '../../mongo/digest.js';
+import { ADA_USD_NOW, ADA_USD_NOW_ID, WALLET_LOTS } from '../../mongo/collections/pnl.js';
+import { applyFifoTrade } from '../../cardano/pnl/fifo.js';
+import { docOfFifo, fifoOfDoc } from '../../cardano/pnl/stored.js';
+import { pnlTradeFromDoc } from '../../cardano/pnl/trade.js';
 import type { Transaction } from '../../cardano/chain/types.js';
 import { LOVELACE } from '../../cardano/dex/plutus-data.js';
 import type { ExecutedSwap } from '../../cardano/dex/types.js';
@@ -98,6 +102,7 @@ async function prefetchFor(state: SliceState, scans: readonly TxScan[], opts: Ap
     state.prefetch(POOL_KEYS, unique(keys)),
     state.prefetch(ORDER_TRADES, unique(orderRefs)),
     state.prefetch(TOKENS, unique(units)),
+    state.prefetch(ADA_USD_NOW, [ADA_USD_NOW_ID]),
   ]);
   // Round 2: the pools behind the keys and behind every token whose primary pool may change; the trades of orders.
   const poolIds: string[] = [];
@@ -112,6 +117,17 @@ async function prefetchFor(state: SliceState, scans: readonly TxScan[], opts: Ap
     if (d) tradeIds.push(tradeId(d.tradeId));
   }
   await Promise.all([state.prefetch(POOLS, unique(poolIds)), state.prefetch(TRADES, unique(tradeIds))]);
+  // Round 3: the PnL state of every wallet whose trade may change (the order's maker, else the swap's trader).
+  const makers: string[] = [];
+  for (const id of tradeIds) {
+    const m = state.get(TRADES, id)?.maker;
+    if (m) makers.push(m);
+  }
+  for (const s of scans) {
+    for (const w of s.swaps) makers.push(makerOf(w.trader) ?? '');
+    for (const o of s.orders) makers.push(makerOf(o.order.owner) ?? '');
+  }
+  await state.prefetch(WALLET_LOTS, unique(makers.filter(Boolean)));
 }
 
 const isStablePool = (v: { tokenA: string; tokenB: string }, opts: ApplyOptions) =>
@@ -276,8 +292,10 @@ class MarketBlock {
         usd += BigInt(p.reserveBRaw);
       }
     const price = priceOfReserves(usd, ada);
-    if (price !== null)
-      this.points.push({ series: ADA_USD_SERIES, timeSec: this.timeSec, price, lovelace: 0n, tokenRaw: 0n });
+    if (price === null) return;
+    this.points.push({ series: ADA_USD_SERIES, timeSec: this.timeSec, price, lovelace: 0n, tokenRaw: 0n });
+    // The rate a trade later in the chain is costed at in USD (wallet PnL).
+    this.state.put(ADA_USD_NOW, { _id: ADA_USD_NOW_ID, rate: price, slot: this.slot });
   }
 
   private pendingTrade(orderRef: string): TradeDoc | null {
@@ -318,6 +336,7 @@ class MarketBlock {
     };
     this.state.put(TRADES, trade);
     if (!pending) this.state.put(ORDER_TRADES, { _id: w.orderRef, tradeId: id });
+    this.walletTrade(trade, pending !== null);
     if (priceRaw === null || !leg) return;
     const point = { timeSec: this.timeSec, lovelace: leg.lovelace };
     if (poolId !== null) {
@@ -443,5 +462,33 @@ class MarketBlock {
       seq: this.nextId(TRADE_SEQ_COUNTER),
     });
     this.state.put(ORDER_TRADES, { _id: orderRef, tradeId: id });
+    this.walletPlaced(makerOf(order.owner));
+  }
+
+  /**
+   * The wallet's FIFO state after a trade completed (chain order): an ADA-side trade opens a lot or sells from
+   * the oldest lots, costed in USD at the ADA/USD rate of this point of the chain; any other trade is counted as
+   * skipped. A completed pending order no longer counts as not complete.
+   */
+  private walletTrade(trade: TradeDoc, wasPending: boolean): void {
+    if (!trade.maker) return;
+    const prev = this.state.get(WALLET_LOTS, trade.maker);
+    const fifo = fifoOfDoc(prev);
+    const skipped = { ...(prev?.skipped ?? NO_SKIPS) };
+    if (wasPending) skipped.notComplete = Math.max(0, skipped.notComplete - 1);
+    const t = pnlTradeFromDoc(trade, 0, () => this.timeSec);
+    if (typeof t === 'string') skipped[t] += 1;
+    else applyFifoTrade(fifo, t, this.state.get(ADA_USD_NOW, ADA_USD_NOW_ID)?.rate ?? null);
+    this.state.put(WALLET_LOTS, docOfFifo(trade.maker, fifo, skipped, this.slot));
+  }
+
+  /** A placed order counts as not complete for its wallet until it executes (a cancelled one stays so). */
+  private walletPlaced(maker: string | null): void {
+    if (!maker) return;
+    const prev = this.state.get(WALLET_LOTS, maker);
+    const skipped = { ...(prev?.skipped ?? NO_SKIPS), notComplete: (prev?.skipped.notComplete ?? 0) + 1 };
+    this.state.put(WALLET_LOTS, { ...docOfFifo(maker, fifoOfDoc(prev), skipped, this.slot) });
   }
 }
+
+const NO_SKIPS = { notComplete: 0, noAdaSide: 0, zeroAmount: 0 } as const;

@@ -12,6 +12,7 @@
  * (`raw × 10^decimals / 10^6` for ADA prices). Times: unix seconds for candle buckets, slots elsewhere.
  */
 import { defineCollection, type Store } from '../store.js';
+import { ADA_USD_NOW, WALLET_LOTS } from './pnl.js';
 
 /** Monotonic counters for the integer ids the spec gives pools and trades (`_id` = counter name). */
 export interface CounterDoc {
@@ -255,4 +256,16 @@ export interface LogoDoc {
 }
 export const LOGOS = defineCollection<LogoDoc>({ name: 'logos' });
 
-export const MARKET_SYNC_COLLECTIONS = [COUNTERS, POOL_KEYS, POOLS, POOL_STATES, TRADES, ORDER_TRADES, CANDLES, TOKENS];
+/** Every collection the market sync extension writes (wallet PnL state included: mongo/collections/pnl.ts). */
+export const MARKET_SYNC_COLLECTIONS = [
+  COUNTERS,
+  POOL_KEYS,
+  POOLS,
+  POOL_STATES,
+  TRADES,
+  ORDER_TRADES,
+  CANDLES,
+  TOKENS,
+  WALLET_LOTS,
+  ADA_USD_NOW,
+];
