@@ -49,7 +49,8 @@ export function createApp(deps: ApiDeps): Koa {
     app.use(forPaths(isMcp, access.mcp));
   }
 
-  if (deps.cacheMs) app.use(forPaths(isRest, microCache({ store: deps.store, ttlMs: deps.cacheMs })));
+  // Also without a cache window (API_CACHE_MS=0): it then compresses each answer instead of replaying it.
+  app.use(forPaths(isRest, microCache({ store: deps.store, ttlMs: deps.cacheMs ?? 0 })));
 
   for (const factory of SITE_ROUTERS) {
     const router = factory(deps);

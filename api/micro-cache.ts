@@ -11,6 +11,7 @@
 import type Koa from 'koa';
 import { CHECKPOINTS } from '../mongo/collections/sync-state.js';
 import type { Store } from '../mongo/store.js';
+import { codedEtag, compress, MIN_COMPRESS_BYTES, preferredCoding, type Coding } from './compress.js';
 import { ResponseCache } from './response-cache.js';
 
 interface Meta {
@@ -18,6 +19,8 @@ interface Meta {
   type: string;
   /** Headers the handler set that a replay must carry (ETag, Cache-Control). */
   headers: [string, string][];
+  /** Compressed representations, made on the first request that accepts each coding. */
+  coded: Partial<Record<Coding, Buffer>>;
 }
 
 const REPLAYED = ['etag', 'cache-control'] as const;
@@ -37,20 +40,17 @@ export function microCache(opts: MicroCacheOptions): Koa.Middleware {
   const checkpoints = opts.store.collection(CHECKPOINTS);
 
   return async (ctx, next) => {
-    if (ctx.method !== 'GET' || opts.ttlMs <= 0) return next();
-    const cp = await checkpoints.get('sync');
+    if (ctx.method !== 'GET') return next();
+    const caching = opts.ttlMs > 0;
+    const cp = caching ? await checkpoints.get('sync') : null;
     const key = `${ctx.path}?${ctx.querystring}|${cp ? `${cp.height}:${cp.id}` : '-'}`;
     const now = clock();
-    const hit = cache.entry(key);
+    const hit = caching ? cache.entry(key) : undefined;
     if (hit && hit.meta.expires > now) {
       ctx.status = 200;
       ctx.type = hit.meta.type;
       for (const [h, v] of hit.meta.headers) ctx.set(h, v);
-      if (ctx.response.etag && ctx.fresh) {
-        ctx.status = 304;
-        return;
-      }
-      ctx.body = hit.bytes;
+      send(ctx, hit.bytes, hit.meta.coded);
       return;
     }
     await next();
@@ -63,6 +63,31 @@ export function microCache(opts: MicroCacheOptions): Koa.Middleware {
       const v = ctx.response.get(h);
       return v ? [[h, v]] : [];
     });
-    ctx.body = cache.setBytes(key, bytes, { expires: now + opts.ttlMs, type: ctx.response.type, headers });
+    const coded: Meta['coded'] = {};
+    if (opts.ttlMs > 0)
+      cache.setBytes(key, bytes, { expires: now + opts.ttlMs, type: ctx.response.type, headers, coded });
+    send(ctx, bytes, coded);
   };
+}
+
+/**
+ * Answers with the identity bytes or the representation the client prefers (compressed into `coded` once), with
+ * that representation's ETag; 304 when If-None-Match names it.
+ */
+function send(ctx: Koa.Context, bytes: Buffer, coded: Meta['coded']): void {
+  const coding = bytes.length >= MIN_COMPRESS_BYTES ? preferredCoding(ctx) : null;
+  if (bytes.length >= MIN_COMPRESS_BYTES) ctx.vary('Accept-Encoding');
+  const etag = ctx.response.get('ETag');
+  if (coding && etag) ctx.set('ETag', codedEtag(etag, coding));
+  if (ctx.response.etag && ctx.fresh) {
+    ctx.status = 304;
+    return;
+  }
+  if (!coding) {
+    ctx.body = bytes;
+    return;
+  }
+  const body = (coded[coding] ??= compress(bytes, coding));
+  ctx.set('Content-Encoding', coding);
+  ctx.body = body;
 }

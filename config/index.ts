@@ -132,6 +132,11 @@ export const CONFIG_KEYS = {
   SYNC_SLICE_BLOCKS: key('Blocks per sync slice (one store transaction).', int(1, 100_000), '500'),
   SYNC_K: key('Blocks of undo information kept (the security parameter k; 2160 on mainnet).', int(1, 100_000), '2160'),
   LOG_LEVEL: key('pino log level.', z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
+  OGMIOS_IS_DEVNET: key(
+    'The chain source at OGMIOS_URL is the standalone devnet (`npm run devnet`): its pools’ `.devnet` metadata URLs are fetched from it. Never set it for a real node.',
+    bool,
+    'false',
+  ),
   TRUST_PROXY: key('Take client IPs from X-Forwarded-For (only behind a trusted proxy).', bool, 'false'),
   API_CACHE_MS: key(
     'How long a REST answer is reused for the same URL and chain tip (ms); 0 = never.',

@@ -8,21 +8,18 @@ import { mkdirSync } from 'node:fs';
 import { pino } from 'pino';
 import { connectOgmios } from '../activities/chain/ogmios-client.js';
 import { importRegistry } from '../activities/registry/import.js';
-import { httpMetadataFetcher } from '../activities/staking/metadata.js';
-import { createActivities } from '../activities/index.js';
 import type { SliceResult } from '../activities/sync/index.js';
 import { createAccess, REDACT_HEADERS } from '../api/access/index.js';
 import { tokenDecimalsLookup } from '../api/present/market.js';
 import { startApi } from '../api/server.js';
 import { runWithConfig, type Config } from '../config/index.js';
 import { startDevnet, type Devnet } from '../devnet/index.js';
-import { devnetHostResolver } from '../devnet/pool-metadata.js';
 import { ALL_COLLECTIONS } from '../mongo/collections/index.js';
 import { openStore } from '../mongo/open.js';
 import { SYNC_WORKFLOW_ID } from '../temporal/constants.js';
+import { buildActivities } from '../temporal/activities.js';
 import { createRunner } from '../temporal/runner.js';
 import { SCHEDULES } from '../temporal/schedules.js';
-import { resolveIagonScripts } from '../cardano/iagon.js';
 
 /** While the sync catches up, recomputes rerun at least this often (ms). */
 const WARM_FIRE_MS = 15_000;
@@ -92,13 +89,10 @@ async function main(config: Config) {
     const printProgress = progressPrinter(log);
     let caughtUp = false;
     let lastWarmFire = Date.now();
-    const activities = createActivities({
+    const activities = buildActivities(config, {
       store,
       chain,
-      k: config.SYNC_K,
-      network: config.CARDANO_NETWORK,
-      iagon: resolveIagonScripts(config),
-      newsFeeds: config.NEWS_FEEDS ?? [],
+      devnetUrl: devnet?.url ?? null,
       onProgress: (p) => {
         printProgress(p);
         // While catching up, every recompute reruns at least every WARM_FIRE_MS (overlapping firings are skipped),
@@ -111,9 +105,6 @@ async function main(config: Config) {
           runner.fireSchedules();
         }
       },
-      // Pool metadata JSON is fetched and checked against its registered hash. The devnet's pools register
-      // stable `https://….devnet/…` URLs (never its port); the devnet's own HTTP server serves them.
-      fetchMetadata: httpMetadataFetcher({ resolve: devnetHostResolver(ogmiosUrl) }),
     });
     const runner = createRunner({ store, activities, log });
     stops.unshift(() => runner.stop());

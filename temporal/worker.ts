@@ -8,15 +8,12 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { pino } from 'pino';
 import { connectOgmios } from '../activities/chain/ogmios-client.js';
 import { importRegistry } from '../activities/registry/import.js';
-import { httpMetadataFetcher } from '../activities/staking/metadata.js';
-import { createActivities } from '../activities/index.js';
 import { ConfigError, runWithConfig, type Config } from '../config/index.js';
-import { devnetHostResolver } from '../devnet/pool-metadata.js';
 import { ALL_COLLECTIONS } from '../mongo/collections/index.js';
 import { openStore } from '../mongo/open.js';
+import { buildActivities } from './activities.js';
 import { bundleWorkflows } from './bundle.js';
 import { taskQueue } from './constants.js';
-import { resolveIagonScripts } from '../cardano/iagon.js';
 
 async function main(config: Config) {
   const log = pino({ level: config.LOG_LEVEL, base: undefined });
@@ -31,15 +28,11 @@ async function main(config: Config) {
   await store.ensureIndexes(ALL_COLLECTIONS);
   const chain = await connectOgmios(config.OGMIOS_URL);
   await importRegistry(store, config.TOKEN_REGISTRY_DIR);
-  const activities = createActivities({
+  const activities = buildActivities(config, {
     store,
     chain,
-    k: config.SYNC_K,
-    network: config.CARDANO_NETWORK,
-    iagon: resolveIagonScripts(config),
-    newsFeeds: config.NEWS_FEEDS ?? [],
-    // `.devnet` metadata URLs (a standalone devnet as OGMIOS_URL) are served by the devnet itself.
-    fetchMetadata: httpMetadataFetcher({ resolve: devnetHostResolver(config.OGMIOS_URL) }),
+    // The standalone devnet (`npm run devnet`) as OGMIOS_URL serves its pools' `.devnet` metadata itself.
+    devnetUrl: config.OGMIOS_IS_DEVNET ? config.OGMIOS_URL : null,
   });
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   try {

@@ -8,9 +8,13 @@ import { Tag } from 'cbor-x';
 import { AddressError, parseAddress, type Network, type ParsedAddress } from '../../cardano/address.js';
 import { decodeCbor } from '../access/cbor.js';
 import {
+  addressesOfStake,
   blockAtHeight,
+  countAddressesOfStake,
+  countStakeHistory,
+  historyEnds,
+  stakeHistory,
   ADDRESSES,
-  ADDRESS_TXS,
   BLOCKS,
   STAKE_ACCOUNTS,
   TRANSACTIONS,
@@ -56,9 +60,7 @@ async function getBlockAnswer(deps: ReadDeps, input: RouteInput<typeof explorerR
   const id = input.id.toLowerCase();
   const [cp, found] = await Promise.all([
     deps.store.collection(CHECKPOINTS).get(CHECKPOINT_ID),
-    id.length === 64
-      ? blocks.get(id)
-      : blocks.find('byHeight', { eq: [Number(id)], limit: 1 }).then((b) => b[0] ?? null),
+    id.length === 64 ? blocks.get(id) : blockAtHeight(deps.store, Number(id)),
   ]);
   if (!found) throw new NotFoundError(`block ${input.id} not found`);
   const next = await blockAtHeight(deps.store, found.height + 1);
@@ -142,17 +144,7 @@ async function activities(
   by: 'address' | 'stake',
   key: string,
 ): Promise<{ first: Activity | null; last: Activity | null }> {
-  const history = store.collection(ADDRESS_TXS);
-  const [[first], [last]] =
-    by === 'address'
-      ? await Promise.all([
-          history.find('_id', { gt: `${key}|`, lt: `${key}}`, limit: 1 }),
-          history.find('_id', { gt: `${key}|`, lt: `${key}}`, limit: 1, reverse: true }),
-        ])
-      : await Promise.all([
-          history.find('byStake', { eq: [key], limit: 1 }),
-          history.find('byStake', { eq: [key], limit: 1, reverse: true }),
-        ]);
+  const { first, last } = await historyEnds(store, by, key);
   if (!first || !last) return { first: null, last: null };
   const [firstTx, lastTx] = await store.collection(TRANSACTIONS).getMany([first.txId, last.txId]);
   const point = (e: AddressTxDoc, time: string | undefined): Activity => ({
@@ -183,12 +175,9 @@ async function paymentAnswer(store: Store, address: string, parsed: ParsedAddres
  * address-transaction entries the count falls back to those entries (`txCountExact: false`).
  */
 async function stakeAnswer(store: Store, stakeAddress: string, parsed: ParsedAddress, decimalsOf: DecimalsOf) {
-  const byStake = { eq: [stakeAddress] };
-  const addressDocs = store.collection(ADDRESSES);
-  const history = store.collection(ADDRESS_TXS);
   const [addressCount, addresses, account, { first, last }] = await Promise.all([
-    addressDocs.count('byStake', byStake),
-    addressDocs.find('byStake', { ...byStake, limit: STAKE_AGGREGATE_LIMIT }),
+    countAddressesOfStake(store, stakeAddress),
+    addressesOfStake(store, stakeAddress, STAKE_AGGREGATE_LIMIT),
     store.collection(STAKE_ACCOUNTS).get(stakeAddress),
     activities(store, 'stake', stakeAddress),
   ]);
@@ -199,10 +188,10 @@ async function stakeAnswer(store: Store, stakeAddress: string, parsed: ParsedAdd
   let txCountExact = true;
   if (addressCount <= 1) txCount = addresses[0]?.txCount ?? 0;
   else {
-    const entries = await history.find('byStake', { ...byStake, limit: STAKE_DISTINCT_TX_LIMIT + 1 });
+    const entries = await stakeHistory(store, stakeAddress, STAKE_DISTINCT_TX_LIMIT + 1);
     if (entries.length <= STAKE_DISTINCT_TX_LIMIT) txCount = new Set(entries.map((e) => e.txId)).size;
     else {
-      txCount = await history.count('byStake', byStake);
+      txCount = await countStakeHistory(store, stakeAddress);
       txCountExact = false;
     }
   }

@@ -6,7 +6,17 @@ import { type GovernanceProposalDoc } from '../../mongo/collections/governance.j
 import { BadRequestError, NotFoundError } from '../errors.js';
 import { presentDRepRow, presentProposal, presentProposalRow, presentVote } from '../present/governance.js';
 import { MAX_DETAIL_VOTES, MAX_DREP_VOTES } from '../schemas/governance.js';
-import { DREPS, GOVERNANCE_PROPOSALS, GOVERNANCE_VOTES } from '../../mongo/collections/governance.js';
+import {
+  countDReps,
+  countProposals,
+  countVotesOnProposal,
+  drepsByStake,
+  proposalsNewestFirst,
+  votesOfVoter,
+  votesOnProposal,
+  DREPS,
+  GOVERNANCE_PROPOSALS,
+} from '../../mongo/collections/governance.js';
 import type { governanceRoutes } from '../routes/governance.js';
 import type { ReadDeps, RouteInput } from './deps.js';
 import { withAsOf } from './freshness.js';
@@ -19,25 +29,22 @@ function matches(d: GovernanceProposalDoc, q: string): boolean {
 }
 
 async function listGovernanceProposalsAnswer(deps: ReadDeps, input: RouteInput<typeof governanceRoutes.proposals>) {
-  const proposals = deps.store.collection(GOVERNANCE_PROPOSALS);
   const offset = (input.page - 1) * input.pageSize;
-  // Newest first: submission epoch, then slot, both descending.
-  const [index, eq] = input.status ? ['byStatus', [input.status]] : ['byNewest', []];
   let docs: GovernanceProposalDoc[];
   let total: number;
   if (input.q) {
     // Text search: the proposal set is small (hundreds on mainnet), so filter the ordered list in memory.
     const q = input.q.toLowerCase();
-    const hits = (await proposals.find(index, { eq, reverse: true })).filter((d) => matches(d, q));
+    const hits = (await proposalsNewestFirst(deps.store, input.status)).filter((d) => matches(d, q));
     docs = hits.slice(offset, offset + input.pageSize);
     total = hits.length;
   } else {
     [docs, total] = await Promise.all([
-      proposals.find(index, { eq, reverse: true, offset, limit: input.pageSize }),
-      proposals.count(index, { eq }),
+      proposalsNewestFirst(deps.store, input.status, { offset, limit: input.pageSize }),
+      countProposals(deps.store, input.status),
     ]);
   }
-  const asOf = docs[0] ?? (await proposals.find('byNewest', { reverse: true, limit: 1 }))[0];
+  const asOf = docs[0] ?? (await proposalsNewestFirst(deps.store, undefined, { offset: 0, limit: 1 }))[0];
   return {
     items: docs.map(presentProposalRow),
     page: input.page,
@@ -50,7 +57,6 @@ async function listGovernanceProposalsAnswer(deps: ReadDeps, input: RouteInput<t
 
 async function getGovernanceProposalAnswer(deps: ReadDeps, input: RouteInput<typeof governanceRoutes.proposal>) {
   const proposals = deps.store.collection(GOVERNANCE_PROPOSALS);
-  const votes = deps.store.collection(GOVERNANCE_VOTES);
   const ref = parseGovActionRef(input.id);
   if (!ref)
     throw new BadRequestError(
@@ -60,19 +66,18 @@ async function getGovernanceProposalAnswer(deps: ReadDeps, input: RouteInput<typ
   const doc = await proposals.get(id);
   if (!doc) throw new NotFoundError(`governance proposal ${id} not found`);
   const [list, votesTotal] = await Promise.all([
-    votes.find('byProposal', { eq: [id], reverse: true, limit: MAX_DETAIL_VOTES }),
-    votes.count('byProposal', { eq: [id] }),
+    votesOnProposal(deps.store, id, MAX_DETAIL_VOTES),
+    countVotesOnProposal(deps.store, id),
   ]);
   return presentProposal(doc, list, votesTotal);
 }
 
 async function listDRepsAnswer(deps: ReadDeps, input: RouteInput<typeof governanceRoutes.dreps>) {
-  const dreps = deps.store.collection(DREPS);
   const [docs, total] = await Promise.all([
-    dreps.find('byStake', { reverse: true, offset: (input.page - 1) * input.pageSize, limit: input.pageSize }),
-    dreps.count('byStake'),
+    drepsByStake(deps.store, { offset: (input.page - 1) * input.pageSize, limit: input.pageSize }),
+    countDReps(deps.store),
   ]);
-  const asOf = docs[0] ?? (await dreps.find('byStake', { reverse: true, limit: 1 }))[0];
+  const asOf = docs[0] ?? (await drepsByStake(deps.store, { offset: 0, limit: 1 }))[0];
   return {
     items: docs.map(presentDRepRow),
     page: input.page,
@@ -84,7 +89,6 @@ async function listDRepsAnswer(deps: ReadDeps, input: RouteInput<typeof governan
 }
 
 async function getDRepAnswer(deps: ReadDeps, input: RouteInput<typeof governanceRoutes.drep>) {
-  const votes = deps.store.collection(GOVERNANCE_VOTES);
   const dreps = deps.store.collection(DREPS);
   let id = input.id;
   if (!PREDEFINED.has(id)) {
@@ -98,7 +102,7 @@ async function getDRepAnswer(deps: ReadDeps, input: RouteInput<typeof governance
   }
   const doc = await dreps.get(id);
   if (!doc) throw new NotFoundError(`DRep ${input.id} not found`);
-  const list = await votes.find('byVoter', { eq: [id], reverse: true, limit: MAX_DREP_VOTES });
+  const list = await votesOfVoter(deps.store, id, MAX_DREP_VOTES);
   return { ...presentDRepRow(doc), votes: list.map(presentVote), epoch: doc.epoch, computedAt: doc.computedAt };
 }
 

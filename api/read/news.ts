@@ -1,7 +1,7 @@
 /**
  * Read functions of news (REST, MCP and Markdown present their results).
  */
-import { NEWS, NEWS_FEEDS, type NewsDoc } from '../../mongo/collections/news.js';
+import { NEWS_FEEDS, newsNewestFirst, type NewsDoc } from '../../mongo/collections/news.js';
 import { BadRequestError } from '../errors.js';
 import type { newsRoutes } from '../routes/news.js';
 import type { ReadDeps, RouteInput } from './deps.js';
@@ -37,10 +37,9 @@ async function listNewsAnswer(deps: ReadDeps, input: RouteInput<typeof newsRoute
   if (feeds.length === 0) return { items: [], nextCursor: null, reason: NO_FEEDS_REASON, feeds: [] };
   const q = input.q?.toLowerCase();
   const out: NewsDoc[] = [];
-  const coll = store.collection(NEWS);
   // One extra match tells whether a next page exists.
   for (;;) {
-    const page = await coll.find('byTime', { reverse: true, limit: SCAN_PAGE, ...(after ? { after } : {}) });
+    const page = await newsNewestFirst(store, SCAN_PAGE, after);
     for (const d of page) if (!q || d.search.includes(q)) out.push(d);
     if (out.length > input.limit || page.length < SCAN_PAGE) break;
     after = page[page.length - 1];

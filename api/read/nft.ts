@@ -5,11 +5,16 @@ import { storeClock, type SlotClock } from '../../mongo/collections/clock.js';
 import { decodeAssetName } from '../../cardano/units.js';
 import { lovelaceToAda } from '../../cardano/units.js';
 import {
+  activeListingsByPrice,
+  anyListingOfPolicy,
+  collectionsRanked,
+  countActiveListings,
+  countCollectionStats,
+  salesNewestFirst,
+  NFT_STATS_SORTS,
   NFT_ASSETS,
   NFT_COLLECTIONS,
   NFT_COLLECTION_STATS,
-  NFT_LISTINGS,
-  NFT_SALES,
   PRICE_KEY_DIGITS,
   UNKNOWN_PRICE_KEY,
   type NftAssetDoc,
@@ -19,23 +24,10 @@ import {
 } from '../../mongo/collections/nft.js';
 import type { Store } from '../../mongo/store.js';
 import { BadRequestError, NotFoundError, NotReadyError } from '../errors.js';
-import { type NftSort } from '../schemas/nft.js';
 import type { nftRoutes } from '../routes/nft.js';
 import type { ReadDeps, RouteInput } from './deps.js';
 import { withAsOf } from './freshness.js';
 const RECENT_SALES = 10;
-
-/** Index of each sort (all ranked largest first). */
-const SORT_INDEX: Record<NftSort, { index: string; key: (d: NftCollectionStatsDoc) => number | null }> = {
-  volume24h: { index: 'byVolume24h', key: (d) => d.volume24h },
-  volume7d: { index: 'byVolume7d', key: (d) => d.volume7d },
-  volumeAll: { index: 'byVolumeAll', key: (d) => d.volumeAll },
-  floor: { index: 'byFloor', key: (d) => d.rankFloor },
-  listings: { index: 'byListings', key: (d) => d.listings },
-  sales24h: { index: 'bySales24h', key: (d) => d.sales24h },
-  owners: { index: 'byOwners', key: (d) => d.owners },
-  supply: { index: 'bySupply', key: (d) => d.supply },
-};
 
 function presentRow(d: NftCollectionStatsDoc) {
   return {
@@ -148,15 +140,15 @@ async function presentListings(store: Store, clock: SlotClock, listings: readonl
 async function knownPolicy(store: Store, policy: string) {
   const [c, listing] = await Promise.all([
     store.collection(NFT_COLLECTIONS).get(policy),
-    store.collection(NFT_LISTINGS).find('byPolicyListed', { eq: [policy], limit: 1 }),
+    anyListingOfPolicy(store, policy),
   ]);
-  if (!c && listing.length === 0) throw new NotFoundError(`NFT collection ${policy} not found`);
+  if (!c && !listing) throw new NotFoundError(`NFT collection ${policy} not found`);
 }
 
 async function listNftCollectionsAnswer(deps: ReadDeps, input: RouteInput<typeof nftRoutes.list>) {
   const { store } = deps;
   const stats = store.collection(NFT_COLLECTION_STATS);
-  const sort = SORT_INDEX[input.sort];
+  const sort = NFT_STATS_SORTS[input.sort];
   let docs: NftCollectionStatsDoc[];
   let total: number;
   const offset = (input.page - 1) * input.pageSize;
@@ -174,11 +166,11 @@ async function listNftCollectionsAnswer(deps: ReadDeps, input: RouteInput<typeof
     docs = all.slice(offset, offset + input.pageSize);
   } else {
     [docs, total] = await Promise.all([
-      stats.find(sort.index, { reverse: true, offset, limit: input.pageSize }),
-      stats.count(sort.index),
+      collectionsRanked(store, input.sort, { offset, limit: input.pageSize }),
+      countCollectionStats(store),
     ]);
   }
-  const first = docs[0] ?? (await stats.find('byVolume24h', { limit: 1 }))[0];
+  const first = docs[0] ?? (await collectionsRanked(store, 'volume24h', { offset: 0, limit: 1 }))[0];
   return {
     items: docs.map(presentRow),
     page: input.page,
@@ -198,7 +190,7 @@ async function getNftCollectionAnswer(deps: ReadDeps, input: RouteInput<typeof n
   const [{ clock }, cached, recent] = await Promise.all([
     storeClock(store),
     stats.get(policy),
-    store.collection(NFT_SALES).find('byPolicy', { eq: [policy], reverse: true, limit: RECENT_SALES }),
+    salesNewestFirst(store, policy, RECENT_SALES),
   ]);
   const s = cached;
   if (!s)
@@ -231,12 +223,7 @@ async function getNftCollectionSalesAnswer(deps: ReadDeps, input: RouteInput<typ
   await knownPolicy(store, policy);
   const [{ clock }, docs] = await Promise.all([
     storeClock(store),
-    store.collection(NFT_SALES).find('byPolicy', {
-      eq: [policy],
-      reverse: true,
-      limit: input.limit + 1,
-      ...(after ? { after: { _id: after.id, policyId: policy, slot: Number(after.key) } } : {}),
-    }),
+    salesNewestFirst(store, policy, input.limit + 1, after ? { id: after.id, slot: Number(after.key) } : undefined),
   ]);
   const page = docs.slice(0, input.limit);
   const last = page[page.length - 1];
@@ -251,16 +238,14 @@ async function getNftCollectionListingsAnswer(deps: ReadDeps, input: RouteInput<
   const policy = input.policy.toLowerCase();
   const after = input.cursor ? decodeCursor(input.cursor, isListingKey) : null;
   await knownPolicy(store, policy);
-  const listings = store.collection(NFT_LISTINGS);
   const [{ clock }, docs, total] = await Promise.all([
     storeClock(store),
-    listings.find('byPolicyStatus', {
-      eq: [policy, 'active'],
-      reverse: input.sort === 'price_desc',
+    activeListingsByPrice(store, policy, {
+      descending: input.sort === 'price_desc',
       limit: input.limit + 1,
-      ...(after ? { after: { _id: after.id, policyId: policy, status: 'active', priceKey: after.key } } : {}),
+      ...(after ? { after: { id: after.id, priceKey: after.key } } : {}),
     }),
-    listings.count('byPolicyStatus', { eq: [policy, 'active'] }),
+    countActiveListings(store, policy),
   ]);
   const page = docs.slice(0, input.limit);
   const last = page[page.length - 1];

@@ -74,7 +74,7 @@ async function getPoolTradesAnswer(deps: ReadDeps, input: RouteInput<typeof pool
   const { store } = deps;
   const site = deps.config.SITE_URL;
   const pool = await poolOr404(store, input.id);
-  return tradesPage(store, { index: 'byPool', poolId: pool.id }, input.limit, input.cursor, site, logoMode(input));
+  return tradesPage(store, { poolId: pool.id }, input.limit, input.cursor, site, logoMode(input));
 }
 
 export const listPools = withAsOf(listPoolsAnswer);

@@ -4,16 +4,15 @@
 import { poolHashFromId } from '../../cardano/address.js';
 import { BadRequestError, NotFoundError } from '../errors.js';
 import { presentStakePool, presentStakePoolRow } from '../present/staking.js';
-import { STAKE_POOLS } from '../../mongo/collections/staking.js';
+import { STAKE_POOLS, countStakePools, stakePoolsByStake } from '../../mongo/collections/staking.js';
 import type { stakingRoutes } from '../routes/staking.js';
 import type { ReadDeps, RouteInput } from './deps.js';
 import { withAsOf } from './freshness.js';
 
 async function listStakePoolsAnswer(deps: ReadDeps, input: RouteInput<typeof stakingRoutes.list>) {
-  const pools = deps.store.collection(STAKE_POOLS);
   const [docs, total] = await Promise.all([
-    pools.find('byStake', { reverse: true, offset: (input.page - 1) * input.pageSize, limit: input.pageSize }),
-    pools.count('byStake'),
+    stakePoolsByStake(deps.store, { offset: (input.page - 1) * input.pageSize, limit: input.pageSize }),
+    countStakePools(deps.store),
   ]);
   const first = docs[0];
   return {

@@ -17,16 +17,18 @@ import {
   type TokenStatsDoc,
 } from '../../mongo/collections/market-read.js';
 import {
-  CANDLES,
+  candleBefore,
+  candlesInRange,
+  poolsOfUnit,
+  poolStateAt,
+  tradesNewestFirst,
+  type TradesOf,
   CANDLE_INTERVALS,
   POOLS,
-  POOL_STATES,
   TOKENS,
-  pageTrades,
   type CandleInterval,
   type PoolDoc,
   type TokenDoc,
-  type TradeListKey,
   type TradePosition,
 } from '../../mongo/collections/market.js';
 import type { Store } from '../../mongo/store.js';
@@ -61,11 +63,7 @@ export interface CandleQuery extends CommonQuery {
 export const logoMode = (q: CommonQuery): LogoMode => (q.logos === 'url' ? 'url' : 'data');
 
 /** Pools of a token (either side). */
-export async function poolsOfToken(store: Store, unit: string): Promise<PoolDoc[]> {
-  const pools = store.collection(POOLS);
-  const [a, b] = await Promise.all([pools.find('byTokenA', { eq: [unit] }), pools.find('byTokenB', { eq: [unit] })]);
-  return [...a, ...b];
-}
+export const poolsOfToken = poolsOfUnit;
 
 export interface Candle {
   time: number;
@@ -106,18 +104,15 @@ export async function readCandles(
   const to = q.to === undefined ? Math.floor(nowMs / 1000) : toSeconds(q.to);
   const from = q.from === undefined ? to - sec * MAX_CANDLES : toSeconds(q.from);
   if (from > to) throw new BadRequestError('invalid parameters: from must not be after to');
-  const coll = store.collection(CANDLES);
-  const docs = (
-    await coll.find('bySeries', { eq: [series, q.interval], gte: from, lte: to, reverse: true, limit: MAX_CANDLES })
-  ).reverse();
+  const docs = await candlesInRange(store, series, q.interval, { from, to, limit: MAX_CANDLES });
   let rates: ((t: number) => number | null) | null = null;
   if (q.quote === 'USD' && docs.length) {
     const first = (docs[0] as { time: number }).time;
     const [before, within] = await Promise.all([
-      coll.find('bySeries', { eq: [ADAUSD_SERIES, q.interval], lt: first, reverse: true, limit: 1 }),
-      coll.find('bySeries', { eq: [ADAUSD_SERIES, q.interval], gte: first, lte: to }),
+      candleBefore(store, ADAUSD_SERIES, q.interval, first),
+      candlesInRange(store, ADAUSD_SERIES, q.interval, { from: first, to }),
     ]);
-    const usd = [...before, ...within];
+    const usd = [...(before ? [before] : []), ...within];
     rates = (t) => {
       let r: number | null = null;
       for (const c of usd) {
@@ -155,14 +150,14 @@ function decodeCursor(cursor: string): TradePosition {
 /** One page of trades over `byToken`, `byPool` or `byMaker` (a wallet), newest first, with the cursor of the next page. */
 export async function tradesPage(
   store: Store,
-  by: TradeListKey,
+  by: TradesOf,
   limit: number,
   cursor: string | undefined,
   siteUrl: string,
   mode: LogoMode,
 ) {
   // Chain order (TradeDoc.seq), newest first.
-  const docs = await pageTrades(store, by, limit + 1, cursor === undefined ? null : decodeCursor(cursor));
+  const docs = await tradesNewestFirst(store, by, limit + 1, cursor === undefined ? undefined : decodeCursor(cursor));
   const page = docs.slice(0, limit);
   const { clock } = await storeClock(store);
   const assets = await loadAssets(
@@ -246,15 +241,12 @@ async function liquiditySeries(store: Store, pools: readonly PoolDoc[], days: nu
     today - (days - 1) * DAY,
     Math.floor(Math.min(...pools.map((p) => clock.slotToMs(p.createdSlot))) / 1000 / DAY) * DAY,
   );
-  const states = store.collection(POOL_STATES);
   const points: { time: number; value: number }[] = [];
   for (let day = firstDay; day <= today; day += DAY) {
     const endSlot = clock.msToSlot(Math.min((day + DAY) * 1000 - 1, nowMs));
-    const lasts = await Promise.all(
-      pools.map((p) => states.find('byPool', { eq: [p.id], lte: endSlot, reverse: true, limit: 1 })),
-    );
+    const lasts = await Promise.all(pools.map((p) => poolStateAt(store, p.id, endSlot)));
     let lovelace = 0n;
-    for (const [s] of lasts)
+    for (const s of lasts)
       if (s) lovelace += s.tvlLovelace !== null ? BigInt(s.tvlLovelace) : 2n * BigInt(s.reserveARaw);
     points.push({ time: day, value: Number(lovelace) / 1e6 });
   }
@@ -344,7 +336,7 @@ async function getTokenTradesAnswer(deps: ReadDeps, input: RouteInput<typeof tok
   const site = deps.config.SITE_URL;
   const unit = normUnit(input.unit);
   await tokenOr404(store, unit);
-  return tradesPage(store, { index: 'byToken', token: unit }, input.limit, input.cursor, site, logoMode(input));
+  return tradesPage(store, { token: unit }, input.limit, input.cursor, site, logoMode(input));
 }
 
 async function getTokenSeriesAnswer(deps: ReadDeps, input: RouteInput<typeof tokenRoutes.series>) {

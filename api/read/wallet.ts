@@ -7,9 +7,9 @@ import { firstIndexedBlock } from '../../mongo/collections/chain.js';
 import { walletLots } from '../../mongo/collections/pnl.js';
 import { storeClock } from '../../mongo/collections/clock.js';
 import { stakeAddressOf } from '../../cardano/address.js';
-import { ADDRESSES, type AddressDoc } from '../../mongo/collections/chain.js';
+import { ADDRESSES, addressesOfStake, countAddressesOfStake, type AddressDoc } from '../../mongo/collections/chain.js';
 import { TOKEN_STATS, type TokenStatsDoc } from '../../mongo/collections/market-read.js';
-import { TRADES, type TradeDoc } from '../../mongo/collections/market.js';
+import { tradesNewestFirst, type TradeDoc } from '../../mongo/collections/market.js';
 import type { Store } from '../../mongo/store.js';
 import { NotFoundError } from '../errors.js';
 import { loadAssets } from '../present/market.js';
@@ -62,16 +62,15 @@ async function walletAddresses(store: Store, w: WalletKey): Promise<{ docs: Addr
     const doc = await coll.get(w.address);
     return { docs: doc ? [doc] : [], count: doc ? 1 : 0 };
   }
-  const q = { eq: [w.address] };
   const [docs, count] = await Promise.all([
-    coll.find('byStake', { ...q, limit: WALLET_ADDRESS_LIMIT }),
-    coll.count('byStake', q),
+    addressesOfStake(store, w.address, WALLET_ADDRESS_LIMIT),
+    countAddressesOfStake(store, w.address),
   ]);
   return { docs, count };
 }
 
 async function lastTradeOf(store: Store, maker: string): Promise<TradeDoc | null> {
-  const [last] = await store.collection(TRADES).find('byMaker', { eq: [maker], reverse: true, limit: 1 });
+  const [last] = await tradesNewestFirst(store, { maker }, 1);
   return last ?? null;
 }
 
@@ -79,7 +78,7 @@ async function lastTradeOf(store: Store, maker: string): Promise<TradeDoc | null
 async function assertSeen(store: Store, w: WalletKey): Promise<void> {
   const coll = store.collection(ADDRESSES);
   const seen = w.isStake
-    ? (await coll.find('byStake', { eq: [w.address], limit: 1 })).length > 0
+    ? (await addressesOfStake(store, w.address, 1)).length > 0
     : (await coll.get(w.address)) !== null;
   if (!seen && !(await lastTradeOf(store, w.maker)))
     throw new NotFoundError(`wallet ${w.address} not found (no activity in the indexed range)`);
@@ -125,14 +124,7 @@ async function getWalletTradesAnswer(deps: ReadDeps, input: RouteInput<typeof wa
   const site = deps.config.SITE_URL;
   const network = deps.config.CARDANO_NETWORK;
   const w = await walletParam(store, input.address, network);
-  const page = await tradesPage(
-    store,
-    { index: 'byMaker', maker: w.maker },
-    input.limit,
-    input.cursor,
-    site,
-    logoMode(input),
-  );
+  const page = await tradesPage(store, { maker: w.maker }, input.limit, input.cursor, site, logoMode(input));
   // An empty page of a wallet never seen is its 404, on any page (a cursor names a trade, not a wallet).
   if (page.items.length === 0) await assertSeen(store, w);
   return withHandle(page, w.handle);

@@ -3,7 +3,7 @@
  * Amounts are strings of integers in the chain's base unit (lovelace, raw token quantity): they exceed 2^53 on
  * mainnet. Every document carries the slot it reflects; rollbacks restore documents from the undo journal.
  */
-import { defineCollection, type Store } from '../store.js';
+import { defineCollection, type RangeQuery, type Store } from '../store.js';
 
 /** `{ lovelace, assets: { "<policyId><assetNameHex>": quantity } }`, all integer strings. */
 export interface ValueDoc {
@@ -200,3 +200,35 @@ export interface StakePoolRegDoc {
 export const STAKE_POOL_REGS = defineCollection<StakePoolRegDoc>({ name: 'stake_pool_regs' });
 
 export const CHAIN_COLLECTIONS = [BLOCKS, TRANSACTIONS, UTXOS, ADDRESSES, ADDRESS_TXS, STAKE_ACCOUNTS, STAKE_POOL_REGS];
+
+// ---- named reads ----------------------------------------------------------------------------------------------
+
+/** The address documents carrying a stake key (at most `limit`), and how many there are. */
+export async function addressesOfStake(store: Store, stakeAddress: string, limit: number): Promise<AddressDoc[]> {
+  return store.collection(ADDRESSES).find('byStake', { eq: [stakeAddress], limit });
+}
+export const countAddressesOfStake = (store: Store, stakeAddress: string): Promise<number> =>
+  store.collection(ADDRESSES).count('byStake', { eq: [stakeAddress] });
+
+/**
+ * First and last entry of an address's (or a stake key's) transaction history. ADDRESS_TXS ids are
+ * `address|slot|txId`, so one address's history is an `_id` range ('}' is the character after '|'); a stake key's
+ * goes through the byStake index (stake address, slot).
+ */
+export async function historyEnds(
+  store: Store,
+  by: 'address' | 'stake',
+  key: string,
+): Promise<{ first: AddressTxDoc | null; last: AddressTxDoc | null }> {
+  const history = store.collection(ADDRESS_TXS);
+  const q: RangeQuery = by === 'address' ? { gt: `${key}|`, lt: `${key}}`, limit: 1 } : { eq: [key], limit: 1 };
+  const index = by === 'address' ? '_id' : 'byStake';
+  const [[first], [last]] = await Promise.all([history.find(index, q), history.find(index, { ...q, reverse: true })]);
+  return { first: first ?? null, last: last ?? null };
+}
+
+/** A stake key's address-transaction entries, oldest first (at most `limit`), and their count. */
+export const stakeHistory = (store: Store, stakeAddress: string, limit: number): Promise<AddressTxDoc[]> =>
+  store.collection(ADDRESS_TXS).find('byStake', { eq: [stakeAddress], limit });
+export const countStakeHistory = (store: Store, stakeAddress: string): Promise<number> =>
+  store.collection(ADDRESS_TXS).count('byStake', { eq: [stakeAddress] });

@@ -4,7 +4,7 @@
  * that the ledger no longer lists are kept with their last tallies and a final status, so the history grows.
  * Amounts are lovelace integer strings; `rank*` fields are numbers only for ordering.
  */
-import { defineCollection } from '../store.js';
+import { defineCollection, type Store } from '../store.js';
 
 /**
  * active: listed by the ledger and still open for votes; expired: past its `until` epoch (listed or not);
@@ -225,3 +225,33 @@ export const GOVERNANCE_CHAIN_VOTES = defineCollection<GovChainVoteDoc>({
 export const GOVERNANCE_SYNC_COLLECTIONS = [GOVERNANCE_CHAIN_PROPOSALS, GOVERNANCE_CHAIN_VOTES];
 
 export const GOVERNANCE_COLLECTIONS = [GOVERNANCE_PROPOSALS, GOVERNANCE_VOTES, DREPS, ...GOVERNANCE_SYNC_COLLECTIONS];
+
+// ---- named reads ----------------------------------------------------------------------------------------------
+
+/** Proposals newest first (submission epoch, then slot), all or of one status; a page or all of them. */
+export function proposalsNewestFirst(
+  store: Store,
+  status: string | undefined,
+  page?: { offset: number; limit: number },
+): Promise<GovernanceProposalDoc[]> {
+  const [index, eq] = status ? ['byStatus', [status]] : ['byNewest', []];
+  return store.collection(GOVERNANCE_PROPOSALS).find(index, { eq, reverse: true, ...page });
+}
+export const countProposals = (store: Store, status: string | undefined): Promise<number> =>
+  status
+    ? store.collection(GOVERNANCE_PROPOSALS).count('byStatus', { eq: [status] })
+    : store.collection(GOVERNANCE_PROPOSALS).count('byNewest');
+
+/** The votes on a proposal, largest voting power first (at most `limit`), and their count. */
+export const votesOnProposal = (store: Store, proposalId: string, limit: number): Promise<GovernanceVoteDoc[]> =>
+  store.collection(GOVERNANCE_VOTES).find('byProposal', { eq: [proposalId], reverse: true, limit });
+export const countVotesOnProposal = (store: Store, proposalId: string): Promise<number> =>
+  store.collection(GOVERNANCE_VOTES).count('byProposal', { eq: [proposalId] });
+/** A voter's votes, newest epoch first. */
+export const votesOfVoter = (store: Store, voterId: string, limit: number): Promise<GovernanceVoteDoc[]> =>
+  store.collection(GOVERNANCE_VOTES).find('byVoter', { eq: [voterId], reverse: true, limit });
+
+/** DReps by delegated stake, largest first. */
+export const drepsByStake = (store: Store, page: { offset: number; limit: number }): Promise<DRepDoc[]> =>
+  store.collection(DREPS).find('byStake', { reverse: true, ...page });
+export const countDReps = (store: Store): Promise<number> => store.collection(DREPS).count('byStake');

@@ -82,3 +82,9 @@ export async function readHolderSeries(
     .find('byUnit', { eq: [unit], gte: today - (days - 1) * DAY_SECONDS, lte: today });
   return docs.map((d) => ({ time: d.time, value: d.holders }));
 }
+
+// ---- named reads ----------------------------------------------------------------------------------------------
+
+/** A token's largest holders, largest first. */
+export const topHolders = (store: Store, unit: string, limit: number): Promise<HolderRowDoc[]> =>
+  store.collection(HOLDERS).find('byQuantity', { eq: [unit], reverse: true, limit });

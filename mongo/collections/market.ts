@@ -137,30 +137,10 @@ export const TRADES = defineCollection<TradeDoc>({
   ],
 });
 
-/** Which trades a newest-first list holds: a token's, a pool's or a wallet's (maker). */
-export type TradeListKey =
-  { index: 'byToken'; token: string } | { index: 'byPool'; poolId: number } | { index: 'byMaker'; maker: string };
-
 /** Where a trade sits in its newest-first lists: what a list cursor carries. */
 export interface TradePosition {
   seq: number;
   id: number;
-}
-
-/**
- * Trades of one token, pool or wallet in chain order, newest first (`seq` descending), `limit` of them, strictly
- * after `after` (the position of the last trade of the previous page) when given.
- */
-export async function pageTrades(
-  store: Store,
-  by: TradeListKey,
-  limit: number,
-  after: TradePosition | null,
-): Promise<TradeDoc[]> {
-  const [field, key] =
-    by.index === 'byToken' ? ['token', by.token] : by.index === 'byMaker' ? ['maker', by.maker] : ['poolId', by.poolId];
-  const cursor = after ? { after: { _id: String(after.id).padStart(12, '0'), seq: after.seq, [field]: key } } : {};
-  return store.collection(TRADES).find(by.index, { eq: [key], reverse: true, limit, ...cursor });
 }
 
 /** `_id` = order output reference → the trade that tracks it (pending → complete/cancelled). */
@@ -269,3 +249,72 @@ export const MARKET_SYNC_COLLECTIONS = [
   WALLET_LOTS,
   ADA_USD_NOW,
 ];
+
+// ---- named reads ----------------------------------------------------------------------------------------------
+
+/** Pools with the unit on either side. */
+export async function poolsOfUnit(store: Store, unit: string): Promise<PoolDoc[]> {
+  const pools = store.collection(POOLS);
+  const [a, b] = await Promise.all([pools.find('byTokenA', { eq: [unit] }), pools.find('byTokenB', { eq: [unit] })]);
+  return [...a, ...b];
+}
+
+/** Whose trades: a token's (either side), a pool's, or a maker's (stake address, else address). */
+export type TradesOf = { token: string } | { poolId: number } | { maker: string };
+
+/**
+ * Trades in chain order (`seq`), newest first, strictly after `after` (the position of the last trade of the
+ * previous page: a cursor) when given.
+ */
+export function tradesNewestFirst(
+  store: Store,
+  of: TradesOf,
+  limit: number,
+  after?: TradePosition,
+): Promise<TradeDoc[]> {
+  const [index, field, key] =
+    'token' in of
+      ? ['byToken', 'token', of.token]
+      : 'poolId' in of
+        ? ['byPool', 'poolId', of.poolId]
+        : ['byMaker', 'maker', of.maker];
+  const cursor =
+    after === undefined ? {} : { after: { _id: String(after.id).padStart(12, '0'), seq: after.seq, [field]: key } };
+  return store.collection(TRADES).find(index, { eq: [key], reverse: true, limit, ...cursor });
+}
+
+/** Candles of one series and interval with bucket start in [from, to] (unix seconds), the latest `limit`, oldest first. */
+export async function candlesInRange(
+  store: Store,
+  series: string,
+  interval: CandleInterval,
+  range: { from?: number; to: number; limit?: number },
+): Promise<CandleDoc[]> {
+  const docs = await store.collection(CANDLES).find('bySeries', {
+    eq: [series, interval],
+    ...(range.from !== undefined ? { gte: range.from } : {}),
+    lte: range.to,
+    reverse: true,
+    ...(range.limit !== undefined ? { limit: range.limit } : {}),
+  });
+  return docs.reverse();
+}
+
+/** The last candle of a series starting before `before` (unix seconds). */
+export async function candleBefore(
+  store: Store,
+  series: string,
+  interval: CandleInterval,
+  before: number,
+): Promise<CandleDoc | null> {
+  const [c] = await store
+    .collection(CANDLES)
+    .find('bySeries', { eq: [series, interval], lt: before, reverse: true, limit: 1 });
+  return c ?? null;
+}
+
+/** A pool's state as of a slot: the last state at or before it. */
+export async function poolStateAt(store: Store, poolId: number, slot: number): Promise<PoolStateDoc | null> {
+  const [s] = await store.collection(POOL_STATES).find('byPool', { eq: [poolId], lte: slot, reverse: true, limit: 1 });
+  return s ?? null;
+}

@@ -7,7 +7,7 @@
  * older than NEWS_MAX_AGE_DAYS, none of a feed no longer configured (activities/news/ingest.ts).
  * `news_feeds`: the outcome of the last fetch of each configured feed; `_id` = the feed URL.
  */
-import { defineCollection } from '../store.js';
+import { defineCollection, type Store } from '../store.js';
 
 export interface NewsDoc {
   _id: string;
@@ -53,3 +53,12 @@ export interface NewsFeedDoc {
 export const NEWS_FEEDS = defineCollection<NewsFeedDoc>({ name: 'news_feeds' });
 
 export const NEWS_COLLECTIONS = [NEWS, NEWS_FEEDS];
+
+// ---- named reads ----------------------------------------------------------------------------------------------
+
+/** News items, newest publication first, strictly after `after` (the last item of the previous scan) when given. */
+export const newsNewestFirst = (
+  store: Store,
+  limit: number,
+  after?: Pick<NewsDoc, '_id' | 'publishedMs'>,
+): Promise<NewsDoc[]> => store.collection(NEWS).find('byTime', { reverse: true, limit, ...(after ? { after } : {}) });

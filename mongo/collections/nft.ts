@@ -10,7 +10,7 @@
  * Amounts are lovelace integer strings (exact); slots are absolute slots; `*Key` fields are zero-padded strings
  * whose code-point order is numeric order (index keys hold one type per field).
  */
-import { defineCollection } from '../store.js';
+import { defineCollection, type Store } from '../store.js';
 
 /** Width of lovelace sort keys: 2^64 lovelace has 20 digits. */
 export const PRICE_KEY_DIGITS = 20;
@@ -220,3 +220,61 @@ export const NFT_COLLECTION_STATS = defineCollection<NftCollectionStatsDoc>({
 /** Written by the sync extension (rolled back exactly). */
 export const NFT_SYNC_COLLECTIONS = [NFT_COLLECTIONS, NFT_ASSETS, NFT_OWNERS, NFT_LISTINGS, NFT_SALES];
 export const NFT_COLLECTIONS_ALL = [...NFT_SYNC_COLLECTIONS, NFT_COLLECTION_STATS];
+
+// ---- named reads ----------------------------------------------------------------------------------------------
+
+/** Index and value of each collection ranking (all largest first; a null value ranks last). */
+export const NFT_STATS_SORTS = {
+  volume24h: { index: 'byVolume24h', key: (d: NftCollectionStatsDoc) => d.volume24h },
+  volume7d: { index: 'byVolume7d', key: (d: NftCollectionStatsDoc) => d.volume7d },
+  volumeAll: { index: 'byVolumeAll', key: (d: NftCollectionStatsDoc) => d.volumeAll },
+  floor: { index: 'byFloor', key: (d: NftCollectionStatsDoc) => d.rankFloor },
+  listings: { index: 'byListings', key: (d: NftCollectionStatsDoc) => d.listings },
+  sales24h: { index: 'bySales24h', key: (d: NftCollectionStatsDoc) => d.sales24h },
+  owners: { index: 'byOwners', key: (d: NftCollectionStatsDoc) => d.owners },
+  supply: { index: 'bySupply', key: (d: NftCollectionStatsDoc) => d.supply },
+} as const satisfies Record<string, { index: string; key: (d: NftCollectionStatsDoc) => number | null }>;
+export type NftStatsSort = keyof typeof NFT_STATS_SORTS;
+
+/** One page of collection stats in a ranking's order. */
+export const collectionsRanked = (
+  store: Store,
+  sort: NftStatsSort,
+  page: { offset: number; limit: number },
+): Promise<NftCollectionStatsDoc[]> =>
+  store.collection(NFT_COLLECTION_STATS).find(NFT_STATS_SORTS[sort].index, { reverse: true, ...page });
+export const countCollectionStats = (store: Store): Promise<number> =>
+  store.collection(NFT_COLLECTION_STATS).count('byVolume24h');
+
+/** Whether any listing (active or not) of the policy was ever indexed. */
+export const anyListingOfPolicy = async (store: Store, policyId: string): Promise<boolean> =>
+  (await store.collection(NFT_LISTINGS).find('byPolicyListed', { eq: [policyId], limit: 1 })).length > 0;
+
+/** A collection's sales, newest first, strictly after the sale `after` (a cursor) when given. */
+export const salesNewestFirst = (
+  store: Store,
+  policyId: string,
+  limit: number,
+  after?: { id: string; slot: number },
+): Promise<NftSaleDoc[]> =>
+  store.collection(NFT_SALES).find('byPolicy', {
+    eq: [policyId],
+    reverse: true,
+    limit,
+    ...(after ? { after: { _id: after.id, policyId, slot: after.slot } } : {}),
+  });
+
+/** A collection's active listings by price (cheapest first unless `descending`), after a cursor when given. */
+export const activeListingsByPrice = (
+  store: Store,
+  policyId: string,
+  opts: { descending: boolean; limit: number; after?: { id: string; priceKey: string } },
+): Promise<NftListingDoc[]> =>
+  store.collection(NFT_LISTINGS).find('byPolicyStatus', {
+    eq: [policyId, 'active'],
+    reverse: opts.descending,
+    limit: opts.limit,
+    ...(opts.after ? { after: { _id: opts.after.id, policyId, status: 'active', priceKey: opts.after.priceKey } } : {}),
+  });
+export const countActiveListings = (store: Store, policyId: string): Promise<number> =>
+  store.collection(NFT_LISTINGS).count('byPolicyStatus', { eq: [policyId, 'active'] });

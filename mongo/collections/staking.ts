@@ -4,7 +4,7 @@
  * ordered scan. Amounts are lovelace integer strings (they exceed 2^53 on mainnet); `rankStake` is the same live
  * stake as a number of whole ADA, only for ordering.
  */
-import { defineCollection } from '../store.js';
+import { defineCollection, type Store } from '../store.js';
 
 export type StakePoolStatus = 'active' | 'retiring' | 'retired';
 
@@ -94,3 +94,10 @@ export const STAKE_POOLS = defineCollection<StakePoolDoc>({
 });
 
 export const STAKING_COLLECTIONS = [STAKE_POOLS];
+
+// ---- named reads ----------------------------------------------------------------------------------------------
+
+/** Stake pools by live stake, largest first. */
+export const stakePoolsByStake = (store: Store, page: { offset: number; limit: number }): Promise<StakePoolDoc[]> =>
+  store.collection(STAKE_POOLS).find('byStake', { reverse: true, ...page });
+export const countStakePools = (store: Store): Promise<number> => store.collection(STAKE_POOLS).count('byStake');

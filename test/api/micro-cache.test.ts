@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -48,7 +49,9 @@ describe('REST micro-cache', () => {
         return;
       }
       ctx.etag = `"v${reads}"`;
-      ctx.body = { path: ctx.path, q: ctx.querystring, read: reads };
+      // /big: an answer worth compressing (a token list with inline logos is ~1 MB).
+      const filler = ctx.path === '/big' ? 'lovelace '.repeat(2000) : undefined;
+      ctx.body = { path: ctx.path, q: ctx.querystring, read: reads, ...(filler ? { filler } : {}) };
     });
     server = app.listen(0, '127.0.0.1');
     await new Promise((res) => server.once('listening', res));
@@ -106,5 +109,43 @@ describe('REST micro-cache', () => {
     assert.equal((await get('/missing')).status, 404);
     assert.equal((await get('/missing')).status, 404);
     assert.equal(reads, n + 2);
+  });
+
+  /** node:http GET with explicit headers (fetch would negotiate and decode on its own). */
+  const raw = (p: string, headers: Record<string, string>) =>
+    new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((res, rej) =>
+      http
+        .get(url + p, { headers }, (r) => {
+          const chunks: Buffer[] = [];
+          r.on('data', (c: Buffer) => chunks.push(c));
+          r.on('end', () => res({ status: r.statusCode ?? 0, headers: r.headers, body: Buffer.concat(chunks) }));
+        })
+        .on('error', rej),
+    );
+
+  it('compresses a large answer once per cached entry in the coding the client prefers, each with its own ETag', async () => {
+    now += 10_000; // a fresh window
+    const plain = await raw('/big', { 'accept-encoding': 'identity' });
+    const readsAfterFirst = reads;
+    const br = await raw('/big', { 'accept-encoding': 'gzip;q=0.5, br' });
+    const gz = await raw('/big', { 'accept-encoding': 'gzip' });
+    const br2 = await raw('/big', { 'accept-encoding': 'br' });
+    assert.equal(reads, readsAfterFirst, 'every coding is served from the cached answer');
+    assert.equal(plain.headers['content-encoding'], undefined);
+    assert.equal(br.headers['content-encoding'], 'br');
+    assert.equal(gz.headers['content-encoding'], 'gzip');
+    for (const r of [plain, br, gz]) assert.match(String(r.headers.vary), /Accept-Encoding/i);
+    assert.deepEqual(brotliDecompressSync(br.body), plain.body);
+    assert.deepEqual(gunzipSync(gz.body), plain.body);
+    assert.ok(br.body.length * 5 < plain.body.length, `br ${br.body.length} of ${plain.body.length} bytes`);
+    assert.deepEqual(br2.body, br.body, 'the same compressed bytes again');
+    // Three representations, three validators; each revalidates to 304 only with its own.
+    const tags = [plain, br, gz].map((r) => String(r.headers.etag));
+    assert.equal(new Set(tags).size, 3);
+    assert.equal((await raw('/big', { 'accept-encoding': 'br', 'if-none-match': tags[1] ?? '' })).status, 304);
+    assert.equal((await raw('/big', { 'accept-encoding': 'br', 'if-none-match': tags[0] ?? '' })).status, 200);
+    // A small answer is not worth compressing.
+    const small = await raw('/tokens?sort=small', { 'accept-encoding': 'br' });
+    assert.equal(small.headers['content-encoding'], undefined);
   });
 });

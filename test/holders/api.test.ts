@@ -99,7 +99,12 @@ describe('holders REST and TokenStats.holders', function () {
     const s = await get(`/tokens/${unit}/series/holders?days=7`);
     const day = Math.floor(tipMs / 1000 / 86_400) * 86_400;
     const count = await api.store.collection(HOLDER_COUNTS).get(unit);
-    assert.deepEqual(s, { metric: 'holders', points: [{ time: day, value: count?.count }] });
+    assert.deepEqual(s, {
+      metric: 'holders',
+      points: [{ time: day, value: count?.count }],
+      asOf: s.asOf,
+      coverageFrom: s.coverageFrom,
+    });
   });
 
   it('400 for a malformed unit, 404 for an unknown token', async () => {

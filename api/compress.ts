@@ -1,0 +1,37 @@
+/**
+ * Compressed representations of an answer. An answer is compressed once per cached entry (the micro-cache keeps
+ * each variant beside the identity bytes), never per request while it is cached. Each variant is a distinct
+ * representation, so it carries its own strong ETag (the identity ETag with the coding appended) and every
+ * compressible answer says `Vary: Accept-Encoding`.
+ */
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type Koa from 'koa';
+
+export type Coding = 'br' | 'gzip';
+
+/** Below this size a compressed answer saves less than its headers cost. */
+export const MIN_COMPRESS_BYTES = 1024;
+
+/** Brotli quality 5 and gzip level 6: a 1 MB JSON answer compresses in ~10 ms to ~10 % of its size. */
+export function compress(bytes: Buffer, coding: Coding): Buffer {
+  return coding === 'br'
+    ? brotliCompressSync(bytes, {
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: 5,
+          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+          [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+        },
+      })
+    : gzipSync(bytes, { level: 6 });
+}
+
+/** The coding the client prefers among br and gzip, or null for the identity bytes. */
+export function preferredCoding(ctx: Koa.Context): Coding | null {
+  const coding = ctx.acceptsEncodings('br', 'gzip', 'identity');
+  return coding === 'br' || coding === 'gzip' ? coding : null;
+}
+
+/** `"abc"` → `"abc-br"`: the strong validator of the compressed representation. */
+export function codedEtag(etag: string, coding: Coding): string {
+  return etag.endsWith('"') ? `${etag.slice(0, -1)}-${coding}"` : `${etag}-${coding}`;
+}
