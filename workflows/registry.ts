@@ -83,7 +83,17 @@ export const WORKFLOWS = {
   recomputeMarket: {
     body: recomputeMarketBody,
     activityOptions: RECOMPUTE_ACTIVITY,
-    reads: ['checkpoints', 'pools', 'pool_states', 'trades', 'candles', 'tokens', 'token_meta', 'holder_counts'],
+    reads: [
+      'checkpoints',
+      'pools',
+      'pool_states',
+      'trades',
+      'candles',
+      'tokens',
+      'token_meta',
+      'holder_counts',
+      'holders',
+    ],
     writes: ['token_stats', 'pool_stats', 'rankings', 'ranked_token_stats', 'ranked_pools', 'market_overview'],
   },
   recomputeGovernance: {

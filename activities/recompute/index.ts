@@ -22,7 +22,9 @@ import {
   type StatsWindow,
   type TokenStatsDoc,
 } from '../../mongo/collections/market-read.js';
-import { HOLDER_COUNTS } from '../../mongo/collections/holders.js';
+import { HOLDER_COUNTS, HOLDERS } from '../../mongo/collections/holders.js';
+import { circulatingRaw, LOCKED_HOLDERS_SCANNED } from '../../cardano/supply.js';
+import { scaleInteger } from '../../cardano/units.js';
 import { POOLS, TOKENS, TOKEN_META, type PoolDoc } from '../../mongo/collections/market.js';
 import { replaceAll } from '../../mongo/replace-all.js';
 import { del, put, type CollectionSpec, type Store, type WriteOp } from '../../mongo/store.js';
@@ -105,7 +107,30 @@ export async function computeAllTokenStats(store: Store, nowMs: number) {
   // Holder counts are kept exact by the holders sync extension (holder_counts). A traded token without one has its
   // outputs (its pools' at least) before the indexed range: its count is unknown, left null.
   const counts = await store.collection(HOLDER_COUNTS).getMany(stats.map((s) => s._id));
-  stats.forEach((s, i) => (stats[i] = { ...s, holders: counts[i]?.count ?? null, holdersCapped: false }));
+  const decimals = new Map(stats.map((s) => [s._id, 0]));
+  for (const [i, unit] of units.entries())
+    if (decimals.has(unit)) decimals.set(unit, tokenMetadata(unit, metas[i] ?? null, tokens[i] ?? null).decimals);
+  for (const [i, s] of stats.entries()) {
+    const count = counts[i];
+    // Circulating supply from chain data (cardano/supply.ts): the quantity in unspent outputs minus what the
+    // largest holders keep locked in non-DEX scripts; the market cap uses it where known.
+    let circulatingSupply: number | null = null;
+    if (count) {
+      const largest = await store
+        .collection(HOLDERS)
+        .find('byQuantity', { eq: [s._id], reverse: true, limit: LOCKED_HOLDERS_SCANNED });
+      circulatingSupply = scaleInteger(circulatingRaw(BigInt(count.supplyRaw), largest), decimals.get(s._id) ?? 0);
+    }
+    const mcapAda = s.priceAda !== null && circulatingSupply !== null ? s.priceAda * circulatingSupply : s.mcapAda;
+    stats[i] = {
+      ...s,
+      holders: count?.count ?? null,
+      holdersCapped: false,
+      circulatingSupply,
+      mcapAda,
+      mcapUsd: mcapAda !== null && ctx.adaUsd !== null ? mcapAda * ctx.adaUsd : null,
+    };
+  }
   return { stats, poolStats, pools, ctx };
 }
 

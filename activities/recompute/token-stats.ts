@@ -130,7 +130,7 @@ export function computeTokenStats(input: TokenInputs, ctx: MarketContext): Token
   }
 
   const totalSupply = scaleInteger(token.totalSupplyRaw, d);
-  // No circulating-supply source is indexed yet: market cap falls back to the total supply (spec: mcap).
+  // Circulating supply comes from the holders index (computeAllTokenStats); until known, mcap uses the total supply.
   const circulatingSupply: number | null = null;
   const mcapAda = times(priceAda, circulatingSupply ?? totalSupply);
   const fdvAda = times(priceAda, totalSupply);

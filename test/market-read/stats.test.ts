@@ -9,9 +9,14 @@ import {
   type TokenStatsDoc,
 } from '../../mongo/collections/market-read.js';
 import { POOLS } from '../../mongo/collections/market.js';
-import { del, type Store } from '../../mongo/store.js';
+import { HOLDER_COUNTS, HOLDERS, quantitySortKey } from '../../mongo/collections/holders.js';
+import { enterpriseAddress, rewardAddress } from '../../cardano/address.js';
+import { minswapV2 } from '../../cardano/dex/minswap-v2.js';
+import { del, put, type Store } from '../../mongo/store.js';
 import { DAY, NOW_MS, USDM } from './seed.js';
-import { OTHER, XTK, seedScenario } from './scenario.js';
+import { OTHER, SUPPLY_RAW, XTK, seedScenario } from './scenario.js';
+
+const MINSWAP_V2_POOL_SCRIPT = minswapV2.poolScriptHashes[0]!;
 
 const close = (a: number | null, b: number, what: string) =>
   assert.ok(a !== null && Math.abs(a - b) < 1e-9 * Math.max(1, Math.abs(b)), `${what}: ${a} ≠ ${b}`);
@@ -22,6 +27,23 @@ describe('market recomputes: token stats from hand-built pools, trades and candl
   before(async () => {
     store = await openMemoryStore();
     await seedScenario(store);
+    // XTK on chain: 10,000,000 in unspent outputs; its largest holders: a lock script without a stake key (a
+    // treasury, 3,000,000), a Minswap V2 pool script (liquidity, 2,000,000) and a stake key (5,000,000).
+    const holder = (h: string, raw: string) =>
+      put(HOLDERS, {
+        _id: `${XTK}|${h}`,
+        unit: XTK,
+        holder: h,
+        quantityRaw: raw,
+        slot: 1,
+        sortKey: quantitySortKey(raw),
+      });
+    await store.write([
+      put(HOLDER_COUNTS, { _id: XTK, unit: XTK, count: 3, supplyRaw: SUPPLY_RAW, slot: 1 }),
+      holder(enterpriseAddress('mainnet', 'ab'.repeat(28), true), '30000000000'),
+      holder(enterpriseAddress('mainnet', MINSWAP_V2_POOL_SCRIPT, true), '20000000000'),
+      holder(rewardAddress('mainnet', 'cd'.repeat(28)), '50000000000'),
+    ]);
     const r = await createRecomputeActivities({ store, now: () => NOW_MS }).recomputeTokenStats();
     assert.deepEqual(r, { tokens: 3, pools: 4 });
     x = (await store.collection(TOKEN_STATS).get(XTK)) as TokenStatsDoc;
@@ -73,13 +95,13 @@ describe('market recomputes: token stats from hand-built pools, trades and candl
     close(x.change7dUsd, 0.5625, '7d USD: 1.25 × 1.25 − 1');
   });
 
-  it('supply, market cap (total supply when circulating is unknown), fdv, first pool', () => {
+  it('supply: circulating = on chain minus non-DEX script locks; market cap on it, fdv on the total', () => {
     assert.equal(x.totalSupply, 10_000_000);
-    assert.equal(x.circulatingSupply, null);
-    close(x.mcapAda, 500_000, 'mcapAda');
-    close(x.mcapUsd, 250_000, 'mcapUsd');
-    close(x.fdvUsd, 250_000, 'fdvUsd');
-    assert.equal(x.holders, null);
+    assert.equal(x.circulatingSupply, 7_000_000, '10,000,000 − 3,000,000 in the lock script (the pool circulates)');
+    close(x.mcapAda, 350_000, 'mcapAda: 0.05 × 7,000,000');
+    close(x.mcapUsd, 175_000, 'mcapUsd');
+    close(x.fdvUsd, 250_000, 'fdvUsd: 0.05 × 10,000,000 × 0.5');
+    assert.equal(x.holders, 3);
     assert.equal(x.firstPoolTime, new Date(NOW_MS - 2 * DAY * 1000).toISOString());
     assert.equal(x.firstPoolExact, true);
     assert.match(x.search, /xtk/);
