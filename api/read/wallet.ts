@@ -140,10 +140,11 @@ async function getWalletPnlAnswer(deps: ReadDeps, input: RouteInput<typeof walle
   const now = deps.now ?? Date.now;
   const network = deps.config.CARDANO_NETWORK;
   const w = await walletParam(store, input.address, network);
-  const [doc, adaUsdNow, first] = await Promise.all([
+  const [doc, adaUsdNow, first, { clock, checkpoint }] = await Promise.all([
     walletLots(store, w.maker),
     currentAdaUsd(store),
     firstIndexedBlock(store),
+    storeClock(store),
   ]);
   if (!doc) await assertSeen(store, w);
   const fifo = fifoOfDoc(doc);
@@ -160,8 +161,9 @@ async function getWalletPnlAnswer(deps: ReadDeps, input: RouteInput<typeof walle
   );
   const skipped = doc?.skipped ?? { notComplete: 0, noAdaSide: 0, zeroAmount: 0 };
   const body = presentPnl({ address: w.address, maker: w.maker }, pnl, skipped, assets);
-  // Kept by the sync at every block: always current (computedAt = when it was valued).
-  return withHandle({ ...body, computedAt: new Date(now()).toISOString(), precomputed: true }, w.handle);
+  // Kept by the sync at every block: the lots are those of the indexed tip, valued at the prices read now.
+  const computedAt = checkpoint ? clock.iso(checkpoint.slot) : new Date(now()).toISOString();
+  return withHandle({ ...body, computedAt, precomputed: true }, w.handle);
 }
 
 export const getWallet = withAsOf(getWalletAnswer);

@@ -150,7 +150,7 @@ export const WalletPnlResponse = component('WalletPnl', {
     address: d({ type: 'string' }, 'The address asked for.'),
     computedAt: d(
       { type: 'string', format: 'date-time' },
-      'When the open lots were valued; prices and ADA/USD are those of that time.',
+      'Time of the indexed tip block the lots reflect; they are valued at the current prices and ADA/USD.',
     ),
     precomputed: d(
       { type: 'boolean' },
