@@ -16,6 +16,8 @@ import { createSyncActivities, type SyncDeps } from './sync/index.js';
 import { createStorageActivities } from './storage/index.js';
 import type { IagonScripts } from '../cardano/iagon.js';
 import { createNewsActivities } from './news/index.js';
+import { createDerivedActivities } from './derived/index.js';
+import { createResyncActivities } from './sync/reset.js';
 
 export interface ActivityDeps {
   store: Store;
@@ -50,6 +52,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createGovernanceActivities({ store, chain }),
     ...createStorageActivities({ store, network: deps.network, ...(deps.iagon ? { scripts: deps.iagon } : {}) }),
     ...createNewsActivities({ store, feeds: deps.newsFeeds ?? [] }),
+    ...createDerivedActivities({ store }),
+    ...createResyncActivities({ store }),
   };
 }
 export type Activities = ReturnType<typeof createActivities>;

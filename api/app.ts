@@ -8,9 +8,12 @@
 import cors from '@koa/cors';
 import Koa from 'koa';
 import type { ApiDeps } from './deps.js';
+import { createMetrics } from './metrics/index.js';
 import { microCache } from './micro-cache.js';
+import { syncGate } from './sync-guard.js';
 import { accessLog, errorAnswers, forPaths, requestId } from './middleware.js';
 import { API_PREFIX, restRouter, SITE_ROUTERS } from './routes/index.js';
+import { sitePages } from './pages/index.js';
 
 /** Headers a browser client may read (ETag for revalidation, request id for support, limits for back-off). */
 const EXPOSED_HEADERS = [
@@ -38,6 +41,10 @@ export function createApp(deps: ApiDeps): Koa {
   app.on('error', (err: unknown) => deps.log.error({ err }, 'koa error'));
 
   app.use(requestId());
+  // Metrics: every request timed (429s and errors included); /metrics at the site root, outside the limits.
+  const metrics = deps.metrics ?? createMetrics({ defaultMetrics: false });
+  metrics.bindStore(deps.store, deps.now);
+  app.use(metrics.http());
   app.use(accessLog(deps.log));
   app.use(errorAnswers(deps.log));
   app.use(cors({ exposeHeaders: EXPOSED_HEADERS, maxAge: 86_400 }));
@@ -49,13 +56,22 @@ export function createApp(deps: ApiDeps): Koa {
     app.use(forPaths(isMcp, access.mcp));
   }
 
+  // Answers of a chain the source abandoned are withheld (api/sync-guard.ts), cached ones included.
+  app.use(syncGate({ store: deps.store }).middleware);
+  // Markdown views, content negotiation (Accept: text/markdown on REST), swap page, discovery (api/pages/).
+  // Negotiation sits before the micro-cache, so a cached JSON answer is never replayed to a Markdown request.
+  const pages = sitePages(deps);
+  app.use(forPaths(isRest, pages.negotiate));
   // Also without a cache window (API_CACHE_MS=0): it then compresses each answer instead of replaying it.
   app.use(forPaths(isRest, microCache({ store: deps.store, ttlMs: deps.cacheMs ?? 0 })));
 
+  const metricsRouter = metrics.router();
+  app.use(metricsRouter.routes()).use(metricsRouter.allowedMethods());
   for (const factory of SITE_ROUTERS) {
     const router = factory(deps);
     app.use(router.routes()).use(router.allowedMethods());
   }
+  for (const router of pages.routers) app.use(router.routes()).use(router.allowedMethods());
   if (access?.routes) app.use(access.routes.routes()).use(access.routes.allowedMethods());
   const v1 = restRouter(deps);
   app.use(v1.routes()).use(v1.allowedMethods());

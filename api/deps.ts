@@ -7,6 +7,7 @@ import type Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
 import type { Store } from '../mongo/store.js';
+import type { Metrics } from './metrics/index.js';
 
 /**
  * Keys, quotas and rate limits (built in api/access/). Each middleware runs before the routes of its surface and
@@ -42,4 +43,6 @@ export interface ApiDeps {
    * Token metadata (registry, CIP-68) arrives in a later issue and will supply this.
    */
   tokenDecimals?: (unit: string) => Promise<number>;
+  /** Prometheus metrics of the process (api/metrics); absent: the app keeps its own (served at /metrics). */
+  metrics?: Metrics;
 }

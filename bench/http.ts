@@ -29,14 +29,18 @@ export async function load(
   return { rps: r.requests.average, p99: r.latency.p99, p50: r.latency.p50, errors: r.errors, non2xx: r.non2xx };
 }
 
-/** Start a bare node:http server in a child process answering every request with `body` as JSON. */
-export async function startBareServer(dir: string, body: Buffer): Promise<{ url: string; stop: () => void }> {
+/** Start a bare node:http server in a child process answering every request with `body` (JSON unless `type`). */
+export async function startBareServer(
+  dir: string,
+  body: Buffer,
+  type = 'application/json; charset=utf-8',
+): Promise<{ url: string; stop: () => void }> {
   const file = join(dir, 'bare-body.json');
   writeFileSync(file, body);
   const src = `
     const http = require('node:http');
     const body = require('node:fs').readFileSync(${JSON.stringify(file)});
-    const s = http.createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length }); res.end(body); });
+    const s = http.createServer((req, res) => { res.writeHead(200, { 'content-type': ${JSON.stringify(type)}, 'content-length': body.length }); res.end(body); });
     s.listen(0, '127.0.0.1', () => process.stdout.write(String(s.address().port) + '\\n'));`;
   const child = spawn(process.execPath, ['-e', src], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await firstLine(child);

@@ -216,12 +216,15 @@ async function main() {
         { name: 'GET /nft/collections/{policy}/listings', path: `/api/v1/nft/collections/${policy}/listings` },
         { name: 'GET /governance/proposals', path: '/api/v1/governance/proposals' },
         { name: 'GET /storage-network/overview', path: '/api/v1/storage-network/overview' },
+        // Markdown views (budget ≥ 5,000 req/s and ≥ 0.5 × bare): a detail view and the whole-market view.
+        { name: 'GET /api/md/token/{unit} (Markdown)', path: `/api/md/token/${unit}` },
+        { name: 'GET /api/md/market (Markdown)', path: '/api/md/market' },
       ];
       console.log('\n| endpoint | req/s | p50 ms | p99 ms | non-2xx | ratio to bare |\n|---|---|---|---|---|---|');
       for (const e of endpoints) {
         const res = await fetch(svc.url + e.path);
         const body = Buffer.from(await res.arrayBuffer());
-        const bare = await startBareServer(dir, body);
+        const bare = await startBareServer(dir, body, res.headers.get('content-type') ?? undefined);
         try {
           const b = await load(bare.url, { seconds: SECONDS });
           const r = await load(svc.url + e.path, { seconds: SECONDS });

@@ -11,6 +11,7 @@ import { ChainGenerator, genesisUtxos } from './generator.js';
 import { resolveIdentity } from './identity.js';
 import type { Ledger, Utxo } from './ledger.js';
 import { DEFAULT_EPOCH_LENGTH, SLOT_LENGTH_MS } from './params.js';
+import { Mempool, type SubmitResult } from './mempool.js';
 import { hostedUrl, servedPoolMetadata } from './pool-metadata.js';
 import { startServer } from './server.js';
 import { buildWorld, type World } from './world.js';
@@ -60,6 +61,13 @@ export interface Devnet {
   step(): void;
   world: World;
   ledger: Ledger;
+  /**
+   * Ogmios `submitTransaction` (also served on the WebSocket and HTTP endpoints): validates a signed transaction
+   * and queues it for the next block.
+   */
+  submit(cborHex: string): SubmitResult;
+  /** Pays `lovelace` from the faucet to `address` in the next block (fund a wallet whose key a test holds). */
+  fund(address: string, lovelace: bigint): void;
 }
 
 export async function startDevnet(opts: DevnetOptions): Promise<Devnet> {
@@ -72,14 +80,25 @@ export async function startDevnet(opts: DevnetOptions): Promise<Devnet> {
     ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
   });
   const world = buildWorld(identity.seed);
+  // The generator owns the ledger the mempool validates against; it is built with the mempool's module.
+  let ledgerOf: () => Ledger = () => {
+    throw new Error('devnet: ledger not ready');
+  };
+  let nextSlotOf = () => 0;
+  const mempool = new Mempool(
+    () => ledgerOf(),
+    () => nextSlotOf(),
+  );
   const gen = new ChainGenerator({
     seed: identity.seed,
     world,
     epochLength,
     forkRate: opts.forkRate,
-    modules: defaultModules(world, { systemStartMs: identity.systemStartMs }),
+    modules: defaultModules(world, { systemStartMs: identity.systemStartMs, mempool }),
     forkModules: forkModules(world),
   });
+  ledgerOf = () => gen.ledger;
+  nextSlotOf = () => gen.nextSlot();
   const chain = new DevChain(gen);
   chain.backfillTo(Math.floor((now() - identity.systemStartMs) / SLOT_LENGTH_MS));
 
@@ -88,6 +107,7 @@ export async function startDevnet(opts: DevnetOptions): Promise<Devnet> {
     { chain, ledger: gen.ledger, systemStartMs: identity.systemStartMs, epochLength },
     opts.port ?? 0,
     (url) => servedPoolMetadata(world, url),
+    (params) => mempool.submit(params),
   );
 
   const timers: NodeJS.Timeout[] = [];
@@ -120,5 +140,7 @@ export async function startDevnet(opts: DevnetOptions): Promise<Devnet> {
     step: () => chain.tick(),
     world,
     ledger: gen.ledger,
+    submit: (cbor) => mempool.submit({ transaction: { cbor } }),
+    fund: (address, lovelace) => mempool.fund(world, address, lovelace),
   };
 }

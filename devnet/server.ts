@@ -10,6 +10,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { DevChain } from './chain.js';
 import { answerQuery, type QueryEnv } from './queries.js';
 import { hostedRequestUrl } from './pool-metadata.js';
+import type { SubmitResult } from './mempool.js';
 
 interface Request {
   method: string;
@@ -153,8 +154,16 @@ export async function startServer(
   env: QueryEnv,
   port: number,
   hosted?: (url: string) => Uint8Array | null,
+  /** Ogmios `submitTransaction`: the devnet's mempool (devnet/mempool.ts). */
+  submit?: (params: Record<string, unknown>) => SubmitResult,
 ): Promise<DevnetServer> {
   const answer = (r: Request): string => {
+    if (r.method === 'submitTransaction' && submit) {
+      const s = submit(r.params);
+      return 'error' in s
+        ? frame(r.method, errorBody(s.error.code, s.error.message), r.id)
+        : frame(r.method, `"result":${s.result}`, r.id);
+    }
     const q = answerQuery(env, r.method, r.params);
     if (q === null) return frame(r.method, errorBody(-32601, `Unknown method: ${r.method}.`), r.id);
     if ('error' in q) return frame(r.method, errorBody(q.error.code, q.error.message), r.id);

@@ -16,6 +16,7 @@ import {
   embeddedRetry,
   embeddedRuns,
   embeddedStatus,
+  embeddedSyncRun,
   embeddedTrigger,
   jobsTable,
   parseOpsArgs,
@@ -23,12 +24,17 @@ import {
   temporalRetry,
   temporalRuns,
   temporalStatus,
+  temporalSyncRun,
   temporalTrigger,
   type OpsCommand,
 } from '../temporal/ops.js';
 import { SCHEDULES } from '../temporal/schedules.js';
 
-async function embedded(cmd: Exclude<OpsCommand, { cmd: 'help' | 'jobs' }>, store: Store): Promise<string[]> {
+async function embedded(
+  cmd: Exclude<OpsCommand, { cmd: 'help' | 'jobs' }>,
+  store: Store,
+  config: Config,
+): Promise<string[]> {
   switch (cmd.cmd) {
     case 'status':
       return embeddedStatus(store);
@@ -38,6 +44,16 @@ async function embedded(cmd: Exclude<OpsCommand, { cmd: 'help' | 'jobs' }>, stor
       return [queuedMessage(await embeddedRetry(store, cmd.runId))];
     case 'trigger':
       return [queuedMessage(await embeddedTrigger(store, cmd.job, SCHEDULES))];
+    case 'resync':
+    case 'sync-restart': {
+      const run = await embeddedSyncRun(store, { resync: cmd.cmd === 'resync', sliceBlocks: config.SYNC_SLICE_BLOCKS });
+      return [
+        queuedMessage(run),
+        cmd.cmd === 'resync'
+          ? 'it drops the indexed chain and what is derived from it, then syncs from origin; /healthz/sync answers 200 again once it runs'
+          : 'it resumes from the checkpoint; /healthz/sync answers 200 again after its first slice',
+      ];
+    }
   }
 }
 
@@ -63,6 +79,14 @@ async function temporal(
         return [await temporalRetry(t.client, cmd.runId, taskQueue(config))];
       case 'trigger':
         return [await temporalTrigger(t.client, cmd.job, SCHEDULES, taskQueue(config))];
+      case 'resync':
+      case 'sync-restart':
+        return [
+          await temporalSyncRun(t.client, taskQueue(config), {
+            resync: cmd.cmd === 'resync',
+            sliceBlocks: config.SYNC_SLICE_BLOCKS,
+          }),
+        ];
     }
   } finally {
     await t.close();
@@ -108,7 +132,7 @@ async function main(argv: readonly string[]): Promise<void> {
       throw e;
     });
     try {
-      lines = await embedded(cmd, store);
+      lines = await embedded(cmd, store, config);
     } finally {
       await store.close();
     }

@@ -18,7 +18,11 @@ import { ALL_COLLECTIONS } from '../mongo/collections/index.js';
 import { openStore } from '../mongo/open.js';
 import { SYNC_WORKFLOW_ID } from '../temporal/constants.js';
 import { buildActivities } from '../temporal/activities.js';
-import { createRunner } from '../temporal/runner.js';
+import { createRunner, type Runner } from '../temporal/runner.js';
+import { embeddedTriggers } from '../temporal/triggers.js';
+import { runsWithStatus } from '../temporal/run-docs.js';
+import { createMetrics } from '../api/metrics/index.js';
+import { timedStore } from '../mongo/timed-store.js';
 import { SCHEDULES } from '../temporal/schedules.js';
 
 /** While the sync catches up, recomputes rerun at least this often (ms). */
@@ -60,7 +64,9 @@ async function main(config: Config) {
     redact: [...REDACT_HEADERS.map((h) => `req.headers["${h}"]`)],
   });
   mkdirSync(config.DATA_DIR, { recursive: true });
-  const store = await openStore(config);
+  const metrics = createMetrics();
+  // Every store operation is timed for cardano_store_operation_duration_seconds.
+  const store = timedStore(await openStore(config), (op, coll, s, ok) => metrics.storeOp(op, coll, s, ok));
   await store.ensureIndexes(ALL_COLLECTIONS);
   log.info({ store: store.kind, dataDir: store.kind === 'embedded' ? config.DATA_DIR : undefined }, 'store open');
   const registry = await importRegistry(store, config.TOKEN_REGISTRY_DIR);
@@ -106,13 +112,39 @@ async function main(config: Config) {
         }
       },
     });
-    const runner = createRunner({ store, activities, log });
-    stops.unshift(() => runner.stop());
-    await runner.start('syncChain', {
-      workflowId: SYNC_WORKFLOW_ID,
-      input: { slicesPerRun: 1000, sliceBlocks: config.SYNC_SLICE_BLOCKS, tipWaitMs: 5_000 },
-      requestedBy: 'start',
+    // Slice durations and failures for the metrics (the runner retries; every attempt counts).
+    const syncSlice = activities.syncSlice;
+    activities.syncSlice = async (input) => {
+      const t = performance.now();
+      try {
+        const r = await syncSlice(input);
+        const seconds = (performance.now() - t) / 1000;
+        metrics.sliceDone({ ...r, blocksPerSecond: r.blocks / Math.max(seconds, 1e-3) }, seconds);
+        return r;
+      } catch (e) {
+        metrics.sliceFailed(e, (performance.now() - t) / 1000);
+        throw e;
+      }
+    };
+    let runnerRef: Runner | null = null;
+    const runner = createRunner({
+      store,
+      activities: { ...activities, ...embeddedTriggers(() => runnerRef, log) },
+      log,
+      onRunEnd: (run, ms) => metrics.runDone(run.workflow, run.status, ms / 1000),
     });
+    runnerRef = runner;
+    stops.unshift(() => runner.stop());
+    // A sync run an operator queued while the service was down (`ops resync`, `ops sync restart`) runs instead of
+    // a fresh one; the runner's queue poll starts it within a second.
+    const queuedSync = (await runsWithStatus(store, 'queued')).some((r) => r.workflowId === SYNC_WORKFLOW_ID);
+    if (queuedSync) log.info('starting the sync run queued by an operator');
+    else
+      await runner.start('syncChain', {
+        workflowId: SYNC_WORKFLOW_ID,
+        input: { slicesPerRun: 1000, sliceBlocks: config.SYNC_SLICE_BLOCKS, tipWaitMs: 5_000 },
+        requestedBy: 'start',
+      });
     runner.schedule(SCHEDULES);
   } else {
     log.info(
@@ -123,7 +155,15 @@ async function main(config: Config) {
 
   const access = await createAccess({ store, config, log });
   const api = await startApi(
-    { store, config, log, access, tokenDecimals: tokenDecimalsLookup(store), cacheMs: config.API_CACHE_MS },
+    {
+      store,
+      config,
+      log,
+      access,
+      tokenDecimals: tokenDecimalsLookup(store),
+      cacheMs: config.API_CACHE_MS,
+      metrics,
+    },
     { port: config.PORT, host: config.HOST },
   );
   log.info({ url: api.url, site: config.SITE_URL }, `API listening on ${api.url} (REST ${config.SITE_URL}/api/v1)`);

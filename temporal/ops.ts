@@ -6,12 +6,12 @@
  */
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
-import { BLOCKS } from '../mongo/collections/chain.js';
 import { RUNS, type RunDoc, type RunStatus } from '../mongo/collections/runs.js';
-import { CHECKPOINTS } from '../mongo/collections/sync-state.js';
+import { readSyncLag, syncCondition } from '../mongo/collections/sync-state.js';
+import type { SyncChainInput } from '../workflows/sync-chain.js';
 import type { Store } from '../mongo/store.js';
 import { WORKFLOWS, type WorkflowTable } from '../workflows/registry.js';
-import { recomputeWorkflowId } from './constants.js';
+import { recomputeWorkflowId, SYNC_SLICES_PER_RUN, SYNC_TIP_WAIT_MS, SYNC_WORKFLOW_ID } from './constants.js';
 import { enqueueRun, runsWithStatus } from './run-docs.js';
 import type { ScheduleSpec } from './schedules.js';
 
@@ -25,6 +25,10 @@ export const USAGE = `usage: npm run ops -- <command>
   retry <runId>                               run a finished run's workflow again with the same input
   trigger <job>                               run a scheduled job now (jobs: temporal/schedules.ts)
   jobs                                        every scheduled job: workflow, interval, what it reads and writes
+  resync --from origin                        drop the indexed chain and what is derived from it, sync again from
+                                              origin (after "rollback beyond the undo window" / a chain switch)
+  sync restart                                start the stopped or failed sync again where it is (after fixing
+                                              the store, or a "store refused a document" stall)
   keys <create|list|revoke|plan> …            API keys and account plans (ops -- keys help)`;
 
 export type OpsCommand =
@@ -33,6 +37,8 @@ export type OpsCommand =
   | { cmd: 'retry'; runId: string }
   | { cmd: 'trigger'; job: string }
   | { cmd: 'jobs' }
+  | { cmd: 'resync'; from: 'origin' }
+  | { cmd: 'sync-restart' }
   | { cmd: 'help' };
 
 export function parseOpsArgs(argv: readonly string[]): OpsCommand {
@@ -74,6 +80,19 @@ export function parseOpsArgs(argv: readonly string[]): OpsCommand {
       return { cmd: 'retry', runId: positional('run id') };
     case 'trigger':
       return { cmd: 'trigger', job: positional('job name') };
+    case 'resync': {
+      if (rest[0] !== '--from' || rest.length !== 2) throw new OpsError(`resync needs --from origin\n${USAGE}`);
+      if (rest[1] !== 'origin')
+        throw new OpsError(
+          `resync --from ${rest[1]}: only origin is supported (a later start point needs its block height and the ` +
+            'outputs created before it, which the chain source cannot hand out)',
+        );
+      return { cmd: 'resync', from: 'origin' };
+    }
+    case 'sync':
+      if (rest[0] !== 'restart' || rest.length !== 1)
+        throw new OpsError(`sync takes one subcommand: restart\n${USAGE}`);
+      return { cmd: 'sync-restart' };
     default:
       throw new OpsError(`unknown command: ${cmd}\n${USAGE}`);
   }
@@ -124,20 +143,80 @@ export function jobsTable(schedules: readonly ScheduleSpec[], workflows: Workflo
   );
 }
 
-/** Checkpoint, tip and lag lines, read from the store (the same in both modes). */
-export async function syncStatus(store: Store): Promise<string[]> {
-  const cp = await store.collection(CHECKPOINTS).get('sync');
-  if (!cp) return ['sync: no block indexed yet'];
-  const block = await store.collection(BLOCKS).get(cp.id);
+/**
+ * Sync health, checkpoint, tip and lag lines, read from the store (the same in both modes). The lag is the one of
+ * every other surface (readSyncLag): max(tip − indexed, now − time of the indexed tip block).
+ */
+export async function syncStatus(store: Store, nowMs: number = Date.now()): Promise<string[]> {
+  const lag = await readSyncLag(store, nowMs);
+  const c = syncCondition(lag, nowMs);
+  const health =
+    c.status === 'ok'
+      ? ['sync health: ok']
+      : [`sync health: ${c.status.toUpperCase()}: ${c.reason ?? ''}${c.since ? ` (since ${c.since})` : ''}`];
+  if (c.action) health.push(`  next: ${c.action}`);
+  const cp = lag.checkpoint;
+  if (!cp) return [...health, 'sync: no block indexed yet'];
   const lines = [
-    `sync: height ${cp.height}, slot ${cp.slot}${block ? `, block time ${block.time}` : ''} (checkpoint written ${cp.updatedAt})`,
+    ...health,
+    `sync: height ${cp.height}, slot ${cp.slot}${lag.indexedTime ? `, block time ${lag.indexedTime}` : ''} (checkpoint written ${cp.updatedAt})`,
   ];
-  if (cp.tip) {
-    const blocks = Math.max(0, cp.tip.height - cp.height);
-    const slots = Math.max(0, cp.tip.slot - cp.slot);
-    lines.push(`tip: height ${cp.tip.height}, slot ${cp.tip.slot}; lag ${blocks} block(s), ${slots} slot(s)`);
+  if (lag.tipHeight !== null && lag.tipSlot !== null) {
+    const blocks = Math.max(0, lag.tipHeight - cp.height);
+    const contact = lag.health?.contactAt ? `, source last answered ${lag.health.contactAt}` : '';
+    lines.push(
+      `tip: height ${lag.tipHeight}, slot ${lag.tipSlot}${contact}; lag ${lag.lagSeconds ?? '-'} s (${blocks} block(s) behind)`,
+    );
   } else lines.push('tip: not recorded yet');
   return lines;
+}
+
+/** The sync input of the last sync run (its slice settings), or the service's defaults. */
+function syncInput(last: RunDoc | undefined, sliceBlocks: number): SyncChainInput {
+  const prev = (last?.input ?? null) as Partial<SyncChainInput> | null;
+  return {
+    slicesPerRun: prev?.slicesPerRun ?? SYNC_SLICES_PER_RUN,
+    sliceBlocks: prev?.sliceBlocks ?? sliceBlocks,
+    tipWaitMs: prev?.tipWaitMs ?? SYNC_TIP_WAIT_MS,
+  };
+}
+
+/**
+ * Embedded: queues a sync run (a resync from origin, or a plain restart) for the service's runner. Refused while a
+ * sync run is running or queued: a resync replaces the chain under it. A sync that cannot progress has stopped by
+ * itself (its run failed); one that still runs is stopped with the service, and `npm start` then starts the queued
+ * run instead of a fresh one.
+ */
+export async function embeddedSyncRun(
+  store: Store,
+  opts: { resync: boolean; sliceBlocks: number },
+  now: number = Date.now(),
+): Promise<RunDoc> {
+  const runs = await store.collection(RUNS).find('byWorkflow', { eq: ['syncChain'], reverse: true, limit: 20 });
+  const busy = runs.find((r) => r.status === 'running' || r.status === 'queued');
+  if (busy)
+    throw new OpsError(
+      `the sync has a ${busy.status} run (${busy._id}); ${opts.resync ? 'resync' : 'sync restart'} applies to a stopped sync: ` +
+        'a stalled sync stops by itself; otherwise stop the service, run this again, then start the service',
+    );
+  const input: SyncChainInput = {
+    ...syncInput(
+      runs.find((r) => r.workflowId === SYNC_WORKFLOW_ID),
+      opts.sliceBlocks,
+    ),
+    ...(opts.resync ? { resync: { from: 'origin' as const } } : {}),
+  };
+  return enqueueRun(
+    store,
+    {
+      workflow: 'syncChain',
+      workflowId: SYNC_WORKFLOW_ID,
+      input,
+      requestedBy: 'operator',
+      retryOf: runs[0]?._id ?? null,
+    },
+    now,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -145,14 +224,14 @@ export async function syncStatus(store: Store): Promise<string[]> {
 
 const STATUSES: readonly RunStatus[] = ['queued', 'running', 'completed', 'failed', 'cancelled'];
 
-export async function embeddedStatus(store: Store): Promise<string[]> {
+export async function embeddedStatus(store: Store, nowMs: number = Date.now()): Promise<string[]> {
   const runs = store.collection(RUNS);
   const counts = await Promise.all(STATUSES.map((s) => runs.count('byStatus', { eq: [s] })));
   const failures = await runs.find('byStatus', { eq: ['failed'], reverse: true, limit: 5 });
   return [
     'mode: embedded (in-process runner; TEMPORAL_ADDRESS is not set)',
     `store: ${store.kind}`,
-    ...(await syncStatus(store)),
+    ...(await syncStatus(store, nowMs)),
     `runs: ${STATUSES.map((s, i) => `${counts[i] ?? 0} ${s}`).join(', ')}`,
     ...(failures.length ? ['last failures:', ...runsTable(failures).map((l) => `  ${l}`)] : []),
   ];
@@ -367,6 +446,37 @@ export async function temporalRetry(
   const base = workflowId.replace(/-retry-\d+$/, '');
   const id = await startUnder(client, type, input, taskQueue, retryIds(base));
   return `started ${type} as ${id} (retry of ${workflowId})`;
+}
+
+/** Temporal: starts the sync under its fixed id (a resync from origin, or a plain restart); refused while it runs. */
+export async function temporalSyncRun(
+  client: Client,
+  taskQueue: string,
+  opts: { resync: boolean; sliceBlocks: number },
+): Promise<string> {
+  try {
+    const d = await client.workflow.getHandle(SYNC_WORKFLOW_ID).describe();
+    if (d.status.name === 'RUNNING')
+      throw new OpsError(
+        `${SYNC_WORKFLOW_ID} is running; stop it first (temporal workflow terminate --workflow-id ${SYNC_WORKFLOW_ID}), then run this again`,
+      );
+  } catch (e) {
+    if (!(e instanceof WorkflowNotFoundError)) throw e;
+  }
+  const input: SyncChainInput = {
+    ...syncInput(undefined, opts.sliceBlocks),
+    ...(opts.resync ? { resync: { from: 'origin' as const } } : {}),
+  };
+  try {
+    await client.workflow.start('syncChain', { workflowId: SYNC_WORKFLOW_ID, taskQueue, args: [input] });
+  } catch (e) {
+    if (e instanceof WorkflowExecutionAlreadyStartedError)
+      throw new OpsError(`${SYNC_WORKFLOW_ID} is running again already`);
+    throw e;
+  }
+  return opts.resync
+    ? `started syncChain as ${SYNC_WORKFLOW_ID} with a resync from origin`
+    : `started syncChain again as ${SYNC_WORKFLOW_ID}`;
 }
 
 export async function temporalTrigger(

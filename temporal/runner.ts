@@ -40,6 +40,8 @@ export interface RunnerDeps {
   workflows?: WorkflowTable;
   /** How often `queued` runs (written by `npm run ops`) are picked up; default 1000 ms. */
   pollMs?: number;
+  /** Every finished run (completed, failed or cancelled), with its duration: metrics. */
+  onRunEnd?: (run: RunDoc, durationMs: number) => void;
 }
 
 export interface StartOptions {
@@ -65,6 +67,11 @@ export interface Runner {
    * tip, so derived data covering the whole backfill does not wait a full interval (5 min for stake pools).
    */
   fireSchedules(): void;
+  /**
+   * Fire the scheduled jobs of these workflows now. A job whose run is active runs once more right after it (that
+   * run started before whatever made the caller fire, e.g. a deep rollback). Returns the job ids fired or queued.
+   */
+  fireWorkflows(workflows: readonly string[]): string[];
   /** Start the `queued` runs whose workflow id is free (also done every `pollMs`). */
   pollQueue(): Promise<void>;
   /** Handles of the runs executing in this process, by workflow id. */
@@ -268,6 +275,7 @@ export function createRunner(deps: RunnerDeps): Runner {
       else log.error({ run: doc._id, workflow: doc.workflow, attempts, error }, 'run failed');
     }
     await persist(final);
+    deps.onRunEnd?.(final, Date.parse(final.finishedAt ?? '') - Date.parse(final.startedAt ?? ''));
     return final;
   }
 
@@ -286,6 +294,14 @@ export function createRunner(deps: RunnerDeps): Runner {
       const done = execute(entry, run).finally(() => {
         running.delete(doc.workflowId);
         claimed.delete(doc.workflowId);
+      });
+      void done.then(() => {
+        // A firing that came while this run was active (fireWorkflows) runs now.
+        const again = rerun.get(doc.workflowId);
+        if (again && !stopController.signal.aborted) {
+          rerun.delete(doc.workflowId);
+          again();
+        }
       });
       const handle = { run, done };
       running.set(doc.workflowId, handle);
@@ -389,10 +405,25 @@ export function createRunner(deps: RunnerDeps): Runner {
       fire();
       every(s.everyMs, fire);
       fires.push(fire);
+      byWorkflow.push({ spec: s, fire });
     }
   }
   const fires: (() => void)[] = [];
   const fireSchedules = () => fires.forEach((fire) => fire());
+  /** Jobs to run once more when their active run ends, by workflow id. */
+  const rerun = new Map<string, () => void>();
+  const byWorkflow: { spec: ScheduleSpec; fire: () => void }[] = [];
+  function fireWorkflows(workflows: readonly string[]): string[] {
+    const fired: string[] = [];
+    for (const { spec, fire } of byWorkflow) {
+      if (!workflows.includes(spec.workflow)) continue;
+      const workflowId = recomputeWorkflowId(spec.id);
+      if (claimed.has(workflowId)) rerun.set(workflowId, fire);
+      else fire();
+      fired.push(spec.id);
+    }
+    return fired;
+  }
 
   async function stop(): Promise<void> {
     for (const t of timers) clearInterval(t);
@@ -403,5 +434,5 @@ export function createRunner(deps: RunnerDeps): Runner {
     await Promise.all([...running.values()].map((h) => h.done));
   }
 
-  return { start, schedule, fireSchedules, pollQueue, active: () => new Map(running), stop };
+  return { start, schedule, fireSchedules, fireWorkflows, pollQueue, active: () => new Map(running), stop };
 }

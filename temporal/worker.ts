@@ -13,7 +13,10 @@ import { ALL_COLLECTIONS } from '../mongo/collections/index.js';
 import { openStore } from '../mongo/open.js';
 import { buildActivities } from './activities.js';
 import { bundleWorkflows } from './bundle.js';
+import { connectTemporal } from './client.js';
 import { taskQueue } from './constants.js';
+import { SCHEDULES } from './schedules.js';
+import { temporalTriggers } from './triggers.js';
 
 async function main(config: Config) {
   const log = pino({ level: config.LOG_LEVEL, base: undefined });
@@ -35,13 +38,15 @@ async function main(config: Config) {
     devnetUrl: config.OGMIOS_IS_DEVNET ? config.OGMIOS_URL : null,
   });
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  // The sync's triggerRecomputes activity starts the recompute Schedules after a deep rollback.
+  const temporal = await connectTemporal(config);
   try {
     const worker = await Worker.create({
       connection,
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue: taskQueue(config),
       workflowBundle: await bundleWorkflows(),
-      activities,
+      activities: { ...activities, ...temporalTriggers(temporal.client, SCHEDULES, log) },
     });
     log.info(
       {
@@ -56,6 +61,7 @@ async function main(config: Config) {
     log.info('worker stopped');
   } finally {
     await connection.close();
+    await temporal.close();
     await chain.close();
     await store.close();
   }

@@ -1,11 +1,32 @@
 /** Retry policies and timeouts shared by Temporal (proxyActivities) and the embedded runner. Pure data. */
 import type { ActivityOptions } from './context.js';
 
-/** Sync slices: retried without limit (a chain source that is down must not stop the indexer for good). */
+/**
+ * Sync failures a retry cannot fix (class names, as both engines match them; activities/sync/health.ts says why
+ * each one is final). The run fails at once, at error level, and `ops runs --failed` / `temporal workflow list`
+ * show it; /healthz/sync answers 503 with the reason until an operator resyncs or restarts the sync.
+ */
+export const SYNC_NON_RETRYABLE_ERRORS: readonly string[] = [
+  'RollbackTooDeepError',
+  'ChainDiscontinuityError',
+  'IntersectionNotFoundError',
+  'StoreRefusedError',
+];
+
+/**
+ * Sync slices: retried without limit (a chain source that is down must not stop the indexer for good), with short
+ * first retries and a 4 s cap, so the sync resumes within seconds of the source's return.
+ */
 export const SYNC_ACTIVITY: ActivityOptions = {
   startToCloseTimeoutMs: 10 * 60_000,
   heartbeatTimeoutMs: 60_000,
-  retry: { initialIntervalMs: 1_000, backoffCoefficient: 2, maximumIntervalMs: 30_000, maximumAttempts: 0 },
+  retry: {
+    initialIntervalMs: 250,
+    backoffCoefficient: 2,
+    maximumIntervalMs: 4_000,
+    maximumAttempts: 0,
+    nonRetryableErrorTypes: [...SYNC_NON_RETRYABLE_ERRORS],
+  },
 };
 
 /** Recomputes: a few attempts, then the run is recorded as failed for an operator to retry. */

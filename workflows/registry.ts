@@ -23,6 +23,7 @@ import { recomputeGovernanceBody } from './recompute-governance.js';
 import { syncChainBody } from './sync-chain.js';
 import { recomputeStorageBody } from './recompute-storage.js';
 import { ingestNewsBody } from './ingest-news.js';
+import { derived } from './derived.js';
 
 export interface WorkflowEntry<A = never, I = never, R = unknown> {
   body: WorkflowBody<A, I, R>;
@@ -44,7 +45,7 @@ export const WORKFLOWS = {
     body: syncChainBody,
     activityOptions: SYNC_ACTIVITY,
     singleton: true,
-    reads: ['checkpoints', 'undo'],
+    reads: ['checkpoints', 'undo', 'sync_health'],
     // The chain documents plus every sync extension's documents (activities/extensions.ts), one batch per slice.
     writes: [
       'blocks',
@@ -78,10 +79,11 @@ export const WORKFLOWS = {
       'nft_sales',
       'governance_chain_proposals',
       'governance_chain_votes',
+      'sync_health',
     ],
   },
   recomputeMarket: {
-    body: recomputeMarketBody,
+    body: derived('recomputeMarket', recomputeMarketBody),
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: [
       'checkpoints',
@@ -97,7 +99,7 @@ export const WORKFLOWS = {
     writes: ['token_stats', 'pool_stats', 'rankings', 'ranked_token_stats', 'ranked_pools', 'market_overview'],
   },
   recomputeGovernance: {
-    body: recomputeGovernanceBody,
+    body: derived('recomputeGovernance', recomputeGovernanceBody),
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: [
       'transactions',
@@ -111,7 +113,7 @@ export const WORKFLOWS = {
     writes: ['governance_proposals', 'governance_votes', 'dreps'],
   },
   recomputeStaking: {
-    body: recomputeStakingBody,
+    body: derived('recomputeStaking', recomputeStakingBody),
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: [
       'checkpoints',
@@ -125,19 +127,19 @@ export const WORKFLOWS = {
     writes: ['stake_pools'],
   },
   recomputeHolders: {
-    body: recomputeHoldersBody,
+    body: derived('recomputeHolders', recomputeHoldersBody),
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: ['checkpoints', 'holder_counts'],
     writes: ['holder_series'],
   },
   recomputeNft: {
-    body: recomputeNftBody,
+    body: derived('recomputeNft', recomputeNftBody),
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: ['checkpoints', 'blocks', 'nft_collections', 'nft_listings', 'nft_sales', 'market_overview', 'pools'],
     writes: ['nft_collection_stats'],
   },
   recomputeStorage: {
-    body: recomputeStorageBody,
+    body: derived('recomputeStorage', recomputeStorageBody),
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: [
       'checkpoints',
@@ -164,6 +166,17 @@ export type WorkflowName = keyof typeof WORKFLOWS;
 /** The table as the engines see it: bodies over any activities and any input (checked at the edges). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type WorkflowTable = Record<string, WorkflowEntry<any, any, unknown>>;
+
+/**
+ * The recomputes a change of the indexed chain invalidates: every workflow (but the sync) that reads a collection the
+ * sync writes. Run at once after a deep rollback (workflows/sync-chain.ts) and after a resync reaches the tip.
+ */
+export function recomputesReadingChain(table: WorkflowTable = WORKFLOWS): string[] {
+  const chainWrites = new Set(table.syncChain?.writes ?? []);
+  return Object.entries(table)
+    .filter(([name, w]) => name !== 'syncChain' && w.reads.some((c) => chainWrites.has(c)))
+    .map(([name]) => name);
+}
 
 export function isWorkflowName(name: string): name is WorkflowName {
   return Object.hasOwn(WORKFLOWS, name);

@@ -291,6 +291,8 @@ class OgmiosClient implements ChainSource {
     }
     // The first connection's cursor (origin) is where a consumer without a position expects to start.
     const s = new SyncSession(socket, this.sessions === 0);
+    // A new connection may reach a restarted or another node (a hard fork, a replaced chain): ask again.
+    if (this.sessions > 0) this.time = null;
     this.sessions++;
     this.sync = s;
     this.log?.('ogmios: chain-sync connected', { url: this.url, connection: this.sessions });

@@ -11,6 +11,7 @@
  *   removed), and votes cast on proposals the ledger no longer lists are the blocks' last vote of each voter.
  * Without a chain source there is nothing to ask the ledger: the run writes nothing.
  */
+import { DERIVED_RUNS, readSyncHealth } from '../../mongo/collections/sync-state.js';
 import { TRANSACTIONS } from '../../mongo/collections/chain.js';
 import {
   DREPS,
@@ -104,12 +105,27 @@ export function createGovernanceActivities(deps: GovernanceDeps) {
       const txTimes = new Map<string, { slot: number; time: string }>();
       for (const t of txs) if (t) txTimes.set(t._id, { slot: t.slot, time: t.time });
 
+      // After a deep rollback or a resync (a newer sync generation than this recompute's last run), what the last
+      // run remembered beyond the ledger may be of the abandoned chain: keep only proposals (and their votes) the
+      // blocks still record, and no DRep the ledger no longer lists.
+      const [health, lastRun] = await Promise.all([
+        readSyncHealth(store),
+        store.collection(DERIVED_RUNS).get('recomputeGovernance'),
+      ]);
+      const abandoned = (health?.generation ?? 0) > (lastRun?.generation ?? 0);
+      const previous = abandoned
+        ? {
+            proposals: prevProposals.filter((p) => recorded.has(p._id)),
+            votes: prevVotes.filter((v) => recorded.has(v.proposalId)),
+            dreps: [],
+          }
+        : { proposals: prevProposals, votes: prevVotes, dreps: prevDReps };
       const out = buildGovernance({
         epoch: Number(epoch),
         proposals,
         dreps: parseDReps(rawDReps),
         pools: parsePools(rawPools),
-        previous: { proposals: prevProposals, votes: prevVotes, dreps: prevDReps },
+        previous,
         txTimes,
         chain: { proposals: chainProposals, votes: chainVotes },
         govActionLifetime: govActionLifetime(rawParams),

@@ -224,11 +224,14 @@ export function applyBlock(
     for (const address of touched) {
       const stakeAddress = addrInfo(address).stakeAddress;
       state.put(ADDRESS_TXS, {
-        _id: `${address}|${String(slot).padStart(12, '0')}|${tx.id}`,
+        // Slot, then the transaction's position in its block: an address's history in chain order, also when
+        // several of its transactions share one block.
+        _id: `${address}|${String(slot).padStart(12, '0')}|${String(blockIndex).padStart(5, '0')}|${tx.id}`,
         address,
         stakeAddress,
         txId: tx.id,
         slot,
+        blockIndex,
       });
     }
     // Certificates and withdrawals take effect only for valid transactions.

@@ -13,14 +13,9 @@ import type { Network } from '../../cardano/address.js';
 import { slotToEpoch, slotToMs, type ChainSource } from '../chain/source.js';
 import type { Block, ChainEvent, NetworkTime, Point } from '../../cardano/chain/types.js';
 import { applyBlock, prefetchBlocks, type BlockContext } from './apply-block.js';
-import {
-  nextCheckpoint,
-  pruneOps,
-  readCheckpoint,
-  recoverIncomplete,
-  rollbackTo,
-  type StoredPoint,
-} from './journal.js';
+import { DEEP_ROLLBACK_BLOCKS } from '../../mongo/collections/sync-state.js';
+import { recordContact, recordFailure, refusingStore, rollbackRecorded } from './health.js';
+import { nextCheckpoint, pruneOps, readCheckpoint, recoverIncomplete, type StoredPoint } from './journal.js';
 import type { SyncExtension } from './extension.js';
 import { SliceState } from './slice-state.js';
 
@@ -35,6 +30,11 @@ export interface SliceResult {
   blocks: number;
   /** RollBackward events that undid blocks in this slice. */
   rollbacks: number;
+  /** Blocks undone by those rollbacks, and the deepest of them. */
+  rolledBackBlocks?: number;
+  deepestRollback?: number;
+  /** A rollback deeper than DEEP_ROLLBACK_BLOCKS happened: the recomputes reading chain data must run now. */
+  deepRollback?: boolean;
   /** Indexed tip after the slice. */
   height: number;
   slot: number;
@@ -80,8 +80,10 @@ export function createSyncActivities(deps: SyncDeps) {
     return { network: deps.network, slotTime: (s) => slotToMs(t, s), epochOf: (s) => slotToEpoch(t, s) };
   }
 
+  const store = refusingStore(deps.store);
+
   async function syncSliceUnsafe(input: SliceInput): Promise<SliceResult> {
-    const { store, chain } = deps;
+    const { chain } = deps;
     const started = now();
     if (!recovered) {
       await recoverIncomplete(store);
@@ -90,11 +92,21 @@ export function createSyncActivities(deps: SyncDeps) {
     const ctx = await blockContext();
     let cp = await readCheckpoint(store);
     let rollbacks = 0;
+    let rolledBackBlocks = 0;
+    let deepestRollback = 0;
+    const undone = (n: number) => {
+      rolledBackBlocks += n;
+      deepestRollback = Math.max(deepestRollback, n);
+      if (n > 0) rollbacks++;
+    };
+    /** The source's tip as last reported in this slice (recorded in SYNC_HEALTH at the end, even with no block). */
+    let seenTip: { slot: number; id: string; height: number } | null = null;
     if (followerAt === null || followerAt !== (cp?.id ?? 'origin')) {
       const points: Point[] = [...(cp?.points ?? []).map((p) => ({ slot: p.slot, id: p.id })), 'origin'];
-      const { intersection } = await chain.findIntersection(points);
+      const { intersection, tip: found } = await chain.findIntersection(points);
+      seenTip = found === 'origin' ? { slot: 0, id: 'origin', height: 0 } : { ...found };
       if (cp && (intersection === 'origin' || intersection.id !== cp.id)) {
-        if ((await rollbackTo(store, intersection, new Date(now()).toISOString())) > 0) rollbacks++;
+        undone(await rollbackRecorded(store, intersection, cp.height, new Date(now()).toISOString()));
         cp = await readCheckpoint(store);
       }
       followerAt = intersection === 'origin' ? 'origin' : intersection.id;
@@ -175,6 +187,7 @@ export function createSyncActivities(deps: SyncDeps) {
       let run: Block[] = [];
       for (const ev of events) {
         if (ev.tip !== 'origin') tip = { slot: ev.tip.slot, id: ev.tip.id, height: ev.tip.height };
+        seenTip = tip;
         if (ev.direction === 'forward') {
           run.push(ev.block);
           continue;
@@ -185,8 +198,9 @@ export function createSyncActivities(deps: SyncDeps) {
         const lastId: string = last === 'origin' ? 'origin' : last.id;
         if ((target === 'origin' ? 'origin' : target.id) === lastId) continue; // the echo after an intersection
         await flush(true);
-        await rollbackTo(store, target, new Date(now()).toISOString());
-        rollbacks++;
+        undone(
+          await rollbackRecorded(store, target, last === 'origin' ? 0 : last.height, new Date(now()).toISOString()),
+        );
         cp = await readCheckpoint(store);
         last = cp ? { slot: cp.slot, id: cp.id, height: cp.height } : 'origin';
         state = new SliceState(store); // the rollback changed the store under the cached view
@@ -198,12 +212,17 @@ export function createSyncActivities(deps: SyncDeps) {
       }
     }
     await flush(true);
+    // Every successful contact records the source's tip, so lag stays honest while nothing commits.
+    await recordContact(deps.store, seenTip, new Date(now()).toISOString());
     followerAt = last === 'origin' ? 'origin' : last.id;
     const height = last === 'origin' ? 0 : last.height;
     const slot = last === 'origin' ? 0 : last.slot;
     const result: SliceResult = {
       blocks: total,
       rollbacks,
+      rolledBackBlocks,
+      deepestRollback,
+      deepRollback: deepestRollback > DEEP_ROLLBACK_BLOCKS,
       height,
       slot,
       tipHeight: tip?.height ?? height,
@@ -221,6 +240,9 @@ export function createSyncActivities(deps: SyncDeps) {
         return await syncSliceUnsafe(input);
       } catch (e) {
         followerAt = null; // the cursor position is unknown after a failure: re-intersect on the retry
+        networkTime = null; // the source may come back as another node or network (a resync follows it)
+        // Recorded for /healthz/sync and `ops status`; a store that cannot record it does not hide the error.
+        await recordFailure(deps.store, e, { k: deps.k, nowIso: new Date(now()).toISOString() }).catch(() => undefined);
         throw e;
       }
     },

@@ -136,7 +136,7 @@ export function byronNetwork(address: string): Network | null {
 }
 
 /**
- * First and last transaction of an address history. ADDRESS_TXS ids are `address|slot|txId`, so one address's
+ * First and last transaction of an address history. ADDRESS_TXS ids are `address|slot|blockIndex|txId`, so one address's
  * history is an `_id` range ('}' is the character after '|'); a stake key's goes through the byStake index.
  */
 async function activities(

@@ -3,30 +3,25 @@
  * names) and the lag behind the chain source's tip. REST answers carry `asOf`; the market overview, MCP results and
  * Markdown views also show the lag. One function, so every surface shows the same figures.
  */
-import { BLOCKS } from '../../mongo/collections/chain.js';
-import { CHECKPOINT_ID, lagSeconds } from '../../mongo/collections/clock.js';
-import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
+import { readSyncLag } from '../../mongo/collections/sync-state.js';
 import type { ReadDeps } from './deps.js';
 
 export interface Freshness {
   /** ISO time of the indexed tip block (null before the first block is indexed). */
   asOf: string | null;
-  /** Seconds the index is behind the chain source's tip (null before the first slice). */
+  /**
+   * Seconds the index is behind the chain: max(tip − indexed, now − time of the indexed tip block), with the tip
+   * the source reported at its last contact (cardano/sync-lag.ts; null before the first slice).
+   */
   lagSeconds: number | null;
   height: number | null;
   tipHeight: number | null;
 }
 
-export async function readFreshness(deps: Pick<ReadDeps, 'store'>): Promise<Freshness> {
-  const checkpoint = await deps.store.collection(CHECKPOINTS).get(CHECKPOINT_ID);
-  if (!checkpoint) return { asOf: null, lagSeconds: null, height: null, tipHeight: null };
-  const block = await deps.store.collection(BLOCKS).get(checkpoint.id);
-  return {
-    asOf: block?.time ?? null,
-    lagSeconds: lagSeconds(checkpoint),
-    height: checkpoint.height,
-    tipHeight: checkpoint.tip?.height ?? checkpoint.height,
-  };
+export async function readFreshness(deps: Pick<ReadDeps, 'store' | 'now'>): Promise<Freshness> {
+  const s = await readSyncLag(deps.store, (deps.now ?? Date.now)());
+  if (!s.checkpoint) return { asOf: null, lagSeconds: null, height: null, tipHeight: null };
+  return { asOf: s.indexedTime, lagSeconds: s.lagSeconds, height: s.height, tipHeight: s.tipHeight };
 }
 
 type Answer = Record<string, unknown>;

@@ -1,7 +1,7 @@
 /**
  * Read functions of market (REST, MCP and Markdown present their results).
  */
-import { lagSeconds, storeClock } from '../../mongo/collections/clock.js';
+import { readSyncLag } from '../../mongo/collections/sync-state.js';
 import { NotReadyError } from '../errors.js';
 import {
   MARKET_OVERVIEW,
@@ -16,9 +16,9 @@ import type { ReadDeps, RouteInput } from './deps.js';
 import { withAsOf } from './freshness.js';
 async function getMarketOverviewAnswer(deps: ReadDeps, input: RouteInput<typeof marketRoutes.overview>) {
   const { store } = deps;
-  const [stored, { checkpoint }] = await Promise.all([
+  const [stored, sync] = await Promise.all([
     store.collection(MARKET_OVERVIEW).get(MARKET_OVERVIEW_ID),
-    storeClock(store),
+    readSyncLag(store, (deps.now ?? Date.now)()),
   ]);
   if (!stored)
     throw new NotReadyError(
@@ -45,9 +45,10 @@ async function getMarketOverviewAnswer(deps: ReadDeps, input: RouteInput<typeof 
     topLosers: rows(o.topLosers),
     trending: rows(o.trending),
     sync: {
-      lagSeconds: lagSeconds(checkpoint),
-      height: checkpoint?.height ?? null,
-      tipHeight: checkpoint?.tip?.height ?? checkpoint?.height ?? null,
+      // max(tip − indexed, now − time of the indexed tip block): readSyncLag, as on every surface.
+      lagSeconds: sync.lagSeconds,
+      height: sync.height,
+      tipHeight: sync.tipHeight,
     },
     updatedAt: stored?.updatedAt ?? null,
   };

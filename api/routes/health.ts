@@ -1,38 +1,69 @@
 /**
  * Process probes at the site root (not part of /api/v1, not rate limited, not in the OpenAPI document).
- * /healthz: the process serves HTTP. /readyz: the store answers and the sync has written its checkpoint, i.e.
- * the explorer has something to serve; 503 `{ error }` otherwise, so a load balancer keeps traffic away.
+ * - /healthz: the process serves HTTP.
+ * - /readyz: this replica can serve: the store answers and the sync has written its checkpoint; 503 `{ error }`
+ *   otherwise, so a load balancer keeps traffic away. A stalled sync does not make it 503 (every replica shares the
+ *   store, so taking them all out of the balancer helps nobody); its body names the stall (`sync`) and the lag.
+ * - /healthz/sync: for monitors. 200 while the sync progresses; 503 with the reason while it does not (stalled on an
+ *   error retrying cannot fix, source unreachable, failing, not running), with the operator's next step.
  */
 import Router from '@koa/router';
-import { CHECKPOINTS, type CheckpointDoc } from '../../mongo/collections/sync-state.js';
+import type Koa from 'koa';
+import { readSyncLag, syncCondition, type SyncLag } from '../../mongo/collections/sync-state.js';
 import type { ApiDeps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { requestLog } from '../middleware.js';
 
 export function healthRouter({ store, log, now = Date.now }: ApiDeps): Router {
   const router = new Router();
+  const read = async (ctx: Koa.Context, what: string): Promise<SyncLag> => {
+    ctx.set('Cache-Control', 'no-store');
+    try {
+      return await readSyncLag(store, now());
+    } catch (err) {
+      requestLog(ctx, log).warn({ err }, `${what}: store read failed`);
+      throw new AppError(503, `${what === 'readiness' ? 'not ready' : 'sync unknown'}: the store does not answer`);
+    }
+  };
+
   router.get('healthz', '/healthz', (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { status: 'ok' };
   });
+
+  router.get('healthz-sync', '/healthz/sync', async (ctx) => {
+    const lag = await read(ctx, 'sync health');
+    const c = syncCondition(lag, now());
+    ctx.status = c.status === 'ok' ? 200 : 503;
+    ctx.body = {
+      status: c.status,
+      ...(c.reason ? { error: c.reason, reason: c.reason, action: c.action, since: c.since } : {}),
+      ...(c.abandonedAbove !== null ? { abandonedAbove: c.abandonedAbove } : {}),
+      height: lag.height,
+      tipHeight: lag.tipHeight,
+      lagSeconds: lag.lagSeconds,
+      indexedTime: lag.indexedTime,
+      lastContact: lag.health?.contactAt ?? null,
+      // The last rollback deeper than a few blocks (derived answers are withheld until recomputed after it).
+      lastDeepRollback: lag.health?.lastDeepRollback ?? null,
+    };
+  });
+
   router.get('readyz', '/readyz', async (ctx) => {
-    ctx.set('Cache-Control', 'no-store');
-    let cp: CheckpointDoc | null;
-    try {
-      cp = await store.collection(CHECKPOINTS).get('sync');
-    } catch (err) {
-      requestLog(ctx, log).warn({ err }, 'readiness: store read failed');
-      throw new AppError(503, 'not ready: the store does not answer');
-    }
+    const lag = await read(ctx, 'readiness');
+    const cp = lag.checkpoint;
     if (!cp) throw new AppError(503, 'not ready: the sync has not indexed its first block yet');
+    const c = syncCondition(lag, now());
     ctx.body = {
       status: 'ready',
       store: store.kind,
       height: cp.height,
       slot: cp.slot,
       block: cp.id,
-      tipHeight: cp.tip?.height ?? null,
+      tipHeight: lag.tipHeight,
+      lagSeconds: lag.lagSeconds,
       checkpointAgeSeconds: ageSeconds(now(), cp.updatedAt),
+      sync: c.status === 'ok' ? { status: 'ok' } : { status: c.status, reason: c.reason, action: c.action },
     };
   });
   return router;

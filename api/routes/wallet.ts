@@ -46,7 +46,7 @@ export const walletRoutes = {
     path: '/wallet/{address}/pnl',
     summary: 'Realised and unrealised profit and loss of a wallet (FIFO, ADA and USD)',
     description:
-      'FIFO over the wallet’s complete trades with ADA on one side, since coverageFrom (the first indexed block). Sells beyond known buys are reported apart (unmatched) and not counted as profit; token/token swaps are skipped. USD uses ADA/USD at each trade’s time (null when unknown). Heavy: a lower rate limit applies. Wallets that traded in the last 24 h are precomputed every 10 minutes; other answers are computed on demand and cached for about ten blocks. `computedAt` says when, `precomputed` which.',
+      'FIFO over the wallet’s complete trades with ADA on one side, since coverageFrom (the first indexed block). Sells beyond known buys are reported apart (unmatched) and not counted as profit; token/token swaps are skipped. USD uses ADA/USD at each trade’s time (null when unknown). Heavy: a lower rate limit applies. Each wallet’s FIFO lots are kept by the sync as its trades land (exact under rollbacks); an answer values them at the current prices. `computedAt` is the indexed tip the lots reflect.',
     tags: TAGS,
     params: WalletParams,
     response: WalletPnlResponse,

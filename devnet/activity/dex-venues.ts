@@ -24,12 +24,7 @@ import {
 } from '../../cardano/dex/minswap-v2.js';
 import { LOVELACE, bech32ToPlutusAddress, bytes, constr, splitUnit } from '../../cardano/dex/plutus-data.js';
 import { SPLASH, applySplashSwap, splash, type SplashOrder, type SplashPool } from '../../cardano/dex/splash.js';
-import {
-  SUNDAESWAP_V3,
-  sundaeswapV3,
-  type SundaeV3Order,
-  type SundaeV3Pool,
-} from '../../cardano/dex/sundaeswap-v3.js';
+import { SUNDAESWAP_V3, sundaeswapV3, type SundaeV3Order, type SundaeV3Pool } from '../../cardano/dex/sundaeswap-v3.js';
 import type { DexAdapter, DexName, PoolState, Unit } from '../../cardano/dex/types.js';
 import {
   WINGRIDERS_V2,

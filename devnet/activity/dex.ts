@@ -17,12 +17,7 @@
  */
 import { hash256 } from '../../cardano/address.js';
 import { LOVELACE, constr, bytes } from '../../cardano/dex/plutus-data.js';
-import {
-  sundaeswapV3,
-  SUNDAESWAP_V3,
-  type SundaeV3Order,
-  type SundaeV3Pool,
-} from '../../cardano/dex/sundaeswap-v3.js';
+import { sundaeswapV3, SUNDAESWAP_V3, type SundaeV3Order, type SundaeV3Pool } from '../../cardano/dex/sundaeswap-v3.js';
 import type { PoolState, Unit } from '../../cardano/dex/types.js';
 import type { ActivityContext, ActivityModule } from '../generator.js';
 import type { Utxo } from '../ledger.js';
@@ -33,10 +28,17 @@ import type { Wallet, World } from '../world.js';
 import { ADA } from './common.js';
 import { cip68Datum, cip68StoreAddress, dexTokens, referenceAssetName, type DexToken } from './dex-tokens.js';
 import { ORDER_DEPOSIT, SUNDAE, VENUES, addUnit, unitAssets, type Venue } from './dex-venues.js';
+import { minswapV2, type MinswapV2Order } from '../../cardano/dex/minswap-v2.js';
+import { parseAddress } from '../../cardano/address.js';
 
 export interface DexModuleOptions {
   /** Unix ms of slot 0, for the POSIX-time fields of datums (WingRiders `lastInteraction`, `deadline`). */
   systemStartMs?: number;
+  /**
+   * Transactions the mempool included in the current block (submitted through Ogmios): their Minswap V2 swap
+   * orders are adopted and executed by the batcher like the devnet's own, so a wallet-built order completes.
+   */
+  submitted?: (height: number) => readonly DevTx[];
 }
 
 interface PoolPlan {
@@ -76,6 +78,8 @@ interface Pending {
   expireAt: number;
   /** Deposit: B offered (amountIn is A). */
   amountB?: bigint;
+  /** Placed by a submitted transaction: only its owner may cancel it, so the devnet never does. */
+  external?: boolean;
 }
 
 const BATCHER_WALLETS: Record<string, number> = {
@@ -530,7 +534,7 @@ export function dexModule(world: World, opts: DexModuleOptions = {}): ActivityMo
     pool.state = state;
     for (const { o } of taken) {
       drop(o);
-      remember(o.tokenOut, o.owner.address);
+      if (!o.external) remember(o.tokenOut, o.owner.address);
     }
     return tx;
   };
@@ -605,6 +609,49 @@ export function dexModule(world: World, opts: DexModuleOptions = {}): ActivityMo
     return tx;
   };
 
+  // ---- submitted orders
+  /** A Minswap V2 swap order in a submitted transaction, on a pool the devnet runs: queued for the batcher. */
+  const adopt = (ctx: ActivityContext, tx: DevTx) => {
+    for (const u of tx.created) {
+      if (u.datum === undefined) continue;
+      const value = { ada: { lovelace: u.value.coin }, ...u.value.assets };
+      const order = minswapV2.decodeOrder({ address: u.address, value, datum: u.datum }) as MinswapV2Order | null;
+      if (!order || order.kind !== 'swap' || order.amountIn === null || !order.owner) continue;
+      const pool = pools.find((p) => p.venue.dex === 'minswap-v2' && p.state.lpToken === order.extra.lpAsset);
+      if (!pool || order.direction === null) continue;
+      const aToB = order.direction === 'aToB';
+      let owner: Wallet;
+      try {
+        const a = parseAddress(order.owner);
+        owner = {
+          index: -1,
+          address: order.owner,
+          paymentVkey: '',
+          paymentCred: a.paymentCred ?? '',
+          stakeVkey: null,
+          stakeCred: a.stakeCred,
+          rewardAddress: null,
+        };
+      } catch {
+        continue;
+      }
+      pending.push({
+        kind: 'swap',
+        pool,
+        utxo: u,
+        owner,
+        tokenIn: aToB ? pool.state.tokenA : pool.state.tokenB,
+        tokenOut: aToB ? pool.state.tokenB : pool.state.tokenA,
+        amountIn: order.amountIn,
+        minOut: order.minAmountOut ?? 0n,
+        fee: order.batcherFee ?? 0n,
+        readyAt: ctx.height + 1,
+        expireAt: Number.MAX_SAFE_INTEGER,
+        external: true,
+      });
+    }
+  };
+
   // ---- per block
   const walk = (ctx: ActivityContext) => {
     // ADA/USD: a reflected random walk inside 0.40–1.10 USD.
@@ -657,6 +704,7 @@ export function dexModule(world: World, opts: DexModuleOptions = {}): ActivityMo
         txs.push(...createPool(ctx, later[nextLater++] as PoolPlan));
       }
       if (!pools.length) return txs;
+      if (opts.submitted) for (const tx of opts.submitted(ctx.height)) adopt(ctx, tx);
 
       // Batchers run out of nothing: top them up from the faucet like an operator would.
       for (const v of VENUES) {
@@ -684,18 +732,23 @@ export function dexModule(world: World, opts: DexModuleOptions = {}): ActivityMo
         }
       }
       // Batchers collect for a while: a ready pool waits 1–3 blocks on average, so busy pools batch several orders.
-      for (const [pool, orders] of ready) if (ctx.rng.chance(0.4)) push(batch(ctx, pool, orders));
+      // (A pool with a submitted order is batched at once: its owner is waiting at the swap page.)
+      for (const [pool, orders] of ready)
+        if (ctx.rng.chance(0.4) || orders.some((o) => o.external)) push(batch(ctx, pool, orders));
       for (const o of liquidity) if (ctx.rng.chance(0.7)) push(scoopLiquidity(ctx, o));
 
       let cancels = 0;
       for (const o of [...pending]) {
         if (cancels >= 3) break;
-        if (o.expireAt <= ctx.height) {
+        if (o.expireAt <= ctx.height && !o.external) {
           push(cancel(ctx, o));
           cancels++;
         }
       }
-      if (pending.length && ctx.rng.chance(0.04)) push(cancel(ctx, ctx.rng.pick(pending)));
+      if (pending.length && ctx.rng.chance(0.04)) {
+        const o = ctx.rng.pick(pending);
+        if (!o.external) push(cancel(ctx, o));
+      }
 
       const bursts = ctx.rng.poisson(BURSTS_PER_BLOCK);
       for (let i = 0; i < bursts; i++) {

@@ -1,5 +1,6 @@
 /** The devnet's activity modules, in the order they act within a block (see generator.ts to add one). */
 import type { ActivityModule } from '../generator.js';
+import type { Mempool } from '../mempool.js';
 import type { World } from '../world.js';
 import { dexModule } from './dex.js';
 import { faucetModule } from './faucet.js';
@@ -15,8 +16,17 @@ import { stakingModule } from './staking.js';
 import { tokensModule } from './tokens.js';
 
 /** `systemStartMs`: wall-clock time of slot 0, for datums that carry POSIX times (WingRiders deadlines). */
-export function defaultModules(world: World, opts: { systemStartMs?: number } = {}): ActivityModule[] {
+/** `mempool`: submitted transactions, included first in each canonical block (devnet/mempool.ts). */
+export function defaultModules(
+  world: World,
+  opts: { systemStartMs?: number; mempool?: Mempool } = {},
+): ActivityModule[] {
+  const { mempool } = opts;
+  const submitted = mempool
+    ? { submitted: (height: number) => (mempool.includedHeight === height ? mempool.included : []) }
+    : {};
   return [
+    ...(mempool ? [mempool.module()] : []),
     faucetModule(world),
     poolsModule(world),
     stakingModule(world),
@@ -24,7 +34,10 @@ export function defaultModules(world: World, opts: { systemStartMs?: number } = 
     tokensModule(world),
     nftsModule(world),
     rewardsModule(world),
-    dexModule(world, opts.systemStartMs === undefined ? {} : { systemStartMs: opts.systemStartMs }),
+    dexModule(world, {
+      ...(opts.systemStartMs === undefined ? {} : { systemStartMs: opts.systemStartMs }),
+      ...submitted,
+    }),
     governanceModule(world),
     iagonModule(world, opts.systemStartMs === undefined ? {} : { systemStartMs: opts.systemStartMs }),
     handlesModule(world, opts.systemStartMs === undefined ? {} : { systemStartMs: opts.systemStartMs }),

@@ -161,10 +161,12 @@ export interface AddressTxDoc {
   stakeAddress: string | null;
   txId: string;
   slot: number;
+  /** Position of the transaction in its block: orders one block's transactions of an address in chain order. */
+  blockIndex: number;
 }
 export const ADDRESS_TXS = defineCollection<AddressTxDoc>({
   name: 'address_txs',
-  indexes: [{ name: 'byStake', fields: ['stakeAddress', 'slot'] }],
+  indexes: [{ name: 'byStake', fields: ['stakeAddress', 'slot', 'blockIndex'] }],
 });
 
 /** Registration and delegation state of a stake credential; `_id` = stake1… address. */
@@ -212,8 +214,8 @@ export const countAddressesOfStake = (store: Store, stakeAddress: string): Promi
 
 /**
  * First and last entry of an address's (or a stake key's) transaction history. ADDRESS_TXS ids are
- * `address|slot|txId`, so one address's history is an `_id` range ('}' is the character after '|'); a stake key's
- * goes through the byStake index (stake address, slot).
+ * `address|slot|blockIndex|txId`, so one address's history is an `_id` range ('}' is the character after '|'); a stake key's
+ * goes through the byStake index (stake address, slot, position in the block).
  */
 export async function historyEnds(
   store: Store,

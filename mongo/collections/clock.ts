@@ -6,6 +6,8 @@ import { CHECKPOINTS, type CheckpointDoc } from './sync-state.js';
 import type { Store } from '../store.js';
 import { SLOT_LENGTH_MS, slotClock, type SlotClock } from '../../cardano/clock.js';
 
+// The sync lag is not here: one formula for every surface, readSyncLag in ./sync-state.ts (cardano/sync-lag.ts).
+
 export { SLOT_LENGTH_MS, slotClock, type SlotClock };
 
 export const CHECKPOINT_ID = 'sync';
@@ -17,11 +19,4 @@ export async function storeClock(store: Store): Promise<{ clock: SlotClock; chec
   if (checkpoint && block)
     return { clock: slotClock({ slot: block.slot, timeMs: Date.parse(block.time) }), checkpoint };
   return { clock: slotClock({ slot: 0, timeMs: 0 }), checkpoint };
-}
-
-/** Seconds between the chain tip the source last reported and the indexed tip; null before the first slice. */
-export function lagSeconds(cp: CheckpointDoc | null): number | null {
-  if (!cp) return null;
-  if (!cp.tip) return 0;
-  return Math.max(0, Math.round(((cp.tip.slot - cp.slot) * SLOT_LENGTH_MS) / 1000));
 }

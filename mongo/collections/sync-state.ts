@@ -2,7 +2,9 @@
  * Sync bookkeeping: the checkpoint (the last block applied) and the undo journal of the last k blocks.
  * Both are written in the same batch as the documents they describe (see activities/sync/apply.ts).
  */
-import { defineCollection } from '../store.js';
+import { syncLagSeconds } from '../../cardano/sync-lag.js';
+import { defineCollection, type Store } from '../store.js';
+import { BLOCKS } from './chain.js';
 
 export interface CheckpointDoc {
   /** Always 'sync'. */
@@ -33,3 +35,170 @@ export interface UndoDoc {
 export const UNDO = defineCollection<UndoDoc>({ name: 'undo' });
 
 export const undoId = (height: number) => String(height).padStart(12, '0');
+
+/**
+ * How the sync is doing, as monitors and operators read it (`/healthz/sync`, `/readyz`, `ops status`, metrics).
+ * One document (`_id` 'sync'), written by the sync activity at every contact with the chain source (success or
+ * failure), so it stays true while no slice commits: the source is down, or the sync stopped on an error retrying
+ * cannot fix.
+ */
+export interface SyncHealthDoc {
+  _id: string;
+  /** Last successful contact with the chain source (ISO). */
+  contactAt: string | null;
+  /** The chain tip the source reported at that contact (height 0 / id 'origin' for an empty chain). */
+  tip: { slot: number; id: string; height: number } | null;
+  /**
+   * Set while slices fail and are retried: since when (the first failure after the last success), the last error,
+   * and whether it was the chain source that did not answer (connection refused, dropped, timed out).
+   */
+  failing: { since: string; error: string; sourceDown: boolean } | null;
+  /** A failure retrying cannot fix (the sync run has failed); cleared by the next successful slice. */
+  stall: SyncStall | null;
+  /**
+   * Rollbacks deeper than DEEP_ROLLBACK_BLOCKS (and resyncs) so far. A derived document built before the latest one
+   * may describe the abandoned chain: its job's answers are withheld until the job ran again (DERIVED_RUNS).
+   */
+  generation: number;
+  lastDeepRollback: { depth: number; toHeight: number; at: string } | null;
+  updatedAt: string;
+}
+
+export type StallKind = 'rollback-too-deep' | 'chain-disconnected' | 'store-refused';
+
+export interface SyncStall {
+  kind: StallKind;
+  /** One line for monitors, e.g. "sync stalled: rollback beyond the undo window, resync needed". */
+  reason: string;
+  /** What the operator does next (README "Operating"). */
+  action: string;
+  /** The error as thrown. */
+  error: string;
+  since: string;
+  /**
+   * Indexed blocks above this height belong to a chain the source no longer has (a rollback the undo journal could
+   * not reach); 0 = all of them. Null when the indexed chain is still the source's (a refused document).
+   */
+  abandonedAbove: number | null;
+}
+
+export const SYNC_HEALTH = defineCollection<SyncHealthDoc>({ name: 'sync_health' });
+export const SYNC_HEALTH_ID = 'sync';
+
+/**
+ * A rollback of more than this many blocks reruns every recompute that reads chain data at once and withholds their
+ * answers until then. Ordinary forks (1–3 blocks on mainnet and the devnet) change no derived figure noticeably.
+ */
+export const DEEP_ROLLBACK_BLOCKS = 3;
+
+/**
+ * The sync generation a recompute job's documents were built in (`_id` = workflow name, e.g. recomputeStaking):
+ * read when its run starts, written when the run completes. Documents of a generation older than
+ * SyncHealthDoc.generation were built (at least partly) from a chain that has since been rolled back.
+ */
+export interface DerivedRunDoc {
+  _id: string;
+  generation: number;
+  /** Indexed tip when the run started (the chain point its documents were built from). */
+  from: { slot: number; id: string; height: number } | null;
+  startedAt: string;
+  finishedAt: string;
+}
+export const DERIVED_RUNS = defineCollection<DerivedRunDoc>({ name: 'derived_runs' });
+
+export async function readSyncHealth(store: Store): Promise<SyncHealthDoc | null> {
+  return store.collection(SYNC_HEALTH).get(SYNC_HEALTH_ID);
+}
+
+export interface SyncLag {
+  /** lag = max(tip − indexed, now − time of the indexed tip block), seconds (cardano/sync-lag.ts); null: nothing indexed. */
+  lagSeconds: number | null;
+  height: number | null;
+  slot: number | null;
+  /** The tip the source last reported (at any contact), else the checkpoint's. */
+  tipHeight: number | null;
+  tipSlot: number | null;
+  /** Time of the indexed tip block (ISO), the "as of" of every chain answer. */
+  indexedTime: string | null;
+  checkpoint: CheckpointDoc | null;
+  health: SyncHealthDoc | null;
+}
+
+/** The sync position and its honest lag, read once for every surface that shows it. */
+export async function readSyncLag(store: Store, nowMs: number): Promise<SyncLag> {
+  const [checkpoint, health] = await Promise.all([store.collection(CHECKPOINTS).get('sync'), readSyncHealth(store)]);
+  const block = checkpoint ? await store.collection(BLOCKS).get(checkpoint.id) : null;
+  const tip = health?.tip ?? checkpoint?.tip ?? null;
+  const timeMs = block ? Date.parse(block.time) : null;
+  return {
+    lagSeconds: checkpoint
+      ? syncLagSeconds({ indexedSlot: checkpoint.slot, indexedTimeMs: timeMs, tipSlot: tip?.slot ?? null, nowMs })
+      : null,
+    height: checkpoint?.height ?? null,
+    slot: checkpoint?.slot ?? null,
+    tipHeight: tip?.height ?? checkpoint?.height ?? null,
+    tipSlot: tip?.slot ?? checkpoint?.slot ?? null,
+    indexedTime: block?.time ?? null,
+    checkpoint,
+    health,
+  };
+}
+
+/** No word from the sync for this long (no contact, no failure recorded) means it is not running at all. */
+export const SYNC_SILENT_SECONDS = 180;
+
+export interface SyncCondition {
+  /** 'ok' (200 on /healthz/sync); anything else is 503 with `reason`. */
+  status: 'ok' | 'stalled' | 'unreachable' | 'failing' | 'silent' | 'starting';
+  /** One line for monitors and `ops status`. */
+  reason: string | null;
+  /** What the operator does next. */
+  action: string | null;
+  since: string | null;
+  /** Indexed blocks above this height are of a chain the source no longer has (null: none). */
+  abandonedAbove: number | null;
+}
+
+const secondsSince = (nowMs: number, iso: string) => Math.max(0, Math.round((nowMs - Date.parse(iso)) / 1000));
+
+/** Whether the sync progresses, from what it recorded (pure; /healthz/sync, /readyz and `ops status` show it). */
+export function syncCondition(lag: Pick<SyncLag, 'checkpoint' | 'health'>, nowMs: number): SyncCondition {
+  const h = lag.health;
+  const none = { action: null, since: null, abandonedAbove: null };
+  if (h?.stall)
+    return {
+      status: 'stalled',
+      reason: h.stall.reason,
+      action: h.stall.action,
+      since: h.stall.since,
+      abandonedAbove: h.stall.abandonedAbove,
+    };
+  if (h?.failing) {
+    const s = secondsSince(nowMs, h.failing.since);
+    return h.failing.sourceDown
+      ? {
+          status: 'unreachable',
+          reason: `chain source unreachable for ${s} s (${h.failing.error}); retrying`,
+          action: 'check the chain source (OGMIOS_URL) and its node; the sync resumes within seconds of its return',
+          since: h.failing.since,
+          abandonedAbove: null,
+        }
+      : {
+          status: 'failing',
+          reason: `sync failing for ${s} s (${h.failing.error}); retrying`,
+          action: 'see the service log and `npm run ops -- runs --workflow syncChain`',
+          since: h.failing.since,
+          abandonedAbove: null,
+        };
+  }
+  if (h && secondsSince(nowMs, h.updatedAt) > SYNC_SILENT_SECONDS)
+    return {
+      status: 'silent',
+      reason: `sync not running: no word from it for ${secondsSince(nowMs, h.updatedAt)} s`,
+      action: 'start the service (`npm start`) or the Temporal worker and `npm run schedules:apply`',
+      since: h.updatedAt,
+      abandonedAbove: null,
+    };
+  if (!lag.checkpoint) return { status: 'starting', reason: 'sync starting: no block indexed yet', ...none };
+  return { status: 'ok', reason: null, ...none };
+}

@@ -88,9 +88,9 @@ export function buildChainDocs(): WriteOp[] {
   const spent = new Set<string>();
   const history = new Map<string, AddressTxDoc>();
   const touched = new Map<string, { first: number; last: number; txs: Set<string> }>();
-  const touch = (address: string, txId: string, slot: number) => {
-    const id = `${address}|${String(slot).padStart(12, '0')}|${txId}`;
-    history.set(id, { _id: id, address, stakeAddress: stakeAddressOf(address), txId, slot });
+  const touch = (address: string, txId: string, slot: number, blockIndex: number) => {
+    const id = `${address}|${String(slot).padStart(12, '0')}|${String(blockIndex).padStart(5, '0')}|${txId}`;
+    history.set(id, { _id: id, address, stakeAddress: stakeAddressOf(address), txId, slot, blockIndex });
     const t = touched.get(address) ?? { first: slot, last: slot, txs: new Set<string>() };
     t.first = Math.min(t.first, slot);
     t.last = Math.max(t.last, slot);
@@ -121,11 +121,11 @@ export function buildChainDocs(): WriteOp[] {
       totalOutput += txOutput;
       for (const i of consumed) {
         spent.add(`${i.txId}#${i.index}`);
-        if (i.address) touch(i.address, tx.id, slot);
+        if (i.address) touch(i.address, tx.id, slot, blockIndex);
       }
       for (const o of created) {
         outputs.set(`${tx.id}#${o.index}`, { ...o, txId: tx.id, slot });
-        touch(o.address, tx.id, slot);
+        touch(o.address, tx.id, slot, blockIndex);
       }
       const mint: Record<string, string> = {};
       for (const [policy, names] of Object.entries(tx.mint ?? {}))
@@ -305,7 +305,13 @@ export async function startTestApi(
     async get(p, headers = {}) {
       const res = await fetch(url + p, { headers });
       const text = await res.text();
-      return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as unknown) : null };
+      // JSON answers are parsed; Markdown views (/api/md) and pages come back as text.
+      const json = /json/.test(res.headers.get('content-type') ?? '');
+      return {
+        status: res.status,
+        headers: res.headers,
+        body: text ? (json ? (JSON.parse(text) as unknown) : text) : null,
+      };
     },
     async close() {
       server.closeAllConnections();

@@ -65,7 +65,18 @@ describe('Temporal workflow code (no server)', function () {
     assert.deepEqual(toTemporalActivityOptions(SYNC_ACTIVITY), {
       startToCloseTimeout: 600_000,
       heartbeatTimeout: 60_000,
-      retry: { initialInterval: 1_000, backoffCoefficient: 2, maximumInterval: 30_000 },
+      // Short first retries, 4 s cap: a returning chain source is followed again within seconds.
+      retry: {
+        initialInterval: 250,
+        backoffCoefficient: 2,
+        maximumInterval: 4_000,
+        nonRetryableErrorTypes: [
+          'RollbackTooDeepError',
+          'ChainDiscontinuityError',
+          'IntersectionNotFoundError',
+          'StoreRefusedError',
+        ],
+      },
     });
     assert.equal(toTemporalActivityOptions(RECOMPUTE_ACTIVITY).retry?.maximumAttempts, 3);
   });

@@ -1,0 +1,46 @@
+/**
+ * Derived-document bookkeeping of the recomputes (workflows/derived.ts). Reads: sync_health, checkpoints. Writes:
+ * derived_runs.
+ */
+import { CHECKPOINTS, DERIVED_RUNS, readSyncHealth, type DerivedRunDoc } from '../../mongo/collections/sync-state.js';
+import { put, type Store } from '../../mongo/store.js';
+
+export interface DerivedMark {
+  workflow: string;
+  generation: number;
+  from: DerivedRunDoc['from'];
+  startedAt: string;
+}
+
+export function createDerivedActivities(deps: { store: Store; now?: () => number }) {
+  const { store } = deps;
+  const now = deps.now ?? Date.now;
+  return {
+    /** The generation and indexed tip a recompute run starts from. */
+    async derivedRunStarted({ workflow }: { workflow: string }): Promise<DerivedMark> {
+      const [health, cp] = await Promise.all([readSyncHealth(store), store.collection(CHECKPOINTS).get('sync')]);
+      return {
+        workflow,
+        generation: health?.generation ?? 0,
+        from: cp ? { slot: cp.slot, id: cp.id, height: cp.height } : null,
+        startedAt: new Date(now()).toISOString(),
+      };
+    },
+    /** The run completed: its documents are of generation `mark.generation`. */
+    async derivedRunCompleted(mark: DerivedMark): Promise<void> {
+      const prev = await store.collection(DERIVED_RUNS).get(mark.workflow);
+      // A run that started before a newer one completed never lowers the recorded generation.
+      if (prev && prev.generation > mark.generation) return;
+      await store.write([
+        put(DERIVED_RUNS, {
+          _id: mark.workflow,
+          generation: mark.generation,
+          from: mark.from,
+          startedAt: mark.startedAt,
+          finishedAt: new Date(now()).toISOString(),
+        }),
+      ]);
+    },
+  };
+}
+export type DerivedActivities = ReturnType<typeof createDerivedActivities>;

@@ -1,0 +1,213 @@
+/**
+ * What the sync tells monitors and operators (SYNC_HEALTH, read by /healthz/sync, /readyz, `ops status`, metrics):
+ * every contact with the chain source, successful or not, and the failures retrying cannot fix.
+ *
+ * Failures retrying cannot fix are thrown with a class name listed in SYNC_NON_RETRYABLE_ERRORS
+ * (workflows/policies.ts), so Temporal and the embedded runner both fail the run at once instead of retrying it
+ * forever:
+ * - RollbackTooDeepError: the source rolled back further than the undo journal reaches (SYNC_K blocks), or moved
+ *   to another chain. The indexed blocks above the fork point belong to a chain the source no longer has.
+ * - ChainDiscontinuityError / IntersectionNotFoundError: the source's chain no longer connects to the indexed one.
+ * - StoreRefusedError: the store rejected a write (a malformed or oversized document, a broken unique key); the
+ *   same slice would be rejected again.
+ */
+import {
+  DEEP_ROLLBACK_BLOCKS,
+  SYNC_HEALTH,
+  SYNC_HEALTH_ID,
+  readSyncHealth,
+  type StallKind,
+  type SyncHealthDoc,
+  type SyncStall,
+} from '../../mongo/collections/sync-state.js';
+import { BLOCKS } from '../../mongo/collections/chain.js';
+import { put, type Store } from '../../mongo/store.js';
+import type { Point } from '../../cardano/chain/types.js';
+import { rollbackTo, RollbackTooDeepError } from './journal.js';
+
+/** The store rejected a document of the slice; retrying the slice writes the same document again. */
+export class StoreRefusedError extends Error {
+  override name = 'StoreRefusedError';
+}
+
+/** MongoDB server codes of a write that is wrong, not unlucky (bad value, too large, duplicate key, validation). */
+const REFUSAL_CODES = new Set([2, 52, 10334, 11000, 17280, 121, 16755, 17419]);
+const REFUSAL_CLASSES = new Set(['StoreError', 'BSONError', 'BSONVersionError', 'MongoInvalidArgumentError']);
+
+/** Whether a failed write was refused for its content (lmdb key/value size, BSON size, MongoDB write errors). */
+export function isStoreRefusal(e: unknown): boolean {
+  if (!(e instanceof Error)) return false;
+  if (e instanceof StoreRefusedError) return true;
+  if (REFUSAL_CLASSES.has(e.constructor.name) || REFUSAL_CLASSES.has(e.name)) return true;
+  const code = (e as { code?: unknown }).code;
+  if (typeof code === 'number' && REFUSAL_CODES.has(code) && /^Mongo(Server|BulkWrite)Error$/.test(e.name)) return true;
+  return /MDB_BAD_VALSIZE|key (is )?(too large|larger than)|document is larger than|object to insert too large/i.test(
+    e.message,
+  );
+}
+
+/** The store as the sync writes it: a write refused for its content fails as StoreRefusedError. */
+export function refusingStore(store: Store): Store {
+  return new Proxy(store, {
+    get(target, prop, receiver) {
+      if (prop !== 'write') {
+        const v = Reflect.get(target, prop, receiver) as unknown;
+        // Methods run on the adapter itself (its private fields are not reachable through the proxy).
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      }
+      return async (ops: Parameters<Store['write']>[0]) => {
+        try {
+          await target.write(ops);
+        } catch (e) {
+          if (isStoreRefusal(e) && !(e instanceof StoreRefusedError))
+            throw new StoreRefusedError(e instanceof Error ? e.message : String(e), { cause: e });
+          throw e;
+        }
+      };
+    },
+  });
+}
+
+const CONNECTION_ERRORS = new Set(['OgmiosConnectionError', 'OgmiosTimeoutError']);
+const CONNECTION_CODES = /ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENOTFOUND|ETIMEDOUT|EPIPE/;
+
+/** Whether the error says the chain source did not answer (down, dropped, timed out). */
+export function isSourceDown(e: unknown): boolean {
+  if (!(e instanceof Error)) return false;
+  if (CONNECTION_ERRORS.has(e.name)) return true;
+  return CONNECTION_CODES.test(`${(e as { code?: unknown }).code ?? ''} ${e.message}`);
+}
+
+function stallOf(e: Error, abandonedAbove: number | null, k: number, since: string): SyncStall | null {
+  const kind: StallKind | null =
+    e.name === 'RollbackTooDeepError'
+      ? 'rollback-too-deep'
+      : e.name === 'ChainDiscontinuityError' || e.name === 'IntersectionNotFoundError'
+        ? 'chain-disconnected'
+        : e.name === 'StoreRefusedError'
+          ? 'store-refused'
+          : null;
+  if (!kind) return null;
+  const error = `${e.name}: ${e.message}`;
+  switch (kind) {
+    case 'rollback-too-deep':
+      return {
+        kind,
+        reason: 'sync stalled: rollback beyond the undo window, resync needed',
+        action:
+          `the source rolled back further than the ${k} block${k === 1 ? '' : 's'} of undo information (SYNC_K) or moved to another chain; ` +
+          'raise SYNC_K if forks this deep are expected, then `npm run ops -- resync --from origin`',
+        error,
+        since,
+        abandonedAbove,
+      };
+    case 'chain-disconnected':
+      return {
+        kind,
+        reason: 'sync stalled: the chain source no longer connects to the indexed chain, resync needed',
+        action: 'check that OGMIOS_URL is the intended network, then `npm run ops -- resync --from origin`',
+        error,
+        since,
+        abandonedAbove,
+      };
+    case 'store-refused':
+      return {
+        kind,
+        reason: `store refused a document: ${e.message}`,
+        action: 'fix the store (space, limits, indexes) or report the document; then `npm run ops -- sync restart`',
+        error,
+        since,
+        abandonedAbove: null,
+      };
+  }
+}
+
+function empty(nowIso: string): SyncHealthDoc {
+  return {
+    _id: SYNC_HEALTH_ID,
+    contactAt: null,
+    tip: null,
+    failing: null,
+    stall: null,
+    generation: 0,
+    lastDeepRollback: null,
+    updatedAt: nowIso,
+  };
+}
+
+async function update(store: Store, nowIso: string, f: (d: SyncHealthDoc) => SyncHealthDoc): Promise<SyncHealthDoc> {
+  const doc = f((await readSyncHealth(store)) ?? empty(nowIso));
+  const next = { ...doc, updatedAt: nowIso };
+  await store.write([put(SYNC_HEALTH, next)]);
+  return next;
+}
+
+/** A successful contact: the source's tip, and any failure or stall is over. */
+export function recordContact(store: Store, tip: SyncHealthDoc['tip'], nowIso: string): Promise<SyncHealthDoc> {
+  return update(store, nowIso, (d) => ({ ...d, contactAt: nowIso, tip: tip ?? d.tip, failing: null, stall: null }));
+}
+
+/**
+ * A failed slice. Returns the stall when retrying cannot fix it (the caller rethrows the error either way).
+ * Recording must never hide the error itself: a store that cannot be written is the caller's error to throw.
+ */
+export async function recordFailure(
+  store: Store,
+  e: unknown,
+  opts: { k: number; nowIso: string },
+): Promise<SyncStall | null> {
+  const err = e instanceof Error ? e : new Error(String(e));
+  const abandoned = (err as { abandonedAbove?: unknown }).abandonedAbove;
+  const stall = stallOf(err, typeof abandoned === 'number' ? abandoned : null, opts.k, opts.nowIso);
+  await update(store, opts.nowIso, (d) => ({
+    ...d,
+    stall: stall ? { ...stall, since: d.stall?.kind === stall.kind ? d.stall.since : stall.since } : null,
+    failing: stall
+      ? null
+      : {
+          since: d.failing?.since ?? opts.nowIso,
+          error: `${err.name}: ${err.message}`,
+          sourceDown: isSourceDown(err),
+        },
+  }));
+  return stall;
+}
+
+/** A resync from origin: a new generation (every derived document is of the abandoned chain), no stall. */
+export function recordResync(store: Store, nowIso: string): Promise<SyncHealthDoc> {
+  return update(store, nowIso, (d) => ({
+    ...d,
+    stall: null,
+    failing: null,
+    generation: d.generation + 1,
+    lastDeepRollback: { depth: 0, toHeight: 0, at: nowIso },
+  }));
+}
+
+/**
+ * Rolls the store back to `target` (rollbackTo), recording a rollback deeper than DEEP_ROLLBACK_BLOCKS as a new
+ * generation *before* undoing it, so no derived answer of the abandoned chain is served after the chain documents
+ * changed. Returns the blocks undone. A RollbackTooDeepError carries `abandonedAbove`: the height of the fork point
+ * (0 = origin), above which the indexed blocks are no longer the source's chain.
+ */
+export async function rollbackRecorded(
+  store: Store,
+  target: Point,
+  indexedHeight: number,
+  nowIso: string,
+): Promise<number> {
+  const targetHeight = target === 'origin' ? 0 : ((await store.collection(BLOCKS).get(target.id))?.height ?? null);
+  const depth = targetHeight === null ? null : indexedHeight - targetHeight;
+  if (depth === null || depth > DEEP_ROLLBACK_BLOCKS)
+    await update(store, nowIso, (d) => ({
+      ...d,
+      generation: d.generation + 1,
+      lastDeepRollback: { depth: depth ?? indexedHeight, toHeight: targetHeight ?? 0, at: nowIso },
+    }));
+  try {
+    return await rollbackTo(store, target, nowIso);
+  } catch (e) {
+    if (e instanceof RollbackTooDeepError) Object.assign(e, { abandonedAbove: targetHeight ?? 0 });
+    throw e;
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * Answers a request with a Markdown view: `text/markdown; charset=utf-8`, an ETag (304 on If-None-Match), the
+ * approximate token count (`x-markdown-tokens`), and — for a problem the caller can fix — a short Markdown error
+ * with the REST status (400/404) instead of the view. A rendered view is kept for the API's micro-cache window
+ * under its URL and the sync checkpoint, like REST answers: a new block or a rollback is seen at once.
+ */
+import { createHash } from 'node:crypto';
+import type Koa from 'koa';
+import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
+import { approxTokens, errorView } from '../../views/md/format.js';
+import type { ApiDeps } from '../deps.js';
+import { AppError } from '../errors.js';
+import { ResponseCache } from '../response-cache.js';
+import { readFreshness } from '../read/freshness.js';
+import { renderMd, type MdRequest } from './render.js';
+import type { MdSource } from './source.js';
+
+export const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
+
+interface Meta {
+  expires: number;
+  etag: string;
+  tokens: number;
+}
+
+export interface MdResponder {
+  respond(ctx: Koa.Context, r: MdRequest): Promise<void>;
+  /** A Markdown error answer (unknown view path). */
+  error(ctx: Koa.Context, status: number, message: string): Promise<void>;
+}
+
+export function mdResponder(deps: ApiDeps, src: () => MdSource): MdResponder {
+  const site = deps.config.SITE_URL.replace(/\/+$/, '');
+  const ttl = deps.cacheMs ?? 0;
+  const cache = new ResponseCache<Meta>(2_000, 32 * 1024 * 1024);
+  const checkpoints = deps.store.collection(CHECKPOINTS);
+
+  const send = (ctx: Koa.Context, status: number, bytes: Buffer, etag: string, tokens: number) => {
+    ctx.status = status;
+    ctx.type = MARKDOWN_TYPE;
+    ctx.set('x-markdown-tokens', String(tokens));
+    ctx.etag = etag;
+    if (status === 200 && ctx.fresh) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.body = bytes;
+  };
+
+  return {
+    async error(ctx, status, message) {
+      const text = errorView(site, status, message);
+      ctx.status = status;
+      ctx.type = MARKDOWN_TYPE;
+      ctx.set('x-markdown-tokens', String(approxTokens(text)));
+      ctx.body = text;
+    },
+    async respond(ctx, r) {
+      const cp = ttl > 0 ? await checkpoints.get('sync') : null;
+      const key = `${r.view}|${r.id ?? ''}|${JSON.stringify(r.query ?? {})}|${cp ? `${cp.height}:${cp.id}` : '-'}`;
+      const now = Date.now();
+      const hit = ttl > 0 ? cache.entry(key) : undefined;
+      if (hit && hit.meta.expires > now) return send(ctx, 200, hit.bytes, hit.meta.etag, hit.meta.tokens);
+      let text: string;
+      let status = 200;
+      try {
+        text = await renderMd(src(), { site, fresh: await readFreshness(deps) }, r);
+      } catch (e) {
+        // The read layer's own answers (400, 404, 503 before a first recompute, with Retry-After) in Markdown; anything
+        // else is an internal error for the error middleware.
+        if (!(e instanceof AppError)) throw e;
+        status = e.status;
+        for (const [h, v] of Object.entries(e.headers)) ctx.set(h, v);
+        text = errorView(site, e.status, e.message);
+      }
+      const bytes = Buffer.from(text, 'utf8');
+      const etag = `"${createHash('sha1').update(bytes).digest('base64url')}"`;
+      const tokens = approxTokens(text);
+      if (status === 200 && ttl > 0) cache.setBytes(key, bytes, { expires: now + ttl, etag, tokens });
+      send(ctx, status, bytes, etag, tokens);
+    },
+  };
+}

@@ -1,0 +1,224 @@
+/**
+ * Prometheus metrics (prom-client), served at `/metrics` (site root: not rate limited, not in the OpenAPI document).
+ * One registry per process: `npm start` serves everything it runs (sync, recomputes, API, store); an API-only
+ * replica (TEMPORAL_ADDRESS set) serves the HTTP and store figures plus the sync position read from the store.
+ *
+ * - Sync position, read from the store at scrape time (the same figures as /healthz/sync): cardano_sync_height,
+ *   cardano_sync_tip_height, cardano_sync_lag_seconds, cardano_sync_healthy (1 = progressing), cardano_sync_generation.
+ * - Sync work, counted where the sync runs: cardano_sync_blocks_total, cardano_sync_blocks_per_second,
+ *   cardano_sync_rollbacks_total, cardano_sync_rollback_depth_blocks, cardano_sync_slice_duration_seconds,
+ *   cardano_sync_slice_failures_total{error}.
+ * - Workflow runs: cardano_recompute_duration_seconds{workflow,status}, cardano_recompute_failures_total{workflow}.
+ * - HTTP: http_request_duration_seconds{surface,route,method,status} (surface rest|mcp|markdown|site; route = the
+ *   route pattern, never the raw URL), cardano_rate_limit_rejections_total{surface}.
+ * - Store: cardano_store_operation_duration_seconds{op,collection,ok}.
+ */
+import Router from '@koa/router';
+import type Koa from 'koa';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { readSyncLag, syncCondition } from '../../mongo/collections/sync-state.js';
+import type { Store } from '../../mongo/store.js';
+
+/** What a finished sync slice reports (activities/sync SliceResult plus its speed). */
+export interface SliceFigures {
+  blocks: number;
+  rollbacks: number;
+  rolledBackBlocks?: number;
+  deepestRollback?: number;
+  blocksPerSecond: number;
+  height: number;
+  tipHeight: number;
+}
+
+export type Surface = 'rest' | 'mcp' | 'markdown' | 'site';
+
+export function surfaceOf(path: string): Surface {
+  if (path === '/api/v1' || path.startsWith('/api/v1/')) return 'rest';
+  if (path === '/api/md' || path.startsWith('/api/md/')) return 'markdown';
+  if (path === '/api/mcp' || path.startsWith('/api/mcp/')) return 'mcp';
+  return 'site';
+}
+
+export interface Metrics {
+  registry: Registry;
+  /** Where the scrape-time sync gauges read from (the API's store). */
+  bindStore(store: Store, now?: () => number): void;
+  sliceDone(r: SliceFigures, seconds: number): void;
+  sliceFailed(e: unknown, seconds: number): void;
+  runDone(workflow: string, status: string, seconds: number): void;
+  storeOp(op: string, collection: string, seconds: number, ok: boolean): void;
+  /** Times every request; mount first so rejections (429) and errors are counted too. */
+  http(): Koa.Middleware;
+  /** GET /metrics in the Prometheus text format. */
+  router(): Router;
+}
+
+const SECONDS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics {
+  const registry = new Registry();
+  if (opts.defaultMetrics ?? true) collectDefaultMetrics({ register: registry });
+  let source: { store: Store; now: () => number } | null = null;
+
+  // Sync position: one store read per scrape, shared by the gauges below.
+  let reading: Promise<Awaited<ReturnType<typeof readSyncLag>> | null> | null = null;
+  const position = () => {
+    reading ??= (source ? readSyncLag(source.store, source.now()) : Promise.resolve(null))
+      .catch(() => null)
+      .finally(() => setTimeout(() => (reading = null), 0));
+    return reading;
+  };
+  const gauge = (
+    name: string,
+    help: string,
+    pick: (p: NonNullable<Awaited<ReturnType<typeof position>>>) => number | null,
+  ) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        const p = await position();
+        const v = p ? pick(p) : null;
+        if (v === null) this.reset();
+        else this.set(v);
+      },
+    });
+  gauge('cardano_sync_height', 'Height of the last indexed block.', (p) => p.height);
+  gauge('cardano_sync_tip_height', 'Height of the chain tip the source last reported.', (p) => p.tipHeight);
+  gauge(
+    'cardano_sync_lag_seconds',
+    'max(tip − indexed, now − time of the indexed tip block), seconds (cardano/sync-lag.ts).',
+    (p) => p.lagSeconds,
+  );
+  gauge('cardano_sync_healthy', '1 while the sync progresses (/healthz/sync answers 200), else 0.', (p) =>
+    syncCondition(p, source?.now() ?? Date.now()).status === 'ok' ? 1 : 0,
+  );
+  gauge(
+    'cardano_sync_generation',
+    'Deep rollbacks and resyncs so far (derived answers of an older generation are withheld).',
+    (p) => p.health?.generation ?? 0,
+  );
+
+  const blocks = new Counter({ name: 'cardano_sync_blocks_total', help: 'Blocks applied.', registers: [registry] });
+  const speed = new Gauge({
+    name: 'cardano_sync_blocks_per_second',
+    help: 'Blocks per second of the last slice that applied blocks.',
+    registers: [registry],
+  });
+  const rollbacks = new Counter({
+    name: 'cardano_sync_rollbacks_total',
+    help: 'Rollbacks applied.',
+    registers: [registry],
+  });
+  const depth = new Histogram({
+    name: 'cardano_sync_rollback_depth_blocks',
+    help: 'Blocks undone per slice with rollbacks (its deepest rollback).',
+    buckets: [1, 2, 3, 5, 10, 50, 100, 500, 2160, 10_000],
+    registers: [registry],
+  });
+  const slice = new Histogram({
+    name: 'cardano_sync_slice_duration_seconds',
+    help: 'Duration of sync slices (one chain-sync batch and its commit), failed ones included.',
+    buckets: [0.01, 0.1, 0.5, 1, 5, 10, 30, 60, 300],
+    registers: [registry],
+  });
+  const sliceFailures = new Counter({
+    name: 'cardano_sync_slice_failures_total',
+    help: 'Failed sync slices by error class.',
+    labelNames: ['error'],
+    registers: [registry],
+  });
+  const runs = new Histogram({
+    name: 'cardano_recompute_duration_seconds',
+    help: 'Duration of finished workflow runs (recomputes, news, the sync when it ends).',
+    labelNames: ['workflow', 'status'],
+    buckets: [0.1, 0.5, 1, 5, 10, 30, 60, 300, 900],
+    registers: [registry],
+  });
+  const runFailures = new Counter({
+    name: 'cardano_recompute_failures_total',
+    help: 'Failed workflow runs.',
+    labelNames: ['workflow'],
+    registers: [registry],
+  });
+  const http = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency by surface and route pattern.',
+    labelNames: ['surface', 'route', 'method', 'status'],
+    buckets: SECONDS,
+    registers: [registry],
+  });
+  const limited = new Counter({
+    name: 'cardano_rate_limit_rejections_total',
+    help: 'Requests rejected by the rate limits or quotas (429).',
+    labelNames: ['surface'],
+    registers: [registry],
+  });
+  const storeOps = new Histogram({
+    name: 'cardano_store_operation_duration_seconds',
+    help: 'Store operation latency.',
+    labelNames: ['op', 'collection', 'ok'],
+    buckets: SECONDS,
+    registers: [registry],
+  });
+
+  return {
+    registry,
+    bindStore(store, now = Date.now) {
+      source = { store, now };
+    },
+    sliceDone(r, seconds) {
+      slice.observe(seconds);
+      blocks.inc(r.blocks);
+      if (r.blocks > 0) speed.set(r.blocksPerSecond);
+      if (r.rollbacks > 0) {
+        rollbacks.inc(r.rollbacks);
+        depth.observe(r.deepestRollback ?? r.rolledBackBlocks ?? 0);
+      }
+    },
+    sliceFailed(e, seconds) {
+      slice.observe(seconds);
+      sliceFailures.inc({ error: e instanceof Error ? e.name || e.constructor.name : 'unknown' });
+    },
+    runDone(workflow, status, seconds) {
+      if (Number.isFinite(seconds)) runs.observe({ workflow, status }, seconds);
+      if (status === 'failed') runFailures.inc({ workflow });
+    },
+    storeOp(op, collection, seconds, ok) {
+      storeOps.observe({ op, collection, ok: String(ok) }, seconds);
+    },
+    http() {
+      return async (ctx, next) => {
+        const t = performance.now();
+        const surface = surfaceOf(ctx.path);
+        try {
+          await next();
+        } finally {
+          // A route pattern (bounded label set), never the raw path; unmatched paths share one label.
+          const route = (ctx as { _matchedRoute?: unknown })._matchedRoute;
+          const status = ctx.status;
+          http.observe(
+            {
+              surface,
+              route: typeof route === 'string' ? route : 'unmatched',
+              method: ctx.method,
+              status: String(status),
+            },
+            (performance.now() - t) / 1000,
+          );
+          if (status === 429) limited.inc({ surface });
+        }
+      };
+    },
+    router() {
+      const router = new Router();
+      router.get('metrics', '/metrics', async (ctx) => {
+        ctx.set('Cache-Control', 'no-store');
+        ctx.type = registry.contentType;
+        ctx.body = await registry.metrics();
+      });
+      return router;
+    },
+  };
+}

@@ -1,0 +1,246 @@
+// The swap page: a live quote from /api/v1/swap/quote, a CIP-30 wallet, and a Minswap V2 order transaction built
+// here in the browser (order.ts, bundled with the project's own CBOR and Minswap V2 encoders). The wallet signs
+// (signTx, partial) and submits (submitTx); the page splices its witness set beside the unchanged body. The site
+// never sees the transaction. Every value from the server is written with textContent.
+/* global document, window, fetch, URLSearchParams, setInterval, setTimeout, clearTimeout, console */
+import { buildOrderTx, spliceWitnesses, addressFromHex, LOVELACE } from './order.js';
+
+const $ = (id) => document.getElementById(id);
+const QUOTE_EVERY_MS = 10_000;
+const VENUE = 'minswap-v2';
+
+const state = { quote: null, venueRoute: null, api: null, address: null, built: null, timer: null };
+
+const fmt = (n, digits = 6) =>
+  n === null || n === undefined ? '—' : Number(n).toLocaleString('en-US', { maximumFractionDigits: digits });
+const pct = (f) => (f === null || f === undefined ? '—' : `${(f * 100).toFixed(3)} %`);
+const ada = (lovelace) => fmt(Number(lovelace) / 1e6);
+
+function showError(where, message) {
+  const el = $(where);
+  el.textContent = message;
+  el.hidden = !message;
+}
+
+function params() {
+  return {
+    in: $('in').value.trim(),
+    out: $('out').value.trim(),
+    amount: $('amount').value.trim(),
+    slippage: Number($('slippage').value) || 1,
+  };
+}
+
+/** Base units of a decimal amount with `decimals` digits (truncated, as the quote does). */
+function toBase(amount, decimals) {
+  const [i = '0', f = ''] = String(amount).split('.');
+  return BigInt((i || '0') + f.slice(0, decimals).padEnd(decimals, '0'));
+}
+
+async function getJson(path) {
+  const res = await fetch(path, { headers: { accept: 'application/json' } });
+  const body = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(body.error || `HTTP ${res.status}`);
+  return body;
+}
+
+const poolCache = new Map();
+async function poolTvl(id) {
+  if (!poolCache.has(id))
+    poolCache.set(
+      id,
+      getJson(`/api/v1/pools/${id}?logos=url`).then((p) => p.tvlAda ?? null),
+    );
+  return poolCache.get(id);
+}
+
+async function refreshQuote() {
+  const p = params();
+  if (!p.in || !p.out || !p.amount) return;
+  try {
+    const q = await getJson(
+      `/api/v1/swap/quote?${new URLSearchParams({ in: p.in, out: p.out, amount: p.amount, logos: 'url' })}`,
+    );
+    state.quote = q;
+    state.venueRoute = q.routes.find((r) => r.hops.length === 1 && r.hops[0].dex === VENUE) || null;
+    showError('quote-error', '');
+    const best = q.best;
+    $('quote-table').hidden = false;
+    $('quote-time').textContent = `as of ${new Date().toISOString().slice(11, 19)} UTC`;
+    $('q-in').textContent = `${fmt(q.amountIn)} ${q.tokenIn.displayName}`;
+    if (!best) {
+      $('q-out').textContent = 'no route: no indexed pool trades this pair';
+      for (const id of ['q-min', 'q-route', 'q-impact', 'q-fees', 'q-liquidity', 'q-venue']) $(id).textContent = '—';
+      return;
+    }
+    const usd = q.adaUsd && q.tokenOut.unit === LOVELACE ? ` (≈ ${fmt(best.amountOut * q.adaUsd, 2)} USD)` : '';
+    $('q-out').textContent = `${fmt(best.amountOut)} ${q.tokenOut.displayName}${usd}`;
+    $('q-route').textContent = best.hops
+      .map((h) => `${h.dex} pool ${h.poolId}${h.exact ? '' : ' (approximate)'}`)
+      .join(' → ');
+    $('q-impact').textContent = pct(best.priceImpact);
+    $('q-fees').textContent = best.fees
+      .map(
+        (f) =>
+          `${fmt(f.amount)} ${f.unit === q.tokenIn.unit ? q.tokenIn.displayName : f.unit === LOVELACE ? 'ADA' : q.tokenOut.displayName} (${fmt(f.percent, 3)} %)`,
+      )
+      .join(', ');
+    const tvls = await Promise.all(best.hops.map((h) => poolTvl(h.poolId)));
+    const known = tvls.filter((t) => t !== null);
+    $('q-liquidity').textContent = known.length ? `${fmt(Math.min(...known), 0)} ADA` : '—';
+    const v = state.venueRoute;
+    const minOut = v ? minReceived(v) : null;
+    $('q-min').textContent = v ? `${fmt(Number(minOut) / 10 ** q.tokenOut.decimals)} ${q.tokenOut.displayName}` : '—';
+    $('q-venue').textContent = v
+      ? `Minswap V2 pool ${v.hops[0].poolId}: ${fmt(v.amountOut)} ${q.tokenOut.displayName}${v === best ? ' (the best route)' : ''}`
+      : 'this page builds Minswap V2 orders; no Minswap V2 pool trades this pair directly';
+  } catch (e) {
+    showError('quote-error', `Quote failed: ${e.message}`);
+  }
+}
+
+/** The order's minimum: the venue route's exact output less the slippage tolerance (basis points, floor). */
+function minReceived(route) {
+  const bps = BigInt(Math.round(params().slippage * 100));
+  return (BigInt(route.amountOutRaw) * (10_000n - bps)) / 10_000n;
+}
+
+function listWallets() {
+  const box = $('wallets');
+  box.textContent = '';
+  const found = Object.entries(window.cardano || {}).filter(([, w]) => w && typeof w.enable === 'function');
+  $('no-wallet').hidden = found.length > 0;
+  for (const [key, w] of found) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.dataset.wallet = key;
+    b.textContent = `Connect ${w.name || key}`;
+    b.addEventListener('click', () =>
+      connect(key).catch((e) => showError('error', `Wallet: ${e.message || e.info || e}`)),
+    );
+    box.appendChild(b);
+  }
+}
+
+async function connect(key) {
+  const api = await window.cardano[key].enable();
+  const network = await api.getNetworkId();
+  if (network !== 1) throw new Error('switch the wallet to mainnet (this service indexes mainnet-style addresses)');
+  state.api = api;
+  state.address = addressFromHex(await api.getChangeAddress());
+  $('wallet-address').textContent = state.address;
+  $('connected').hidden = false;
+  showError('error', '');
+  await review();
+}
+
+async function review() {
+  const q = state.quote;
+  if (!state.api || !q) return;
+  const v = state.venueRoute;
+  if (!v) throw new Error('no Minswap V2 pool for this pair: the page cannot build the order');
+  const built = buildOrderTx({
+    utxos: (await state.api.getUtxos()) || [],
+    changeAddress: await state.api.getChangeAddress(),
+    tokenIn: q.tokenIn.unit,
+    tokenOut: q.tokenOut.unit,
+    amountIn: toBase(q.amountIn, q.tokenIn.decimals),
+    minOut: minReceived(v),
+  });
+  state.built = built;
+  $('r-fee').textContent = ada(built.fee);
+  $('r-inputs').textContent = String(built.inputs.length);
+  const body = $('outputs').querySelector('tbody');
+  body.textContent = '';
+  built.outputs.forEach((o, i) => {
+    const tr = document.createElement('tr');
+    tr.dataset.role = o.role;
+    const cells = [
+      String(i),
+      o.role === 'order' ? 'Minswap V2 order (script)' : 'change (your wallet)',
+      o.address,
+      ada(o.lovelace),
+      o.assets.map(([u, qty]) => `${qty} ${u === q.tokenIn.unit ? q.tokenIn.displayName : u}`).join(', ') || '—',
+      o.datum ? `inline order datum (${o.datum.length / 2} bytes)` : '—',
+    ];
+    for (const c of cells) {
+      const td = document.createElement('td');
+      td.textContent = c;
+      tr.appendChild(td);
+    }
+    body.appendChild(tr);
+  });
+  $('review').hidden = false;
+}
+
+async function signAndSubmit() {
+  const b = state.built;
+  if (!b || !state.api) return;
+  $('sign').disabled = true;
+  try {
+    const witnesses = await state.api.signTx(b.txHex, true);
+    const txId = await state.api.submitTx(spliceWitnesses(b.bodyHex, witnesses));
+    $('status').hidden = false;
+    $('tx-id').textContent = txId;
+    $('status-text').textContent = 'Submitted by your wallet. Waiting for the order to reach the chain…';
+    watchTrade(txId);
+  } catch (e) {
+    showError('error', `Not submitted: ${e.message || e.info || e}`);
+    $('sign').disabled = false;
+  }
+}
+
+/** Polls the wallet's trades until the order shows up and the batcher completes or refunds it. */
+function watchTrade(txId) {
+  let tries = 0;
+  const poll = async () => {
+    tries++;
+    try {
+      const t = await getJson(`/api/v1/wallet/${state.address}/trades?limit=20&logos=url`);
+      const mine = t.items.find((x) => x.txHash === txId || x.orderTxHash === txId) || t.items[0];
+      if (mine) {
+        const el = $('trade-status');
+        el.textContent = `Trade ${mine.status}: ${fmt(mine.amountIn)} ${mine.tokenIn.displayName} → ${fmt(mine.amountOut)} ${mine.tokenOut.displayName}`;
+        el.className = mine.status === 'complete' ? 'ok' : mine.status === 'cancelled' ? 'error' : '';
+        el.dataset.status = mine.status;
+        if (mine.status !== 'pending') {
+          $('status-text').textContent = 'Done.';
+          return;
+        }
+      }
+    } catch (e) {
+      console.warn(e);
+    }
+    if (tries < 180) setTimeout(poll, 2000);
+  };
+  void poll();
+}
+
+function init() {
+  const q = new URLSearchParams(window.location.search);
+  $('in').value = q.get('in') || LOVELACE;
+  $('out').value = q.get('out') || '';
+  $('amount').value = q.get('amount') || '';
+  let debounce = null;
+  $('pair').addEventListener('submit', (e) => {
+    e.preventDefault();
+    poolCache.clear();
+    // A new pair, amount or slippage: the order under review is rebuilt from the fresh quote.
+    void refreshQuote().then(() =>
+      state.api && $('status').hidden ? review().catch((err) => showError('error', `Order: ${err.message}`)) : null,
+    );
+  });
+  for (const id of ['amount', 'slippage'])
+    $(id).addEventListener('input', () => {
+      clearTimeout(debounce);
+      debounce = setTimeout(() => void refreshQuote(), 400);
+    });
+  $('sign').addEventListener('click', () => void signAndSubmit());
+  listWallets();
+  // Wallet extensions inject themselves a little after load.
+  setTimeout(listWallets, 500);
+  void refreshQuote();
+  state.timer = setInterval(() => void refreshQuote(), QUOTE_EVERY_MS);
+}
+
+init();

@@ -1,0 +1,119 @@
+/**
+ * Answers built from a chain the source no longer has are not served (REST /api/v1 and Markdown /api/md):
+ *
+ * - The sync stalled on a rollback it could not undo (SYNC_K too small, the source moved to another chain): the
+ *   indexed blocks above the fork point are an abandoned chain (SyncStall.abandonedAbove). Every chain-derived
+ *   answer is 503 with the stall's reason and the operator's next step, until a resync; an orphan block is never
+ *   served as the chain.
+ * - After a rollback deeper than a few blocks (a new sync generation), each recompute's answers are 503 until the
+ *   recompute ran on the new chain (DERIVED_RUNS; the sync triggers them at once, so this lasts seconds).
+ *
+ * Chain-independent answers (openapi.json, news, logos, the account area) are always served. One store read per
+ * `ttlMs` (default 250 ms) whatever the traffic.
+ */
+import type Koa from 'koa';
+import {
+  DERIVED_RUNS,
+  readSyncHealth,
+  type DerivedRunDoc,
+  type SyncHealthDoc,
+} from '../mongo/collections/sync-state.js';
+import type { Store } from '../mongo/store.js';
+import { AppError } from './errors.js';
+
+/** Which recompute's documents each answer is built from (workflows/registry.ts names), by path after the prefix. */
+export const DERIVED_PATHS: readonly { path: RegExp; workflows: readonly string[] }[] = [
+  { path: /^\/staking\//, workflows: ['recomputeStaking'] },
+  { path: /^\/governance\//, workflows: ['recomputeGovernance'] },
+  { path: /^\/nft\//, workflows: ['recomputeNft'] },
+  { path: /^\/storage-network\//, workflows: ['recomputeStorage'] },
+  // The PnL lots are kept by the sync (exact under rollbacks); their prices come from the market recompute.
+  { path: /^\/wallet\/[^/]+\/pnl\/?$/, workflows: ['recomputeMarket'] },
+  { path: /^\/tokens\/[^/]+\/series\//, workflows: ['recomputeHolders', 'recomputeMarket'] },
+  { path: /^\/(tokens|market|pools)(\/|$)/, workflows: ['recomputeMarket'] },
+];
+
+const PREFIX = /^\/api\/(v1|md)(?=\/|$)/;
+/** Answers that do not come from the chain. */
+const CHAIN_FREE = /^\/(openapi\.json|news|assets\/[^/]+\/logo)(\/|$)/;
+
+interface GuardState {
+  health: SyncHealthDoc | null;
+  derived: Map<string, DerivedRunDoc>;
+}
+
+export interface Withheld {
+  reason: string;
+  retryAfterSeconds: number;
+}
+
+export interface SyncGate {
+  /**
+   * Why the answer at `path` (after /api/v1 or /api/md, e.g. `/staking/pools`) must not be served now, or null.
+   * The MCP tools call it with the REST path of the data they read.
+   */
+  withheld(path: string): Promise<Withheld | null>;
+  /** REST and Markdown: 503 `{ error }` with Retry-After while withheld. */
+  middleware: Koa.Middleware;
+}
+
+export function syncGate(deps: { store: Store; ttlMs?: number }): SyncGate {
+  // Real time, not a test's pinned clock: it only paces the store reads.
+  const now = () => performance.now();
+  const ttl = deps.ttlMs ?? 250;
+  let cached: { at: number; state: Promise<GuardState> } | null = null;
+  const state = (): Promise<GuardState> => {
+    const t = now();
+    if (cached && t - cached.at < ttl) return cached.state;
+    const read = (async () => {
+      const health = await readSyncHealth(deps.store);
+      const derived = new Map<string, DerivedRunDoc>();
+      if (health && health.generation > 0)
+        for await (const d of deps.store.collection(DERIVED_RUNS).scan()) derived.set(d._id, d);
+      return { health, derived };
+    })();
+    cached = { at: t, state: read };
+    read.catch(() => (cached = null));
+    return read;
+  };
+
+  async function withheld(path: string): Promise<Withheld | null> {
+    if (CHAIN_FREE.test(path)) return null;
+    const { health, derived } = await state();
+    const stall = health?.stall;
+    if (stall && stall.abandonedAbove !== null)
+      return {
+        reason:
+          `${stall.reason}: the indexed blocks above height ${stall.abandonedAbove} belong to a chain the source no ` +
+          `longer has, so chain answers are withheld until a resync (${stall.action})`,
+        retryAfterSeconds: 60,
+      };
+    if (health && health.generation > 0) {
+      const stale = DERIVED_PATHS.filter((d) => d.path.test(path))
+        .flatMap((d) => d.workflows)
+        .filter((w) => (derived.get(w)?.generation ?? -1) < health.generation);
+      if (stale.length) {
+        const rb = health.lastDeepRollback;
+        const what = rb && rb.depth > 0 ? `a rollback of ${rb.depth} blocks` : 'a resync';
+        return {
+          reason:
+            `recomputing after ${what}: answers built from the abandoned chain are withheld until ` +
+            `${stale.join(', ')} ran on the new chain (seconds; it was started at once)`,
+          retryAfterSeconds: 5,
+        };
+      }
+    }
+    return null;
+  }
+
+  return {
+    withheld,
+    middleware: async (ctx, next) => {
+      const prefix = PREFIX.exec(ctx.path);
+      if (!prefix) return next();
+      const w = await withheld(ctx.path.slice(prefix[0].length) || '/');
+      if (w) throw new AppError(503, w.reason, { 'Retry-After': String(w.retryAfterSeconds) });
+      return next();
+    },
+  };
+}

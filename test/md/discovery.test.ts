@@ -1,0 +1,108 @@
+/**
+ * Discovery files on a devnet-synced service, checked against what the service actually serves: llms.txt links every
+ * Markdown view and the OpenAPI document (and they resolve), llms-full.txt documents every operation and parameter
+ * of the served /api/v1/openapi.json (and every MCP tool when the tool list exists), the AI catalog has both `type`
+ * and `mediaType` on each entry, the sitemap's pages resolve, and /docs shows the configured limits.
+ */
+import assert from 'node:assert/strict';
+import { XMLParser } from 'fast-xml-parser';
+import { pino } from 'pino';
+import { createAccess } from '../../api/access/index.js';
+import { loadTools } from '../../api/discovery/routes.js';
+import { MD_VIEWS } from '../../api/md/routes.js';
+import { startStack, type Stack } from './stack.js';
+
+describe('discovery files', function () {
+  this.timeout(240_000);
+  let s: Stack;
+  const get = async (path: string) => {
+    const res = await fetch(path.startsWith('http') ? path : s.url + path);
+    return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() };
+  };
+  before(async () => {
+    // With the access layer (the account page is a sitemap page); limits off so the crawl below is not throttled.
+    s = await startStack({
+      seed: 'md-discovery',
+      hours: 2,
+      env: { RATE_LIMIT_ANON_PER_MIN: '37' },
+      access: (config, store) => createAccess({ store, config, log: pino({ level: 'silent' }) }),
+    });
+  });
+  after(async () => s?.close());
+
+  it('llms.txt: title, summary, sections of links to the views, the OpenAPI and the MCP endpoint; links resolve', async () => {
+    const a = await get('/llms.txt');
+    assert.equal(a.status, 200);
+    assert.equal(a.type, 'text/markdown; charset=utf-8');
+    const lines = a.text.split('\n');
+    assert.match(lines[0]!, /^# \S/);
+    assert.match(lines[2]!, /^> \S/);
+    assert.ok(lines.filter((l) => l.startsWith('## ')).length >= 3);
+    for (const v of MD_VIEWS) assert.ok(a.text.includes(`(${s.url}/api/md${v.path})`), v.path);
+    for (const u of ['/api/v1/openapi.json', '/api/mcp)', '/api/mcp/server-card', '/llms-full.txt', '/docs'])
+      assert.ok(a.text.includes(`${s.url}${u}`), u);
+    const links = [...a.text.matchAll(/\]\((http[^)\s]+)\)/g)].map((m) => m[1] as string);
+    for (const u of links) {
+      // Templates ({unit}) and the tool server (its own surface, tested with it) are not fetched here.
+      if (u.includes('{') || u.includes('/api/mcp')) continue;
+      assert.equal((await get(u)).status, 200, u);
+    }
+  });
+
+  it('llms-full.txt documents every served operation and parameter, and every MCP tool when there is a tool list', async () => {
+    const openapi = JSON.parse((await get('/api/v1/openapi.json')).text) as {
+      paths: Record<string, Record<string, { parameters?: { name: string }[] }>>;
+    };
+    const a = await get('/llms-full.txt');
+    assert.equal(a.status, 200);
+    for (const [path, ops] of Object.entries(openapi.paths))
+      for (const [method, op] of Object.entries(ops)) {
+        const at = a.text.indexOf(`### ${method.toUpperCase()} ${path}\n`);
+        assert.ok(at >= 0, `${method} ${path}`);
+        const section = a.text.slice(at, a.text.indexOf('\n### ', at + 1));
+        for (const p of op.parameters ?? []) assert.ok(section.includes(`| ${p.name}`), `${path} ${p.name}`);
+      }
+    for (const name of ['SwapRoute', 'AssetRef', 'TokenRow', 'Trade'])
+      assert.ok(a.text.includes(`### ${name}\n`), name);
+    assert.ok(a.text.includes('37 requests per minute per IP'), 'limits from the configuration');
+    const tools = await loadTools();
+    if (tools) for (const t of tools) assert.ok(a.text.includes(`### ${t.name}\n`), t.name);
+    else console.log('      (no api/mcp/tools.ts on this branch yet: tool section points at tools/list)');
+  });
+
+  it('ai-catalog.json lists the MCP server card, the OpenAPI and llms.txt with both type and mediaType', async () => {
+    const a = await get('/.well-known/ai-catalog.json');
+    assert.equal(a.status, 200);
+    assert.match(a.type, /^application\/json/);
+    const c = JSON.parse(a.text) as { entries: { url: string; type: string; mediaType: string }[] };
+    for (const u of ['/api/mcp/server-card', '/api/v1/openapi.json', '/llms.txt'])
+      assert.ok(
+        c.entries.some((e) => e.url === s.url + u),
+        u,
+      );
+    for (const e of c.entries) assert.ok(e.type && e.mediaType, e.url);
+  });
+
+  it('sitemap.xml lists the pages and views, and they resolve', async () => {
+    const a = await get('/sitemap.xml');
+    assert.equal(a.status, 200);
+    const doc = new XMLParser().parse(a.text) as { urlset: { url: { loc: string; lastmod: string }[] } };
+    const locs = doc.urlset.url.map((u) => u.loc);
+    for (const p of ['/docs', '/swap', '/api/md/market', '/api/md/dashboard', '/api/md/tokens'])
+      assert.ok(locs.includes(s.url + p), p);
+    const tokenPages = locs.filter((l) => l.includes('/api/md/token/'));
+    assert.ok(tokenPages.length >= 5, `token pages ${tokenPages.length}`);
+    assert.ok(locs.some((l) => l.includes('/api/md/stake-pool/')));
+    const tipDay = new Date(s.devnet.systemStartMs + s.devnet.tip().slot * 1000).toISOString().slice(0, 10);
+    assert.equal(doc.urlset.url[0]!.lastmod, tipDay);
+    for (const l of locs) assert.equal((await get(l)).status, 200, l);
+  });
+
+  it('/docs shows surfaces, keys and the configured limits', async () => {
+    const a = await get('/docs');
+    assert.equal(a.status, 200);
+    assert.match(a.type, /^text\/html/);
+    for (const t of ['<td>37</td>', 'x-api-key', 'Retry-After', '/api/md', '/api/mcp', `${s.url}/account`, '10,000'])
+      assert.ok(a.text.includes(t), t);
+  });
+});

@@ -1,0 +1,211 @@
+/**
+ * The Markdown views on a devnet-synced service: every view answers text/markdown with an as-of line naming the
+ * devnet's tip block (time and height: the oracle is the devnet, not the store), its links resolve, its ETag
+ * revalidates, bad input gets a short Markdown 400/404, the token table's limit applies, a wallet's ADA balance is
+ * the devnet ledger's, and REST paths answer `Accept: text/markdown` with the same view.
+ */
+import assert from 'node:assert/strict';
+import { handleOfAsset } from '../../cardano/handles.js';
+import { HANDLE_POLICY } from '../../devnet/activity/handles.js';
+import { startStack, type Stack } from './stack.js';
+
+interface Answer {
+  status: number;
+  type: string;
+  text: string;
+  headers: Headers;
+}
+
+describe('Markdown views on a devnet-synced store', function () {
+  this.timeout(240_000);
+  let s: Stack;
+  const get = async (path: string, headers: Record<string, string> = {}): Promise<Answer> => {
+    const res = await fetch(path.startsWith('http') ? path : s.url + path, { headers });
+    return {
+      status: res.status,
+      type: res.headers.get('content-type') ?? '',
+      text: await res.text(),
+      headers: res.headers,
+    };
+  };
+  /** Every link of a Markdown text that points into this site. */
+  const siteLinks = (text: string) =>
+    [...text.matchAll(/\]\((http[^)\s]+)\)/g)].map((m) => m[1] as string).filter((u) => u.startsWith(s.url));
+  const tableRows = (text: string, header: string) => {
+    const lines = text.split('\n');
+    const at = lines.findIndex((l) => l.startsWith(`| ${header}`));
+    const rows: string[][] = [];
+    for (let i = at + 2; at >= 0 && lines[i]?.startsWith('|'); i++)
+      rows.push(
+        lines[i]!.slice(2, -2)
+          .split(' | ')
+          .map((c) => c.trim()),
+      );
+    return rows;
+  };
+  let unit = '';
+  let poolId = 0;
+  let policy = '';
+  let stakePool = '';
+
+  before(async () => {
+    s = await startStack({ seed: 'md-views', hours: 3 });
+    const tokens = JSON.parse((await get('/api/v1/tokens?sort=rank&pageSize=1&logos=url')).text) as {
+      items: { asset: { unit: string }; primaryPoolId: number }[];
+    };
+    unit = tokens.items[0]!.asset.unit;
+    poolId = tokens.items[0]!.primaryPoolId;
+    policy = (JSON.parse((await get('/api/v1/nft/collections?pageSize=1')).text) as { items: { policyId: string }[] })
+      .items[0]!.policyId;
+    stakePool = (JSON.parse((await get('/api/v1/staking/pools?pageSize=1')).text) as { items: { id: string }[] })
+      .items[0]!.id;
+  });
+  after(async () => s?.close());
+
+  const views = () => [
+    '/api/md/market',
+    '/api/md/dashboard',
+    '/api/md/tokens',
+    `/api/md/token/${unit}`,
+    `/api/md/pool/${poolId}`,
+    `/api/md/wallet/${s.devnet.world.wallets[3]!.address}`,
+    `/api/md/address/${s.devnet.world.wallets[3]!.rewardAddress}`,
+    `/api/md/nft/${policy}`,
+    `/api/md/stake-pool/${stakePool}`,
+  ];
+
+  it('every view is Markdown with the devnet tip as its as-of time, an ETag and a token count', async () => {
+    const tip = s.devnet.tip();
+    const tipTime = new Date(s.devnet.systemStartMs + tip.slot * 1000).toISOString().slice(0, 16).replace('T', ' ');
+    for (const path of views()) {
+      const a = await get(path);
+      assert.equal(a.status, 200, `${path}: ${a.text}`);
+      assert.equal(a.type, 'text/markdown; charset=utf-8', path);
+      assert.match(a.text, /^# \S/, path);
+      assert.ok(a.text.includes(`As of ${tipTime} UTC`), `${path} as-of ${tipTime}: ${a.text.slice(0, 200)}`);
+      assert.ok(a.text.includes(`indexed block ${tip.height} of ${tip.height}`), path);
+      assert.match(a.text, /sync lag \d+ s/, path);
+      assert.ok(a.text.includes('## Links'), path);
+      assert.equal(Number(a.headers.get('x-markdown-tokens')), Math.ceil(a.text.length / 4), path);
+      const etag = a.headers.get('etag')!;
+      assert.ok(etag, path);
+      // (fetch sends Cache-Control: no-cache with a conditional header unless told otherwise)
+      assert.equal((await get(path, { 'if-none-match': etag, 'cache-control': 'max-age=0' })).status, 304, path);
+    }
+  });
+
+  it('units are named in the table headers', async () => {
+    const token = (await get(`/api/md/token/${unit}`)).text;
+    for (const h of ['Price (ADA)', 'Price (USD)', '(%)', 'Liquidity (ADA)', 'First pool (UTC)'])
+      assert.ok(token.includes(h), h);
+    const pool = (await get(`/api/md/pool/${poolId}`)).text;
+    for (const h of ['TVL (ADA)', 'Swap fee (%)', 'Time (UTC)', 'Value (ADA)']) assert.ok(pool.includes(h), h);
+  });
+
+  it('every link in every view resolves', async () => {
+    const seen = new Set<string>();
+    for (const path of views()) for (const u of siteLinks((await get(path)).text)) seen.add(u);
+    assert.ok(seen.size > 30, `links found: ${seen.size}`);
+    for (const u of seen) {
+      const a = await get(u);
+      assert.equal(a.status, 200, `${u} → ${a.status} ${a.text.slice(0, 200)}`);
+    }
+  });
+
+  it('the pool view lists its recent trades; the wallet view shows the devnet ledger balance', async () => {
+    const trades = JSON.parse((await get(`/api/v1/pools/${poolId}/trades?limit=20`)).text) as {
+      items: { txHash: string }[];
+    };
+    const pool = (await get(`/api/md/pool/${poolId}`)).text;
+    assert.ok(trades.items.length > 0);
+    for (const t of trades.items) assert.ok(pool.includes(`/explorer/tx/${t.txHash}`), t.txHash);
+
+    const w = s.devnet.world.wallets[3]!;
+    const view = (await get(`/api/md/wallet/${w.address}`)).text;
+    const [row] = tableRows(view, 'ADA balance (ADA)');
+    const lovelace = s.devnet.ledger.coinAt(w.address);
+    assert.equal(Number(row![0]!.replace(/,/g, '')), Number(lovelace) / 1e6);
+  });
+
+  it('the wallet view takes a $handle and resolves it to the address the devnet ledger has its token at', async () => {
+    let found: { handle: string; address: string } | null = null;
+    for (const u of s.devnet.ledger.utxos.values()) {
+      for (const name of Object.keys(u.value.assets[HANDLE_POLICY] ?? {})) {
+        const a = handleOfAsset(HANDLE_POLICY + name);
+        if (a?.role === 'holder' && !a.handle.includes('@')) found ??= { handle: a.handle, address: u.address };
+      }
+      if (found) break;
+    }
+    assert.ok(found, 'the devnet has minted a handle');
+    const view = await get(`/api/md/wallet/$${found.handle}`);
+    assert.equal(view.status, 200, view.text);
+    assert.ok(view.text.includes(`$${found.handle} (${found.address})`), view.text.slice(0, 400));
+  });
+
+  it('the token table takes sort and a limit of 1–100', async () => {
+    assert.equal(tableRows((await get('/api/md/tokens?limit=3')).text, '#').length, 3);
+    const all = await get('/api/md/tokens?limit=100');
+    const total = (JSON.parse((await get('/api/v1/tokens?pageSize=200')).text) as { total: number }).total;
+    assert.equal(tableRows(all.text, '#').length, Math.min(100, total));
+    const byVolume = tableRows((await get('/api/md/tokens?sort=volume24h&limit=10')).text, '#').map((r) =>
+      Number(r[6]!.replace(/,/g, '')),
+    );
+    assert.deepEqual(
+      byVolume,
+      [...byVolume].sort((a, b) => b - a),
+    );
+    for (const bad of ['limit=0', 'limit=101', 'limit=abc', 'sort=cheapest']) {
+      const a = await get(`/api/md/tokens?${bad}`);
+      assert.equal(a.status, 400, bad);
+      assert.equal(a.type, 'text/markdown; charset=utf-8');
+      assert.match(a.text, /^# Bad request \(HTTP 400\)\n\ninvalid parameter (limit|sort)/);
+    }
+  });
+
+  it('bad input is a short Markdown 400 or 404, never a 500', async () => {
+    const cases: [string, number][] = [
+      ['/api/md/token/nothex', 400],
+      [`/api/md/token/${'ab'.repeat(28)}00`, 404],
+      ['/api/md/pool/abc', 400],
+      ['/api/md/pool/987654', 404],
+      ['/api/md/wallet/addr1notanaddress', 400],
+      ['/api/md/wallet/%24no-such-handle-here', 404],
+      [`/api/md/nft/${'cd'.repeat(28)}`, 404],
+      ['/api/md/stake-pool/pool1bogus', 400],
+      ['/api/md/no-such-view', 404],
+    ];
+    for (const [path, status] of cases) {
+      const a = await get(path);
+      assert.equal(a.status, status, `${path}: ${a.text}`);
+      assert.equal(a.type, 'text/markdown; charset=utf-8', path);
+      assert.match(a.text, new RegExp(`^# (Bad request|Not found) \\(HTTP ${status}\\)\\n\\n\\S`), path);
+      assert.ok(a.text.length < 600, path);
+    }
+  });
+
+  it('REST answers Accept: text/markdown with the matching view (Vary: Accept, x-markdown-tokens)', async () => {
+    const pairs: [string, string][] = [
+      [`/api/v1/tokens/${unit}`, `/api/md/token/${unit}`],
+      [`/api/v1/pools/${poolId}`, `/api/md/pool/${poolId}`],
+      ['/api/v1/market/overview', '/api/md/market'],
+      [`/api/v1/staking/pools/${stakePool}`, `/api/md/stake-pool/${stakePool}`],
+      [`/api/v1/nft/collections/${policy}`, `/api/md/nft/${policy}`],
+    ];
+    for (const [restPath, mdPath] of pairs) {
+      const a = await get(restPath, { accept: 'text/markdown' });
+      assert.equal(a.status, 200, restPath);
+      assert.equal(a.type, 'text/markdown; charset=utf-8', restPath);
+      assert.equal(a.text, (await get(mdPath)).text, restPath);
+      assert.match(a.headers.get('vary') ?? '', /Accept/i);
+      assert.ok(Number(a.headers.get('x-markdown-tokens')) > 0);
+      const json = await get(restPath);
+      assert.match(json.type, /^application\/json/);
+      assert.match(json.headers.get('vary') ?? '', /Accept/i);
+    }
+    const none = await get('/api/v1/news', { accept: 'text/markdown, application/json;q=0.5' });
+    assert.match(none.type, /^application\/json/, 'no view for /news: JSON');
+    const bad = await get('/api/v1/tokens/zz', { accept: 'text/markdown' });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.type, 'text/markdown; charset=utf-8');
+  });
+});

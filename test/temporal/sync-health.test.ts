@@ -1,0 +1,221 @@
+/**
+ * Errors retrying cannot fix, and what they leave for operators (issue 18), without processes: the lag formula on
+ * hand-computed figures, the shared retry policy (the real one, no shortened intervals: a non-retryable error must
+ * fail at once), a store that refuses a document, the sync health a monitor reads, and /metrics.
+ */
+import assert from 'node:assert/strict';
+import { pino } from 'pino';
+import { createApp } from '../../api/app.js';
+import { createMetrics } from '../../api/metrics/index.js';
+import { DERIVED_PATHS } from '../../api/sync-guard.js';
+import { createSyncActivities } from '../../activities/sync/index.js';
+import { RollbackTooDeepError } from '../../activities/sync/journal.js';
+import { isStoreRefusal, StoreRefusedError } from '../../activities/sync/health.js';
+import { OgmiosConnectionError } from '../../activities/chain/ogmios-client.js';
+import { syncLagSeconds } from '../../cardano/sync-lag.js';
+import { readSyncLag, syncCondition } from '../../mongo/collections/sync-state.js';
+import type { Store } from '../../mongo/store.js';
+import { backoffMs, createRunner, isRetryable } from '../../temporal/runner.js';
+import { SYNC_ACTIVITY } from '../../workflows/policies.js';
+import { recomputesReadingChain, WORKFLOWS } from '../../workflows/registry.js';
+import { SYNC_WORKFLOW_ID } from '../../temporal/constants.js';
+import { embeddedSyncRun, OpsError, parseOpsArgs } from '../../temporal/ops.js';
+import { buildChain } from '../sync/build-chain.js';
+import { memoryChain } from '../sync/memory-chain.js';
+import { tempStore } from '../sync/helpers.js';
+
+describe('sync health', function () {
+  this.timeout(30_000);
+
+  it('lag = max(tip − indexed, now − time of the indexed tip block), in whole seconds', () => {
+    const t = Date.UTC(2026, 10, 25, 12, 0, 0);
+    // 40 slots behind the tip, the indexed block 10 s old: the slots win.
+    assert.equal(syncLagSeconds({ indexedSlot: 1000, indexedTimeMs: t, tipSlot: 1040, nowMs: t + 10_000 }), 40);
+    // At the tip, the source silent for 90 s (the old figure said 0): the block's age wins.
+    assert.equal(syncLagSeconds({ indexedSlot: 1040, indexedTimeMs: t, tipSlot: 1040, nowMs: t + 90_400 }), 90);
+    // A block stamped in the future (clock skew) is no negative lag; a chain whose slots do not follow the wall clock
+    // counts slots only.
+    assert.equal(syncLagSeconds({ indexedSlot: 5, indexedTimeMs: t + 5000, tipSlot: 5, nowMs: t }), 0);
+    assert.equal(
+      syncLagSeconds({ indexedSlot: 5, indexedTimeMs: t, tipSlot: 7, nowMs: t + 3_600_000, wallClock: false }),
+      2,
+    );
+  });
+
+  it('the sync policy: errors a retry cannot fix are final for both engines, outages are retried within seconds', () => {
+    const p = SYNC_ACTIVITY.retry;
+    for (const e of [
+      new RollbackTooDeepError('rollback of 3 blocks exceeds the undo journal (1 records)'),
+      new StoreRefusedError('key too large'),
+    ])
+      assert.equal(isRetryable(e, p), false, e.name);
+    assert.equal(isRetryable(new OgmiosConnectionError('connect ECONNREFUSED 127.0.0.1:1337'), p), true);
+    assert.deepEqual(
+      [1, 2, 3, 4, 5, 6, 50].map((a) => backoffMs(p, a)),
+      [250, 500, 1000, 2000, 4000, 4000, 4000],
+    );
+    assert.equal(p.maximumAttempts, 0, 'an outage never fails the sync');
+  });
+
+  it('a non-retryable slice error fails the run at once (one attempt), recorded for ops', async () => {
+    const { store, cleanup } = await tempStore();
+    try {
+      let calls = 0;
+      const runner = createRunner({
+        store,
+        activities: {
+          syncSlice: async () => {
+            calls++;
+            throw new RollbackTooDeepError('rollback of 3 blocks exceeds the undo journal (1 records)');
+          },
+        },
+      });
+      const { done } = await runner.start('syncChain', {
+        workflowId: SYNC_WORKFLOW_ID,
+        input: { slicesPerRun: 10, sliceBlocks: 10, tipWaitMs: 0 },
+        requestedBy: 'start',
+      });
+      const run = await done;
+      await runner.stop();
+      assert.equal(calls, 1);
+      assert.equal(run.status, 'failed');
+      assert.equal(run.attempts, 1);
+      assert.match(run.error ?? '', /^syncSlice: RollbackTooDeepError: rollback of 3 blocks/);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('a store refusing a document stalls the sync with the reason; the chain it holds is still served', async () => {
+    const { store, cleanup } = await tempStore();
+    try {
+      const { events } = buildChain({ blocks: 30 });
+      const acts = createSyncActivities({ store, chain: memoryChain(events), k: 2160, network: 'mainnet' });
+      const first = (await acts.syncSlice({ maxBlocks: 10, waitMs: 0 })).height;
+      assert.ok(first > 0);
+      // The adapters' validation error (mongo/adapters/common.ts StoreError), as the engine would raise it.
+      class StoreError extends Error {}
+      let refuse = true;
+      const refusing: Store = new Proxy(store, {
+        get(target, prop) {
+          if (prop === 'write')
+            return async (ops: Parameters<Store['write']>[0]) => {
+              if (refuse && ops.some((o) => o.coll === 'blocks'))
+                throw new StoreError('write op #7 (transactions): put needs a non-empty string _id, got ""');
+              return target.write(ops);
+            };
+          const v = Reflect.get(target, prop) as unknown;
+          return typeof v === 'function' ? (v as () => unknown).bind(target) : v;
+        },
+      });
+      const stuck = createSyncActivities({ store: refusing, chain: memoryChain(events), k: 2160, network: 'mainnet' });
+      await assert.rejects(stuck.syncSlice({ maxBlocks: 10, waitMs: 0 }), (e: Error) => {
+        assert.equal(e.constructor.name, 'StoreRefusedError');
+        assert.equal(isRetryable(e, SYNC_ACTIVITY.retry), false);
+        return true;
+      });
+      const now = Date.now();
+      const c = syncCondition(await readSyncLag(store, now), now);
+      assert.equal(c.status, 'stalled');
+      assert.equal(
+        c.reason,
+        'store refused a document: write op #7 (transactions): put needs a non-empty string _id, got ""',
+      );
+      assert.match(c.action ?? '', /ops -- sync restart/);
+      assert.equal(c.abandonedAbove, null, 'the indexed chain is still the source’s: nothing is withheld');
+      // Fixed: the next slice clears the stall.
+      refuse = false;
+      assert.ok((await stuck.syncSlice({ maxBlocks: 10, waitMs: 0 })).height > first);
+      assert.equal(syncCondition(await readSyncLag(store, Date.now()), Date.now()).status, 'ok');
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('ops resync --from origin queues a resync of a stopped sync, and refuses while one runs', async () => {
+    assert.deepEqual(parseOpsArgs(['resync', '--from', 'origin']), { cmd: 'resync', from: 'origin' });
+    assert.deepEqual(parseOpsArgs(['sync', 'restart']), { cmd: 'sync-restart' });
+    assert.throws(() => parseOpsArgs(['resync', '--from', '144718597']), /only origin is supported/);
+    assert.throws(() => parseOpsArgs(['resync']), OpsError);
+    const { store, cleanup } = await tempStore();
+    try {
+      const run = await embeddedSyncRun(store, { resync: true, sliceBlocks: 500 });
+      assert.equal(run.workflowId, SYNC_WORKFLOW_ID);
+      assert.deepEqual(run.input, {
+        slicesPerRun: 1000,
+        sliceBlocks: 500,
+        tipWaitMs: 5000,
+        resync: { from: 'origin' },
+      });
+      await assert.rejects(embeddedSyncRun(store, { resync: false, sliceBlocks: 500 }), /has a queued run/);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('recognises refusals of both engines, not outages', () => {
+    const mongo = Object.assign(new Error('E11000 duplicate key error'), { code: 11000 });
+    Object.defineProperty(mongo, 'name', { value: 'MongoServerError' });
+    assert.equal(isStoreRefusal(mongo), true);
+    assert.equal(isStoreRefusal(new Error('MDB_BAD_VALSIZE: Unsupported size of key/DB name/data')), true);
+    const net = new Error('connection 1 to 127.0.0.1:27017 closed');
+    Object.defineProperty(net, 'name', { value: 'MongoNetworkError' });
+    assert.equal(isStoreRefusal(net), false);
+  });
+
+  it('a deep rollback reruns every recompute that reads chain data (and not the news)', () => {
+    const jobs = recomputesReadingChain();
+    assert.deepEqual(
+      [...jobs].sort(),
+      Object.keys(WORKFLOWS)
+        .filter((w) => w.startsWith('recompute'))
+        .sort(),
+    );
+  });
+
+  it('every recompute a deep rollback reruns has its answers withheld until it ran (api/sync-guard.ts)', () => {
+    const guarded = new Set(DERIVED_PATHS.flatMap((d) => d.workflows));
+    assert.deepEqual(
+      recomputesReadingChain().filter((w) => !guarded.has(w)),
+      [],
+    );
+  });
+
+  it('/metrics and /healthz/sync are site probes: outside the OpenAPI document, counted per route and surface', async () => {
+    const { store, cleanup } = await tempStore();
+    try {
+      const metrics = createMetrics({ defaultMetrics: false });
+      const app = createApp({
+        store,
+        config: { SITE_URL: 'http://localhost', CARDANO_NETWORK: 'mainnet', TRUST_PROXY: false },
+        log: pino({ level: 'silent' }),
+        metrics,
+      });
+      const server = app.listen(0, '127.0.0.1');
+      await new Promise((r) => server.once('listening', r));
+      const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      try {
+        const spec = (await (await fetch(`${base}/api/v1/openapi.json`)).json()) as { paths: Record<string, unknown> };
+        assert.ok(!Object.keys(spec.paths).some((p) => /metrics|healthz/.test(p)));
+        const sync = await fetch(`${base}/healthz/sync`);
+        assert.equal(sync.status, 503);
+        assert.equal(((await sync.json()) as { error: string }).error, 'sync starting: no block indexed yet');
+        await fetch(`${base}/api/v1/explorer/blocks/1`);
+        const text = await (await fetch(`${base}/metrics`)).text();
+        assert.match(
+          text,
+          /http_request_duration_seconds_count\{surface="rest",route="\/api\/v1\/openapi.json",method="GET",status="200"\} 1/,
+        );
+        assert.match(
+          text,
+          /http_request_duration_seconds_count\{surface="site",route="\/healthz\/sync",method="GET",status="503"\} 1/,
+        );
+        assert.match(text, /cardano_store_operation_duration_seconds|cardano_sync_healthy 0/);
+      } finally {
+        server.close();
+      }
+    } finally {
+      await cleanup();
+    }
+  });
+});

@@ -1,0 +1,189 @@
+/**
+ * /llms.txt (llmstxt.org: an H1 title, a blockquote summary, notes, then H2 sections of links) and /llms-full.txt
+ * (the whole API and tool reference in one Markdown file), both generated from the OpenAPI document and the MCP
+ * tool list, so they can never drift from what is served.
+ */
+import type { JsonSchemaLike, OpenApiDoc, SiteInfo, ToolDef } from './types.js';
+
+const cell = (v: string) => v.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
+const row = (cells: string[]) => `| ${cells.map(cell).join(' | ')} |`;
+
+/** A short type string of a JSON Schema: `integer 1–200 (default 50)`, `one of a, b`, `Pool[]`. */
+export function typeOf(s: JsonSchemaLike | undefined): string {
+  if (!s) return 'any';
+  if (s.$ref) return s.$ref.split('/').pop() ?? 'object';
+  if (s.enum) return `one of ${s.enum.map((v) => (v === null ? 'null' : String(v))).join(', ')}`;
+  const alt = s.anyOf ?? s.oneOf;
+  if (alt) return alt.map(typeOf).join(' or ');
+  const types = [s.type ?? 'any'].flat();
+  let t = types.map((x) => (x === 'array' ? `${typeOf(s.items)}[]` : x)).join(' or ');
+  if (s.minimum !== undefined || s.maximum !== undefined) t += ` ${s.minimum ?? ''}–${s.maximum ?? ''}`;
+  if (s.format) t += ` (${s.format})`;
+  return t;
+}
+
+function schemaFields(s: JsonSchemaLike | undefined): string {
+  if (!s?.properties) return '';
+  const req = new Set(s.required ?? []);
+  return [
+    row(['Field', 'Type', 'Description']),
+    '|---|---|---|',
+    ...Object.entries(s.properties).map(([k, v]) =>
+      row([`${k}${req.has(k) ? '' : '?'}`, typeOf(v), v.description ?? '']),
+    ),
+  ].join('\n');
+}
+
+export function renderLlmsTxt(info: SiteInfo, hasTools: boolean): string {
+  const s = info.site;
+  const l = info.limits;
+  return `# ${info.title}
+
+> ${info.summary}
+
+Read-only: no endpoint builds, accepts or submits a transaction. ADA amounts are whole ADA, token amounts are decimal-adjusted, REST fields named change* are fractions (0.05 = +5 %). Prices come from on-chain DEX pools: read them with the pool liquidity. No key is needed: anonymous callers get ${l.anonPerMinute} requests per minute per IP on each surface; a key (header \`x-api-key\`) raises the limits. Every Markdown and tool answer carries an as-of time.
+
+## Markdown views
+
+${info.views.map((v) => `- [${v.path}](${s}/api/md${v.path}): ${v.title}`).join('\n')}
+
+## REST API
+
+- [OpenAPI 3.1 document](${s}/api/v1/openapi.json): every endpoint, parameter and response schema of ${s}/api/v1
+- [Full API and tool reference](${s}/llms-full.txt): this site's whole reference in one Markdown file
+- [Swap quote](${s}/api/v1/swap/quote?in=lovelace&out={unit}&amount=100): best route estimate with a link to the swap page
+
+## Tool server (MCP)
+
+- [MCP endpoint](${s}/api/mcp): Streamable HTTP, stateless JSON-RPC; ${hasTools ? 'tools listed in llms-full.txt and by tools/list' : 'tools listed by tools/list'}
+- [MCP server card](${s}/api/mcp/server-card): name, transport and capabilities of the tool server
+
+## Optional
+
+- [Docs: limits, keys, surfaces](${s}/docs)
+- [Swap page](${s}/swap): review and sign a quoted trade in your own wallet
+- [Account and API keys](${s}/account)
+- [AI catalog](${s}/.well-known/ai-catalog.json)
+- [Sitemap](${s}/sitemap.xml)
+`;
+}
+
+export function renderLlmsFull(info: SiteInfo, doc: OpenApiDoc, tools: ToolDef[] | null): string {
+  const s = info.site;
+  const out: string[] = [];
+  out.push(`# ${info.title}: full reference`, '', `> ${info.summary}`, '');
+  out.push(
+    `Generated from the OpenAPI document (${s}/api/v1/openapi.json, version ${doc.info.version})${tools ? ' and the tool server’s tool list' : ''}.`,
+    '',
+    doc.info.description ?? '',
+    '',
+  );
+  out.push('## Access and limits', '', accessText(info), '');
+
+  out.push(
+    '## Markdown views',
+    '',
+    `Each is a GET under ${s} answering \`text/markdown\` with units, an as-of time and links. Every REST GET with a matching view also answers \`Accept: text/markdown\` with it.`,
+    '',
+  );
+  out.push(row(['Path', 'Content']), '|---|---|', ...info.views.map((v) => row([`/api/md${v.path}`, v.title])), '');
+
+  out.push(
+    '## REST endpoints',
+    '',
+    `Base URL: ${doc.servers?.[0]?.url ?? `${s}/api/v1`}. Every endpoint is a GET; errors are \`{ "error": "…" }\` with 400, 401, 404 or 429.`,
+    '',
+  );
+  const used = new Set<string>();
+  /** Inline response schemas: the component schemas they refer to are listed below. */
+  const inline: JsonSchemaLike[] = [];
+  for (const [path, ops] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(ops)) {
+      out.push(`### ${method.toUpperCase()} ${path}`, '');
+      if (op.summary) out.push(op.summary, '');
+      if (op.description) out.push(op.description, '');
+      const params = op.parameters ?? [];
+      if (params.length) {
+        out.push(row(['Parameter', 'In', 'Type', 'Description']), '|---|---|---|---|');
+        for (const p of params) {
+          const d = p.schema?.default === undefined ? '' : ` (default ${String(p.schema.default)})`;
+          out.push(
+            row([
+              `${p.name}${p.required ? ' (required)' : ''}`,
+              p.in,
+              typeOf(p.schema) + d,
+              p.description ?? p.schema?.description ?? '',
+            ]),
+          );
+        }
+        out.push('');
+      }
+      const ok = op.responses?.['200'];
+      const media = ok?.content ? Object.keys(ok.content)[0] : undefined;
+      const schema = media ? ok?.content?.[media]?.schema : undefined;
+      if (schema) {
+        const name = schema.$ref?.split('/').pop();
+        if (name) {
+          out.push(`Response 200 (${media}): ${name}`, '');
+          used.add(name);
+        } else {
+          out.push(`Response 200 (${media}):`, '', schemaFields(schema) || `Type: ${typeOf(schema)}`, '');
+          inline.push(schema);
+        }
+      }
+    }
+  }
+
+  const schemas = doc.components?.schemas ?? {};
+  const refsOf = (x: unknown, acc: Set<string>) => {
+    if (!x || typeof x !== 'object') return;
+    for (const [k, v] of Object.entries(x)) {
+      if (k === '$ref' && typeof v === 'string') {
+        const n = v.split('/').pop() as string;
+        if (!acc.has(n)) {
+          acc.add(n);
+          refsOf(schemas[n], acc);
+        }
+      } else refsOf(v, acc);
+    }
+  };
+  for (const n of [...used]) refsOf(schemas[n], used);
+  for (const sch of inline) refsOf(sch, used);
+  out.push('## Schemas', '');
+  for (const [name, sch] of Object.entries(schemas)) {
+    if (!used.has(name)) continue;
+    out.push(`### ${name}`, '');
+    if (sch.description) out.push(sch.description, '');
+    const fields = schemaFields(sch);
+    out.push(fields || `Type: ${typeOf(sch)}`, '');
+  }
+
+  out.push('## Tool server (MCP)', '');
+  out.push(
+    `Endpoint ${s}/api/mcp (Streamable HTTP, JSON-RPC 2.0, stateless; protocol revisions 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26). Server card: ${s}/api/mcp/server-card. A key may be sent in \`X-API-Key\`. Results carry the data as JSON text and as \`structuredContent\`; a problem the caller can fix returns \`isError: true\` with a sentence saying what to do.`,
+    '',
+  );
+  if (!tools) out.push(`The tool list is served by \`tools/list\` at ${s}/api/mcp.`, '');
+  for (const t of tools ?? []) {
+    out.push(`### ${t.name}`, '');
+    if (t.description) out.push(t.description, '');
+    const args = schemaFields(t.inputSchema);
+    out.push(args ? `Arguments:\n\n${args}` : 'Arguments: none', '');
+    if (t.outputSchema?.properties) out.push(`Result fields: ${Object.keys(t.outputSchema.properties).join(', ')}`, '');
+  }
+  return out.join('\n').replace(/\n{3,}/g, '\n\n');
+}
+
+export function accessText(info: SiteInfo): string {
+  const l = info.limits;
+  const plans = l.plans
+    .map((p) => `${p.name} ${p.perMinute}/min and ${p.perDay.toLocaleString('en-US')}/day`)
+    .join('; ');
+  return [
+    `- No key: ${l.anonPerMinute} requests per minute per IP address, on each surface (REST, Markdown views, tool server), no daily cap.`,
+    `- Keys: header \`x-api-key: <key>\` (or \`Authorization: Bearer <key>\` on REST and Markdown; \`X-API-Key\` on the tool server). Create one at ${info.site}/account by signing in with a Cardano wallet. Plans: ${plans}.${l.plansEnforced ? '' : ' Plans are not enforced yet: every key gets the Free limits.'}`,
+    `- Wallet profit and loss is an expensive call: ${l.pnlAnonPerMinute} per minute without a key, ${l.pnlKeyPerMinute} with one.`,
+    '- Keyed answers carry `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-Daily-Remaining`. Over a limit: HTTP 429 with `Retry-After` (seconds) and `{ error, hint, docs, retryAfter }`; wait that long, then continue. An invalid or revoked key: 401.',
+    '- The logo endpoint is never rate limited. Paging: pageSize at most 200; cursor lists take limit 1–200 (default 50); the Markdown token table takes limit 1–100.',
+  ].join('\n');
+}

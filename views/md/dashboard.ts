@@ -1,0 +1,65 @@
+/** /api/md/dashboard: one page: market, top tokens, NFT collections, chain and governance status, news. */
+import { asOfLine, enc, head, join, link, links, md, num, pct, price, rest, table, utc } from './format.js';
+import { marketSummary } from './market.js';
+import { tokenTable } from './tokens.js';
+import type { Dashboard, ViewContext, VoteShare } from './types.js';
+
+const share = (t: VoteShare | null) =>
+  t && t.yesPct !== null && t.noPct !== null ? `${t.yesPct.toFixed(1)} / ${t.noPct.toFixed(1)}` : '—';
+
+export function renderDashboard(ctx: ViewContext, d: Dashboard): string {
+  const f = ctx.fresh;
+  return join(
+    head(ctx, 'Cardano dashboard', 'Market, top tokens, NFT collections, chain and governance status, news.'),
+    '## Market',
+    marketSummary(d.market),
+    '## Top tokens',
+    tokenTable(ctx, d.tokens.items),
+    `More: ${link('all tokens', md(ctx, '/tokens'))} · ${link('market overview', md(ctx, '/market'))}`,
+    '## NFT collections (by 24 h volume)',
+    table(
+      ['Collection', 'Floor (ADA)', 'Floor 24 h (%)', 'Volume 24 h (ADA)', 'Sales 24 h', 'Listings', 'Owners'],
+      d.nft.items.map((c) => [
+        link(c.name, md(ctx, `/nft/${c.policyId}`)),
+        num(c.floor),
+        pct(c.floorChange24h),
+        num(c.volume24h, 0),
+        num(c.sales24h, 0),
+        num(c.listings, 0),
+        num(c.owners, 0),
+      ]),
+    ),
+    '## Chain',
+    table(
+      ['Indexed block', 'Chain tip block', 'Sync lag (s)', 'Indexed tip time'],
+      [[num(f.height, 0), num(f.tipHeight, 0), num(f.lagSeconds, 0), utc(f.asOf)]],
+    ),
+    '## Governance',
+    `${num(d.governance.total, 0)} active proposals${d.governance.epoch === null ? '' : ` (epoch ${d.governance.epoch})`}. Vote shares in % of voting power (yes / no).`,
+    table(
+      ['Proposal', 'Type', 'Epochs', 'Requested (ADA)', 'DReps yes/no (%)', 'SPOs yes/no (%)'],
+      d.governance.items.map((p) => [
+        link(p.summary || p.id, rest(ctx, `/governance/proposals/${enc(p.id)}`)),
+        p.type,
+        `${p.sinceEpoch}–${p.untilEpoch}`,
+        num(p.requestedAda, 0),
+        share(p.drep),
+        share(p.spo),
+      ]),
+    ),
+    '## News',
+    d.news.items.length
+      ? d.news.items
+          .map((n) => `- ${n.link ? link(n.headline, n.link) : n.headline} — ${n.source}, ${utc(n.publishedAt)}`)
+          .join('\n')
+      : `_No news: ${d.news.reason ?? 'no items'}_`,
+    `ADA/USD ${price(d.market.adaUsd)} · ${asOfLine(f)}`,
+    links([
+      ['Market overview', md(ctx, '/market')],
+      ['Tokens', md(ctx, '/tokens')],
+      ['REST: NFT collections', rest(ctx, '/nft/collections?sort=volume24h')],
+      ['REST: governance proposals', rest(ctx, '/governance/proposals?status=active')],
+      ['REST: news', rest(ctx, '/news')],
+    ]),
+  );
+}

@@ -1,0 +1,103 @@
+/**
+ * Markdown building blocks of the views: compact tables, numbers with their units, links, and the as-of line every
+ * view carries. Pure: no clock (times come from the data), no I/O.
+ */
+import type { AssetRef, Freshness, ViewContext } from './types.js';
+
+/** A table cell: pipes and line breaks would break the row. */
+export const cell = (v: string) => v.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
+
+export function table(headers: string[], rows: string[][]): string {
+  if (!rows.length) return '_none_';
+  const line = (r: string[]) => `| ${r.map(cell).join(' | ')} |`;
+  return [line(headers), `|${headers.map(() => '---').join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+/** Thousands separators, at most `digits` decimals; significant digits for small magnitudes; `—` for null. */
+export function num(n: number | null | undefined, digits = 2): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '—';
+  const abs = Math.abs(n);
+  if (abs !== 0 && abs < 1) return n.toPrecision(4).replace(/\.?0+$/, '');
+  return n.toLocaleString('en-US', { maximumFractionDigits: abs >= 1000 ? 0 : digits });
+}
+
+/** An exact ADA amount (balances): every lovelace digit kept, thousands separated. */
+export function adaExact(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '—';
+  return n.toLocaleString('en-US', { maximumFractionDigits: 6 });
+}
+
+/** A price (ADA or USD per token): significant digits, as prices span many magnitudes. */
+export function price(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '—';
+  if (Math.abs(n) >= 1000) return num(n, 0);
+  return Number(n.toPrecision(6)).toString();
+}
+
+/** A REST fraction (0.05 = +5 %) as a signed percent. */
+export function pct(f: number | null | undefined, digits = 2): string {
+  if (f === null || f === undefined || !Number.isFinite(f)) return '—';
+  const v = f * 100;
+  return `${v > 0 ? '+' : ''}${v.toFixed(digits)}`;
+}
+
+/** A value already in percent (fees, saturation shown as percent). */
+export const percent = (v: number | null | undefined, digits = 2) =>
+  v === null || v === undefined || !Number.isFinite(v) ? '—' : v.toFixed(digits);
+
+/** ISO time → `2026-11-25 12:00 UTC` (minutes: views are snapshots, not logs). */
+export function utc(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '—';
+  return `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+export const link = (text: string, url: string) => `[${text.replace(/[[\]]/g, '')}](${url})`;
+export const md = (ctx: ViewContext, path: string) => `${ctx.site}/api/md${path}`;
+export const rest = (ctx: ViewContext, path: string) => `${ctx.site}/api/v1${path}`;
+export const enc = encodeURIComponent;
+
+/** Short form of a long identifier (hash, address) for table cells; the link carries the full value. */
+export const short = (s: string, keep = 8) => (s.length > keep * 2 + 1 ? `${s.slice(0, keep)}…${s.slice(-keep)}` : s);
+
+export const tokenLink = (ctx: ViewContext, a: AssetRef) =>
+  a.unit === 'lovelace' ? 'ADA' : link(a.displayName, md(ctx, `/token/${a.unit}`));
+
+export function asOfLine(fresh: Freshness): string {
+  const lag = fresh.lagSeconds === null ? 'unknown' : `${fresh.lagSeconds} s`;
+  const block =
+    fresh.height === null
+      ? ''
+      : ` · indexed block ${fresh.height}${fresh.tipHeight === null ? '' : ` of ${fresh.tipHeight}`}`;
+  return `As of ${utc(fresh.asOf)} (indexed tip) · sync lag ${lag}${block}`;
+}
+
+/** The head of every view: title, as-of line, and a one-line summary. */
+export function head(ctx: ViewContext, title: string, summary?: string): string {
+  return [`# ${title}`, '', `_${asOfLine(ctx.fresh)}_`, ...(summary ? ['', summary] : [])].join('\n');
+}
+
+/** The links section closing every view. */
+export function links(items: [string, string][]): string {
+  return ['## Links', '', ...items.map(([text, url]) => `- ${link(text, url)}`)].join('\n');
+}
+
+export const join = (...parts: (string | false | null | undefined)[]) =>
+  parts.filter((p): p is string => typeof p === 'string' && p.length > 0).join('\n\n') + '\n';
+
+/** A short Markdown error answer (400/404): what was wrong and where to go next. */
+export function errorView(site: string, status: number, message: string): string {
+  const title =
+    status === 404
+      ? 'Not found'
+      : status === 400
+        ? 'Bad request'
+        : status === 503
+          ? 'Not ready yet'
+          : `Error ${status}`;
+  return `# ${title} (HTTP ${status})\n\n${message}\n\nSee ${site}/llms.txt for the views and their parameters.\n`;
+}
+
+/** Approximate LLM tokens of a text (~4 characters a token), for the `x-markdown-tokens` header. */
+export const approxTokens = (text: string) => Math.ceil(text.length / 4);

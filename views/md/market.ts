@@ -1,0 +1,34 @@
+/** /api/md/market: the market overview. */
+import { head, join, links, md, num, price, rest, table } from './format.js';
+import { tokenTable } from './tokens.js';
+import type { MarketOverview, ViewContext } from './types.js';
+
+export function marketSummary(o: MarketOverview): string {
+  return table(
+    ['ADA/USD', 'DEX volume 24 h (ADA)', 'TVL (ADA)', 'Swaps 24 h'],
+    [[price(o.adaUsd), num(o.volume24h, 0), num(o.tvlAda, 0), num(o.txns24h, 0)]],
+  );
+}
+
+export function renderMarket(ctx: ViewContext, o: MarketOverview): string {
+  return join(
+    head(ctx, 'Cardano DEX market overview', 'Whole-market snapshot from on-chain DEX pools.'),
+    marketSummary(o),
+    '## DEXes',
+    table(
+      ['DEX', 'Volume 24 h (ADA)', 'TVL (ADA)', 'Pools', 'Swaps 24 h'],
+      o.dexes.map((d) => [d.dex, num(d.volume24h, 0), num(d.tvlAda, 0), num(d.pools, 0), num(d.txns24h, 0)]),
+    ),
+    '## Top gainers (24 h)',
+    tokenTable(ctx, o.topGainers),
+    '## Top losers (24 h)',
+    tokenTable(ctx, o.topLosers),
+    '## Trending (24 h volume)',
+    tokenTable(ctx, o.trending),
+    links([
+      ['Dashboard', md(ctx, '/dashboard')],
+      ['All tokens, ranked', md(ctx, '/tokens')],
+      ['REST: market overview (JSON)', rest(ctx, '/market/overview?logos=url')],
+    ]),
+  );
+}

@@ -1,0 +1,55 @@
+/** /api/md/nft/{policyId}: one NFT collection with its recent sales. */
+import { head, join, links, md, num, pct, rest, short, table, utc, link } from './format.js';
+import type { NftCollection, ViewContext } from './types.js';
+
+const assetName = (a: unknown): string => {
+  if (a && typeof a === 'object') {
+    const o = a as Record<string, unknown>;
+    for (const k of ['name', 'displayName', 'assetName', 'unit']) if (typeof o[k] === 'string') return o[k];
+  }
+  return '—';
+};
+
+export function renderNft(ctx: ViewContext, c: NftCollection): string {
+  return join(
+    head(ctx, `NFT collection: ${c.name}`, `Policy \`${c.policyId}\` · ${c.standards.join(', ') || 'CIP-25'}`),
+    table(
+      ['Field', 'Value'],
+      [
+        ['Floor (ADA / USD)', `${num(c.floor)} / ${num(c.floorUsd)}`],
+        ['Floor change 24 h (%)', pct(c.floorChange24h)],
+        [
+          'Volume 24 h / 7 d / 30 d / all (ADA)',
+          [c.volume24h, c.volume7d, c.volume30d, c.volumeAll].map((v) => num(v, 0)).join(' / '),
+        ],
+        [
+          'Sales 24 h / 7 d / 30 d / all',
+          [c.sales24h, c.sales7d, c.sales30d, c.salesAll].map((v) => num(v, 0)).join(' / '),
+        ],
+        ['Active listings', num(c.listings, 0)],
+        ['Supply (minted − burned)', `${num(c.supply, 0)} (${num(c.minted, 0)} − ${num(c.burned, 0)})`],
+        ['Owners', num(c.owners, 0)],
+        ['Last sale (ADA, UTC)', `${num(c.lastSalePrice)} at ${utc(c.lastSaleTime)}`],
+        ['Stats computed (UTC)', utc(c.computedAt)],
+      ],
+    ),
+    `## Recent sales (${c.recentSales.length})`,
+    table(
+      ['Time (UTC)', 'Asset', 'Price (ADA)', 'Marketplace', 'Buyer', 'Tx'],
+      c.recentSales.map((s) => [
+        utc(s.time),
+        assetName(s.asset),
+        num(s.price),
+        s.marketplace,
+        s.buyer ? link(short(s.buyer), md(ctx, `/wallet/${s.buyer}`)) : '—',
+        link(short(s.txHash, 6), rest(ctx, `/explorer/tx/${s.txHash}`)),
+      ]),
+    ),
+    links([
+      ['REST: collection (JSON)', rest(ctx, `/nft/collections/${c.policyId}`)],
+      ['REST: listings (cheapest first)', rest(ctx, `/nft/collections/${c.policyId}/listings`)],
+      ['REST: sales', rest(ctx, `/nft/collections/${c.policyId}/sales`)],
+      ['Dashboard', md(ctx, '/dashboard')],
+    ]),
+  );
+}

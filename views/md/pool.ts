@@ -1,0 +1,62 @@
+/** /api/md/pool/{id}: one pool with its recent trades. */
+import { head, join, link, links, md, num, percent, price, rest, short, table, tokenLink, utc } from './format.js';
+import type { Pool, TradePage, ViewContext, Trade } from './types.js';
+
+export function tradeTable(ctx: ViewContext, trades: Trade[], withPool = false): string {
+  return table(
+    [
+      'Time (UTC)',
+      ...(withPool ? ['Pool'] : []),
+      'Side',
+      'In',
+      'Out',
+      'Price (ADA)',
+      'Value (ADA)',
+      'Status',
+      'Trader',
+      'Tx',
+    ],
+    trades.map((t) => [
+      utc(t.time),
+      ...(withPool ? [t.poolId === null ? t.dex : link(`#${t.poolId} ${t.dex}`, md(ctx, `/pool/${t.poolId}`))] : []),
+      t.side ?? '—',
+      `${num(t.amountIn, 6)} ${t.tokenIn.displayName}`,
+      t.amountOut === null ? '—' : `${num(t.amountOut, 6)} ${t.tokenOut.displayName}`,
+      price(t.priceAda),
+      num(t.valueAda),
+      t.status,
+      t.makerAddress ? link(short(t.makerAddress), md(ctx, `/wallet/${t.makerAddress}`)) : '—',
+      link(short(t.txHash, 6), rest(ctx, `/explorer/tx/${t.txHash}`)),
+    ]),
+  );
+}
+
+export function renderPool(ctx: ViewContext, p: Pool, trades: TradePage): string {
+  return join(
+    head(ctx, `${p.tokenA.displayName}/${p.tokenB.displayName} on ${p.dex} (pool #${p.id})`),
+    table(
+      ['Field', 'Value'],
+      [
+        ['Pair', `${tokenLink(ctx, p.tokenA)} / ${tokenLink(ctx, p.tokenB)}`],
+        [`Reserves (${p.tokenA.displayName} / ${p.tokenB.displayName})`, `${num(p.reserveA)} / ${num(p.reserveB)}`],
+        [`Price (${p.tokenA.displayName} per ${p.tokenB.displayName})`, price(p.price)],
+        ['TVL (ADA)', num(p.tvlAda, 0)],
+        ['Volume 24 h (ADA)', num(p.volume24h, 0)],
+        ['Swaps 24 h', num(p.txns24h, 0)],
+        ['Swap fee (%)', percent(p.feePercent)],
+        ['Created (UTC)', utc(p.createdTime)],
+        ['Last state change (UTC)', utc(p.lastStateTime)],
+        ['DEX pool identifier', `\`${p.identifier}\``],
+        ['Address', `\`${p.address}\``],
+      ],
+    ),
+    `## Recent trades (${trades.items.length}, newest first)`,
+    tradeTable(ctx, trades.items),
+    links([
+      ['REST: pool (JSON)', rest(ctx, `/pools/${p.id}?logos=url`)],
+      ['REST: trades', rest(ctx, `/pools/${p.id}/trades`)],
+      ['REST: candles (1 h)', rest(ctx, `/pools/${p.id}/candles?interval=1h`)],
+      ['Market overview', md(ctx, '/market')],
+    ]),
+  );
+}

@@ -1,0 +1,47 @@
+/** /api/md/stake-pool/{poolId}: one stake pool. */
+import { head, join, links, md, num, rest, table, utc } from './format.js';
+import type { StakePool, ViewContext } from './types.js';
+
+/** A REST fraction (saturation 0.8, margin 0.02, returns) as percent. */
+const asPct = (f: number | null) => (f === null ? '—' : (f * 100).toFixed(2));
+
+export function renderStakePool(ctx: ViewContext, p: StakePool): string {
+  const name = p.ticker ? `[${p.ticker}] ${p.name ?? ''}`.trim() : (p.name ?? p.id);
+  return join(
+    head(ctx, `Stake pool ${name}`, p.metadata.description ?? undefined),
+    table(
+      ['Field', 'Value'],
+      [
+        ['Pool id', `\`${p.id}\``],
+        ['Status', `${p.status}${p.retiringEpoch === null ? '' : ` (retiring in epoch ${p.retiringEpoch})`}`],
+        ['Live stake (ADA)', num(p.liveStake, 0)],
+        ['Active stake (ADA)', num(p.activeStake, 0)],
+        ['Saturation (%)', asPct(p.saturation)],
+        ['Margin (%)', asPct(p.margin)],
+        ['Fixed cost (ADA per epoch)', num(p.fixedCost)],
+        ['Pledge (ADA)', num(p.pledge, 0)],
+        ['Delegators', num(p.delegators, 0)],
+        [
+          `Blocks in epoch ${p.epoch} / minted in total`,
+          `${num(p.blocksThisEpoch, 0)} / ${num(p.performance.blocksMinted, 0)}`,
+        ],
+        ['Estimated yearly return (%)', asPct(p.performance.estimatedRoa ?? p.roa)],
+        ['Realised yearly return, last epoch (%)', asPct(p.performance.realisedRoa)],
+        ['Homepage', p.metadata.homepage ?? '—'],
+        [
+          'Metadata verified against its hash',
+          p.metadata.verified === null ? '—' : p.metadata.verified ? 'yes' : `no (${p.metadata.reason ?? 'unknown'})`,
+        ],
+        ['Computed (UTC)', utc(p.computedAt)],
+      ],
+    ),
+    links([
+      ['REST: stake pool (JSON)', rest(ctx, `/staking/pools/${p.id}`)],
+      ['REST: all stake pools', rest(ctx, '/staking/pools')],
+      ...(p.rewardAccount
+        ? ([['Reward account (explorer)', rest(ctx, `/explorer/address/${p.rewardAccount}`)]] as [string, string][])
+        : []),
+      ['Dashboard', md(ctx, '/dashboard')],
+    ]),
+  );
+}

@@ -1,0 +1,63 @@
+/** /api/md/tokens: the ranked token table (also the token tables of the market and dashboard views). */
+import { enc, head, join, link, links, md, num, pct, price, rest, table, tokenLink } from './format.js';
+import type { TokenList, TokenRow, ViewContext } from './types.js';
+
+export const TOKEN_SORTS = ['rank', 'trending', 'gainers', 'losers', 'volume24h', 'mcap', 'new'] as const;
+export type TokenSort = (typeof TOKEN_SORTS)[number];
+
+export function tokenTable(ctx: ViewContext, rows: TokenRow[], offset = 0): string {
+  return table(
+    [
+      '#',
+      'Token',
+      'Price (ADA)',
+      'Price (USD)',
+      '24 h (%)',
+      '7 d (%)',
+      'Volume 24 h (ADA)',
+      'Liquidity (ADA)',
+      'Mcap (USD)',
+      'Holders',
+    ],
+    rows.map((r, i) => [
+      String(offset + i + 1),
+      tokenLink(ctx, r.asset),
+      price(r.stats.priceAda),
+      price(r.stats.priceUsd),
+      pct(r.stats.change24h),
+      pct(r.stats.change7d),
+      num(r.stats.volume24h, 0),
+      num(r.stats.liquidityAda, 0),
+      num(r.stats.mcapUsd, 0),
+      num(r.stats.holders, 0),
+    ]),
+  );
+}
+
+const SORT_MEANING: Record<TokenSort, string> = {
+  rank: 'ranked by liquidity-weighted activity',
+  trending: 'most traded by 24 h volume',
+  gainers: 'highest 24 h price change',
+  losers: 'lowest 24 h price change',
+  volume24h: 'by 24 h volume in ADA',
+  mcap: 'by market capitalisation',
+  new: 'newest first (first pool)',
+};
+
+export function renderTokens(ctx: ViewContext, list: TokenList, sort: TokenSort, limit: number): string {
+  const others = TOKEN_SORTS.filter((s) => s !== sort).map((s) => link(s, md(ctx, `/tokens?sort=${s}&limit=${limit}`)));
+  return join(
+    head(
+      ctx,
+      `Cardano tokens: ${sort}`,
+      `Top ${list.items.length} of ${num(list.total, 0)} tokens, ${SORT_MEANING[sort]}. Prices from on-chain DEX pools; read them with the liquidity. ADA/USD ${price(list.adaUsd)}.`,
+    ),
+    tokenTable(ctx, list.items),
+    `Other orders: ${others.join(' · ')}`,
+    links([
+      ['Market overview', md(ctx, '/market')],
+      ['Dashboard', md(ctx, '/dashboard')],
+      ['REST: this list (JSON)', rest(ctx, `/tokens?sort=${enc(list.sort)}&pageSize=${limit}&logos=url`)],
+    ]),
+  );
+}

@@ -1,0 +1,239 @@
+/**
+ * The shapes the Markdown views read: the REST 200 bodies (api/schemas/*, the read layer's results), reduced to the
+ * fields the views show. Structural subsets, so a read function's result is passed as is.
+ */
+export interface Freshness {
+  /** ISO time of the indexed tip block; null before the first block. */
+  asOf: string | null;
+  /** Seconds between the chain tip and the indexed tip (the market overview's sync.lagSeconds). */
+  lagSeconds: number | null;
+  height: number | null;
+  tipHeight: number | null;
+}
+
+export interface ViewContext {
+  /** `{site_url}` without a trailing slash: views link to `${site}/api/md/…` and `${site}/api/v1/…`. */
+  site: string;
+  fresh: Freshness;
+}
+
+export interface AssetRef {
+  unit: string;
+  name: string | null;
+  ticker: string | null;
+  decimals: number;
+  displayName: string;
+  policyId: string;
+}
+
+export interface TokenStats {
+  priceAda: number | null;
+  priceUsd: number | null;
+  liquidityAda: number | null;
+  volume24h: number;
+  volume7d: number;
+  change1h: number | null;
+  change24h: number | null;
+  change7d: number | null;
+  txns24h: number;
+  buys24h: number;
+  sells24h: number;
+  makers24h: number;
+  mcapAda: number | null;
+  mcapUsd: number | null;
+  fdvUsd: number | null;
+  holders: number | null;
+  totalSupply: number | null;
+  circulatingSupply: number | null;
+  pools: number;
+  firstPoolTime: string | null;
+}
+
+export interface TokenRow {
+  asset: AssetRef;
+  stats: TokenStats;
+  primaryPoolId: number | null;
+}
+
+export interface TokenList {
+  items: TokenRow[];
+  total: number;
+  sort: string;
+  period: string;
+  adaUsd: number | null;
+  updatedAt: string | null;
+}
+
+export interface Pool {
+  id: number;
+  dex: string;
+  identifier: string;
+  address: string;
+  tokenA: AssetRef;
+  tokenB: AssetRef;
+  reserveA: number;
+  reserveB: number;
+  tvlAda: number | null;
+  price: number | null;
+  feePercent: number | null;
+  createdTime: string;
+  lastStateTime: string | null;
+  volume24h: number;
+  txns24h: number;
+}
+
+export interface TokenDetail extends TokenRow {
+  description: string | null;
+  url: string | null;
+  pools: Pool[];
+  adaUsd: number | null;
+}
+
+export interface Trade {
+  poolId: number | null;
+  dex: string;
+  txHash: string;
+  time: string;
+  status: string;
+  side: string | null;
+  tokenIn: AssetRef;
+  tokenOut: AssetRef;
+  amountIn: number;
+  amountOut: number | null;
+  priceAda: number | null;
+  valueAda: number | null;
+  makerAddress: string | null;
+}
+
+export interface TradePage {
+  items: Trade[];
+  nextCursor: string | null;
+}
+
+export interface MarketOverview {
+  adaUsd: number | null;
+  volume24h: number;
+  tvlAda: number;
+  txns24h: number;
+  dexes: { dex: string; volume24h: number; tvlAda: number; pools: number; txns24h: number }[];
+  topGainers: TokenRow[];
+  topLosers: TokenRow[];
+  trending: TokenRow[];
+  sync: { lagSeconds: number | null; height: number | null; tipHeight: number | null };
+  updatedAt: string | null;
+}
+
+export interface WalletPosition {
+  asset: AssetRef;
+  balance: number;
+  priceAda: number | null;
+  valueAda: number | null;
+  valueUsd: number | null;
+  change24h: number | null;
+}
+
+export interface Wallet {
+  address: string;
+  stakeAddress: string | null;
+  addresses: number;
+  complete: boolean;
+  adaBalance: number;
+  positions: WalletPosition[];
+  totals: { ada: number; usd: number | null; tokensAda: number; unpriced: number };
+  adaUsd: number | null;
+  handles: string[];
+}
+
+export interface NftSale {
+  txHash: string;
+  time: string;
+  price: number | null;
+  marketplace: string;
+  asset: unknown;
+  buyer: string | null;
+  seller: string | null;
+}
+
+export interface NftCollectionRow {
+  policyId: string;
+  name: string;
+  standards: string[];
+  floor: number | null;
+  floorUsd: number | null;
+  floorChange24h: number | null;
+  volume24h: number;
+  volume7d: number;
+  volume30d: number;
+  volumeAll: number;
+  sales24h: number;
+  sales7d: number;
+  sales30d: number;
+  salesAll: number;
+  listings: number;
+  supply: number;
+  owners: number;
+  lastSaleTime: string | null;
+  lastSalePrice: number | null;
+}
+
+export interface NftCollection extends NftCollectionRow {
+  recentSales: NftSale[];
+  computedAt: string;
+  minted: number;
+  burned: number;
+}
+
+export interface StakePool {
+  id: string;
+  ticker: string | null;
+  name: string | null;
+  status: string;
+  liveStake: number;
+  activeStake: number | null;
+  saturation: number;
+  margin: number;
+  fixedCost: number;
+  pledge: number;
+  delegators: number;
+  blocksThisEpoch: number;
+  roa: number | null;
+  epoch: number;
+  computedAt: string;
+  retiringEpoch: number | null;
+  rewardAccount: string | null;
+  metadata: { description: string | null; homepage: string | null; verified: boolean | null; reason: string | null };
+  performance: { blocksMinted: number; estimatedRoa: number | null; realisedRoa: number | null };
+}
+
+/** Vote shares in percent of the body's voting power (null when no power is counted yet). */
+export interface VoteShare {
+  yesPct: number | null;
+  noPct: number | null;
+}
+
+export interface ProposalRow {
+  id: string;
+  type: string;
+  summary: string;
+  status: string;
+  sinceEpoch: number;
+  untilEpoch: number;
+  requestedAda: number | null;
+  drep: VoteShare | null;
+  spo: VoteShare | null;
+}
+
+export interface NewsItem {
+  headline: string;
+  source: string;
+  publishedAt: string;
+  link: string | null;
+}
+
+export interface Dashboard {
+  market: MarketOverview;
+  tokens: TokenList;
+  nft: { items: NftCollectionRow[]; total: number };
+  governance: { items: ProposalRow[]; total: number; epoch: number | null };
+  news: { items: NewsItem[]; reason: string | null };
+}

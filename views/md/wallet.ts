@@ -1,0 +1,49 @@
+/** /api/md/wallet/{address} (and /api/md/address/{address}): holdings and recent trades of a wallet. */
+import { adaExact, enc, short, head, join, links, md, num, pct, price, rest, table, tokenLink } from './format.js';
+import { tradeTable } from './pool.js';
+import type { TradePage, ViewContext, Wallet } from './types.js';
+
+export function renderWallet(ctx: ViewContext, w: Wallet, trades: TradePage, requested: string): string {
+  const who = requested.startsWith('$') ? `${requested} (${w.address})` : w.address;
+  return join(
+    head(
+      ctx,
+      `Wallet ${requested}`,
+      `${who}${w.stakeAddress && w.stakeAddress !== w.address ? ` · stake key ${w.stakeAddress}` : ''}${w.addresses > 1 ? ` · ${w.addresses} addresses combined${w.complete ? '' : ' (bounded: not every address summed)'}` : ''}${w.handles.length ? ` · handles ${w.handles.map((h) => `$${h}`).join(', ')}` : ''}`,
+    ),
+    table(
+      ['ADA balance (ADA)', 'Tokens value (ADA)', 'Total (ADA)', 'Total (USD)', 'Unpriced tokens'],
+      [
+        [
+          adaExact(w.adaBalance),
+          num(w.totals.tokensAda),
+          num(w.totals.ada),
+          num(w.totals.usd),
+          num(w.totals.unpriced, 0),
+        ],
+      ],
+    ),
+    `## Tokens (${w.positions.length})`,
+    table(
+      ['Token', 'Balance (tokens)', 'Price (ADA)', 'Value (ADA)', 'Value (USD)', '24 h (%)'],
+      w.positions.map((p) => [
+        // Only traded tokens have a token view (its pools); NFTs and unpriced tokens are named, not linked.
+        p.priceAda === null ? `${p.asset.displayName} (\`${short(p.asset.unit, 10)}\`)` : tokenLink(ctx, p.asset),
+        num(p.balance, 6),
+        price(p.priceAda),
+        num(p.valueAda),
+        num(p.valueUsd),
+        pct(p.change24h),
+      ]),
+    ),
+    `## Recent trades (${trades.items.length}, newest first)`,
+    tradeTable(ctx, trades.items, true),
+    links([
+      ['REST: wallet (JSON)', rest(ctx, `/wallet/${enc(requested)}?logos=url`)],
+      ['REST: trades', rest(ctx, `/wallet/${enc(requested)}/trades`)],
+      ['REST: profit and loss (FIFO)', rest(ctx, `/wallet/${enc(requested)}/pnl`)],
+      ['REST: explorer address', rest(ctx, `/explorer/address/${enc(w.stakeAddress ?? w.address)}`)],
+      ['Dashboard', md(ctx, '/dashboard')],
+    ]),
+  );
+}
