@@ -8,7 +8,6 @@ import type { ChainSource } from './chain/source.js';
 import { defaultExtensions } from './extensions.js';
 import { createHoldersActivities } from './holders/series.js';
 import { createNftActivities } from './nft/stats.js';
-import { createPnlActivities } from './pnl/precompute.js';
 import { createRecomputeActivities } from './recompute/index.js';
 import { createStakingActivities } from './staking/index.js';
 import { createGovernanceActivities } from './governance/index.js';
@@ -57,7 +56,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createRecomputeActivities({ store }),
     ...createHoldersActivities({ store }),
     ...createNftActivities({ store }),
-    ...createPnlActivities({ store }),
     ...createStakingActivities({ store, chain, ...(deps.fetchMetadata ? { fetchMetadata: deps.fetchMetadata } : {}) }),
     ...createGovernanceActivities({ store, chain }),
     ...createStorageActivities({ store, network: deps.network, ...(deps.iagon ? { scripts: deps.iagon } : {}) }),

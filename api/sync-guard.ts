@@ -27,7 +27,8 @@ export const DERIVED_PATHS: readonly { path: RegExp; workflows: readonly string[
   { path: /^\/governance\//, workflows: ['recomputeGovernance'] },
   { path: /^\/nft\//, workflows: ['recomputeNft'] },
   { path: /^\/storage-network\//, workflows: ['recomputeStorage'] },
-  { path: /^\/wallet\/[^/]+\/pnl\/?$/, workflows: ['recomputePnl'] },
+  // The PnL lots are kept by the sync (exact under rollbacks); their prices come from the market recompute.
+  { path: /^\/wallet\/[^/]+\/pnl\/?$/, workflows: ['recomputeMarket'] },
   { path: /^\/tokens\/[^/]+\/series\//, workflows: ['recomputeHolders', 'recomputeMarket'] },
   { path: /^\/(tokens|market|pools)(\/|$)/, workflows: ['recomputeMarket'] },
 ];

@@ -63,3 +63,40 @@ export function decodeAssetName(nameHex: string): string | null {
     return null;
   }
 }
+
+/** An ADA amount as the answers give it: whole ADA with the exact lovelace integer beside it. */
+export interface AdaAmount {
+  ada: number;
+  lovelace: string;
+}
+
+/**
+ * Ogmios JSON (certificates, governance actions, protocol-parameter updates) with every ADA amount it carries —
+ * Ogmios writes each as `{ "ada": { "lovelace": n } }` — turned into `{ ada: whole ADA, lovelace: "n" }`, the
+ * README's Units rule; every other value is kept as it is. Integers may be numbers or decimal strings (big ones).
+ */
+export function adaAmountsIn(x: unknown): unknown {
+  if (Array.isArray(x)) return x.map(adaAmountsIn);
+  if (x === null || typeof x !== 'object') return x;
+  const o = x as Record<string, unknown>;
+  const keys = Object.keys(o);
+  if (keys.length === 1 && keys[0] === 'ada') {
+    const inner = o.ada;
+    if (inner !== null && typeof inner === 'object' && !Array.isArray(inner)) {
+      const ik = Object.keys(inner);
+      const l = (inner as Record<string, unknown>).lovelace;
+      if (ik.length === 1 && ik[0] === 'lovelace' && isInteger(l)) {
+        const lovelace = String(l);
+        return { ada: lovelaceToAda(lovelace), lovelace } satisfies AdaAmount;
+      }
+    }
+  }
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) out[k] = adaAmountsIn(v);
+  return out;
+}
+
+const isInteger = (v: unknown): v is number | string | bigint =>
+  typeof v === 'bigint' ||
+  (typeof v === 'number' && Number.isInteger(v)) ||
+  (typeof v === 'string' && /^-?\d+$/.test(v));

@@ -28,9 +28,6 @@ export const SCHEDULES: readonly ScheduleSpec[] = [
   // Holders series (workflows/recompute-holders.ts): today's point of every token's daily holder count, rewritten
   // hourly so the day's point is the count near its end (the live counts themselves are kept by the sync).
   { id: 'holders-series', workflow: 'recomputeHolders', everyMs: 3_600_000, input: null, overlap: 'skip' },
-  // Wallet PnL (workflows/recompute-pnl.ts): FIFO PnL of the wallets that traded in the last 24 h, served by
-  // GET /wallet/{address}/pnl while it covers the wallet's trades.
-  { id: 'pnl', workflow: 'recomputePnl', everyMs: 600_000, input: null, overlap: 'skip' },
   // NFT collection stats (workflows/recompute-nft.ts): floor, volumes, sales, listings, owners per collection.
   { id: 'nft', workflow: 'recomputeNft', everyMs: 60_000, input: null, overlap: 'skip' },
   // Storage network (workflows/recompute-storage.ts): Iagon stake totals from the UTxO set, events, IAG market.

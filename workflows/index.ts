@@ -26,7 +26,6 @@ export const recomputeMarket = temporalWorkflow(WORKFLOWS.recomputeMarket);
 export const recomputeStaking = temporalWorkflow(WORKFLOWS.recomputeStaking);
 export const recomputeGovernance = temporalWorkflow(WORKFLOWS.recomputeGovernance);
 export const recomputeHolders = temporalWorkflow(WORKFLOWS.recomputeHolders);
-export const recomputePnl = temporalWorkflow(WORKFLOWS.recomputePnl);
 export const recomputeNft = temporalWorkflow(WORKFLOWS.recomputeNft);
 export const recomputeStorage = temporalWorkflow(WORKFLOWS.recomputeStorage);
 export const recomputeSearch = temporalWorkflow(WORKFLOWS.recomputeSearch);

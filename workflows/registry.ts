@@ -17,7 +17,6 @@ import type { ActivityOptions, WorkflowBody } from './context.js';
 import { RECOMPUTE_ACTIVITY, SYNC_ACTIVITY } from './policies.js';
 import { recomputeHoldersBody } from './recompute-holders.js';
 import { recomputeMarketBody } from './recompute-market.js';
-import { recomputePnlBody } from './recompute-pnl.js';
 import { recomputeNftBody } from './recompute-nft.js';
 import { recomputeStakingBody } from './recompute-staking.js';
 import { recomputeGovernanceBody } from './recompute-governance.js';
@@ -68,6 +67,8 @@ export const WORKFLOWS = {
       'tokens',
       'counters',
       'pool_keys',
+      'wallet_lots',
+      'ada_usd_now',
       'holders',
       'holder_counts',
       'storage_events',
@@ -87,8 +88,18 @@ export const WORKFLOWS = {
   recomputeMarket: {
     body: derived('recomputeMarket', recomputeMarketBody),
     activityOptions: RECOMPUTE_ACTIVITY,
-    reads: ['checkpoints', 'pools', 'pool_states', 'trades', 'candles', 'tokens', 'token_meta', 'holder_counts'],
-    writes: ['token_stats', 'pool_stats', 'rankings', 'market_overview'],
+    reads: [
+      'checkpoints',
+      'pools',
+      'pool_states',
+      'trades',
+      'candles',
+      'tokens',
+      'token_meta',
+      'holder_counts',
+      'holders',
+    ],
+    writes: ['token_stats', 'pool_stats', 'rankings', 'ranked_token_stats', 'ranked_pools', 'market_overview'],
   },
   recomputeGovernance: {
     body: derived('recomputeGovernance', recomputeGovernanceBody),
@@ -129,12 +140,6 @@ export const WORKFLOWS = {
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: ['checkpoints', 'blocks', 'nft_collections', 'nft_listings', 'nft_sales', 'market_overview', 'pools'],
     writes: ['nft_collection_stats'],
-  },
-  recomputePnl: {
-    body: derived('recomputePnl', recomputePnlBody),
-    activityOptions: RECOMPUTE_ACTIVITY,
-    reads: ['checkpoints', 'trades', 'blocks', 'tokens', 'token_meta', 'token_stats', 'pools', 'candles', 'wallet_pnl'],
-    writes: ['wallet_pnl'],
   },
   recomputeStorage: {
     body: derived('recomputeStorage', recomputeStorageBody),

@@ -27,6 +27,7 @@ import type {
   VoteTallyDoc,
   VoterRole,
 } from '../../mongo/collections/governance.js';
+import { voteShares } from '../../cardano/governance-shares.js';
 import { toPlain } from '../sync/values.js';
 import { lovelace } from '../staking/compute.js';
 
@@ -206,24 +207,16 @@ export function votingBodies(action: Obj): { drep: boolean; spo: boolean; commit
   }
 }
 
-/** Percent of `base` to 4 decimals (exact integer arithmetic, truncated); null when base is 0. */
-export function percent(part: bigint, base: bigint): number | null {
-  if (base <= 0n) return null;
-  return Number((part * 1_000_000n) / base) / 10_000;
-}
-
+/** A body's tally: the voting power behind each stand and the shares over one base (cardano/governance-shares). */
 export function tallyOf(yes: bigint, no: bigint, abstain: bigint, notVoted: bigint): VoteTallyDoc {
-  const base = yes + no + notVoted;
+  const { base, ...shares } = voteShares(yes, no, abstain, notVoted);
   return {
     yes: String(yes),
     no: String(no),
     abstain: String(abstain),
     notVoted: String(notVoted),
     base: String(base),
-    yesPct: percent(yes, base),
-    noPct: percent(no, base),
-    notVotedPct: percent(notVoted, base),
-    abstainPct: percent(abstain, base + abstain),
+    ...shares,
   };
 }
 

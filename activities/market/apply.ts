@@ -27,13 +27,17 @@ import {
   type TradeDoc,
 } from '../../mongo/collections/market.js';
 import { canonicalJson } from '../../mongo/digest.js';
+import { ADA_USD_NOW, ADA_USD_NOW_ID, WALLET_LOTS } from '../../mongo/collections/pnl.js';
+import { applyFifoTrade } from '../../cardano/pnl/fifo.js';
+import { docOfFifo, fifoOfDoc } from '../../cardano/pnl/stored.js';
+import { pnlTradeFromDoc } from '../../cardano/pnl/trade.js';
 import type { Transaction } from '../../cardano/chain/types.js';
 import { LOVELACE } from '../../cardano/dex/plutus-data.js';
 import type { ExecutedSwap } from '../../cardano/dex/types.js';
 import type { SliceState } from '../sync/slice-state.js';
 import { decodeCip68Metadata, isFungibleMint } from './cip68.js';
 import { addPoint, candleIdsOf, INTERVALS, type CandlePoint } from './candles.js';
-import { ADA_USD_SERIES, POOL_COUNTER, TRADE_COUNTER } from './constants.js';
+import { ADA_USD_SERIES, POOL_COUNTER, TRADE_COUNTER, TRADE_SEQ_COUNTER } from './constants.js';
 import { poolKeyId, poolSeries, poolStateId, tokenSeries, tradeId } from './ids.js';
 import { nonAdaUnits, priceOfReserves, primaryPool, tvlOf } from './pools.js';
 import type { OrderSeen, PoolSeen, TxScan } from './scan.js';
@@ -80,19 +84,25 @@ async function prefetchFor(state: SliceState, scans: readonly TxScan[], opts: Ap
       units.push(...nonAdaUnits(p.view));
       if (isStablePool(p.view, opts)) stablePool = true;
     }
-    for (const o of s.orders) if (o.poolKey) keys.push(o.poolKey);
+    for (const o of s.orders) {
+      if (o.poolKey) keys.push(o.poolKey);
+      // Orders that name only a pair are resolved to a pool of the pair (and valued) through their tokens' pools.
+      for (const u of [o.order.tokenIn, o.order.tokenOut]) if (u && u !== LOVELACE) units.push(u);
+    }
     for (const w of s.swaps) {
       if (w.poolId) keys.push(poolKeyId(w.dex, w.poolId));
       orderRefs.push(w.orderRef);
+      for (const u of [w.tokenIn, w.tokenOut]) if (u !== LOVELACE) units.push(u);
     }
     orderRefs.push(...s.spentOrders);
   }
   if (stablePool) units.push(...opts.stablecoins);
   await Promise.all([
-    state.prefetch(COUNTERS, [POOL_COUNTER, TRADE_COUNTER]),
+    state.prefetch(COUNTERS, [POOL_COUNTER, TRADE_COUNTER, TRADE_SEQ_COUNTER]),
     state.prefetch(POOL_KEYS, unique(keys)),
     state.prefetch(ORDER_TRADES, unique(orderRefs)),
     state.prefetch(TOKENS, unique(units)),
+    state.prefetch(ADA_USD_NOW, [ADA_USD_NOW_ID]),
   ]);
   // Round 2: the pools behind the keys and behind every token whose primary pool may change; the trades of orders.
   const poolIds: string[] = [];
@@ -107,6 +117,17 @@ async function prefetchFor(state: SliceState, scans: readonly TxScan[], opts: Ap
     if (d) tradeIds.push(tradeId(d.tradeId));
   }
   await Promise.all([state.prefetch(POOLS, unique(poolIds)), state.prefetch(TRADES, unique(tradeIds))]);
+  // Round 3: the PnL state of every wallet whose trade may change (the order's maker, else the swap's trader).
+  const makers: string[] = [];
+  for (const id of tradeIds) {
+    const m = state.get(TRADES, id)?.maker;
+    if (m) makers.push(m);
+  }
+  for (const s of scans) {
+    for (const w of s.swaps) makers.push(makerOf(w.trader) ?? '');
+    for (const o of s.orders) makers.push(makerOf(o.order.owner) ?? '');
+  }
+  await state.prefetch(WALLET_LOTS, unique(makers.filter(Boolean)));
 }
 
 const isStablePool = (v: { tokenA: string; tokenB: string }, opts: ApplyOptions) =>
@@ -271,8 +292,10 @@ class MarketBlock {
         usd += BigInt(p.reserveBRaw);
       }
     const price = priceOfReserves(usd, ada);
-    if (price !== null)
-      this.points.push({ series: ADA_USD_SERIES, timeSec: this.timeSec, price, lovelace: 0n, tokenRaw: 0n });
+    if (price === null) return;
+    this.points.push({ series: ADA_USD_SERIES, timeSec: this.timeSec, price, lovelace: 0n, tokenRaw: 0n });
+    // The rate a trade later in the chain is costed at in USD (wallet PnL).
+    this.state.put(ADA_USD_NOW, { _id: ADA_USD_NOW_ID, rate: price, slot: this.slot });
   }
 
   private pendingTrade(orderRef: string): TradeDoc | null {
@@ -283,12 +306,13 @@ class MarketBlock {
 
   private swap(w: ExecutedSwap, tx: Transaction): void {
     const key = w.poolId ? this.state.get(POOL_KEYS, poolKeyId(w.dex, w.poolId)) : null;
-    const poolId = key?.poolId ?? null;
-    const leg = adaLeg(w.tokenIn, w.tokenOut, w.amountIn, w.amountOut);
-    const priceRaw = priceOfLeg(leg);
     const pending = this.pendingTrade(w.orderRef);
-    const id = pending?.id ?? this.nextId(TRADE_COUNTER);
+    const poolId = key?.poolId ?? this.pairPool(w.dex, w.tokenIn, w.tokenOut)?.id ?? pending?.poolId ?? null;
     const token = tradeToken(w.tokenIn, w.tokenOut);
+    // The ADA side; a token/token swap is valued through a side's ADA price at this moment instead (volume, candles).
+    const leg = adaLeg(w.tokenIn, w.tokenOut, w.amountIn, w.amountOut) ?? this.valuedLeg(w, token);
+    const priceRaw = priceOfLeg(leg);
+    const id = pending?.id ?? this.nextId(TRADE_COUNTER);
     const trade: TradeDoc = {
       _id: tradeId(id),
       id,
@@ -308,37 +332,117 @@ class MarketBlock {
       valueLovelace: leg ? String(leg.lovelace) : null,
       maker: pending?.maker ?? makerOf(w.trader),
       makerAddress: pending?.makerAddress ?? w.trader,
+      seq: this.nextId(TRADE_SEQ_COUNTER),
     };
     this.state.put(TRADES, trade);
     if (!pending) this.state.put(ORDER_TRADES, { _id: w.orderRef, tradeId: id });
+    this.walletTrade(trade, pending !== null);
     if (priceRaw === null || !leg) return;
-    const point = { timeSec: this.timeSec, price: priceRaw, lovelace: leg.lovelace, tokenRaw: leg.tokenRaw };
-    if (poolId !== null) this.points.push({ series: poolSeries(poolId), ...point });
-    this.points.push({ series: tokenSeries(token), ...point });
+    const point = { timeSec: this.timeSec, lovelace: leg.lovelace };
+    if (poolId !== null) {
+      const pp = this.poolPoint(poolId, w, priceRaw, leg.tokenRaw);
+      if (pp) this.points.push({ series: poolSeries(poolId), ...point, ...pp });
+    }
+    this.points.push({ series: tokenSeries(token), ...point, price: priceRaw, tokenRaw: leg.tokenRaw });
+  }
+
+  /**
+   * A token/token swap valued in lovelace through the ADA price of one of its sides at this point of the chain (the
+   * reserves of that token's primary ADA pool, as applied so far): the side given, else the side received. The
+   * returned `tokenRaw` is the listed token's side, so `priceOfLeg` is that token's implied ADA price. null when
+   * neither side has an ADA pool.
+   */
+  private valuedLeg(w: ExecutedSwap, token: string): { lovelace: bigint; tokenRaw: bigint } | null {
+    const tokenRaw = token === w.tokenOut ? w.amountOut : w.amountIn;
+    for (const [unit, amount] of [
+      [w.tokenIn, w.amountIn],
+      [w.tokenOut, w.amountOut],
+    ] as const) {
+      const r = this.adaReserves(unit);
+      if (r) return { lovelace: (amount * r.ada) / r.token, tokenRaw };
+    }
+    return null;
+  }
+
+  /** The reserves of a token's primary (deepest ADA) pool now, or null without one. */
+  private adaReserves(unit: string): { ada: bigint; token: bigint } | null {
+    const primary = this.state.get(TOKENS, unit)?.primaryPoolId;
+    const p = primary === null || primary === undefined ? null : this.state.get(POOLS, String(primary));
+    if (!p || p.tokenA !== LOVELACE || p.tokenB !== unit) return null;
+    const ada = BigInt(p.reserveARaw);
+    const token = BigInt(p.reserveBRaw);
+    return ada > 0n && token > 0n ? { ada, token } : null;
+  }
+
+  /**
+   * A pool candle point in the pool's own orientation (tokenA base units per tokenB base unit; `tokenRaw` the tokenB
+   * side): for ADA pools the trade price; for token/token pools the swap's own exchange rate.
+   */
+  private poolPoint(
+    poolId: number,
+    w: ExecutedSwap,
+    priceRaw: number,
+    tokenRaw: bigint,
+  ): { price: number; tokenRaw: bigint } | null {
+    const pool = this.state.get(POOLS, String(poolId));
+    if (!pool || pool.tokenA === LOVELACE) return { price: priceRaw, tokenRaw };
+    const [a, b] = pool.tokenA === w.tokenIn ? [w.amountIn, w.amountOut] : [w.amountOut, w.amountIn];
+    return b > 0n ? { price: Number(a) / Number(b), tokenRaw: b } : null;
+  }
+
+  /**
+   * The pool an order that names no pool will trade in: the deepest pool of its pair on its own DEX (ADA reserve for
+   * ADA pairs, else the first token's reserve; ties: the lower id). Splash spot orders and WingRiders V2 requests
+   * name only the pair — any pool of the pair may execute them — so this is the pool listed until execution says
+   * which one did. null when the DEX has no pool of the pair.
+   */
+  private pairPool(dex: string, x: string, y: string): PoolDoc | null {
+    const [first] = [x, y].filter((u) => u !== LOVELACE);
+    if (first === undefined || x === y) return null;
+    let best: { pool: PoolDoc; depth: bigint } | null = null;
+    for (const id of this.state.get(TOKENS, first)?.poolIds ?? []) {
+      const p = this.state.get(POOLS, String(id));
+      if (!p || p.dex !== dex || !((p.tokenA === x && p.tokenB === y) || (p.tokenA === y && p.tokenB === x))) continue;
+      const depth = BigInt(p.tokenA === LOVELACE || p.tokenA === first ? p.reserveARaw : p.reserveBRaw);
+      if (!best || depth > best.depth || (depth === best.depth && p.id < best.pool.id)) best = { pool: p, depth };
+    }
+    return best?.pool ?? null;
   }
 
   private cancel(orderRef: string, tx: Transaction): void {
     const t = this.pendingTrade(orderRef);
-    if (t) this.state.put(TRADES, { ...t, status: 'cancelled', txHash: tx.id, slot: this.slot });
+    if (t)
+      this.state.put(TRADES, {
+        ...t,
+        status: 'cancelled',
+        txHash: tx.id,
+        slot: this.slot,
+        seq: this.nextId(TRADE_SEQ_COUNTER),
+      });
   }
 
   private place(o: OrderSeen, tx: Transaction): void {
     const { order } = o;
     if (!TRADE_KINDS.has(order.kind) || order.amountIn === null || order.amountIn <= 0n) return;
     const key = o.poolKey ? this.state.get(POOL_KEYS, o.poolKey) : null;
-    const pool = key ? this.state.get(POOLS, String(key.poolId)) : null;
+    const named = key ? this.state.get(POOLS, String(key.poolId)) : null;
     const tokenIn = order.tokenIn;
     let tokenOut = order.tokenOut;
     // Orders that name only a pool and a direction (Minswap V2) get their output asset from the pool.
-    if (tokenOut === null && tokenIn !== null && pool)
-      tokenOut = tokenIn === pool.tokenA ? pool.tokenB : tokenIn === pool.tokenB ? pool.tokenA : null;
+    if (tokenOut === null && tokenIn !== null && named)
+      tokenOut = tokenIn === named.tokenA ? named.tokenB : tokenIn === named.tokenB ? named.tokenA : null;
     if (tokenIn === null || tokenOut === null || tokenIn === tokenOut) return;
+    // Trade.poolId is an integer (spec): an order that names no pool is listed under its DEX's pool of the pair; an
+    // order for a pair its DEX has no pool of cannot trade yet and is not listed (its execution, if a pool appears,
+    // is recorded as a trade then).
+    const pool = named ?? this.pairPool(order.dex, tokenIn, tokenOut);
+    if (!pool) return;
     const id = this.nextId(TRADE_COUNTER);
     const orderRef = `${tx.id}#${o.outIndex}`;
     this.state.put(TRADES, {
       _id: tradeId(id),
       id,
-      poolId: pool?.id ?? null,
+      poolId: pool.id,
       dex: order.dex,
       txHash: tx.id,
       orderRef,
@@ -355,7 +459,36 @@ class MarketBlock {
       valueLovelace: tokenIn === LOVELACE ? String(order.amountIn) : null,
       maker: makerOf(order.owner),
       makerAddress: order.owner,
+      seq: this.nextId(TRADE_SEQ_COUNTER),
     });
     this.state.put(ORDER_TRADES, { _id: orderRef, tradeId: id });
+    this.walletPlaced(makerOf(order.owner));
+  }
+
+  /**
+   * The wallet's FIFO state after a trade completed (chain order): an ADA-side trade opens a lot or sells from
+   * the oldest lots, costed in USD at the ADA/USD rate of this point of the chain; any other trade is counted as
+   * skipped. A completed pending order no longer counts as not complete.
+   */
+  private walletTrade(trade: TradeDoc, wasPending: boolean): void {
+    if (!trade.maker) return;
+    const prev = this.state.get(WALLET_LOTS, trade.maker);
+    const fifo = fifoOfDoc(prev);
+    const skipped = { ...(prev?.skipped ?? NO_SKIPS) };
+    if (wasPending) skipped.notComplete = Math.max(0, skipped.notComplete - 1);
+    const t = pnlTradeFromDoc(trade, 0, () => this.timeSec);
+    if (typeof t === 'string') skipped[t] += 1;
+    else applyFifoTrade(fifo, t, this.state.get(ADA_USD_NOW, ADA_USD_NOW_ID)?.rate ?? null);
+    this.state.put(WALLET_LOTS, docOfFifo(trade.maker, fifo, skipped, this.slot));
+  }
+
+  /** A placed order counts as not complete for its wallet until it executes (a cancelled one stays so). */
+  private walletPlaced(maker: string | null): void {
+    if (!maker) return;
+    const prev = this.state.get(WALLET_LOTS, maker);
+    const skipped = { ...(prev?.skipped ?? NO_SKIPS), notComplete: (prev?.skipped.notComplete ?? 0) + 1 };
+    this.state.put(WALLET_LOTS, { ...docOfFifo(maker, fifoOfDoc(prev), skipped, this.slot) });
   }
 }
+
+const NO_SKIPS = { notComplete: 0, noAdaSide: 0, zeroAmount: 0 } as const;

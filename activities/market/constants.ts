@@ -22,6 +22,8 @@ export const CIP67_FT = '0014df10'; // (333) fungible token
 /** Integer-id counters in COUNTERS. */
 export const POOL_COUNTER = 'pools';
 export const TRADE_COUNTER = 'trades';
+/** Chain-order positions of trade events (placed, executed, cancelled): TradeDoc.seq. */
+export const TRADE_SEQ_COUNTER = 'trade-seq';
 
 /** The `adausd` candle series (stablecoin base units per lovelace). */
 export const ADA_USD_SERIES = 'adausd';

@@ -25,8 +25,29 @@ export interface MarketExtensionOptions {
 
 /** What the extension reads and writes (besides the block and its `spent` outputs, which the core provides). */
 export const MARKET_EXTENSION_READS_WRITES = {
-  reads: ['counters', 'pool_keys', 'pools', 'trades', 'order_trades', 'candles', 'tokens'],
-  writes: ['counters', 'pool_keys', 'pools', 'pool_states', 'trades', 'order_trades', 'candles', 'tokens'],
+  reads: [
+    'counters',
+    'pool_keys',
+    'pools',
+    'trades',
+    'order_trades',
+    'candles',
+    'tokens',
+    'wallet_lots',
+    'ada_usd_now',
+  ],
+  writes: [
+    'counters',
+    'pool_keys',
+    'pools',
+    'pool_states',
+    'trades',
+    'order_trades',
+    'candles',
+    'tokens',
+    'wallet_lots',
+    'ada_usd_now',
+  ],
 } as const;
 
 export function createMarketExtension(opts: MarketExtensionOptions = {}): SyncExtension {

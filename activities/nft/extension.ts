@@ -256,6 +256,7 @@ function applyJpgStore(
   tx: Transaction,
   resolve: ReturnType<typeof spentResolver>,
   height: number,
+  txIndex: number,
 ): Map<number, JpgStoreEvent> {
   const byOutput = new Map<number, JpgStoreEvent>();
   for (const e of jpgStoreEventsOf(tx, resolve)) {
@@ -292,6 +293,7 @@ function applyJpgStore(
         txId: tx.id,
         slot: b.slot,
         height,
+        txIndex,
         listingRef: e.listingRef,
       };
       b.state.put(NFT_SALES, sale);
@@ -369,12 +371,12 @@ export async function applyNftBlock(state: SliceState, block: Block, spent: Read
 
   const b = new BlockApply(state, slot);
   const resolve = spentResolver(spent);
-  for (const tx of txs) {
+  for (const [txIndex, tx] of txs.entries()) {
     let listings = new Map<number, JpgStoreEvent>();
     if (tx.spends === 'inputs') {
       applyMints(b, tx);
       applyCip68Updates(b, tx);
-      listings = applyJpgStore(b, tx, resolve, block.height);
+      listings = applyJpgStore(b, tx, resolve, block.height, txIndex);
     }
     applyOwnership(b, tx, listings);
   }

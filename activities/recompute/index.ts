@@ -10,18 +10,24 @@
 import {
   MARKET_OVERVIEW,
   POOL_STATS,
+  RANKED_POOLS,
+  RANKED_TOKEN_STATS,
   RANKINGS,
   STATS_WINDOWS,
+  poolRankingId,
+  snapshotDocId,
   TOKEN_STATS,
   WINDOW_SECONDS,
   type PoolStatsDoc,
   type StatsWindow,
   type TokenStatsDoc,
 } from '../../mongo/collections/market-read.js';
-import { HOLDER_COUNTS } from '../../mongo/collections/holders.js';
+import { HOLDER_COUNTS, HOLDERS } from '../../mongo/collections/holders.js';
+import { circulatingRaw, LOCKED_HOLDERS_SCANNED } from '../../cardano/supply.js';
+import { scaleInteger } from '../../cardano/units.js';
 import { POOLS, TOKENS, TOKEN_META, type PoolDoc } from '../../mongo/collections/market.js';
 import { replaceAll } from '../../mongo/replace-all.js';
-import { put, type CollectionSpec, type Store } from '../../mongo/store.js';
+import { del, put, type CollectionSpec, type Store, type WriteOp } from '../../mongo/store.js';
 import { LOVELACE, tokenMetadata } from '../../cardano/token-metadata.js';
 import { ADAUSD_SERIES, adaUsdFromPools, adaUsdOfRaw, seriesCloseAt } from '../../mongo/collections/ada-usd.js';
 import { storeClock } from '../../mongo/collections/clock.js';
@@ -47,6 +53,11 @@ async function allDocs<D extends { _id: string }>(store: Store, spec: Collection
   const out: D[] = [];
   for await (const d of store.collection(spec).scan()) out.push(d);
   return out;
+}
+
+/** Writes in batches of 200 operations (each batch atomic in the embedded store). */
+async function writeAll(store: Store, ops: readonly WriteOp[]): Promise<void> {
+  for (let i = 0; i < ops.length; i += 200) await store.write(ops.slice(i, i + 200));
 }
 
 /** Clock, ADA/USD now and at each window start: what every token's stats share. */
@@ -96,7 +107,30 @@ export async function computeAllTokenStats(store: Store, nowMs: number) {
   // Holder counts are kept exact by the holders sync extension (holder_counts). A traded token without one has its
   // outputs (its pools' at least) before the indexed range: its count is unknown, left null.
   const counts = await store.collection(HOLDER_COUNTS).getMany(stats.map((s) => s._id));
-  stats.forEach((s, i) => (stats[i] = { ...s, holders: counts[i]?.count ?? null, holdersCapped: false }));
+  const decimals = new Map(stats.map((s) => [s._id, 0]));
+  for (const [i, unit] of units.entries())
+    if (decimals.has(unit)) decimals.set(unit, tokenMetadata(unit, metas[i] ?? null, tokens[i] ?? null).decimals);
+  for (const [i, s] of stats.entries()) {
+    const count = counts[i];
+    // Circulating supply from chain data (cardano/supply.ts): the quantity in unspent outputs minus what the
+    // largest holders keep locked in non-DEX scripts; the market cap uses it where known.
+    let circulatingSupply: number | null = null;
+    if (count) {
+      const largest = await store
+        .collection(HOLDERS)
+        .find('byQuantity', { eq: [s._id], reverse: true, limit: LOCKED_HOLDERS_SCANNED });
+      circulatingSupply = scaleInteger(circulatingRaw(BigInt(count.supplyRaw), largest), decimals.get(s._id) ?? 0);
+    }
+    const mcapAda = s.priceAda !== null && circulatingSupply !== null ? s.priceAda * circulatingSupply : s.mcapAda;
+    stats[i] = {
+      ...s,
+      holders: count?.count ?? null,
+      holdersCapped: false,
+      circulatingSupply,
+      mcapAda,
+      mcapUsd: mcapAda !== null && ctx.adaUsd !== null ? mcapAda * ctx.adaUsd : null,
+    };
+  }
   return { stats, poolStats, pools, ctx };
 }
 
@@ -111,25 +145,58 @@ export function createRecomputeActivities(deps: RecomputeDeps) {
       return { tokens: stats.length, pools: poolStats.length };
     },
 
+    /**
+     * One consistent snapshot per run: the stats and pools it ranks are copied under a new snapshot id first, then
+     * the lists (each naming the snapshot) replace the old ones, then snapshots before the previous one go. A page
+     * thus shows the figures it was ordered by, whatever the token-stats recompute or the sync did since.
+     */
     async recomputeRankings(): Promise<{ lists: number }> {
       const nowMs = now();
-      const [stats, pools, poolStats] = await Promise.all([
+      const [stats, pools, poolStats, current] = await Promise.all([
         allDocs(store, TOKEN_STATS),
         allDocs(store, POOLS),
         allDocs(store, POOL_STATS),
+        store.collection(RANKINGS).get(poolRankingId('tvl', null)),
       ]);
-      const volume = new Map(poolStats.map((s) => [s.poolId, s.volume24h]));
+      // Every list of a run names the same snapshot; the all-pools TVL list is always written.
+      const previous = current?.snapshot ?? null;
+      const snapshot = Math.max(nowMs, (previous ?? 0) + 1);
+      const statsOf = new Map(poolStats.map((s) => [s.poolId, s]));
       const poolRows = pools.map((p) => {
         const tvl = poolTvlLovelace(p);
         return {
           id: p.id,
           dex: p.dex,
           tvlAda: tvl === null ? null : lovelaceNumber(tvl),
-          volume24h: volume.get(p.id) ?? 0,
+          volume24h: statsOf.get(p.id)?.volume24h ?? 0,
         };
       });
-      const docs = [...buildTokenRankings(stats, nowMs), ...buildPoolRankings(poolRows, nowMs)];
+      await writeAll(store, [
+        ...stats.map((s) => put(RANKED_TOKEN_STATS, { _id: snapshotDocId(snapshot, s._id), snapshot, stats: s })),
+        ...pools.map((p) =>
+          put(RANKED_POOLS, {
+            _id: snapshotDocId(snapshot, p.id),
+            snapshot,
+            pool: p,
+            stats: statsOf.get(p.id) ?? null,
+          }),
+        ),
+      ]);
+      const docs = [...buildTokenRankings(stats, nowMs), ...buildPoolRankings(poolRows, nowMs)].map((d) => ({
+        ...d,
+        snapshot,
+      }));
       await replaceAll(store, RANKINGS, docs);
+      // Older snapshots than the previous one: no list names them, no request still reading one can need them.
+      const keepFrom = previous ?? snapshot;
+      const stale = await Promise.all([
+        store.collection(RANKED_TOKEN_STATS).find('bySnapshot', { lt: keepFrom }),
+        store.collection(RANKED_POOLS).find('bySnapshot', { lt: keepFrom }),
+      ]);
+      await writeAll(store, [
+        ...stale[0].map((d) => del(RANKED_TOKEN_STATS, d._id)),
+        ...stale[1].map((d) => del(RANKED_POOLS, d._id)),
+      ]);
       return { lists: docs.length };
     },
 

@@ -1,7 +1,8 @@
 /**
  * TokenStats of one token from the sync-maintained documents: price and liquidity from its pools' current
- * reserves, activity windows from its trades, price changes from its token candle series (volume-weighted over
- * all its ADA pools) and the adausd series. The computation is pure (`computeTokenStats`); `loadTokenInputs` reads
+ * reserves, activity windows from its trades, price changes of the displayed price — the primary ADA pool's
+ * reserve price now against that pool's reserve price at the window start (its last pool state at or before
+ * then) — and the adausd series. The computation is pure (`computeTokenStats`); `loadTokenInputs` reads
  * what it needs with bounded range scans.
  *
  * Units: prices are stored raw (lovelace per token base unit); ADA price = raw × 10^decimals / 10^6.
@@ -16,6 +17,7 @@ import {
 } from '../../mongo/collections/market-read.js';
 import {
   CANDLES,
+  POOL_STATES,
   TRADES,
   type CandleInterval,
   type PoolDoc,
@@ -25,7 +27,6 @@ import {
 import type { Store } from '../../mongo/store.js';
 import { scaleInteger } from '../../cardano/units.js';
 import type { TokenMetadata } from '../../cardano/token-metadata.js';
-import { seriesCloseAt, seriesLatestClose } from '../../mongo/collections/ada-usd.js';
 import type { SlotClock } from '../../mongo/collections/clock.js';
 import {
   adaPrice,
@@ -69,7 +70,10 @@ export interface TokenInputs {
   truncated: boolean;
   /** Hourly-candle totals of the last 7 days, used when `truncated`. */
   candles7d: { volumeLovelace: bigint; trades: number } | null;
-  /** Raw token price now (last token candle close) and at each window start. */
+  /**
+   * Raw displayed price (lovelace per base unit: the primary ADA pool's reserves) now and at each window start (the
+   * same pool's last state at or before it; null when the pool did not exist yet).
+   */
   priceNowRaw: number | null;
   priceAtRaw: Record<StatsWindow, number | null>;
 }
@@ -126,7 +130,7 @@ export function computeTokenStats(input: TokenInputs, ctx: MarketContext): Token
   }
 
   const totalSupply = scaleInteger(token.totalSupplyRaw, d);
-  // No circulating-supply source is indexed yet: market cap falls back to the total supply (spec: mcap).
+  // Circulating supply comes from the holders index (computeAllTokenStats); until known, mcap uses the total supply.
   const circulatingSupply: number | null = null;
   const mcapAda = times(priceAda, circulatingSupply ?? totalSupply);
   const fdvAda = times(priceAda, totalSupply);
@@ -168,6 +172,19 @@ export function computeTokenStats(input: TokenInputs, ctx: MarketContext): Token
   };
 }
 
+/** Raw reserve price of a pool (tokenA base units per tokenB base unit), null while a reserve is 0. */
+const priceOfReserves = (p: { reserveARaw: string; reserveBRaw: string }): number | null => {
+  const a = BigInt(p.reserveARaw);
+  const b = BigInt(p.reserveBRaw);
+  return a > 0n && b > 0n ? Number(a) / Number(b) : null;
+};
+
+/** The pool's raw reserve price as of `slot`: its last state at or before it; null before the pool existed. */
+export async function poolPriceAt(store: Store, poolId: number, slot: number): Promise<number | null> {
+  const [s] = await store.collection(POOL_STATES).find('byPool', { eq: [poolId], lte: slot, reverse: true, limit: 1 });
+  return s ? priceOfReserves(s) : null;
+}
+
 /** Complete trades newer than `fromSlot`, newest first, over one index (`byToken` or `byPool`). */
 export async function recentTrades(
   store: Store,
@@ -202,13 +219,13 @@ export async function loadTokenInputs(
   const nowSec = Math.floor(ctx.nowMs / 1000);
   const from7d = ctx.clock.msToSlot(ctx.nowMs - WINDOW_SECONDS['7d'] * 1000);
   const series = tokenSeries(meta.unit);
-  const [{ trades, truncated }, priceNowRaw, ...starts] = await Promise.all([
+  const primary = primaryAdaPool(token, pools);
+  const priceNowRaw = primary ? priceOfReserves(primary) : null;
+  const [{ trades, truncated }, ...starts] = await Promise.all([
     recentTrades(store, 'byToken', meta.unit, from7d, TRADE_SCAN_LIMIT),
-    seriesLatestClose(store, series, '1m'),
-    ...STATS_WINDOWS.map((w) => {
-      const [interval, sec] = WINDOW_INTERVAL[w];
-      return seriesCloseAt(store, series, interval, sec, nowSec - WINDOW_SECONDS[w]);
-    }),
+    ...STATS_WINDOWS.map((w) =>
+      primary ? poolPriceAt(store, primary.id, ctx.clock.msToSlot(ctx.nowMs - WINDOW_SECONDS[w] * 1000)) : null,
+    ),
   ]);
   const priceAtRaw = Object.fromEntries(STATS_WINDOWS.map((w, i) => [w, starts[i] ?? null])) as Record<
     StatsWindow,

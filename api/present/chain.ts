@@ -13,7 +13,7 @@ import type {
   ValueDoc,
 } from '../../mongo/collections/chain.js';
 import { metadataObject } from '../../mongo/collections/chain.js';
-import { decodeAssetName, lovelaceToAda, scaleInteger, splitUnit } from '../../cardano/units.js';
+import { adaAmountsIn, decodeAssetName, lovelaceToAda, scaleInteger, splitUnit } from '../../cardano/units.js';
 
 /** Decimals per asset unit; units not in the map have 0. */
 export type DecimalsMap = ReadonlyMap<string, number>;
@@ -150,7 +150,7 @@ export function presentTx(t: TxDoc, tipHeight: number | null, decimals: Decimals
     collaterals: t.collaterals.map((i) => presentInput(i, decimals)),
     collateralReturn: t.collateralReturn ? presentOutput(t.collateralReturn, decimals) : null,
     mint: assetList(t.mint, decimals),
-    certificates: t.certificates,
+    certificates: t.certificates.map(adaAmountsIn),
     withdrawals: Object.keys(t.withdrawals)
       .sort()
       .map((stakeAddress) => {

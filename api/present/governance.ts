@@ -1,5 +1,6 @@
 /** Governance documents → REST bodies (whole ADA beside exact lovelace; shares in percent as stored). */
-import { lovelaceToAda } from '../../cardano/units.js';
+import { voteShares } from '../../cardano/governance-shares.js';
+import { adaAmountsIn, lovelaceToAda } from '../../cardano/units.js';
 import type {
   DRepDoc,
   GovernanceProposalDoc,
@@ -7,19 +8,27 @@ import type {
   VoteTallyDoc,
 } from '../../mongo/collections/governance.js';
 
+/**
+ * Shares are derived here from the stored voting power, so a tally a recompute wrote before the one-base rule
+ * (kept for proposals that left the ledger) answers on the same base as a fresh one.
+ */
 function presentTally(t: VoteTallyDoc | null) {
   if (!t) return null;
+  const s = voteShares(BigInt(t.yes), BigInt(t.no), BigInt(t.abstain), BigInt(t.notVoted));
+  const base = String(s.base);
   return {
-    yesPct: t.yesPct,
-    noPct: t.noPct,
-    notVotedPct: t.notVotedPct,
-    abstainPct: t.abstainPct,
+    shareBase: s.shareBase,
+    yesPct: s.yesPct,
+    noPct: s.noPct,
+    abstainPct: s.abstainPct,
+    notVotedPct: s.notVotedPct,
+    ratificationYesPct: s.ratificationYesPct,
     yes: lovelaceToAda(t.yes),
     no: lovelaceToAda(t.no),
     abstain: lovelaceToAda(t.abstain),
     notVoted: lovelaceToAda(t.notVoted),
-    base: lovelaceToAda(t.base),
-    lovelace: { yes: t.yes, no: t.no, abstain: t.abstain, notVoted: t.notVoted, base: t.base },
+    base: lovelaceToAda(base),
+    lovelace: { yes: t.yes, no: t.no, abstain: t.abstain, notVoted: t.notVoted, base },
   };
 }
 
@@ -70,7 +79,7 @@ export function presentProposal(d: GovernanceProposalDoc, votes: GovernanceVoteD
       amount: lovelaceToAda(w.lovelace),
       lovelace: w.lovelace,
     })),
-    action: d.action,
+    action: adaAmountsIn(d.action),
     votes: votes.map(presentVote),
     votesTotal,
     epoch: d.epoch,

@@ -59,7 +59,7 @@ function presentRow(d: NftCollectionStatsDoc) {
 
 const encodeCursor = (key: string | number, id: string) => Buffer.from(`${key}|${id}`).toString('base64url');
 /** Sort key of a sales cursor: the sale's slot. */
-const isSaleKey = (key: string) => /^[0-9]{1,15}$/.test(key);
+const isSaleKey = (key: string) => /^[0-9]{1,15}\.[0-9]{1,6}$/.test(key);
 /** Sort key of a listings cursor: the listing's priceKey (zero-padded lovelace, or the unknown-price key). */
 const isListingKey = (key: string) => key === UNKNOWN_PRICE_KEY || new RegExp(`^[0-9]{${PRICE_KEY_DIGITS}}$`).test(key);
 /** `key|txId#index` of the previous page's last item; 400 unless it is a cursor of this list. */
@@ -223,14 +223,20 @@ async function getNftCollectionSalesAnswer(deps: ReadDeps, input: RouteInput<typ
   await knownPolicy(store, policy);
   const [{ clock }, docs] = await Promise.all([
     storeClock(store),
-    salesNewestFirst(store, policy, input.limit + 1, after ? { id: after.id, slot: Number(after.key) } : undefined),
+    salesNewestFirst(store, policy, input.limit + 1, after ? saleAfter(after) : undefined),
   ]);
   const page = docs.slice(0, input.limit);
   const last = page[page.length - 1];
   return {
     items: await presentSales(store, clock, page),
-    nextCursor: docs.length > input.limit && last ? encodeCursor(last.slot, last._id) : null,
+    nextCursor: docs.length > input.limit && last ? encodeCursor(`${last.slot}.${last.txIndex}`, last._id) : null,
   };
+}
+
+/** A sales cursor's key is the sale's chain position `slot.txIndex`. */
+function saleAfter(c: { key: string; id: string }) {
+  const [slot, txIndex] = c.key.split('.').map(Number) as [number, number];
+  return { id: c.id, slot, txIndex };
 }
 
 async function getNftCollectionListingsAnswer(deps: ReadDeps, input: RouteInput<typeof nftRoutes.listings>) {

@@ -4,7 +4,7 @@
 import { storeClock } from '../../mongo/collections/clock.js';
 import { poolSeries } from '../../cardano/market.js';
 import { LOVELACE } from '../../cardano/token-metadata.js';
-import { POOL_STATS, RANKINGS, poolRankingId } from '../../mongo/collections/market-read.js';
+import { POOL_STATS, RANKINGS, poolRankingId, rankedPools } from '../../mongo/collections/market-read.js';
 import { POOLS, type PoolDoc } from '../../mongo/collections/market.js';
 import type { Store } from '../../mongo/store.js';
 import { BadRequestError, NotFoundError } from '../errors.js';
@@ -25,15 +25,12 @@ async function listPoolsAnswer(deps: ReadDeps, input: RouteInput<typeof poolRout
   const doc = await store.collection(RANKINGS).get(poolRankingId(input.sort, input.dex ?? null));
   const ids = doc?.poolIds ?? [];
   const start = (input.page - 1) * input.pageSize;
-  const pageIds = ids.slice(start, start + input.pageSize).map(String);
-  const [pools, stats, { clock }] = await Promise.all([
-    store.collection(POOLS).getMany(pageIds),
-    store.collection(POOL_STATS).getMany(pageIds),
+  // The ranking's own snapshot: the pools and figures the page was ordered by.
+  const [ranked, { clock }] = await Promise.all([
+    rankedPools(store, doc, ids.slice(start, start + input.pageSize)),
     storeClock(store),
   ]);
-  const present = pools
-    .map((p, i) => ({ p, s: stats[i] ?? null }))
-    .filter((x): x is { p: PoolDoc; s: typeof x.s } => x.p !== null);
+  const present = ranked.map(({ pool, stats }) => ({ p: pool, s: stats }));
   const assets = await loadAssets(
     store,
     present.flatMap(({ p }) => [p.tokenA, p.tokenB]),

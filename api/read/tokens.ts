@@ -9,7 +9,13 @@ import { readHolderSeries } from '../../mongo/collections/holders.js';
 import { holderTokenOr404 } from './holders.js';
 import { LOVELACE } from '../../cardano/token-metadata.js';
 import { firstIndexedBlock } from '../../mongo/collections/chain.js';
-import { POOL_STATS, RANKINGS, TOKEN_STATS, type TokenStatsDoc } from '../../mongo/collections/market-read.js';
+import {
+  POOL_STATS,
+  RANKINGS,
+  TOKEN_STATS,
+  rankedTokenStats,
+  type TokenStatsDoc,
+} from '../../mongo/collections/market-read.js';
 import {
   candleBefore,
   candlesInRange,
@@ -23,6 +29,7 @@ import {
   type CandleInterval,
   type PoolDoc,
   type TokenDoc,
+  type TradePosition,
 } from '../../mongo/collections/market.js';
 import type { Store } from '../../mongo/store.js';
 import { BadRequestError, NotFoundError, NotReadyError } from '../errors.js';
@@ -133,11 +140,11 @@ export async function readCandles(
   return { candles, coverageFrom: await coverageFrom(store, from) };
 }
 
-const encodeCursor = (id: number) => Buffer.from(`t${id}`).toString('base64url');
-function decodeCursor(cursor: string): number {
-  const m = /^t([0-9]{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
+const encodeCursor = (p: TradePosition) => Buffer.from(`t${p.seq}.${p.id}`).toString('base64url');
+function decodeCursor(cursor: string): TradePosition {
+  const m = /^t([0-9]{1,15})\.([0-9]{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
   if (!m) throw new BadRequestError('invalid parameter cursor: not a cursor of this list');
-  return Number(m[1]);
+  return { seq: Number(m[1]), id: Number(m[2]) };
 }
 
 /** One page of trades over `byToken`, `byPool` or `byMaker` (a wallet), newest first, with the cursor of the next page. */
@@ -149,6 +156,7 @@ export async function tradesPage(
   siteUrl: string,
   mode: LogoMode,
 ) {
+  // Chain order (TradeDoc.seq), newest first.
   const docs = await tradesNewestFirst(store, by, limit + 1, cursor === undefined ? undefined : decodeCursor(cursor));
   const page = docs.slice(0, limit);
   const { clock } = await storeClock(store);
@@ -161,7 +169,7 @@ export async function tradesPage(
   const times = page.map((t) => clock.slotToMs(t.slot));
   const rateAt = page.length ? await adaUsdHistory(store, Math.min(...times), Math.max(...times)) : () => null;
   const last = page[page.length - 1];
-  const nextCursor = docs.length > limit && last ? encodeCursor(last.id) : null;
+  const nextCursor = docs.length > limit && last ? encodeCursor(last) : null;
   // The last page reaches the start of the indexed history: older trades, if any, were never indexed.
   const first = nextCursor === null ? await firstIndexedBlock(store) : null;
   return {
@@ -257,7 +265,8 @@ async function listTokensAnswer(deps: ReadDeps, input: RouteInput<typeof tokenRo
   const ranked = readRanking(doc?.entries ?? [], r.list, r.order, { ...filters, q: input.q ?? null });
   const start = (input.page - 1) * input.pageSize;
   const units = ranked.slice(start, start + input.pageSize).map((e) => e.unit);
-  const stats = (await store.collection(TOKEN_STATS).getMany(units)).filter((s): s is TokenStatsDoc => s !== null);
+  // The ranking's own snapshot: the figures the page was ordered by.
+  const stats = await rankedTokenStats(store, doc, units);
   const assets = await loadAssets(store, units, site, logoMode(input));
   return {
     items: stats.map((s) => presentTokenRow(s, assets)),

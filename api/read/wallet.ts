@@ -1,9 +1,10 @@
 /**
  * Read functions of wallet (REST, MCP and Markdown present their results).
  */
-import { TtlLru, pnlCacheKey } from '../../activities/pnl/cache.js';
-import { storedWalletPnl, type PnlAnswer } from '../../activities/pnl/precompute.js';
-import { computeWalletPnl } from '../../activities/pnl/wallet.js';
+import { valueFifo } from '../../cardano/pnl/fifo.js';
+import { fifoOfDoc } from '../../cardano/pnl/stored.js';
+import { firstIndexedBlock } from '../../mongo/collections/chain.js';
+import { walletLots } from '../../mongo/collections/pnl.js';
 import { storeClock } from '../../mongo/collections/clock.js';
 import { stakeAddressOf } from '../../cardano/address.js';
 import { ADDRESSES, addressesOfStake, countAddressesOfStake, type AddressDoc } from '../../mongo/collections/chain.js';
@@ -129,37 +130,40 @@ async function getWalletTradesAnswer(deps: ReadDeps, input: RouteInput<typeof wa
   return withHandle(page, w.handle);
 }
 
-/** On-demand PnL answers per store (a process serves one store; tests build many). */
-const pnlCaches = new WeakMap<object, TtlLru<PnlAnswer>>();
-
+/**
+ * One document read: the wallet's FIFO state, kept by the market sync as its trades land (mongo/collections/pnl.ts),
+ * valued at the current prices of its tokens (token_stats) and ADA/USD (cardano/pnl/fifo.ts valueFifo).
+ */
 async function getWalletPnlAnswer(deps: ReadDeps, input: RouteInput<typeof walletRoutes.pnl>) {
   const { store } = deps;
   const site = deps.config.SITE_URL;
   const now = deps.now ?? Date.now;
   const network = deps.config.CARDANO_NETWORK;
   const w = await walletParam(store, input.address, network);
-  const [last, { checkpoint }] = await Promise.all([lastTradeOf(store, w.maker), storeClock(store)]);
-  if (!last) await assertSeen(store, w);
-  // The `pnl` recompute's answer while it covers the wallet's trades; otherwise on demand, cached.
-  const nowMs = (deps.now ?? Date.now)();
-  const stored = await storedWalletPnl(store, w.maker, last, nowMs);
-  const key = pnlCacheKey(w.maker, last?.id ?? null, checkpoint?.height ?? null);
-  let pnlCache = pnlCaches.get(store);
-  if (!pnlCache) pnlCaches.set(store, (pnlCache = new TtlLru<PnlAnswer>(1000, 5 * 60_000, now)));
-  let result: PnlAnswer | undefined = stored ? { ...stored, precomputed: true } : pnlCache.get(key);
-  if (!result) {
-    const computed = await computeWalletPnl(store, w.maker);
-    result = { ...computed, computedAt: new Date(nowMs).toISOString(), precomputed: false };
-    pnlCache.set(key, result);
-  }
-  const assets = await loadAssets(
-    store,
-    result.pnl.tokens.map((t) => t.unit),
-    site,
-    logoMode(input),
+  const [doc, adaUsdNow, first, { clock, checkpoint }] = await Promise.all([
+    walletLots(store, w.maker),
+    currentAdaUsd(store),
+    firstIndexedBlock(store),
+    storeClock(store),
+  ]);
+  if (!doc) await assertSeen(store, w);
+  const fifo = fifoOfDoc(doc);
+  const units = fifo.tokens.map((t) => t.unit);
+  const [assets, stats] = await Promise.all([
+    loadAssets(store, units, site, logoMode(input)),
+    store.collection(TOKEN_STATS).getMany(units),
+  ]);
+  const prices = new Map(units.map((u, i) => [u, stats[i]?.priceAda ?? null]));
+  const pnl = valueFifo(
+    fifo,
+    { priceAda: (u) => prices.get(u) ?? null, adaUsdNow, decimals: (u) => assets.decimals(u) },
+    { coverageFrom: first?.time ?? null },
   );
-  const body = presentPnl({ address: w.address, maker: w.maker }, result.pnl, result.skipped, assets);
-  return withHandle({ ...body, computedAt: result.computedAt, precomputed: result.precomputed }, w.handle);
+  const skipped = doc?.skipped ?? { notComplete: 0, noAdaSide: 0, zeroAmount: 0 };
+  const body = presentPnl({ address: w.address, maker: w.maker }, pnl, skipped, assets);
+  // Kept by the sync at every block: the lots are those of the indexed tip, valued at the prices read now.
+  const computedAt = checkpoint ? clock.iso(checkpoint.slot) : new Date(now()).toISOString();
+  return withHandle({ ...body, computedAt, precomputed: true }, w.handle);
 }
 
 export const getWallet = withAsOf(getWalletAnswer);

@@ -6,11 +6,10 @@
  * address when the trading address has one, else the address, so an addr1… with a stake part answers the trades
  * and PnL of its whole stake key, like the market sync records them.
  *
- * PnL is a FIFO over the wallet's complete ADA-side trades (activities/pnl/wallet.ts). The `pnl` recompute stores it
- * every 10 minutes for the wallets that traded in the last 24 h (wallet_pnl); that answer is served while it covers
- * the wallet's trades (activities/pnl/precompute.ts storedWalletPnl), otherwise it is computed on demand and cached
- * in process (activities/pnl/cache.ts: key = wallet, last trade id, checkpoint height / 10; TTL 5 min). Its lower
- * rate limit is applied by the access layer for this path.
+ * PnL is a FIFO over the wallet's complete ADA-side trades: the market sync keeps each wallet's lots as its trades
+ * land (wallet_lots, exact under rollbacks); an answer reads that one document and values the open lots at the
+ * current prices (api/read/wallet.ts getWalletPnl). Its lower rate limit is applied by the access layer for this
+ * path.
  */
 import Router from '@koa/router';
 import type { ApiDeps } from '../deps.js';
@@ -47,7 +46,7 @@ export const walletRoutes = {
     path: '/wallet/{address}/pnl',
     summary: 'Realised and unrealised profit and loss of a wallet (FIFO, ADA and USD)',
     description:
-      'FIFO over the wallet’s complete trades with ADA on one side, since coverageFrom (the first indexed block). Sells beyond known buys are reported apart (unmatched) and not counted as profit; token/token swaps are skipped. USD uses ADA/USD at each trade’s time (null when unknown). Heavy: a lower rate limit applies. Wallets that traded in the last 24 h are precomputed every 10 minutes; other answers are computed on demand and cached for about ten blocks. `computedAt` says when, `precomputed` which.',
+      'FIFO over the wallet’s complete trades with ADA on one side, since coverageFrom (the first indexed block). Sells beyond known buys are reported apart (unmatched) and not counted as profit; token/token swaps are skipped. USD uses ADA/USD at each trade’s time (null when unknown). Heavy: a lower rate limit applies. Each wallet’s FIFO lots are kept by the sync as its trades land (exact under rollbacks); an answer values them at the current prices. `computedAt` is the indexed tip the lots reflect.',
     tags: TAGS,
     params: WalletParams,
     response: WalletPnlResponse,

@@ -217,7 +217,9 @@ export const TxResponse = component('Transaction', {
           },
         },
       },
-      description: 'Certificates as Ogmios v6 reports them (amounts in lovelace, big integers as strings).',
+      description:
+        'Certificates as Ogmios v6 reports them, except that every ADA amount (deposits, refunds, pledge, cost) is ' +
+        '`{ ada: whole ADA, lovelace: exact integer string }`; other big integers are strings.',
     },
     withdrawals: {
       type: 'array',

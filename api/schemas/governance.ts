@@ -85,15 +85,35 @@ export const VoteTally = component('VoteTally', {
     'the proposal is known only from blocks (source chain). ' +
     'DReps: stake of active registered DReps plus the noConfidence option (yes on a noConfidence action, no ' +
     'otherwise); the abstain option and inactive DReps are left out. Stake pools: live pool stake; a silent pool ' +
-    'counts as abstain when its reward account delegates to the abstain option. yesPct + noPct + notVotedPct = ' +
-    '100 over base = yes + no + not voted (abstentions excluded, as in the ratification ratio); abstainPct is ' +
-    'over base + abstain.',
-  required: ['yesPct', 'noPct', 'notVotedPct', 'abstainPct', 'yes', 'no', 'abstain', 'notVoted', 'base', 'lovelace'],
+    'counts as abstain when its reward account delegates to the abstain option. Every share is over one base, ' +
+    "named by shareBase: base = yes + no + abstain + not voted (the body's whole counted voting power), so " +
+    'yesPct + noPct + abstainPct + notVotedPct ≤ 100 (each truncated to 4 decimals). ratificationYesPct is the ' +
+    "ledger's ratio yes / (yes + no + not voted), the figure compared with a ratification threshold.",
+  required: [
+    'shareBase',
+    'yesPct',
+    'noPct',
+    'abstainPct',
+    'notVotedPct',
+    'ratificationYesPct',
+    'yes',
+    'no',
+    'abstain',
+    'notVoted',
+    'base',
+    'lovelace',
+  ],
   properties: {
+    shareBase: {
+      type: 'string',
+      enum: ['yes+no+abstain+notVoted'],
+      description: 'The denominator of every share here: yes + no + abstain + not voted.',
+    },
     yesPct: pct('Yes, percent of base.'),
     noPct: pct('No, percent of base.'),
+    abstainPct: pct('Abstaining, percent of base.'),
     notVotedPct: pct('Not voted, percent of base (counts against ratification).'),
-    abstainPct: pct('Abstaining, percent of base + abstain.'),
+    ratificationYesPct: pct('Yes over yes + no + not voted (abstentions excluded), as the ledger ratifies.'),
     yes: Ada,
     no: Ada,
     abstain: Ada,
@@ -226,7 +246,9 @@ export const ProposalDetailResponse = component('GovernanceProposalDetail', {
             'Ogmios v6 action type: treasuryWithdrawals, protocolParametersUpdate, hardForkInitiation, noConfidence, constitutionalCommittee, constitution, information; the other fields as Ogmios names them.',
         },
       },
-      description: 'The action as the ledger reports it (Ogmios v6 form).',
+      description:
+        'The action as the ledger reports it (Ogmios v6 form), except that every ADA amount (withdrawals, ' +
+        'deposits and fees of a parameter update) is `{ ada: whole ADA, lovelace: exact integer string }`.',
     },
     votes: { type: 'array', items: GovernanceVote, description: `At most ${MAX_DETAIL_VOTES}, by voting power.` },
     votesTotal: { type: 'integer', minimum: 0 },

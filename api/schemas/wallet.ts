@@ -158,11 +158,11 @@ export const WalletPnlResponse = component('WalletPnl', {
     address: d({ type: 'string' }, 'The address asked for.'),
     computedAt: d(
       { type: 'string', format: 'date-time' },
-      'When this PnL was computed; prices and ADA/USD are those of that time.',
+      'Time of the indexed tip block the lots reflect; they are valued at the current prices and ADA/USD.',
     ),
     precomputed: d(
       { type: 'boolean' },
-      'true: computed ahead by the 10-minute schedule for wallets active in the last 24 h; false: computed on demand.',
+      "Always true: the FIFO lots are kept by the sync as the wallet's trades land (exact under rollbacks); an answer values them at the current prices.",
     ),
     maker: d({ type: 'string' }, 'The key the trades are recorded under (stake address, else the address).'),
     coverageFrom: d(iso, 'Time of the first indexed block: only trades since then are counted.'),

@@ -120,7 +120,7 @@ export interface WalletPnl {
   series: PnlPoint[];
 }
 
-interface Lot {
+export interface Lot {
   tokenRaw: bigint;
   costLovelace: bigint;
   /** null when the buy-time ADA/USD rate is unknown. */
@@ -129,7 +129,7 @@ interface Lot {
   chargedLovelace: bigint;
 }
 
-interface TokenState {
+export interface TokenState {
   unit: string;
   decimals: number;
   lots: Lot[];
@@ -193,66 +193,92 @@ function newState(t: PnlTrade): TokenState {
 }
 
 /**
- * FIFO PnL of one wallet. Trades are taken in (time, seq) order whatever order they come in; a token's decimals
- * are those of its first trade. A trade with a token amount ≤ 0 is a caller error (thrown).
+ * A wallet's FIFO state: its open lots and running totals per token, built trade by trade in chain order
+ * (`applyFifoTrade`) and valued at current prices on read (`valueFifo`). Kept up to date by the market sync
+ * (one document per wallet), so an answer never replays the wallet's history.
  */
-export function computePnl(trades: readonly PnlTrade[], marks: PnlMarks, opts: PnlOptions): WalletPnl {
-  const states = new Map<string, TokenState>();
-  const series: PnlPoint[] = [];
-  let realisedTotal = 0n;
-  let buyCount = 0;
-  let sellCount = 0;
-  let unmatchedSells = 0;
+export interface FifoState {
+  tokens: TokenState[];
+  buyCount: number;
+  sellCount: number;
+  unmatchedSells: number;
+  realisedLovelace: bigint;
+  series: PnlPoint[];
+}
 
-  for (const t of [...trades].sort(byTimeThenSeq)) {
-    if (t.tokenRaw <= 0n) throw new RangeError(`trade ${t.seq}: token amount must be positive`);
-    let s = states.get(t.unit);
-    if (!s) states.set(t.unit, (s = newState(t)));
-    s.volumeLovelace += t.lovelace;
-    if (t.side === 'buy') {
-      buyCount += 1;
-      s.buys += 1;
-      s.boughtRaw += t.tokenRaw;
-      const cost = t.lovelace + t.feeLovelace;
-      const rate = marks.adaUsdAt(t.time);
-      s.lots.push({
-        tokenRaw: t.tokenRaw,
-        costLovelace: cost,
-        costUsd: rate === null ? null : lovelaceToAda(cost) * rate,
-        consumedRaw: 0n,
-        chargedLovelace: 0n,
-      });
-      continue;
-    }
-    sellCount += 1;
-    s.sells += 1;
-    s.soldRaw += t.tokenRaw;
-    const proceeds = t.lovelace - t.feeLovelace;
-    const { matched, costLovelace, costUsd } = consume(s.lots, t.tokenRaw);
-    const matchedProceeds = matched === t.tokenRaw ? proceeds : (proceeds * matched) / t.tokenRaw;
-    if (matched < t.tokenRaw) {
-      unmatchedSells += 1;
-      s.unmatchedRaw += t.tokenRaw - matched;
-      s.unmatchedLovelace += proceeds - matchedProceeds;
-    }
-    if (matched === 0n) continue;
-    const realised = matchedProceeds - costLovelace;
-    s.realisedLovelace += realised;
-    s.closed += 1;
-    if (realised > 0n) s.wins += 1;
-    const rate = marks.adaUsdAt(t.time);
-    if (rate === null || costUsd === null) s.usdKnown = false;
-    else s.realisedUsd += lovelaceToAda(matchedProceeds) * rate - costUsd;
-    realisedTotal += realised;
-    const point = { time: t.time, value: lovelaceToAda(realisedTotal) };
-    if (series.at(-1)?.time === t.time) series[series.length - 1] = point;
-    else series.push(point);
+export const emptyFifo = (): FifoState => ({
+  tokens: [],
+  buyCount: 0,
+  sellCount: 0,
+  unmatchedSells: 0,
+  realisedLovelace: 0n,
+  series: [],
+});
+
+/**
+ * Applies one trade (the next in chain order) to the state, in place. `rate` is USD per ADA at the trade's time
+ * (null when unknown). A trade with a token amount ≤ 0 is a caller error (thrown).
+ */
+export function applyFifoTrade(state: FifoState, t: PnlTrade, rate: number | null): void {
+  if (t.tokenRaw <= 0n) throw new RangeError(`trade ${t.seq}: token amount must be positive`);
+  let s = state.tokens.find((x) => x.unit === t.unit);
+  if (!s) state.tokens.push((s = newState(t)));
+  s.volumeLovelace += t.lovelace;
+  if (t.side === 'buy') {
+    state.buyCount += 1;
+    s.buys += 1;
+    s.boughtRaw += t.tokenRaw;
+    const cost = t.lovelace + t.feeLovelace;
+    s.lots.push({
+      tokenRaw: t.tokenRaw,
+      costLovelace: cost,
+      costUsd: rate === null ? null : lovelaceToAda(cost) * rate,
+      consumedRaw: 0n,
+      chargedLovelace: 0n,
+    });
+    return;
   }
+  state.sellCount += 1;
+  s.sells += 1;
+  s.soldRaw += t.tokenRaw;
+  const proceeds = t.lovelace - t.feeLovelace;
+  const { matched, costLovelace, costUsd } = consume(s.lots, t.tokenRaw);
+  const matchedProceeds = matched === t.tokenRaw ? proceeds : (proceeds * matched) / t.tokenRaw;
+  if (matched < t.tokenRaw) {
+    state.unmatchedSells += 1;
+    s.unmatchedRaw += t.tokenRaw - matched;
+    s.unmatchedLovelace += proceeds - matchedProceeds;
+  }
+  if (matched === 0n) return;
+  const realised = matchedProceeds - costLovelace;
+  s.realisedLovelace += realised;
+  s.closed += 1;
+  if (realised > 0n) s.wins += 1;
+  if (rate === null || costUsd === null) s.usdKnown = false;
+  else s.realisedUsd += lovelaceToAda(matchedProceeds) * rate - costUsd;
+  state.realisedLovelace += realised;
+  const point = { time: t.time, value: lovelaceToAda(state.realisedLovelace) };
+  const series = state.series;
+  if (series.at(-1)?.time === t.time) series[series.length - 1] = point;
+  else series.push(point);
+}
 
-  const tokens = [...states.values()].map((s) => tokenPnl(s, marks));
+/** What valuing a state needs besides it: current prices and ADA/USD, and each token's decimals. */
+export interface FifoMarks {
+  priceAda(unit: string): number | null;
+  adaUsdNow: number | null;
+  /** Decimals of a token (metadata may arrive after its trades); default: those the state was built with. */
+  decimals?: (unit: string) => number;
+}
+
+/** The wallet's PnL answer from its FIFO state: open lots valued at the current prices. Pure. */
+export function valueFifo(state: FifoState, marks: FifoMarks, opts: PnlOptions): WalletPnl {
+  const tokens = state.tokens.map((s) =>
+    tokenPnl(marks.decimals ? { ...s, decimals: marks.decimals(s.unit) } : s, marks),
+  );
   tokens.sort((a, b) => Math.abs(b.pnlAda) - Math.abs(a.pnlAda) || (a.unit < b.unit ? -1 : a.unit > b.unit ? 1 : 0));
 
-  const sumLovelace = (f: (s: TokenState) => bigint) => [...states.values()].reduce((acc, s) => acc + f(s), 0n);
+  const sumLovelace = (f: (s: TokenState) => bigint) => state.tokens.reduce((acc, s) => acc + f(s), 0n);
   const sumOrNull = (xs: (number | null)[]) =>
     xs.reduce<number | null>((acc, x) => (acc === null || x === null ? null : acc + x), 0);
   const priced = tokens.filter((t) => t.remainingRaw === '0' || t.priceAda !== null);
@@ -261,11 +287,11 @@ export function computePnl(trades: readonly PnlTrade[], marks: PnlMarks, opts: P
 
   return {
     coverageFrom: opts.coverageFrom,
-    tradeCount: buyCount + sellCount,
-    buyCount,
-    sellCount,
+    tradeCount: state.buyCount + state.sellCount,
+    buyCount: state.buyCount,
+    sellCount: state.sellCount,
     volumeAda: lovelaceToAda(sumLovelace((s) => s.volumeLovelace)),
-    realisedAda: lovelaceToAda(realisedTotal),
+    realisedAda: lovelaceToAda(state.realisedLovelace),
     realisedUsd: sumOrNull(tokens.map((t) => t.realisedUsd)),
     unrealisedAda: priced.reduce((a, t) => a + (t.unrealisedAda ?? 0), 0),
     unrealisedUsd: marks.adaUsdNow === null ? null : sumOrNull(priced.map((t) => t.unrealisedUsd)),
@@ -275,7 +301,7 @@ export function computePnl(trades: readonly PnlTrade[], marks: PnlMarks, opts: P
     closedPositions,
     winRatePercent: closedPositions === 0 ? null : (100 * wins) / closedPositions,
     unmatchedProceedsAda: lovelaceToAda(sumLovelace((s) => s.unmatchedLovelace)),
-    unmatchedSells,
+    unmatchedSells: state.unmatchedSells,
     unpricedUnits: tokens
       .filter((t) => t.remainingRaw !== '0' && t.priceAda === null)
       .map((t) => t.unit)
@@ -286,14 +312,24 @@ export function computePnl(trades: readonly PnlTrade[], marks: PnlMarks, opts: P
       .filter((t) => t.pnlAda !== 0)
       .slice(0, opts.topTokens ?? 5)
       .map((t) => ({ unit: t.unit, pnlAda: t.pnlAda, realisedAda: t.realisedAda, unrealisedAda: t.unrealisedAda })),
-    series,
+    series: state.series,
   };
+}
+
+/**
+ * FIFO PnL of one wallet from its whole trade list. Trades are taken in (time, seq) order whatever order they come
+ * in; a token's decimals are those of its first trade. A trade with a token amount ≤ 0 is a caller error (thrown).
+ */
+export function computePnl(trades: readonly PnlTrade[], marks: PnlMarks, opts: PnlOptions): WalletPnl {
+  const state = emptyFifo();
+  for (const t of [...trades].sort(byTimeThenSeq)) applyFifoTrade(state, t, marks.adaUsdAt(t.time));
+  return valueFifo(state, marks, opts);
 }
 
 /** Lovelace cost of the open lots not yet charged to a sell. */
 const remainingCost = (s: TokenState) => s.lots.reduce((a, l) => a + l.costLovelace - l.chargedLovelace, 0n);
 
-function tokenPnl(s: TokenState, marks: PnlMarks): TokenPnl {
+function tokenPnl(s: TokenState, marks: Pick<PnlMarks, 'priceAda' | 'adaUsdNow'>): TokenPnl {
   const remainingRaw = s.lots.reduce((a, l) => a + l.tokenRaw - l.consumedRaw, 0n);
   const remainingAmount = scaleInteger(remainingRaw, s.decimals);
   const costLovelace = remainingCost(s);

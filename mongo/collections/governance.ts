@@ -26,9 +26,10 @@ export interface GovAnchorDoc {
  * SPOs: the voting power is each pool's live stake. A pool that did not vote counts as abstain when its reward
  *   account delegates to the abstain option, as yes on a noConfidence action when it delegates to noConfidence
  *   (Conway rules, except for hard forks), otherwise as not voted.
- * The percentages share one denominator, `base` = yes + no + notVoted (abstentions are excluded, as in the
- * ratification ratio yes / (total − abstain)): yesPct + noPct + notVotedPct = 100. `abstainPct` is the abstaining
- * power over the whole (base + abstain).
+ * Every percentage shares one denominator, `base` = yes + no + abstain + notVoted (the body's whole counted voting
+ * power, named by `shareBase`), so the four shares sum to at most 100 (each truncated to 4 decimals).
+ * `ratificationYesPct` is the ledger's ratio yes / (yes + no + notVoted) (abstentions excluded), the figure a
+ * ratification threshold is compared with.
  */
 export interface VoteTallyDoc {
   yes: string;
@@ -36,10 +37,13 @@ export interface VoteTallyDoc {
   abstain: string;
   notVoted: string;
   base: string;
+  /** Names the denominator of the shares; absent on documents written before it existed (base then excluded abstain). */
+  shareBase?: string;
   yesPct: number | null;
   noPct: number | null;
   notVotedPct: number | null;
   abstainPct: number | null;
+  ratificationYesPct?: number | null;
 }
 
 export interface GovernanceProposalDoc {

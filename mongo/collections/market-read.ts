@@ -6,7 +6,8 @@
  * Units are the spec's answer units already (whole ADA, decimal-adjusted token amounts, fractions in change*), so
  * a read is a document read plus presentation of AssetRefs.
  */
-import { defineCollection } from '../store.js';
+import { defineCollection, type Store } from '../store.js';
+import { POOLS, type PoolDoc } from './market.js';
 
 export const STATS_WINDOWS = ['5m', '1h', '6h', '24h', '7d'] as const;
 export type StatsWindow = (typeof STATS_WINDOWS)[number];
@@ -102,8 +103,76 @@ export interface RankingDoc {
   entries: RankEntry[];
   poolIds: number[];
   updatedAt: string;
+  /**
+   * The ranking snapshot the list was built from: the token stats and pools it ranked are kept under this id
+   * (RANKED_TOKEN_STATS, RANKED_POOLS), so a page presents the very figures it was ordered by. Absent on lists
+   * written before snapshots existed (those read the live documents).
+   */
+  snapshot?: number;
 }
 export const RANKINGS = defineCollection<RankingDoc>({ name: 'rankings' });
+
+/**
+ * Ranking snapshots: the token stats (`_id` = `${snapshot}|${unit}`) and the pools with their 24 h stats
+ * (`_id` = `${snapshot}|${poolId}`) one rankings recompute ordered. The recompute writes a new snapshot in full,
+ * then the lists naming it, then deletes the snapshots before the previous one — so a request that read a list
+ * finds its snapshot even while the next one is written.
+ */
+export interface RankedTokenStatsDoc {
+  _id: string;
+  snapshot: number;
+  stats: TokenStatsDoc;
+}
+export const RANKED_TOKEN_STATS = defineCollection<RankedTokenStatsDoc>({
+  name: 'ranked_token_stats',
+  indexes: [{ name: 'bySnapshot', fields: ['snapshot'] }],
+});
+export interface RankedPoolDoc {
+  _id: string;
+  snapshot: number;
+  pool: PoolDoc;
+  stats: PoolStatsDoc | null;
+}
+export const RANKED_POOLS = defineCollection<RankedPoolDoc>({
+  name: 'ranked_pools',
+  indexes: [{ name: 'bySnapshot', fields: ['snapshot'] }],
+});
+export const snapshotDocId = (snapshot: number, key: string | number) => `${snapshot}|${key}`;
+
+/** The token stats a ranking list presents: its snapshot's, in the order of `units` (missing ones left out). */
+export async function rankedTokenStats(
+  store: Store,
+  list: RankingDoc | null,
+  units: readonly string[],
+): Promise<TokenStatsDoc[]> {
+  const snap = list?.snapshot;
+  const docs =
+    snap === undefined
+      ? await store.collection(TOKEN_STATS).getMany(units)
+      : (await store.collection(RANKED_TOKEN_STATS).getMany(units.map((u) => snapshotDocId(snap, u)))).map(
+          (d) => d?.stats ?? null,
+        );
+  return docs.filter((s): s is TokenStatsDoc => s !== null);
+}
+
+/** The pools (and their 24 h stats) a pool ranking presents: its snapshot's, in the order of `ids`. */
+export async function rankedPools(
+  store: Store,
+  list: RankingDoc | null,
+  ids: readonly number[],
+): Promise<{ pool: PoolDoc; stats: PoolStatsDoc | null }[]> {
+  const snap = list?.snapshot;
+  if (snap === undefined) {
+    const keys = ids.map(String);
+    const [pools, stats] = await Promise.all([
+      store.collection(POOLS).getMany(keys),
+      store.collection(POOL_STATS).getMany(keys),
+    ]);
+    return pools.flatMap((pool, i) => (pool ? [{ pool, stats: stats[i] ?? null }] : []));
+  }
+  const docs = await store.collection(RANKED_POOLS).getMany(ids.map((id) => snapshotDocId(snap, id)));
+  return docs.flatMap((d) => (d ? [{ pool: d.pool, stats: d.stats }] : []));
+}
 
 export const poolRankingId = (sort: string, dex: string | null) => `pools|${sort}|${dex ?? 'all'}`;
 
@@ -131,4 +200,11 @@ export interface MarketOverviewDoc {
 export const MARKET_OVERVIEW = defineCollection<MarketOverviewDoc>({ name: 'market_overview' });
 export const MARKET_OVERVIEW_ID = 'market';
 
-export const MARKET_READ_COLLECTIONS = [TOKEN_STATS, POOL_STATS, RANKINGS, MARKET_OVERVIEW];
+export const MARKET_READ_COLLECTIONS = [
+  TOKEN_STATS,
+  POOL_STATS,
+  RANKINGS,
+  RANKED_TOKEN_STATS,
+  RANKED_POOLS,
+  MARKET_OVERVIEW,
+];

@@ -12,6 +12,7 @@
  * (`raw × 10^decimals / 10^6` for ADA prices). Times: unix seconds for candle buckets, slots elsewhere.
  */
 import { defineCollection, type Store } from '../store.js';
+import { ADA_USD_NOW, WALLET_LOTS } from './pnl.js';
 
 /** Monotonic counters for the integer ids the spec gives pools and trades (`_id` = counter name). */
 export interface CounterDoc {
@@ -118,16 +119,29 @@ export interface TradeDoc {
   /** Stake address of the trader when the address has one, else the address. */
   maker: string | null;
   makerAddress: string | null;
+  /**
+   * Chain-order position of the trade's last event (placed, executed or cancelled): a counter the market extension
+   * advances in block, transaction and swap order, so `seq` order is chain order (slot, then position in the block)
+   * where trade ids are placement order (an order placed early and executed late keeps its low id). Written in the
+   * same batch and undo journal as the trade, so a rollback restores it exactly. The newest-first lists read by it.
+   */
+  seq: number;
 }
 export const TRADES = defineCollection<TradeDoc>({
   name: 'trades',
   indexes: [
-    { name: 'byPool', fields: ['poolId', 'id'] },
-    { name: 'byToken', fields: ['token', 'id'] },
-    { name: 'byMaker', fields: ['maker', 'id'] },
+    { name: 'byPool', fields: ['poolId', 'seq'] },
+    { name: 'byToken', fields: ['token', 'seq'] },
+    { name: 'byMaker', fields: ['maker', 'seq'] },
     { name: 'byStatus', fields: ['status', 'id'] },
   ],
 });
+
+/** Where a trade sits in its newest-first lists: what a list cursor carries. */
+export interface TradePosition {
+  seq: number;
+  id: number;
+}
 
 /** `_id` = order output reference → the trade that tracks it (pending → complete/cancelled). */
 export interface OrderTradeDoc {
@@ -222,7 +236,19 @@ export interface LogoDoc {
 }
 export const LOGOS = defineCollection<LogoDoc>({ name: 'logos' });
 
-export const MARKET_SYNC_COLLECTIONS = [COUNTERS, POOL_KEYS, POOLS, POOL_STATES, TRADES, ORDER_TRADES, CANDLES, TOKENS];
+/** Every collection the market sync extension writes (wallet PnL state included: mongo/collections/pnl.ts). */
+export const MARKET_SYNC_COLLECTIONS = [
+  COUNTERS,
+  POOL_KEYS,
+  POOLS,
+  POOL_STATES,
+  TRADES,
+  ORDER_TRADES,
+  CANDLES,
+  TOKENS,
+  WALLET_LOTS,
+  ADA_USD_NOW,
+];
 
 // ---- named reads ----------------------------------------------------------------------------------------------
 
@@ -236,17 +262,25 @@ export async function poolsOfUnit(store: Store, unit: string): Promise<PoolDoc[]
 /** Whose trades: a token's (either side), a pool's, or a maker's (stake address, else address). */
 export type TradesOf = { token: string } | { poolId: number } | { maker: string };
 
-/** Trades newest first, strictly after the trade with id `afterId` (a cursor) when given. */
-export function tradesNewestFirst(store: Store, of: TradesOf, limit: number, afterId?: number): Promise<TradeDoc[]> {
+/**
+ * Trades in chain order (`seq`), newest first, strictly after `after` (the position of the last trade of the
+ * previous page: a cursor) when given.
+ */
+export function tradesNewestFirst(
+  store: Store,
+  of: TradesOf,
+  limit: number,
+  after?: TradePosition,
+): Promise<TradeDoc[]> {
   const [index, field, key] =
     'token' in of
       ? ['byToken', 'token', of.token]
       : 'poolId' in of
         ? ['byPool', 'poolId', of.poolId]
         : ['byMaker', 'maker', of.maker];
-  const after =
-    afterId === undefined ? {} : { after: { _id: String(afterId).padStart(12, '0'), id: afterId, [field]: key } };
-  return store.collection(TRADES).find(index, { eq: [key], reverse: true, limit, ...after });
+  const cursor =
+    after === undefined ? {} : { after: { _id: String(after.id).padStart(12, '0'), seq: after.seq, [field]: key } };
+  return store.collection(TRADES).find(index, { eq: [key], reverse: true, limit, ...cursor });
 }
 
 /** Candles of one series and interval with bucket start in [from, to] (unix seconds), the latest `limit`, oldest first. */

@@ -159,11 +159,13 @@ export interface NftSaleDoc {
   txId: string;
   slot: number;
   height: number;
+  /** Position of the sale's transaction in its block: with `slot`, the chain order of the newest-first list. */
+  txIndex: number;
   listingRef: string;
 }
 export const NFT_SALES = defineCollection<NftSaleDoc>({
   name: 'nft_sales',
-  indexes: [{ name: 'byPolicy', fields: ['policyId', 'slot'] }],
+  indexes: [{ name: 'byPolicy', fields: ['policyId', 'slot', 'txIndex'] }],
 });
 
 /** Market stats of one collection, rewritten by the `nft` recompute; `_id` = policy id. ADA amounts whole ADA. */
@@ -254,18 +256,21 @@ export const countCollectionStats = (store: Store): Promise<number> =>
 export const anyListingOfPolicy = async (store: Store, policyId: string): Promise<boolean> =>
   (await store.collection(NFT_LISTINGS).find('byPolicyListed', { eq: [policyId], limit: 1 })).length > 0;
 
-/** A collection's sales, newest first, strictly after the sale `after` (a cursor) when given. */
+/**
+ * A collection's sales in chain order (slot, then the transaction's position in the block), newest first, strictly
+ * after the sale `after` (a cursor) when given.
+ */
 export const salesNewestFirst = (
   store: Store,
   policyId: string,
   limit: number,
-  after?: { id: string; slot: number },
+  after?: { id: string; slot: number; txIndex: number },
 ): Promise<NftSaleDoc[]> =>
   store.collection(NFT_SALES).find('byPolicy', {
     eq: [policyId],
     reverse: true,
     limit,
-    ...(after ? { after: { _id: after.id, policyId, slot: after.slot } } : {}),
+    ...(after ? { after: { _id: after.id, policyId, slot: after.slot, txIndex: after.txIndex } } : {}),
   });
 
 /** A collection's active listings by price (cheapest first unless `descending`), after a cursor when given. */

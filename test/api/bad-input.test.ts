@@ -67,6 +67,7 @@ async function seed(store: Store): Promise<void> {
       txId: 'e1'.repeat(32),
       slot: TIP_SLOT - 50,
       height: TIP.height - 1,
+      txIndex: 0,
       listingRef: SALE_ID,
     }),
     put(HOLDER_COUNTS, { _id: HELD_ONLY, unit: HELD_ONLY, count: 2, supplyRaw: '5', slot: TIP_SLOT }),
@@ -131,7 +132,7 @@ describe('REST bad input and unknown ids', () => {
     assert.equal(sales.items.length, 1);
     const listings = await expect(`/nft/collections/${POLICY}/listings`, 200);
     assert.equal(listings.items.length, 1);
-    const saleCursor = cursor(`${TIP_SLOT}|${SALE_ID}`);
+    const saleCursor = cursor(`${TIP_SLOT}.0|${SALE_ID}`);
     const listingCursor = cursor(`${priceKey('1')}|${LISTING_ID}`);
     // The cursors of each list page on.
     await expect(`/nft/collections/${POLICY}/sales?cursor=${saleCursor}`, 200);
@@ -188,7 +189,7 @@ describe('REST bad input and unknown ids', () => {
 
   it('a wallet never seen is a 404 on every page of its trades, cursor or not', async () => {
     await expect(`/wallet/${UNSEEN_STAKE}/trades`, 404, /not found/);
-    await expect(`/wallet/${UNSEEN_STAKE}/trades?cursor=${cursor('t6808')}`, 404, /not found/);
+    await expect(`/wallet/${UNSEEN_STAKE}/trades?cursor=${cursor('t6808.6808')}`, 404, /not found/);
     await expect(`/wallet/${UNSEEN_STAKE}/trades?cursor=garbage`, 400, /cursor/);
   });
 });

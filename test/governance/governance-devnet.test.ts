@@ -142,10 +142,15 @@ describe('governance on the devnet', function () {
       const abstain = sum('abstain', activeIds);
       assert.equal(item.drep.lovelace.yes, String(yes), item.id);
       assert.equal(item.drep.lovelace.no, String(no), item.id);
-      assert.equal(item.drep.lovelace.base, String(activeStake + noConfidence - abstain));
+      // One stated base for every share: all counted DRep power (abstentions included).
+      assert.equal(item.drep.shareBase, 'yes+no+abstain+notVoted');
+      assert.equal(item.drep.lovelace.base, String(activeStake + noConfidence));
       const pct = Math.round(item.drep.yesPct * 100) / 100;
-      assert.equal(pct, Math.round((Number(yes) / Number(activeStake + noConfidence - abstain)) * 10000) / 100);
-      assert.ok(Math.abs(item.drep.yesPct + item.drep.noPct + item.drep.notVotedPct - 100) < 0.001);
+      assert.equal(pct, Math.round((Number(yes) / Number(activeStake + noConfidence)) * 10000) / 100);
+      const ratify = Math.round(item.drep.ratificationYesPct * 100) / 100;
+      assert.equal(ratify, Math.round((Number(yes) / Number(activeStake + noConfidence - abstain)) * 10000) / 100);
+      const total = item.drep.yesPct + item.drep.noPct + item.drep.abstainPct + item.drep.notVotedPct;
+      assert.ok(total <= 100 && total > 99.99, `shares sum to ${total}`);
       assert.equal(item.voteCounts.drep.yes, [...cast].filter(([v, c]) => v.startsWith('drep1') && c === 'yes').length);
       if (item.type === 'treasuryWithdrawals') assert.equal(item.spo, null, 'pools do not vote on withdrawals');
       else {
@@ -174,6 +179,38 @@ describe('governance on the devnet', function () {
       const powers = (d.votes as Json[]).filter((v) => v.votingPower !== null).map((v) => v.votingPower as number);
       for (let i = 1; i < powers.length; i++) assert.ok(powers[i - 1]! >= powers[i]!, 'largest voting power first');
     }
+  });
+
+  it('gives ADA amounts as whole ADA with the exact lovelace beside them: actions and certificate deposits', async () => {
+    const blocks = canonicalBlocks(devnet);
+    let withdrawals = 0;
+    let deposits = 0;
+    for (const block of blocks)
+      for (const tx of block.transactions ?? []) {
+        for (const [index, p] of ((tx.proposals as Json[] | undefined) ?? []).entries()) {
+          if (p.action.type !== 'treasuryWithdrawals' || withdrawals >= 3) continue;
+          const r = await api.get(`/api/v1/governance/proposals/${tx.id}:${index}`);
+          assert.equal(r.status, 200);
+          const shown = (r.body as Json).action.withdrawals as Json;
+          for (const [account, amount] of Object.entries(p.action.withdrawals as Json)) {
+            const raw = lovelace(amount)!;
+            assert.deepEqual(shown[account], { ada: Number(raw) / 1e6, lovelace: String(raw) }, account);
+          }
+          withdrawals++;
+        }
+        const certs = (tx.certificates as Json[] | undefined) ?? [];
+        if (deposits >= 3 || !certs.some((c) => c.deposit)) continue;
+        const r = await api.get(`/api/v1/explorer/tx/${tx.id}`);
+        assert.equal(r.status, 200);
+        const shown = (r.body as Json).certificates as Json[];
+        certs.forEach((c, i) => {
+          if (!c.deposit) return;
+          const raw = lovelace(c.deposit)!;
+          assert.deepEqual(shown[i]!.deposit, { ada: Number(raw) / 1e6, lovelace: String(raw) }, c.type);
+          deposits++;
+        });
+      }
+    assert.ok(withdrawals >= 1 && deposits >= 1, `${withdrawals} withdrawals, ${deposits} deposits checked`);
   });
 
   it('filters by status and searches text', async () => {

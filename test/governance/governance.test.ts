@@ -141,11 +141,15 @@ describe('governance vote shares', () => {
     assert.equal(t.yes, String(100_000_000n));
     assert.equal(t.no, String(90_000_000n));
     assert.equal(t.notVoted, String(20_000_000n));
-    assert.equal(t.base, String(210_000_000n));
-    assert.equal(t.yesPct, 47.619);
-    assert.equal(t.noPct, 42.8571);
-    assert.equal(t.notVotedPct, 9.5238);
-    assert.equal(t.abstainPct, 12.5);
+    // One base for every share: 100 + 90 + 30 + 20 = 240.
+    assert.equal(t.base, String(240_000_000n));
+    assert.equal(t.shareBase, 'yes+no+abstain+notVoted');
+    assert.equal(t.yesPct, 41.6666); // 100 / 240, truncated
+    assert.equal(t.noPct, 37.5); // 90 / 240
+    assert.equal(t.abstainPct, 12.5); // 30 / 240
+    assert.equal(t.notVotedPct, 8.3333); // 20 / 240
+    assert.ok(t.yesPct! + t.noPct! + t.abstainPct! + t.notVotedPct! <= 100);
+    assert.equal(t.ratificationYesPct, 47.619); // the ledger's ratio: 100 / (100 + 90 + 20)
   });
 
   it('DReps: noConfidence stake is yes on a motion of no confidence', () => {
@@ -160,7 +164,8 @@ describe('governance vote shares', () => {
       [info.yes, info.no, info.abstain, info.notVoted],
       ['100000000', '60000000', '40000000', '50000000'],
     );
-    assert.equal(info.yesPct, 47.619); // 100 / (100 + 60 + 50)
+    assert.equal(info.yesPct, 40); // 100 / (100 + 60 + 40 + 50)
+    assert.equal(info.ratificationYesPct, 47.619); // 100 / (100 + 60 + 50)
     const motion = spoTally(one(proposal({ type: 'noConfidence' }, votes)), POOLS, DREPS);
     assert.equal(motion.yes, '150000000'); // pool 4 silent, delegates to noConfidence
     const fork = spoTally(
@@ -220,7 +225,7 @@ describe('governance documents', () => {
     assert.equal(w.withdrawals.length, 2);
     assert.equal(w.summary, 'Treasury withdrawal of 250,000.000001 ADA to 2 reward accounts');
     assert.equal(w.spo, null, 'pools do not vote on treasury withdrawals');
-    assert.equal(w.drep?.yesPct, 47.619);
+    assert.equal(w.drep?.yesPct, 41.6666);
     assert.deepEqual(w.voteCounts.drep, { yes: 2, no: 1, abstain: 1 });
     assert.equal(w.proposedSlot, 1234);
     assert.equal(w.status, 'active');
@@ -247,7 +252,7 @@ describe('governance documents', () => {
     const byId = new Map(next.proposals.map((p) => [p._id, p]));
     assert.equal(byId.get(`${TX}#0`)?.status, 'expired');
     assert.equal(byId.get(`${TX}#1`)?.status, 'removed');
-    assert.equal(byId.get(`${TX}#0`)?.drep?.yesPct, 47.619, 'last tallies kept');
+    assert.equal(byId.get(`${TX}#0`)?.drep?.yesPct, 41.6666, 'last tallies kept');
     assert.equal(byId.get(`${TX}#0`)?.lastSeenEpoch, 11);
     assert.equal(next.votes.length, first.votes.length);
     // A listed proposal past its until epoch (awaiting removal) is expired too.

@@ -242,7 +242,7 @@ describe('market REST: units, candles, trades, pools, overview, logos, errors', 
     assert.equal(s.metric, 'liquidity');
     const day = Math.floor(NOW_SEC / DAY) * DAY;
     assert.deepEqual(s.points, [
-      { time: day - 2 * DAY, value: 20_000 },
+      { time: day - 2 * DAY, value: 100_000 },
       { time: day - DAY, value: 120_000 },
       { time: day, value: 220_000 },
     ]);

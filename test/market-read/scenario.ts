@@ -118,15 +118,37 @@ export async function seedScenario(store: Store): Promise<void> {
     meta(USDM, 'USDM', 6),
     ...putAll.trades(TRADES),
     ...putAll.candles(CANDLE_DOCS),
-    // Pool 1 one day ago at half today's depth; pool 2 created 2 days ago.
+    // Pool 1 (XTK's primary pool) over time — the displayed price (reserve A / reserve B, lovelace per base unit):
+    // 8 days ago 4, 25 h ago 4 (half today's ADA depth), 2 h ago 2.5, 1 min ago 5 (today's reserves). Pool 2 created
+    // 2 days ago.
+    put(POOL_STATES, {
+      _id: `0000000001|${String(slotAt(8 * DAY)).padStart(12, '0')}|${'a8'.repeat(32)}`,
+      poolId: 1,
+      slot: slotAt(8 * DAY),
+      txId: 'a8'.repeat(32),
+      reserveARaw: '40000000000',
+      reserveBRaw: '10000000000',
+      priceRaw: 4,
+      tvlLovelace: '80000000000',
+    }),
+    put(POOL_STATES, {
+      _id: `0000000001|${String(slotAt(2 * HOUR)).padStart(12, '0')}|${'a2'.repeat(32)}`,
+      poolId: 1,
+      slot: slotAt(2 * HOUR),
+      txId: 'a2'.repeat(32),
+      reserveARaw: '50000000000',
+      reserveBRaw: '20000000000',
+      priceRaw: 2.5,
+      tvlLovelace: '100000000000',
+    }),
     put(POOL_STATES, {
       _id: `0000000001|${String(slotAt(DAY + HOUR)).padStart(12, '0')}|${'aa'.repeat(32)}`,
       poolId: 1,
       slot: slotAt(DAY + HOUR),
       txId: 'aa'.repeat(32),
       reserveARaw: '50000000000',
-      reserveBRaw: '10000000000',
-      priceRaw: 5,
+      reserveBRaw: '12500000000',
+      priceRaw: 4,
       tvlLovelace: '100000000000',
     }),
     put(POOL_STATES, {

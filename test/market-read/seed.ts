@@ -182,6 +182,8 @@ export function trade(t: Partial<TradeDoc> & Pick<TradeDoc, 'token' | 'slot'>): 
     valueLovelace: '1000000',
     maker: 'stake1u8maker',
     makerAddress: 'addr1q8maker',
+    // Hand-built trades are in chain order by slot, then id (the seq the sync would have given them).
+    seq: t.slot * 1000 + id,
     ...t,
   };
 }

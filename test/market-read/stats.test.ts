@@ -9,9 +9,14 @@ import {
   type TokenStatsDoc,
 } from '../../mongo/collections/market-read.js';
 import { POOLS } from '../../mongo/collections/market.js';
-import { del, type Store } from '../../mongo/store.js';
+import { HOLDER_COUNTS, HOLDERS, quantitySortKey } from '../../mongo/collections/holders.js';
+import { enterpriseAddress, rewardAddress } from '../../cardano/address.js';
+import { minswapV2 } from '../../cardano/dex/minswap-v2.js';
+import { del, put, type Store } from '../../mongo/store.js';
 import { DAY, NOW_MS, USDM } from './seed.js';
-import { OTHER, XTK, seedScenario } from './scenario.js';
+import { OTHER, SUPPLY_RAW, XTK, seedScenario } from './scenario.js';
+
+const MINSWAP_V2_POOL_SCRIPT = minswapV2.poolScriptHashes[0]!;
 
 const close = (a: number | null, b: number, what: string) =>
   assert.ok(a !== null && Math.abs(a - b) < 1e-9 * Math.max(1, Math.abs(b)), `${what}: ${a} ≠ ${b}`);
@@ -22,6 +27,23 @@ describe('market recomputes: token stats from hand-built pools, trades and candl
   before(async () => {
     store = await openMemoryStore();
     await seedScenario(store);
+    // XTK on chain: 10,000,000 in unspent outputs; its largest holders: a lock script without a stake key (a
+    // treasury, 3,000,000), a Minswap V2 pool script (liquidity, 2,000,000) and a stake key (5,000,000).
+    const holder = (h: string, raw: string) =>
+      put(HOLDERS, {
+        _id: `${XTK}|${h}`,
+        unit: XTK,
+        holder: h,
+        quantityRaw: raw,
+        slot: 1,
+        sortKey: quantitySortKey(raw),
+      });
+    await store.write([
+      put(HOLDER_COUNTS, { _id: XTK, unit: XTK, count: 3, supplyRaw: SUPPLY_RAW, slot: 1 }),
+      holder(enterpriseAddress('mainnet', 'ab'.repeat(28), true), '30000000000'),
+      holder(enterpriseAddress('mainnet', MINSWAP_V2_POOL_SCRIPT, true), '20000000000'),
+      holder(rewardAddress('mainnet', 'cd'.repeat(28)), '50000000000'),
+    ]);
     const r = await createRecomputeActivities({ store, now: () => NOW_MS }).recomputeTokenStats();
     assert.deepEqual(r, { tokens: 3, pools: 4 });
     x = (await store.collection(TOKEN_STATS).get(XTK)) as TokenStatsDoc;
@@ -59,25 +81,27 @@ describe('market recomputes: token stats from hand-built pools, trades and candl
     assert.equal(x.makers24h, 3, 'one maker traded twice');
   });
 
-  it('changes from the token candle series; USD changes only where ADA/USD history reaches back', () => {
-    close(x.windows['5m'].change, 1, '5m');
+  it('changes are of the displayed price: the primary pool’s reserve price now vs at the window start', () => {
+    // Pool 1 states (lovelace per base unit): 8 d ago 4, 25 h ago 4, 2 h ago 2.5, now 5. The token candle series
+    // (another pool's trades included) says otherwise (6 h: 5 → 5, 1 h: 2.5 at 2 h) and must not be what change* reports.
+    close(x.windows['5m'].change, 1, '5m: 2.5 → 5');
     close(x.change1h, 1, '1h: 2.5 → 5');
-    close(x.windows['6h'].change, 0, '6h');
-    close(x.change24h, 0.25, '24h: 4 → 5');
-    close(x.change7d, 0.25, '7d');
+    close(x.windows['6h'].change, 0.25, '6h: 4 (25 h ago) → 5');
+    close(x.change24h, 0.25, '24h: 4 (25 h ago) → 5');
+    close(x.change7d, 0.25, '7d: 4 → 5');
     assert.equal(x.change1hUsd, null, 'no ADA/USD candle an hour ago');
     assert.equal(x.windows['6h'].changeUsd, null);
     close(x.change24hUsd, 1.25 * (0.5 / 0.4) - 1, 'ADA change combined with ADA/USD 0.4 → 0.5');
-    close(x.change7dUsd, 0.5625, '7d USD');
+    close(x.change7dUsd, 0.5625, '7d USD: 1.25 × 1.25 − 1');
   });
 
-  it('supply, market cap (total supply when circulating is unknown), fdv, first pool', () => {
+  it('supply: circulating = on chain minus non-DEX script locks; market cap on it, fdv on the total', () => {
     assert.equal(x.totalSupply, 10_000_000);
-    assert.equal(x.circulatingSupply, null);
-    close(x.mcapAda, 500_000, 'mcapAda');
-    close(x.mcapUsd, 250_000, 'mcapUsd');
-    close(x.fdvUsd, 250_000, 'fdvUsd');
-    assert.equal(x.holders, null);
+    assert.equal(x.circulatingSupply, 7_000_000, '10,000,000 − 3,000,000 in the lock script (the pool circulates)');
+    close(x.mcapAda, 350_000, 'mcapAda: 0.05 × 7,000,000');
+    close(x.mcapUsd, 175_000, 'mcapUsd');
+    close(x.fdvUsd, 250_000, 'fdvUsd: 0.05 × 10,000,000 × 0.5');
+    assert.equal(x.holders, 3);
     assert.equal(x.firstPoolTime, new Date(NOW_MS - 2 * DAY * 1000).toISOString());
     assert.equal(x.firstPoolExact, true);
     assert.match(x.search, /xtk/);

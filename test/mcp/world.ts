@@ -76,7 +76,6 @@ async function buildWorld(): Promise<World> {
   await acts.recomputeStakePools();
   await acts.recomputeGovernance();
   await acts.recomputeNftStats();
-  await acts.recomputeWalletPnl();
   await acts.recomputeStorageOverview();
   await acts.ingestNewsFeeds();
   await acts.recomputeSearchIndex();

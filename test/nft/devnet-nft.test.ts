@@ -20,6 +20,7 @@ import { parseAddress, stakeAddressOf } from '../../cardano/address.js';
 import { dexTokens } from '../../devnet/activity/dex-tokens.js';
 import { JPG_V3_ASK_ADDRESS } from '../../devnet/activity/nft-market.js';
 import { startDevnet, type Devnet } from '../../devnet/index.js';
+import { canonicalBlocks } from '../governance/chain-expected.js';
 import { metadataObject, TRANSACTIONS, UTXOS } from '../../mongo/collections/chain.js';
 import { NFT_LISTINGS, NFT_SYNC_COLLECTIONS } from '../../mongo/collections/nft.js';
 import { storeDigest } from '../../mongo/digest.js';
@@ -95,6 +96,15 @@ describe('NFT collections and jpg.store on the devnet', function () {
       out.push(...r.body.items);
       cursor = r.body.nextCursor;
     } while (cursor);
+    // Newest first in chain order: block, then the transaction's position in it (the devnet's own blocks).
+    const position = new Map<string, [number, number]>();
+    for (const b of canonicalBlocks(devnet))
+      (b.transactions ?? []).forEach((tx, i) => position.set(tx.id, [b.height ?? 0, i]));
+    for (let i = 1; i < out.length; i++) {
+      const [h0, i0] = position.get(out[i - 1]!.txHash) ?? [0, 0];
+      const [h1, i1] = position.get(out[i]!.txHash) ?? [0, 0];
+      assert.ok(h1 < h0 || (h1 === h0 && i1 <= i0), `${policy} sales ${i - 1}, ${i} out of chain order`);
+    }
     return out;
   }
 

@@ -64,6 +64,7 @@ const sale = (id: number, ada: bigint, slot: number): NftSaleDoc => ({
   txId: String(id).padStart(64, '0'),
   slot,
   height: slot / 20,
+  txIndex: 0,
   listingRef: `${String(id).padStart(64, '0')}#0`,
 });
 

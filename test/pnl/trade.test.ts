@@ -31,6 +31,7 @@ function doc(over: Partial<TradeDoc>): TradeDoc {
     valueLovelace: '25000000',
     maker: STAKE,
     makerAddress: null,
+    seq: 1,
     ...over,
   };
 }
