@@ -31,6 +31,9 @@ export const DERIVED_PATHS: readonly { path: RegExp; workflows: readonly string[
   { path: /^\/wallet\/[^/]+\/pnl\/?$/, workflows: ['recomputeMarket'] },
   { path: /^\/tokens\/[^/]+\/series\//, workflows: ['recomputeHolders', 'recomputeMarket'] },
   { path: /^\/(tokens|market|pools)(\/|$)/, workflows: ['recomputeMarket'] },
+  // Tool-server answers with no REST path: the search index, and token answers carrying the safety assessment.
+  { path: /^\/mcp\/search$/, workflows: ['recomputeSearch'] },
+  { path: /^\/mcp\/tokens$/, workflows: ['recomputeSafety', 'recomputeMarket'] },
 ];
 
 const PREFIX = /^\/api\/(v1|md)(?=\/|$)/;

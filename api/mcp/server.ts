@@ -87,9 +87,9 @@ const caches = new WeakMap<ApiDeps, ResponseCache<{ expires: number; structured:
  * the gate's reason, as REST answers 503.
  */
 const GATED_PATH: Record<string, string> = {
-  search: '/tokens',
-  list_tokens: '/tokens',
-  get_token: '/tokens/t',
+  search: '/mcp/search',
+  list_tokens: '/mcp/tokens',
+  get_token: '/mcp/tokens',
   get_token_candles: '/tokens/t/candles',
   get_pool: '/pools/p',
   get_recent_trades: '/tokens/t/trades',

@@ -286,7 +286,7 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
       const body = (await c.json()) as Json;
       assert.match(body.error, /wallet profit and loss/);
       assert.equal(typeof body.hint, 'string');
-      assert.ok(String(body.docs).startsWith('https://cds.example/account'), body.docs);
+      assert.equal(body.docs, 'https://cds.example/docs#limits');
       assert.equal(body.retryAfter, Number(c.headers.get('retry-after')));
       // Other tools go on (the PnL limit is only for PnL) until the anonymous limit of 6 a minute.
       const search = JSON.stringify({ ...pnlBody, params: { name: 'search', arguments: { query: 'a' } } });
