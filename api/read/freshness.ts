@@ -3,7 +3,7 @@
  * names) and the lag behind the chain source's tip. REST answers carry `asOf`; the market overview, MCP results and
  * Markdown views also show the lag. One function, so every surface shows the same figures.
  */
-import { readSyncLag } from '../../mongo/collections/sync-state.js';
+import { indexedTip, readSyncLag } from '../../mongo/collections/sync-state.js';
 import type { ReadDeps } from './deps.js';
 
 export interface Freshness {
@@ -34,8 +34,9 @@ export function withAsOf<I, O extends object>(
   read: (deps: ReadDeps, input: I) => Promise<O>,
 ): (deps: ReadDeps, input: I) => Promise<O & { asOf: string | null }> {
   return async (deps, input) => {
-    const [body, fresh] = await Promise.all([read(deps, input), readFreshness(deps)]);
+    // Only the tip block's time: the lag (and the sync health document it needs) is not part of every answer.
+    const [body, { block }] = await Promise.all([read(deps, input), indexedTip(deps.store)]);
     if ('asOf' in body && (body as Answer).asOf !== undefined) return body as O & { asOf: string | null };
-    return { ...body, asOf: fresh.asOf };
+    return { ...body, asOf: block?.time ?? null };
   };
 }

@@ -6,14 +6,14 @@ import { dexAdapter } from '../../cardano/dex/index.js';
 import { MINSWAP_V2 } from '../../cardano/dex/minswap-v2.js';
 import type { DexAdapter, DexName, PoolState } from '../../cardano/dex/types.js';
 import { LOVELACE } from '../../cardano/token-metadata.js';
-import { TOKENS, TOKEN_META, type PoolDoc } from '../../mongo/collections/market.js';
+import { poolsOfUnit, TOKENS, TOKEN_META, type PoolDoc } from '../../mongo/collections/market.js';
 import type { Store } from '../../mongo/store.js';
 import { BadRequestError, NotFoundError } from '../errors.js';
 import { MAX_ASSET_QUANTITY } from '../schemas/common.js';
 import { loadAssets, type AssetBook } from '../present/market.js';
 import { scaleInteger } from '../../cardano/units.js';
 import { currentAdaUsd } from '../../mongo/collections/ada-usd.js';
-import { logoMode, poolsOfToken } from './tokens.js';
+import { logoMode } from './tokens.js';
 import type { swapRoutes } from '../routes/swap.js';
 import type { ReadDeps, RouteInput } from './deps.js';
 import { withAsOf } from './freshness.js';
@@ -294,8 +294,8 @@ async function getSwapQuoteAnswer(
       `invalid parameter amount: below the smallest unit of ${assets.ref(tokenIn).displayName}`,
     );
   const [poolsIn, poolsOut, adaUsd] = await Promise.all([
-    tokenIn === LOVELACE ? Promise.resolve([]) : poolsOfToken(store, tokenIn),
-    tokenOut === LOVELACE ? Promise.resolve([]) : poolsOfToken(store, tokenOut),
+    tokenIn === LOVELACE ? Promise.resolve([]) : poolsOfUnit(store, tokenIn),
+    tokenOut === LOVELACE ? Promise.resolve([]) : poolsOfUnit(store, tokenOut),
     currentAdaUsd(store),
   ]);
   const routes = quoteRoutes(tokenIn, tokenOut, amountIn, poolsIn, poolsOut).map((r) => presentRoute(r, assets));

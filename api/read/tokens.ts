@@ -19,7 +19,6 @@ import {
 import {
   candleBefore,
   candlesInRange,
-  poolsOfUnit,
   poolStateAt,
   tradesNewestFirst,
   type TradesOf,
@@ -61,9 +60,6 @@ export interface CandleQuery extends CommonQuery {
 // ---- shared read helpers ---------------------------------------------------------------------------------------
 
 export const logoMode = (q: CommonQuery): LogoMode => (q.logos === 'url' ? 'url' : 'data');
-
-/** Pools of a token (either side). */
-export const poolsOfToken = poolsOfUnit;
 
 export interface Candle {
   time: number;

@@ -1,8 +1,7 @@
 /**
  * The read side's clock: anchored at the indexed tip block (cardano/clock.ts has the slot ↔ time math).
  */
-import { BLOCKS } from './chain.js';
-import { CHECKPOINTS, type CheckpointDoc } from './sync-state.js';
+import { indexedTip, type CheckpointDoc } from './sync-state.js';
 import type { Store } from '../store.js';
 import { SLOT_LENGTH_MS, slotClock, type SlotClock } from '../../cardano/clock.js';
 
@@ -14,8 +13,7 @@ export const CHECKPOINT_ID = 'sync';
 
 /** The clock anchored at the indexed tip; without a checkpoint yet, a clock where slot 0 is the Unix epoch. */
 export async function storeClock(store: Store): Promise<{ clock: SlotClock; checkpoint: CheckpointDoc | null }> {
-  const checkpoint = await store.collection(CHECKPOINTS).get(CHECKPOINT_ID);
-  const block = checkpoint ? await store.collection(BLOCKS).get(checkpoint.id) : null;
+  const { checkpoint, block } = await indexedTip(store);
   if (checkpoint && block)
     return { clock: slotClock({ slot: block.slot, timeMs: Date.parse(block.time) }), checkpoint };
   return { clock: slotClock({ slot: 0, timeMs: 0 }), checkpoint };

@@ -4,7 +4,7 @@
  */
 import { syncLagSeconds } from '../../cardano/sync-lag.js';
 import { defineCollection, type Store } from '../store.js';
-import { BLOCKS } from './chain.js';
+import { BLOCKS, type BlockDoc } from './chain.js';
 
 export interface CheckpointDoc {
   /** Always 'sync'. */
@@ -125,9 +125,15 @@ export interface SyncLag {
 }
 
 /** The sync position and its honest lag, read once for every surface that shows it. */
-export async function readSyncLag(store: Store, nowMs: number): Promise<SyncLag> {
-  const [checkpoint, health] = await Promise.all([store.collection(CHECKPOINTS).get('sync'), readSyncHealth(store)]);
+/** The sync checkpoint and the indexed tip block it names (both null before the first slice). */
+export async function indexedTip(store: Store): Promise<{ checkpoint: CheckpointDoc | null; block: BlockDoc | null }> {
+  const checkpoint = await store.collection(CHECKPOINTS).get('sync');
   const block = checkpoint ? await store.collection(BLOCKS).get(checkpoint.id) : null;
+  return { checkpoint, block };
+}
+
+export async function readSyncLag(store: Store, nowMs: number): Promise<SyncLag> {
+  const [{ checkpoint, block }, health] = await Promise.all([indexedTip(store), readSyncHealth(store)]);
   const tip = health?.tip ?? checkpoint?.tip ?? null;
   const timeMs = block ? Date.parse(block.time) : null;
   return {
