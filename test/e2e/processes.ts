@@ -2,6 +2,7 @@
  * The standalone devnet (`npm run devnet`) and the service (`npm start`) as child processes a test starts, kills
  * and restarts, and `npm run ops` as an operator runs it: what an operator sees, from outside the processes.
  */
+import { freePort } from '../free-port.js';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -107,6 +108,29 @@ export function startService(o: ServiceOpts): Promise<Proc> {
     /API listening on/,
     'service',
   );
+}
+
+/**
+ * A standalone devnet and `npm start` following it, with a store in `dataDir`, returned once the service has indexed
+ * up to the devnet's tip (`/healthz/sync` 200 at the tip height). `log` names what to print if it never gets there.
+ */
+export async function startSyncedPair(
+  devnetOpts: Omit<DevnetOpts, 'port'>,
+  dataDir: string,
+  log: () => string,
+): Promise<{ devnet: Proc; service: Proc; devPort: number; api: ReturnType<typeof client> }> {
+  const devPort = await freePort();
+  const port = await freePort();
+  const devnet = await startDevnetProcess({ ...devnetOpts, port: devPort });
+  const service = await startService({ port, dir: dataDir, ogmiosUrl: `ws://127.0.0.1:${devPort}` });
+  const api = client(`http://127.0.0.1:${port}`);
+  await api.until(
+    '/healthz/sync',
+    (r) => r.status === 200 && r.body.height > 0 && r.body.height === r.body.tipHeight,
+    90_000,
+    log,
+  );
+  return { devnet, service, devPort, api };
 }
 
 /** `npm run ops -- …` over the service's DATA_DIR: exit code and output as the operator reads them. */

@@ -4,8 +4,8 @@
  * again on the same port with the same identity (it continues its chain).
  */
 import assert from 'node:assert/strict';
-import { freePort } from '../free-port.js';
-import { client, metric, ops, startDevnetProcess, startService, tempDir, type Proc } from './processes.js';
+import type { client } from './processes.js';
+import { metric, ops, startDevnetProcess, startSyncedPair, tempDir, type Proc } from './processes.js';
 
 describe('sync: the chain source goes away and comes back', function () {
   this.timeout(240_000);
@@ -18,17 +18,11 @@ describe('sync: the chain source goes away and comes back', function () {
   const log = () => `${service?.log() ?? ''}\n--- devnet ---\n${devnet?.log() ?? ''}`;
 
   before(async function () {
-    devPort = await freePort();
-    const port = await freePort();
-    devnet = await startDevnetProcess({ port: devPort, dir: devDir.dir, seed: 'outage', backfillHours: 1 });
-    service = await startService({ port, dir: dataDir.dir, ogmiosUrl: `ws://127.0.0.1:${devPort}` });
-    api = client(`http://127.0.0.1:${port}`);
-    await api.until(
-      '/healthz/sync',
-      (r) => r.status === 200 && r.body.height > 0 && r.body.height === r.body.tipHeight,
-      90_000,
+    ({ devnet, service, devPort, api } = await startSyncedPair(
+      { dir: devDir.dir, seed: 'outage', backfillHours: 1 },
+      dataDir.dir,
       log,
-    );
+    ));
   });
   after(async () => {
     await service?.kill();

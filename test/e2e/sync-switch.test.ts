@@ -10,7 +10,16 @@
 import assert from 'node:assert/strict';
 import { connectOgmios } from '../../activities/chain/ogmios-client.js';
 import { freePort } from '../free-port.js';
-import { client, metric, ops, startDevnetProcess, startService, tempDir, type Proc } from './processes.js';
+import {
+  client,
+  metric,
+  ops,
+  startDevnetProcess,
+  startService,
+  startSyncedPair,
+  tempDir,
+  type Proc,
+} from './processes.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
 
@@ -29,17 +38,11 @@ describe('sync: the source switches chains within SYNC_K (a deep rollback)', fun
   const log = () => `${service?.log() ?? ''}\n--- devnet ---\n${devnet?.log() ?? ''}`;
 
   before(async function () {
-    devPort = await freePort();
-    const port = await freePort();
-    devnet = await startDevnetProcess({ port: devPort, dir: devA.dir, seed: 'switch-a', backfillHours: 2 });
-    service = await startService({ port, dir: dataDir.dir, ogmiosUrl: `ws://127.0.0.1:${devPort}` });
-    api = client(`http://127.0.0.1:${port}`);
-    await api.until(
-      '/healthz/sync',
-      (r) => r.status === 200 && r.body.height > 0 && r.body.height === r.body.tipHeight,
-      90_000,
+    ({ devnet, service, devPort, api } = await startSyncedPair(
+      { dir: devA.dir, seed: 'switch-a', backfillHours: 2 },
+      dataDir.dir,
       log,
-    );
+    ));
   });
   after(async () => {
     await service?.kill();
