@@ -1,9 +1,11 @@
 /**
  * HTTP load measurement: autocannon against a URL, and a bare `node:http` server (in its own process) that
- * returns the same bytes, so every figure is a ratio against a baseline measured in the same run.
+ * returns the same bytes with the same content headers, so every figure is a ratio against a baseline measured in
+ * the same run. Also the memory sampler: a process's resident memory read from /proc while the load runs.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 
@@ -15,36 +17,88 @@ export interface LoadResult {
   non2xx: number;
 }
 
+/** Concurrent connections of every load run. */
+export const CONNECTIONS = 32;
+
 export async function load(
   url: string,
-  opts: { seconds: number; connections?: number; headers?: Record<string, string> },
+  opts: {
+    seconds: number;
+    connections?: number;
+    headers?: Record<string, string>;
+    /** Paths cycled through in order by each connection (a mixed load); `url` gives the origin. */
+    paths?: string[];
+  },
 ): Promise<LoadResult> {
   const r = await autocannon({
     url,
     duration: opts.seconds,
-    connections: opts.connections ?? 32,
+    connections: opts.connections ?? CONNECTIONS,
     pipelining: 1,
     headers: opts.headers ?? {},
+    ...(opts.paths ? { requests: opts.paths.map((path) => ({ method: 'GET' as const, path })) } : {}),
   });
   return { rps: r.requests.average, p99: r.latency.p99, p50: r.latency.p50, errors: r.errors, non2xx: r.non2xx };
 }
 
-/** Start a bare node:http server in a child process answering every request with `body` (JSON unless `type`). */
+/**
+ * Start a bare node:http server in a child process answering every request with `body` and `headers` (the
+ * content type, and the content encoding of compressed bytes), the way the service sends them.
+ */
 export async function startBareServer(
   dir: string,
   body: Buffer,
-  type = 'application/json; charset=utf-8',
+  headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' },
 ): Promise<{ url: string; stop: () => void }> {
-  const file = join(dir, 'bare-body.json');
+  const file = join(dir, 'bare-body.bin');
   writeFileSync(file, body);
   const src = `
     const http = require('node:http');
     const body = require('node:fs').readFileSync(${JSON.stringify(file)});
-    const s = http.createServer((req, res) => { res.writeHead(200, { 'content-type': ${JSON.stringify(type)}, 'content-length': body.length }); res.end(body); });
+    const headers = { ...${JSON.stringify(headers)}, 'content-length': body.length };
+    const s = http.createServer((req, res) => { res.writeHead(200, headers); res.end(body); });
     s.listen(0, '127.0.0.1', () => process.stdout.write(String(s.address().port) + '\\n'));`;
   const child = spawn(process.execPath, ['-e', src], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await firstLine(child);
   return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGKILL') };
+}
+
+/** Bare baseline and the service's run of one URL: the baseline is measured first, then the service. */
+export async function withBare<T>(
+  dir: string,
+  body: Buffer,
+  headers: Record<string, string> | undefined,
+  f: (bareUrl: string) => Promise<T>,
+): Promise<T> {
+  const bare = await startBareServer(dir, body, headers);
+  try {
+    return await f(bare.url);
+  } finally {
+    bare.stop();
+  }
+}
+
+/** One answer as sent: its bytes (still encoded when `encoding` is asked for) and headers. */
+export async function getBytes(
+  url: string,
+  encoding = 'identity',
+): Promise<{ status: number; body: Buffer; headers: Record<string, string> }> {
+  const http = await import('node:http');
+  return new Promise((resolve, reject) => {
+    // node:http, not fetch: fetch decodes the body, and the bytes on the wire are what is measured.
+    http
+      .get(url, { headers: { 'accept-encoding': encoding } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const headers: Record<string, string> = {};
+          for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') headers[k] = v;
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers });
+        });
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
 }
 
 export function firstLine(child: ChildProcess): Promise<string> {
@@ -59,9 +113,55 @@ export function firstLine(child: ChildProcess): Promise<string> {
   });
 }
 
-/** Resident memory of a process in MB: total, anonymous (heap, stacks: the process's own) and file-backed (lmdb's memory map, code). */
-export function rssMb(pid: number): { total: number; anon: number; file: number } {
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Memory {
+  /** VmRSS, MB. */
+  total: number;
+  /** RssAnon: heap, stacks, buffers — the process's own memory (MB). */
+  anon: number;
+  /** RssFile: lmdb's memory-mapped store pages and code, reclaimable page cache (MB). */
+  file: number;
+}
+
+/** Resident memory of a process in MB, from /proc/<pid>/status. */
+export function rssMb(pid: number): Memory {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) / 1024;
   return { total: kb('VmRSS'), anon: kb('RssAnon'), file: kb('RssFile') };
+}
+
+/**
+ * Samples a process's memory every `everyMs` while a load runs: the peak RssAnon (the budget's figure), the
+ * file-backed RSS at that moment and the peak of it, and the first and last samples.
+ */
+export function sampleMemory(pid: number, everyMs = 100) {
+  const first = rssMb(pid);
+  let last = first;
+  let peak = first;
+  let peakFile = first.file;
+  let samples = 1;
+  const timer = setInterval(() => {
+    try {
+      last = rssMb(pid);
+    } catch {
+      return; // the process ended
+    }
+    samples++;
+    if (last.anon > peak.anon) peak = last;
+    peakFile = Math.max(peakFile, last.file);
+  }, everyMs);
+  return {
+    stop(): { first: Memory; peak: Memory; peakFile: number; last: Memory; samples: number } {
+      clearInterval(timer);
+      return { first, peak, peakFile, last, samples };
+    },
+  };
 }

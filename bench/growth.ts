@@ -1,0 +1,186 @@
+/**
+ * `npm run bench:growth`: how cost grows with the history. At each size of BENCH_GROWTH_HOURS (default 24,96,384
+ * hours of devnet chain time): the devnet in its own process, the sync into a fresh embedded store (blocks/s, store
+ * bytes per block), every scheduled recompute once (their times), then the API alone over that store with the
+ * response cache off (every request does its reads), the heaviest routes beside the bare server sending the same
+ * bytes, and the API's memory under that load. Written to bench/results/growth.md (BENCH_GROWTH_RESULTS).
+ *
+ * A read whose per-request cost grows with the store while its answer does not (a scan, not an index) is flagged:
+ * cost = 1 / uncached req/s, compared between the smallest and the largest size against the answer's bytes.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openEmbeddedStore } from '../mongo/adapters/embedded.js';
+import { CONNECTIONS, getBytes, load, sampleMemory, withBare, type LoadResult } from './http.js';
+import { fmt, replayProjection, Report } from './report.js';
+import { findSamples, heavyEndpoints, memoryLine, routeFilter, startApiServer } from './rest.js';
+import { recomputeOnce, startDevnetProcess, storeBytes, syncToTip, type SyncResult } from './sync.js';
+
+const SIZES = (process.env.BENCH_GROWTH_HOURS ?? '24,96,384').split(',').map(Number);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const RESULTS = process.env.BENCH_GROWTH_RESULTS ?? 'bench/results/growth.md';
+
+interface SizeResult {
+  hours: number;
+  sync: SyncResult;
+  bytes: number;
+  genMs: number;
+  jobs: { job: string; ms: number }[];
+  routes: Map<string, { bytes: number; bare: LoadResult; off: LoadResult }>;
+  anonPeak: number;
+  filePeak: number;
+}
+
+async function size(report: Report, dir: string, hours: number): Promise<SizeResult> {
+  report.line();
+  report.line(`## ${hours} h of devnet history`);
+  const devnet = await startDevnetProcess(join(dir, `devnet-${hours}`), hours);
+  const storePath = join(dir, `store-${hours}`);
+  let sync: SyncResult;
+  let jobs: { job: string; ms: number }[];
+  try {
+    const store = await openEmbeddedStore({ path: storePath });
+    try {
+      sync = await syncToTip(store, devnet.url);
+      jobs = await recomputeOnce(store, devnet.url);
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await devnet.stop();
+  }
+  const bytes = storeBytes(storePath);
+  report.line();
+  report.line(
+    `sync: ${sync.blocks} blocks (${sync.rollbacks} rollbacks) in ${(sync.syncMs / 1000).toFixed(1)} s = **${Math.round(sync.blocksPerSecond)} blocks/s**; ` +
+      `store ${fmt.kb(bytes)} = **${fmt.kb(bytes / sync.blocks)} per block**; devnet start ${(devnet.genMs / 1000).toFixed(1)} s; ` +
+      `recomputes once: ${jobs.map((j) => `${j.job} ${(j.ms / 1000).toFixed(1)} s`).join(', ')}`,
+  );
+  const api = await startApiServer(storePath, 0);
+  const mem = sampleMemory(api.pid);
+  const routes = new Map<string, { bytes: number; bare: LoadResult; off: LoadResult }>();
+  let m: ReturnType<ReturnType<typeof sampleMemory>['stop']>;
+  try {
+    const s = await findSamples(api.url, api.txHash);
+    report.header('route (cache off)', 'answer bytes', 'bare req/s', 'req/s', 'ratio', 'p50 ms', 'p99 ms', 'non-2xx');
+    for (const e of routeFilter(heavyEndpoints(s))) {
+      const first = await getBytes(api.url + e.path);
+      if (first.status !== 200) {
+        report.row(e.name, `status ${first.status}`, '', '', '', '', '', '');
+        continue;
+      }
+      const type = { 'content-type': first.headers['content-type'] ?? 'application/json' };
+      const r = await withBare(dir, first.body, type, async (bareUrl) => ({
+        bytes: first.body.length,
+        bare: await load(bareUrl, { seconds: SECONDS }),
+        off: await load(api.url + e.path, { seconds: SECONDS }),
+      }));
+      routes.set(e.name, r);
+      report.row(
+        e.name,
+        fmt.kb(r.bytes),
+        fmt.rps(r.bare),
+        fmt.rps(r.off),
+        fmt.ratio(r.off.rps, r.bare.rps),
+        r.off.p50,
+        r.off.p99,
+        fmt.errors(r.off),
+      );
+    }
+  } finally {
+    m = mem.stop();
+    await api.stop();
+    rmSync(storePath, { recursive: true, force: true });
+    rmSync(join(dir, `devnet-${hours}`), { recursive: true, force: true });
+  }
+  report.line();
+  report.line(memoryLine('API alone, cache off', m));
+  return { hours, sync, bytes, genMs: devnet.genMs, jobs, routes, anonPeak: m.peak.anon, filePeak: m.peakFile };
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'cds-bench-growth-'));
+  const report = new Report('npm run bench:growth', {
+    BENCH_GROWTH_HOURS: SIZES.join(','),
+    BENCH_SECONDS: SECONDS,
+    connections: CONNECTIONS,
+    'API_CACHE_MS (API alone)': 0,
+  });
+  const results: SizeResult[] = [];
+  try {
+    for (const h of SIZES) results.push(await size(report, dir, h));
+    summarise(report, results);
+  } finally {
+    console.log(`\nresults written to ${report.write(RESULTS)}`);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function summarise(report: Report, results: SizeResult[]) {
+  report.line();
+  report.line('## Across sizes');
+  report.header(
+    'history',
+    'blocks',
+    'blocks/s',
+    'store bytes/block',
+    'API RssAnon peak MB',
+    'API file-backed peak MB',
+    ...(results[0]?.jobs.map((j) => `${j.job} s`) ?? []),
+  );
+  for (const r of results)
+    report.row(
+      `${r.hours} h`,
+      r.sync.blocks,
+      Math.round(r.sync.blocksPerSecond),
+      fmt.kb(r.bytes / r.sync.blocks),
+      fmt.mb(r.anonPeak),
+      fmt.mb(r.filePeak),
+      ...r.jobs.map((j) => (j.ms / 1000).toFixed(1)),
+    );
+  const first = results[0];
+  const last = results[results.length - 1];
+  if (!first || !last || first === last) return;
+  report.line();
+  report.line(
+    `Per route, uncached req/s and p99 at each size; **cost growth** = (1 / req/s at ${last.hours} h) ÷ (1 / req/s at ` +
+      `${first.hours} h) with the answer's byte growth beside it. Flagged: cost × ≥ 1.5 and ≥ 1.5 × the byte growth ` +
+      `(the read does more work per request as the store grows: a scan, not an index).`,
+  );
+  report.header(
+    'route',
+    ...results.map((r) => `${r.hours} h req/s (p99 ms)`),
+    'cost growth',
+    'bytes growth',
+    'verdict',
+  );
+  for (const [name, a] of first.routes) {
+    const b = last.routes.get(name);
+    const cells = results.map((r) => {
+      const x = r.routes.get(name);
+      return x ? `${fmt.rps(x.off)} (${x.off.p99})` : '—';
+    });
+    if (!b) {
+      report.row(name, ...cells, '—', '—', '—');
+      continue;
+    }
+    const cost = a.off.rps / b.off.rps;
+    const grew = b.bytes / a.bytes;
+    const flagged = cost >= 1.5 && cost >= 1.5 * grew;
+    report.row(
+      name,
+      ...cells,
+      `${cost.toFixed(2)} ×`,
+      `${grew.toFixed(2)} ×`,
+      flagged ? '**grows with the store**' : 'flat',
+    );
+  }
+  report.line();
+  report.line(replayProjection(last.sync.blocksPerSecond));
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
