@@ -26,12 +26,17 @@ export async function mongoSync(uri: string, hours: number, maxSeconds: number):
   const client = new MongoClient(uri);
   await client.connect();
   const info = (await client.db('admin').command({ buildInfo: 1 })) as { version?: string; ferretdbVersion?: string };
-  const server = info.ferretdbVersion ? `FerretDB ${info.ferretdbVersion}` : `MongoDB ${info.version ?? '?'}`;
+  // servers/ferretdb (the project's embedded FerretDB 1.24.2) does not stamp its version: `unknown`.
+  const server =
+    info.ferretdbVersion === undefined
+      ? `MongoDB ${info.version ?? '?'}`
+      : `FerretDB${info.ferretdbVersion === 'unknown' ? '' : ` ${info.ferretdbVersion}`}`;
   const dir = mkdtempSync(join(tmpdir(), 'cds-bench-mongo-'));
   const devnet = await startDevnetProcess(join(dir, 'devnet'), hours);
   const store = await openMongoStore({ uri, db, writeBatch });
   try {
-    const r = await syncToTip(store, devnet.url, { maxSeconds });
+    // Slices of 20 blocks: FerretDB writes ~1 block/s, so a 500-block slice would overrun the time bound by minutes.
+    const r = await syncToTip(store, devnet.url, { maxSeconds, sliceBlocks: 20 });
     return { ...r, server, writeBatch, hours };
   } finally {
     await store.close();

@@ -286,7 +286,8 @@ export async function benchWire(
   endpoints: Endpoint[],
   api: { off: ApiProcess; on: ApiProcess },
   seconds: number,
-): Promise<void> {
+): Promise<{ name: string; ratio: number }[]> {
+  const out: { name: string; ratio: number }[] = [];
   report.line();
   report.line('### Bytes on the wire (default inline logos, and logos=url)');
   report.header('route', 'identity', 'br', 'gzip', 'identity, logos=url', 'br, logos=url', 'Vary');
@@ -338,6 +339,7 @@ export async function benchWire(
       const off = await load(api.off.url + e.path, { seconds, headers });
       const on = await load(api.on.url + e.path, { seconds, headers });
       const rOn = on.rps / bare.rps;
+      out.push({ name: e.name, ratio: rOn });
       report.row(
         e.name,
         fmt.kb(br.body.length),
@@ -352,6 +354,7 @@ export async function benchWire(
       );
     });
   }
+  return out;
 }
 
 export function memoryLine(

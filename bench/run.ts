@@ -178,7 +178,14 @@ async function main() {
     try {
       const again = await findSamples(pair.on.url, samples.txHash);
       rows = await benchRoutes(report, dir, routeFilter(restEndpoints(again)), pair, SECONDS);
-      await benchWire(report, dir, routeFilter(wireEndpoints(again)), pair, SECONDS);
+      const wire = await benchWire(report, dir, routeFilter(wireEndpoints(again)), pair, SECONDS);
+      const worstWire = [...wire].sort((a, b) => a.ratio - b.ratio)[0];
+      summary.push([
+        'REST compressed (br), cached ≥ 0.8 × bare sending the same br bytes',
+        `${wire.filter((w) => w.ratio >= 0.8).length}/${wire.length} routes meet it; lowest ${worstWire?.ratio.toFixed(2)} (${worstWire?.name})`,
+        '0.8 ×',
+        fmt.budget(wire.every((w) => w.ratio >= 0.8)),
+      ]);
     } finally {
       const mOff = pair.memOff.stop();
       const mOn = pair.memOn.stop();
@@ -264,7 +271,10 @@ async function benchMongo(): Promise<MongoSyncResult | null> {
   const line = out.split('\n').find((l) => l.startsWith('BENCH_RESULT '));
   if (!line)
     throw new Error(`scripts/servers.sh -- bench/mongo-sync.ts exited ${String(code)} without a result:\n${out}`);
-  return JSON.parse(line.slice('BENCH_RESULT '.length)) as MongoSyncResult;
+  const r = JSON.parse(line.slice('BENCH_RESULT '.length)) as MongoSyncResult;
+  // servers.sh names what it started, e.g. `(FerretDB 1.24.2, SQLite)`; the server itself does not stamp a version.
+  const named = /\((FerretDB [^,)]+), ([^)]+)\)/.exec(out);
+  return r.server === 'FerretDB' && named ? { ...r, server: `${named[1]} (${named[2]} backend)` } : r;
 }
 
 /**

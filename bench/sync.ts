@@ -65,8 +65,15 @@ export interface SyncResult {
   stoppedEarly: boolean;
 }
 
-/** Follows the devnet at `url` into `store` from its checkpoint to the tip (or for `maxSeconds`). */
-export async function syncToTip(store: Store, url: string, opts: { maxSeconds?: number } = {}): Promise<SyncResult> {
+/**
+ * Follows the devnet at `url` into `store` from its checkpoint to the tip, in slices of `sliceBlocks` (500, the
+ * SYNC_SLICE_BLOCKS default), or until `maxSeconds` have passed at the end of a slice.
+ */
+export async function syncToTip(
+  store: Store,
+  url: string,
+  opts: { maxSeconds?: number; sliceBlocks?: number } = {},
+): Promise<SyncResult> {
   await store.ensureIndexes(ALL_COLLECTIONS);
   const chain = await connectOgmios(url);
   const acts = createSyncActivities({ store, chain, k: 2160, network: 'mainnet', extensions: defaultExtensions() });
@@ -76,9 +83,11 @@ export async function syncToTip(store: Store, url: string, opts: { maxSeconds?: 
   const t1 = performance.now();
   try {
     for (;;) {
-      const r = await acts.syncSlice({ maxBlocks: 500, waitMs: 200 });
+      const r = await acts.syncSlice({ maxBlocks: opts.sliceBlocks ?? 500, waitMs: 200 });
       blocks += r.blocks;
       rollbacks += r.rollbacks;
+      // A slice that found nothing waiting within waitMs is at the tip (a slice may end early, atTip, on a
+      // momentarily empty read-ahead buffer while blocks are still coming).
       if (r.atTip && r.blocks === 0) break;
       if (opts.maxSeconds && performance.now() - t1 > opts.maxSeconds * 1000) {
         stoppedEarly = true;
