@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEmbeddedStore } from '../mongo/adapters/embedded.js';
-import { CONNECTIONS, getBytes, load, sampleMemory, withBare, type LoadResult } from './http.js';
+import { CONNECTIONS, getBytes, load, sampleMemory, warm, withBare, type LoadResult } from './http.js';
 import { fmt, replayProjection, Report } from './report.js';
 import { findSamples, heavyEndpoints, memoryLine, routeFilter, startApiServer } from './rest.js';
 import { recomputeOnce, startDevnetProcess, storeBytes, syncToTip, type SyncResult } from './sync.js';
@@ -71,11 +71,15 @@ async function size(report: Report, dir: string, hours: number): Promise<SizeRes
         continue;
       }
       const type = { 'content-type': first.headers['content-type'] ?? 'application/json' };
-      const r = await withBare(dir, first.body, type, async (bareUrl) => ({
-        bytes: first.body.length,
-        bare: await load(bareUrl, { seconds: SECONDS }),
-        off: await load(api.url + e.path, { seconds: SECONDS }),
-      }));
+      await warm(api.url + e.path);
+      const r = await withBare(dir, first.body, type, async (bareUrl) => {
+        await warm(bareUrl);
+        return {
+          bytes: first.body.length,
+          bare: await load(bareUrl, { seconds: SECONDS }),
+          off: await load(api.url + e.path, { seconds: SECONDS }),
+        };
+      });
       routes.set(e.name, r);
       report.row(
         e.name,

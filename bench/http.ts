@@ -5,9 +5,22 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+
+/*
+ * autocannon 9 appends every response body chunk to a string (`req.body += chunk`, for its body hooks, which the
+ * bench does not use): a UTF-8 decode per byte received in the load generator's process, slow on binary bytes (br
+ * and gzip answers: 600 KB of them took the same bare server from ~500 to ~45 req/s) and costly on multi-MB JSON.
+ * The client then competes with the server for the same 2 cores and caps both runs, so the bodies are dropped:
+ * every run of this process (REST, compressed, MCP) counts bytes and latency only.
+ */
+const Queue = createRequire(import.meta.url)('autocannon/lib/pipelinedRequestsQueue.js') as {
+  prototype: { addBody(data: Buffer): void };
+};
+Queue.prototype.addBody = () => {};
 
 export interface LoadResult {
   rps: number;
@@ -39,6 +52,14 @@ export async function load(
     ...(opts.paths ? { requests: opts.paths.map((path) => ({ method: 'GET' as const, path })) } : {}),
   });
   return { rps: r.requests.average, p99: r.latency.p99, p50: r.latency.p50, errors: r.errors, non2xx: r.non2xx };
+}
+
+/**
+ * A short unmeasured run before a measured one: the first requests of a route compile its code and fault in the
+ * store pages it reads, which a steady-state figure should not include.
+ */
+export async function warm(url: string, headers: Record<string, string> = {}): Promise<void> {
+  await autocannon({ url, amount: 200, connections: 8, pipelining: 1, headers });
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   getBytes,
   load,
   sampleMemory,
+  warm,
   withBare,
   type LoadResult,
   type Memory,
@@ -237,7 +238,10 @@ export async function benchRoutes(
       );
       continue;
     }
+    await warm(api.off.url + e.path);
+    if (api.on) await warm(api.on.url + e.path);
     const row = await withBare(dir, first.body, contentHeaders(first.headers), async (bareUrl) => {
+      await warm(bareUrl);
       const bare = await load(bareUrl, { seconds });
       const off = await load(api.off.url + e.path, { seconds });
       const on = api.on ? await load(api.on.url + e.path, { seconds }) : undefined;
@@ -334,7 +338,10 @@ export async function benchWire(
   for (const e of endpoints) {
     const br = await getBytes(api.on.url + e.path, 'br');
     if (br.status !== 200) continue;
+    await warm(api.off.url + e.path, headers);
+    await warm(api.on.url + e.path, headers);
     await withBare(dir, br.body, contentHeaders(br.headers), async (bareUrl) => {
+      await warm(bareUrl, headers);
       const bare = await load(bareUrl, { seconds, headers });
       const off = await load(api.off.url + e.path, { seconds, headers });
       const on = await load(api.on.url + e.path, { seconds, headers });

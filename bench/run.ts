@@ -20,7 +20,7 @@ import { pino } from 'pino';
 import { accessCostPerRequest } from '../api/access/bench.js';
 import { loadConfig } from '../config/index.js';
 import { openEmbeddedStore } from '../mongo/adapters/embedded.js';
-import { CONNECTIONS, load, sampleMemory, withBare, getBytes, type LoadResult } from './http.js';
+import { CONNECTIONS, load, sampleMemory, warm, withBare, getBytes, type LoadResult } from './http.js';
 import { benchMcp } from './mcp.js';
 import { mongoSync, type MongoSyncResult } from './mongo-sync.js';
 import { fmt, replayProjection, Report } from './report.js';
@@ -293,8 +293,12 @@ async function benchAccessModes(report: Report, dir: string, storePath: string, 
     try {
       const url = `${api.url}/api/v1/explorer/tx/${txHash}`;
       if (!body) body = (await getBytes(url)).body;
+      await warm(url, api.headers);
       if (!bare) {
-        bare = await withBare(dir, body, undefined, (u) => load(u, { seconds: SECONDS }));
+        bare = await withBare(dir, body, undefined, async (u) => {
+          await warm(u);
+          return load(u, { seconds: SECONDS });
+        });
         report.line(row(`bare node:http (${body.length} B)`, bare));
       }
       report.line(row(`limits ${mode}`, await load(url, { seconds: SECONDS, headers: api.headers }), bare));
