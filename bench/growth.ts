@@ -11,6 +11,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { importRegistry } from '../activities/registry/import.js';
+import { loadConfig } from '../config/index.js';
 import { openEmbeddedStore } from '../mongo/adapters/embedded.js';
 import { CONNECTIONS, getBytes, load, sampleMemory, warm, withBare, type LoadResult } from './http.js';
 import { fmt, replayProjection, Report } from './report.js';
@@ -42,6 +44,8 @@ async function size(report: Report, dir: string, hours: number): Promise<SizeRes
   try {
     const store = await openEmbeddedStore({ path: storePath });
     try {
+      // As `npm start` does before it syncs: token names, tickers, decimals and logos (not timed).
+      await importRegistry(store, loadConfig({}).TOKEN_REGISTRY_DIR);
       sync = await syncToTip(store, devnet.url);
       jobs = await recomputeOnce(store, devnet.url);
     } finally {

@@ -17,6 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
+import { importRegistry } from '../activities/registry/import.js';
 import { accessCostPerRequest } from '../api/access/bench.js';
 import { loadConfig } from '../config/index.js';
 import { openEmbeddedStore } from '../mongo/adapters/embedded.js';
@@ -63,6 +64,7 @@ async function main() {
     const devnet = await startDevnetProcess(join(dir, 'devnet'), HOURS);
     const storePath = join(dir, 'sync-store');
     const store = await openEmbeddedStore({ path: storePath });
+    await importRegistry(store, loadConfig({}).TOKEN_REGISTRY_DIR); // as `npm start` does first (not timed)
     const s = await syncToTip(store, devnet.url);
     await store.close();
     await devnet.stop();
