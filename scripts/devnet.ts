@@ -1,8 +1,10 @@
 /**
  * `npm run devnet`: the devnet alone, on DEVNET_PORT (an Ogmios v6 stand-in for tools and other processes).
- * Its identity is kept in DATA_DIR/devnet.json, so a restart continues the same chain.
+ * Its identity is kept in DATA_DIR/devnet.json, so a restart continues the same chain. `npm start` runs it as a child
+ * process (devnet/child.ts).
  */
 import { ConfigError, loadConfig } from '../config/index.js';
+import type { DevnetMessage } from '../devnet/child.js';
 import { startDevnet } from '../devnet/index.js';
 
 async function main() {
@@ -15,13 +17,8 @@ async function main() {
     forkRate: config.DEVNET_FORK_RATE,
     port: config.DEVNET_PORT,
     dataDir: config.DATA_DIR,
+    streamBackfill: config.DEVNET_STREAM_BACKFILL,
   });
-  const tip = devnet.tip();
-  console.log(
-    `devnet (Ogmios v6 JSON-RPC) at ${devnet.url}: tip height ${tip.height}, slot ${tip.slot}, id ${tip.id} ` +
-      `(${devnet.canonicalBlocks().length} blocks generated in ${Date.now() - started} ms; ` +
-      `a new block every ${config.DEVNET_BLOCK_MS} ms)`,
-  );
   const stop = (signal: string) => {
     console.log(`devnet: ${signal}, stopping`);
     devnet.close().then(
@@ -34,6 +31,28 @@ async function main() {
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
+  // Started by `npm start` (devnet/child.ts): report the address at once and the end of the backfill, and stop
+  // with the parent.
+  const report = (type: DevnetMessage['type']) =>
+    process.send?.({
+      type,
+      url: devnet.url,
+      tip: devnet.tip(),
+      blocks: devnet.canonicalBlocks().length,
+      generatedMs: Date.now() - started,
+    } satisfies DevnetMessage);
+  if (process.send) {
+    report('devnet-ready');
+    process.once('disconnect', () => stop('parent gone'));
+  }
+  await devnet.backfilled;
+  report('devnet-backfilled');
+  const tip = devnet.tip();
+  console.log(
+    `devnet (Ogmios v6 JSON-RPC) at ${devnet.url}: tip height ${tip.height}, slot ${tip.slot}, id ${tip.id} ` +
+      `(${devnet.canonicalBlocks().length} blocks generated in ${Date.now() - started} ms; ` +
+      `a new block every ${config.DEVNET_BLOCK_MS} ms)`,
+  );
 }
 
 main().catch((e: unknown) => {
