@@ -4,7 +4,7 @@
  * the same run. Also the memory sampler: a process's resident memory read from /proc while the load runs.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -157,6 +157,13 @@ export function rssMb(pid: number): Memory {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) / 1024;
   return { total: kb('VmRSS'), anon: kb('RssAnon'), file: kb('RssFile') };
+}
+
+/** The child processes of `pid` (from /proc/<pid>/task/<tid>/children). */
+export function childPids(pid: number): number[] {
+  return readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
+    readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+  );
 }
 
 /**
