@@ -166,6 +166,14 @@ export function childPids(pid: number): number[] {
   );
 }
 
+/** What a process runs, for a label: `scripts/devnet.ts` (the devnet child of `npm start`), esbuild (tsx's). */
+export function commandOf(pid: number): string {
+  const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+  const script = argv.find((a) => /\.(ts|js)$/.test(a) && !a.includes('node_modules'));
+  if (script?.endsWith('scripts/devnet.ts')) return 'the devnet, the chain source: scripts/devnet.ts';
+  return script ?? argv[0]?.split('/').pop() ?? 'unknown';
+}
+
 /**
  * Samples a process's memory every `everyMs` while a load runs: the peak RssAnon (the budget's figure), the
  * file-backed RSS at that moment and the peak of it, and the first and last samples.

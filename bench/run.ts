@@ -21,7 +21,17 @@ import { importRegistry } from '../activities/registry/import.js';
 import { accessCostPerRequest } from '../api/access/bench.js';
 import { loadConfig } from '../config/index.js';
 import { openEmbeddedStore } from '../mongo/adapters/embedded.js';
-import { childPids, CONNECTIONS, load, sampleMemory, warm, withBare, getBytes, type LoadResult } from './http.js';
+import {
+  childPids,
+  commandOf,
+  CONNECTIONS,
+  load,
+  sampleMemory,
+  warm,
+  withBare,
+  getBytes,
+  type LoadResult,
+} from './http.js';
 import { benchMcp } from './mcp.js';
 import { mongoSync, type MongoSyncResult } from './mongo-sync.js';
 import { fmt, replayProjection, Report } from './report.js';
@@ -134,7 +144,7 @@ async function main() {
       const paths = routeFilter(restEndpoints(samples)).map((e) => e.path);
       const mem = sampleMemory(svc.pid);
       // Since `npm start` runs the devnet in a child process, its memory is the chain source's, sampled beside.
-      const kids = childPids(svc.pid).map((pid) => ({ pid, mem: sampleMemory(pid) }));
+      const kids = childPids(svc.pid).map((pid) => ({ pid, command: commandOf(pid), mem: sampleMemory(pid) }));
       const mixed = await load(svc.url, { seconds: SECONDS * 2, paths });
       report.line();
       report.line(
@@ -152,8 +162,7 @@ async function main() {
       report.line(
         `- ${memoryLine('`npm start` process (sync + recomputes + API, at the tip, live blocks every 20 s)', m)}`,
       );
-      for (const k of kids)
-        report.line(`- ${memoryLine(`its child process ${k.pid} (the devnet, the chain source)`, k.mem.stop())}`);
+      for (const k of kids) report.line(`- ${memoryLine(`its child process ${k.pid} (${k.command})`, k.mem.stop())}`);
       summary.push([
         'RssAnon peak, `npm start` process',
         `${fmt.mb(m.peak.anon)} MB`,
