@@ -150,11 +150,11 @@ async function callTool(deps: ApiDeps, r: Registered, raw: unknown, gate?: SyncG
   }
 }
 
-/** A fresh server with every tool registered (called once per HTTP request by the handler). */
 /**
- * A fresh server for one request. `only`: a 2026-07-28 `tools/call` names its tool in the `Mcp-Name` header (the
- * SDK rejects a header that differs from the body), so that request's server registers just that tool; every other
- * request (tools/list, discover, legacy traffic) gets all of them.
+ * A fresh server for one request. `only`: the tool a request that is one `tools/call` (either era; the router
+ * reads it from the body) calls, so that request's server registers just that tool; every other request
+ * (tools/list, discover, initialize, batches) gets all of them. An unknown name registers all, so the SDK answers
+ * the unknown tool as it would anyway.
  */
 export function buildMcpServer(deps: ApiDeps, only?: string | null, gate?: SyncGate): McpServer {
   const server = new McpServer(
