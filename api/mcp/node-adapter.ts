@@ -23,7 +23,15 @@ export interface ParsedBody {
   value: unknown;
 }
 
-export type NodeMcpHandler = (req: IncomingMessage, res: ServerResponse, body?: ParsedBody) => Promise<void>;
+/** Sees each answer the SDK sent as one JSON buffer (api/mcp/replay.ts keeps some). */
+export type JsonAnswerHook = (status: number, headers: Record<string, string>, bytes: Buffer) => void;
+
+export type NodeMcpHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  body?: ParsedBody,
+  onJson?: JsonAnswerHook,
+) => Promise<void>;
 
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
@@ -49,7 +57,7 @@ function echoableId(body: ParsedBody | undefined): string | number | null {
 }
 
 export function nodeMcpHandler(handler: WebHandler, onerror?: (e: Error) => void): NodeMcpHandler {
-  return async (req, res, body) => {
+  return async (req, res, body, onJson) => {
     let finished = false;
     const abort = new AbortController();
     res.on('close', () => {
@@ -79,6 +87,7 @@ export function nodeMcpHandler(handler: WebHandler, onerror?: (e: Error) => void
       headers['content-length'] = String(bytes.length);
       finished = true;
       res.writeHead(response.status, headers).end(bytes);
+      onJson?.(response.status, headers, bytes);
       return;
     }
     res.writeHead(response.status, headers);

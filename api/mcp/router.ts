@@ -15,8 +15,10 @@ import { createMcpHandler, localhostAllowedOrigins, validateOriginHeader } from 
 import type Koa from 'koa';
 import type { ApiDeps } from '../deps.js';
 import { syncGate } from '../sync-guard.js';
+import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
 import { nodeMcpHandler } from './node-adapter.js';
-import { buildMcpServer } from './server.js';
+import { ReplayCache, replayCall, type ReplayCall } from './replay.js';
+import { buildMcpServer, gatedPath } from './server.js';
 import { serverCard } from './server-card.js';
 
 export const MCP_PATH = '/api/mcp';
@@ -52,6 +54,9 @@ export function mcpRouter(deps: ApiDeps): Router {
     },
     onerror,
   );
+  const ttl = deps.cacheMs ?? 0;
+  const replay = ttl > 0 ? new ReplayCache(ttl) : null;
+  const checkpoints = deps.store.collection(CHECKPOINTS);
   const allowedOrigins = [...localhostAllowedOrigins(), new URL(deps.config.SITE_URL).hostname];
   const card = serverCard(deps.config.SITE_URL);
 
@@ -65,7 +70,23 @@ export function mcpRouter(deps: ApiDeps): Router {
     }
     ctx.respond = false;
     const body: unknown = ctx.state.mcpBody;
-    await node(ctx.req, ctx.res, body === undefined ? undefined : { value: body });
+    let call: ReplayCall | null = null;
+    if (replay && body !== undefined) {
+      const cp = await checkpoints.get('sync');
+      call = replayCall(ctx.req.headers, body, cp ? `${cp.height}:${cp.id}` : '-');
+      const hit = call && replay.get(call, Date.now());
+      if (call && hit && !(await gate.withheld(gatedPath(call.tool)))) {
+        ctx.res.writeHead(hit.status, hit.headers).end(hit.bytes);
+        return;
+      }
+    }
+    const kept = call;
+    await node(
+      ctx.req,
+      ctx.res,
+      body === undefined ? undefined : { value: body },
+      replay && kept ? (status, headers, bytes) => replay.offer(kept, status, headers, bytes, Date.now()) : undefined,
+    );
   };
   router.all(MCP_PATH, serve);
   router.all(`${MCP_PATH}/`, serve);

@@ -109,6 +109,9 @@ const GATED_PATH: Record<string, string> = {
   get_news: '/news',
 };
 
+/** The REST path a tool's answers are gated by (api/sync-guard.ts). */
+export const gatedPath = (tool: string): string => GATED_PATH[tool] ?? '/tokens';
+
 async function callTool(deps: ApiDeps, r: Registered, raw: unknown, gate?: SyncGate): Promise<CallToolResult> {
   const args = structuredClone((raw ?? {}) as Record<string, unknown>);
   if (!r.check(args))
@@ -120,7 +123,7 @@ async function callTool(deps: ApiDeps, r: Registered, raw: unknown, gate?: SyncG
   if (ttl > 0 && !cache) caches.set(deps, (cache = new ResponseCache(2_000, 32 * 1024 * 1024)));
   let key: string | null = null;
   try {
-    const held = gate ? await gate.withheld(GATED_PATH[r.tool.name] ?? '/tokens') : null;
+    const held = gate ? await gate.withheld(gatedPath(r.tool.name)) : null;
     if (held)
       return failure(`${held.reason.replace(/[.\s]+$/, '')}; retry ${r.tool.name} in ${held.retryAfterSeconds} s.`);
     if (cache) {
