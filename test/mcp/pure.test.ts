@@ -10,6 +10,7 @@ import { termsOf } from '../../activities/search/index.js';
 import { presentSchema, presentValue } from '../../api/mcp/present.js';
 import { reverseDns } from '../../api/mcp/server-card.js';
 import { legacyToolName } from '../../api/mcp/body.js';
+import { singleToolCall } from '../../api/mcp/router.js';
 
 describe('MCP pure pieces', () => {
   it('presents fractions as *Pct percent and unix seconds as ISO, schema and value alike', () => {
@@ -149,5 +150,15 @@ describe('MCP pure pieces', () => {
       params: { name: 'x', _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } },
     };
     assert.equal(legacyToolName(modern), null);
+  });
+
+  it('a single tools/call names its tool; batches and other methods do not', () => {
+    assert.equal(
+      singleToolCall({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_pool' } }),
+      'get_pool',
+    );
+    assert.equal(singleToolCall([{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_pool' } }]), null);
+    assert.equal(singleToolCall({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), null);
+    assert.equal(singleToolCall(null), null);
   });
 });
