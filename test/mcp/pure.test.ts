@@ -11,6 +11,7 @@ import { presentSchema, presentValue } from '../../api/mcp/present.js';
 import { reverseDns } from '../../api/mcp/server-card.js';
 import { legacyToolName } from '../../api/mcp/body.js';
 import { ReplayCache, replayCall } from '../../api/mcp/replay.js';
+import { singleToolCall } from '../../api/mcp/router.js';
 
 describe('MCP pure pieces', () => {
   it('presents fractions as *Pct percent and unix seconds as ISO, schema and value alike', () => {
@@ -190,5 +191,15 @@ describe('MCP pure pieces', () => {
     });
     assert.equal(hit.headers['content-length'], String(hit.bytes.length));
     assert.equal(cache.get(again, 1_000), undefined, 'expired after the window');
+  });
+
+  it('a single tools/call names its tool; batches and other methods do not', () => {
+    assert.equal(
+      singleToolCall({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_pool' } }),
+      'get_pool',
+    );
+    assert.equal(singleToolCall([{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_pool' } }]), null);
+    assert.equal(singleToolCall({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), null);
+    assert.equal(singleToolCall(null), null);
   });
 });
