@@ -79,7 +79,10 @@ export function adviceFor(tool: string, e: unknown): string | null {
  * arguments and the sync checkpoint, as REST answers are (api/micro-cache.ts): public chain data, the same for every
  * caller, never older than the chain state it was read from. Per app (deps), never shared across deployments.
  */
-const caches = new WeakMap<ApiDeps, ResponseCache<{ expires: number; structured: Record<string, unknown> }>>();
+const caches = new WeakMap<
+  ApiDeps,
+  ResponseCache<{ expires: number; text: string; structured: Record<string, unknown> }>
+>();
 
 /**
  * The REST path whose data each tool reads, for the sync gate (api/sync-guard.ts): while the sync is stalled on an
@@ -132,7 +135,7 @@ async function callTool(deps: ApiDeps, r: Registered, raw: unknown, gate?: SyncG
       const hit = cache.entry(key);
       if (hit && hit.meta.expires > Date.now())
         return {
-          content: [{ type: 'text', text: hit.bytes.toString('utf8') }],
+          content: [{ type: 'text', text: hit.meta.text }],
           structuredContent: hit.meta.structured,
         };
     }
@@ -143,7 +146,8 @@ async function callTool(deps: ApiDeps, r: Registered, raw: unknown, gate?: SyncG
       lagSeconds: fresh.lagSeconds,
     };
     const text = JSON.stringify(structured);
-    if (cache && key) cache.setBytes(key, Buffer.from(text), { expires: Date.now() + ttl, structured });
+    // The bytes count the entry against the cache's size bound; a hit answers with the kept string, not a decode.
+    if (cache && key) cache.setBytes(key, Buffer.from(text), { expires: Date.now() + ttl, text, structured });
     return { content: [{ type: 'text', text }], structuredContent: structured };
   } catch (e) {
     const advice = adviceFor(r.tool.name, e);
