@@ -8,7 +8,7 @@
  * the documents from the undo journal.
  */
 import { CHECKPOINTS, UNDO, undoId, type UndoDoc } from '../../mongo/collections/sync-state.js';
-import { put, type Store, type WriteOp } from '../../mongo/store.js';
+import { put, type Store } from '../../mongo/store.js';
 import type { Network } from '../../cardano/address.js';
 import { slotToEpoch, slotToMs, type ChainSource } from '../chain/source.js';
 import type { Block, ChainEvent, NetworkTime, Point } from '../../cardano/chain/types.js';
@@ -129,7 +129,8 @@ export function createSyncActivities(deps: SyncDeps) {
 
     let last: StoredPoint | 'origin' = cp ? { slot: cp.slot, id: cp.id, height: cp.height } : 'origin';
     let state = new SliceState(store);
-    let undo: WriteOp[] = [];
+    /** Undo records of the blocks applied in `state` and not yet written, oldest first (one per `applied`). */
+    let undo: UndoDoc[] = [];
     let applied: StoredPoint[] = [];
     let total = 0;
     let tip: StoredPoint | null = null;
@@ -148,7 +149,7 @@ export function createSyncActivities(deps: SyncDeps) {
         const lastApplied = applied[applied.length - 1] as StoredPoint;
         cp = nextCheckpoint(cp, applied, tip, new Date(now()).toISOString());
         const ops = [
-          ...undo,
+          ...undo.map((rec) => put(UNDO, rec)),
           ...state.writeOps(),
           ...pruneOps(first.height - 1, lastApplied.height, deps.k),
           put(CHECKPOINTS, cp),
@@ -161,6 +162,28 @@ export function createSyncActivities(deps: SyncDeps) {
         applied = [];
       }
       if (wait) await settle();
+    };
+
+    /**
+     * A shallow RollBackward to a block whose successors are all still in memory (applied, not yet written) is
+     * undone in memory from their undo records: the store never sees the orphaned blocks and no write has to
+     * settle first. Returns the blocks undone, or null when the store has to do it (a rollback into written blocks,
+     * or a deep one, which records a new sync generation before any document is undone).
+     */
+    const undoInMemory = (target: Point): number | null => {
+      if (target === 'origin') return null;
+      const keep = applied.findIndex((p) => p.id === target.id) + 1;
+      if (keep === 0) {
+        const prev = undo[0]?.prev;
+        if (prev === undefined || prev === 'origin' || prev.id !== target.id) return null;
+      }
+      const n = applied.length - keep;
+      if (n === 0 || n > DEEP_ROLLBACK_BLOCKS) return null;
+      for (let i = applied.length - 1; i >= keep; i--) state.undoBlock((undo[i] as UndoDoc).priors);
+      last = keep > 0 ? (applied[keep - 1] as StoredPoint) : ((undo[0] as UndoDoc).prev as StoredPoint);
+      applied = applied.slice(0, keep);
+      undo = undo.slice(0, keep);
+      return n;
     };
 
     const applyForward = async (blocks: Block[]) => {
@@ -182,7 +205,7 @@ export function createSyncActivities(deps: SyncDeps) {
           prev: last,
           priors: state.endBlock(),
         };
-        undo.push(put(UNDO, rec));
+        undo.push(rec);
         last = { slot: block.slot ?? 0, id: block.id, height: block.height };
         applied.push(last);
         total++;
@@ -214,6 +237,11 @@ export function createSyncActivities(deps: SyncDeps) {
         const target = ev.point;
         const lastId: string = last === 'origin' ? 'origin' : last.id;
         if ((target === 'origin' ? 'origin' : target.id) === lastId) continue; // the echo after an intersection
+        const inMemory = undoInMemory(target);
+        if (inMemory !== null) {
+          undone(inMemory);
+          continue;
+        }
         await flush(true);
         undone(
           await rollbackRecorded(store, target, last === 'origin' ? 0 : last.height, new Date(now()).toISOString()),
