@@ -70,10 +70,14 @@ export interface SyncDeps {
 /** Chain-sync events requested per round trip (the client pipelines them). */
 const EVENTS_PER_CALL = 100;
 /**
- * Blocks per write batch inside a slice. Each batch is atomic with its own checkpoint; while one commits on the
- * store's writer thread, the next is applied in memory on top of it (at most one write in flight).
+ * Blocks per write batch inside a slice: up to this many, or fewer once the batch changed `DOCS_PER_WRITE`
+ * documents (large mainnet blocks), which bounds the memory a batch holds. Each batch is atomic with its own
+ * checkpoint; while one commits on the store's writer thread, the next is applied in memory on top of it (at most
+ * one write in flight). A document changed by many blocks of a batch (a DEX pool, a busy address, a candle) is
+ * written once per batch, so larger batches write less.
  */
-const BLOCKS_PER_WRITE = 100;
+const BLOCKS_PER_WRITE = 250;
+const DOCS_PER_WRITE = 60_000;
 
 export class ChainDiscontinuityError extends Error {
   override name = 'ChainDiscontinuityError';
@@ -211,7 +215,7 @@ export function createSyncActivities(deps: SyncDeps) {
         total++;
       }
       // Between runs only: the blocks of a run were prefetched into the current state.
-      if (applied.length >= BLOCKS_PER_WRITE) await flush(false);
+      if (applied.length >= BLOCKS_PER_WRITE || state.dirtyCount >= DOCS_PER_WRITE) await flush(false);
     };
 
     while (total < input.maxBlocks) {

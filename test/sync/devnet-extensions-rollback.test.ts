@@ -19,7 +19,13 @@ const extensions = defaultExtensions();
 const SYNCED = [...CHAIN_COLLECTIONS, ...extensions.flatMap((e) => e.collections)];
 
 async function syncDevnet(store: Store, forkRate: number, sliceBlocks: number) {
-  const devnet = await startDevnet({ seed: 'undo-ext', backfillHours: 1, blockMs: 3_600_000, forkRate, now: () => NOW });
+  const devnet = await startDevnet({
+    seed: 'undo-ext',
+    backfillHours: 1,
+    blockMs: 3_600_000,
+    forkRate,
+    now: () => NOW,
+  });
   const chain = await connectOgmios(devnet.url);
   try {
     const acts = createSyncActivities({ store, chain, k: 2160, network: 'mainnet', now: () => NOW, extensions });

@@ -48,7 +48,13 @@ describe('sync: field-level undo priors', () => {
   });
 
   it('fields the block added or removed, nulls, arrays and undefined values come back exactly', () => {
-    const before: Doc = { _id: 'p', a: null, list: [1, 2, { x: 1 }], nested: { keep: 1, gone: { deep: 'y' } }, u: undefined };
+    const before: Doc = {
+      _id: 'p',
+      a: null,
+      list: [1, 2, { x: 1 }],
+      nested: { keep: 1, gone: { deep: 'y' } },
+      u: undefined,
+    };
     const after: Doc = { _id: 'p', a: { now: 'object' }, list: [1, 2, { x: 2 }], nested: { keep: 1 }, added: 'z' };
     const restored = applyPatch(after, diffDoc(before, after));
     assert.deepEqual(Object.keys(restored).sort(), Object.keys(before).sort());
