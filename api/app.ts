@@ -7,8 +7,9 @@
  * routers.
  */
 import cors from '@koa/cors';
+import type Router from '@koa/router';
 import Koa from 'koa';
-import helmet from 'koa-helmet';
+import compose from 'koa-compose';
 import type { ApiDeps } from './deps.js';
 import { readMcpBody } from './mcp/body.js';
 import { mcpRouter } from './mcp/router.js';
@@ -19,6 +20,7 @@ import { syncGate } from './sync-guard.js';
 import { accessLog, errorAnswers, forPaths, requestId } from './middleware.js';
 import { API_PREFIX, restRouter, SITE_ROUTERS } from './routes/index.js';
 import { sitePages } from './pages/index.js';
+import { securityHeaders } from './security-headers.js';
 
 /** Headers a browser client may read (ETag for revalidation, request id for support, limits for back-off). */
 const EXPOSED_HEADERS = [
@@ -49,17 +51,17 @@ const isAccount = (p: string) => p === '/account' || p.startsWith('/account/');
  * page sets its own CSP, its script and stylesheet from 'self' only (api/access/account-routes.ts). Resources are cross-origin
  * readable: the API is public and logos are embedded by other sites' <img> tags. HSTS only when served over https.
  */
-function securityHeaders(siteUrl: string): Koa.Middleware {
-  return helmet({
+function securityOptions(siteUrl: string) {
+  return {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] },
     },
-    crossOriginResourcePolicy: { policy: 'cross-origin' },
-    referrerPolicy: { policy: 'no-referrer' },
-    xFrameOptions: { action: 'deny' },
+    crossOriginResourcePolicy: { policy: 'cross-origin' as const },
+    referrerPolicy: { policy: 'no-referrer' as const },
+    xFrameOptions: { action: 'deny' as const },
     strictTransportSecurity: siteUrl.startsWith('https:') ? { maxAge: 31_536_000 } : false,
-  });
+  };
 }
 
 /** The read-only surfaces answer GET and HEAD only; the tool server also takes POST (JSON-RPC) and DELETE (session end). */
@@ -78,7 +80,7 @@ export function createApp(deps: ApiDeps): Koa {
   app.on('error', (err: unknown) => deps.log.error({ err: safeError(err) }, 'koa error'));
 
   app.use(requestId());
-  app.use(securityHeaders(deps.config.SITE_URL));
+  app.use(securityHeaders(securityOptions(deps.config.SITE_URL)));
   // Metrics: every request timed (429s and errors included); /metrics at the site root, outside the limits.
   const metrics = deps.metrics ?? createMetrics({ defaultMetrics: false });
   metrics.bindStore(deps.store, deps.now);
@@ -107,17 +109,19 @@ export function createApp(deps: ApiDeps): Koa {
   // Also without a cache window (API_CACHE_MS=0): it then compresses each answer instead of replaying it.
   app.use(forPaths(isCachedRest, microCache({ store: deps.store, ttlMs: deps.cacheMs ?? 0 })));
 
-  const metricsRouter = metrics.router();
-  app.use(metricsRouter.routes()).use(metricsRouter.allowedMethods());
-  for (const factory of SITE_ROUTERS) {
-    const router = factory(deps);
-    app.use(router.routes()).use(router.allowedMethods());
-  }
-  const mcp = mcpRouter(deps);
-  app.use(mcp.routes()).use(mcp.allowedMethods());
-  for (const router of pages.routers) app.use(router.routes()).use(router.allowedMethods());
-  if (access?.routes) app.use(access.routes.routes()).use(access.routes.allowedMethods());
+  // REST requests go straight to the /api/v1 router; the site's other routers (probes, metrics, tool server,
+  // views, pages, account) never match a path under /api/v1, so they are not asked on every REST request.
+  const site: Koa.Middleware[] = [];
+  const mount = (router: Router) =>
+    site.push(router.routes() as Koa.Middleware, router.allowedMethods() as Koa.Middleware);
+  mount(metrics.router());
+  for (const factory of SITE_ROUTERS) mount(factory(deps));
+  mount(mcpRouter(deps));
+  for (const router of pages.routers) mount(router);
+  if (access?.routes) mount(access.routes);
   const v1 = restRouter(deps);
-  app.use(v1.routes()).use(v1.allowedMethods());
+  const rest = compose([v1.routes() as Koa.Middleware, v1.allowedMethods() as Koa.Middleware]);
+  const others = compose(site);
+  app.use((ctx, next) => (isRest(ctx.path) ? rest(ctx, next) : others(ctx, next)));
   return app;
 }

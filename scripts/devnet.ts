@@ -1,8 +1,10 @@
 /**
  * `npm run devnet`: the devnet alone, on DEVNET_PORT (an Ogmios v6 stand-in for tools and other processes).
- * Its identity is kept in DATA_DIR/devnet.json, so a restart continues the same chain.
+ * Its identity is kept in DATA_DIR/devnet.json, so a restart continues the same chain. `npm start` runs it as a child
+ * process (devnet/child.ts).
  */
 import { ConfigError, loadConfig } from '../config/index.js';
+import type { DevnetReady } from '../devnet/child.js';
 import { startDevnet } from '../devnet/index.js';
 
 async function main() {
@@ -34,6 +36,18 @@ async function main() {
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
+  // Started by `npm start` (devnet/child.ts): report the address, and stop with the parent.
+  if (process.send) {
+    const ready: DevnetReady = {
+      type: 'devnet-ready',
+      url: devnet.url,
+      tip,
+      blocks: devnet.canonicalBlocks().length,
+      generatedMs: Date.now() - started,
+    };
+    process.send(ready);
+    process.once('disconnect', () => stop('parent gone'));
+  }
 }
 
 main().catch((e: unknown) => {

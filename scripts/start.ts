@@ -1,5 +1,5 @@
 /**
- * `npm start`: one process with the chain source, the sync and the API.
+ * `npm start`: the sync and the API in one process, the devnet (the chain source) in a child process of its own.
  * Embedded defaults: the devnet (no OGMIOS_URL), lmdb under DATA_DIR (no MONGODB_URI), the in-process runner
  * (no TEMPORAL_ADDRESS). With TEMPORAL_ADDRESS set, workflows run on the Temporal worker (`npm run worker`)
  * and this process serves the API only.
@@ -14,7 +14,7 @@ import { loggerOptions } from '../api/log.js';
 import { tokenDecimalsLookup } from '../api/present/market.js';
 import { startApi } from '../api/server.js';
 import { runWithConfig, type Config } from '../config/index.js';
-import { startDevnet, type Devnet } from '../devnet/index.js';
+import { spawnDevnet, type DevnetChild } from '../devnet/child.js';
 import { ALL_COLLECTIONS } from '../mongo/collections/index.js';
 import { openStore } from '../mongo/open.js';
 import { SYNC_WORKFLOW_ID } from '../temporal/constants.js';
@@ -69,20 +69,27 @@ async function main(config: Config) {
   const registry = await importRegistry(store, config.TOKEN_REGISTRY_DIR);
   log.info({ dir: config.TOKEN_REGISTRY_DIR, ...registry }, 'token registry imported');
 
-  let devnet: Devnet | null = null;
+  let devnet: DevnetChild | null = null;
   let ogmiosUrl = config.OGMIOS_URL;
   if (!ogmiosUrl) {
-    devnet = await startDevnet({
+    devnet = await spawnDevnet({
       seed: config.DEVNET_SEED,
       backfillHours: config.DEVNET_BACKFILL_HOURS,
       blockMs: config.DEVNET_BLOCK_MS,
       forkRate: config.DEVNET_FORK_RATE,
       dataDir: config.DATA_DIR,
-      port: 0,
     });
     ogmiosUrl = devnet.url;
-    const tip = devnet.tip();
-    log.info({ url: devnet.url, tipHeight: tip.height, tipSlot: tip.slot }, 'devnet running (Ogmios JSON-RPC)');
+    log.info(
+      {
+        url: devnet.url,
+        pid: devnet.pid,
+        tipHeight: devnet.tip.height,
+        tipSlot: devnet.tip.slot,
+        generatedMs: devnet.generatedMs,
+      },
+      'devnet running (Ogmios JSON-RPC, its own process)',
+    );
   }
 
   const stops: (() => Promise<void>)[] = [];

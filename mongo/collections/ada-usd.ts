@@ -6,6 +6,7 @@
  */
 import { CANDLES, POOLS, type CandleInterval, type PoolDoc } from './market.js';
 import type { Store } from '../store.js';
+import { perTipBlock } from './sync-state.js';
 import { LOVELACE } from '../../cardano/token-metadata.js';
 
 /** USD stablecoins (reference dex-nft-handles.md §6.1): unit → decimals. */
@@ -77,12 +78,15 @@ export async function seriesLatestClose(
   return c ? c.close : null;
 }
 
-/** USD per ADA now, from the ADA/stablecoin pools (a few index reads): the rate the REST answers use. */
-export async function currentAdaUsd(store: Store): Promise<number | null> {
+/**
+ * USD per ADA now, from the ADA/stablecoin pools (a few index reads, once per indexed block: pool reserves change
+ * only with a block): the rate the REST answers use.
+ */
+export const currentAdaUsd = perTipBlock(async (store: Store): Promise<number | null> => {
   const pools = store.collection(POOLS);
   const found = await Promise.all([...USD_STABLECOINS.keys()].map((u) => pools.find('byTokenB', { eq: [u] })));
   return adaUsdFromPools(found.flat());
-}
+});
 
 /** ADA/USD at any time of [fromMs, toMs] from the hourly adausd candles (the last close at or before). */
 export async function adaUsdHistory(

@@ -134,10 +134,42 @@ export interface SyncLag {
 
 /** The sync position and its honest lag, read once for every surface that shows it. */
 /** The sync checkpoint and the indexed tip block it names (both null before the first slice). */
+/**
+ * The tip block last read per store. A block id is its hash, so the document under one id never changes: while the
+ * checkpoint names the same block, answers reuse it instead of reading and decoding it again (every answer's asOf).
+ */
+const tipBlocks = new WeakMap<Store, BlockDoc>();
+
 export async function indexedTip(store: Store): Promise<{ checkpoint: CheckpointDoc | null; block: BlockDoc | null }> {
   const checkpoint = await store.collection(CHECKPOINTS).get('sync');
-  const block = checkpoint ? await store.collection(BLOCKS).get(checkpoint.id) : null;
+  if (!checkpoint) return { checkpoint, block: null };
+  const known = tipBlocks.get(store);
+  if (known?._id === checkpoint.id) return { checkpoint, block: known };
+  const block = await store.collection(BLOCKS).get(checkpoint.id);
+  if (block) tipBlocks.set(store, block);
   return { checkpoint, block };
+}
+
+/**
+ * `compute` once per indexed tip block: for values derived only from documents the sync writes with that block
+ * (pool reserves, not recompute snapshots). Exact under rollbacks: a rollback moves the checkpoint to another block,
+ * so the next read computes again. One value per store.
+ */
+export function perTipBlock<T>(compute: (store: Store) => Promise<T>): (store: Store) => Promise<T> {
+  const memo = new WeakMap<Store, { tip: string; value: Promise<T> }>();
+  return async (store) => {
+    const checkpoint = await store.collection(CHECKPOINTS).get('sync');
+    const tip = checkpoint ? `${checkpoint.height}:${checkpoint.id}` : '-';
+    const known = memo.get(store);
+    if (known?.tip === tip) return known.value;
+    const value = compute(store);
+    memo.set(store, { tip, value });
+    // A failed read is not kept: the next caller tries again.
+    value.catch(() => {
+      if (memo.get(store)?.value === value) memo.delete(store);
+    });
+    return value;
+  };
 }
 
 export async function readSyncLag(store: Store, nowMs: number): Promise<SyncLag> {

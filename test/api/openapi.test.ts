@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { compileErrors, validate } from '@readme/openapi-parser';
-import type Router from '@koa/router';
 import { pino } from 'pino';
-import { createApp } from '../../api/app.js';
+import type { ApiDeps } from '../../api/deps.js';
+import { restRouter } from '../../api/routes/index.js';
 import { openMemoryStore } from '../../mongo/adapters/embedded.js';
 import { startTestApi, type TestApi } from './seed.js';
 
@@ -80,14 +80,13 @@ describe('OpenAPI document (GET /api/v1/openapi.json)', () => {
 
   it('documents every GET route the app serves under /api/v1', async () => {
     const store = await openMemoryStore();
-    const app = createApp({
+    // The app sends every /api/v1 request to this router (api/app.ts).
+    const v1 = restRouter({
       store,
       config: { SITE_URL: 'http://api.test', CARDANO_NETWORK: 'mainnet', TRUST_PROXY: false },
       log: pino({ level: 'silent' }),
-    });
-    const served = app.middleware
-      .map((mw) => (mw as { router?: Router }).router)
-      .flatMap((router) => router?.stack ?? [])
+    } as ApiDeps);
+    const served = v1.stack
       .filter((layer) => layer.methods.includes('GET') && String(layer.path).startsWith('/api/v1/'))
       .map((layer) =>
         String(layer.path)
