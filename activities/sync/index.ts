@@ -182,7 +182,8 @@ export function createSyncActivities(deps: SyncDeps) {
         if (prev === undefined || prev === 'origin' || prev.id !== target.id) return null;
       }
       const n = applied.length - keep;
-      if (n === 0 || n > DEEP_ROLLBACK_BLOCKS) return null;
+      // Deeper than k: the stored journal no longer reaches back that far, and the store path says so loudly.
+      if (n === 0 || n > DEEP_ROLLBACK_BLOCKS || n > deps.k) return null;
       for (let i = applied.length - 1; i >= keep; i--) state.undoBlock((undo[i] as UndoDoc).priors);
       last = keep > 0 ? (applied[keep - 1] as StoredPoint) : ((undo[0] as UndoDoc).prev as StoredPoint);
       applied = applied.slice(0, keep);
