@@ -101,7 +101,7 @@ export function createApp(deps: ApiDeps): Koa {
   }
 
   // Answers of a chain the source abandoned are withheld (api/sync-guard.ts), cached ones included.
-  app.use(syncGate({ store: deps.store }).middleware);
+  app.use(syncGate({ store: deps.store, siteUrl: deps.config.SITE_URL }).middleware);
   // Markdown views, content negotiation (Accept: text/markdown on REST), swap page, discovery (api/pages/).
   // Negotiation sits before the micro-cache, so a cached JSON answer is never replayed to a Markdown request.
   const pages = sitePages(deps);

@@ -8,6 +8,8 @@
  * - After a rollback deeper than a few blocks (a new sync generation), each recompute's answers are 503 until the
  *   recompute ran on the new chain (DERIVED_RUNS; the sync triggers them at once, so this lasts seconds).
  *
+ * Markdown views are withheld with the REST answers they show, and say so in Markdown.
+ *
  * Chain-independent answers (openapi.json, news, logos, the account area) are always served. One store read per
  * `ttlMs` (default 250 ms) whatever the traffic.
  */
@@ -19,6 +21,7 @@ import {
   type SyncHealthDoc,
 } from '../mongo/collections/sync-state.js';
 import type { Store } from '../mongo/store.js';
+import { approxTokens, errorView } from '../views/md/format.js';
 import { AppError } from './errors.js';
 
 /** Which recompute's documents each answer is built from (workflows/registry.ts names), by path after the prefix. */
@@ -35,6 +38,24 @@ export const DERIVED_PATHS: readonly { path: RegExp; workflows: readonly string[
   { path: /^\/mcp\/search$/, workflows: ['recomputeSearch'] },
   { path: /^\/mcp\/tokens$/, workflows: ['recomputeSafety', 'recomputeMarket'] },
 ];
+
+/**
+ * The Markdown views' paths (after /api/md) that show the same documents as a REST path: a view is withheld
+ * whenever its REST answer would be. The dashboard shows the market, NFT and governance snapshots.
+ */
+const MD_AS_REST: readonly { path: RegExp; rest: readonly string[] }[] = [
+  { path: /^\/token\/([^/]+)/, rest: ['/tokens/$1'] },
+  { path: /^\/pool\/([^/]+)/, rest: ['/pools/$1'] },
+  { path: /^\/stake-pool\/([^/]+)/, rest: ['/staking/pools/$1'] },
+  { path: /^\/dashboard\/?$/, rest: ['/market/overview', '/nft/collections', '/governance/proposals'] },
+];
+
+/** The REST paths whose documents the answer at `path` (after /api/v1 or /api/md) is built from. */
+function restPathsOf(surface: string, path: string): readonly string[] {
+  if (surface !== 'md') return [path];
+  const m = MD_AS_REST.find((v) => v.path.test(path));
+  return m ? m.rest.map((r) => path.replace(m.path, r)) : [path];
+}
 
 const PREFIX = /^\/api\/(v1|md)(?=\/|$)/;
 /** Answers that do not come from the chain. */
@@ -60,7 +81,8 @@ export interface SyncGate {
   middleware: Koa.Middleware;
 }
 
-export function syncGate(deps: { store: Store; ttlMs?: number }): SyncGate {
+export function syncGate(deps: { store: Store; ttlMs?: number; siteUrl?: string }): SyncGate {
+  const siteUrl = (deps.siteUrl ?? '').replace(/\/+$/, '');
   // Real time, not a test's pinned clock: it only paces the store reads.
   const now = () => performance.now();
   const ttl = deps.ttlMs ?? 250;
@@ -114,9 +136,19 @@ export function syncGate(deps: { store: Store; ttlMs?: number }): SyncGate {
     middleware: async (ctx, next) => {
       const prefix = PREFIX.exec(ctx.path);
       if (!prefix) return next();
-      const w = await withheld(ctx.path.slice(prefix[0].length) || '/');
-      if (w) throw new AppError(503, w.reason, { 'Retry-After': String(w.retryAfterSeconds) });
-      return next();
+      const surface = prefix[1] as string;
+      let w: Withheld | null = null;
+      for (const path of restPathsOf(surface, ctx.path.slice(prefix[0].length) || '/'))
+        if ((w = await withheld(path))) break;
+      if (!w) return next();
+      if (surface !== 'md') throw new AppError(503, w.reason, { 'Retry-After': String(w.retryAfterSeconds) });
+      // The Markdown surface answers its errors in Markdown (views/md/format.ts), with the same status and headers.
+      const text = errorView(siteUrl, 503, w.reason);
+      ctx.status = 503;
+      ctx.type = 'text/markdown; charset=utf-8';
+      ctx.set('Retry-After', String(w.retryAfterSeconds));
+      ctx.set('x-markdown-tokens', String(approxTokens(text)));
+      ctx.body = text;
     },
   };
 }

@@ -134,6 +134,11 @@ export const CONFIG_KEYS = {
   ),
   DEVNET_FORK_RATE: key('Probability per block that the devnet forks (a rollback of 1-3 blocks).', num(0, 1), '0.02'),
   DEVNET_PORT: key('Port of the standalone devnet (`npm run devnet`).', int(0, 65535), '1337'),
+  DEVNET_STREAM_BACKFILL: key(
+    'Serve the devnet while its history is generated: followers sync the backfill as it grows (`npm start` sets it for its devnet process). Default: the whole history exists before the devnet serves.',
+    bool,
+    'false',
+  ),
   SYNC_START_POINT: key(
     'Where an empty store starts following the chain, `slot.blockHash` of a block (e.g. a recent mainnet block); unset = origin. Answers then cover the chain from that block on: outputs created before it are unresolved inputs.',
     z

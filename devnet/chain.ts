@@ -3,7 +3,7 @@
  * (canonical or orphan); backward events roll the chain back to a canonical point after orphans. Each follower
  * that starts from origin sees the same log, orphans and rollbacks included.
  *
- * Backfill publishes everything up to `now` at once; live mode publishes one step per tick: a pending orphan,
+ * Backfill publishes everything up to `now` (at once, or in chunks while followers read); live mode publishes one step per tick: a pending orphan,
  * or (after the orphans) the RollBackward to the fork point together with the next canonical block.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
@@ -48,14 +48,18 @@ export class DevChain {
     return () => this.listeners.delete(fn);
   }
 
-  /** Publishes canonical blocks (and the forks between them) up to the last block with slot ≤ `slot`. */
-  backfillTo(slot: number): void {
-    while (this.gen.nextSlot() <= slot) {
+  /**
+   * Publishes canonical blocks (and the forks between them) up to the last block with slot ≤ `slot`, at most
+   * `maxBlocks` of them; true when that block is reached.
+   */
+  backfillTo(slot: number, maxBlocks = Infinity): boolean {
+    for (let n = 0; n < maxBlocks && this.gen.nextSlot() <= slot; n++) {
       this.publishCanonical();
       // Compact as we go, so a long backfill never holds all its blocks as strings at once.
       if (this.events.length - this.compacted > KEEP_PLAIN + 128) this.compact(128);
     }
     this.notify();
+    return this.gen.nextSlot() > slot;
   }
 
   /**

@@ -15,17 +15,27 @@ export interface DevnetOptions {
   dataDir: string;
 }
 
-/** What the devnet child reports once it serves (scripts/devnet.ts). */
-export interface DevnetReady {
-  type: 'devnet-ready';
+/**
+ * What the devnet child reports (scripts/devnet.ts): `devnet-ready` once it serves (its history still growing),
+ * `devnet-backfilled` when the history reaches the start time.
+ */
+export interface DevnetMessage {
+  type: 'devnet-ready' | 'devnet-backfilled';
   url: string;
   tip: { slot: number; id: string; height: number };
+  /** Canonical blocks published so far. */
   blocks: number;
+  /** Since the child started. */
   generatedMs: number;
 }
 
-export interface DevnetChild extends Omit<DevnetReady, 'type'> {
+type Report = Omit<DevnetMessage, 'type'>;
+
+export interface DevnetChild {
+  url: string;
   pid: number;
+  /** The backfilled history (its tip, blocks and generation time). */
+  backfilled: Promise<Report>;
   close(): Promise<void>;
 }
 
@@ -43,26 +53,44 @@ export function spawnDevnet(opts: DevnetOptions): Promise<DevnetChild> {
       DEVNET_FORK_RATE: String(opts.forkRate),
       DEVNET_PORT: '0',
       DATA_DIR: opts.dataDir,
+      DEVNET_STREAM_BACKFILL: 'true',
     },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const gone = exited.then((code) => {
+    throw new Error(`the devnet process exited (code ${code}) before it finished its history`);
+  });
+  gone.catch(() => undefined);
+  const message = (type: DevnetMessage['type']) =>
+    Promise.race([
+      gone,
+      new Promise<Report>((resolve) => {
+        const on = (m: DevnetMessage) => {
+          if (m?.type !== type) return;
+          child.off('message', on);
+          const { type: _type, ...report } = m;
+          resolve(report);
+        };
+        child.on('message', on);
+      }),
+    ]);
+  const backfilled = message('devnet-backfilled');
+  backfilled.catch(() => undefined);
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    void exited.then((code) => reject(new Error(`the devnet process exited (code ${code}) before it served`)));
-    child.on('message', (m: DevnetReady) => {
-      if (m?.type !== 'devnet-ready') return;
-      resolve({
-        url: m.url,
-        tip: m.tip,
-        blocks: m.blocks,
-        generatedMs: m.generatedMs,
-        pid: child.pid as number,
-        async close() {
-          if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-          await exited;
-        },
-      });
-    });
+    message('devnet-ready').then(
+      (ready) =>
+        resolve({
+          url: ready.url,
+          pid: child.pid as number,
+          backfilled,
+          async close() {
+            if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+            await exited;
+          },
+        }),
+      reject,
+    );
   });
 }

@@ -32,7 +32,16 @@ export interface DevnetOptions {
   network?: 'mainnet';
   /** Slots per epoch (default 21,600 = 6 h); tests shorten it to see epoch boundaries in a short backfill. */
   epochLength?: number;
+  /**
+   * Serve while the history is generated (`npm start`): the server starts at origin and the backfill is published in
+   * chunks, so followers sync it as it grows (on another core when the devnet has its own process). Default: the
+   * whole history exists before the server starts.
+   */
+  streamBackfill?: boolean;
 }
+
+/** Blocks per chunk of a streamed backfill (a few ms of generation between the server's turns). */
+const STREAM_CHUNK_BLOCKS = 64;
 
 export interface Devnet {
   url: string;
@@ -45,6 +54,8 @@ export interface Devnet {
    */
   hostedUrl(url: string): string | null;
   tip(): { slot: number; id: string; height: number };
+  /** Resolves when the history up to the start time is published (at once unless `streamBackfill`). */
+  backfilled: Promise<void>;
   close(): Promise<void>;
   /** Unix ms of slot 0. */
   systemStartMs: number;
@@ -100,7 +111,8 @@ export async function startDevnet(opts: DevnetOptions): Promise<Devnet> {
   ledgerOf = () => gen.ledger;
   nextSlotOf = () => gen.nextSlot();
   const chain = new DevChain(gen);
-  chain.backfillTo(Math.floor((now() - identity.systemStartMs) / SLOT_LENGTH_MS));
+  const nowSlot = () => Math.floor((now() - identity.systemStartMs) / SLOT_LENGTH_MS);
+  if (!opts.streamBackfill) chain.backfillTo(nowSlot());
 
   const server = await startServer(
     chain,
@@ -111,9 +123,16 @@ export async function startDevnet(opts: DevnetOptions): Promise<Devnet> {
   );
 
   const timers: NodeJS.Timeout[] = [];
-  const nowSlot = () => Math.floor((now() - identity.systemStartMs) / SLOT_LENGTH_MS);
-  if (Number.isFinite(opts.blockMs) && opts.blockMs > 0)
-    timers.push(setInterval(() => chain.tick(nowSlot()), opts.blockMs));
+  let closed = false;
+  const backfilled = (async () => {
+    if (!opts.streamBackfill) return;
+    // Until now's slot is reached; the clock moves meanwhile, so the target is re-read after every chunk.
+    while (!closed && !chain.backfillTo(nowSlot(), STREAM_CHUNK_BLOCKS)) await new Promise((r) => setImmediate(r));
+  })();
+  void backfilled.then(() => {
+    if (!closed && Number.isFinite(opts.blockMs) && opts.blockMs > 0)
+      timers.push(setInterval(() => chain.tick(nowSlot()), opts.blockMs));
+  });
   // Deflate old blocks in small batches (a few ms each), so the backfill itself stays fast and followers
   // streaming the history are never blocked for long.
   const compactor = setInterval(() => chain.compact(64), 100);
@@ -128,7 +147,10 @@ export async function startDevnet(opts: DevnetOptions): Promise<Devnet> {
       const t = chain.tip;
       return t === 'origin' ? { slot: 0, id: 'origin', height: 0 } : { ...t };
     },
+    backfilled,
     close: async () => {
+      closed = true;
+      await backfilled;
       for (const t of timers) clearInterval(t);
       clearInterval(compactor);
       await server.close();

@@ -4,7 +4,7 @@
  * process (devnet/child.ts).
  */
 import { ConfigError, loadConfig } from '../config/index.js';
-import type { DevnetReady } from '../devnet/child.js';
+import type { DevnetMessage } from '../devnet/child.js';
 import { startDevnet } from '../devnet/index.js';
 
 async function main() {
@@ -17,13 +17,8 @@ async function main() {
     forkRate: config.DEVNET_FORK_RATE,
     port: config.DEVNET_PORT,
     dataDir: config.DATA_DIR,
+    streamBackfill: config.DEVNET_STREAM_BACKFILL,
   });
-  const tip = devnet.tip();
-  console.log(
-    `devnet (Ogmios v6 JSON-RPC) at ${devnet.url}: tip height ${tip.height}, slot ${tip.slot}, id ${tip.id} ` +
-      `(${devnet.canonicalBlocks().length} blocks generated in ${Date.now() - started} ms; ` +
-      `a new block every ${config.DEVNET_BLOCK_MS} ms)`,
-  );
   const stop = (signal: string) => {
     console.log(`devnet: ${signal}, stopping`);
     devnet.close().then(
@@ -36,18 +31,28 @@ async function main() {
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
-  // Started by `npm start` (devnet/child.ts): report the address, and stop with the parent.
-  if (process.send) {
-    const ready: DevnetReady = {
-      type: 'devnet-ready',
+  // Started by `npm start` (devnet/child.ts): report the address at once and the end of the backfill, and stop
+  // with the parent.
+  const report = (type: DevnetMessage['type']) =>
+    process.send?.({
+      type,
       url: devnet.url,
-      tip,
+      tip: devnet.tip(),
       blocks: devnet.canonicalBlocks().length,
       generatedMs: Date.now() - started,
-    };
-    process.send(ready);
+    } satisfies DevnetMessage);
+  if (process.send) {
+    report('devnet-ready');
     process.once('disconnect', () => stop('parent gone'));
   }
+  await devnet.backfilled;
+  report('devnet-backfilled');
+  const tip = devnet.tip();
+  console.log(
+    `devnet (Ogmios v6 JSON-RPC) at ${devnet.url}: tip height ${tip.height}, slot ${tip.slot}, id ${tip.id} ` +
+      `(${devnet.canonicalBlocks().length} blocks generated in ${Date.now() - started} ms; ` +
+      `a new block every ${config.DEVNET_BLOCK_MS} ms)`,
+  );
 }
 
 main().catch((e: unknown) => {

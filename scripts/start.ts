@@ -28,21 +28,26 @@ import { SCHEDULES } from '../temporal/schedules.js';
 
 /** While the sync catches up, recomputes rerun at least this often (ms). */
 const WARM_FIRE_MS = 15_000;
+/**
+ * The first firing comes sooner: a fresh start serves its first token list, market overview and stake pools from
+ * the blocks of the first seconds instead of waiting a full interval.
+ */
+const FIRST_WARM_FIRE_MS = 3_000;
 
-function progressPrinter(log: pino.Logger) {
+function progressPrinter(log: pino.Logger, sourceComplete: () => boolean) {
   let lastLine = 0;
   let caughtUp = false;
   return (r: SliceResult & { blocksPerSecond: number }) => {
     const behind = Math.max(0, r.tipHeight - r.height);
     const line = `sync: block ${r.height}/${r.tipHeight} slot ${r.slot}/${r.tipSlot} ${behind ? `(${behind} behind) ` : ''}${Math.round(r.blocksPerSecond)} blocks/s${r.rollbacks ? `, ${r.rollbacks} rollback(s)` : ''}`;
-    if (!caughtUp && r.atTip) {
+    if (!caughtUp && r.atTip && sourceComplete()) {
       caughtUp = true;
       log.info({ height: r.height, slot: r.slot }, 'sync reached the chain tip; following live blocks');
     }
     const now = Date.now();
     if (process.stdout.isTTY && !caughtUp) {
       process.stdout.write(`\r${line}\u001b[K`);
-      if (r.atTip) process.stdout.write('\n');
+      if (r.atTip && sourceComplete()) process.stdout.write('\n');
     } else if (now - lastLine > 10_000 || r.rollbacks) {
       lastLine = now;
       log.info(
@@ -70,6 +75,8 @@ async function main(config: Config) {
   log.info({ dir: config.TOKEN_REGISTRY_DIR, ...registry }, 'token registry imported');
 
   let devnet: DevnetChild | null = null;
+  // The devnet publishes its history while the sync follows it: the tip is only "reached" once that is complete.
+  let sourceComplete = false;
   let ogmiosUrl = config.OGMIOS_URL;
   if (!ogmiosUrl) {
     devnet = await spawnDevnet({
@@ -81,24 +88,28 @@ async function main(config: Config) {
     });
     ogmiosUrl = devnet.url;
     log.info(
-      {
-        url: devnet.url,
-        pid: devnet.pid,
-        tipHeight: devnet.tip.height,
-        tipSlot: devnet.tip.slot,
-        generatedMs: devnet.generatedMs,
-      },
-      'devnet running (Ogmios JSON-RPC, its own process)',
+      { url: devnet.url, pid: devnet.pid },
+      'devnet running (Ogmios JSON-RPC, its own process); generating its history',
     );
-  }
+    void devnet.backfilled.then(
+      (b) => {
+        sourceComplete = true;
+        log.info(
+          { tipHeight: b.tip.height, tipSlot: b.tip.slot, blocks: b.blocks, generatedMs: b.generatedMs },
+          'devnet history generated',
+        );
+      },
+      (e: unknown) => log.error({ err: e }, 'devnet failed'),
+    );
+  } else sourceComplete = true;
 
   const stops: (() => Promise<void>)[] = [];
   if (!config.TEMPORAL_ADDRESS) {
     const chain = await connectOgmios(ogmiosUrl);
     stops.push(() => chain.close());
-    const printProgress = progressPrinter(log);
+    const printProgress = progressPrinter(log, () => sourceComplete);
     let caughtUp = false;
-    let lastWarmFire = Date.now();
+    let lastWarmFire = Date.now() - WARM_FIRE_MS + FIRST_WARM_FIRE_MS;
     const activities = buildActivities(config, {
       store,
       chain,
@@ -110,7 +121,7 @@ async function main(config: Config) {
         // the first slice that ends at the tip reruns them all over the whole backfill.
         if (caughtUp) return;
         if (p.atTip || Date.now() - lastWarmFire >= WARM_FIRE_MS) {
-          caughtUp = p.atTip;
+          caughtUp = p.atTip && sourceComplete;
           lastWarmFire = Date.now();
           runner.fireSchedules();
         }

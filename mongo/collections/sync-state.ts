@@ -114,6 +114,30 @@ export interface DerivedRunDoc {
 }
 export const DERIVED_RUNS = defineCollection<DerivedRunDoc>({ name: 'derived_runs' });
 
+/**
+ * How each scheduled job (recomputes, news ingest) last ended, written by the job itself (workflows/derived.ts) on
+ * either engine: so every API replica's /readyz, /healthz/jobs and /metrics see a job whose retries ran out, also
+ * when it runs on a Temporal worker. `failing` is cleared by the job's next success.
+ */
+export interface JobHealthDoc {
+  /** The workflow name. */
+  _id: string;
+  lastSuccessAt: string | null;
+  /** Set when a run failed after its retries: since when (the first failed run after the last success), why, and how many runs failed. */
+  failing: { since: string; error: string; runs: number } | null;
+  updatedAt: string;
+}
+export const JOB_HEALTH = defineCollection<JobHealthDoc>({ name: 'job_health' });
+
+/** The jobs whose last run failed, oldest failure first. */
+export async function failingJobs(
+  store: Store,
+): Promise<(JobHealthDoc & { failing: NonNullable<JobHealthDoc['failing']> })[]> {
+  const out: (JobHealthDoc & { failing: NonNullable<JobHealthDoc['failing']> })[] = [];
+  for await (const d of store.collection(JOB_HEALTH).scan()) if (d.failing) out.push({ ...d, failing: d.failing });
+  return out.sort((a, b) => (a.failing.since < b.failing.since ? -1 : 1));
+}
+
 export async function readSyncHealth(store: Store): Promise<SyncHealthDoc | null> {
   return store.collection(SYNC_HEALTH).get(SYNC_HEALTH_ID);
 }
