@@ -21,7 +21,11 @@ interface Meta {
   headers: [string, string][];
   /** Compressed representations, made on the first request that accepts each coding. */
   coded: Partial<Record<Coding, Buffer>>;
+  /** The route pattern that answered (the router's `_matchedRoute`), so a replay is counted under its route. */
+  route: unknown;
 }
+
+type RoutedContext = Koa.Context & { _matchedRoute?: unknown };
 
 const REPLAYED = ['etag', 'cache-control'] as const;
 
@@ -48,6 +52,7 @@ export function microCache(opts: MicroCacheOptions): Koa.Middleware {
     const hit = caching ? cache.entry(key) : undefined;
     if (hit && hit.meta.expires > now) {
       ctx.status = 200;
+      (ctx as RoutedContext)._matchedRoute = hit.meta.route;
       ctx.type = hit.meta.type;
       for (const [h, v] of hit.meta.headers) ctx.set(h, v);
       send(ctx, hit.bytes, hit.meta.coded);
@@ -65,7 +70,13 @@ export function microCache(opts: MicroCacheOptions): Koa.Middleware {
     });
     const coded: Meta['coded'] = {};
     if (opts.ttlMs > 0)
-      cache.setBytes(key, bytes, { expires: now + opts.ttlMs, type: ctx.response.type, headers, coded });
+      cache.setBytes(key, bytes, {
+        expires: now + opts.ttlMs,
+        type: ctx.response.type,
+        headers,
+        coded,
+        route: (ctx as RoutedContext)._matchedRoute,
+      });
     send(ctx, bytes, coded);
   };
 }

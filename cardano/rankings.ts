@@ -176,7 +176,7 @@ function listDefs(nowMs: number): { id: string; list: ListSort; def: ListDef }[]
 
 const desc = (a: number | null, b: number | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : b - a);
 
-function buildList(stats: readonly TokenStatsDoc[], def: ListDef): RankEntry[] {
+function buildList(stats: readonly TokenStatsDoc[], def: ListDef, highRisk: ReadonlySet<string>): RankEntry[] {
   const rows = stats
     .filter((s) => def.include?.(s) ?? true)
     .map((s) => ({ s, v: finite(def.value(s)), t: finite(def.tie(s)) }));
@@ -188,14 +188,25 @@ function buildList(stats: readonly TokenStatsDoc[], def: ListDef): RankEntry[] {
     holders: s.holders,
     holdersCapped: s.holdersCapped,
     search: s.search,
+    highRisk: highRisk.has(s._id),
   }));
 }
 
 const finite = (v: number | null): number | null => (v === null || !Number.isFinite(v) ? null : v);
 
-export function buildTokenRankings(stats: readonly TokenStatsDoc[], nowMs: number): RankingDoc[] {
+/** Token lists of `stats`; `highRisk`: units the safety assessment rates high risk. */
+export function buildTokenRankings(
+  stats: readonly TokenStatsDoc[],
+  nowMs: number,
+  highRisk: ReadonlySet<string> = new Set(),
+): RankingDoc[] {
   const updatedAt = new Date(nowMs).toISOString();
-  return listDefs(nowMs).map(({ id, def }) => ({ _id: id, entries: buildList(stats, def), poolIds: [], updatedAt }));
+  return listDefs(nowMs).map(({ id, def }) => ({
+    _id: id,
+    entries: buildList(stats, def, highRisk),
+    poolIds: [],
+    updatedAt,
+  }));
 }
 
 // ---- reading (request) ---------------------------------------------------------------------------------------
@@ -204,6 +215,8 @@ export interface RankingFilters {
   minLiquidity: number | null;
   minHolders: number | null;
   q: string | null;
+  /** Leave out entries rated high risk when the list was built (tools only; REST lists every token). */
+  hideHighRisk?: boolean;
 }
 
 /** The floors applied: the given ones (0 = none), else the sort's defaults. */
@@ -226,7 +239,8 @@ export function readRanking(entries: readonly RankEntry[], list: string, order: 
       (f.minLiquidity === null || (e.liquidityAda !== null && e.liquidityAda >= f.minLiquidity)) &&
       // Unknown or capped ("at least N") holder counts are kept (spec: minHolders).
       (f.minHolders === null || e.holders === null || e.holdersCapped || e.holders >= f.minHolders) &&
-      (q === null || e.search.includes(q)),
+      (q === null || e.search.includes(q)) &&
+      !(f.hideHighRisk && e.highRisk === true),
   );
   const tiers: RankEntry[][] =
     list === 'holders'

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Real servers for the integration tests: builds the Temporal CLI (its dev server is the real Temporal server,
 # SQLite-backed) and the project's FerretDB program (servers/ferretdb, a MongoDB wire-protocol server on SQLite)
-# into the Go caches, starts both on free loopback ports with temporary data folders, exports TEMPORAL_ADDRESS and
-# MONGODB_URI, runs the given command, and stops exactly the processes it started (by pid).
+# into the Go caches, starts both on free loopback ports with temporary data folders, exports TEMPORAL_ADDRESS,
+# MONGODB_URI and TEMPORAL_CLI (the CLI binary), runs the given command, and stops exactly the processes it started
+# (by pid).
 #
 #   scripts/servers.sh -- npx mocha 'test/**/*.int.test.ts'
 #   scripts/servers.sh --build-only
@@ -104,6 +105,8 @@ for _ in $(seq 100); do
 done
 
 export TEMPORAL_ADDRESS="127.0.0.1:$TPORT"
+# The CLI that serves the dev server is also the operator's `temporal workflow list/show` (the composition test uses it).
+export TEMPORAL_CLI="$TEMPORAL"
 export MONGODB_URI="mongodb://127.0.0.1:$MPORT/"
 # FerretDB 1.x never answers an `update` command of 100 replacing upserts that change indexed fields (seen with
 # the store contract suite; 50 pass): keep every write command small.

@@ -25,7 +25,7 @@ import { recomputeStorageBody } from './recompute-storage.js';
 import { ingestNewsBody } from './ingest-news.js';
 import { recomputeSearchBody } from './recompute-search.js';
 import { recomputeSafetyBody } from './recompute-safety.js';
-import { derived } from './derived.js';
+import { derived, recorded } from './derived.js';
 
 export interface WorkflowEntry<A = never, I = never, R = unknown> {
   body: WorkflowBody<A, I, R>;
@@ -157,7 +157,7 @@ export const WORKFLOWS = {
     writes: ['storage_overview'],
   },
   ingestNews: {
-    body: ingestNewsBody,
+    body: recorded('ingestNews', ingestNewsBody),
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: ['http: NEWS_FEEDS', 'news', 'news_feeds'],
     writes: ['news', 'news_feeds'],

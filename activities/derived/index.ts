@@ -1,8 +1,14 @@
 /**
- * Derived-document bookkeeping of the recomputes (workflows/derived.ts). Reads: sync_health, checkpoints. Writes:
- * derived_runs.
+ * Bookkeeping of the scheduled jobs (workflows/derived.ts): the generation of each recompute's documents, and how
+ * each job last ended. Reads: sync_health, checkpoints. Writes: derived_runs, job_health.
  */
-import { CHECKPOINTS, DERIVED_RUNS, readSyncHealth, type DerivedRunDoc } from '../../mongo/collections/sync-state.js';
+import {
+  CHECKPOINTS,
+  DERIVED_RUNS,
+  JOB_HEALTH,
+  readSyncHealth,
+  type DerivedRunDoc,
+} from '../../mongo/collections/sync-state.js';
 import { put, type Store } from '../../mongo/store.js';
 
 export interface DerivedMark {
@@ -38,6 +44,28 @@ export function createDerivedActivities(deps: { store: Store; now?: () => number
           from: mark.from,
           startedAt: mark.startedAt,
           finishedAt: new Date(now()).toISOString(),
+        }),
+      ]);
+    },
+    /** A run of `workflow` completed: it is no longer failing. */
+    async jobSucceeded({ workflow }: { workflow: string }): Promise<void> {
+      const at = new Date(now()).toISOString();
+      await store.write([put(JOB_HEALTH, { _id: workflow, lastSuccessAt: at, failing: null, updatedAt: at })]);
+    },
+    /** A run of `workflow` failed after its retries (`error`: the last attempt's failure). */
+    async jobFailed({ workflow, error }: { workflow: string; error: string }): Promise<void> {
+      const at = new Date(now()).toISOString();
+      const prev = await store.collection(JOB_HEALTH).get(workflow);
+      await store.write([
+        put(JOB_HEALTH, {
+          _id: workflow,
+          lastSuccessAt: prev?.lastSuccessAt ?? null,
+          failing: {
+            since: prev?.failing?.since ?? at,
+            error: error.slice(0, 500),
+            runs: (prev?.failing?.runs ?? 0) + 1,
+          },
+          updatedAt: at,
         }),
       ]);
     },

@@ -23,6 +23,7 @@ import {
   type TokenStatsDoc,
 } from '../../mongo/collections/market-read.js';
 import { HOLDER_COUNTS, HOLDERS } from '../../mongo/collections/holders.js';
+import { TOKEN_SAFETY } from '../../mongo/collections/search.js';
 import { circulatingRaw, LOCKED_HOLDERS_SCANNED } from '../../cardano/supply.js';
 import { scaleInteger } from '../../cardano/units.js';
 import { POOLS, TOKENS, TOKEN_META, type PoolDoc } from '../../mongo/collections/market.js';
@@ -152,12 +153,15 @@ export function createRecomputeActivities(deps: RecomputeDeps) {
      */
     async recomputeRankings(): Promise<{ lists: number }> {
       const nowMs = now();
-      const [stats, pools, poolStats, current] = await Promise.all([
+      const [stats, pools, poolStats, current, safety] = await Promise.all([
         allDocs(store, TOKEN_STATS),
         allDocs(store, POOLS),
         allDocs(store, POOL_STATS),
         store.collection(RANKINGS).get(poolRankingId('tvl', null)),
+        allDocs(store, TOKEN_SAFETY),
       ]);
+      // As the safety recompute last assessed them (every 5 min): tools can hide these before paging.
+      const highRisk = new Set(safety.filter((s) => s.highRisk).map((s) => s._id));
       // Every list of a run names the same snapshot; the all-pools TVL list is always written.
       const previous = current?.snapshot ?? null;
       const snapshot = Math.max(nowMs, (previous ?? 0) + 1);
@@ -182,7 +186,7 @@ export function createRecomputeActivities(deps: RecomputeDeps) {
           }),
         ),
       ]);
-      const docs = [...buildTokenRankings(stats, nowMs), ...buildPoolRankings(poolRows, nowMs)].map((d) => ({
+      const docs = [...buildTokenRankings(stats, nowMs, highRisk), ...buildPoolRankings(poolRows, nowMs)].map((d) => ({
         ...d,
         snapshot,
       }));

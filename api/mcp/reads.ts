@@ -42,11 +42,15 @@ export function routeSpec(operationId: string): AnyRouteSpec {
   return spec;
 }
 
-/** The REST body of `operationId` for `input` (path and query parameters in one object). */
+/**
+ * The REST body of `operationId` for `input` (path and query parameters in one object). `extra`: options of the
+ * read function that are not REST parameters (list_tokens hideHighRisk), passed after the parameters are checked.
+ */
 export async function read<T = Record<string, unknown>>(
   deps: ApiDeps,
   operationId: string,
   input: ReadInput,
+  extra: Record<string, unknown> = {},
 ): Promise<T> {
   const spec = routeSpec(operationId);
   const fn = READS.get(operationId);
@@ -60,5 +64,5 @@ export async function read<T = Record<string, unknown>>(
     else query[k] = typeof v === 'string' ? v : String(v);
   }
   const parsed = spec.parse(params, query);
-  return (await fn(deps, { ...parsed.params, ...parsed.query })) as T;
+  return (await fn(deps, { ...parsed.params, ...parsed.query, ...extra })) as T;
 }

@@ -61,8 +61,8 @@ const input = (properties: Record<string, JsonSchema>, required: string[] = []):
 const restOut = (operationId: string): ObjectSchema => presentSchema(routeSpec(operationId).response) as ObjectSchema;
 const present = (operationId: string, body: unknown) =>
   presentValue(routeSpec(operationId).response, body) as Record<string, unknown>;
-const get = async (deps: ApiDeps, operationId: string, args: ReadInput) =>
-  present(operationId, await read(deps, operationId, args));
+const get = async (deps: ApiDeps, operationId: string, args: ReadInput, extra?: Record<string, unknown>) =>
+  present(operationId, await read(deps, operationId, args, extra));
 
 /** An object schema with extra properties (required) added to a REST view. */
 function extend(base: ObjectSchema, props: Record<string, JsonSchema>, drop: string[] = []): ObjectSchema {
@@ -159,7 +159,10 @@ const LIST_TOKENS_OUT = (() => {
   const items = base.properties.items as JsonSchema & { items: ObjectSchema };
   return extend(base, {
     items: { ...items, items: extend(items.items, { highRisk: { type: ['boolean', 'null'] } }) },
-    hiddenHighRisk: { type: 'integer', description: 'Tokens of this page left out by hideHighRisk.' },
+    hiddenHighRisk: {
+      type: 'integer',
+      description: 'Tokens of the whole list left out by hideHighRisk (0 without it); pages are filled after it.',
+    },
   });
 })();
 
@@ -389,22 +392,30 @@ export const TOOL_SET: readonly Tool[] = [
     }),
     outputSchema: LIST_TOKENS_OUT,
     async run(deps, args) {
-      const body = await get(deps, 'listTokens', {
+      const params = {
         sort: (args.sort as string | undefined) ?? 'rank',
         pageSize: (args.limit as number | undefined) ?? 20,
         page: args.page as number | undefined,
         minLiquidity: args.minLiquidityAda as number | undefined,
         q: args.query as string | undefined,
-      });
+      };
+      const hide = args.hideHighRisk === true;
+      // Hidden before paging (the ranking carries each token's rating), so pages stay full.
+      const [body, all] = await Promise.all([
+        get(deps, 'listTokens', params, { hideHighRisk: hide }),
+        hide ? get(deps, 'listTokens', { ...params, page: 1, pageSize: 1 }) : null,
+      ]);
       const items = body.items as { asset: { unit: string } }[];
       const safety = await safetyOf(
         deps,
         items.map((i) => i.asset.unit),
       );
       let rows = items.map((i) => ({ ...i, highRisk: safety.get(i.asset.unit)?.highRisk ?? null }));
-      const before = rows.length;
-      if (args.hideHighRisk === true) rows = rows.filter((r) => r.highRisk !== true);
-      return { ...body, items: rows, hiddenHighRisk: before - rows.length };
+      // A token rated high risk since the ranking was built is left out too.
+      const late = hide ? rows.filter((r) => r.highRisk === true).length : 0;
+      if (hide) rows = rows.filter((r) => r.highRisk !== true);
+      const hidden = all ? (all.total as number) - (body.total as number) + late : 0;
+      return { ...body, items: rows, hiddenHighRisk: hidden };
     },
   },
   {

@@ -8,7 +8,8 @@
  * - Sync work, counted where the sync runs: cardano_sync_blocks_total, cardano_sync_blocks_per_second,
  *   cardano_sync_rollbacks_total, cardano_sync_rollback_depth_blocks, cardano_sync_slice_duration_seconds,
  *   cardano_sync_slice_failures_total{error}.
- * - Workflow runs: cardano_recompute_duration_seconds{workflow,status}, cardano_recompute_failures_total{workflow}.
+ * - Workflow runs: cardano_recompute_duration_seconds{workflow,status}, cardano_recompute_failures_total{workflow}
+ *   (runs this process executed), cardano_job_failing{workflow} (read from the store: any engine, any replica).
  * - HTTP: http_request_duration_seconds{surface,route,method,status} (surface rest|mcp|markdown|site; route = the
  *   route pattern, never the raw URL), cardano_rate_limit_rejections_total{surface}.
  * - Store: cardano_store_operation_duration_seconds{op,collection,ok}.
@@ -16,7 +17,7 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { readSyncLag, syncCondition } from '../../mongo/collections/sync-state.js';
+import { JOB_HEALTH, readSyncLag, syncCondition } from '../../mongo/collections/sync-state.js';
 import type { Store } from '../../mongo/store.js';
 
 /** What a finished sync slice reports (activities/sync SliceResult plus its speed). */
@@ -99,6 +100,20 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
     'Deep rollbacks and resyncs so far (derived answers of an older generation are withheld).',
     (p) => p.health?.generation ?? 0,
   );
+
+  // Scheduled jobs whose last run failed after its retries, as the jobs record it in the store (either engine).
+  new Gauge({
+    name: 'cardano_job_failing',
+    help: '1 while the last run of a scheduled job (recompute, news ingest) failed after its retries, else 0; by workflow.',
+    labelNames: ['workflow'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      if (!source) return;
+      for await (const j of source.store.collection(JOB_HEALTH).scan())
+        this.set({ workflow: j._id }, j.failing ? 1 : 0);
+    },
+  });
 
   const blocks = new Counter({ name: 'cardano_sync_blocks_total', help: 'Blocks applied.', registers: [registry] });
   const speed = new Gauge({

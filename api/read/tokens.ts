@@ -252,13 +252,24 @@ async function liquiditySeries(store: Store, pools: readonly PoolDoc[], days: nu
   return points;
 }
 
-async function listTokensAnswer(deps: ReadDeps, input: RouteInput<typeof tokenRoutes.list>) {
+/**
+ * `hideHighRisk` (the tool server's list_tokens; not a REST parameter): tokens the safety assessment rated high risk
+ * when the ranking was built are left out before paging, so a page is full and `total` counts what is left.
+ */
+async function listTokensAnswer(
+  deps: ReadDeps,
+  input: RouteInput<typeof tokenRoutes.list> & { hideHighRisk?: boolean },
+) {
   const { store } = deps;
   const site = deps.config.SITE_URL;
   const r = resolveRanking(input);
   const filters = appliedFloors(r, input);
   const [doc, adaUsd] = await Promise.all([store.collection(RANKINGS).get(r.listId), currentAdaUsd(store)]);
-  const ranked = readRanking(doc?.entries ?? [], r.list, r.order, { ...filters, q: input.q ?? null });
+  const ranked = readRanking(doc?.entries ?? [], r.list, r.order, {
+    ...filters,
+    q: input.q ?? null,
+    hideHighRisk: input.hideHighRisk === true,
+  });
   const start = (input.page - 1) * input.pageSize;
   const units = ranked.slice(start, start + input.pageSize).map((e) => e.unit);
   // The ranking's own snapshot: the figures the page was ordered by.

@@ -6,10 +6,12 @@
  *   store, so taking them all out of the balancer helps nobody); its body names the stall (`sync`) and the lag.
  * - /healthz/sync: for monitors. 200 while the sync progresses; 503 with the reason while it does not (stalled on an
  *   error retrying cannot fix, source unreachable, failing, not running), with the operator's next step.
+ * - /healthz/jobs: for monitors. 200 while every scheduled job's last run succeeded; 503 naming each job whose
+ *   retries ran out (recorded by the job on either engine), with the operator's next step. /readyz names them too.
  */
 import Router from '@koa/router';
 import type Koa from 'koa';
-import { readSyncLag, syncCondition, type SyncLag } from '../../mongo/collections/sync-state.js';
+import { failingJobs, readSyncLag, syncCondition, type SyncLag } from '../../mongo/collections/sync-state.js';
 import type { ApiDeps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { requestLog } from '../middleware.js';
@@ -49,11 +51,36 @@ export function healthRouter({ store, log, now = Date.now }: ApiDeps): Router {
     };
   });
 
+  const jobs = async () =>
+    (await failingJobs(store)).map((j) => ({
+      workflow: j._id,
+      since: j.failing.since,
+      failedRuns: j.failing.runs,
+      error: j.failing.error,
+      lastSuccessAt: j.lastSuccessAt,
+    }));
+  const JOBS_ACTION = 'fix the cause, then `npm run ops -- retry <run id>` (runs: `npm run ops -- runs --failed`)';
+
+  router.get('healthz-jobs', '/healthz/jobs', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    const failing = await jobs();
+    ctx.status = failing.length ? 503 : 200;
+    ctx.body = failing.length
+      ? {
+          status: 'failing',
+          error: `scheduled job${failing.length > 1 ? 's' : ''} failing: ${failing.map((j) => j.workflow).join(', ')}`,
+          action: JOBS_ACTION,
+          failing,
+        }
+      : { status: 'ok', failing };
+  });
+
   router.get('readyz', '/readyz', async (ctx) => {
     const lag = await read(ctx, 'readiness');
     const cp = lag.checkpoint;
     if (!cp) throw new AppError(503, 'not ready: the sync has not indexed its first block yet');
     const c = syncCondition(lag, now());
+    const failing = await jobs();
     ctx.body = {
       status: 'ready',
       store: store.kind,
@@ -64,6 +91,8 @@ export function healthRouter({ store, log, now = Date.now }: ApiDeps): Router {
       lagSeconds: lag.lagSeconds,
       checkpointAgeSeconds: ageSeconds(now(), cp.updatedAt),
       sync: c.status === 'ok' ? { status: 'ok' } : { status: c.status, reason: c.reason, action: c.action },
+      // A failed job does not take the replica out of the balancer (every replica shares the store), but says so.
+      jobs: failing.length ? { status: 'failing', failing, action: JOBS_ACTION } : { status: 'ok' },
     };
   });
   return router;

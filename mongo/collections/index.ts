@@ -8,7 +8,7 @@ import { MARKET_READ_COLLECTIONS } from './market-read.js';
 import { NFT_COLLECTIONS_ALL } from './nft.js';
 import { PNL_COLLECTIONS } from './pnl.js';
 import { RUNS } from './runs.js';
-import { CHECKPOINTS, DERIVED_RUNS, SYNC_HEALTH, UNDO } from './sync-state.js';
+import { CHECKPOINTS, DERIVED_RUNS, JOB_HEALTH, SYNC_HEALTH, UNDO } from './sync-state.js';
 import { STAKING_COLLECTIONS } from './staking.js';
 import { STORAGE_COLLECTIONS } from './storage.js';
 import { NEWS_COLLECTIONS } from './news.js';
@@ -22,6 +22,7 @@ export const ALL_COLLECTIONS: CollectionSpec<{ _id: string }>[] = [
   UNDO,
   SYNC_HEALTH,
   DERIVED_RUNS,
+  JOB_HEALTH,
   RUNS,
   ...ACCESS_COLLECTIONS,
   ...MARKET_SYNC_COLLECTIONS,

@@ -97,6 +97,11 @@ export interface RankEntry {
   holders: number | null;
   holdersCapped: boolean;
   search: string;
+  /**
+   * The safety assessment (activities/safety) rated the token high risk when the list was built; tools hide these
+   * before paging (list_tokens hideHighRisk). Absent on lists built before it was kept.
+   */
+  highRisk?: boolean;
 }
 export interface RankingDoc {
   _id: string;

@@ -30,7 +30,15 @@ export interface UndoDoc {
   blockId: string;
   /** The point before this block (where a rollback of this block leaves the chain). */
   prev: { slot: number; id: string; height: number } | 'origin';
-  priors: { coll: string; id: string; doc: ({ _id: string } & Record<string, unknown>) | null }[];
+  /**
+   * Per document the block changed, in the order it first changed them: the whole prior document (`doc`, null =
+   * absent before), or for an update only the prior values of the fields that changed (`patch`: `p` the path of
+   * field names, `v` the prior value, no `v` = the field was absent; activities/sync/undo-patch.ts).
+   */
+  priors: (
+    | { coll: string; id: string; doc: ({ _id: string } & Record<string, unknown>) | null }
+    | { coll: string; id: string; patch: { p: string[]; v?: unknown }[] }
+  )[];
 }
 export const UNDO = defineCollection<UndoDoc>({ name: 'undo' });
 
@@ -105,6 +113,30 @@ export interface DerivedRunDoc {
   finishedAt: string;
 }
 export const DERIVED_RUNS = defineCollection<DerivedRunDoc>({ name: 'derived_runs' });
+
+/**
+ * How each scheduled job (recomputes, news ingest) last ended, written by the job itself (workflows/derived.ts) on
+ * either engine: so every API replica's /readyz, /healthz/jobs and /metrics see a job whose retries ran out, also
+ * when it runs on a Temporal worker. `failing` is cleared by the job's next success.
+ */
+export interface JobHealthDoc {
+  /** The workflow name. */
+  _id: string;
+  lastSuccessAt: string | null;
+  /** Set when a run failed after its retries: since when (the first failed run after the last success), why, and how many runs failed. */
+  failing: { since: string; error: string; runs: number } | null;
+  updatedAt: string;
+}
+export const JOB_HEALTH = defineCollection<JobHealthDoc>({ name: 'job_health' });
+
+/** The jobs whose last run failed, oldest failure first. */
+export async function failingJobs(
+  store: Store,
+): Promise<(JobHealthDoc & { failing: NonNullable<JobHealthDoc['failing']> })[]> {
+  const out: (JobHealthDoc & { failing: NonNullable<JobHealthDoc['failing']> })[] = [];
+  for await (const d of store.collection(JOB_HEALTH).scan()) if (d.failing) out.push({ ...d, failing: d.failing });
+  return out.sort((a, b) => (a.failing.since < b.failing.since ? -1 : 1));
+}
 
 export async function readSyncHealth(store: Store): Promise<SyncHealthDoc | null> {
   return store.collection(SYNC_HEALTH).get(SYNC_HEALTH_ID);

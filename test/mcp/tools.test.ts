@@ -10,12 +10,12 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { createApp } from '../../api/app.js';
 import { HANDLES } from '../../mongo/collections/index.js';
-import { acquireWorld, releaseWorld, type World } from './world.js';
+import { acquireWorld, connect, releaseWorld, type World } from './world.js';
 
 const TOOL_NAMES = [
   'search',
@@ -52,15 +52,6 @@ interface Samples {
   stakePool: string;
   handle: string;
   otherUnit: string;
-}
-
-export async function connect(url: string, era: 'modern' | 'legacy'): Promise<Client> {
-  const client = new Client(
-    { name: 'cds-test', version: '1.0.0' },
-    era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {},
-  );
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  return client;
 }
 
 const text = (r: Json) => (r.content as { type: string; text: string }[]).map((c) => c.text).join('');

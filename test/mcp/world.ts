@@ -4,6 +4,7 @@
  * hosted metadata, governance, NFT stats, PnL, storage, news from the recorded feed fixtures, search index, token
  * safety). Shared by the MCP tests (one build per mocha run: ~a minute of work on two cores).
  */
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -81,6 +82,8 @@ async function buildWorld(): Promise<World> {
   await acts.recomputeSearchIndex();
   await acts.recomputeNftRarity();
   await acts.recomputeTokenSafety();
+  // As the schedules interleave them: the next ranking run carries the safety ratings (list_tokens hideHighRisk).
+  await acts.recomputeRankings();
   const config = loadConfig({
     RATE_LIMITS: 'false',
     SITE_URL: 'https://cds.example',
@@ -111,4 +114,14 @@ async function serveFeeds(): Promise<{ server: Server; base: string }> {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/** The official TypeScript client connected to `url`: the 2026-07-28 era (version negotiation) or the legacy one. */
+export async function connect(url: string, era: 'modern' | 'legacy'): Promise<Client> {
+  const client = new Client(
+    { name: 'cds-test', version: '1.0.0' },
+    era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {},
+  );
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
 }

@@ -12,10 +12,15 @@ import { promisify } from 'node:util';
 import type { SliceInput, SliceResult } from '../../activities/sync/index.js';
 import { loadConfig } from '../../config/index.js';
 import { createNewsActivities } from '../../activities/news/index.js';
+import { createDerivedActivities } from '../../activities/derived/index.js';
+import { createApp } from '../../api/app.js';
+import { createMetrics } from '../../api/metrics/index.js';
+import { pino } from 'pino';
 import { ALL_COLLECTIONS, RUNS } from '../../mongo/collections/index.js';
 import { NEWS } from '../../mongo/collections/news.js';
 import { openStore } from '../../mongo/open.js';
-import type { Store } from '../../mongo/store.js';
+import { put, type Store } from '../../mongo/store.js';
+import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
 import { SYNC_WORKFLOW_ID } from '../../temporal/constants.js';
 import { OpsError, embeddedStatus, embeddedTrigger, parseOpsArgs } from '../../temporal/ops.js';
 import { SCHEDULES } from '../../temporal/schedules.js';
@@ -24,6 +29,30 @@ import type { ActivityOptions } from '../../workflows/context.js';
 import { WORKFLOWS } from '../../workflows/registry.js';
 
 const run = promisify(execFile);
+
+/** What the API's probes say over `store`: /healthz/jobs, the `jobs` part of /readyz, and /metrics. */
+async function probe(store: Store) {
+  const app = createApp({
+    store,
+    config: { SITE_URL: 'http://localhost', CARDANO_NETWORK: 'mainnet', TRUST_PROXY: false },
+    log: pino({ level: 'silent' }),
+    metrics: createMetrics({ defaultMetrics: false }),
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  try {
+    const jobs = await fetch(`${base}/healthz/jobs`);
+    const ready = await fetch(`${base}/readyz`);
+    return {
+      jobs: { status: jobs.status, body: (await jobs.json()) as { failing: { workflow: string; error: string }[] } },
+      ready: (await ready.json()) as { jobs: { status: string } },
+      metrics: await (await fetch(`${base}/metrics`)).text(),
+    };
+  } finally {
+    server.close();
+  }
+}
 const OPS = join(process.cwd(), 'scripts/ops.ts');
 
 async function ops(dataDir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -140,7 +169,12 @@ describe('ops command (embedded mode)', function () {
       now: () => Date.UTC(2026, 10, 17, 12),
     });
     const workflows = { ingestNews: twoQuickAttempts(WORKFLOWS.ingestNews) };
-    runner = createRunner({ store, activities: { ...news }, workflows, pollMs: 20 });
+    runner = createRunner({
+      store,
+      activities: { ...news, ...createDerivedActivities({ store }) },
+      workflows,
+      pollMs: 20,
+    });
     const failed = await (
       await runner.start('ingestNews', { workflowId: 'news', input: null, requestedBy: 'schedule' })
     ).done;
@@ -150,6 +184,18 @@ describe('ops command (embedded mode)', function () {
 
     const listed = await ops(dir, 'runs', '--failed');
     assert.match(listed.stdout, new RegExp(`${failed._id}\\s+ingestNews\\s+failed\\s+2\\s`));
+
+    // Nothing stuck looks healthy: the API's probes and metrics name the failed job (read from the store, so the
+    // same on a Temporal worker). /readyz answers once the sync indexed a block.
+    const point = { slot: 10, id: 'ab'.repeat(32), height: 1 };
+    const at = new Date().toISOString();
+    await store.write([put(CHECKPOINTS, { _id: 'sync', ...point, points: [point], tip: point, updatedAt: at })]);
+    const probes = await probe(store);
+    assert.equal(probes.jobs.status, 503);
+    assert.equal(probes.jobs.body.failing[0]?.workflow, 'ingestNews');
+    assert.match(probes.jobs.body.failing[0]?.error ?? '', /every news feed failed|ENOTFOUND|fetch failed/);
+    assert.equal(probes.ready.jobs.status, 'failing');
+    assert.match(probes.metrics, /^cardano_job_failing\{workflow="ingestNews"\} 1$/m);
 
     down = false;
     const retried = await ops(dir, 'retry', failed._id);
@@ -163,6 +209,10 @@ describe('ops command (embedded mode)', function () {
       items.map((n) => n.headline),
       ['Conway hard fork complete'],
     );
+    const after = await probe(store);
+    assert.equal(after.jobs.status, 200);
+    assert.deepEqual(after.jobs.body.failing, []);
+    assert.match(after.metrics, /^cardano_job_failing\{workflow="ingestNews"\} 0$/m);
   });
 
   it('answers a mistake with exit code 2 and a one-line reason, no stack trace', async function () {

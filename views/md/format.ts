@@ -18,13 +18,24 @@ export function num(n: number | null | undefined, digits = 2): string {
   if (n === null || n === undefined || !Number.isFinite(n)) return '—';
   const abs = Math.abs(n);
   if (abs !== 0 && abs < 1) return n.toPrecision(4).replace(/\.?0+$/, '');
-  return n.toLocaleString('en-US', { maximumFractionDigits: abs >= 1000 ? 0 : digits });
+  return enUs(abs >= 1000 ? 0 : digits).format(n);
 }
 
 /** An exact ADA amount (balances): every lovelace digit kept, thousands separated. */
 export function adaExact(n: number | null | undefined): string {
   if (n === null || n === undefined || !Number.isFinite(n)) return '—';
-  return n.toLocaleString('en-US', { maximumFractionDigits: 6 });
+  return enUs(6).format(n);
+}
+
+/**
+ * en-US number formats by maximum fraction digits, built once: `toLocaleString` with options builds a new
+ * Intl.NumberFormat on every call, the largest cost of rendering a view.
+ */
+const formats = new Map<number, Intl.NumberFormat>();
+function enUs(maximumFractionDigits: number): Intl.NumberFormat {
+  let f = formats.get(maximumFractionDigits);
+  if (!f) formats.set(maximumFractionDigits, (f = new Intl.NumberFormat('en-US', { maximumFractionDigits })));
+  return f;
 }
 
 /** A price (ADA or USD per token): significant digits, as prices span many magnitudes. */
