@@ -3,11 +3,12 @@
  * BENCH_HOURS (default 6) hours, rate limits off; the full `npm run bench` includes the same row.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load, type LoadResult } from './http.js';
+import { benchMcpFloor } from './mcp-floor.js';
 import { benchMcp } from './mcp.js';
 
 const HOURS = Number(process.env.BENCH_HOURS ?? 6);
@@ -55,7 +56,7 @@ try {
   const trades = await get<{ items: { maker: string; txHash: string }[] }>(`/api/v1/tokens/${unit}/trades?limit=1`);
   const nft = await get<{ items: { policyId: string }[] }>('/api/v1/nft/collections?pageSize=1');
   console.log(`# MCP bench (${HOURS} h of devnet chain time, ${SECONDS} s per load run, 32 connections)`);
-  await benchMcp(
+  const { modernAnswer } = await benchMcp(
     url,
     {
       unit,
@@ -63,8 +64,24 @@ try {
       policy: nft.items[0]?.policyId ?? 'none',
       txHash: trades.items[0]?.txHash ?? 'none',
     },
-    { seconds: SECONDS, load: (u) => load(u, { seconds: SECONDS }), row },
+    {
+      seconds: SECONDS,
+      load: (u) => load(u, { seconds: SECONDS }),
+      row,
+      // Linux only (/proc); elsewhere the CPU line is left out.
+      cpuMs: !existsSync('/proc/self/stat')
+        ? undefined
+        : () => {
+            const f = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+            return (Number(f[11]) + Number(f[12])) * 10; // utime + stime, clock ticks of 10 ms
+          },
+    },
   );
+  console.log(
+    `\n| floor of the design (bare node:http, this run's get_token answer) | req/s | p99 ms | non-2xx | server CPU ms/req |\n|---|---|---|---|---|`,
+  );
+  for (const r of await benchMcpFloor(modernAnswer, dir, SECONDS))
+    console.log(`| ${r.name} | ${Math.round(r.rps)} | ${r.p99} | ${r.non2xx} | ${r.cpuMsPerRequest.toFixed(3)} |`);
 } finally {
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));

@@ -53,7 +53,14 @@ async function loadPost(url: string, seconds: number, req: { headers: Record<str
     headers: req.headers,
     body: req.body,
   });
-  return { rps: r.requests.average, p99: r.latency.p99, p50: r.latency.p50, errors: r.errors, non2xx: r.non2xx };
+  return {
+    rps: r.requests.average,
+    p99: r.latency.p99,
+    p50: r.latency.p50,
+    errors: r.errors,
+    non2xx: r.non2xx,
+    total: r.requests.total,
+  };
 }
 
 const tokens = (chars: number) => Math.round(chars / 4);
@@ -65,8 +72,10 @@ export async function benchMcp(
     seconds: number;
     load: (url: string) => Promise<LoadResult>;
     row: (n: string, r: LoadResult, b?: LoadResult) => string;
+    /** CPU milliseconds the service process has used so far (all threads), when the caller knows its pid. */
+    cpuMs?: () => number;
   },
-): Promise<void> {
+): Promise<{ modernAnswer: string }> {
   const mcp = `${base}/api/mcp`;
   const restUrl = `${base}/api/v1/tokens/${s.unit}?logos=url`;
   const restBody = await (await fetch(restUrl)).text();
@@ -76,15 +85,25 @@ export async function benchMcp(
   console.log(
     `\n| tool server vs REST (same answer: token ${s.unit.slice(0, 12)}…) | req/s | p50 ms | p99 ms | non-2xx | ratio to REST |\n|---|---|---|---|---|---|`,
   );
-  const rest = await opts.load(restUrl);
+  // Service CPU per answered request beside each row: unlike req/s it barely moves with other load on the machine.
+  const cpu: string[] = [];
+  const measured = async <T extends LoadResult & { total?: number }>(name: string, run: () => Promise<T>) => {
+    const c0 = opts.cpuMs?.();
+    const r = await run();
+    const total = r.total ?? r.rps * opts.seconds;
+    if (c0 !== undefined && opts.cpuMs && total > 0) cpu.push(`${name} ${((opts.cpuMs() - c0) / total).toFixed(3)} ms`);
+    return r;
+  };
+  const rest = await measured('REST', () => opts.load(restUrl));
   console.log(opts.row(`GET /tokens/{unit} (${restBody.length} B)`, rest));
-  const m = await loadPost(mcp, opts.seconds, modern);
+  const m = await measured('MCP 2026-07-28', () => loadPost(mcp, opts.seconds, modern));
   console.log(opts.row(`MCP tools/call get_token, 2026-07-28 (${modernAnswer.length} B)`, m, rest));
-  const l = await loadPost(mcp, opts.seconds, legacy);
+  const l = await measured('MCP legacy', () => loadPost(mcp, opts.seconds, legacy));
   console.log(opts.row('MCP tools/call get_token, legacy short form (SSE)', l, rest));
   console.log(
     `modern tools/call budget ≥ 3000 req/s: ${Math.round(m.rps)} (ratio ${(m.rps / 3000).toFixed(2)}); ≥ 0.5 × REST: ${(m.rps / rest.rps).toFixed(2)}`,
   );
+  if (cpu.length) console.log(`service CPU per request: ${cpu.join('; ')}`);
 
   const list = await post(mcp, {
     headers: { ...BASE_HEADERS, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' },
@@ -138,4 +157,5 @@ export async function benchMcp(
       `| ${name} | ${JSON.stringify(args).slice(0, 60)} | ${tokens(text.length)}${result?.isError ? ' (isError)' : ''} |`,
     );
   }
+  return { modernAnswer };
 }

@@ -111,10 +111,12 @@ class SyncSession {
   };
 
   topUp(pipeline: number): void {
-    for (let room = pipeline - this.inFlight - this.buffer.length; room > 0 && this.usable; room--) {
-      this.socket.request('nextBlock', undefined, this.onAnswer);
-      this.inFlight++;
-    }
+    this.socket.batch(() => {
+      for (let room = pipeline - this.inFlight - this.buffer.length; room > 0 && this.usable; room--) {
+        this.socket.request('nextBlock', undefined, this.onAnswer);
+        this.inFlight++;
+      }
+    });
   }
 
   take(max: number): ChainEvent[] {

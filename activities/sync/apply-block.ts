@@ -75,9 +75,30 @@ const effectiveOutputs = (tx: Transaction): { index: number; out: TxOutput }[] =
 const effectiveInputs = (tx: Transaction): OutputReference[] =>
   tx.spends === 'collaterals' ? (tx.collaterals ?? []) : tx.inputs;
 
+/** Bech32 encodings are pure and recur (the same delegators, the same block producers): cached, bounded. */
+function memo<K, V>(fn: (k: K) => V, max = 100_000): (k: K) => V {
+  const cache = new Map<K, V>();
+  return (k) => {
+    let v = cache.get(k);
+    if (v === undefined) {
+      v = fn(k);
+      if (cache.size >= max) cache.clear();
+      cache.set(k, v);
+    }
+    return v;
+  };
+}
+/** Key: network, `s` (script) or `k` (key) credential, the credential hash, `|`-separated. */
+const rewardAddressOf = memo((key: string) => {
+  const [network, kind, cred] = key.split('|') as [Network, string, string];
+  return rewardAddress(network, cred, kind === 's');
+});
+const poolIdOf = memo(poolIdFromVkey, 10_000);
+
 function stakeCredAddress(network: Network, cert: Record<string, unknown>): string | null {
   const cred = cert.credential;
-  return typeof cred === 'string' ? rewardAddress(network, cred, cert.from === 'script') : null;
+  if (typeof cred !== 'string') return null;
+  return rewardAddressOf(`${network}|${cert.from === 'script' ? 's' : 'k'}|${cred}`);
 }
 
 /** Every document id a block may read, per collection, so one prefetch per batch serves all reads. */
@@ -87,7 +108,7 @@ export function keysToPrefetch(blocks: readonly Block[], network: Network) {
   const stake: string[] = [];
   const pools: string[] = [];
   for (const b of blocks) {
-    if (b.issuer?.verificationKey) pools.push(poolIdFromVkey(b.issuer.verificationKey));
+    if (b.issuer?.verificationKey) pools.push(poolIdOf(b.issuer.verificationKey));
     for (const tx of b.transactions ?? []) {
       for (const r of tx.inputs) utxos.push(refId(r));
       for (const r of tx.collaterals ?? []) utxos.push(refId(r));
@@ -295,7 +316,7 @@ export function applyBlock(
   });
 
   const issuerVkey = block.issuer?.verificationKey ?? null;
-  const poolId = issuerVkey ? poolIdFromVkey(issuerVkey) : null;
+  const poolId = issuerVkey ? poolIdOf(issuerVkey) : null;
   if (poolId) {
     const prev = state.get(STAKE_POOL_REGS, poolId) ?? newPoolReg(poolId, slot);
     state.put(STAKE_POOL_REGS, { ...prev, blocksMinted: prev.blocksMinted + 1, slot });

@@ -8,7 +8,7 @@
  * the documents from the undo journal.
  */
 import { CHECKPOINTS, UNDO, undoId, type UndoDoc } from '../../mongo/collections/sync-state.js';
-import { put, type Store, type WriteOp } from '../../mongo/store.js';
+import { put, type Store } from '../../mongo/store.js';
 import type { Network } from '../../cardano/address.js';
 import { slotToEpoch, slotToMs, type ChainSource } from '../chain/source.js';
 import type { Block, ChainEvent, NetworkTime, Point } from '../../cardano/chain/types.js';
@@ -70,10 +70,14 @@ export interface SyncDeps {
 /** Chain-sync events requested per round trip (the client pipelines them). */
 const EVENTS_PER_CALL = 100;
 /**
- * Blocks per write batch inside a slice. Each batch is atomic with its own checkpoint; while one commits on the
- * store's writer thread, the next is applied in memory on top of it (at most one write in flight).
+ * Blocks per write batch inside a slice: up to this many, or fewer once the batch changed `DOCS_PER_WRITE`
+ * documents (large mainnet blocks), which bounds the memory a batch holds. Each batch is atomic with its own
+ * checkpoint; while one commits on the store's writer thread, the next is applied in memory on top of it (at most
+ * one write in flight). A document changed by many blocks of a batch (a DEX pool, a busy address, a candle) is
+ * written once per batch, so larger batches write less.
  */
-const BLOCKS_PER_WRITE = 100;
+const BLOCKS_PER_WRITE = 250;
+const DOCS_PER_WRITE = 60_000;
 
 export class ChainDiscontinuityError extends Error {
   override name = 'ChainDiscontinuityError';
@@ -129,7 +133,8 @@ export function createSyncActivities(deps: SyncDeps) {
 
     let last: StoredPoint | 'origin' = cp ? { slot: cp.slot, id: cp.id, height: cp.height } : 'origin';
     let state = new SliceState(store);
-    let undo: WriteOp[] = [];
+    /** Undo records of the blocks applied in `state` and not yet written, oldest first (one per `applied`). */
+    let undo: UndoDoc[] = [];
     let applied: StoredPoint[] = [];
     let total = 0;
     let tip: StoredPoint | null = null;
@@ -148,7 +153,7 @@ export function createSyncActivities(deps: SyncDeps) {
         const lastApplied = applied[applied.length - 1] as StoredPoint;
         cp = nextCheckpoint(cp, applied, tip, new Date(now()).toISOString());
         const ops = [
-          ...undo,
+          ...undo.map((rec) => put(UNDO, rec)),
           ...state.writeOps(),
           ...pruneOps(first.height - 1, lastApplied.height, deps.k),
           put(CHECKPOINTS, cp),
@@ -161,6 +166,29 @@ export function createSyncActivities(deps: SyncDeps) {
         applied = [];
       }
       if (wait) await settle();
+    };
+
+    /**
+     * A shallow RollBackward to a block whose successors are all still in memory (applied, not yet written) is
+     * undone in memory from their undo records: the store never sees the orphaned blocks and no write has to
+     * settle first. Returns the blocks undone, or null when the store has to do it (a rollback into written blocks,
+     * or a deep one, which records a new sync generation before any document is undone).
+     */
+    const undoInMemory = (target: Point): number | null => {
+      if (target === 'origin') return null;
+      const keep = applied.findIndex((p) => p.id === target.id) + 1;
+      if (keep === 0) {
+        const prev = undo[0]?.prev;
+        if (prev === undefined || prev === 'origin' || prev.id !== target.id) return null;
+      }
+      const n = applied.length - keep;
+      // Deeper than k: the stored journal no longer reaches back that far, and the store path says so loudly.
+      if (n === 0 || n > DEEP_ROLLBACK_BLOCKS || n > deps.k) return null;
+      for (let i = applied.length - 1; i >= keep; i--) state.undoBlock((undo[i] as UndoDoc).priors);
+      last = keep > 0 ? (applied[keep - 1] as StoredPoint) : ((undo[0] as UndoDoc).prev as StoredPoint);
+      applied = applied.slice(0, keep);
+      undo = undo.slice(0, keep);
+      return n;
     };
 
     const applyForward = async (blocks: Block[]) => {
@@ -182,13 +210,13 @@ export function createSyncActivities(deps: SyncDeps) {
           prev: last,
           priors: state.endBlock(),
         };
-        undo.push(put(UNDO, rec));
+        undo.push(rec);
         last = { slot: block.slot ?? 0, id: block.id, height: block.height };
         applied.push(last);
         total++;
       }
       // Between runs only: the blocks of a run were prefetched into the current state.
-      if (applied.length >= BLOCKS_PER_WRITE) await flush(false);
+      if (applied.length >= BLOCKS_PER_WRITE || state.dirtyCount >= DOCS_PER_WRITE) await flush(false);
     };
 
     while (total < input.maxBlocks) {
@@ -214,6 +242,11 @@ export function createSyncActivities(deps: SyncDeps) {
         const target = ev.point;
         const lastId: string = last === 'origin' ? 'origin' : last.id;
         if ((target === 'origin' ? 'origin' : target.id) === lastId) continue; // the echo after an intersection
+        const inMemory = undoInMemory(target);
+        if (inMemory !== null) {
+          undone(inMemory);
+          continue;
+        }
         await flush(true);
         undone(
           await rollbackRecorded(store, target, last === 'origin' ? 0 : last.height, new Date(now()).toISOString()),

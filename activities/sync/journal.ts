@@ -7,9 +7,15 @@
  * restores their priors, which yields exactly the state at the checkpoint.
  */
 import { BLOCKS } from '../../mongo/collections/chain.js';
+import { ALL_COLLECTIONS } from '../../mongo/collections/index.js';
 import { CHECKPOINTS, UNDO, undoId, type CheckpointDoc, type UndoDoc } from '../../mongo/collections/sync-state.js';
 import { put, type Store, type WriteOp } from '../../mongo/store.js';
 import type { Point } from '../../cardano/chain/types.js';
+import { priorOf, type Prior } from './slice-state.js';
+import type { Doc } from './undo-patch.js';
+
+/** Collections by name, to read the documents a field-level prior applies to. */
+const SPECS = new Map(ALL_COLLECTIONS.map((c) => [c.name, c]));
 
 export type StoredPoint = { slot: number; id: string; height: number };
 export const CHECKPOINT_ID = 'sync';
@@ -75,14 +81,44 @@ export function pruneOps(oldHeight: number, newHeight: number, k: number): Write
   return ops;
 }
 
-/** Restore every document from the undo records above `height`, newest first. */
-function restoreOps(records: readonly UndoDoc[]): WriteOp[] {
-  const ops: WriteOp[] = [];
-  for (const rec of [...records].sort((a, b) => b.height - a.height)) {
-    for (const p of [...rec.priors].reverse())
-      ops.push(p.doc ? { coll: p.coll, put: p.doc } : { coll: p.coll, del: p.id });
-    ops.push({ coll: UNDO.name, del: rec._id });
+/**
+ * The writes that restore every document of `records` to its value before the oldest of them: the priors applied
+ * newest record first, starting from the documents as the store holds them (a field-level prior needs the current
+ * document), then the records deleted. One put or delete per document, with its final value.
+ */
+async function restoreOps(store: Store, records: readonly UndoDoc[]): Promise<WriteOp[]> {
+  const sorted = [...records].sort((a, b) => b.height - a.height);
+  const current = new Map<string, Map<string, Doc | null>>();
+  // Only field-level priors need the stored document; whole ones replace it.
+  const wanted = new Map<string, Set<string>>();
+  for (const rec of sorted)
+    for (const p of rec.priors as Prior[]) {
+      if (!current.has(p.coll)) current.set(p.coll, new Map());
+      if ('doc' in p) continue;
+      let ids = wanted.get(p.coll);
+      if (!ids) wanted.set(p.coll, (ids = new Set()));
+      ids.add(p.id);
+    }
+  for (const [coll, ids] of wanted) {
+    const spec = SPECS.get(coll);
+    if (!spec) throw new Error(`undo journal names collection ${coll}, which is not declared in ALL_COLLECTIONS`);
+    const list = [...ids];
+    const docs = await store.collection(spec).getMany(list);
+    const m = current.get(coll) as Map<string, Doc | null>;
+    list.forEach((id, i) => m.set(id, (docs[i] as Doc | null) ?? null));
   }
+  for (const rec of sorted) {
+    const priors = rec.priors as Prior[];
+    for (let i = priors.length - 1; i >= 0; i--) {
+      const p = priors[i] as Prior;
+      const m = current.get(p.coll) as Map<string, Doc | null>;
+      // A whole prior needs no current document; a field-level one was read above (or restored by a newer record).
+      m.set(p.id, 'doc' in p ? p.doc : priorOf(p, m.get(p.id) ?? null));
+    }
+  }
+  const ops: WriteOp[] = [];
+  for (const [coll, m] of current) for (const [id, doc] of m) ops.push(doc ? { coll, put: doc } : { coll, del: id });
+  for (const rec of sorted) ops.push({ coll: UNDO.name, del: rec._id });
   return ops;
 }
 
@@ -123,7 +159,7 @@ export async function rollbackTo(store: Store, point: Point, nowIso: string): Pr
     : null;
   if (target && prevOfOldest && prevOfOldest !== 'origin' && prevOfOldest.id !== target.id)
     throw new RollbackTooDeepError(`undo journal does not chain to ${target.id}`);
-  const ops = restoreOps(records);
+  const ops = await restoreOps(store, records);
   ops.push(newCp ? put(CHECKPOINTS, newCp) : { coll: CHECKPOINTS.name, del: CHECKPOINT_ID });
   await store.write(ops);
   return records.length;
@@ -134,6 +170,6 @@ export async function recoverIncomplete(store: Store): Promise<number> {
   const cp = await readCheckpoint(store);
   const records = await store.collection(UNDO).find('_id', { gt: undoId(cp?.height ?? -1) });
   if (records.length === 0) return 0;
-  await store.write(restoreOps(records));
+  await store.write(await restoreOps(store, records));
   return records.length;
 }

@@ -8,19 +8,37 @@
  * because the same object may be held as a prior.
  */
 import type { CollectionSpec, Store, WriteOp } from '../../mongo/store.js';
+import { applyPatch, diffDoc, type Doc, type PatchEntry } from './undo-patch.js';
 
-type Doc = { _id: string } & Record<string, unknown>;
-export interface Prior {
-  coll: string;
-  id: string;
-  doc: Doc | null;
+/**
+ * What a block changed in one document, to undo it: the whole prior document (`doc`; null = it did not exist),
+ * or, for a document the block updated, the prior values of the fields that changed (`patch`, see undo-patch.ts).
+ */
+export type Prior = { coll: string; id: string; doc: Doc | null } | { coll: string; id: string; patch: PatchEntry[] };
+
+/** The document as it was before the block, given the one after it (null = absent). */
+export function priorOf(p: Prior, after: Doc | null): Doc | null {
+  if ('doc' in p) return p.doc;
+  // Absent after an update: only in a state the priors of an older block restore (see undo-patch.ts).
+  return after ? applyPatch(after, p.patch) : null;
+}
+
+/** One collection's view in a SliceState. */
+interface CollView {
+  docs: Map<string, Doc | null>;
+  /**
+   * Documents changed in this state → whether the store lacked them when this state first changed them. One that
+   * the store lacked and the slice removes again (an output created and spent within the write) needs no write.
+   */
+  dirty: Map<string, boolean>;
+  /** Ids whose prior the current block already recorded. */
+  touched: Set<string>;
 }
 
 export class SliceState {
-  private readonly cache = new Map<string, Map<string, Doc | null>>();
-  private readonly dirty = new Map<string, Set<string>>();
-  private priors: Prior[] | null = null;
-  private touched = new Set<string>();
+  private readonly views = new Map<string, CollView>();
+  private priors: { coll: string; id: string; doc: Doc | null }[] | null = null;
+  private readonly touchedIn: CollView[] = [];
 
   /**
    * `base`: the previous sub-batch's state while its write is still committing. Reads fall through to it before
@@ -37,28 +55,28 @@ export class SliceState {
   }
 
   private cached(name: string, id: string): { doc: Doc | null } | undefined {
-    const m = this.cache.get(name);
+    const m = this.views.get(name)?.docs;
     if (m?.has(id)) return { doc: m.get(id) ?? null };
     return this.base?.cached(name, id);
   }
 
-  private coll(name: string): Map<string, Doc | null> {
-    let m = this.cache.get(name);
-    if (!m) this.cache.set(name, (m = new Map()));
-    return m;
+  private view(name: string): CollView {
+    let v = this.views.get(name);
+    if (!v) this.views.set(name, (v = { docs: new Map(), dirty: new Map(), touched: new Set() }));
+    return v;
   }
 
   /** Load the documents not yet in the view; absent ones are remembered as absent. */
   async prefetch<D extends { _id: string }>(spec: CollectionSpec<D>, ids: Iterable<string>): Promise<void> {
-    const m = this.coll(spec.name);
-    let missing = [...new Set(ids)].filter((id) => !m.has(id));
-    if (this.base) {
-      const base = this.base;
-      missing = missing.filter((id) => {
-        const hit = base.cached(spec.name, id);
-        if (hit) m.set(id, hit.doc);
-        return !hit;
-      });
+    const m = this.view(spec.name).docs;
+    const missing: string[] = [];
+    const seen = new Set<string>();
+    for (const id of ids) {
+      if (m.has(id) || seen.has(id)) continue;
+      seen.add(id);
+      const hit = this.base?.cached(spec.name, id);
+      if (hit) m.set(id, hit.doc);
+      else missing.push(id);
     }
     if (missing.length === 0) return;
     const docs = await this.store.collection(spec).getMany(missing);
@@ -67,13 +85,14 @@ export class SliceState {
 
   /** A prefetched document (or null when absent). Reading one that was not prefetched is a programming error. */
   get<D extends { _id: string }>(spec: CollectionSpec<D>, id: string): D | null {
-    const m = this.coll(spec.name);
-    if (!m.has(id)) throw new Error(`sync: ${spec.name}/${id} read before it was prefetched`);
-    return (m.get(id) ?? null) as D | null;
+    const m = this.view(spec.name).docs;
+    const doc = m.get(id);
+    if (doc === undefined && !m.has(id)) throw new Error(`sync: ${spec.name}/${id} read before it was prefetched`);
+    return (doc ?? null) as D | null;
   }
 
   has<D extends { _id: string }>(spec: CollectionSpec<D>, id: string): boolean {
-    return this.coll(spec.name).has(id);
+    return this.view(spec.name).docs.has(id);
   }
 
   put<D extends { _id: string }>(spec: CollectionSpec<D>, doc: D): void {
@@ -85,40 +104,63 @@ export class SliceState {
   }
 
   private change(name: string, id: string, doc: Doc | null): void {
-    const m = this.coll(name);
-    if (this.priors) {
-      const key = `${name}\u0000${id}`;
-      if (!this.touched.has(key)) {
-        this.touched.add(key);
-        this.priors.push({ coll: name, id, doc: m.has(id) ? (m.get(id) ?? null) : null });
-      }
+    const v = this.view(name);
+    const before = v.docs.get(id) ?? null;
+    if (this.priors && !v.touched.has(id)) {
+      if (v.touched.size === 0) this.touchedIn.push(v);
+      v.touched.add(id);
+      this.priors.push({ coll: name, id, doc: before });
     }
-    m.set(id, doc);
-    let d = this.dirty.get(name);
-    if (!d) this.dirty.set(name, (d = new Set()));
-    d.add(id);
+    v.docs.set(id, doc);
+    if (!v.dirty.has(id)) v.dirty.set(id, before === null);
   }
 
   beginBlock(): void {
     this.priors = [];
-    this.touched = new Set();
+    for (const v of this.touchedIn) v.touched.clear();
+    this.touchedIn.length = 0;
   }
 
-  /** The priors of the block since beginBlock. */
+  /**
+   * The priors of the block since beginBlock: a document the block updated is recorded as the fields that
+   * changed (none: left out), a created or deleted one whole.
+   */
   endBlock(): Prior[] {
-    const p = this.priors ?? [];
+    const raw = this.priors ?? [];
     this.priors = null;
-    return p;
+    const out: Prior[] = [];
+    for (const p of raw) {
+      const before = (p as { doc: Doc | null }).doc;
+      const after = before === null ? null : (this.views.get(p.coll)?.docs.get(p.id) ?? null);
+      if (before === null || after === null) out.push(p);
+      else if (before !== after) {
+        const patch = diffDoc(before, after);
+        if (patch.length > 0) out.push({ coll: p.coll, id: p.id, patch });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Undo one block applied in this state (its priors, as endBlock returned them), newest block first: the view
+   * then holds what it held before the block, and the next write carries that.
+   */
+  undoBlock(priors: readonly Prior[]): void {
+    if (this.priors) throw new Error('sync: undoBlock inside a block');
+    for (let i = priors.length - 1; i >= 0; i--) {
+      const p = priors[i] as Prior;
+      this.change(p.coll, p.id, priorOf(p, this.view(p.coll).docs.get(p.id) ?? null));
+    }
   }
 
   /** Puts and deletes for every document changed in the slice, with its final value. */
   writeOps(): WriteOp[] {
     const ops: WriteOp[] = [];
-    for (const [coll, ids] of this.dirty) {
-      const m = this.coll(coll);
-      for (const id of ids) {
-        const doc = m.get(id) ?? null;
-        ops.push(doc ? { coll, put: doc } : { coll, del: id });
+    for (const [coll, v] of this.views) {
+      for (const [id, absent] of v.dirty) {
+        const doc = v.docs.get(id) ?? null;
+        if (doc) ops.push({ coll, put: doc });
+        else if (!absent) ops.push({ coll, del: id });
       }
     }
     return ops;
@@ -126,7 +168,7 @@ export class SliceState {
 
   get dirtyCount(): number {
     let n = 0;
-    for (const s of this.dirty.values()) n += s.size;
+    for (const v of this.views.values()) n += v.dirty.size;
     return n;
   }
 }

@@ -9,6 +9,7 @@
  * The parsed body is kept in `ctx.state.mcpBody` and handed to the SDK, so the stream is read once. A body that is
  * not JSON gets the JSON-RPC parse error (-32700) here; a non-JSON content type is left for the SDK (415).
  */
+import type { IncomingMessage } from 'node:http';
 import type Koa from 'koa';
 
 export const MODERN_REVISION = '2026-07-28';
@@ -33,24 +34,49 @@ export function legacyToolName(body: unknown): string | null {
   return name;
 }
 
+/** The request body, or null past `max` bytes (the rest is left unread; Node discards it after the answer). */
+function readBody(req: IncomingMessage, max: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    const onData = (c: Buffer) => {
+      size += c.length;
+      if (size > max) {
+        done();
+        resolve(null);
+      } else chunks.push(c);
+    };
+    const onEnd = () => {
+      done();
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    };
+    const onError = (e: Error) => {
+      done();
+      reject(e);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
+}
+
 export function readMcpBody(): Koa.Middleware {
   return async (ctx, next) => {
     if (ctx.method !== 'POST' || !ctx.is('application/json')) return next();
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const c of ctx.req as AsyncIterable<Buffer>) {
-      size += c.length;
-      if (size > MAX_BODY) {
-        ctx.status = 413;
-        ctx.body = { error: 'request body over 4 MiB' };
-        return;
-      }
-      chunks.push(c);
+    const bytes = await readBody(ctx.req, MAX_BODY);
+    if (!bytes) {
+      ctx.status = 413;
+      ctx.body = { error: 'request body over 4 MiB' };
+      return;
     }
-    const raw = Buffer.concat(chunks).toString('utf8');
     let parsed: unknown;
     try {
-      parsed = JSON.parse(raw);
+      parsed = JSON.parse(bytes.toString('utf8'));
     } catch {
       // As the SDK answers it (JSON-RPC parse error); the stream is consumed, so it cannot be handed on.
       ctx.status = 400;

@@ -11,34 +11,52 @@
  *   origin; other browser origins get 403 (non-browser clients send no Origin and are unaffected).
  */
 import Router from '@koa/router';
-import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, localhostAllowedOrigins, validateOriginHeader } from '@modelcontextprotocol/server';
 import type Koa from 'koa';
 import type { ApiDeps } from '../deps.js';
 import { syncGate } from '../sync-guard.js';
-import { buildMcpServer } from './server.js';
+import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
+import { nodeMcpHandler } from './node-adapter.js';
+import { ReplayCache, replayCall, type ReplayCall } from './replay.js';
+import { buildMcpServer, gatedPath } from './server.js';
 import { serverCard } from './server-card.js';
 
 export const MCP_PATH = '/api/mcp';
 
+/** The tool name of a body that is one `tools/call` request (not a batch), else null. */
+export function singleToolCall(body: unknown): string | null {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
+  const m = body as { method?: unknown; params?: { name?: unknown } };
+  return m.method === 'tools/call' && typeof m.params?.name === 'string' ? m.params.name : null;
+}
+
 export function mcpRouter(deps: ApiDeps): Router {
   const gate = syncGate({ store: deps.store });
+  const onerror = (e: Error) => deps.log.debug({ err: e.message }, 'mcp request rejected');
+  // The tool a request's body calls when it is a single tools/call (either era), by the Request the SDK hands the
+  // factory: that request's server registers just that tool.
+  const calls = new WeakMap<object, string>();
   const handler = createMcpHandler(
-    ({ era, requestInfo }) =>
-      buildMcpServer(
-        deps,
-        era === 'modern' && requestInfo?.headers.get('mcp-method') === 'tools/call'
-          ? requestInfo.headers.get('mcp-name')
-          : null,
-        gate,
-      ),
+    ({ requestInfo }) => buildMcpServer(deps, requestInfo ? calls.get(requestInfo) : null, gate),
     {
       legacy: 'stateless',
       responseMode: 'auto',
-      onerror: (e) => deps.log.debug({ err: e.message }, 'mcp request rejected'),
+      onerror,
     },
   );
-  const node = toNodeHandler(handler);
+  const node = nodeMcpHandler(
+    {
+      fetch: (request, options) => {
+        const name = singleToolCall(options?.parsedBody);
+        if (name) calls.set(request, name);
+        return handler.fetch(request, options);
+      },
+    },
+    onerror,
+  );
+  const ttl = deps.cacheMs ?? 0;
+  const replay = ttl > 0 ? new ReplayCache(ttl) : null;
+  const checkpoints = deps.store.collection(CHECKPOINTS);
   const allowedOrigins = [...localhostAllowedOrigins(), new URL(deps.config.SITE_URL).hostname];
   const card = serverCard(deps.config.SITE_URL);
 
@@ -52,7 +70,23 @@ export function mcpRouter(deps: ApiDeps): Router {
     }
     ctx.respond = false;
     const body: unknown = ctx.state.mcpBody;
-    await (body === undefined ? node(ctx.req, ctx.res) : node(ctx.req, ctx.res, body));
+    let call: ReplayCall | null = null;
+    if (replay && body !== undefined) {
+      const cp = await checkpoints.get('sync');
+      call = replayCall(ctx.req.headers, body, cp ? `${cp.height}:${cp.id}` : '-');
+      const hit = call && replay.get(call, Date.now());
+      if (call && hit && !(await gate.withheld(gatedPath(call.tool)))) {
+        ctx.res.writeHead(hit.status, hit.headers).end(hit.bytes);
+        return;
+      }
+    }
+    const kept = call;
+    await node(
+      ctx.req,
+      ctx.res,
+      body === undefined ? undefined : { value: body },
+      replay && kept ? (status, headers, bytes) => replay.offer(kept, status, headers, bytes, Date.now()) : undefined,
+    );
   };
   router.all(MCP_PATH, serve);
   router.all(`${MCP_PATH}/`, serve);

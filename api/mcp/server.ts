@@ -79,7 +79,10 @@ export function adviceFor(tool: string, e: unknown): string | null {
  * arguments and the sync checkpoint, as REST answers are (api/micro-cache.ts): public chain data, the same for every
  * caller, never older than the chain state it was read from. Per app (deps), never shared across deployments.
  */
-const caches = new WeakMap<ApiDeps, ResponseCache<{ expires: number; structured: Record<string, unknown> }>>();
+const caches = new WeakMap<
+  ApiDeps,
+  ResponseCache<{ expires: number; text: string; structured: Record<string, unknown> }>
+>();
 
 /**
  * The REST path whose data each tool reads, for the sync gate (api/sync-guard.ts): while the sync is stalled on an
@@ -109,6 +112,9 @@ const GATED_PATH: Record<string, string> = {
   get_news: '/news',
 };
 
+/** The REST path a tool's answers are gated by (api/sync-guard.ts). */
+export const gatedPath = (tool: string): string => GATED_PATH[tool] ?? '/tokens';
+
 async function callTool(deps: ApiDeps, r: Registered, raw: unknown, gate?: SyncGate): Promise<CallToolResult> {
   const args = structuredClone((raw ?? {}) as Record<string, unknown>);
   if (!r.check(args))
@@ -120,7 +126,7 @@ async function callTool(deps: ApiDeps, r: Registered, raw: unknown, gate?: SyncG
   if (ttl > 0 && !cache) caches.set(deps, (cache = new ResponseCache(2_000, 32 * 1024 * 1024)));
   let key: string | null = null;
   try {
-    const held = gate ? await gate.withheld(GATED_PATH[r.tool.name] ?? '/tokens') : null;
+    const held = gate ? await gate.withheld(gatedPath(r.tool.name)) : null;
     if (held)
       return failure(`${held.reason.replace(/[.\s]+$/, '')}; retry ${r.tool.name} in ${held.retryAfterSeconds} s.`);
     if (cache) {
@@ -129,7 +135,7 @@ async function callTool(deps: ApiDeps, r: Registered, raw: unknown, gate?: SyncG
       const hit = cache.entry(key);
       if (hit && hit.meta.expires > Date.now())
         return {
-          content: [{ type: 'text', text: hit.bytes.toString('utf8') }],
+          content: [{ type: 'text', text: hit.meta.text }],
           structuredContent: hit.meta.structured,
         };
     }
@@ -140,7 +146,8 @@ async function callTool(deps: ApiDeps, r: Registered, raw: unknown, gate?: SyncG
       lagSeconds: fresh.lagSeconds,
     };
     const text = JSON.stringify(structured);
-    if (cache && key) cache.setBytes(key, Buffer.from(text), { expires: Date.now() + ttl, structured });
+    // The bytes count the entry against the cache's size bound; a hit answers with the kept string, not a decode.
+    if (cache && key) cache.setBytes(key, Buffer.from(text), { expires: Date.now() + ttl, text, structured });
     return { content: [{ type: 'text', text }], structuredContent: structured };
   } catch (e) {
     const advice = adviceFor(r.tool.name, e);
@@ -150,11 +157,11 @@ async function callTool(deps: ApiDeps, r: Registered, raw: unknown, gate?: SyncG
   }
 }
 
-/** A fresh server with every tool registered (called once per HTTP request by the handler). */
 /**
- * A fresh server for one request. `only`: a 2026-07-28 `tools/call` names its tool in the `Mcp-Name` header (the
- * SDK rejects a header that differs from the body), so that request's server registers just that tool; every other
- * request (tools/list, discover, legacy traffic) gets all of them.
+ * A fresh server for one request. `only`: the tool a request that is one `tools/call` (either era; the router
+ * reads it from the body) calls, so that request's server registers just that tool; every other request
+ * (tools/list, discover, initialize, batches) gets all of them. An unknown name registers all, so the SDK answers
+ * the unknown tool as it would anyway.
  */
 export function buildMcpServer(deps: ApiDeps, only?: string | null, gate?: SyncGate): McpServer {
   const server = new McpServer(

@@ -42,18 +42,41 @@ export function validateOps(ops: readonly WriteOp[]): void {
  * pairs as objects (`{ name, value }`), not as `[name, value]` tuples.
  */
 export function badFieldName(x: unknown, path = ''): string | null {
+  // The common case (every name fine) builds no path strings: the path is spelled out only for the culprit.
+  return hasBadFieldName(x) ? describeBadField(x, path) : null;
+}
+
+function hasBadFieldName(x: unknown): boolean {
+  if (x === null || typeof x !== 'object') return false;
+  if (Array.isArray(x)) {
+    for (let i = 0; i < x.length; i++) {
+      const v: unknown = x[i];
+      if (Array.isArray(v) || hasBadFieldName(v)) return true;
+    }
+    return false;
+  }
+  for (const k in x as Record<string, unknown>) {
+    const c = k.charCodeAt(0);
+    if (c === 36 /* $ */ || k.includes('.')) return true;
+    const v = (x as Record<string, unknown>)[k];
+    if (v !== null && typeof v === 'object' && hasBadFieldName(v)) return true;
+  }
+  return false;
+}
+
+function describeBadField(x: unknown, path: string): string | null {
   if (x === null || typeof x !== 'object') return null;
   if (Array.isArray(x)) {
     for (let i = 0; i < x.length; i++) {
       if (Array.isArray(x[i])) return `${path}[${i}] (an array directly inside an array)`;
-      const bad = badFieldName(x[i], `${path}[${i}]`);
+      const bad = describeBadField(x[i], `${path}[${i}]`);
       if (bad !== null) return bad;
     }
     return null;
   }
   for (const k in x as Record<string, unknown>) {
     if (k.includes('.') || k.startsWith('$')) return `${path}${JSON.stringify(k)}`;
-    const bad = badFieldName((x as Record<string, unknown>)[k], `${path}${k}.`);
+    const bad = describeBadField((x as Record<string, unknown>)[k], `${path}${k}.`);
     if (bad !== null) return bad;
   }
   return null;

@@ -30,7 +30,15 @@ export interface UndoDoc {
   blockId: string;
   /** The point before this block (where a rollback of this block leaves the chain). */
   prev: { slot: number; id: string; height: number } | 'origin';
-  priors: { coll: string; id: string; doc: ({ _id: string } & Record<string, unknown>) | null }[];
+  /**
+   * Per document the block changed, in the order it first changed them: the whole prior document (`doc`, null =
+   * absent before), or for an update only the prior values of the fields that changed (`patch`: `p` the path of
+   * field names, `v` the prior value, no `v` = the field was absent; activities/sync/undo-patch.ts).
+   */
+  priors: (
+    | { coll: string; id: string; doc: ({ _id: string } & Record<string, unknown>) | null }
+    | { coll: string; id: string; patch: { p: string[]; v?: unknown }[] }
+  )[];
 }
 export const UNDO = defineCollection<UndoDoc>({ name: 'undo' });
 

@@ -45,7 +45,8 @@ describe('MCP conformance suite', function () {
       this.skip();
     }
     const world = await acquireWorld();
-    server = createServer(createApp(world.deps).callback());
+    // The production answer window (API_CACHE_MS default), so the checks also meet replayed answers (api/mcp/replay.ts).
+    server = createServer(createApp({ ...world.deps, cacheMs: 1_000 }).callback());
     await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/mcp`;
     results = mkdtempSync(join(tmpdir(), 'cds-conformance-'));

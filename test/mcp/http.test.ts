@@ -225,6 +225,62 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
     assert.equal(status, 304);
   });
 
+  describe('answer replay (API_CACHE_MS)', () => {
+    let cached: { url: string; server: Server };
+    let other = '';
+    before(async () => {
+      cached = await listen(createApp({ ...world.deps, cacheMs: 60_000 }));
+      const tokens = (await (await fetch(`${site}/api/v1/tokens?sort=liquidity&pageSize=2`)).json()) as Json;
+      other = tokens.items[1].asset.unit;
+    });
+    after(() => cached?.server.close());
+
+    const call = (id: number | string, name: string, args: Json, headers: Record<string, string> = {}) =>
+      fetch(`${cached.url}/api/mcp`, {
+        method: 'POST',
+        headers: {
+          ...JSON_ACCEPT,
+          'mcp-protocol-version': MODERN,
+          'mcp-method': 'tools/call',
+          'mcp-name': name,
+          ...headers,
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: { name, arguments: args, _meta: META },
+        }),
+      });
+
+    it('a repeated call gets the same answer under its own id; header rules still apply to it', async () => {
+      const first = await call(1, 'get_token', { unit });
+      const firstBody = await first.text();
+      const again = await call('second', 'get_token', { unit });
+      assert.equal(again.status, 200);
+      assert.equal(again.headers.get('content-length'), String(Buffer.byteLength(await again.clone().text())));
+      const m = await rpc(again);
+      assert.equal(m.id, 'second');
+      assert.deepEqual(m.result, (JSON.parse(firstBody) as Json).result);
+      const mismatched = await call(3, 'get_token', { unit }, { 'mcp-name': 'get_pool' });
+      assert.equal(mismatched.status, 400);
+      assert.equal((await rpc(mismatched)).error.code, -32020);
+      const noVersion = await call(4, 'get_token', { unit }, { 'mcp-protocol-version': '2025-11-25' });
+      assert.equal((await rpc(noVersion)).error.code, -32020);
+    });
+
+    it('concurrent callers with different arguments and ids each get their own answer', async () => {
+      const calls = Array.from({ length: 24 }, (_, i) => {
+        const u = i % 2 ? unit : other;
+        return call(100 + i, 'get_token', { unit: u }).then(async (r) => ({ i, u, m: await rpc(r) }));
+      });
+      for (const { i, u, m } of await Promise.all(calls)) {
+        assert.equal(m.id, 100 + i);
+        assert.equal(m.result.structuredContent.asset.unit, u);
+      }
+    });
+  });
+
   describe('keys and limits', () => {
     let access: Access;
     let limited: { url: string; server: Server };

@@ -10,6 +10,8 @@ import { termsOf } from '../../activities/search/index.js';
 import { presentSchema, presentValue } from '../../api/mcp/present.js';
 import { reverseDns } from '../../api/mcp/server-card.js';
 import { legacyToolName } from '../../api/mcp/body.js';
+import { ReplayCache, replayCall } from '../../api/mcp/replay.js';
+import { singleToolCall } from '../../api/mcp/router.js';
 
 describe('MCP pure pieces', () => {
   it('presents fractions as *Pct percent and unix seconds as ISO, schema and value alike', () => {
@@ -149,5 +151,55 @@ describe('MCP pure pieces', () => {
       params: { name: 'x', _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } },
     };
     assert.equal(legacyToolName(modern), null);
+  });
+
+  it('replay keys: the id is left out, every other input counts; only 200 JSON results are kept, id written in', () => {
+    const h = { 'content-type': 'application/json', 'mcp-name': 'get_token', 'mcp-protocol-version': '2026-07-28' };
+    const body = (id: unknown, unit = 'a') => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'get_token', arguments: { unit } },
+    });
+    const k = (headers: Record<string, string>, b: unknown, cp = '1:x') => replayCall(headers, b, cp)?.key;
+    assert.equal(k(h, body(1)), k(h, body('z')));
+    assert.notEqual(k(h, body(1)), k(h, body(1, 'b')));
+    assert.notEqual(k(h, body(1)), k({ ...h, 'mcp-name': 'get_pool' }, body(1)));
+    assert.notEqual(k(h, body(1)), k({ ...h, 'mcp-param-unit': 'a' }, body(1)));
+    assert.notEqual(k(h, body(1)), k(h, body(1), '2:y'));
+    assert.equal(replayCall(h, [body(1)], '1:x'), null, 'batches are never replayed');
+    assert.equal(replayCall(h, { ...body(1), method: 'tools/list' }, '1:x'), null);
+    assert.equal(replayCall(h, { ...body(1), id: undefined }, '1:x'), null, 'notifications');
+
+    const cache = new ReplayCache(1_000);
+    const first = replayCall(h, body(1), '1:x')!;
+    const json = { 'content-type': 'application/json' };
+    const answer = (result: unknown, id: unknown) => Buffer.from(JSON.stringify({ result, jsonrpc: '2.0', id }));
+    cache.offer(first, 200, json, answer({ isError: true, content: [] }, 1), 0);
+    assert.equal(cache.get(first, 1), undefined, 'isError results are not kept');
+    cache.offer(first, 400, json, answer({ content: [] }, 1), 0);
+    cache.offer(first, 200, json, answer({ content: [] }, 2), 0);
+    cache.offer(first, 200, { 'content-type': 'text/event-stream' }, answer({ content: [] }, 1), 0);
+    assert.equal(cache.get(first, 1), undefined, 'errors, another id and event streams are not kept');
+    cache.offer(first, 200, json, answer({ content: [{ type: 'text', text: '"id":1}' }] }, 1), 0);
+    const again = replayCall(h, body('two'), '1:x')!;
+    const hit = cache.get(again, 999)!;
+    assert.deepEqual(JSON.parse(hit.bytes.toString()), {
+      result: { content: [{ type: 'text', text: '"id":1}' }] },
+      jsonrpc: '2.0',
+      id: 'two',
+    });
+    assert.equal(hit.headers['content-length'], String(hit.bytes.length));
+    assert.equal(cache.get(again, 1_000), undefined, 'expired after the window');
+  });
+
+  it('a single tools/call names its tool; batches and other methods do not', () => {
+    assert.equal(
+      singleToolCall({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_pool' } }),
+      'get_pool',
+    );
+    assert.equal(singleToolCall([{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_pool' } }]), null);
+    assert.equal(singleToolCall({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), null);
+    assert.equal(singleToolCall(null), null);
   });
 });

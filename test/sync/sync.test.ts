@@ -119,6 +119,17 @@ describe('sync', () => {
     }
   });
 
+  it('fails loudly on a rollback deeper than k, also when the orphaned blocks are not written yet', async () => {
+    // The fork at height 7 orphans 2 blocks (build-chain: depth 1 + height % 3); one slice holds them in memory.
+    const { events } = buildChain({ blocks: 12, forkEvery: 7 });
+    const t = await tempStore();
+    try {
+      await assert.rejects(syncAll(t.store, memoryChain(events), 1000, 1), { name: 'RollbackTooDeepError' });
+    } finally {
+      await t.cleanup();
+    }
+  });
+
   it('keeps undo information for the last k blocks only', async () => {
     const { events } = buildChain({ blocks: 40 });
     const t = await tempStore();
