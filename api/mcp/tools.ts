@@ -14,6 +14,7 @@ import type { ApiDeps } from '../deps.js';
 import { rarityOf } from '../read/nft-rarity.js';
 import { nftSalesOfTx, tradesOfTx } from '../read/tx-activity.js';
 import { search, SEARCH_KINDS } from '../read/search.js';
+import type { Candle } from '../read/tokens.js';
 import { safetyOf, SAFETY_SCHEMA } from '../read/token-safety.js';
 import type { JsonSchema, ObjectSchema } from '../schema.js';
 import { factorSchema, presentSchema, presentValue } from './present.js';
@@ -92,16 +93,6 @@ const CANDLE_ROW: JsonSchema = {
   minItems: 7,
   maxItems: 7,
 };
-
-interface Candle {
-  time: number;
-  open: number;
-  high: number;
-  low: number;
-  close: number;
-  volume: number;
-  trades: number;
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Stake pools: the REST list is paged in rank order; filters and sorts apply over every page.

@@ -4,60 +4,42 @@
  * Markdown with the same status and Retry-After.
  */
 import assert from 'node:assert/strict';
-import type { Server } from 'node:http';
-import { pino } from 'pino';
-import { createApp } from '../../api/app.js';
-import { openMemoryStore } from '../../mongo/adapters/embedded.js';
-import { ALL_COLLECTIONS } from '../../mongo/collections/index.js';
 import { DERIVED_RUNS, SYNC_HEALTH, SYNC_HEALTH_ID } from '../../mongo/collections/sync-state.js';
-import type { Store } from '../../mongo/store.js';
 import { put } from '../../mongo/store.js';
+import { startTestApi, type TestApi } from '../api/seed.js';
 
 const UNIT = `${'ab'.repeat(28)}534e454b`;
 const POOL_ID = 'pool1pu5jlj4q9w9jlxeu370a3c9myx47md5j5m2str0naunn2q3lkdy';
 const POLICY = 'cd'.repeat(28);
 
 describe('Markdown views withheld after a deep rollback', () => {
-  let store: Store;
-  let server: Server;
-  let base: string;
+  let api: TestApi;
   before(async () => {
-    store = await openMemoryStore();
-    await store.ensureIndexes(ALL_COLLECTIONS);
     const at = new Date().toISOString();
     // Generation 1: one rollback of 12 blocks; only the NFT recompute has run on the new chain since.
-    await store.write([
-      put(SYNC_HEALTH, {
-        _id: SYNC_HEALTH_ID,
-        contactAt: at,
-        tip: { slot: 100, id: 'ee'.repeat(32), height: 10 },
-        failing: null,
-        stall: null,
-        generation: 1,
-        lastDeepRollback: { depth: 12, toHeight: 8, at },
-        updatedAt: at,
-      }),
-      put(DERIVED_RUNS, {
-        _id: 'recomputeNft',
-        generation: 1,
-        from: { slot: 100, id: 'ee'.repeat(32), height: 10 },
-        startedAt: at,
-        finishedAt: at,
-      }),
-    ]);
-    const app = createApp({
-      store,
-      config: { SITE_URL: 'http://site.test', CARDANO_NETWORK: 'mainnet', TRUST_PROXY: false },
-      log: pino({ level: 'silent' }),
-    });
-    server = app.listen(0, '127.0.0.1');
-    await new Promise((r) => server.once('listening', r));
-    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    api = await startTestApi((store) =>
+      store.write([
+        put(SYNC_HEALTH, {
+          _id: SYNC_HEALTH_ID,
+          contactAt: at,
+          tip: { slot: 100, id: 'ee'.repeat(32), height: 10 },
+          failing: null,
+          stall: null,
+          generation: 1,
+          lastDeepRollback: { depth: 12, toHeight: 8, at },
+          updatedAt: at,
+        }),
+        put(DERIVED_RUNS, {
+          _id: 'recomputeNft',
+          generation: 1,
+          from: { slot: 100, id: 'ee'.repeat(32), height: 10 },
+          startedAt: at,
+          finishedAt: at,
+        }),
+      ]),
+    );
   });
-  after(async () => {
-    server.close();
-    await store.close();
-  });
+  after(async () => api?.close());
 
   for (const [view, rest, workflow] of [
     [`/api/md/token/${UNIT}`, `/api/v1/tokens/${UNIT}`, 'recomputeMarket'],
@@ -66,22 +48,20 @@ describe('Markdown views withheld after a deep rollback', () => {
     ['/api/md/dashboard', '/api/v1/market/overview', 'recomputeMarket'],
   ] as const)
     it(`${view.replace(/[0-9a-f]{20,}|pool1\w+/, '…')} is withheld in Markdown like ${rest.replace(/[0-9a-f]{20,}|pool1\w+/, '…')}`, async () => {
-      const md = await fetch(base + view);
-      const text = await md.text();
+      const md = await api.get(view);
+      const text = md.body as string;
       assert.equal(md.status, 503);
       assert.match(md.headers.get('content-type') ?? '', /^text\/markdown/);
       assert.equal(md.headers.get('retry-after'), '5');
       assert.match(text, /^# Not ready yet \(HTTP 503\)/);
       assert.match(text, /recomputing after a rollback of 12 blocks/);
       assert.match(text, new RegExp(workflow));
-      const json = await fetch(base + rest);
+      const json = await api.get(rest);
       assert.equal(json.status, 503);
-      assert.match(((await json.json()) as { error: string }).error, new RegExp(workflow));
+      assert.match((json.body as { error: string }).error, new RegExp(workflow));
     });
 
   it('a view whose recompute already ran on the new chain is not withheld', async () => {
-    const res = await fetch(`${base}/api/md/nft/${POLICY}`);
-    await res.text();
-    assert.notEqual(res.status, 503);
+    assert.notEqual((await api.get(`/api/md/nft/${POLICY}`)).status, 503);
   });
 });
