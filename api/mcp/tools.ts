@@ -62,8 +62,8 @@ const input = (properties: Record<string, JsonSchema>, required: string[] = []):
 const restOut = (operationId: string): ObjectSchema => presentSchema(routeSpec(operationId).response) as ObjectSchema;
 const present = (operationId: string, body: unknown) =>
   presentValue(routeSpec(operationId).response, body) as Record<string, unknown>;
-const get = async (deps: ApiDeps, operationId: string, args: ReadInput, extra?: Record<string, unknown>) =>
-  present(operationId, await read(deps, operationId, args, extra));
+const get = async (deps: ApiDeps, operationId: string, args: ReadInput) =>
+  present(operationId, await read(deps, operationId, args));
 
 /** An object schema with extra properties (required) added to a REST view. */
 function extend(base: ObjectSchema, props: Record<string, JsonSchema>, drop: string[] = []): ObjectSchema {
@@ -392,10 +392,8 @@ export const TOOL_SET: readonly Tool[] = [
       };
       const hide = args.hideHighRisk === true;
       // Hidden before paging (the ranking carries each token's rating), so pages stay full.
-      const [body, all] = await Promise.all([
-        get(deps, 'listTokens', params, { hideHighRisk: hide }),
-        hide ? get(deps, 'listTokens', { ...params, page: 1, pageSize: 1 }) : null,
-      ]);
+      const raw = await read(deps, 'listTokens', params, { hideHighRisk: hide });
+      const body = present('listTokens', raw);
       const items = body.items as { asset: { unit: string } }[];
       const safety = await safetyOf(
         deps,
@@ -405,8 +403,7 @@ export const TOOL_SET: readonly Tool[] = [
       // A token rated high risk since the ranking was built is left out too.
       const late = hide ? rows.filter((r) => r.highRisk === true).length : 0;
       if (hide) rows = rows.filter((r) => r.highRisk !== true);
-      const hidden = all ? (all.total as number) - (body.total as number) + late : 0;
-      return { ...body, items: rows, hiddenHighRisk: hidden };
+      return { ...body, items: rows, hiddenHighRisk: hide ? Number(raw.hiddenHighRisk ?? 0) + late : 0 };
     },
   },
   {

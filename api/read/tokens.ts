@@ -254,7 +254,8 @@ async function liquiditySeries(store: Store, pools: readonly PoolDoc[], days: nu
 
 /**
  * `hideHighRisk` (the tool server's list_tokens; not a REST parameter): tokens the safety assessment rated high risk
- * when the ranking was built are left out before paging, so a page is full and `total` counts what is left.
+ * when the ranking was built are left out before paging, so a page is full and `total` counts what is left; the
+ * answer then also says how many were left out (`hiddenHighRisk`, outside the REST schema).
  */
 async function listTokensAnswer(
   deps: ReadDeps,
@@ -265,11 +266,14 @@ async function listTokensAnswer(
   const r = resolveRanking(input);
   const filters = appliedFloors(r, input);
   const [doc, adaUsd] = await Promise.all([store.collection(RANKINGS).get(r.listId), currentAdaUsd(store)]);
+  const shown = { ...filters, q: input.q ?? null };
   const ranked = readRanking(doc?.entries ?? [], r.list, r.order, {
-    ...filters,
-    q: input.q ?? null,
+    ...shown,
     hideHighRisk: input.hideHighRisk === true,
   });
+  const hidden = input.hideHighRisk
+    ? { hiddenHighRisk: readRanking(doc?.entries ?? [], r.list, r.order, shown).length - ranked.length }
+    : {};
   const start = (input.page - 1) * input.pageSize;
   const units = ranked.slice(start, start + input.pageSize).map((e) => e.unit);
   // The ranking's own snapshot: the figures the page was ordered by.
@@ -287,6 +291,7 @@ async function listTokensAnswer(
     order: r.order,
     filters,
     updatedAt: doc?.updatedAt ?? null,
+    ...hidden,
   };
 }
 
