@@ -45,4 +45,10 @@ export interface ApiDeps {
   tokenDecimals?: (unit: string) => Promise<number>;
   /** Prometheus metrics of the process (api/metrics); absent: the app keeps its own (served at /metrics). */
   metrics?: Metrics;
+  /**
+   * Why the process that runs the sync and the scheduled jobs is not running, or null while it runs: `npm start`'s
+   * embedded worker child (temporal/worker-child.ts). /readyz answers 503 with it. Absent where that process is not
+   * this service's to watch (a Temporal worker, tests).
+   */
+  workerDown?: () => string | null;
 }

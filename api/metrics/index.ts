@@ -1,7 +1,9 @@
 /**
  * Prometheus metrics (prom-client), served at `/metrics` (site root: not rate limited, not in the OpenAPI document).
- * One registry per process: `npm start` serves everything it runs (sync, recomputes, API, store); an API-only
- * replica (TEMPORAL_ADDRESS set) serves the HTTP and store figures plus the sync position read from the store.
+ * One registry per process. `npm start` serves its own figures (HTTP, store) merged at scrape time with the work
+ * figures (WORK_METRICS) of its embedded worker child (sync, recomputes, the worker's store operations), asked over
+ * IPC (`addSource`); a worker restart starts its counters from zero, as a process restart does. An API-only replica
+ * (TEMPORAL_ADDRESS set) serves the HTTP and store figures plus the sync position read from the store.
  *
  * - Sync position, read from the store at scrape time (the same figures as /healthz/sync): cardano_sync_height,
  *   cardano_sync_tip_height, cardano_sync_lag_seconds, cardano_sync_healthy (1 = progressing), cardano_sync_generation.
@@ -16,7 +18,16 @@
  */
 import Router from '@koa/router';
 import type Koa from 'koa';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import {
+  AggregatorRegistry,
+  collectDefaultMetrics,
+  Counter,
+  Gauge,
+  Histogram,
+  Registry,
+  type MetricObjectWithValues,
+  type MetricValue,
+} from 'prom-client';
 import { JOB_HEALTH, readSyncLag, syncCondition } from '../../mongo/collections/sync-state.js';
 import type { Store } from '../../mongo/store.js';
 
@@ -30,6 +41,25 @@ export interface SliceFigures {
   height: number;
   tipHeight: number;
 }
+
+/** A registry's samples as prom-client's JSON (what another process sends over IPC). */
+export type MetricsSnapshot = MetricObjectWithValues<MetricValue<string>>[];
+
+/**
+ * The figures counted where the sync and the jobs run (the embedded worker process): what it contributes to the API
+ * process's /metrics. The scrape-time gauges (sync position, failing jobs) are read from the store by the API itself.
+ */
+export const WORK_METRICS: readonly string[] = [
+  'cardano_sync_blocks_total',
+  'cardano_sync_blocks_per_second',
+  'cardano_sync_rollbacks_total',
+  'cardano_sync_rollback_depth_blocks',
+  'cardano_sync_slice_duration_seconds',
+  'cardano_sync_slice_failures_total',
+  'cardano_recompute_duration_seconds',
+  'cardano_recompute_failures_total',
+  'cardano_store_operation_duration_seconds',
+];
 
 export type Surface = 'rest' | 'mcp' | 'markdown' | 'site';
 
@@ -48,6 +78,13 @@ export interface Metrics {
   sliceFailed(e: unknown, seconds: number): void;
   runDone(workflow: string, status: string, seconds: number): void;
   storeOp(op: string, collection: string, seconds: number, ok: boolean): void;
+  /**
+   * Another process's samples, merged into every scrape (summed per series: the API process's own copies of the
+   * work figures stay at zero). A source that fails or is absent contributes nothing.
+   */
+  addSource(read: () => Promise<MetricsSnapshot>): void;
+  /** This process's WORK_METRICS samples, for the process that serves /metrics. */
+  workSnapshot(): Promise<MetricsSnapshot>;
   /** Times every request; mount first so rejections (429) and errors are counted too. */
   http(): Koa.Middleware;
   /** GET /metrics in the Prometheus text format. */
@@ -60,6 +97,7 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
   const registry = new Registry();
   if (opts.defaultMetrics ?? true) collectDefaultMetrics({ register: registry });
   let source: { store: Store; now: () => number } | null = null;
+  const others: (() => Promise<MetricsSnapshot>)[] = [];
 
   // Sync position: one store read per scrape, shared by the gauges below.
   let reading: Promise<Awaited<ReturnType<typeof readSyncLag>> | null> | null = null;
@@ -203,6 +241,12 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
     storeOp(op, collection, seconds, ok) {
       storeOps.observe({ op, collection, ok: String(ok) }, seconds);
     },
+    addSource(read) {
+      others.push(read);
+    },
+    async workSnapshot() {
+      return (await registry.getMetricsAsJSON()).filter((m) => WORK_METRICS.includes(m.name));
+    },
     http() {
       return async (ctx, next) => {
         const t = performance.now();
@@ -231,7 +275,21 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
       router.get('metrics', '/metrics', async (ctx) => {
         ctx.set('Cache-Control', 'no-store');
         ctx.type = registry.contentType;
-        ctx.body = await registry.metrics();
+        if (!others.length) {
+          ctx.body = await registry.metrics();
+          return;
+        }
+        const [own, ...rest] = await Promise.all([
+          registry.getMetricsAsJSON(),
+          ...others.map((read) => read().catch((): MetricsSnapshot => [])),
+        ]);
+        // Work figures are summed over the processes; this process's own figures pass through as they are
+        // (prom-client would otherwise apply their cluster aggregators, e.g. omit process_start_time_seconds).
+        const parts = [
+          (own ?? []).map((m) => (WORK_METRICS.includes(m.name) ? m : { ...m, aggregator: 'first' as const })),
+          ...rest,
+        ];
+        ctx.body = await AggregatorRegistry.aggregate(parts).metrics();
       });
       return router;
     },

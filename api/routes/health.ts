@@ -2,7 +2,8 @@
  * Process probes at the site root (not part of /api/v1, not rate limited, not in the OpenAPI document).
  * - /healthz: the process serves HTTP.
  * - /readyz: this replica can serve: the store answers and the sync has written its checkpoint; 503 `{ error }`
- *   otherwise, so a load balancer keeps traffic away. A stalled sync does not make it 503 (every replica shares the
+ *   otherwise, so a load balancer keeps traffic away; also 503 while `npm start`'s embedded worker (the sync and the
+ *   scheduled jobs, a child process) is down or restarting. A stalled sync does not make it 503 (every replica shares the
  *   store, so taking them all out of the balancer helps nobody); its body names the stall (`sync`) and the lag.
  * - /healthz/sync: for monitors. 200 while the sync progresses; 503 with the reason while it does not (stalled on an
  *   error retrying cannot fix, source unreachable, failing, not running), with the operator's next step.
@@ -16,7 +17,7 @@ import type { ApiDeps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { requestLog } from '../middleware.js';
 
-export function healthRouter({ store, log, now = Date.now }: ApiDeps): Router {
+export function healthRouter({ store, log, now = Date.now, workerDown }: ApiDeps): Router {
   const router = new Router();
   const read = async (ctx: Koa.Context, what: string): Promise<SyncLag> => {
     ctx.set('Cache-Control', 'no-store');
@@ -76,6 +77,11 @@ export function healthRouter({ store, log, now = Date.now }: ApiDeps): Router {
   });
 
   router.get('readyz', '/readyz', async (ctx) => {
+    const down = workerDown?.();
+    if (down) {
+      ctx.set('Cache-Control', 'no-store');
+      throw new AppError(503, `not ready: ${down}`);
+    }
     const lag = await read(ctx, 'readiness');
     const cp = lag.checkpoint;
     if (!cp) throw new AppError(503, 'not ready: the sync has not indexed its first block yet');

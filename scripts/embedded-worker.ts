@@ -1,0 +1,152 @@
+/**
+ * The embedded worker process (temporal/embedded.ts: the sync and every scheduled job on the in-process runner),
+ * started by `npm start` (temporal/worker-child.ts) when TEMPORAL_ADDRESS is unset. It opens the same store as the
+ * API process, imports the token registry, follows the chain source `npm start` names over IPC (its devnet) or
+ * OGMIOS_URL, and answers the API's metrics requests. SIGTERM stops it cleanly (runs recorded `cancelled`); when
+ * its parent goes away (the IPC channel closes, even after a SIGKILL) it exits at once: every store write is one
+ * atomic transaction, so this is the kill -9 the sync already survives.
+ *
+ * One worker per DATA_DIR: it records its pid in DATA_DIR/embedded-worker.pid and waits (up to 10 s) for a live
+ * predecessor to exit, so a restarted service never has two workers writing the same store.
+ */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { connectOgmios } from '../activities/chain/ogmios-client.js';
+import { importRegistry } from '../activities/registry/import.js';
+import { loggerOptions } from '../api/log.js';
+import { createMetrics } from '../api/metrics/index.js';
+import { runWithConfig, type Config } from '../config/index.js';
+import { ALL_COLLECTIONS } from '../mongo/collections/index.js';
+import { openStore } from '../mongo/open.js';
+import { timedStore } from '../mongo/timed-store.js';
+import { startEmbeddedWorker } from '../temporal/embedded.js';
+import type { FromWorker, ToWorker } from '../temporal/worker-child.js';
+
+const PREDECESSOR_WAIT_MS = 10_000;
+
+// Messages are handled from the first moment; the parent sends what it knows once it hears `hello`.
+let announceSource: (s: { url: string; devnet: boolean }) => void = () => {};
+const sourceFromParent = new Promise<{ url: string; devnet: boolean }>((resolve) => (announceSource = resolve));
+let sourceComplete = false;
+let answerMetrics: (id: number) => void = (id) => tell({ type: 'metrics', id, metrics: [] });
+/** Before the worker runs, a stop is an exit (nothing started); then main() replaces it with the orderly stop. */
+let onSigterm: () => void = () => process.exit(0);
+let release: () => void = () => {};
+const tell = (m: FromWorker) => {
+  if (process.connected) process.send?.(m);
+};
+process.on('message', (m: ToWorker) => {
+  if (m?.type === 'source') announceSource({ url: m.url, devnet: m.devnet });
+  else if (m?.type === 'source-complete') sourceComplete = true;
+  else if (m?.type === 'metrics') answerMetrics(m.id);
+});
+if (process.send) {
+  process.once('disconnect', () => {
+    console.error('embedded worker: npm start is gone; exiting');
+    release();
+    process.exit(1);
+  });
+  // Ctrl-C reaches the whole process group: npm start stops this worker itself, in order.
+  process.on('SIGINT', () => {});
+  tell({ type: 'hello' });
+}
+process.on('SIGTERM', () => onSigterm());
+
+function pidOf(file: string): number | null {
+  try {
+    const n = Number(readFileSync(file, 'utf8').trim());
+    return Number.isInteger(n) && n > 0 ? n : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether `pid` is a live embedded worker (not a later process that reused the number). */
+function workerAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('embedded-worker');
+  } catch {
+    return process.platform !== 'linux'; // no /proc: the live pid is all we know
+  }
+}
+
+/** Takes DATA_DIR for this worker; returns the release. */
+async function claimDataDir(dir: string, log: pino.Logger): Promise<() => void> {
+  const file = join(dir, 'embedded-worker.pid');
+  const deadline = Date.now() + PREDECESSOR_WAIT_MS;
+  let warned = false;
+  for (;;) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    const other = pidOf(file);
+    if (other === null || other === process.pid || !workerAlive(other)) {
+      rmSync(file, { force: true });
+      continue;
+    }
+    if (Date.now() > deadline)
+      throw new Error(`another embedded worker (pid ${other}) still writes to ${dir}; stop it first`);
+    if (!warned) log.warn({ pid: other }, 'waiting for the previous embedded worker to exit');
+    warned = true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return () => {
+    if (pidOf(file) === process.pid) rmSync(file, { force: true });
+  };
+}
+
+async function main(config: Config) {
+  const log = pino({ ...loggerOptions(config.LOG_LEVEL), base: { proc: 'worker' } });
+  mkdirSync(config.DATA_DIR, { recursive: true });
+  release = await claimDataDir(config.DATA_DIR, log);
+  // Only the work figures leave this process (the API process serves /metrics and its own process metrics).
+  const metrics = createMetrics({ defaultMetrics: false });
+  answerMetrics = (id) =>
+    void metrics.workSnapshot().then(
+      (snapshot) => tell({ type: 'metrics', id, metrics: snapshot }),
+      () => tell({ type: 'metrics', id, metrics: [] }),
+    );
+  const store = timedStore(await openStore(config), (op, coll, s, ok) => metrics.storeOp(op, coll, s, ok));
+  await store.ensureIndexes(ALL_COLLECTIONS);
+  const registry = await importRegistry(store, config.TOKEN_REGISTRY_DIR);
+  log.info({ dir: config.TOKEN_REGISTRY_DIR, ...registry }, 'token registry imported');
+
+  // A configured node is complete; the devnet of `npm start` says when its backfill is done.
+  const source = config.OGMIOS_URL ? { url: config.OGMIOS_URL, devnet: false } : await sourceFromParent;
+  if (config.OGMIOS_URL) sourceComplete = true;
+  const chain = await connectOgmios(source.url);
+  const worker = await startEmbeddedWorker(config, {
+    store,
+    chain,
+    devnetUrl: source.devnet ? source.url : null,
+    log,
+    metrics,
+    sourceComplete: () => sourceComplete,
+  });
+  tell({ type: 'ready' });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'embedded worker stopping');
+    await worker.stop().catch((e: unknown) => log.warn({ err: e }, 'runner stop failed'));
+    await chain.close().catch((e: unknown) => log.warn({ err: e }, 'chain source close failed'));
+    await store.close();
+    release();
+    process.exit(0);
+  };
+  onSigterm = () => void stop('SIGTERM');
+  if (!process.send) process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+runWithConfig(main);

@@ -1,0 +1,183 @@
+/**
+ * The embedded worker (temporal/embedded.ts: the sync and every scheduled job) in a child process of `npm start`
+ * (scripts/embedded-worker.ts), as devnet/child.ts runs the devnet: the API process then holds only what serving
+ * needs, and the catch-up sync's high-water mark (V8 heap, lmdb write buffers) stays in the worker. Both processes
+ * open the same lmdb environment (lmdb serialises writers across processes; the API writes only its access
+ * collections).
+ *
+ * The child exits when the IPC channel closes, so it never outlives `npm start`, even one killed with SIGKILL.
+ * A worker that exits unexpectedly is logged at error level and restarted after 1, 2, 4, 8, 16 s; while none runs,
+ * `down()` says why (/readyz answers 503 with it). After MAX_CRASHES crashes within CRASH_WINDOW_MS, `onGiveUp` is
+ * called: `npm start` then stops and exits non-zero, so a supervisor (systemd, a container's restart policy) sees it.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { pino } from 'pino';
+import type { MetricsSnapshot } from '../api/metrics/index.js';
+
+const SCRIPT = fileURLToPath(new URL('../scripts/embedded-worker.ts', import.meta.url));
+
+export const MAX_CRASHES = 5;
+export const CRASH_WINDOW_MS = 5 * 60_000;
+const METRICS_TIMEOUT_MS = 2_000;
+
+/** Parent → worker. */
+export type ToWorker =
+  /** The chain source (the devnet `npm start` runs; a configured OGMIOS_URL the worker reads itself). */
+  | { type: 'source'; url: string; devnet: boolean }
+  /** The source's history is complete (the devnet finished its backfill): the sync may report the tip. */
+  | { type: 'source-complete' }
+  | { type: 'metrics'; id: number };
+
+/** Worker → parent. */
+export type FromWorker =
+  /** Listening for messages: the parent sends what it knows of the source. */
+  | { type: 'hello' }
+  /** The sync run is recorded and the schedules are set. */
+  | { type: 'ready' }
+  | { type: 'metrics'; id: number; metrics: MetricsSnapshot };
+
+export interface WorkerSupervisor {
+  /** Null while a worker runs and has started the sync; else why not (for /readyz). */
+  down(): string | null;
+  pid(): number | null;
+  /** The chain source to pass to every worker (also after a restart). */
+  setSource(url: string, devnet: boolean): void;
+  sourceComplete(): void;
+  /** The running worker's WORK_METRICS; empty while none runs. */
+  metrics(): Promise<MetricsSnapshot>;
+  /** Resolves when a worker first reports ready. */
+  ready: Promise<void>;
+  /** SIGTERM to the worker (it stops its runs and closes the store), resolved when it exited; no restart after. */
+  stop(): Promise<void>;
+}
+
+export interface SuperviseOptions {
+  log: pino.Logger;
+  /** Called once when the worker keeps crashing (MAX_CRASHES within CRASH_WINDOW_MS). */
+  onGiveUp: (reason: string) => void;
+  /** Extra environment of the child (tests); the parent's environment is inherited. */
+  env?: NodeJS.ProcessEnv;
+}
+
+export function superviseWorker(opts: SuperviseOptions): WorkerSupervisor {
+  const { log } = opts;
+  let child: ChildProcess | null = null;
+  let childReady = false;
+  let stopping = false;
+  let downReason: string | null = 'the embedded worker (sync and scheduled jobs) is starting';
+  let source: { url: string; devnet: boolean } | null = null;
+  let complete = false;
+  let crashes: number[] = [];
+  let restartTimer: NodeJS.Timeout | null = null;
+  let nextId = 1;
+  const pending = new Map<number, (m: MetricsSnapshot) => void>();
+  let markReady!: () => void;
+  const ready = new Promise<void>((r) => (markReady = r));
+  let exited: Promise<void> = Promise.resolve();
+
+  const send = (m: ToWorker) => {
+    if (child?.connected) child.send(m);
+  };
+
+  function spawnOne() {
+    const c = fork(SCRIPT, [], {
+      // The parent's loader flags (tsx) so the child runs the same TypeScript sources.
+      execArgv: process.execArgv,
+      env: { ...process.env, ...opts.env },
+      // Its log lines go to the service's own stdout and stderr.
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    child = c;
+    childReady = false;
+    c.on('message', (m: FromWorker) => {
+      if (m?.type === 'hello') {
+        if (source) c.send({ type: 'source', ...source } satisfies ToWorker);
+        if (complete) c.send({ type: 'source-complete' } satisfies ToWorker);
+      } else if (m?.type === 'ready') {
+        childReady = true;
+        downReason = null;
+        log.info({ pid: c.pid }, 'embedded worker running (sync and scheduled jobs, its own process)');
+        markReady();
+      } else if (m?.type === 'metrics') {
+        pending.get(m.id)?.(m.metrics);
+        pending.delete(m.id);
+      }
+    });
+    exited = new Promise((resolve) => {
+      c.once('exit', (code, signal) => {
+        if (child === c) child = null;
+        for (const done of pending.values()) done([]);
+        pending.clear();
+        resolve();
+        if (stopping) return;
+        onCrash(c.pid, code, signal);
+      });
+    });
+    c.once('error', (e) => log.error({ err: e }, 'embedded worker: could not start the process'));
+  }
+
+  function onCrash(pid: number | undefined, code: number | null, signal: NodeJS.Signals | null) {
+    const now = Date.now();
+    crashes = [...crashes.filter((t) => now - t < CRASH_WINDOW_MS), now];
+    const how = signal ? `signal ${signal}` : `code ${code}`;
+    if (crashes.length >= MAX_CRASHES) {
+      downReason = `the embedded worker exited (${how}) ${crashes.length} times within ${CRASH_WINDOW_MS / 60_000} min`;
+      log.fatal({ pid, code, signal, crashes: crashes.length }, `${downReason}; giving up`);
+      opts.onGiveUp(downReason);
+      return;
+    }
+    const delayMs = 1000 * 2 ** (crashes.length - 1);
+    downReason = `the embedded worker (sync and scheduled jobs) exited (${how}); restarting in ${delayMs / 1000} s`;
+    log.error(
+      { pid, code, signal, crashes: crashes.length, restartInMs: delayMs },
+      `${downReason} (${crashes.length} of ${MAX_CRASHES} allowed within ${CRASH_WINDOW_MS / 60_000} min)`,
+    );
+    restartTimer = setTimeout(() => {
+      restartTimer = null;
+      if (stopping) return;
+      downReason = 'the embedded worker (sync and scheduled jobs) is restarting';
+      spawnOne();
+    }, delayMs);
+  }
+
+  spawnOne();
+
+  return {
+    down: () => (childReady && child ? null : downReason),
+    pid: () => child?.pid ?? null,
+    setSource(url, devnet) {
+      source = { url, devnet };
+      send({ type: 'source', url, devnet });
+    },
+    sourceComplete() {
+      complete = true;
+      send({ type: 'source-complete' });
+    },
+    metrics() {
+      const c = child;
+      if (!c?.connected || !childReady) return Promise.resolve([]);
+      const id = nextId++;
+      return new Promise<MetricsSnapshot>((resolve) => {
+        const timer = setTimeout(() => {
+          pending.delete(id);
+          resolve([]);
+        }, METRICS_TIMEOUT_MS);
+        pending.set(id, (m) => {
+          clearTimeout(timer);
+          resolve(m);
+        });
+        c.send({ type: 'metrics', id } satisfies ToWorker);
+      });
+    },
+    ready,
+    async stop() {
+      stopping = true;
+      downReason = 'stopping';
+      if (restartTimer) clearTimeout(restartTimer);
+      const c = child;
+      if (c && c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
