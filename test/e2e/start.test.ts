@@ -1,18 +1,50 @@
 /**
  * `npm start` as a newcomer runs it, on the embedded defaults with an empty DATA_DIR: the devnet comes up, the sync
  * follows it to the tip, the scheduled recomputes run, and the ledger-derived endpoints answer with devnet data.
- * Then SIGTERM stops the service cleanly. (A shorter backfill than the default 48 h keeps this under a minute; the
- * wiring is the same.)
+ * The sync and the scheduled jobs run in the embedded worker, a child process beside the devnet's: a worker killed
+ * with SIGKILL is logged at error level, /readyz is 503 saying so until a new worker runs, and the service goes on.
+ * Then SIGTERM stops the service and both children cleanly; a service killed with SIGKILL takes its children with
+ * it. (A shorter backfill than the default 48 h keeps this under a minute; the wiring is the same.)
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectOgmios } from '../../activities/chain/ogmios-client.js';
 import { freePort } from '../free-port.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
+
+/** Whether `pid` runs (a zombie left for a parent that never reaps it does not). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves once none of `pids` runs; fails after `ms`. */
+async function gone(pids: number[], ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (pids.some(alive)) {
+    if (Date.now() > deadline) assert.fail(`${what}: still running: ${pids.filter(alive).join(', ')}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The pids of the children `npm start` logged: its devnet and its embedded worker (the latest one). */
+function childPidsOf(log: string): { devnet: number; worker: number } {
+  const devnet = Number(/"pid":(\d+),"msg":"devnet running/.exec(log)?.[1]);
+  const workers = [...log.matchAll(/"pid":(\d+),"msg":"embedded worker running/g)].map((m) => Number(m[1]));
+  return { devnet, worker: workers.at(-1) ?? NaN };
+}
 
 describe('npm start on the embedded defaults', function () {
   this.timeout(180_000);
@@ -116,9 +148,75 @@ describe('npm start on the embedded defaults', function () {
     assert.match(news.reason, /NEWS_FEEDS/);
   });
 
-  it('stops on SIGTERM', async () => {
+  it('restarts a worker that crashed; /readyz is 503 saying so until the new one runs', async () => {
+    const before = childPidsOf(log);
+    assert.ok(alive(before.worker) && alive(before.devnet), log.slice(-2000));
+    process.kill(before.worker, 'SIGKILL');
+    let down: Json | null = null;
+    const deadline = Date.now() + 30_000;
+    while (!down) {
+      assert.ok(Date.now() < deadline, `/readyz never said the worker is down\n${log.slice(-3000)}`);
+      const r = await get('/../../readyz').catch(() => null);
+      if (r?.status === 503) down = r.body;
+      else await new Promise((res) => setTimeout(res, 50));
+    }
+    assert.match(down.error, /^not ready: the embedded worker .*(exited \(signal SIGKILL\)|restarting)/);
+    assert.match(log, /"level":50[^\n]*"signal":"SIGKILL"[^\n]*embedded worker \(sync and scheduled jobs\) exited/);
+    // A new worker follows the same devnet; the service never stopped serving.
+    await until('/../../readyz', (b) => b.status === 'ready' && b.height === b.tipHeight);
+    const after = childPidsOf(log);
+    assert.notEqual(after.worker, before.worker);
+    assert.ok(alive(after.worker));
+    assert.equal(after.devnet, before.devnet, 'the devnet kept running');
+    assert.equal((await get('/explorer/blocks/1')).status, 200);
+  });
+
+  it('stops on SIGTERM, its children with it', async () => {
+    const kids = childPidsOf(log);
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     assert.equal(await exited, 0, log.slice(-2000));
+    // The service waited for its worker and its devnet before it exited.
+    assert.deepEqual([kids.worker, kids.devnet].filter(alive), [], log.slice(-2000));
+  });
+});
+
+describe('npm start killed with SIGKILL', function () {
+  this.timeout(120_000);
+  it('takes its devnet and its embedded worker with it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cds-start-kill-'));
+    const port = await freePort();
+    let log = '';
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+      env: {
+        ...process.env,
+        DATA_DIR: dir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DEVNET_BACKFILL_HOURS: '1',
+        DEVNET_SEED: 'start-kill',
+        OGMIOS_URL: '',
+        MONGODB_URI: '',
+        TEMPORAL_ADDRESS: '',
+        NEWS_FEEDS: '',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.on('data', (d: Buffer) => (log += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (log += d.toString()));
+    try {
+      const deadline = Date.now() + 90_000;
+      while (!/embedded worker running/.test(log)) {
+        assert.ok(Date.now() < deadline && child.exitCode === null, `the worker never ran\n${log.slice(-3000)}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const kids = childPidsOf(log);
+      assert.ok(alive(kids.worker) && alive(kids.devnet), log.slice(-2000));
+      child.kill('SIGKILL');
+      await gone([kids.worker, kids.devnet], 10_000, 'the children of a killed npm start');
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
