@@ -166,11 +166,16 @@ export function childPids(pid: number): number[] {
   );
 }
 
-/** What a process runs, for a label: `scripts/devnet.ts` (the devnet child of `npm start`), esbuild (tsx's). */
+/**
+ * What a process runs, for a label: `scripts/devnet.ts` (the devnet child of `npm start`),
+ * `scripts/embedded-worker.ts` (its worker child), esbuild (tsx's).
+ */
 export function commandOf(pid: number): string {
   const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
   const script = argv.find((a) => /\.(ts|js)$/.test(a) && !a.includes('node_modules'));
   if (script?.endsWith('scripts/devnet.ts')) return 'the devnet, the chain source: scripts/devnet.ts';
+  if (script?.endsWith('scripts/embedded-worker.ts'))
+    return 'the embedded worker: sync + recomputes + news ingest, scripts/embedded-worker.ts';
   return script ?? argv[0]?.split('/').pop() ?? 'unknown';
 }
 
@@ -200,4 +205,37 @@ export function sampleMemory(pid: number, everyMs = 100) {
       return { first, peak, peakFile, last, samples };
     },
   };
+}
+
+/**
+ * Samples a process and every child it starts (looked for at each sample) until stopped: per process, the same
+ * figures as sampleMemory. For `npm start` from spawn to the tip: the catch-up's high-water marks.
+ */
+export function sampleTree(pid: number, everyMs = 250) {
+  const procs = new Map<number, { command: string; mem: ReturnType<typeof sampleMemory> }>();
+  const look = () => {
+    for (const p of [pid, ...safe(() => childPids(pid), [])])
+      if (!procs.has(p))
+        try {
+          procs.set(p, { command: p === pid ? 'root' : commandOf(p), mem: sampleMemory(p, everyMs) });
+        } catch {
+          /* it ended already */
+        }
+  };
+  look();
+  const timer = setInterval(look, everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      return [...procs].map(([p, { command, mem }]) => ({ pid: p, command, mem: mem.stop() }));
+    },
+  };
+}
+
+function safe<T>(f: () => T, fallback: T): T {
+  try {
+    return f();
+  } catch {
+    return fallback;
+  }
 }

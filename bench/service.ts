@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort } from './http.js';
+import { freePort, sampleTree } from './http.js';
 
 export interface Service {
   url: string;
@@ -19,6 +19,8 @@ export interface Service {
   firstTokenMs: Promise<number>;
   tipMs: number;
   tipHeight: number;
+  /** Memory of the process and each child it started, sampled from spawn until the sync reached the tip. */
+  catchUpMemory: ReturnType<ReturnType<typeof sampleTree>['stop']>;
   stop(): Promise<void>;
 }
 
@@ -46,6 +48,7 @@ export async function startService(dir: string, hours: number | undefined): Prom
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
+  const tree = sampleTree(child.pid as number);
   const exited = new Promise<number | null>((r) => child.once('exit', r));
   // Polled from spawn on, beside the wait for the tip: the first token is served long before the backfill ends.
   const firstTokenMs = pollUntil(
@@ -56,6 +59,7 @@ export async function startService(dir: string, hours: number | undefined): Prom
   );
   firstTokenMs.catch(() => {}); // awaited by the caller; a service that exits first fails the tip wait below
   let listeningMs = 0;
+  let catchUpMemory: Service['catchUpMemory'] = [];
   const tip = await new Promise<{ height: number; ms: number }>((resolve, reject) => {
     let buf = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -74,7 +78,7 @@ export async function startService(dir: string, hours: number | undefined): Prom
       }
     });
     void exited.then((code) => reject(new Error(`service exited with ${code}`)));
-  });
+  }).finally(() => (catchUpMemory = tree.stop()));
   return {
     url,
     pid: child.pid as number,
@@ -83,6 +87,7 @@ export async function startService(dir: string, hours: number | undefined): Prom
     firstTokenMs,
     tipMs: tip.ms,
     tipHeight: tip.height,
+    catchUpMemory,
     stop: async () => {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
