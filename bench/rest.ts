@@ -364,12 +364,14 @@ export async function benchWire(
   return out;
 }
 
-/** One process's memory; `budgeted` false for processes the API budget does not cover (the worker, the devnet). */
+/**
+ * One process's memory. `budgeted` false: a process the API budget does not cover (the worker, the devnet);
+ * `underLoad` false: sampled without the HTTP load (npm start's catch-up).
+ */
 export function memoryLine(
   label: string,
   m: { first: Memory; peak: Memory; peakFile: number; last: Memory; samples: number },
-  budgeted = true,
-  everyMs = 100,
+  { budgeted = true, underLoad = true, everyMs = 100 } = {},
 ) {
   const budget = budgeted
     ? `budget ≤ 300: ${fmt.budget(m.peak.anon <= 300, `${fmt.mb(m.peak.anon - 300)} MB over`)}; `
@@ -378,6 +380,6 @@ export function memoryLine(
     `${label}: RssAnon peak **${fmt.mb(m.peak.anon)} MB** (${budget}` +
     `before ${fmt.mb(m.first.anon)}, after ${fmt.mb(m.last.anon)}), file-backed RSS ${fmt.mb(m.peak.file)} MB at that moment ` +
     `(peak ${fmt.mb(m.peakFile)} MB: lmdb's memory map and code, reclaimable page cache), VmRSS ${fmt.mb(m.peak.total)} MB; ` +
-    `${m.samples} samples every ${everyMs} ms${budgeted ? `, ${CONNECTIONS} connections` : ''}`
+    `${m.samples} samples every ${everyMs} ms${underLoad ? `, ${CONNECTIONS} connections` : ''}`
   );
 }

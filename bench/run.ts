@@ -172,13 +172,14 @@ async function main() {
       report.line();
       report.line(`- ${memoryLine('`npm start` API process', m)}`);
       const kidMems = kids.map((k) => ({ ...k, m: k.mem.stop() }));
-      for (const k of kidMems) report.line(`- ${memoryLine(`its child ${k.pid} (${k.command})`, k.m, false)}`);
+      for (const k of kidMems)
+        report.line(`- ${memoryLine(`its child ${k.pid} (${k.command})`, k.m, { budgeted: false })}`);
       report.line();
       report.line('From spawn until the sync reached the tip (the catch-up), sampled every 250 ms:');
       report.line();
       for (const p of svc.catchUpMemory)
         report.line(
-          `- ${memoryLine(p.command === 'root' ? '`npm start` API process' : `child ${p.pid} (${p.command})`, p.mem, p.command === 'root', 250)}`,
+          `- ${memoryLine(p.command === 'root' ? '`npm start` API process' : `child ${p.pid} (${p.command})`, p.mem, { budgeted: p.command === 'root', underLoad: false, everyMs: 250 })}`,
         );
       summary.push([
         'RssAnon peak, `npm start` API process',
