@@ -12,30 +12,44 @@
  */
 import { mkdirSync } from 'node:fs';
 import { pino } from 'pino';
-import { createAccess } from '../api/access/index.js';
 import { loggerOptions } from '../api/log.js';
-import { tokenDecimalsLookup } from '../api/present/market.js';
-import { startApi } from '../api/server.js';
 import { runWithConfig, type Config } from '../config/index.js';
 import { spawnDevnet, type DevnetChild } from '../devnet/child.js';
-import { ALL_COLLECTIONS } from '../mongo/collections/index.js';
-import { openStore } from '../mongo/open.js';
-import { createMetrics } from '../api/metrics/index.js';
-import { timedStore } from '../mongo/timed-store.js';
 import { superviseWorker, type WorkerSupervisor } from '../temporal/worker-child.js';
+
+/**
+ * The API's modules, loaded after the children are started: with a cold tsx cache (a fresh checkout) loading them
+ * takes seconds, which the worker and the devnet spend loading their own modules instead of waiting (the first
+ * served token depends on the worker's first slices and recomputes).
+ */
+async function loadApi() {
+  const [access, market, server, collections, open, metrics, timed] = await Promise.all([
+    import('../api/access/index.js'),
+    import('../api/present/market.js'),
+    import('../api/server.js'),
+    import('../mongo/collections/index.js'),
+    import('../mongo/open.js'),
+    import('../api/metrics/index.js'),
+    import('../mongo/timed-store.js'),
+  ]);
+  return {
+    createAccess: access.createAccess,
+    tokenDecimalsLookup: market.tokenDecimalsLookup,
+    startApi: server.startApi,
+    ALL_COLLECTIONS: collections.ALL_COLLECTIONS,
+    openStore: open.openStore,
+    createMetrics: metrics.createMetrics,
+    timedStore: timed.timedStore,
+  };
+}
 
 async function main(config: Config) {
   const log = pino(loggerOptions(config.LOG_LEVEL));
   mkdirSync(config.DATA_DIR, { recursive: true });
-  const metrics = createMetrics();
-  // Every store operation is timed for cardano_store_operation_duration_seconds.
-  const store = timedStore(await openStore(config), (op, coll, s, ok) => metrics.storeOp(op, coll, s, ok));
-  await store.ensureIndexes(ALL_COLLECTIONS);
-  log.info({ store: store.kind, dataDir: store.kind === 'embedded' ? config.DATA_DIR : undefined }, 'store open');
 
   let shutdown: (signal: string, code?: number) => Promise<void> = async () => {};
-  // The worker first: it loads its modules, opens the store and imports the token registry while the devnet
-  // starts; it follows the devnet as soon as the devnet reports its address.
+  // The children first. The worker loads its modules, opens the store and imports the token registry while the
+  // devnet starts and this process loads the API; it follows the devnet as soon as the devnet reports its address.
   let worker: WorkerSupervisor | null = null;
   if (!config.TEMPORAL_ADDRESS)
     worker = superviseWorker({ log, onGiveUp: (reason) => void shutdown(`worker crash loop: ${reason}`, 1) });
@@ -44,30 +58,49 @@ async function main(config: Config) {
       { temporal: config.TEMPORAL_ADDRESS },
       'workflows run on Temporal: start `npm run worker` and `npm run schedules:apply`',
     );
+  const devnetStarting = config.OGMIOS_URL
+    ? null
+    : spawnDevnet({
+        seed: config.DEVNET_SEED,
+        backfillHours: config.DEVNET_BACKFILL_HOURS,
+        blockMs: config.DEVNET_BLOCK_MS,
+        forkRate: config.DEVNET_FORK_RATE,
+        dataDir: config.DATA_DIR,
+      });
+  // The worker follows the devnet as soon as it serves (a failure is awaited and thrown below).
+  devnetStarting?.then(
+    (d) => {
+      worker?.setSource(d.url, true);
+      void d.backfilled.then(
+        () => worker?.sourceComplete(),
+        () => undefined,
+      );
+    },
+    () => undefined,
+  );
+
+  const { createAccess, tokenDecimalsLookup, startApi, ALL_COLLECTIONS, openStore, createMetrics, timedStore } =
+    await loadApi();
+  const metrics = createMetrics();
+  // Every store operation is timed for cardano_store_operation_duration_seconds.
+  const store = timedStore(await openStore(config), (op, coll, s, ok) => metrics.storeOp(op, coll, s, ok));
+  await store.ensureIndexes(ALL_COLLECTIONS);
+  log.info({ store: store.kind, dataDir: store.kind === 'embedded' ? config.DATA_DIR : undefined }, 'store open');
 
   let devnet: DevnetChild | null = null;
-  if (!config.OGMIOS_URL) {
-    devnet = await spawnDevnet({
-      seed: config.DEVNET_SEED,
-      backfillHours: config.DEVNET_BACKFILL_HOURS,
-      blockMs: config.DEVNET_BLOCK_MS,
-      forkRate: config.DEVNET_FORK_RATE,
-      dataDir: config.DATA_DIR,
-    });
-    worker?.setSource(devnet.url, true);
+  if (devnetStarting) {
+    devnet = await devnetStarting;
     log.info(
       { url: devnet.url, pid: devnet.pid },
       'devnet running (Ogmios JSON-RPC, its own process); generating its history',
     );
     // The devnet publishes its history while the sync follows it: the tip is only "reached" once that is complete.
     void devnet.backfilled.then(
-      (b) => {
-        worker?.sourceComplete();
+      (b) =>
         log.info(
           { tipHeight: b.tip.height, tipSlot: b.tip.slot, blocks: b.blocks, generatedMs: b.generatedMs },
           'devnet history generated',
-        );
-      },
+        ),
       (e: unknown) => log.error({ err: e }, 'devnet failed'),
     );
   }
