@@ -15,7 +15,7 @@ import type { SliceResult } from '../activities/sync/index.js';
 import type { Config } from '../config/index.js';
 import type { Store } from '../mongo/store.js';
 import { buildActivities } from './activities.js';
-import { SYNC_WORKFLOW_ID } from './constants.js';
+import { recomputeWorkflowId, SYNC_WORKFLOW_ID } from './constants.js';
 import { runsWithStatus } from './run-docs.js';
 import { createRunner, type Runner } from './runner.js';
 import { SCHEDULES } from './schedules.js';
@@ -25,7 +25,8 @@ import { embeddedTriggers } from './triggers.js';
 const WARM_FIRE_MS = 15_000;
 /**
  * The first firing comes sooner: a fresh start serves its first token list, market overview and stake pools from
- * the blocks of the first seconds instead of waiting a full interval.
+ * the blocks of the first seconds instead of waiting a full interval. Until a market recompute has ranked a token
+ * (the first DEX trades may come after its first run), it reruns this often: the first served token waits for it.
  */
 const FIRST_WARM_FIRE_MS = 3_000;
 
@@ -94,6 +95,7 @@ export async function startEmbeddedWorker(config: Config, parts: EmbeddedWorkerP
   const printProgress = progressPrinter(log, parts.sourceComplete, parts.onTip);
   let caughtUp = false;
   let lastWarmFire = Date.now() - WARM_FIRE_MS + FIRST_WARM_FIRE_MS;
+  let tokensRanked = false;
   const activities = buildActivities(config, {
     store,
     chain: parts.chain,
@@ -128,7 +130,11 @@ export async function startEmbeddedWorker(config: Config, parts: EmbeddedWorkerP
     store,
     activities: { ...activities, ...embeddedTriggers(() => runnerRef, log) },
     log,
-    onRunEnd: (run, ms) => metrics.runDone(run.workflow, run.status, ms / 1000),
+    onRunEnd: (run, ms) => {
+      metrics.runDone(run.workflow, run.status, ms / 1000);
+      const ranked = (run.result as { tokens?: unknown } | null)?.tokens;
+      if (run.workflow === 'recomputeMarket' && typeof ranked === 'number' && ranked > 0) tokensRanked = true;
+    },
   });
   runnerRef = runner;
   // A sync run an operator queued while the service was down (`ops resync`, `ops sync restart`) runs instead of a
@@ -142,5 +148,19 @@ export async function startEmbeddedWorker(config: Config, parts: EmbeddedWorkerP
       requestedBy: 'start',
     });
   runner.schedule(SCHEDULES);
-  return { runner, stop: () => runner.stop() };
+  // Until a market run ranked a token (FIRST_WARM_FIRE_MS). A slice of a slow catch-up can take many seconds, so
+  // this is a timer rather than a firing at slice ends.
+  const marketId = recomputeWorkflowId(SCHEDULES.find((x) => x.workflow === 'recomputeMarket')?.id ?? 'market');
+  const firstTokens = setInterval(() => {
+    // Bounded by the catch-up: a chain without DEX trades gets the market's own interval after it.
+    if (tokensRanked || caughtUp) clearInterval(firstTokens);
+    else if (!runner.active().has(marketId)) runner.fireWorkflows(['recomputeMarket']);
+  }, FIRST_WARM_FIRE_MS);
+  return {
+    runner,
+    stop: () => {
+      clearInterval(firstTokens);
+      return runner.stop();
+    },
+  };
 }
