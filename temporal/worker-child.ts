@@ -20,6 +20,7 @@ const SCRIPT = fileURLToPath(new URL('../scripts/embedded-worker.ts', import.met
 export const MAX_CRASHES = 5;
 export const CRASH_WINDOW_MS = 5 * 60_000;
 const METRICS_TIMEOUT_MS = 2_000;
+const STOP_TIMEOUT_MS = 30_000;
 
 /** Parent → worker. */
 export type ToWorker =
@@ -48,7 +49,10 @@ export interface WorkerSupervisor {
   metrics(): Promise<MetricsSnapshot>;
   /** Resolves when a worker first reports ready. */
   ready: Promise<void>;
-  /** SIGTERM to the worker (it stops its runs and closes the store), resolved when it exited; no restart after. */
+  /**
+   * SIGTERM to the worker (it stops its runs and closes the store), SIGKILL if it has not exited 30 s later;
+   * resolved when it exited; no restart after.
+   */
   stop(): Promise<void>;
 }
 
@@ -176,7 +180,17 @@ export function superviseWorker(opts: SuperviseOptions): WorkerSupervisor {
       downReason = 'stopping';
       if (restartTimer) clearTimeout(restartTimer);
       const c = child;
-      if (c && c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
+      if (c && c.exitCode === null && c.signalCode === null) {
+        c.kill('SIGTERM');
+        // A run that does not return (a hung store or source call) must not hold the service's shutdown forever:
+        // what it wrote is committed batch by batch, so SIGKILL loses nothing.
+        const kill = setTimeout(() => {
+          log.warn({ pid: c.pid, afterMs: STOP_TIMEOUT_MS }, 'embedded worker did not stop; killing it');
+          c.kill('SIGKILL');
+        }, STOP_TIMEOUT_MS);
+        await exited;
+        clearTimeout(kill);
+      }
       await exited;
     },
   };
