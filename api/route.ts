@@ -3,12 +3,12 @@
  * handlers through `register()` (so each route validates its input the same way) and the OpenAPI document is
  * generated from the same specs, so a route cannot exist without being documented (test/api/openapi.test.ts).
  */
-import { createHash } from 'node:crypto';
 import type Router from '@koa/router';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type Koa from 'koa';
 import type { ApiDeps } from './deps.js';
 import { BadRequestError } from './errors.js';
+import { jsonBytes } from './json-bytes.js';
 import { ajv, type JsonSchema, type ObjectSchema } from './schema.js';
 
 /** Query parameters every endpoint accepts (spec, REST conventions). */
@@ -48,6 +48,8 @@ export interface RouteSpec<P extends object = object, Q extends object = object>
   readonly koaPath: string;
   /** Query schema including the common parameters. */
   readonly query: ObjectSchema;
+  /** The answer may carry inline logos (a `logo` field in its schema): see api/json-bytes.ts. */
+  readonly inlineLogos: boolean;
   /** Validates and coerces copies of the raw parameters; throws BadRequestError naming each bad parameter. */
   parse(params: Record<string, string | undefined>, query: Record<string, unknown>): { params: P; query: Q };
 }
@@ -70,6 +72,7 @@ export function defineRoute<P extends object = Record<string, never>, Q extends 
     ...def,
     response: withAsOfField(def.response),
     query,
+    inlineLogos: JSON.stringify(def.response).includes('"logo"'),
     koaPath: def.path.replace(/\{(\w+)\}/g, ':$1'),
     parse(rawParams, rawQuery) {
       const p: unknown = { ...rawParams };
@@ -171,9 +174,9 @@ export function register<P extends object, Q extends object>(
     if (spec.contentType === undefined && !Buffer.isBuffer(body) && typeof body !== 'string') {
       // Every JSON answer goes out as bytes with a strong validator of exactly those bytes, so a client (or the
       // micro-cache replaying them) revalidates with If-None-Match and gets a 304 while the answer is unchanged.
-      const bytes = Buffer.from(JSON.stringify(body));
+      const { bytes, etag } = jsonBytes(body, spec.inlineLogos && (input.query as CommonQuery).logos !== 'url');
       ctx.type = 'application/json; charset=utf-8';
-      ctx.etag = `"${createHash('sha1').update(bytes).digest('base64url')}"`;
+      ctx.etag = etag;
       ctx.body = bytes;
     } else ctx.body = body;
     if (ctx.response.etag && ctx.fresh) ctx.status = 304;
