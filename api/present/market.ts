@@ -125,17 +125,29 @@ export async function loadAssets(
   };
 }
 
-/** Decimals of a token for other answers (ApiDeps.tokenDecimals): registry, else CIP-68, else 0. */
-export function tokenDecimalsLookup(store: Store): (unit: string) => Promise<number> {
-  return async (unit) => {
-    if (unit === LOVELACE) return 6;
-    const [meta, token] = await Promise.all([
-      store.collection(TOKEN_META).get(unit),
-      store.collection(TOKENS).get(unit),
+/**
+ * Decimals of a token for other answers (ApiDeps.tokenDecimals): registry, else CIP-68, else 0. `many` reads the
+ * units of one answer together (two batched reads instead of two per unit: a wallet holding 20 tokens).
+ */
+export function tokenDecimalsLookup(store: Store): DecimalsLookup {
+  const one = async (unit: string) => (await many([unit])).get(unit) ?? 0;
+  const many = async (units: readonly string[]) => {
+    const list = units.filter((u) => u !== LOVELACE);
+    const [metas, tokens] = await Promise.all([
+      store.collection(TOKEN_META).getMany(list),
+      store.collection(TOKENS).getMany(list),
     ]);
-    return tokenMetadata(unit, meta, token).decimals;
+    const out = new Map<string, number>(units.includes(LOVELACE) ? [[LOVELACE, 6]] : []);
+    list.forEach((u, i) => out.set(u, tokenMetadata(u, metas[i] ?? null, tokens[i] ?? null).decimals));
+    return out;
   };
+  return Object.assign(one, { many });
 }
+
+/** ApiDeps.tokenDecimals, optionally with a batched form. */
+export type DecimalsLookup = ((unit: string) => Promise<number>) & {
+  many?: (units: readonly string[]) => Promise<Map<string, number>>;
+};
 
 /** TokenStats as answered (the ranking helpers stay internal). */
 export function presentStats(s: TokenStatsDoc) {

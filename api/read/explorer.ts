@@ -34,7 +34,7 @@ import {
 import { addressParam, withHandle } from './handles.js';
 
 /** The sync keeps one checkpoint document (mongo/collections/sync-state.ts). */
-import { tokenDecimalsLookup } from '../present/market.js';
+import { tokenDecimalsLookup, type DecimalsLookup } from '../present/market.js';
 import type { explorerRoutes } from '../routes/explorer.js';
 import type { ReadDeps, RouteInput } from './deps.js';
 import { withAsOf } from './freshness.js';
@@ -43,9 +43,10 @@ export const STAKE_ADDRESS_LIST_LIMIT = 100;
 
 /** Decimals of the units an answer shows (registry, else CIP-68, else 0). */
 function decimalsOf(deps: ReadDeps): DecimalsOf {
-  const lookup = deps.tokenDecimals ?? tokenDecimalsLookup(deps.store);
+  const lookup: DecimalsLookup = deps.tokenDecimals ?? tokenDecimalsLookup(deps.store);
   return async (units) => {
     if (units.length === 0) return new Map();
+    if (lookup.many) return lookup.many(units);
     return new Map(await Promise.all(units.map(async (u) => [u, await lookup(u)] as const)));
   };
 }
