@@ -21,7 +21,7 @@ import {
 import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
 import { CHECKPOINT_ID } from '../../mongo/collections/clock.js';
 import type { Store } from '../../mongo/store.js';
-import { BadRequestError, NotFoundError } from '../errors.js';
+import { AppError, BadRequestError, NotFoundError } from '../errors.js';
 import {
   presentBlock,
   presentPaymentAddress,
@@ -176,6 +176,13 @@ async function stakeAnswer(store: Store, stakeAddress: string, parsed: ParsedAdd
     addressesOfStake(store, stakeAddress, STAKE_ADDRESS_LIST_LIMIT),
     store.collection(STAKE_ACCOUNTS).get(stakeAddress),
   ]);
+  // Every address the sync creates is created by a transaction, which writes its key's summary: addresses without
+  // one were synced by a build that kept no summaries, and zeros would be a wrong answer.
+  if (!summary && addresses.length > 0)
+    throw new AppError(
+      503,
+      'stake key totals are missing: this store was synced before stake_summaries existed; resync it (npm run ops -- resync --from origin)',
+    );
   if (!summary && !account)
     throw new NotFoundError(`stake address ${stakeAddress} not found (no activity in the indexed range)`);
   const decimals = await decimalsOf(Object.keys(summary?.balance.assets ?? {}));
