@@ -15,7 +15,7 @@ import { createHash, randomBytes } from 'node:crypto';
 /** Strings at least this long (characters) are serialised once and spliced in. */
 const LONG = 2048;
 /** Bound of the serialised long strings kept (bytes); the least recently used go first. */
-const CACHED_BYTES = 32 * 1024 * 1024;
+const CACHED_BYTES = 16 * 1024 * 1024;
 /** Stands in for a long string while the rest is serialised; random per process, so chain data cannot contain it. */
 const MARK = `~${randomBytes(12).toString('hex')}~`;
 

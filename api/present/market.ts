@@ -63,7 +63,7 @@ export interface AssetBook {
  * version (the registry import rewrites both), so a changed logo is read again at once. Bounded in characters.
  */
 const dataUriCache = new Map<string, { version: string; uri: string }>();
-const DATA_URI_CACHE_CHARS = 32 * 1024 * 1024;
+const DATA_URI_CACHE_CHARS = 16 * 1024 * 1024;
 let dataUriChars = 0;
 function rememberDataUri(unit: string, version: string, uri: string): void {
   const old = dataUriCache.get(unit);
