@@ -240,13 +240,13 @@ export function applyBlock(
         datum: doc.datum,
         slot,
       };
-      state.put(UTXOS, utxo);
+      state.putNew(UTXOS, utxo);
       touchAddress(out.address, { value: doc.value, sign: 1, utxos: 1 }, touched.has(out.address) ? null : tx.id);
       touched.add(out.address);
     }
     for (const address of touched) {
       const stakeAddress = addrInfo(address).stakeAddress;
-      state.put(ADDRESS_TXS, {
+      state.putNew(ADDRESS_TXS, {
         // Slot, then the transaction's position in its block: an address's history in chain order, also when
         // several of its transactions share one block.
         _id: `${address}|${String(slot).padStart(12, '0')}|${String(blockIndex).padStart(5, '0')}|${tx.id}`,
@@ -312,7 +312,7 @@ export function applyBlock(
       votes: tx.votes?.length ?? 0,
       addresses: [...touched],
     };
-    state.put(TRANSACTIONS, doc);
+    state.putNew(TRANSACTIONS, doc);
   });
 
   const issuerVkey = block.issuer?.verificationKey ?? null;
@@ -339,7 +339,7 @@ export function applyBlock(
     protocolVersion: v ? `${v.major}.${v.minor}` : null,
     txIds,
   };
-  state.put(BLOCKS, doc);
+  state.putNew(BLOCKS, doc);
   return { block: doc, spent };
 }
 

@@ -22,13 +22,22 @@ export function valueDoc(v: Value): ValueDoc {
 /** a + sign·b, dropping assets whose quantity becomes zero. */
 export function addValues(a: ValueDoc, b: ValueDoc, sign: 1 | -1 = 1): ValueDoc {
   const s = BigInt(sign);
+  const lovelace = String(BigInt(a.lovelace) + s * BigInt(b.lovelace));
+  // An ADA-only delta leaves the assets as they are: share the (immutable) object instead of copying it; a busy
+  // script address holds thousands of assets.
+  let hasAssets = false;
+  for (const _ in b.assets) {
+    hasAssets = true;
+    break;
+  }
+  if (!hasAssets) return { lovelace, assets: a.assets };
   const assets: Record<string, string> = { ...a.assets };
   for (const unit of Object.keys(b.assets)) {
     const q = BigInt(assets[unit] ?? '0') + s * BigInt(b.assets[unit] as string);
     if (q === 0n) delete assets[unit];
     else assets[unit] = String(q);
   }
-  return { lovelace: String(BigInt(a.lovelace) + s * BigInt(b.lovelace)), assets };
+  return { lovelace, assets };
 }
 
 export function sumLovelace(values: readonly { lovelace: string }[]): string {
