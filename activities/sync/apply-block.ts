@@ -168,12 +168,25 @@ export function applyBlock(
   const txs = block.transactions ?? [];
   // Addresses created for the first time inside this block may be spent from later in the same block; the
   // prefetch covered them (absent) and `touchAddress` creates them.
+  // Address documents (and their asset maps) this block already replaced: no one else holds them yet (the undo
+  // prior is the document as it was before the block, and extensions run after the core), so further changes in
+  // the same block update them in place instead of copying a busy address's asset map once per output.
+  const ownDocs = new Set<AddressDoc>();
+  const ownAssets = new Set<Record<string, string>>();
   const touchAddress = (
     address: string,
     delta: { value: typeof ZERO; sign: 1 | -1; utxos: number },
     txId: string | null,
   ) => {
     const prev = state.get(ADDRESSES, address);
+    if (prev && ownDocs.has(prev)) {
+      const before = prev.balance.assets;
+      prev.balance = addValues(prev.balance, delta.value, delta.sign, ownAssets.has(before) ? before : undefined);
+      if (prev.balance.assets !== before) ownAssets.add(prev.balance.assets);
+      prev.utxoCount += delta.utxos;
+      if (txId) prev.txCount += 1;
+      return;
+    }
     const info = addrInfo(address);
     const base: AddressDoc = prev ?? {
       _id: address,
@@ -187,14 +200,17 @@ export function applyBlock(
       lastSlot: slot,
       slot,
     };
-    state.put(ADDRESSES, {
+    const next: AddressDoc = {
       ...base,
       balance: addValues(base.balance, delta.value, delta.sign),
       utxoCount: base.utxoCount + delta.utxos,
       txCount: base.txCount + (txId ? 1 : 0),
       lastSlot: slot,
       slot,
-    });
+    };
+    if (next.balance.assets !== base.balance.assets) ownAssets.add(next.balance.assets);
+    ownDocs.add(next);
+    state.put(ADDRESSES, next);
   };
 
   const spent = new Map<string, UtxoDoc>();
