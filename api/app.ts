@@ -2,6 +2,9 @@
  * The Koa app: REST (/api/v1), and later the MCP endpoint (/api/mcp), Markdown views (/api/md) and pages, in one
  * process. A factory with no side effects: tests and the server (api/server.ts) build it from injected deps.
  *
+ * A GET answered from the REST micro-cache or the Markdown views' cache is replayed to identical anonymous requests
+ * for the rest of its window before any of this runs (api/fast-replay.ts).
+ *
  * Order: request id → security headers → access log → error answers (the first real handler, so every later
  * failure becomes `{ error }`) → CORS → the access layer per surface (keys, quotas, limits) → the REST micro-cache →
  * routers.
@@ -15,6 +18,7 @@ import { readMcpBody } from './mcp/body.js';
 import { mcpRouter } from './mcp/router.js';
 import { safeError } from './log.js';
 import { createMetrics } from './metrics/index.js';
+import { fastReplay, type FastReplayDeps } from './fast-replay.js';
 import { microCache } from './micro-cache.js';
 import { syncGate } from './sync-guard.js';
 import { accessLog, errorAnswers, forPaths, requestId } from './middleware.js';
@@ -68,8 +72,22 @@ function securityOptions(siteUrl: string) {
 const READ_METHODS = 'GET,HEAD,OPTIONS';
 const MCP_METHODS = 'GET,HEAD,POST,DELETE,OPTIONS';
 
+/**
+ * Koa, whose request handler (`callback()`, what every server and test listens with) first offers each request to
+ * the replay fast path (api/fast-replay.ts).
+ */
+class ServiceApp extends Koa {
+  replay: FastReplayDeps | null = null;
+
+  override callback(): ReturnType<Koa['callback']> {
+    const full = super.callback();
+    if (!this.replay) return full;
+    return fastReplay(this.replay, full) as ReturnType<Koa['callback']>;
+  }
+}
+
 export function createApp(deps: ApiDeps): Koa {
-  const app = new Koa();
+  const app = new ServiceApp();
   app.proxy = deps.config.TRUST_PROXY;
   // Behind a trusted proxy the client is the last X-Forwarded-For entry (the one the proxy added); earlier
   // entries are whatever the client sent. The rate limiter keys on the same address.
@@ -101,7 +119,8 @@ export function createApp(deps: ApiDeps): Koa {
   }
 
   // Answers of a chain the source abandoned are withheld (api/sync-guard.ts), cached ones included.
-  app.use(syncGate({ store: deps.store, siteUrl: deps.config.SITE_URL }).middleware);
+  const gate = syncGate({ store: deps.store, siteUrl: deps.config.SITE_URL });
+  app.use(gate.middleware);
   // Markdown views, content negotiation (Accept: text/markdown on REST), swap page, discovery (api/pages/).
   // Negotiation sits before the micro-cache, so a cached JSON answer is never replayed to a Markdown request.
   const pages = sitePages(deps);
@@ -123,5 +142,14 @@ export function createApp(deps: ApiDeps): Koa {
   const rest = compose([v1.routes() as Koa.Middleware, v1.allowedMethods() as Koa.Middleware]);
   const others = compose(site);
   app.use((ctx, next) => (isRest(ctx.path) ? rest(ctx, next) : others(ctx, next)));
+  if ((deps.cacheMs ?? 0) > 0)
+    app.replay = {
+      store: deps.store,
+      log: deps.log,
+      gate,
+      metrics,
+      trustProxy: deps.config.TRUST_PROXY,
+      ...(access ? { access } : {}),
+    };
   return app;
 }

@@ -21,6 +21,11 @@ export interface AccessLayer {
   md: Koa.Middleware;
   /** The MCP endpoint /api/mcp. */
   mcp: Koa.Middleware;
+  /**
+   * The replay fast path (api/fast-replay.ts) for a caller without a key: spends one request of `ip` on `surface`
+   * and returns the limit headers its answer carries, or null when the request must take the middleware above.
+   */
+  anonymous?(surface: 'rest' | 'md', ip: string, url: string): Promise<[string, string][] | null>;
   /** Routes of the access layer itself (account area, key management); mounted as given, after the limits. */
   routes?: Router;
 }

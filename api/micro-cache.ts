@@ -9,9 +9,10 @@
  * Sits after the access layer (limits and quotas count every request, hit or not) and before the routers.
  */
 import type Koa from 'koa';
-import { CHECKPOINTS } from '../mongo/collections/sync-state.js';
+import { checkpointTag } from '../mongo/collections/sync-state.js';
 import type { Store } from '../mongo/store.js';
 import { codedEtag, compress, MIN_COMPRESS_BYTES, preferredCoding, type Coding } from './compress.js';
+import { markReplayable } from './fast-replay.js';
 import { ResponseCache } from './response-cache.js';
 
 interface Meta {
@@ -41,13 +42,12 @@ export interface MicroCacheOptions {
 export function microCache(opts: MicroCacheOptions): Koa.Middleware {
   const cache = new ResponseCache<Meta>(opts.maxEntries ?? 5_000, opts.maxBytes ?? 64 * 1024 * 1024);
   const clock = opts.clock ?? Date.now;
-  const checkpoints = opts.store.collection(CHECKPOINTS);
 
   return async (ctx, next) => {
     if (ctx.method !== 'GET') return next();
     const caching = opts.ttlMs > 0;
-    const cp = caching ? await checkpoints.get('sync') : null;
-    const key = `${ctx.path}?${ctx.querystring}|${cp ? `${cp.height}:${cp.id}` : '-'}`;
+    const cp = caching ? await checkpointTag(opts.store) : '';
+    const key = `${ctx.path}?${ctx.querystring}|${cp}`;
     const now = clock();
     const hit = caching ? cache.entry(key) : undefined;
     if (hit && hit.meta.expires > now) {
@@ -56,6 +56,7 @@ export function microCache(opts: MicroCacheOptions): Koa.Middleware {
       ctx.type = hit.meta.type;
       for (const [h, v] of hit.meta.headers) ctx.set(h, v);
       send(ctx, hit.bytes, hit.meta.coded);
+      markReplayable(ctx.res, { cp, expires: hit.meta.expires, route: hit.meta.route });
       return;
     }
     await next();
@@ -69,14 +70,11 @@ export function microCache(opts: MicroCacheOptions): Koa.Middleware {
       return v ? [[h, v]] : [];
     });
     const coded: Meta['coded'] = {};
-    if (opts.ttlMs > 0)
-      cache.setBytes(key, bytes, {
-        expires: now + opts.ttlMs,
-        type: ctx.response.type,
-        headers,
-        coded,
-        route: (ctx as RoutedContext)._matchedRoute,
-      });
+    const route = (ctx as RoutedContext)._matchedRoute;
+    if (caching) {
+      cache.setBytes(key, bytes, { expires: now + opts.ttlMs, type: ctx.response.type, headers, coded, route });
+      markReplayable(ctx.res, { cp, expires: now + opts.ttlMs, route });
+    }
     send(ctx, bytes, coded);
   };
 }

@@ -10,7 +10,7 @@ import { AppError } from './errors.js';
 import { safeError } from './log.js';
 
 /** Inbound ids we echo: long enough to be unique, short and plain enough to log safely. */
-const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+export const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
 /** Keeps a sane inbound X-Request-Id (a proxy's or the caller's), else mints a UUID; echoes it on every answer. */
 export function requestId(): Koa.Middleware {

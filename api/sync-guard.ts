@@ -77,6 +77,8 @@ export interface SyncGate {
    * The MCP tools call it with the REST path of the data they read.
    */
   withheld(path: string): Promise<Withheld | null>;
+  /** The same for a whole request path (`/api/v1/…` or `/api/md/…`; a view by the REST answers it shows). */
+  withheldAt(requestPath: string): Promise<Withheld | null>;
   /** REST and Markdown: 503 `{ error }` with Retry-After while withheld. */
   middleware: Koa.Middleware;
 }
@@ -131,17 +133,24 @@ export function syncGate(deps: { store: Store; ttlMs?: number; siteUrl?: string 
     return null;
   }
 
+  async function withheldAt(requestPath: string): Promise<Withheld | null> {
+    const prefix = PREFIX.exec(requestPath);
+    if (!prefix) return null;
+    for (const path of restPathsOf(prefix[1] as string, requestPath.slice(prefix[0].length) || '/')) {
+      const w = await withheld(path);
+      if (w) return w;
+    }
+    return null;
+  }
+
   return {
     withheld,
+    withheldAt,
     middleware: async (ctx, next) => {
-      const prefix = PREFIX.exec(ctx.path);
-      if (!prefix) return next();
-      const surface = prefix[1] as string;
-      let w: Withheld | null = null;
-      for (const path of restPathsOf(surface, ctx.path.slice(prefix[0].length) || '/'))
-        if ((w = await withheld(path))) break;
+      const w = await withheldAt(ctx.path);
       if (!w) return next();
-      if (surface !== 'md') throw new AppError(503, w.reason, { 'Retry-After': String(w.retryAfterSeconds) });
+      if (!ctx.path.startsWith('/api/md'))
+        throw new AppError(503, w.reason, { 'Retry-After': String(w.retryAfterSeconds) });
       // The Markdown surface answers its errors in Markdown (views/md/format.ts), with the same status and headers.
       const text = errorView(siteUrl, 503, w.reason);
       ctx.status = 503;

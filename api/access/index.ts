@@ -90,6 +90,7 @@ export async function createAccess(deps: AccessDeps): Promise<Access> {
   );
 
   return {
+    anonymous: limits.anonymous,
     rest: limits.rest,
     md: limits.md,
     mcp: limits.mcp,

@@ -18,6 +18,8 @@
  * Per-minute counters are koa-ratelimit's: the memory driver (fixed one-minute window) in one process, the redis
  * driver (sliding one-minute window) over ioredis when REDIS_URL is set, so replicas share them.
  */
+import type { IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
 import type { Context, Middleware, Next } from 'koa';
 import ratelimit from 'koa-ratelimit';
 import RedisLimiter from 'async-ratelimiter';
@@ -34,6 +36,21 @@ const MINUTE_MS = 60_000;
 const LOGO_PATH = /^\/api\/v1\/assets\/[^/]+\/logo\/?$/;
 const PNL_URL = /\/wallet\/[^/?#]+\/pnl\/?(?:[?#]|$)/;
 const RATE_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
+
+/** koa-ratelimit's own memory counter (the one its middleware runs), for the replay fast path's anonymous spend. */
+const MemoryLimiter = createRequire(import.meta.url)('koa-ratelimit/limiter/memory.js') as new (opts: {
+  id: string;
+  db: Map<string, unknown>;
+  max: number;
+  duration: number;
+  namespace: string;
+}) => { get(): Promise<{ remaining: number; reset: number; total: number }> };
+
+/**
+ * Requests left in an anonymous window at or below which the fast path hands the request to the full chain, so the
+ * last requests of a window and every 429 (with its body, Retry-After and metrics) take one code path.
+ */
+const FAST_SPEND_FLOOR = 2;
 
 /** What the access layer records about the caller for the rest of the request (logs): never the key itself. */
 export interface AccessState {
@@ -56,13 +73,18 @@ export function presentedKey(ctx: Context, surface: Surface): string | null {
  * entries are whatever the client sent and would let anyone pick their own IP); otherwise the socket peer.
  */
 export function clientIp(ctx: Context, trustProxy: boolean): string {
+  return requestIp(ctx.req, trustProxy) || ctx.ip || 'unknown';
+}
+
+/** `clientIp` of a request before Koa saw it (the replay fast path); '' for a socket already closed. */
+export function requestIp(req: IncomingMessage, trustProxy: boolean): string {
   if (trustProxy) {
-    const xff = ctx.get('x-forwarded-for');
-    const last = xff.split(',').pop()?.trim();
+    const xff = req.headers['x-forwarded-for'];
+    const last = (Array.isArray(xff) ? xff.join(',') : (xff ?? '')).split(',').pop()?.trim();
     if (last) return last;
   }
   // A socket closed before this point has no address any more; such callers share one bucket.
-  return ctx.req.socket.remoteAddress || ctx.ip || 'unknown';
+  return req.socket.remoteAddress ?? '';
 }
 
 export interface LimitDeps {
@@ -272,7 +294,30 @@ export function createSurfaceLimits(deps: LimitDeps) {
   /** The account area's JSON endpoints: anonymous-style per-IP limit, so nonces cannot be minted in bulk. */
   const account = limitsOn ? limiter('anon', 'account', config.RATE_LIMIT_ANON_PER_MIN, ipOf) : null;
 
+  /**
+   * The replay fast path's anonymous spend (api/fast-replay.ts): counts one request of `ip` on `surface` in the same
+   * per-minute window the surface's middleware counts in, and returns the limit headers that middleware would set;
+   * null, counting nothing, when the request must take the full chain: near or over its limit, the wallet PnL
+   * call (its own second limit), or counters shared through Redis (an asynchronous round trip either way).
+   */
+  const anonymous = async (surface: Surface, ip: string, url: string): Promise<[string, string][] | null> => {
+    if (!limitsOn) return [];
+    if (redis || (surface === 'rest' && PNL_URL.test(url))) return null;
+    const namespace = `anon-${surface}`;
+    const open = deps.memory.get(`${namespace}:${ip}`) as { reset: number; remaining: number } | undefined;
+    if (open && open.reset * 1000 >= Date.now() && open.remaining <= FAST_SPEND_FLOOR) return null;
+    const max = config.RATE_LIMIT_ANON_PER_MIN;
+    const limit = await new MemoryLimiter({ id: ip, db: deps.memory, max, duration: MINUTE_MS, namespace }).get();
+    // As koa-ratelimit's middleware reports them, the reset rounded up to whole seconds (wholeReset).
+    return [
+      ['X-RateLimit-Remaining', String(limit.remaining > 0 ? limit.remaining - 1 : 0)],
+      ['X-RateLimit-Reset', String(Math.ceil(limit.reset))],
+      ['X-RateLimit-Limit', String(limit.total)],
+    ];
+  };
+
   return {
+    anonymous,
     rest: surfaceMiddleware('rest'),
     md: surfaceMiddleware('md'),
     mcp: surfaceMiddleware('mcp'),

@@ -6,10 +6,11 @@
  */
 import { createHash } from 'node:crypto';
 import type Koa from 'koa';
-import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
+import { checkpointTag } from '../../mongo/collections/sync-state.js';
 import { approxTokens, errorView } from '../../views/md/format.js';
 import type { ApiDeps } from '../deps.js';
 import { AppError } from '../errors.js';
+import { markReplayable } from '../fast-replay.js';
 import { ResponseCache } from '../response-cache.js';
 import { readFreshness } from '../read/freshness.js';
 import { renderMd, type MdRequest } from './render.js';
@@ -33,7 +34,6 @@ export function mdResponder(deps: ApiDeps, src: () => MdSource): MdResponder {
   const site = deps.config.SITE_URL.replace(/\/+$/, '');
   const ttl = deps.cacheMs ?? 0;
   const cache = new ResponseCache<Meta>(2_000, 32 * 1024 * 1024);
-  const checkpoints = deps.store.collection(CHECKPOINTS);
 
   const send = (ctx: Koa.Context, status: number, bytes: Buffer, etag: string, tokens: number) => {
     ctx.status = status;
@@ -56,11 +56,15 @@ export function mdResponder(deps: ApiDeps, src: () => MdSource): MdResponder {
       ctx.body = text;
     },
     async respond(ctx, r) {
-      const cp = ttl > 0 ? await checkpoints.get('sync') : null;
-      const key = `${r.view}|${r.id ?? ''}|${JSON.stringify(r.query ?? {})}|${cp ? `${cp.height}:${cp.id}` : '-'}`;
+      const cp = ttl > 0 ? await checkpointTag(deps.store) : '';
+      const key = `${r.view}|${r.id ?? ''}|${JSON.stringify(r.query ?? {})}|${cp}`;
       const now = Date.now();
       const hit = ttl > 0 ? cache.entry(key) : undefined;
-      if (hit && hit.meta.expires > now) return send(ctx, 200, hit.bytes, hit.meta.etag, hit.meta.tokens);
+      const route = (ctx as Koa.Context & { _matchedRoute?: unknown })._matchedRoute;
+      if (hit && hit.meta.expires > now) {
+        markReplayable(ctx.res, { cp, expires: hit.meta.expires, route });
+        return send(ctx, 200, hit.bytes, hit.meta.etag, hit.meta.tokens);
+      }
       let text: string;
       let status = 200;
       try {
@@ -76,7 +80,10 @@ export function mdResponder(deps: ApiDeps, src: () => MdSource): MdResponder {
       const bytes = Buffer.from(text, 'utf8');
       const etag = `"${createHash('sha1').update(bytes).digest('base64url')}"`;
       const tokens = approxTokens(text);
-      if (status === 200 && ttl > 0) cache.setBytes(key, bytes, { expires: now + ttl, etag, tokens });
+      if (status === 200 && ttl > 0) {
+        cache.setBytes(key, bytes, { expires: now + ttl, etag, tokens });
+        markReplayable(ctx.res, { cp, expires: now + ttl, route });
+      }
       send(ctx, status, bytes, etag, tokens);
     },
   };

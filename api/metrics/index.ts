@@ -50,6 +50,8 @@ export interface Metrics {
   storeOp(op: string, collection: string, seconds: number, ok: boolean): void;
   /** Times every request; mount first so rejections (429) and errors are counted too. */
   http(): Koa.Middleware;
+  /** One answered request, for answers sent outside Koa (the replay fast path, api/fast-replay.ts). */
+  answered(path: string, route: unknown, method: string, status: number, seconds: number): void;
   /** GET /metrics in the Prometheus text format. */
   router(): Router;
 }
@@ -178,6 +180,16 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
     registers: [registry],
   });
 
+  const answered: Metrics['answered'] = (path, route, method, status, seconds) => {
+    const surface = surfaceOf(path);
+    // A route pattern (bounded label set), never the raw path; unmatched paths share one label.
+    http.observe(
+      { surface, route: typeof route === 'string' ? route : 'unmatched', method, status: String(status) },
+      seconds,
+    );
+    if (status === 429) limited.inc({ surface });
+  };
+
   return {
     registry,
     bindStore(store, now = Date.now) {
@@ -206,26 +218,15 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
     http() {
       return async (ctx, next) => {
         const t = performance.now();
-        const surface = surfaceOf(ctx.path);
         try {
           await next();
         } finally {
-          // A route pattern (bounded label set), never the raw path; unmatched paths share one label.
           const route = (ctx as { _matchedRoute?: unknown })._matchedRoute;
-          const status = ctx.status;
-          http.observe(
-            {
-              surface,
-              route: typeof route === 'string' ? route : 'unmatched',
-              method: ctx.method,
-              status: String(status),
-            },
-            (performance.now() - t) / 1000,
-          );
-          if (status === 429) limited.inc({ surface });
+          answered(ctx.path, route, ctx.method, ctx.status, (performance.now() - t) / 1000);
         }
       };
     },
+    answered,
     router() {
       const router = new Router();
       router.get('metrics', '/metrics', async (ctx) => {

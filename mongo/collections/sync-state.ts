@@ -175,6 +175,15 @@ export async function indexedTip(store: Store): Promise<{ checkpoint: Checkpoint
 }
 
 /**
+ * The indexed chain position as one string (`height:blockId`, '-' before the first block): the part of every
+ * answer cache's key that a new block or a rollback changes.
+ */
+export async function checkpointTag(store: Store): Promise<string> {
+  const checkpoint = await store.collection(CHECKPOINTS).get('sync');
+  return checkpoint ? `${checkpoint.height}:${checkpoint.id}` : '-';
+}
+
+/**
  * `compute` once per indexed tip block: for values derived only from documents the sync writes with that block
  * (pool reserves, not recompute snapshots). Exact under rollbacks: a rollback moves the checkpoint to another block,
  * so the next read computes again. One value per store.
@@ -182,8 +191,7 @@ export async function indexedTip(store: Store): Promise<{ checkpoint: Checkpoint
 export function perTipBlock<T>(compute: (store: Store) => Promise<T>): (store: Store) => Promise<T> {
   const memo = new WeakMap<Store, { tip: string; value: Promise<T> }>();
   return async (store) => {
-    const checkpoint = await store.collection(CHECKPOINTS).get('sync');
-    const tip = checkpoint ? `${checkpoint.height}:${checkpoint.id}` : '-';
+    const tip = await checkpointTag(store);
     const known = memo.get(store);
     if (known?.tip === tip) return known.value;
     const value = compute(store);

@@ -32,6 +32,8 @@ export async function startStack(opts: {
   seed: string;
   hours: number;
   env?: Record<string, string>;
+  /** The API's cache window (ms); absent: every request reads the store. */
+  cacheMs?: number;
   access?: (config: Config, store: Store) => Promise<AccessLayer & { close?: () => Promise<void> }>;
 }): Promise<Stack> {
   const t = await tempStore();
@@ -68,6 +70,7 @@ export async function startStack(opts: {
     log: pino({ level: 'silent' }),
     tokenDecimals: tokenDecimalsLookup(t.store),
     ...(access ? { access } : {}),
+    ...(opts.cacheMs ? { cacheMs: opts.cacheMs } : {}),
   });
   server.on('request', app.callback());
   return {

@@ -1,0 +1,174 @@
+/**
+ * The replay fast path. A GET that the REST micro-cache (api/micro-cache.ts) or the Markdown views' cache
+ * (api/md/respond.ts) answered with 200 is kept as the whole HTTP answer it became — status, headers, bytes — for
+ * the rest of that cache window, and an identical later request from a caller without a key is answered from it
+ * at node:http, before Koa builds a context and runs the middleware chain. That chain costs several times what the
+ * answer itself costs for a small cached answer (request id, security headers, metrics, access log, CORS, limits,
+ * sync gate, negotiation, the cache's own lookup, each a promise deep).
+ *
+ * What a replay still does per request, the same way the chain does it:
+ * - the sync checkpoint is read and must be the one the answer was read at (a new block or a rollback changes it:
+ *   no answer outlives the chain state it came from), and the sync gate must not withhold the path;
+ * - the anonymous per-minute limit of the surface is counted in the same window (AccessLayer.anonymous); the last
+ *   requests of a window, every 429, the wallet PnL call and Redis-shared counters take the full chain;
+ * - a fresh X-Request-Id (or the caller's sane one), the HTTP metric under the route pattern, the access log line.
+ *
+ * "Identical" means every request header that chooses the answer: the URL, Accept (Markdown negotiation),
+ * Accept-Encoding (the compressed representation) and Origin (CORS). Requests with a key (x-api-key,
+ * Authorization), a condition (If-None-Match, If-Modified-Since), or any other method take the full chain.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { Logger } from 'pino';
+import { checkpointTag } from '../mongo/collections/sync-state.js';
+import type { Store } from '../mongo/store.js';
+import { requestIp } from './access/limits.js';
+import type { AccessLayer } from './deps.js';
+import type { Metrics } from './metrics/index.js';
+import { SANE_REQUEST_ID } from './middleware.js';
+import { ResponseCache } from './response-cache.js';
+import type { SyncGate } from './sync-guard.js';
+
+/** What the answering cache says about an answer it served: replayable until `expires`, read at checkpoint `cp`. */
+export interface ReplayMark {
+  cp: string;
+  /** Wall-clock unix ms: the answering cache's own window end. */
+  expires: number;
+  /** The route pattern that answered (`_matchedRoute`), for the HTTP metric of each replay. */
+  route: unknown;
+}
+
+const marks = new WeakMap<ServerResponse, ReplayMark>();
+
+/** Called by a cache that answered 200 from bytes it keeps for a window; the fast path may then keep the answer. */
+export function markReplayable(res: ServerResponse, mark: ReplayMark): void {
+  marks.set(res, mark);
+}
+
+interface Kept extends ReplayMark {
+  /** The answer's headers as a flat name/value list, without the per-request ones. */
+  headers: string[];
+}
+
+/** Headers each answer has its own of: set again per replay (or by node: Date, Connection, Keep-Alive). */
+const PER_REQUEST = new Set([
+  'x-request-id',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'x-daily-remaining',
+  'retry-after',
+  'date',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+]);
+
+const LOGO_PATH = /^\/api\/v1\/assets\/[^/]+\/logo\/?(?:\?|$)/;
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => unknown;
+
+export interface FastReplayDeps {
+  store: Store;
+  log: Logger;
+  gate: SyncGate;
+  metrics: Metrics;
+  access?: AccessLayer;
+  trustProxy: boolean;
+  clock?: () => number;
+  maxEntries?: number;
+  maxBytes?: number;
+}
+
+/** Which anonymous limit a request counts against, or null when it cannot be replayed at all. */
+function replayableSurface(req: IncomingMessage): 'rest' | 'md' | null {
+  if (req.method !== 'GET') return null;
+  const h = req.headers;
+  if (h['x-api-key'] || h.authorization || h['if-none-match'] || h['if-modified-since']) return null;
+  const url = req.url ?? '';
+  if (url.startsWith('/api/v1/')) return LOGO_PATH.test(url) ? null : 'rest';
+  if (url.startsWith('/api/md/')) return 'md';
+  return null;
+}
+
+/** Wraps the Koa app's request handler: replays what it can, hands everything else to `full` (and learns from it). */
+export function fastReplay(deps: FastReplayDeps, full: Handler): Handler {
+  const cache = new ResponseCache<Kept>(deps.maxEntries ?? 5_000, deps.maxBytes ?? 64 * 1024 * 1024);
+  const clock = deps.clock ?? Date.now;
+
+  /** Answers from `kept` and returns true, or returns false having sent nothing and counted nothing. */
+  const replay = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    surface: 'rest' | 'md',
+    url: string,
+    kept: { bytes: Buffer; meta: Kept },
+    started: number,
+  ): Promise<boolean> => {
+    const { meta } = kept;
+    if (meta.expires <= clock() || (await checkpointTag(deps.store)) !== meta.cp) return false;
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    if (await deps.gate.withheldAt(path)) return false;
+    let limits: [string, string][] = [];
+    if (deps.access) {
+      // An access layer that cannot count a request here (no `anonymous`) has every request take its middleware.
+      const spent = await deps.access.anonymous?.(surface, requestIp(req, deps.trustProxy) || 'unknown', url);
+      if (!spent) return false;
+      limits = spent;
+    }
+    const inbound = req.headers['x-request-id'];
+    const reqId = typeof inbound === 'string' && SANE_REQUEST_ID.test(inbound) ? inbound : randomUUID();
+    const headers = meta.headers.concat('X-Request-Id', reqId);
+    for (const [name, value] of limits) headers.push(name, value);
+    res.writeHead(200, headers);
+    res.end(kept.bytes);
+    const seconds = (performance.now() - started) / 1000;
+    deps.metrics.answered(path, meta.route, 'GET', 200, seconds);
+    deps.log.info({ reqId, method: 'GET', path, status: 200, ms: Math.round(seconds * 100_000) / 100 }, 'request');
+    return true;
+  };
+
+  /** Keeps the answer the full chain sends, when the cache that produced it marked it replayable. */
+  const learn = (res: ServerResponse, key: string) => {
+    const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+    res.end = ((...args: unknown[]) => {
+      const mark = marks.get(res);
+      const body = args[0];
+      if (mark && res.statusCode === 200 && Buffer.isBuffer(body) && !res.hasHeader('set-cookie')) {
+        const headers: string[] = [];
+        for (const name of (res as ServerResponse & { getRawHeaderNames(): string[] }).getRawHeaderNames()) {
+          const value = res.getHeader(name);
+          if (value === undefined || PER_REQUEST.has(name.toLowerCase())) continue;
+          for (const v of Array.isArray(value) ? value : [value]) headers.push(name, String(v));
+        }
+        cache.setBytes(key, body, { ...mark, headers });
+      }
+      return end(...args);
+    }) as ServerResponse['end'];
+  };
+
+  return (req, res) => {
+    const surface = replayableSurface(req);
+    if (!surface) return full(req, res);
+    const started = performance.now();
+    const url = req.url ?? '';
+    const h = req.headers;
+    const key = `${url}\n${h.accept ?? ''}\n${h['accept-encoding'] ?? ''}\n${h.origin ?? ''}`;
+    const kept = cache.entry(key);
+    const fallBack = () => {
+      learn(res, key);
+      return full(req, res);
+    };
+    if (!kept) return fallBack();
+    return replay(req, res, surface, url, kept, started).then(
+      (done) => (done ? undefined : fallBack()),
+      (err: unknown) => {
+        // Nothing was sent (every await precedes writeHead): the full chain answers, errors included.
+        deps.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'replay failed; answering in full');
+        return res.headersSent ? undefined : fallBack();
+      },
+    );
+  };
+}

@@ -1,0 +1,173 @@
+/**
+ * The replay fast path (api/fast-replay.ts) on a devnet-synced service with the cache window on and the anonymous
+ * limit on: what a caller sees of a replayed answer must be what the full middleware chain would have sent — the
+ * same bytes, its own request id, the same per-minute window and 429s — and no replay may outlive its block, cross a
+ * header that chooses the answer, reach a keyed caller, or slip past the sync gate.
+ */
+import assert from 'node:assert/strict';
+import { pino } from 'pino';
+import { createAccess } from '../../api/access/index.js';
+import { SYNC_HEALTH, SYNC_HEALTH_ID } from '../../mongo/collections/sync-state.js';
+import { put } from '../../mongo/store.js';
+import { startStack, type Stack } from '../md/stack.js';
+
+const LIMIT = 12;
+
+describe('replay fast path: cached answers replayed before the middleware chain', function () {
+  this.timeout(120_000);
+  let stack: Stack;
+  let unit = '';
+  let key = '';
+  before(async () => {
+    let registry: Awaited<ReturnType<typeof createAccess>>['registry'] | undefined;
+    stack = await startStack({
+      seed: 'fast-replay',
+      hours: 3,
+      cacheMs: 60_000,
+      // Each test is its own caller (X-Forwarded-For through a trusted proxy), with its own per-minute window.
+      env: { RATE_LIMITS: 'true', RATE_LIMIT_ANON_PER_MIN: String(LIMIT), TRUST_PROXY: 'true' },
+      access: async (config, store) => {
+        const access = await createAccess({ store, config, log: pino({ level: 'silent' }) });
+        registry = access.registry;
+        return access;
+      },
+    });
+    key = (await registry!.create('stake1uxtestaccount', 'replay test')).key;
+    const tokens = (await (
+      await fetch(`${stack.url}/api/v1/tokens?pageSize=1&logos=url`, { headers: { 'x-api-key': key } })
+    ).json()) as { items: { asset: { unit: string } }[] };
+    unit = tokens.items[0]!.asset.unit;
+  });
+  after(async () => stack?.close());
+
+  /** `n` identical requests from one anonymous caller, in order. */
+  const burst = async (path: string, n: number, headers: Record<string, string> = {}) => {
+    const out: { status: number; headers: Headers; body: Buffer }[] = [];
+    for (let i = 0; i < n; i++) {
+      const res = await fetch(stack.url + path, { headers });
+      out.push({ status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) });
+    }
+    return out;
+  };
+
+  it('replays the same bytes with a request id each, counting every request in the anonymous window', async () => {
+    const answers = await burst(`/api/md/token/${unit}`, LIMIT + 2);
+    // LIMIT a minute (hand-counted): requests 1..LIMIT pass with LIMIT-1 … 0 left, the rest are 429.
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      [...Array<number>(LIMIT).fill(200), 429, 429],
+    );
+    assert.deepEqual(
+      answers.slice(0, LIMIT).map((a) => Number(a.headers.get('x-ratelimit-remaining'))),
+      Array.from({ length: LIMIT }, (_, i) => LIMIT - 1 - i),
+    );
+    const ok = answers.slice(0, LIMIT);
+    for (const a of ok) {
+      assert.deepEqual(a.body, ok[0]!.body);
+      assert.equal(a.headers.get('etag'), ok[0]!.headers.get('etag'));
+      assert.equal(a.headers.get('content-type'), 'text/markdown; charset=utf-8');
+      assert.equal(a.headers.get('x-content-type-options'), 'nosniff');
+      assert.equal(a.headers.get('x-ratelimit-limit'), String(LIMIT));
+    }
+    assert.equal(new Set(ok.map((a) => a.headers.get('x-request-id'))).size, LIMIT, 'one request id per answer');
+    const limited = JSON.parse(answers[LIMIT]!.body.toString()) as { error: string; retryAfter: number };
+    assert.match(limited.error, new RegExp(`${LIMIT} requests per minute`));
+    assert.ok(Number(answers[LIMIT]!.headers.get('retry-after')) > 0);
+
+    // The replays were counted under the view's route, as operators read them.
+    const metrics = await (await fetch(`${stack.url}/metrics`)).text();
+    const count = new RegExp(
+      `http_request_duration_seconds_count\\{surface="markdown",route="/api/md/token/:unit",method="GET",status="200"\\} (\\d+)`,
+    ).exec(metrics);
+    assert.equal(Number(count?.[1]), LIMIT);
+  });
+
+  it("echoes the caller's own request id on a replay", async () => {
+    const path = `/api/v1/tokens/${unit}/holders`;
+    await burst(path, 1, { 'x-api-key': key });
+    const [a, b] = await burst(path, 2, { 'x-request-id': 'trace-0123456789', 'x-forwarded-for': '10.9.9.9' });
+    assert.equal(a!.headers.get('x-request-id'), 'trace-0123456789');
+    assert.equal(b!.headers.get('x-request-id'), 'trace-0123456789');
+    assert.deepEqual(a!.body, b!.body);
+  });
+
+  it('keeps each representation apart: JSON, Markdown by Accept, brotli by Accept-Encoding', async () => {
+    const path = `/api/v1/tokens/${unit}?logos=url`;
+    const want = { json: 'application/json; charset=utf-8', md: 'text/markdown; charset=utf-8' };
+    const kinds = [
+      { headers: { accept: 'application/json', 'accept-encoding': 'identity' }, type: want.json, br: false },
+      { headers: { accept: 'text/markdown', 'accept-encoding': 'identity' }, type: want.md, br: false },
+      { headers: { accept: 'application/json', 'accept-encoding': 'br' }, type: want.json, br: true },
+    ];
+    // Another caller (its own window) asks for each in turn, three rounds: every answer is the one it asked for.
+    const seen = new Map<number, string>();
+    for (let round = 0; round < 3; round++)
+      for (const [i, k] of kinds.entries()) {
+        const res = await fetch(stack.url + path, { headers: { ...k.headers, 'x-forwarded-for': '10.3.3.3' } });
+        assert.equal(res.status, 200);
+        assert.equal(res.headers.get('content-type'), k.type);
+        assert.equal(res.headers.get('content-encoding'), k.br ? 'br' : null);
+        // fetch decodes a br body itself (and would fail on bytes that are not brotli).
+        const text = await res.text();
+        if (k.type === want.json) assert.equal((JSON.parse(text) as { asset: { unit: string } }).asset.unit, unit);
+        else assert.match(text, /^# /);
+        if (round === 0) seen.set(i, text);
+        else assert.equal(text, seen.get(i));
+      }
+  });
+
+  it('never replays to a keyed caller: its answer carries its plan limit and daily quota', async () => {
+    const path = `/api/md/token/${unit}`;
+    const keyed = await burst(path, 1, { 'x-api-key': key });
+    assert.equal(keyed[0]!.status, 200);
+    assert.notEqual(keyed[0]!.headers.get('x-ratelimit-limit'), String(LIMIT));
+    assert.ok(keyed[0]!.headers.get('x-daily-remaining'));
+  });
+
+  it('ends with the block it was read at: a new block is served at once', async () => {
+    const path = `/api/md/token/${unit}`;
+    const headers = { 'x-forwarded-for': '10.1.1.1' };
+    const before = (await burst(path, 2, headers)).map((a) => a.body.toString());
+    assert.equal(before[0], before[1]);
+    assert.match(before[0]!, new RegExp(`indexed block ${stack.devnet.tip().height}\\b`));
+    stack.devnet.step();
+    await stack.syncToTip();
+    const after = (await burst(path, 1, headers))[0]!.body.toString();
+    assert.match(after, new RegExp(`indexed block ${stack.devnet.tip().height}\\b`));
+    assert.notEqual(after, before[0]);
+  });
+
+  it('stops at the sync gate: a stalled sync withholds the answer a replay would have sent', async () => {
+    const path = `/api/v1/tokens/${unit}?logos=url`;
+    const headers = { 'x-forwarded-for': '10.2.2.2' };
+    assert.deepEqual(
+      (await burst(path, 2, headers)).map((a) => a.status),
+      [200, 200],
+    );
+    const at = new Date().toISOString();
+    await stack.store.write([
+      put(SYNC_HEALTH, {
+        _id: SYNC_HEALTH_ID,
+        contactAt: at,
+        tip: stack.devnet.tip(),
+        failing: null,
+        stall: {
+          kind: 'rollback-too-deep',
+          reason: 'sync stalled: rollback beyond the undo window, resync needed',
+          action: 'resync',
+          error: 'test',
+          since: at,
+          abandonedAbove: 0,
+        },
+        generation: 0,
+        lastDeepRollback: null,
+        updatedAt: at,
+      }),
+    ]);
+    // The gate reads the sync state at most every 250 ms.
+    await new Promise((r) => setTimeout(r, 300));
+    const [withheld] = await burst(path, 1, headers);
+    assert.equal(withheld!.status, 503);
+    assert.match(JSON.parse(withheld!.body.toString()).error as string, /withheld until a resync/);
+  });
+});
