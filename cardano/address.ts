@@ -111,7 +111,7 @@ export function parseAddress(address: string): ParsedAddress {
 }
 
 const stakeCache = new Map<string, string | null>();
-const STAKE_CACHE_MAX = 100_000;
+const STAKE_CACHE_MAX = 50_000;
 
 /**
  * The stake (reward) address of a base address, or null. Memoised (bounded): the sync asks it for the same output
