@@ -89,6 +89,18 @@ export function syncGate(deps: { store: Store; ttlMs?: number; siteUrl?: string 
   const now = () => performance.now();
   const ttl = deps.ttlMs ?? 250;
   let cached: { at: number; state: Promise<GuardState> } | null = null;
+  /**
+   * When the last state read (at that time) found nothing to withhold anywhere: no abandoned chain, and every
+   * recompute ran in the current sync generation. Until that read is `ttl` old, no path needs checking.
+   */
+  let calmSince: number | null = null;
+  const calm = (g: GuardState) =>
+    !(g.health?.stall && g.health.stall.abandonedAbove !== null) &&
+    (!g.health ||
+      g.health.generation === 0 ||
+      DERIVED_PATHS.every((d) =>
+        d.workflows.every((w) => (g.derived.get(w)?.generation ?? -1) >= g.health!.generation),
+      ));
   const state = (): Promise<GuardState> => {
     const t = now();
     if (cached && t - cached.at < ttl) return cached.state;
@@ -100,7 +112,10 @@ export function syncGate(deps: { store: Store; ttlMs?: number; siteUrl?: string 
       return { health, derived };
     })();
     cached = { at: t, state: read };
-    read.catch(() => (cached = null));
+    read.then(
+      (g) => (calmSince = calm(g) ? t : null),
+      () => (cached = null),
+    );
     return read;
   };
 
@@ -134,6 +149,7 @@ export function syncGate(deps: { store: Store; ttlMs?: number; siteUrl?: string 
   }
 
   async function withheldAt(requestPath: string): Promise<Withheld | null> {
+    if (calmSince !== null && now() - calmSince < ttl) return null;
     const prefix = PREFIX.exec(requestPath);
     if (!prefix) return null;
     for (const path of restPathsOf(prefix[1] as string, requestPath.slice(prefix[0].length) || '/')) {

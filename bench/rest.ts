@@ -375,3 +375,65 @@ export function memoryLine(
     `${m.samples} samples every 100 ms, ${CONNECTIONS} connections`
   );
 }
+
+/** Headers that belong to the connection or the moment, not to the answer: a bare server does not repeat them. */
+const PER_CONNECTION = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
+
+/**
+ * What the answer's headers alone cost: the bare server sending the cached answer's bytes with its content headers
+ * (the REST tables' baseline), the same bare server sending every header the API sends with it (security headers,
+ * CORS, request id, ETag, …), and the API's cached answer. The second row is the ceiling of any server that sends
+ * these headers on node:http, framework or not.
+ */
+export async function benchHeaderCost(
+  report: Report,
+  dir: string,
+  storePath: string,
+  seconds: number,
+  name: string,
+  path: string,
+) {
+  const api = await startApiServer(storePath, 1000, 'off');
+  try {
+    const url = api.url + path;
+    const answer = await getBytes(url);
+    const every = Object.fromEntries(Object.entries(answer.headers).filter(([h]) => !PER_CONNECTION.has(h)));
+    await warm(url, api.headers);
+    report.line();
+    report.line(`## What the headers cost: ${name}, cached (${answer.body.length} B, API alone, rate limits off)`);
+    // Header counts include Content-Length, not Date, Connection and Keep-Alive (node adds them to every answer).
+    report.header('server', 'headers', 'req/s', 'p99 ms', 'ratio to bare');
+    const bare = await withBare(dir, answer.body, contentHeaders(answer.headers), async (u) => {
+      await warm(u);
+      return load(u, { seconds });
+    });
+    report.row(
+      'bare node:http, content headers',
+      String(Object.keys(contentHeaders(answer.headers)).length + 1),
+      String(Math.round(bare.rps)),
+      String(bare.p99),
+      '',
+    );
+    const full = await withBare(dir, answer.body, every, async (u) => {
+      await warm(u);
+      return load(u, { seconds });
+    });
+    report.row(
+      'bare node:http, every header the API sends',
+      String(Object.keys(every).length + 1),
+      String(Math.round(full.rps)),
+      String(full.p99),
+      fmt.ratio(full.rps, bare.rps),
+    );
+    const served = await load(url, { seconds, headers: api.headers });
+    report.row(
+      'the API (replayed from its cache window)',
+      String(Object.keys(every).length + 1),
+      String(Math.round(served.rps)),
+      String(served.p99),
+      fmt.ratio(served.rps, bare.rps),
+    );
+  } finally {
+    await api.stop();
+  }
+}

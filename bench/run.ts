@@ -36,6 +36,7 @@ import { benchMcp } from './mcp.js';
 import { mongoSync, type MongoSyncResult } from './mongo-sync.js';
 import { fmt, replayProjection, Report } from './report.js';
 import {
+  benchHeaderCost,
   benchRoutes,
   benchWire,
   findSamples,
@@ -247,8 +248,16 @@ async function main() {
         fmt.budget(views.every((v) => v.rps >= 5_000 && v.ratio >= 0.5)),
       ]);
 
-    // 5. The access layer.
+    // 5. The access layer, and what the answer's headers alone cost (the ceiling of a small cached answer).
     await benchAccessModes(report, dir, servicePath, samples.txHash);
+    await benchHeaderCost(
+      report,
+      dir,
+      servicePath,
+      SECONDS,
+      'GET /api/md/token/{unit} (Markdown)',
+      `/api/md/token/${samples.unit}`,
+    );
 
     report.line();
     report.line('## Summary against the budgets');

@@ -19,9 +19,13 @@ async function timed<T>(observe: StoreObserver, op: string, coll: string, f: () 
 }
 
 export function timedStore(store: Store, observe: StoreObserver): Store {
+  // One wrapper per collection, built on first use: the request path asks for collections on every read.
+  const wrapped = new Map<string, Collection<{ _id: string }>>();
   const collection = <D extends { _id: string }>(spec: Parameters<Store['collection']>[0]): Collection<D> => {
+    const known = wrapped.get(spec.name);
+    if (known) return known as unknown as Collection<D>;
     const c = store.collection(spec) as unknown as Collection<D>;
-    return {
+    const w: Collection<D> = {
       name: c.name,
       get: (id) => timed(observe, 'get', c.name, () => c.get(id)),
       getMany: (ids) => timed(observe, 'getMany', c.name, () => c.getMany(ids)),
@@ -29,6 +33,8 @@ export function timedStore(store: Store, observe: StoreObserver): Store {
       count: (index, q) => timed(observe, 'count', c.name, () => c.count(index, q)),
       scan: (pageSize) => c.scan(pageSize),
     };
+    wrapped.set(spec.name, w as unknown as Collection<{ _id: string }>);
+    return w;
   };
   return {
     get kind() {

@@ -177,11 +177,23 @@ export async function indexedTip(store: Store): Promise<{ checkpoint: Checkpoint
 /**
  * The indexed chain position as one string (`height:blockId`, '-' before the first block): the part of every
  * answer cache's key that a new block or a rollback changes.
+ *
+ * Read once per event-loop turn and shared by the requests answered in that turn: lmdb's reads in one turn see one
+ * read snapshot anyway, and renewing that snapshot is most of what a read costs on the replay path.
  */
-export async function checkpointTag(store: Store): Promise<string> {
-  const checkpoint = await store.collection(CHECKPOINTS).get('sync');
-  return checkpoint ? `${checkpoint.height}:${checkpoint.id}` : '-';
+export function checkpointTag(store: Store): Promise<string> {
+  let tag = turnTags.get(store);
+  if (!tag) {
+    tag = store
+      .collection(CHECKPOINTS)
+      .get('sync')
+      .then((checkpoint) => (checkpoint ? `${checkpoint.height}:${checkpoint.id}` : '-'));
+    turnTags.set(store, tag);
+    setImmediate(() => turnTags.delete(store));
+  }
+  return tag;
 }
+const turnTags = new WeakMap<Store, Promise<string>>();
 
 /**
  * `compute` once per indexed tip block: for values derived only from documents the sync writes with that block
