@@ -3,12 +3,12 @@
  * handlers through `register()` (so each route validates its input the same way) and the OpenAPI document is
  * generated from the same specs, so a route cannot exist without being documented (test/api/openapi.test.ts).
  */
-import { createHash } from 'node:crypto';
 import type Router from '@koa/router';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type Koa from 'koa';
 import type { ApiDeps } from './deps.js';
 import { BadRequestError } from './errors.js';
+import { jsonBytes } from './json-bytes.js';
 import { ajv, type JsonSchema, type ObjectSchema } from './schema.js';
 
 /** Query parameters every endpoint accepts (spec, REST conventions). */
@@ -48,6 +48,8 @@ export interface RouteSpec<P extends object = object, Q extends object = object>
   readonly koaPath: string;
   /** Query schema including the common parameters. */
   readonly query: ObjectSchema;
+  /** The answer may carry inline logos (a `logo` field in its schema): see api/json-bytes.ts. */
+  readonly inlineLogos: boolean;
   /** Validates and coerces copies of the raw parameters; throws BadRequestError naming each bad parameter. */
   parse(params: Record<string, string | undefined>, query: Record<string, unknown>): { params: P; query: Q };
 }
@@ -66,23 +68,25 @@ export function defineRoute<P extends object = Record<string, never>, Q extends 
   const params: ObjectSchema = def.params ?? { type: 'object', properties: {} };
   const checkParams = ajv.compile(params) as ValidateFunction<P>;
   const checkQuery = ajv.compile(query) as ValidateFunction<Q & CommonQuery>;
+  const [numericPath, numericQuery] = [numericParams(params), numericParams(query)];
   return {
     ...def,
     response: withAsOfField(def.response),
     query,
+    inlineLogos: JSON.stringify(def.response).includes('"logo"'),
     koaPath: def.path.replace(/\{(\w+)\}/g, ':$1'),
     parse(rawParams, rawQuery) {
       const p: unknown = { ...rawParams };
       const q: unknown = { ...rawQuery };
       const problems: string[] = [];
-      const check = (schema: ObjectSchema, validate: ValidateFunction, raw: Record<string, unknown>, v: unknown) => {
-        const bad = numericTextProblems(schema, raw);
+      const check = (numeric: NumericParam[], validate: ValidateFunction, raw: Record<string, unknown>, v: unknown) => {
+        const bad = numericTextProblems(numeric, raw);
         if (!validate(v))
           for (const [name, what] of describeErrorMap(validate.errors)) if (!bad.has(name)) bad.set(name, what);
         problems.push(...bad.values());
       };
-      check(params, checkParams, rawParams, p);
-      check(query, checkQuery, rawQuery, q);
+      check(numericPath, checkParams, rawParams, p);
+      check(numericQuery, checkQuery, rawQuery, q);
       if (problems.length) throw new BadRequestError(problems.join('; '));
       return { params: p as P, query: q as Q & CommonQuery };
     },
@@ -115,21 +119,41 @@ const NUMBER_TEXT = /^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$/;
  * (`0x10`, ` 5`, `Infinity`), and a value coerced to ±Infinity (`1e400`) passes `integer`, `minimum` and `maximum`
  * alike and would reach the store. So an integer must be decimal digits, a number decimal notation, and both finite.
  */
-function numericTextProblems(schema: ObjectSchema, raw: Record<string, unknown>): Map<string, string> {
+function numericTextProblems(numeric: readonly NumericParam[], raw: Record<string, unknown>): Map<string, string> {
   const bad = new Map<string, string>();
-  for (const [name, prop] of Object.entries(schema.properties)) {
+  for (const { name, integer, what } of numeric) {
     const value = raw[name];
     if (typeof value !== 'string') continue;
+    if ((integer ? INTEGER_TEXT : NUMBER_TEXT).test(value) && Number.isFinite(Number(value))) continue;
+    bad.set(name, `invalid parameter ${name}: must be ${what}`);
+  }
+  return bad;
+}
+
+/** A parameter numericTextProblems checks: its schema takes a number and no string. */
+interface NumericParam {
+  name: string;
+  integer: boolean;
+  /** What the 400 says it must be. */
+  what: string;
+}
+
+/** The numeric parameters of a schema, found once per route rather than per request. */
+function numericParams(schema: ObjectSchema): NumericParam[] {
+  const out: NumericParam[] = [];
+  for (const [name, prop] of Object.entries(schema.properties)) {
     const types = [prop.type].flat();
     if (types.includes('string')) continue;
     const integer = types.includes('integer');
     if (!integer && !types.includes('number')) continue;
-    if ((integer ? INTEGER_TEXT : NUMBER_TEXT).test(value) && Number.isFinite(Number(value))) continue;
     const expected = prop['x-expected'];
-    const what = typeof expected === 'string' ? expected : integer ? 'an integer' : 'a finite number';
-    bad.set(name, `invalid parameter ${name}: must be ${what}`);
+    out.push({
+      name,
+      integer,
+      what: typeof expected === 'string' ? expected : integer ? 'an integer' : 'a finite number',
+    });
   }
-  return bad;
+  return out;
 }
 
 /** One readable sentence per bad parameter, e.g. `invalid parameter hash: must be 64 hex characters`. */
@@ -171,9 +195,9 @@ export function register<P extends object, Q extends object>(
     if (spec.contentType === undefined && !Buffer.isBuffer(body) && typeof body !== 'string') {
       // Every JSON answer goes out as bytes with a strong validator of exactly those bytes, so a client (or the
       // micro-cache replaying them) revalidates with If-None-Match and gets a 304 while the answer is unchanged.
-      const bytes = Buffer.from(JSON.stringify(body));
+      const { bytes, etag } = jsonBytes(body, spec.inlineLogos && (input.query as CommonQuery).logos !== 'url');
       ctx.type = 'application/json; charset=utf-8';
-      ctx.etag = `"${createHash('sha1').update(bytes).digest('base64url')}"`;
+      ctx.etag = etag;
       ctx.body = bytes;
     } else ctx.body = body;
     if (ctx.response.etag && ctx.fresh) ctx.status = 304;

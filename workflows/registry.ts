@@ -57,6 +57,7 @@ export const WORKFLOWS = {
       'address_txs',
       'stake_accounts',
       'stake_pool_regs',
+      'stake_summaries',
       'checkpoints',
       'undo',
       'pools',

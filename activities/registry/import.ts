@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { LOGOS, TOKEN_META, type LogoDoc, type TokenMetaDoc } from '../../mongo/collections/market.js';
+import { LOGOS, TOKEN_META, logoVersion, type LogoDoc, type TokenMetaDoc } from '../../mongo/collections/market.js';
 import { del, put, type Store, type WriteOp } from '../../mongo/store.js';
 
 export interface RegistryImportResult {
@@ -69,6 +69,7 @@ export function parseRegistryEntry(json: unknown): { meta: TokenMetaDoc; logo: L
     description: str(e.description as Field),
     url: str(e.url as Field),
     hasLogo: logo !== null,
+    ...(logo ? { logoVersion: logoVersion(logo) } : {}),
   };
   return { meta, logo };
 }
@@ -80,7 +81,8 @@ const sameMeta = (a: TokenMetaDoc | null, b: TokenMetaDoc) =>
   a.decimals === b.decimals &&
   a.description === b.description &&
   a.url === b.url &&
-  a.hasLogo === b.hasLogo;
+  a.hasLogo === b.hasLogo &&
+  a.logoVersion === b.logoVersion;
 
 /** Reads `<dir>/mappings/*.json` and brings TOKEN_META and LOGOS in line with it. A missing folder imports nothing. */
 export async function importRegistry(store: Store, dir: string): Promise<RegistryImportResult> {

@@ -28,6 +28,7 @@ import {
 import { parseAddress, poolIdFromVkey, rewardAddress, stakeAddressOf, type Network } from '../../cardano/address.js';
 import type { Block, OutputReference, Transaction, TxOutput } from '../../cardano/chain/types.js';
 import type { SliceState } from './slice-state.js';
+import { applyStakeSummaries, prefetchStakeSummaries } from './stake-summaries.js';
 import { addValues, lovelaceOf, sumLovelace, toPlain, valueDoc, ZERO } from './values.js';
 
 export interface BlockContext {
@@ -135,10 +136,15 @@ export async function prefetchBlocks(state: SliceState, blocks: readonly Block[]
     const u = state.get(UTXOS, id);
     if (u) spentAddrs.push(u.address);
   }
+  const addresses = [...k.addresses, ...spentAddrs];
   await Promise.all([
-    state.prefetch(ADDRESSES, [...k.addresses, ...spentAddrs]),
+    state.prefetch(ADDRESSES, addresses),
     state.prefetch(STAKE_ACCOUNTS, k.stake),
     state.prefetch(STAKE_POOL_REGS, k.pools),
+    prefetchStakeSummaries(
+      state,
+      addresses.map((a) => addrInfo(a).stakeAddress),
+    ),
   ]);
 }
 
@@ -217,6 +223,7 @@ export function applyBlock(
   let fees = 0n;
   let totalOutput = 0n;
   const txIds: string[] = [];
+  const txDocs: TxDoc[] = [];
   txs.forEach((tx, blockIndex) => {
     txIds.push(tx.id);
     const valid = tx.spends !== 'collaterals';
@@ -329,7 +336,9 @@ export function applyBlock(
       addresses: [...touched],
     };
     state.putNew(TRANSACTIONS, doc);
+    txDocs.push(doc);
   });
+  applyStakeSummaries(state, txDocs, slot);
 
   const issuerVkey = block.issuer?.verificationKey ?? null;
   const poolId = issuerVkey ? poolIdOf(issuerVkey) : null;

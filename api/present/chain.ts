@@ -7,6 +7,8 @@ import type {
   AddressDoc,
   BlockDoc,
   StakeAccountDoc,
+  StakeActivityDoc,
+  StakeSummaryDoc,
   TxDoc,
   TxInputDoc,
   TxOutputDoc,
@@ -205,37 +207,21 @@ export function presentPaymentAddress(a: AddressDoc, facts: PaymentAddressFacts,
   };
 }
 
-/** Sum of the balances of a stake key's addresses (exact, in base units). */
-export function sumBalances(addresses: readonly AddressDoc[]): { value: ValueDoc; utxoCount: number } {
-  let lovelace = 0n;
-  let utxoCount = 0;
-  const assets = new Map<string, bigint>();
-  for (const a of addresses) {
-    lovelace += BigInt(a.balance.lovelace);
-    utxoCount += a.utxoCount;
-    for (const [unit, q] of Object.entries(a.balance.assets)) assets.set(unit, (assets.get(unit) ?? 0n) + BigInt(q));
-  }
-  const out: Record<string, string> = {};
-  for (const [unit, q] of assets) if (q !== 0n) out[unit] = String(q);
-  return { value: { lovelace: String(lovelace), assets: out }, utxoCount };
-}
-
 export interface StakeAddressFacts {
   script: boolean;
-  /** The key's addresses read for the totals (at most the aggregation bound). */
+  /** The key's aggregate as the sync keeps it (null: no address carries the key yet). */
+  summary: StakeSummaryDoc | null;
+  /** The key's first addresses in address order, as listed (at most `listLimit`). */
   addresses: readonly AddressDoc[];
-  addressCount: number;
-  /** How many of `addresses` are listed in the answer. */
   listLimit: number;
-  txCount: number;
-  txCountExact: boolean;
-  first: Activity | null;
-  last: Activity | null;
   account: StakeAccountDoc | null;
 }
 
+const activityOf = (a: StakeActivityDoc | undefined): Activity | null =>
+  a ? { slot: a.slot, time: a.time, txHash: a.txId } : null;
+
 export function presentStakeAddress(stakeAddress: string, f: StakeAddressFacts, decimals: DecimalsMap) {
-  const { value, utxoCount } = sumBalances(f.addresses);
+  const value = f.summary?.balance ?? { lovelace: '0', assets: {} };
   return {
     address: stakeAddress,
     type: 'stake' as const,
@@ -244,13 +230,14 @@ export function presentStakeAddress(stakeAddress: string, f: StakeAddressFacts, 
     balance: lovelaceToAda(value.lovelace),
     balanceLovelace: value.lovelace,
     assets: assetList(value.assets, decimals),
-    utxoCount,
-    txCount: f.txCount,
-    txCountExact: f.txCountExact,
-    firstActivity: f.first,
-    lastActivity: f.last,
+    utxoCount: f.summary?.utxoCount ?? 0,
+    txCount: f.summary?.txCount ?? 0,
+    // The sync keeps the totals over every address and the distinct transaction count exactly.
+    txCountExact: true,
+    firstActivity: activityOf(f.summary?.first),
+    lastActivity: activityOf(f.summary?.last),
     stakeAccount: presentStakeAccount(f.account),
-    addressCount: f.addressCount,
+    addressCount: f.summary?.addressCount ?? 0,
     addresses: f.addresses.slice(0, f.listLimit).map((a) => ({
       address: a._id,
       balance: lovelaceToAda(a.balance.lovelace),
@@ -259,6 +246,6 @@ export function presentStakeAddress(stakeAddress: string, f: StakeAddressFacts, 
       txCount: a.txCount,
     })),
     addressesLimit: f.listLimit,
-    complete: f.addresses.length === f.addressCount,
+    complete: true,
   };
 }

@@ -17,7 +17,7 @@ export interface Holdings {
 }
 
 /** Exact sums of the balances of several addresses. */
-export function sumHoldings(addresses: readonly AddressDoc[]): Holdings {
+export function sumHoldings(addresses: readonly Pick<AddressDoc, 'balance'>[]): Holdings {
   let lovelace = 0n;
   const assets = new Map<string, bigint>();
   for (const a of addresses) {

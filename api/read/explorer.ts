@@ -10,47 +10,43 @@ import { decodeCbor } from '../access/cbor.js';
 import {
   addressesOfStake,
   blockAtHeight,
-  countAddressesOfStake,
-  countStakeHistory,
   historyEnds,
-  stakeHistory,
   ADDRESSES,
   BLOCKS,
   STAKE_ACCOUNTS,
+  STAKE_SUMMARIES,
   TRANSACTIONS,
   type AddressTxDoc,
 } from '../../mongo/collections/chain.js';
 import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
 import { CHECKPOINT_ID } from '../../mongo/collections/clock.js';
 import type { Store } from '../../mongo/store.js';
-import { BadRequestError, NotFoundError } from '../errors.js';
+import { AppError, BadRequestError, NotFoundError } from '../errors.js';
 import {
   presentBlock,
   presentPaymentAddress,
   presentStakeAddress,
   presentTx,
   txUnits,
-  unitsOf,
   type Activity,
   type DecimalsMap,
 } from '../present/chain.js';
 import { addressParam, withHandle } from './handles.js';
 
 /** The sync keeps one checkpoint document (mongo/collections/sync-state.ts). */
-import { tokenDecimalsLookup } from '../present/market.js';
+import { tokenDecimalsLookup, type DecimalsLookup } from '../present/market.js';
 import type { explorerRoutes } from '../routes/explorer.js';
 import type { ReadDeps, RouteInput } from './deps.js';
 import { withAsOf } from './freshness.js';
 
 export const STAKE_ADDRESS_LIST_LIMIT = 100;
-export const STAKE_AGGREGATE_LIMIT = 1000;
-export const STAKE_DISTINCT_TX_LIMIT = 10_000;
 
 /** Decimals of the units an answer shows (registry, else CIP-68, else 0). */
 function decimalsOf(deps: ReadDeps): DecimalsOf {
-  const lookup = deps.tokenDecimals ?? tokenDecimalsLookup(deps.store);
+  const lookup: DecimalsLookup = deps.tokenDecimals ?? tokenDecimalsLookup(deps.store);
   return async (units) => {
     if (units.length === 0) return new Map();
+    if (lookup.many) return lookup.many(units);
     return new Map(await Promise.all(units.map(async (u) => [u, await lookup(u)] as const)));
   };
 }
@@ -170,45 +166,29 @@ async function paymentAnswer(store: Store, address: string, parsed: ParsedAddres
 }
 
 /**
- * A stake key combines all payment addresses that carry it (ADDRESSES byStake). Transactions are counted once
- * even when they touch several of its addresses; for keys with more than STAKE_DISTINCT_TX_LIMIT
- * address-transaction entries the count falls back to those entries (`txCountExact: false`).
+ * A stake key combines all payment addresses that carry it: the totals, the distinct transaction count and the
+ * first/last activity are the sync's aggregate (STAKE_SUMMARIES, one document); the first
+ * STAKE_ADDRESS_LIST_LIMIT addresses are listed from ADDRESSES byStake.
  */
 async function stakeAnswer(store: Store, stakeAddress: string, parsed: ParsedAddress, decimalsOf: DecimalsOf) {
-  const [addressCount, addresses, account, { first, last }] = await Promise.all([
-    countAddressesOfStake(store, stakeAddress),
-    addressesOfStake(store, stakeAddress, STAKE_AGGREGATE_LIMIT),
+  const [summary, addresses, account] = await Promise.all([
+    store.collection(STAKE_SUMMARIES).get(stakeAddress),
+    addressesOfStake(store, stakeAddress, STAKE_ADDRESS_LIST_LIMIT),
     store.collection(STAKE_ACCOUNTS).get(stakeAddress),
-    activities(store, 'stake', stakeAddress),
   ]);
-  if (addressCount === 0 && !account)
+  // Every address the sync creates is created by a transaction, which writes its key's summary: addresses without
+  // one were synced by a build that kept no summaries, and zeros would be a wrong answer.
+  if (!summary && addresses.length > 0)
+    throw new AppError(
+      503,
+      'stake key totals are missing: this store was synced before stake_summaries existed; resync it (npm run ops -- resync --from origin)',
+    );
+  if (!summary && !account)
     throw new NotFoundError(`stake address ${stakeAddress} not found (no activity in the indexed range)`);
-
-  let txCount: number;
-  let txCountExact = true;
-  if (addressCount <= 1) txCount = addresses[0]?.txCount ?? 0;
-  else {
-    const entries = await stakeHistory(store, stakeAddress, STAKE_DISTINCT_TX_LIMIT + 1);
-    if (entries.length <= STAKE_DISTINCT_TX_LIMIT) txCount = new Set(entries.map((e) => e.txId)).size;
-    else {
-      txCount = await countStakeHistory(store, stakeAddress);
-      txCountExact = false;
-    }
-  }
-  const decimals = await decimalsOf(unitsOf(addresses.map((a) => a.balance.assets)));
+  const decimals = await decimalsOf(Object.keys(summary?.balance.assets ?? {}));
   return presentStakeAddress(
     stakeAddress,
-    {
-      script: parsed.stakeScript,
-      addresses,
-      addressCount,
-      listLimit: STAKE_ADDRESS_LIST_LIMIT,
-      txCount,
-      txCountExact,
-      first,
-      last,
-      account,
-    },
+    { script: parsed.stakeScript, summary, addresses, listLimit: STAKE_ADDRESS_LIST_LIMIT, account },
     decimals,
   );
 }

@@ -7,13 +7,13 @@ import { firstIndexedBlock } from '../../mongo/collections/chain.js';
 import { walletLots } from '../../mongo/collections/pnl.js';
 import { storeClock } from '../../mongo/collections/clock.js';
 import { stakeAddressOf } from '../../cardano/address.js';
-import { ADDRESSES, addressesOfStake, countAddressesOfStake, type AddressDoc } from '../../mongo/collections/chain.js';
+import { ADDRESSES, STAKE_SUMMARIES, addressesOfStake } from '../../mongo/collections/chain.js';
 import { TOKEN_STATS, type TokenStatsDoc } from '../../mongo/collections/market-read.js';
 import { tradesNewestFirst, type TradeDoc } from '../../mongo/collections/market.js';
 import type { Store } from '../../mongo/store.js';
-import { NotFoundError } from '../errors.js';
+import { AppError, NotFoundError } from '../errors.js';
 import { loadAssets } from '../present/market.js';
-import { presentPnl, presentPortfolio, sumHoldings } from '../present/wallet.js';
+import { presentPnl, presentPortfolio, sumHoldings, type Holdings } from '../present/wallet.js';
 import { handlesHeldBy } from '../../mongo/collections/handles-read.js';
 import { addressParam, withHandle, type HandleRefBody } from './handles.js';
 import { parseForNetwork } from './explorer.js';
@@ -22,8 +22,6 @@ import { logoMode, tradesPage } from './tokens.js';
 import type { walletRoutes } from '../routes/wallet.js';
 import type { ReadDeps, RouteInput } from './deps.js';
 import { withAsOf } from './freshness.js';
-/** Addresses of one stake key summed into a portfolio; beyond it the answer says `complete: false`. */
-export const WALLET_ADDRESS_LIMIT = 1000;
 
 /** A resolved wallet path parameter. */
 export interface WalletKey {
@@ -55,18 +53,24 @@ export async function walletParam(
   return { ...walletKey(address, network), handle };
 }
 
-/** The wallet's address documents: all of a stake key (bounded), or the one address. */
-async function walletAddresses(store: Store, w: WalletKey): Promise<{ docs: AddressDoc[]; count: number }> {
-  const coll = store.collection(ADDRESSES);
+/**
+ * What the wallet holds in unspent outputs and over how many addresses: a stake key's totals are the one aggregate
+ * the sync keeps for it (STAKE_SUMMARIES), an address's its own summary.
+ */
+async function walletHoldings(store: Store, w: WalletKey): Promise<{ holdings: Holdings; count: number }> {
   if (!w.isStake) {
-    const doc = await coll.get(w.address);
-    return { docs: doc ? [doc] : [], count: doc ? 1 : 0 };
+    const doc = await store.collection(ADDRESSES).get(w.address);
+    return { holdings: sumHoldings(doc ? [doc] : []), count: doc ? 1 : 0 };
   }
-  const [docs, count] = await Promise.all([
-    addressesOfStake(store, w.address, WALLET_ADDRESS_LIMIT),
-    countAddressesOfStake(store, w.address),
-  ]);
-  return { docs, count };
+  const summary = await store.collection(STAKE_SUMMARIES).get(w.address);
+  if (summary) return { holdings: sumHoldings([summary]), count: summary.addressCount };
+  // Every address the sync creates writes its key's summary: addresses without one come from an older build.
+  if ((await addressesOfStake(store, w.address, 1)).length > 0)
+    throw new AppError(
+      503,
+      'stake key totals are missing: this store was synced before stake_summaries existed; resync it (npm run ops -- resync --from origin)',
+    );
+  return { holdings: sumHoldings([]), count: 0 };
 }
 
 async function lastTradeOf(store: Store, maker: string): Promise<TradeDoc | null> {
@@ -89,14 +93,13 @@ async function getWalletAnswer(deps: ReadDeps, input: RouteInput<typeof walletRo
   const site = deps.config.SITE_URL;
   const network = deps.config.CARDANO_NETWORK;
   const w = await walletParam(store, input.address, network);
-  const [{ docs, count }, adaUsd, { clock, checkpoint }, handles] = await Promise.all([
-    walletAddresses(store, w),
+  const [{ holdings, count }, adaUsd, { clock, checkpoint }, handles] = await Promise.all([
+    walletHoldings(store, w),
     currentAdaUsd(store),
     storeClock(store),
     handlesHeldBy(store, w.address),
   ]);
   if (count === 0) throw new NotFoundError(`wallet ${w.address} not found (no activity in the indexed range)`);
-  const holdings = sumHoldings(docs);
   const units = [...holdings.assets.keys()];
   const [assets, stats] = await Promise.all([
     loadAssets(store, units, site, logoMode(input)),
@@ -107,7 +110,7 @@ async function getWalletAnswer(deps: ReadDeps, input: RouteInput<typeof walletRo
       address: w.address,
       stakeAddress: w.stakeAddress,
       addressCount: count,
-      complete: docs.length === count,
+      complete: true,
       holdings,
       stats: new Map(stats.filter((s): s is TokenStatsDoc => s !== null).map((s) => [s._id, s])),
       adaUsd,

@@ -9,13 +9,7 @@
 import Router from '@koa/router';
 import type { ApiDeps } from '../deps.js';
 import { defineRoute, register, type AnyRouteSpec, type RestModule } from '../route.js';
-import {
-  getAddress,
-  getBlock,
-  getTransaction,
-  STAKE_ADDRESS_LIST_LIMIT,
-  STAKE_AGGREGATE_LIMIT,
-} from '../read/explorer.js';
+import { getAddress, getBlock, getTransaction, STAKE_ADDRESS_LIST_LIMIT } from '../read/explorer.js';
 import {
   AddressParams,
   AddressResponse,
@@ -59,7 +53,7 @@ export const explorerRoutes = {
     operationId: 'getAddress',
     path: '/explorer/address/{address}',
     summary: 'An address summary (addr1…, Byron base58, or stake1… for all addresses of a stake key)',
-    description: `A payment address: balance, assets, stake address, transaction and UTxO counts, first and last activity. A stake address: the totals over all its payment addresses (the first ${STAKE_ADDRESS_LIST_LIMIT} listed, up to ${STAKE_AGGREGATE_LIMIT} summed), distinct transactions, and the stake account (registration, delegation, withdrawals).`,
+    description: `A payment address: balance, assets, stake address, transaction and UTxO counts, first and last activity. A stake address: the totals over all its payment addresses (all of them summed, the first ${STAKE_ADDRESS_LIST_LIMIT} listed), distinct transactions, and the stake account (registration, delegation, withdrawals).`,
     tags: TAGS,
     params: AddressParams,
     response: AddressResponse,

@@ -16,7 +16,7 @@ import type { ApiDeps } from '../deps.js';
 import { defineRoute, register, type AnyRouteSpec, type CommonQuery, type RestModule } from '../route.js';
 import { CursorQuery, TradesResponse } from '../schemas/market.js';
 import { WalletParams, WalletPnlResponse, WalletResponse } from '../schemas/wallet.js';
-import { getWallet, getWalletTrades, getWalletPnl, WALLET_ADDRESS_LIMIT } from '../read/wallet.js';
+import { getWallet, getWalletTrades, getWalletPnl } from '../read/wallet.js';
 
 const TAGS = ['Wallet'];
 
@@ -25,7 +25,7 @@ export const walletRoutes = {
     operationId: 'getWallet',
     path: '/wallet/{address}',
     summary: 'Wallet portfolio: ADA balance and token positions valued in ADA and USD',
-    description: `An addr1… address alone, or a stake1… key with all its addresses combined (up to ${WALLET_ADDRESS_LIMIT}). Positions are the token balances of the UTxO set, decimal-adjusted, valued at the current price (ADA per whole token) and ADA/USD; sorted by valueAda descending, unpriced last.`,
+    description: `An addr1… address alone, or a stake1… key with all its addresses combined. Positions are the token balances of the UTxO set, decimal-adjusted, valued at the current price (ADA per whole token) and ADA/USD; sorted by valueAda descending, unpriced last.`,
     tags: TAGS,
     params: WalletParams,
     response: WalletResponse,

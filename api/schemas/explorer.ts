@@ -329,7 +329,8 @@ export const StakeAddressResponse = component('StakeAddress', {
     addressesLimit: { type: 'integer', minimum: 1 },
     complete: {
       type: 'boolean',
-      description: 'true when balance, assets and utxoCount sum every address of the key (false beyond the bound).',
+      description:
+        'true when balance, assets and utxoCount sum every address of the key (the sync keeps these totals, so always true).',
     },
     txCount: {
       type: 'integer',
@@ -339,8 +340,7 @@ export const StakeAddressResponse = component('StakeAddress', {
     },
     txCountExact: {
       type: 'boolean',
-      description:
-        'false for very active keys, where txCount counts address-transaction pairs instead (an upper bound).',
+      description: 'true when txCount counts distinct transactions (the sync keeps that count, so always true).',
     },
   },
 });

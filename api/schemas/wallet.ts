@@ -72,7 +72,7 @@ export const WalletResponse = component('WalletPortfolio', {
     addresses: d(int, 'Payment addresses combined (all of a stake key; 1 for an addr1…).'),
     complete: d(
       { type: 'boolean' },
-      'false when a stake key has more addresses than were summed (the first 1000 are).',
+      'true when every address of the stake key is summed (the sync keeps the totals, so always true).',
     ),
     adaBalance: d(num, 'Whole ADA in the UTxO set.'),
     adaBalanceLovelace: d(raw, 'Exact ADA balance in lovelace.'),

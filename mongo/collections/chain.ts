@@ -218,7 +218,44 @@ export interface StakePoolRegDoc {
 }
 export const STAKE_POOL_REGS = defineCollection<StakePoolRegDoc>({ name: 'stake_pool_regs' });
 
-export const CHAIN_COLLECTIONS = [BLOCKS, TRANSACTIONS, UTXOS, ADDRESSES, ADDRESS_TXS, STAKE_ACCOUNTS, STAKE_POOL_REGS];
+/** A point of a stake key's history: the transaction, its slot and its block's time (ISO). */
+export interface StakeActivityDoc {
+  slot: number;
+  txId: string;
+  time: string;
+}
+
+/**
+ * What every payment address carrying one stake key adds up to, kept by the sync block by block
+ * (activities/sync/stake-summaries.ts) in the same write batch and undo records as the addresses, so the explorer's
+ * stake answer reads one document instead of summing the key's addresses and histories per request. `_id` = stake1…
+ */
+export interface StakeSummaryDoc {
+  _id: string;
+  /** Sum of the unspent outputs of all the key's addresses. */
+  balance: ValueDoc;
+  utxoCount: number;
+  /** Payment addresses seen with the key (the ADDRESSES documents carrying it). */
+  addressCount: number;
+  /** Distinct transactions that changed any of its addresses (one touching two of them counts once). */
+  txCount: number;
+  /** First and last of those transactions in chain order (slot, then position in the block). */
+  first: StakeActivityDoc;
+  last: StakeActivityDoc;
+  slot: number;
+}
+export const STAKE_SUMMARIES = defineCollection<StakeSummaryDoc>({ name: 'stake_summaries' });
+
+export const CHAIN_COLLECTIONS = [
+  BLOCKS,
+  TRANSACTIONS,
+  UTXOS,
+  ADDRESSES,
+  ADDRESS_TXS,
+  STAKE_ACCOUNTS,
+  STAKE_POOL_REGS,
+  STAKE_SUMMARIES,
+];
 
 // ---- named reads ----------------------------------------------------------------------------------------------
 

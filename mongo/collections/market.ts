@@ -223,6 +223,11 @@ export interface TokenMetaDoc {
   description: string | null;
   url: string | null;
   hasLogo: boolean;
+  /**
+   * `logoVersion` of the LOGOS document (absent without a logo, and on documents imported before the field): a
+   * reader that built a data URI from that image may reuse it while this is unchanged, without reading the image.
+   */
+  logoVersion?: string;
 }
 export const TOKEN_META = defineCollection<TokenMetaDoc>({ name: 'token_meta' });
 
@@ -235,6 +240,8 @@ export interface LogoDoc {
   etag: string;
 }
 export const LOGOS = defineCollection<LogoDoc>({ name: 'logos' });
+/** What identifies a logo's bytes and media type: equal versions, equal data URIs. */
+export const logoVersion = (l: Pick<LogoDoc, 'contentType' | 'etag'>) => `${l.contentType} ${l.etag}`;
 
 /** Every collection the market sync extension writes (wallet PnL state included: mongo/collections/pnl.ts). */
 export const MARKET_SYNC_COLLECTIONS = [

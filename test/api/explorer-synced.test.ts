@@ -140,13 +140,16 @@ class ChainOracle {
   readonly created = new Map<string, Created>();
   readonly unspent = new Map<string, Created>();
   /** Per address: transactions (in chain order) that paid it or spent one of its known outputs. */
-  readonly touches = new Map<string, { txId: string; slot: number }[]>();
+  readonly touches = new Map<string, { txId: string; slot: number; seq: number }[]>();
+  /** Transactions applied so far: a transaction's position in chain order. */
+  private seq = 0;
   readonly addresses = new Set<string>();
   readonly txIds = new Set<string>();
 
   apply(block: Block) {
     for (const tx of block.transactions ?? []) {
       this.txIds.add(tx.id);
+      const seq = this.seq++;
       const valid = tx.spends !== 'collaterals';
       const touched = new Set<string>();
       for (const r of valid ? tx.inputs : (tx.collaterals ?? [])) {
@@ -169,7 +172,7 @@ class ChainOracle {
       }
       for (const a of touched) {
         const list = this.touches.get(a) ?? [];
-        list.push({ txId: tx.id, slot: block.slot as number });
+        list.push({ txId: tx.id, slot: block.slot as number, seq });
         this.touches.set(a, list);
       }
     }
@@ -382,6 +385,19 @@ async function checkAddresses(api: TestApi, chain: ChainOracle, sample: readonly
         txCount: txs.size,
       },
       `stake key ${stake}: the unspent outputs of all its addresses`,
+    );
+    // First and last activity: the key's first and last transaction in chain order, over all its addresses.
+    const ordered = addresses.flatMap((x) => chain.touches.get(x) ?? []).sort((a, b) => a.seq - b.seq);
+    const first = ordered[0] as { txId: string; slot: number };
+    const last = ordered[ordered.length - 1] as { txId: string; slot: number };
+    const [firstTx, lastTx] = [await get(api, `tx/${first.txId}`), await get(api, `tx/${last.txId}`)];
+    assert.deepEqual(
+      [s.firstActivity, s.lastActivity],
+      [
+        { slot: first.slot, time: firstTx.time, txHash: first.txId },
+        { slot: last.slot, time: lastTx.time, txHash: last.txId },
+      ],
+      `stake key ${stake}: its first and last transactions in chain order`,
     );
   }
   return stakeKeys.size;

@@ -24,9 +24,11 @@ import {
   BLOCKS,
   CHECKPOINTS,
   STAKE_ACCOUNTS,
+  STAKE_SUMMARIES,
   TRANSACTIONS,
   UTXOS,
   type AddressDoc,
+  type StakeSummaryDoc,
   type AddressTxDoc,
   type BlockDoc,
   type TxDoc,
@@ -233,6 +235,45 @@ export function buildChainDocs(): WriteOp[] {
     ops.push(put(ADDRESSES, doc));
   }
   for (const doc of history.values()) ops.push(put(ADDRESS_TXS, doc));
+  // Each stake key's aggregate, summed here from the address summaries and histories the way a reader would.
+  const keys = new Map<string, StakeSummaryDoc>();
+  const sortedHistory = [...history.values()].sort((a, b) => a.slot - b.slot || a.blockIndex - b.blockIndex);
+  const txsOfKey = new Map<string, Set<string>>();
+  for (const e of sortedHistory) {
+    if (!e.stakeAddress) continue;
+    const at = { slot: e.slot, txId: e.txId, time: slotTime(e.slot) };
+    const k = keys.get(e.stakeAddress) ?? {
+      _id: e.stakeAddress,
+      balance: { lovelace: '0', assets: {} },
+      utxoCount: 0,
+      addressCount: 0,
+      txCount: 0,
+      first: at,
+      last: at,
+      slot: e.slot,
+    };
+    keys.set(e.stakeAddress, { ...k, last: at, slot: e.slot });
+    const txs = txsOfKey.get(e.stakeAddress) ?? new Set<string>();
+    txs.add(e.txId);
+    txsOfKey.set(e.stakeAddress, txs);
+  }
+  for (const [address] of touched) {
+    const stake = stakeAddressOf(address);
+    const k = stake ? keys.get(stake) : undefined;
+    if (!k) continue;
+    const b = balances.get(address);
+    const assets = { ...k.balance.assets };
+    for (const [u, q] of b?.value.assets ?? []) {
+      const sum = BigInt(assets[u] ?? '0') + q;
+      if (sum === 0n) delete assets[u];
+      else assets[u] = String(sum);
+    }
+    k.balance = { lovelace: String(BigInt(k.balance.lovelace) + (b?.value.lovelace ?? 0n)), assets };
+    k.utxoCount += b?.utxos ?? 0;
+    k.addressCount += 1;
+    k.txCount = txsOfKey.get(k._id)?.size ?? 0;
+  }
+  for (const doc of keys.values()) ops.push(put(STAKE_SUMMARIES, doc));
 
   const tip = { slot: TIP.slot as number, id: TIP.id, height: TIP.height };
   ops.push(put(CHECKPOINTS, { _id: 'sync', ...tip, points: [tip], tip, updatedAt: slotTime(tip.slot) }));

@@ -4,19 +4,27 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { imageType, importRegistry, parseRegistryEntry } from '../../activities/registry/import.js';
+import { loadAssets } from '../../api/present/market.js';
 import { openMemoryStore } from '../../mongo/adapters/embedded.js';
-import { LOGOS, TOKEN_META } from '../../mongo/collections/market.js';
+import { LOGOS, TOKENS, TOKEN_META } from '../../mongo/collections/market.js';
 import type { Store } from '../../mongo/store.js';
 
 const REGISTRY = path.resolve(process.cwd(), 'registry');
 const BTN = '016be5325fd988fea98ad422fcfd53e5352cacfced5c106a932a35a442544e';
+/** The logo image of a registry entry, as its file holds it. */
+const logoBytes = (dir: string, unit: string) =>
+  Buffer.from(
+    (JSON.parse(readFileSync(path.join(dir, 'mappings', `${unit}.json`), 'utf8')) as { logo: { value: string } }).logo
+      .value,
+    'base64',
+  );
 
 describe('token registry import (real CIP-26 files)', () => {
   let store: Store;
   let dir: string;
   before(async () => {
     store = await openMemoryStore();
-    await store.ensureIndexes([TOKEN_META, LOGOS]);
+    await store.ensureIndexes([TOKEN_META, LOGOS, TOKENS]);
     dir = mkdtempSync(path.join(tmpdir(), 'registry-'));
     cpSync(REGISTRY, dir, { recursive: true });
   });
@@ -39,12 +47,10 @@ describe('token registry import (real CIP-26 files)', () => {
       description: 'BTN is the native token of Butane, an advanced synthetics protocol.',
       url: 'https://butane.dev',
       hasLogo: true,
+      logoVersion: `image/png ${createHash('sha256').update(logoBytes(dir, BTN)).digest('hex')}`,
     });
     const logo = await store.collection(LOGOS).get(BTN);
-    const raw = JSON.parse(readFileSync(path.join(dir, 'mappings', `${BTN}.json`), 'utf8')) as {
-      logo: { value: string };
-    };
-    const bytes = Buffer.from(raw.logo.value, 'base64');
+    const bytes = logoBytes(dir, BTN);
     assert.equal(logo?.contentType, 'image/png');
     assert.equal(logo?.etag, createHash('sha256').update(bytes).digest('hex'));
     assert.equal(logo?.base64, bytes.toString('base64'));
@@ -67,6 +73,23 @@ describe('token registry import (real CIP-26 files)', () => {
     assert.equal((await store.collection(TOKEN_META).get(BTN))?.ticker, 'BTN2');
     assert.equal(await store.collection(TOKEN_META).get(other), null);
     assert.equal(await store.collection(LOGOS).get(other), null);
+  });
+
+  it('a changed logo is served at once: answers with inline logos carry the new image, not a reused one', async () => {
+    const dataUri = async () => (await loadAssets(store, [BTN], 'http://x', 'data')).ref(BTN).logo;
+    const before = await dataUri();
+    assert.equal(before, `data:image/png;base64,${logoBytes(dir, BTN).toString('base64')}`);
+    assert.equal(await dataUri(), before, 'the same image while the registry entry is unchanged');
+    // Another real registry image in BTN's entry, as a registry update would bring it.
+    const other = (await store.collection(TOKEN_META).find('_id', { limit: 50 })).find(
+      (m) => m.hasLogo && m._id !== BTN,
+    )?._id as string;
+    const file = path.join(dir, 'mappings', `${BTN}.json`);
+    const entry = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { value: unknown }>;
+    (entry.logo as { value: unknown }).value = logoBytes(dir, other).toString('base64');
+    writeFileSync(file, JSON.stringify(entry));
+    assert.equal((await importRegistry(store, dir)).written, 1);
+    assert.equal(await dataUri(), `data:image/png;base64,${logoBytes(dir, other).toString('base64')}`);
   });
 
   it('recognises image types by their magic bytes and rejects entries that are not tokens', () => {

@@ -11,7 +11,7 @@ import { pnlTradeFromDoc, pnlTradesFromDocs } from '../../cardano/pnl/trade.js';
 import { walletRoutes } from '../../api/routes/wallet.js';
 import { ajv } from '../../api/schema.js';
 import { baseAddress, enterpriseAddress, rewardAddress } from '../../cardano/address.js';
-import { ADDRESSES, type AddressDoc } from '../../mongo/collections/chain.js';
+import { ADDRESSES, STAKE_SUMMARIES, type AddressDoc } from '../../mongo/collections/chain.js';
 import { TOKEN_STATS } from '../../mongo/collections/market-read.js';
 import { put, type Store } from '../../mongo/store.js';
 import { startTestApi, type TestApi } from '../api/seed.js';
@@ -84,6 +84,17 @@ async function seed(store: Store): Promise<void> {
     put(ADDRESSES, addressDoc(ADDR_A, '12500000', { [SNEK]: '20000000', [HOSK]: '500' })),
     put(ADDRESSES, addressDoc(ADDR_B, '7500000', { [SNEK]: '10000000', [NOPRICE]: '3' })),
     put(ADDRESSES, { ...addressDoc(ENTERPRISE, '1000000', {}), stakeAddress: null }),
+    // The stake key's totals as the sync keeps them: ADDR_A + ADDR_B, summed by hand.
+    put(STAKE_SUMMARIES, {
+      _id: STAKE,
+      balance: { lovelace: '20000000', assets: { [SNEK]: '30000000', [HOSK]: '500', [NOPRICE]: '3' } },
+      utxoCount: 2,
+      addressCount: 2,
+      txCount: 2,
+      first: { slot: slotAt(10 * DAY), txId: 'aa'.repeat(32), time: '' },
+      last: { slot: slotAt(DAY), txId: 'bb'.repeat(32), time: '' },
+      slot: slotAt(DAY),
+    }),
     meta(SNEK, 'SNEK', 6, true),
     meta(HOSK, 'HOSK', 0),
     ...putAll.tokens([token(SNEK), token(HOSK), token(USDM)]),

@@ -1,0 +1,98 @@
+/**
+ * The per-stake-key aggregate the explorer's stake answer reads (STAKE_SUMMARIES): balance, UTxO count, address
+ * count, distinct transaction count and first/last activity over every payment address carrying the key. Kept
+ * block by block from the block's transaction documents, through the SliceState like every synced write, so a
+ * rollback restores it exactly from the same undo records; the request path reads one document instead of
+ * summing up to thousands of address documents and history entries.
+ *
+ * Figures follow the address documents applyBlock keeps (a key's figures are the sums of its addresses'): an output
+ * counts while unspent, an input created before the indexed range was never counted and is not subtracted.
+ */
+import {
+  ADDRESSES,
+  STAKE_SUMMARIES,
+  type StakeSummaryDoc,
+  type TxDoc,
+  type ValueDoc,
+} from '../../mongo/collections/chain.js';
+import type { SliceState } from './slice-state.js';
+import { addValues, ZERO } from './values.js';
+
+/** Prefetch the summaries of the stake keys the given stake addresses (null: none) name. */
+export async function prefetchStakeSummaries(
+  state: SliceState,
+  stakeAddresses: Iterable<string | null>,
+): Promise<void> {
+  const keys = new Set<string>();
+  for (const s of stakeAddresses) if (s) keys.add(s);
+  await state.prefetch(STAKE_SUMMARIES, keys);
+}
+
+/**
+ * Applies one block's transactions (their documents as applyBlock wrote them, in block order) to the summaries.
+ * Reads the ADDRESSES documents of the addresses they touch, already applied for this block: an address whose
+ * `firstSlot` is the block's slot was created by it (one block per slot), so it is new to its key.
+ */
+export function applyStakeSummaries(state: SliceState, txs: readonly TxDoc[], slot: number): void {
+  const stakeOf = (address: string) => state.get(ADDRESSES, address)?.stakeAddress ?? null;
+  const counted = new Set<string>();
+  for (const tx of txs) {
+    const deltas = new Map<string, { value: ValueDoc; utxos: number; newAddresses: number }>();
+    const delta = (stake: string) => {
+      let d = deltas.get(stake);
+      if (!d) deltas.set(stake, (d = { value: ZERO, utxos: 0, newAddresses: 0 }));
+      return d;
+    };
+    // Phase-2 validity: a failed transaction spent its collaterals and created only its collateral return.
+    const spent = tx.valid ? tx.inputs : tx.collaterals;
+    const created = tx.valid ? tx.outputs : tx.collateralReturn ? [tx.collateralReturn] : [];
+    for (const i of spent) {
+      if (i.address === null || i.value === null) continue; // unresolved: never counted, so nothing to subtract
+      const stake = stakeOf(i.address);
+      if (!stake) continue;
+      const d = delta(stake);
+      d.value = addValues(d.value, i.value, -1);
+      d.utxos -= 1;
+    }
+    for (const o of created) {
+      const stake = stakeOf(o.address);
+      if (!stake) continue;
+      const d = delta(stake);
+      d.value = addValues(d.value, o.value);
+      d.utxos += 1;
+    }
+    // The transaction touched these addresses (its ADDRESS_TXS entries): each key among them counts it once.
+    for (const address of tx.addresses) {
+      const stake = stakeOf(address);
+      if (!stake) continue;
+      const d = delta(stake);
+      if (!counted.has(address) && state.get(ADDRESSES, address)?.firstSlot === slot) {
+        counted.add(address);
+        d.newAddresses += 1;
+      }
+    }
+    const at = { slot, txId: tx._id, time: tx.time };
+    for (const [stake, d] of deltas) {
+      const prev = state.get(STAKE_SUMMARIES, stake);
+      const base: StakeSummaryDoc = prev ?? {
+        _id: stake,
+        balance: ZERO,
+        utxoCount: 0,
+        addressCount: 0,
+        txCount: 0,
+        first: at,
+        last: at,
+        slot,
+      };
+      state.put(STAKE_SUMMARIES, {
+        ...base,
+        balance: addValues(base.balance, d.value),
+        utxoCount: base.utxoCount + d.utxos,
+        addressCount: base.addressCount + d.newAddresses,
+        txCount: base.txCount + 1,
+        last: at,
+        slot,
+      });
+    }
+  }
+}
