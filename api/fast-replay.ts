@@ -149,26 +149,36 @@ export function fastReplay(deps: FastReplayDeps, full: Handler): Handler {
     }) as ServerResponse['end'];
   };
 
+  /** A kept answer exists: replay it, or (stale, withheld, near a limit, failed) answer in full and learn. */
+  const replayOrFull = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    surface: 'rest' | 'md',
+    key: string,
+    kept: { bytes: Buffer; meta: Kept },
+    started: number,
+  ) => {
+    try {
+      if (await replay(req, res, surface, req.url ?? '', kept, started)) return;
+    } catch (err) {
+      // Nothing was sent (every await precedes writeHead): the full chain answers, errors included.
+      deps.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'replay failed; answering in full');
+      if (res.headersSent) return;
+    }
+    learn(res, key);
+    await full(req, res);
+  };
+
+  // No closure is made per request on this path: under tsx each one is also named at creation (keepNames).
   return (req, res) => {
     const surface = replayableSurface(req);
     if (!surface) return full(req, res);
     const started = performance.now();
-    const url = req.url ?? '';
     const h = req.headers;
-    const key = `${url}\n${h.accept ?? ''}\n${h['accept-encoding'] ?? ''}\n${h.origin ?? ''}`;
-    const kept = cache.entry(key);
-    const fallBack = () => {
-      learn(res, key);
-      return full(req, res);
-    };
-    if (!kept) return fallBack();
-    return replay(req, res, surface, url, kept, started).then(
-      (done) => (done ? undefined : fallBack()),
-      (err: unknown) => {
-        // Nothing was sent (every await precedes writeHead): the full chain answers, errors included.
-        deps.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'replay failed; answering in full');
-        return res.headersSent ? undefined : fallBack();
-      },
-    );
+    const key = `${req.url ?? ''}\n${h.accept ?? ''}\n${h['accept-encoding'] ?? ''}\n${h.origin ?? ''}`;
+    const kept = cache.peek(key);
+    if (kept) return replayOrFull(req, res, surface, key, kept, started);
+    learn(res, key);
+    return full(req, res);
   };
 }

@@ -18,6 +18,14 @@ export class ResponseCache<M = undefined> {
     return this.entry(key)?.bytes;
   }
 
+  /**
+   * The bytes and what was stored beside them, leaving the eviction order as it is: for entries that expire within
+   * a second or so anyway, where insertion order is as good an eviction order as use.
+   */
+  peek(key: string): { bytes: Buffer; meta: M } | undefined {
+    return this.entries.get(key);
+  }
+
   /** The bytes and what was stored beside them; a hit becomes the most recently used. */
   entry(key: string): { bytes: Buffer; meta: M } | undefined {
     const hit = this.entries.get(key);

@@ -110,8 +110,23 @@ export function parseAddress(address: string): ParsedAddress {
   throw new AddressError('not a Cardano address (expected addr1…, stake1… or a Byron base58 address)');
 }
 
-/** The stake (reward) address of a base address, or null. */
+const stakeCache = new Map<string, string | null>();
+const STAKE_CACHE_MAX = 50_000;
+
+/**
+ * The stake (reward) address of a base address, or null. Memoised (bounded): the sync asks it for the same output
+ * addresses in the core and in several extensions per block, and a bech32 decode plus encode per call added up.
+ */
 export function stakeAddressOf(address: string): string | null {
+  const hit = stakeCache.get(address);
+  if (hit !== undefined) return hit;
+  const v = computeStakeAddressOf(address);
+  if (stakeCache.size >= STAKE_CACHE_MAX) stakeCache.clear();
+  stakeCache.set(address, v);
+  return v;
+}
+
+function computeStakeAddressOf(address: string): string | null {
   try {
     const p = parseAddress(address);
     if (p.kind === 'reward') return address;

@@ -58,7 +58,19 @@ export interface RangeQuery {
   after?: ({ _id: string } & Record<string, unknown>) | { _id: string };
 }
 
-export type WriteOp = { coll: string; put: { _id: string } & Record<string, unknown> } | { coll: string; del: string };
+/**
+ * `prev` (optional): the document as the store holds it before this write (null = absent), given by a writer that
+ * knows it for certain — the sync, the only writer of its collections, loaded it itself. The embedded store then
+ * replaces the document's index entries without reading it back first. It must be exact (a wrong one leaves stale
+ * index entries); leave it out when unsure. At most one op per document in a batch may carry it.
+ */
+export type WriteOp =
+  | {
+      coll: string;
+      put: { _id: string } & Record<string, unknown>;
+      prev?: ({ _id: string } & Record<string, unknown>) | null;
+    }
+  | { coll: string; del: string; prev?: ({ _id: string } & Record<string, unknown>) | null };
 
 export interface Collection<D extends { _id: string }> {
   readonly name: string;

@@ -370,7 +370,13 @@ export async function applyNftBlock(state: SliceState, block: Block, spent: Read
   await state.prefetch(NFT_ASSETS, assetIds);
 
   const b = new BlockApply(state, slot);
-  const resolve = spentResolver(spent);
+  // jpg.store events only concern spent outputs at its ask scripts (jpgStoreEventsOf skips the rest): resolving only
+  // those spares turning every spent output back into the Ogmios shape.
+  const resolveAny = spentResolver(spent);
+  const resolve: ReturnType<typeof spentResolver> = (ref) => {
+    const u = spent.get(`${ref.transaction.id}#${ref.index}`);
+    return u && jpgVersionOf(u.address) !== null ? resolveAny(ref) : null;
+  };
   for (const [txIndex, tx] of txs.entries()) {
     let listings = new Map<number, JpgStoreEvent>();
     if (tx.spends === 'inputs') {

@@ -236,11 +236,16 @@ function sellerOf(d: JpgListingDatum): string | null {
   return d.payouts.find((p) => paymentCredential(p.address) === d.owner)?.address ?? null;
 }
 
-function datumHexOf(output: TxOutput, tx: Transaction, fromMetadata: Map<string, string>, datums?: DatumResolver) {
+function datumHexOf(
+  output: TxOutput,
+  tx: Transaction,
+  fromMetadata: () => Map<string, string>,
+  datums?: DatumResolver,
+) {
   if (output.datum) return output.datum;
   const h = output.datumHash;
   if (!h) return undefined;
-  return tx.datums?.[h] ?? fromMetadata.get(h) ?? datums?.(h);
+  return tx.datums?.[h] ?? fromMetadata().get(h) ?? datums?.(h);
 }
 
 function listingOf(output: TxOutput, version: JpgVersion, hex: string | undefined): JpgListingDatum | null {
@@ -255,7 +260,9 @@ function listingOf(output: TxOutput, version: JpgVersion, hex: string | undefine
  */
 export function jpgStoreEventsOf(tx: Transaction, resolve: InputResolver, datums?: DatumResolver): JpgStoreEvent[] {
   if (tx.spends !== 'inputs') return [];
-  const fromMetadata = datumsFromMetadata(tx);
+  // Decoded only when a jpg.store output needs a datum by hash (most transactions touch no jpg.store script).
+  let metadataDatums: Map<string, string> | undefined;
+  const fromMetadata = () => (metadataDatums ??= datumsFromMetadata(tx));
   const listings: JpgStoreEvent[] = [];
   tx.outputs.forEach((o, index) => {
     const version = jpgVersionOf(o.address);
@@ -276,17 +283,19 @@ export function jpgStoreEventsOf(tx: Transaction, resolve: InputResolver, datums
     });
   });
 
-  const spends = new Map(
-    redeemersOf(tx)
-      .filter((r) => r.purpose === 'spend')
-      .map((r) => [r.index, r.data]),
-  );
+  let spendRedeemers: Map<number, PlutusData | null> | undefined;
+  const spends = () =>
+    (spendRedeemers ??= new Map(
+      redeemersOf(tx)
+        .filter((r) => r.purpose === 'spend')
+        .map((r) => [r.index, r.data]),
+    ));
   const closed: JpgStoreEvent[] = [];
   sortedInputs(tx).forEach((ref, position) => {
     const spent = resolve(ref);
     const version = spent ? jpgVersionOf(spent.address) : null;
     if (!spent || !version) return;
-    const redeemer = spends.get(position);
+    const redeemer = spends().get(position);
     const action = redeemer ? attempt(() => asConstr(redeemer).constr) : null;
     if (action === null || action === undefined) return;
     const isSale = version === 'v3' ? action === 0 : action === 1;

@@ -244,8 +244,8 @@ export function cip68ReferencesOf(tx: Transaction): Cip68Reference[] {
   if (tx.spends !== 'inputs') return [];
   const out: Cip68Reference[] = [];
   tx.outputs.forEach((o, i) => {
+    if (!o.datum) return;
     for (const ref of referenceTokensIn(o)) {
-      if (!o.datum) continue;
       try {
         const datum = cip68FromDatum(o.datum, ref.policyId, ref.assetNameHex);
         out.push({

@@ -174,12 +174,25 @@ export function applyBlock(
   const txs = block.transactions ?? [];
   // Addresses created for the first time inside this block may be spent from later in the same block; the
   // prefetch covered them (absent) and `touchAddress` creates them.
+  // Address documents (and their asset maps) this block already replaced: no one else holds them yet (the undo
+  // prior is the document as it was before the block, and extensions run after the core), so further changes in
+  // the same block update them in place instead of copying a busy address's asset map once per output.
+  const ownDocs = new Set<AddressDoc>();
+  const ownAssets = new Set<Record<string, string>>();
   const touchAddress = (
     address: string,
     delta: { value: typeof ZERO; sign: 1 | -1; utxos: number },
     txId: string | null,
   ) => {
     const prev = state.get(ADDRESSES, address);
+    if (prev && ownDocs.has(prev)) {
+      const before = prev.balance.assets;
+      prev.balance = addValues(prev.balance, delta.value, delta.sign, ownAssets.has(before) ? before : undefined);
+      if (prev.balance.assets !== before) ownAssets.add(prev.balance.assets);
+      prev.utxoCount += delta.utxos;
+      if (txId) prev.txCount += 1;
+      return;
+    }
     const info = addrInfo(address);
     const base: AddressDoc = prev ?? {
       _id: address,
@@ -193,14 +206,17 @@ export function applyBlock(
       lastSlot: slot,
       slot,
     };
-    state.put(ADDRESSES, {
+    const next: AddressDoc = {
       ...base,
       balance: addValues(base.balance, delta.value, delta.sign),
       utxoCount: base.utxoCount + delta.utxos,
       txCount: base.txCount + (txId ? 1 : 0),
       lastSlot: slot,
       slot,
-    });
+    };
+    if (next.balance.assets !== base.balance.assets) ownAssets.add(next.balance.assets);
+    ownDocs.add(next);
+    state.put(ADDRESSES, next);
   };
 
   const spent = new Map<string, UtxoDoc>();
@@ -247,13 +263,13 @@ export function applyBlock(
         datum: doc.datum,
         slot,
       };
-      state.put(UTXOS, utxo);
+      state.putNew(UTXOS, utxo);
       touchAddress(out.address, { value: doc.value, sign: 1, utxos: 1 }, touched.has(out.address) ? null : tx.id);
       touched.add(out.address);
     }
     for (const address of touched) {
       const stakeAddress = addrInfo(address).stakeAddress;
-      state.put(ADDRESS_TXS, {
+      state.putNew(ADDRESS_TXS, {
         // Slot, then the transaction's position in its block: an address's history in chain order, also when
         // several of its transactions share one block.
         _id: `${address}|${String(slot).padStart(12, '0')}|${String(blockIndex).padStart(5, '0')}|${tx.id}`,
@@ -319,7 +335,7 @@ export function applyBlock(
       votes: tx.votes?.length ?? 0,
       addresses: [...touched],
     };
-    state.put(TRANSACTIONS, doc);
+    state.putNew(TRANSACTIONS, doc);
     txDocs.push(doc);
   });
   applyStakeSummaries(state, txDocs, slot);
@@ -348,7 +364,7 @@ export function applyBlock(
     protocolVersion: v ? `${v.major}.${v.minor}` : null,
     txIds,
   };
-  state.put(BLOCKS, doc);
+  state.putNew(BLOCKS, doc);
   return { block: doc, spent };
 }
 

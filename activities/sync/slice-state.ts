@@ -27,10 +27,14 @@ export function priorOf(p: Prior, after: Doc | null): Doc | null {
 interface CollView {
   docs: Map<string, Doc | null>;
   /**
-   * Documents changed in this state → whether the store lacked them when this state first changed them. One that
-   * the store lacked and the slice removes again (an output created and spent within the write) needs no write.
+   * Documents changed in this state → the value the store holds for them (null = absent) as of this state's write:
+   * their value when this state first changed them (read from the store, or from the base state whose write
+   * precedes this one). One that the store lacks and the slice removes again (an output created and spent within
+   * the write) needs no write; the value tells the store which index entries to replace (WriteOp `prev`: the sync
+   * is the only writer of its collections). Undefined: the state never loaded it (a document the slice creates
+   * under a new id, e.g. a transaction), so the store reads it back itself.
    */
-  dirty: Map<string, boolean>;
+  dirty: Map<string, Doc | null | undefined>;
   /** Ids whose prior the current block already recorded. */
   touched: Set<string>;
 }
@@ -99,20 +103,32 @@ export class SliceState {
     this.change(spec.name, doc._id, doc as unknown as Doc);
   }
 
+  /**
+   * Puts a document under an id no earlier block can have used (a transaction id, an output reference, …), without
+   * prefetching it: the store is known to lack it, so the write needs no read to find its old index entries.
+   */
+  putNew<D extends { _id: string }>(spec: CollectionSpec<D>, doc: D): void {
+    const m = this.view(spec.name).docs;
+    if (!m.has(doc._id)) m.set(doc._id, null);
+    this.change(spec.name, doc._id, doc as unknown as Doc);
+  }
+
   remove<D extends { _id: string }>(spec: CollectionSpec<D>, id: string): void {
     this.change(spec.name, id, null);
   }
 
   private change(name: string, id: string, doc: Doc | null): void {
     const v = this.view(name);
-    const before = v.docs.get(id) ?? null;
+    const loaded = v.docs.get(id);
+    const known = loaded !== undefined || v.docs.has(id);
+    const before = loaded ?? null;
     if (this.priors && !v.touched.has(id)) {
       if (v.touched.size === 0) this.touchedIn.push(v);
       v.touched.add(id);
       this.priors.push({ coll: name, id, doc: before });
     }
     v.docs.set(id, doc);
-    if (!v.dirty.has(id)) v.dirty.set(id, before === null);
+    if (!v.dirty.has(id)) v.dirty.set(id, known ? before : undefined);
   }
 
   beginBlock(): void {
@@ -157,10 +173,13 @@ export class SliceState {
   writeOps(): WriteOp[] {
     const ops: WriteOp[] = [];
     for (const [coll, v] of this.views) {
-      for (const [id, absent] of v.dirty) {
+      for (const [id, stored] of v.dirty) {
         const doc = v.docs.get(id) ?? null;
-        if (doc) ops.push({ coll, put: doc });
-        else if (!absent) ops.push({ coll, del: id });
+        // Back to the very value the store holds (a block undone in memory restores the prior object), or created
+        // and removed again within the write: no write.
+        if (doc === (stored ?? null)) continue;
+        if (stored === undefined) ops.push(doc ? { coll, put: doc } : { coll, del: id });
+        else ops.push(doc ? { coll, put: doc, prev: stored } : { coll, del: id, prev: stored });
       }
     }
     return ops;

@@ -8,8 +8,20 @@ import type { Value } from '../../cardano/chain/types.js';
 
 export const ZERO: ValueDoc = Object.freeze({ lovelace: '0', assets: Object.freeze({}) }) as ValueDoc;
 
-/** Ogmios `Value` → document form; asset units are `policyId + assetNameHex`. */
+/**
+ * Document forms of the block's output values, by the (immutable) parsed value: the core and the holders extension
+ * both need them for every output of a block, and both get the same shared, never-mutated object.
+ */
+const valueDocs = new WeakMap<Value, ValueDoc>();
+
+/** Ogmios `Value` → document form; asset units are `policyId + assetNameHex`. Treat the result as immutable. */
 export function valueDoc(v: Value): ValueDoc {
+  let d = valueDocs.get(v);
+  if (!d) valueDocs.set(v, (d = computeValueDoc(v)));
+  return d;
+}
+
+function computeValueDoc(v: Value): ValueDoc {
   const assets: Record<string, string> = {};
   for (const policy of Object.keys(v)) {
     if (policy === 'ada') continue;
@@ -19,16 +31,28 @@ export function valueDoc(v: Value): ValueDoc {
   return { lovelace: String(v.ada.lovelace), assets };
 }
 
-/** a + sign·b, dropping assets whose quantity becomes zero. */
-export function addValues(a: ValueDoc, b: ValueDoc, sign: 1 | -1 = 1): ValueDoc {
+/**
+ * a + sign·b, dropping assets whose quantity becomes zero. `into`: a's asset map when the caller owns it (no one
+ * else holds it), updated in place instead of copied; the result is the same either way (keys in the same order).
+ */
+export function addValues(a: ValueDoc, b: ValueDoc, sign: 1 | -1 = 1, into?: Record<string, string>): ValueDoc {
   const s = BigInt(sign);
-  const assets: Record<string, string> = { ...a.assets };
+  const lovelace = String(BigInt(a.lovelace) + s * BigInt(b.lovelace));
+  // An ADA-only delta leaves the assets as they are: share the (immutable) object instead of copying it; a busy
+  // script address holds thousands of assets.
+  let hasAssets = false;
+  for (const _ in b.assets) {
+    hasAssets = true;
+    break;
+  }
+  if (!hasAssets) return { lovelace, assets: a.assets };
+  const assets: Record<string, string> = into ?? { ...a.assets };
   for (const unit of Object.keys(b.assets)) {
     const q = BigInt(assets[unit] ?? '0') + s * BigInt(b.assets[unit] as string);
     if (q === 0n) delete assets[unit];
     else assets[unit] = String(q);
   }
-  return { lovelace: String(BigInt(a.lovelace) + s * BigInt(b.lovelace)), assets };
+  return { lovelace, assets };
 }
 
 export function sumLovelace(values: readonly { lovelace: string }[]): string {

@@ -18,16 +18,32 @@ export type Cbor =
 
 export class CborError extends Error {}
 
+/** Value of one hex digit's char code, -1 for any other character. */
+function nibble(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48; // 0-9
+  if (c >= 97 && c <= 102) return c - 87; // a-f
+  if (c >= 65 && c <= 70) return c - 55; // A-F
+  return -1;
+}
+
+/** Hex text (either case) → bytes; odd lengths and non-hex characters are refused. Every datum goes through it. */
 export function hexToBytes(hex: string): Uint8Array {
-  if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) throw new CborError('not a hex string');
+  if (hex.length % 2 !== 0) throw new CborError('not a hex string');
   const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  for (let i = 0; i < out.length; i++) {
+    const hi = nibble(hex.charCodeAt(2 * i));
+    const lo = nibble(hex.charCodeAt(2 * i + 1));
+    if (hi < 0 || lo < 0) throw new CborError('not a hex string');
+    out[i] = (hi << 4) | lo;
+  }
   return out;
 }
 
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
 export function bytesToHex(bytes: Uint8Array): string {
   let s = '';
-  for (const b of bytes) s += b.toString(16).padStart(2, '0');
+  for (let i = 0; i < bytes.length; i++) s += HEX[bytes[i] as number];
   return s;
 }
 

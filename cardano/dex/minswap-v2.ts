@@ -137,8 +137,24 @@ export interface MinswapV2OrderExtra {
 export type MinswapV2Pool = PoolState<MinswapV2PoolExtra>;
 export type MinswapV2Order = Order<MinswapV2OrderExtra>;
 
-/** LP asset name of a pair: assets normalised (ADA first, else lexicographic), then sha3-256 of sha3-256s. */
+const lpNames = new Map<string, string>();
+
+/**
+ * LP asset name of a pair: assets normalised (ADA first, else lexicographic), then sha3-256 of sha3-256s. Memoised
+ * (bounded): every pool output and order of a pair hashes the same two units again.
+ */
 export function minswapV2LpAssetName(unitA: Unit, unitB: Unit): string {
+  const key = `${unitA}|${unitB}`;
+  let name = lpNames.get(key);
+  if (name === undefined) {
+    name = computeLpAssetName(unitA, unitB);
+    if (lpNames.size >= 10_000) lpNames.clear();
+    lpNames.set(key, name);
+  }
+  return name;
+}
+
+function computeLpAssetName(unitA: Unit, unitB: Unit): string {
   const h = (u: Unit) => {
     const { policyId, assetName } = splitUnit(u);
     return sha3_256(hexToBytes(policyId + assetName));

@@ -61,11 +61,24 @@ export function attempt<T>(f: () => T): T | null {
   }
 }
 
-/** The output's datum: inline, or looked up by hash; null when absent, unresolvable or not Plutus data. */
+const datumCache = new Map<string, PlutusData | null>();
+const DATUM_CACHE_MAX = 5_000;
+
+/**
+ * The output's datum: inline, or looked up by hash; null when absent, unresolvable or not Plutus data. Memoised by
+ * its CBOR (bounded): a pool's or an order's datum is decoded when the output appears and again when a batch spends
+ * it. The decoded value is shared: never modify it.
+ */
 export function datumOf(output: TxOutput, datums?: DatumResolver): PlutusData | null {
   const hex = output.datum ?? (output.datumHash ? datums?.(output.datumHash) : undefined);
   if (!hex) return null;
-  return attempt(() => decodePlutusData(hex));
+  let d = datumCache.get(hex);
+  if (d === undefined) {
+    d = attempt(() => decodePlutusData(hex));
+    if (datumCache.size >= DATUM_CACHE_MAX) datumCache.clear();
+    datumCache.set(hex, d);
+  }
+  return d;
 }
 
 export const refString = (ref: OutputReference): string => `${ref.transaction.id}#${ref.index}`;

@@ -51,7 +51,7 @@ function hasBadFieldName(x: unknown): boolean {
   if (Array.isArray(x)) {
     for (let i = 0; i < x.length; i++) {
       const v: unknown = x[i];
-      if (Array.isArray(v) || hasBadFieldName(v)) return true;
+      if (v !== null && typeof v === 'object' && (Array.isArray(v) || hasBadFieldName(v))) return true;
     }
     return false;
   }

@@ -225,9 +225,10 @@ class EmbeddedStore implements Store {
           coll: op.coll,
           id: op.put._id,
           doc: op.put,
+          prev: op.prev,
           keys: indexes.map((ix) => indexKey(op.coll, ix, op.put)),
         };
-      return { h, indexes, coll: op.coll, id: op.del, doc: undefined, keys: [] };
+      return { h, indexes, coll: op.coll, id: op.del, doc: undefined, prev: op.prev, keys: [] };
     });
     // lmdb runs this callback in an abortable child transaction of its next write batch (all or nothing: a throw
     // inside aborts every op of this call; kill -9 leaves the last committed batch) and commits the batch on its
@@ -235,8 +236,9 @@ class EmbeddedStore implements Store {
     await this.root.childTransaction(() => {
       for (const s of steps) {
         if (s.indexes.length) {
-          // The stored version (as of the earlier ops of this batch) says which index entries are now stale.
-          const old = s.h.docs.get(s.id);
+          // The stored version (as of the earlier ops of this batch) says which index entries are now stale; the
+          // writer may know it already (`prev`, see WriteOp), which spares reading and decoding it.
+          const old = s.prev !== undefined ? s.prev : s.h.docs.get(s.id);
           s.indexes.forEach((ix, i) => {
             const next = s.keys[i];
             const prev = old ? indexKey(s.coll, ix, old) : undefined;

@@ -1,0 +1,49 @@
+/**
+ * The sync row of `npm run bench` alone, for working on the sync: BENCH_HOURS (48) of devnet history, the devnet in
+ * its own process, every extension on, into a fresh lmdb store. Prints blocks/s and the CPU time this process spent
+ * per block (user + sys over the sync only: on a shared machine it moves much less with the load than blocks/s), and
+ * store bytes per block. Run under `node --cpu-prof --import tsx bench/sync-only.ts` for a profile of the sync.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { importRegistry } from '../activities/registry/import.js';
+import { loadConfig } from '../config/index.js';
+import { openEmbeddedStore } from '../mongo/adapters/embedded.js';
+import { startDevnetProcess, storeBytes, syncToTip } from './sync.js';
+
+const HOURS = Number(process.env.BENCH_HOURS ?? 48);
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'cds-bench-sync-'));
+  try {
+    const devnet = await startDevnetProcess(join(dir, 'devnet'), HOURS);
+    const storePath = join(dir, 'sync-store');
+    const store = await openEmbeddedStore({ path: storePath });
+    await importRegistry(store, loadConfig({}).TOKEN_REGISTRY_DIR);
+    const cpu0 = process.cpuUsage();
+    const s = await syncToTip(store, devnet.url);
+    const cpu = process.cpuUsage(cpu0);
+    await store.close();
+    await devnet.stop();
+    const bytes = storeBytes(storePath);
+    const cpuUs = cpu.user + cpu.system;
+    console.log(
+      JSON.stringify({
+        hours: HOURS,
+        blocks: s.blocks,
+        rollbacks: s.rollbacks,
+        syncSeconds: +(s.syncMs / 1000).toFixed(2),
+        blocksPerSecond: Math.round(s.blocksPerSecond),
+        cpuUsPerBlock: Math.round(cpuUs / s.blocks),
+        cpuUserUsPerBlock: Math.round(cpu.user / s.blocks),
+        cpuSysUsPerBlock: Math.round(cpu.system / s.blocks),
+        storeKbPerBlock: +(bytes / s.blocks / 1024).toFixed(1),
+      }),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
