@@ -415,32 +415,22 @@ export async function benchHeaderCost(
       await warm(u);
       return load(u, { seconds });
     });
-    report.row(
-      'bare node:http, content headers',
-      String(Object.keys(contentHeaders(answer.headers)).length + 1),
-      String(Math.round(bare.rps)),
-      String(bare.p99),
-      '',
-    );
+    const line = (name: string, headers: number, r: LoadResult, ratio: boolean) =>
+      report.row(
+        name,
+        String(headers),
+        String(Math.round(r.rps)),
+        String(r.p99),
+        ratio ? fmt.ratio(r.rps, bare.rps) : '',
+      );
+    line('bare node:http, content headers', Object.keys(contentHeaders(answer.headers)).length + 1, bare, false);
     const full = await withBare(dir, answer.body, every, async (u) => {
       await warm(u);
       return load(u, { seconds });
     });
-    report.row(
-      'bare node:http, every header the API sends',
-      String(Object.keys(every).length + 1),
-      String(Math.round(full.rps)),
-      String(full.p99),
-      fmt.ratio(full.rps, bare.rps),
-    );
-    const served = await load(url, { seconds, headers: api.headers });
-    report.row(
-      'the API (replayed from its cache window)',
-      String(Object.keys(every).length + 1),
-      String(Math.round(served.rps)),
-      String(served.p99),
-      fmt.ratio(served.rps, bare.rps),
-    );
+    const sent = Object.keys(every).length + 1;
+    line('bare node:http, every header the API sends', sent, full, true);
+    line('the API (replayed from its cache window)', sent, await load(url, { seconds, headers: api.headers }), true);
   } finally {
     await api.stop();
   }
