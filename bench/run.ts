@@ -48,6 +48,7 @@ import {
   startApiServer,
   wireEndpoints,
   type RestRow,
+  type Samples,
 } from './rest.js';
 import { startService } from './service.js';
 import { startDevnetProcess, storeBytes, syncToTip } from './sync.js';
@@ -56,6 +57,8 @@ const HOURS = Number(process.env.BENCH_HOURS ?? 48);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const SERVICE_HOURS = process.env.BENCH_SERVICE_HOURS ? Number(process.env.BENCH_SERVICE_HOURS) : undefined;
 const SERVICE_ONLY = process.env.BENCH_ONLY === 'service';
+/** BENCH_STORE=path: only the API-alone tables (4, 5) over an existing store (for development runs). */
+const STORE = process.env.BENCH_STORE;
 const RESULTS = process.env.BENCH_RESULTS ?? (SERVICE_ONLY ? 'bench/results/service.md' : 'bench/results/latest.md');
 const row = (name: string, r: LoadResult, base?: LoadResult) =>
   `| ${name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.non2xx + r.errors} | ${base ? (r.rps / base.rps).toFixed(2) : ''} |`;
@@ -73,7 +76,7 @@ async function main() {
   try {
     // BENCH_ONLY=service: only `npm start` (3): first token, its processes' memory, the tool server's rows.
     let s: Awaited<ReturnType<typeof syncToTip>> | null = null;
-    if (!SERVICE_ONLY) {
+    if (!SERVICE_ONLY && !STORE) {
       // 1. Sync into the embedded store.
       report.line('## Sync (devnet in its own process → embedded lmdb store, every extension on)');
       report.line();
@@ -117,91 +120,97 @@ async function main() {
       }
     }
 
-    // 3. npm start on a fresh DATA_DIR.
-    report.line();
-    report.line('## `npm start` on a fresh checkout');
-    report.line();
-    const svc = await startService(dir, SERVICE_HOURS);
-    const firstTokenMs = await svc.firstTokenMs;
-    report.line(
-      `Fresh DATA_DIR and a cold tsx transform cache (fresh TMPDIR); not timed: \`npm ci\` (~15-35 s here), npm's own ` +
-        `wrapper (the bench runs \`node --import tsx scripts/start.ts\`, what \`npm start\` runs). History: ${SERVICE_HOURS ?? 48} h.`,
-    );
-    report.header('from spawn to', 'seconds', 'budget');
-    report.row('API listening', (svc.listeningMs / 1000).toFixed(1), '');
-    report.row(
-      'first `200` of GET /api/v1/tokens with ≥ 1 item',
-      `**${(firstTokenMs / 1000).toFixed(1)}**`,
-      `≤ 30: ${fmt.budget(firstTokenMs <= 30_000, `${((firstTokenMs - 30_000) / 1000).toFixed(1)} s over`)}`,
-    );
-    report.row(`sync at the devnet tip (height ${svc.tipHeight})`, (svc.tipMs / 1000).toFixed(1), '');
-    summary.push([
-      '`npm start` → first token',
-      `${(firstTokenMs / 1000).toFixed(1)} s`,
-      '≤ 30 s',
-      fmt.budget(firstTokenMs <= 30_000),
-    ]);
-    let servicePath: string;
-    let samples;
-    try {
-      // The recomputes fired at the tip (market, search, safety…) write what the routes read.
-      await waitFor(`${svc.url}/api/v1/market/overview?logos=url`, 120_000);
-      await waitFor(`${svc.url}/api/v1/staking/pools`, 120_000);
-      samples = await findSamples(svc.url);
-      const paths = routeFilter(restEndpoints(samples)).map((e) => e.path);
-      const mem = sampleMemory(svc.pid);
-      // Since `npm start` runs the devnet in a child process, its memory is the chain source's, sampled beside.
-      const kids = childPids(svc.pid).map((pid) => ({ pid, command: commandOf(pid), mem: sampleMemory(pid) }));
-      const mixed = await load(svc.url, { seconds: SECONDS * 2, paths });
+    let servicePath = STORE ?? '';
+    let samples: Samples | undefined;
+    if (!STORE) {
+      // 3. npm start on a fresh DATA_DIR.
       report.line();
+      report.line('## `npm start` on a fresh checkout');
+      report.line();
+      const svc = await startService(dir, SERVICE_HOURS);
+      const firstTokenMs = await svc.firstTokenMs;
       report.line(
-        `Mixed REST load on \`npm start\` (every route of the REST table in turn, cache on): ${fmt.rps(mixed)} req/s, ` +
-          `p99 ${mixed.p99} ms, ${fmt.errors(mixed)} non-2xx; then the tool server's rows below.`,
+        `Fresh DATA_DIR and a cold tsx transform cache (fresh TMPDIR); not timed: \`npm ci\` (~15-35 s here), npm's own ` +
+          `wrapper (the bench runs \`node --import tsx scripts/start.ts\`, what \`npm start\` runs). History: ${SERVICE_HOURS ?? 48} h.`,
       );
-      const mcpSamples = { unit: samples.unit, wallet: samples.wallet, policy: samples.policy, txHash: samples.txHash };
-      report.line();
-      report.line('### Tool server (MCP) on `npm start`');
-      await report.capture(() =>
-        benchMcp(svc.url, mcpSamples, { seconds: SECONDS, load: (u) => load(u, { seconds: SECONDS }), row }),
+      report.header('from spawn to', 'seconds', 'budget');
+      report.row('API listening', (svc.listeningMs / 1000).toFixed(1), '');
+      report.row(
+        'first `200` of GET /api/v1/tokens with ≥ 1 item',
+        `**${(firstTokenMs / 1000).toFixed(1)}**`,
+        `≤ 30: ${fmt.budget(firstTokenMs <= 30_000, `${((firstTokenMs - 30_000) / 1000).toFixed(1)} s over`)}`,
       );
-      const m = mem.stop();
-      report.line();
-      report.line(
-        'Memory under that load (the REST and tool-server rows above), at the tip, live blocks every 20 s. The API ' +
-          'process serves requests only; the sync and the scheduled jobs run in its embedded worker child:',
-      );
-      report.line();
-      report.line(`- ${memoryLine('`npm start` API process', m)}`);
-      const kidMems = kids.map((k) => ({ ...k, m: k.mem.stop() }));
-      for (const k of kidMems)
-        report.line(`- ${memoryLine(`its child ${k.pid} (${k.command})`, k.m, { budgeted: false })}`);
-      report.line();
-      report.line('From spawn until the sync reached the tip (the catch-up), sampled every 250 ms:');
-      report.line();
-      for (const p of svc.catchUpMemory)
-        report.line(
-          `- ${memoryLine(p.command === 'root' ? '`npm start` API process' : `child ${p.pid} (${p.command})`, p.mem, { budgeted: p.command === 'root', underLoad: false, everyMs: 250 })}`,
-        );
+      report.row(`sync at the devnet tip (height ${svc.tipHeight})`, (svc.tipMs / 1000).toFixed(1), '');
       summary.push([
-        'RssAnon peak, `npm start` API process',
-        `${fmt.mb(m.peak.anon)} MB`,
-        '≤ 300 MB',
-        fmt.budget(m.peak.anon <= 300),
+        '`npm start` → first token',
+        `${(firstTokenMs / 1000).toFixed(1)} s`,
+        '≤ 30 s',
+        fmt.budget(firstTokenMs <= 30_000),
       ]);
-      const worker = kidMems.find((k) => k.command.includes('embedded-worker'));
-      const workerCatchUp = svc.catchUpMemory.find((p) => p.command.includes('embedded-worker'));
-      if (worker)
+      try {
+        // The recomputes fired at the tip (market, search, safety…) write what the routes read.
+        await waitFor(`${svc.url}/api/v1/market/overview?logos=url`, 120_000);
+        await waitFor(`${svc.url}/api/v1/staking/pools`, 120_000);
+        samples = await findSamples(svc.url);
+        const paths = routeFilter(restEndpoints(samples)).map((e) => e.path);
+        const mem = sampleMemory(svc.pid);
+        // Since `npm start` runs the devnet in a child process, its memory is the chain source's, sampled beside.
+        const kids = childPids(svc.pid).map((pid) => ({ pid, command: commandOf(pid), mem: sampleMemory(pid) }));
+        const mixed = await load(svc.url, { seconds: SECONDS * 2, paths });
+        report.line();
+        report.line(
+          `Mixed REST load on \`npm start\` (every route of the REST table in turn, cache on): ${fmt.rps(mixed)} req/s, ` +
+            `p99 ${mixed.p99} ms, ${fmt.errors(mixed)} non-2xx; then the tool server's rows below.`,
+        );
+        const mcpSamples = {
+          unit: samples.unit,
+          wallet: samples.wallet,
+          policy: samples.policy,
+          txHash: samples.txHash,
+        };
+        report.line();
+        report.line('### Tool server (MCP) on `npm start`');
+        await report.capture(() =>
+          benchMcp(svc.url, mcpSamples, { seconds: SECONDS, load: (u) => load(u, { seconds: SECONDS }), row }),
+        );
+        const m = mem.stop();
+        report.line();
+        report.line(
+          'Memory under that load (the REST and tool-server rows above), at the tip, live blocks every 20 s. The API ' +
+            'process serves requests only; the sync and the scheduled jobs run in its embedded worker child:',
+        );
+        report.line();
+        report.line(`- ${memoryLine('`npm start` API process', m)}`);
+        const kidMems = kids.map((k) => ({ ...k, m: k.mem.stop() }));
+        for (const k of kidMems)
+          report.line(`- ${memoryLine(`its child ${k.pid} (${k.command})`, k.m, { budgeted: false })}`);
+        report.line();
+        report.line('From spawn until the sync reached the tip (the catch-up), sampled every 250 ms:');
+        report.line();
+        for (const p of svc.catchUpMemory)
+          report.line(
+            `- ${memoryLine(p.command === 'root' ? '`npm start` API process' : `child ${p.pid} (${p.command})`, p.mem, { budgeted: p.command === 'root', underLoad: false, everyMs: 250 })}`,
+          );
         summary.push([
-          'RssAnon peak, `npm start` embedded worker child (sync + recomputes)',
-          `${fmt.mb(worker.m.peak.anon)} MB under the load${workerCatchUp ? `, ${fmt.mb(workerCatchUp.mem.peak.anon)} MB during the catch-up` : ''}`,
-          '—',
-          'reported',
+          'RssAnon peak, `npm start` API process',
+          `${fmt.mb(m.peak.anon)} MB`,
+          '≤ 300 MB',
+          fmt.budget(m.peak.anon <= 300),
         ]);
-      servicePath = join(svc.dataDir, 'store');
-    } finally {
-      await svc.stop();
+        const worker = kidMems.find((k) => k.command.includes('embedded-worker'));
+        const workerCatchUp = svc.catchUpMemory.find((p) => p.command.includes('embedded-worker'));
+        if (worker)
+          summary.push([
+            'RssAnon peak, `npm start` embedded worker child (sync + recomputes)',
+            `${fmt.mb(worker.m.peak.anon)} MB under the load${workerCatchUp ? `, ${fmt.mb(workerCatchUp.mem.peak.anon)} MB during the catch-up` : ''}`,
+            '—',
+            'reported',
+          ]);
+        servicePath = join(svc.dataDir, 'store');
+      } finally {
+        await svc.stop();
+      }
     }
-
     const summarize = () => {
       report.line();
       report.line('## Summary against the budgets');
@@ -226,7 +235,8 @@ async function main() {
     const pair = await startApiPair(servicePath);
     let rows: RestRow[];
     try {
-      const again = await findSamples(pair.on.url, samples.txHash);
+      const again = await findSamples(pair.on.url, samples?.txHash);
+      samples = again;
       rows = await benchRoutes(report, dir, routeFilter(restEndpoints(again)), pair, SECONDS);
       const wire = await benchWire(report, dir, routeFilter(wireEndpoints(again)), pair, SECONDS);
       const worstWire = [...wire].sort((a, b) => a.ratio - b.ratio)[0];
@@ -286,6 +296,7 @@ async function main() {
       ]);
 
     // 5. The access layer, and what the answer's headers alone cost (the ceiling of a small cached answer).
+    if (!samples) throw new Error('bench: no sample answers were found');
     await benchAccessModes(report, dir, servicePath, samples.txHash);
     await benchHeaderCost(
       report,
