@@ -303,6 +303,49 @@ function encodeOrderDatum(o: SundaeV3Order): string {
   );
 }
 
+export interface SundaeV3SwapParams {
+  /** Bech32 address that receives the result (`Fixed` destination, no datum). */
+  owner: string;
+  /** Payment key hash that may cancel the order (`Signature` owner script). */
+  ownerKeyHash: string;
+  /** The pool the order names (28-byte ident, hex). */
+  poolIdent: string;
+  offer: [Unit, bigint];
+  minReceived: [Unit, bigint];
+  /** Lovelace the scooper may take at most (`max_protocol_fee`); the unused part comes back with the result. */
+  maxProtocolFee: bigint;
+  /** Lovelace locked besides the offer and the fee, returned with the result. */
+  deposit: bigint;
+}
+
+/**
+ * A swap order as SundaeSwap's own off-chain code writes it: one named pool, cancellable by the trader's payment
+ * key, result to the trader's address with no datum, empty extension. Its datum is `encodeOrderDatum` of this.
+ */
+export function sundaeV3SwapOrder(p: SundaeV3SwapParams): SundaeV3Order {
+  return {
+    dex: 'sundaeswap-v3',
+    kind: 'swap',
+    owner: p.owner,
+    poolId: p.poolIdent,
+    direction: null,
+    tokenIn: p.offer[0],
+    tokenOut: p.minReceived[0],
+    amountIn: p.offer[1],
+    minAmountOut: p.minReceived[1],
+    batcherFee: p.maxProtocolFee,
+    deposit: p.deposit,
+    extra: {
+      poolIdent: p.poolIdent,
+      ownerScript: constr(0, bytes(p.ownerKeyHash)),
+      destinationDatum: constr(0),
+      details: { type: 'swap', offer: p.offer, minReceived: p.minReceived },
+      extension: constr(0),
+    },
+    datum: constr(0),
+  };
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Pricing
 

@@ -22,9 +22,9 @@ import {
   type MinswapV2Order,
   type MinswapV2Pool,
 } from '../../cardano/dex/minswap-v2.js';
-import { LOVELACE, bech32ToPlutusAddress, bytes, constr, splitUnit } from '../../cardano/dex/plutus-data.js';
+import { LOVELACE, bech32ToPlutusAddress, constr, splitUnit } from '../../cardano/dex/plutus-data.js';
 import { SPLASH, applySplashSwap, splash, type SplashOrder, type SplashPool } from '../../cardano/dex/splash.js';
-import { SUNDAESWAP_V3, sundaeswapV3, type SundaeV3Order, type SundaeV3Pool } from '../../cardano/dex/sundaeswap-v3.js';
+import { SUNDAESWAP_V3, sundaeV3SwapOrder, sundaeswapV3, type SundaeV3Pool } from '../../cardano/dex/sundaeswap-v3.js';
 import type { DexAdapter, DexName, PoolState, Unit } from '../../cardano/dex/types.js';
 import {
   WINGRIDERS_V2,
@@ -321,27 +321,15 @@ const sundae: Venue = {
   order(p) {
     const s = p.state as SundaeV3Pool;
     const tokenOut = p.tokenIn === s.tokenA ? s.tokenB : s.tokenA;
-    const order: SundaeV3Order = {
-      dex: 'sundaeswap-v3',
-      kind: 'swap',
+    const order = sundaeV3SwapOrder({
       owner: p.owner.address,
-      poolId: s.poolId,
-      direction: null,
-      tokenIn: p.tokenIn,
-      tokenOut,
-      amountIn: p.amountIn,
-      minAmountOut: p.minOut,
-      batcherFee: SUNDAE_MAX_PROTOCOL_FEE,
+      ownerKeyHash: p.owner.paymentCred,
+      poolIdent: s.poolId,
+      offer: [p.tokenIn, p.amountIn],
+      minReceived: [tokenOut, p.minOut],
+      maxProtocolFee: SUNDAE_MAX_PROTOCOL_FEE,
       deposit: ORDER_DEPOSIT,
-      extra: {
-        poolIdent: s.poolId,
-        ownerScript: constr(0, bytes(p.owner.paymentCred)),
-        destinationDatum: constr(0),
-        details: { type: 'swap', offer: [p.tokenIn, p.amountIn], minReceived: [tokenOut, p.minOut] },
-        extension: constr(0),
-      },
-      datum: constr(0),
-    };
+    });
     return {
       output: {
         address: orderAddress(SUNDAESWAP_V3.orderScriptHash, p.owner),

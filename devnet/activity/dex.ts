@@ -16,7 +16,9 @@
  * from here.
  */
 import { hash256 } from '../../cardano/address.js';
-import { LOVELACE, constr, bytes } from '../../cardano/dex/plutus-data.js';
+import { LOVELACE, constr, bytes, isConstr } from '../../cardano/dex/plutus-data.js';
+import { quantityOf } from '../../cardano/dex/utxo.js';
+import type { TxOutput } from '../../cardano/chain/types.js';
 import { sundaeswapV3, SUNDAESWAP_V3, type SundaeV3Order, type SundaeV3Pool } from '../../cardano/dex/sundaeswap-v3.js';
 import type { PoolState, Unit } from '../../cardano/dex/types.js';
 import type { ActivityContext, ActivityModule } from '../generator.js';
@@ -35,8 +37,9 @@ export interface DexModuleOptions {
   /** Unix ms of slot 0, for the POSIX-time fields of datums (WingRiders `lastInteraction`, `deadline`). */
   systemStartMs?: number;
   /**
-   * Transactions the mempool included in the current block (submitted through Ogmios): their Minswap V2 swap
-   * orders are adopted and executed by the batcher like the devnet's own, so a wallet-built order completes.
+   * Transactions the mempool included in the current block (submitted through Ogmios): their Minswap V2 and
+   * SundaeSwap V3 swap orders are adopted and executed by the batchers like the devnet's own, so a wallet-built
+   * order completes.
    */
   submitted?: (height: number) => readonly DevTx[];
 }
@@ -610,22 +613,86 @@ export function dexModule(world: World, opts: DexModuleOptions = {}): ActivityMo
   };
 
   // ---- submitted orders
-  /** A Minswap V2 swap order in a submitted transaction, on a pool the devnet runs: queued for the batcher. */
+  /** What the batcher needs of a submitted swap order, read with the DEX's own decoder. */
+  interface Adoptable {
+    pool: LivePool;
+    owner: string;
+    tokenIn: Unit;
+    tokenOut: Unit;
+    amountIn: bigint;
+    minOut: bigint;
+    /** Lovelace the batcher takes (Minswap V2: the datum's fee; SundaeSwap V3: decided per scoop by settle()). */
+    fee: bigint;
+  }
+
+  /** A Minswap V2 swap-exact-in order on a pool the devnet runs (matched by the LP asset in its datum). */
+  const minswapOrder = (output: TxOutput): Adoptable | null => {
+    const order = minswapV2.decodeOrder(output) as MinswapV2Order | null;
+    if (!order || order.kind !== 'swap' || order.amountIn === null || !order.owner) return null;
+    const pool = pools.find((p) => p.venue.dex === 'minswap-v2' && p.state.lpToken === order.extra.lpAsset);
+    if (!pool || order.direction === null) return null;
+    const aToB = order.direction === 'aToB';
+    return {
+      pool,
+      owner: order.owner,
+      tokenIn: aToB ? pool.state.tokenA : pool.state.tokenB,
+      tokenOut: aToB ? pool.state.tokenB : pool.state.tokenA,
+      amountIn: order.amountIn,
+      minOut: order.minAmountOut ?? 0n,
+      fee: order.batcherFee ?? 0n,
+    };
+  };
+
+  /**
+   * A SundaeSwap V3 swap on a pool the devnet runs (matched by the pool ident in its datum), offering one side of
+   * that pool for the other, paying a plain address (no destination datum), whose `max_protocol_fee` covers what
+   * a scoop charges and whose value holds the offer, that fee and a deposit (for the result's min-UTxO): what a
+   * scooper would execute.
+   */
+  const sundaeOrder = (output: TxOutput): Adoptable | null => {
+    const order = sundaeswapV3.decodeOrder(output);
+    if (!order || order.extra.details.type !== 'swap' || !order.owner) return null;
+    const { offer, minReceived } = order.extra.details;
+    const pool = pools.find((p) => p.venue.dex === 'sundaeswap-v3' && p.state.poolId === order.extra.poolIdent);
+    if (!pool) return null;
+    const { tokenA, tokenB } = pool.state;
+    const pairOk =
+      (offer[0] === tokenA && minReceived[0] === tokenB) || (offer[0] === tokenB && minReceived[0] === tokenA);
+    const dest = order.extra.destinationDatum;
+    const noDatum = dest !== null && isConstr(dest) && dest.constr === 0 && dest.fields.length === 0;
+    const maxFee = order.batcherFee ?? 0n;
+    const covered =
+      (order.deposit ?? 0n) >= ORDER_DEPOSIT &&
+      (offer[0] === LOVELACE || quantityOf(output.value, offer[0]) >= offer[1]);
+    if (!pairOk || !noDatum || maxFee < SUNDAE.singleFee || !covered || offer[1] <= 0n) return null;
+    return {
+      pool,
+      owner: order.owner,
+      tokenIn: offer[0],
+      tokenOut: minReceived[0],
+      amountIn: offer[1],
+      minOut: minReceived[1],
+      fee: SUNDAE.singleFee,
+    };
+  };
+
+  /** Swap orders in a submitted transaction, on pools the devnet runs: queued for the batcher like its own. */
   const adopt = (ctx: ActivityContext, tx: DevTx) => {
     for (const u of tx.created) {
       if (u.datum === undefined) continue;
-      const value = { ada: { lovelace: u.value.coin }, ...u.value.assets };
-      const order = minswapV2.decodeOrder({ address: u.address, value, datum: u.datum }) as MinswapV2Order | null;
-      if (!order || order.kind !== 'swap' || order.amountIn === null || !order.owner) continue;
-      const pool = pools.find((p) => p.venue.dex === 'minswap-v2' && p.state.lpToken === order.extra.lpAsset);
-      if (!pool || order.direction === null) continue;
-      const aToB = order.direction === 'aToB';
+      const output: TxOutput = {
+        address: u.address,
+        value: { ada: { lovelace: u.value.coin }, ...u.value.assets },
+        datum: u.datum,
+      };
+      const found = minswapOrder(output) ?? sundaeOrder(output);
+      if (!found) continue;
       let owner: Wallet;
       try {
-        const a = parseAddress(order.owner);
+        const a = parseAddress(found.owner);
         owner = {
           index: -1,
-          address: order.owner,
+          address: found.owner,
           paymentVkey: '',
           paymentCred: a.paymentCred ?? '',
           stakeVkey: null,
@@ -637,14 +704,14 @@ export function dexModule(world: World, opts: DexModuleOptions = {}): ActivityMo
       }
       pending.push({
         kind: 'swap',
-        pool,
+        pool: found.pool,
         utxo: u,
         owner,
-        tokenIn: aToB ? pool.state.tokenA : pool.state.tokenB,
-        tokenOut: aToB ? pool.state.tokenB : pool.state.tokenA,
-        amountIn: order.amountIn,
-        minOut: order.minAmountOut ?? 0n,
-        fee: order.batcherFee ?? 0n,
+        tokenIn: found.tokenIn,
+        tokenOut: found.tokenOut,
+        amountIn: found.amountIn,
+        minOut: found.minOut,
+        fee: found.fee,
         readyAt: ctx.height + 1,
         expireAt: Number.MAX_SAFE_INTEGER,
         external: true,

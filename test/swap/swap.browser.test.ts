@@ -2,10 +2,12 @@
  * The swap page in headless Chromium (Debian's `chromium`, driven by playwright-core) against a devnet-synced
  * service: a CIP-30 wallet holding a real Ed25519 devnet key is injected (its UTxOs are the devnet ledger's, it signs
  * in the test process and submits through the devnet's Ogmios `submitTransaction`). From a quote's `link` the page
- * shows the live quote, connects, builds the Minswap V2 order, shows every output, gets it signed and submitted; the
- * devnet includes it, its batcher executes it, and /api/v1/wallet/{address}/trades shows the trade pending, then
- * complete. The oracle is the devnet ledger: the order output at the order script, the tokens received.
- * A screenshot lands in test/swap/artifacts/ (gitignored). Skips visibly when /usr/bin/chromium is missing.
+ * shows the live quote, picks the venue (the Minswap V2 or SundaeSwap V3 direct pool that pays more), connects,
+ * builds that DEX's order, shows every output, gets it signed and submitted; the devnet includes it, its batcher
+ * executes it, and /api/v1/wallet/{address}/trades shows the trade pending, then complete. Run once for a pair whose
+ * better direct pool is on Minswap V2 and once for one on SundaeSwap V3. The oracle is the devnet ledger: the order
+ * output at that DEX's order script, the tokens received. Screenshots land in test/swap/artifacts/ (gitignored).
+ * Skips visibly when /usr/bin/chromium is missing.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -13,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { MINSWAP_V2 } from '../../cardano/dex/minswap-v2.js';
+import { SUNDAESWAP_V3 } from '../../cardano/dex/sundaeswap-v3.js';
 import { parseAddress } from '../../cardano/address.js';
 import { startStack, type Stack } from '../md/stack.js';
 import { DevnetWallet } from './wallet.js';
@@ -23,11 +26,42 @@ const ADA = 1_000_000n;
 
 interface Trade {
   txHash: string;
+  dex: string;
   status: string;
   amountIn: number;
   amountOut: number;
   tokenIn: { unit: string };
-  tokenOut: { unit: string };
+  tokenOut: { unit: string; decimals: number };
+}
+
+interface Route {
+  hops: { dex: string; poolId: number }[];
+  amountOutRaw: string;
+}
+
+const CASES = [
+  { dex: 'minswap-v2', name: 'Minswap V2', orderScript: MINSWAP_V2.orderScriptHash, wallet: 'swap-test-wallet' },
+  { dex: 'sundaeswap-v3', name: 'SundaeSwap V3', orderScript: SUNDAESWAP_V3.orderScriptHash, wallet: 'swap-sundae' },
+] as const;
+
+/** Base units → the decimal text the REST API prints. */
+const decimalText = (q: bigint, decimals: number) => {
+  if (!decimals) return q.toString();
+  const s = q.toString().padStart(decimals + 1, '0');
+  return `${s.slice(0, -decimals)}.${s.slice(-decimals)}`;
+};
+
+/** The direct route on Minswap V2 or SundaeSwap V3 with the largest exact output (first on a tie: best first). */
+function directVenue(routes: Route[]): Route | null {
+  let pick: Route | null = null;
+  for (const r of routes)
+    if (
+      r.hops.length === 1 &&
+      ['minswap-v2', 'sundaeswap-v3'].includes(r.hops[0]!.dex) &&
+      (!pick || BigInt(r.amountOutRaw) > BigInt(pick.amountOutRaw))
+    )
+      pick = r;
+  return pick;
 }
 
 describe('swap page in a browser: quote, CIP-30 wallet, sign, submit, executed on the devnet', function () {
@@ -56,37 +90,48 @@ describe('swap page in a browser: quote, CIP-30 wallet, sign, submit, executed o
     if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
-  it('opens /swap from a quote link, signs and submits a Minswap V2 order, and sees the trade complete', async () => {
-    const s = stack!;
-    const wallet = new DevnetWallet(s.devnet);
-    s.devnet.fund(wallet.address, 2_000n * ADA);
-    s.devnet.step();
-    await s.syncToTip();
+  for (const c of CASES)
+    it(`opens /swap from a quote link, signs and submits a ${c.name} order, and sees the trade complete`, async () => {
+      const s = stack!;
+      const wallet = new DevnetWallet(s.devnet, c.wallet);
+      s.devnet.fund(wallet.address, 2_000n * ADA);
+      s.devnet.step();
+      await s.syncToTip();
 
-    // A token with a Minswap V2 ADA pool: the largest by liquidity.
-    const pools = (await (await fetch(`${s.url}/api/v1/pools?pageSize=200&logos=url`)).json()) as {
-      items: { id: number; dex: string; tokenA: { unit: string }; tokenB: { unit: string }; tvlAda: number | null }[];
-    };
-    const pool = pools.items
-      .filter((p) => p.dex === 'minswap-v2' && p.tokenA.unit === 'lovelace')
-      .sort((a, b) => (b.tvlAda ?? 0) - (a.tvlAda ?? 0))[0]!;
-    const quote = (await (
-      await fetch(`${s.url}/api/v1/swap/quote?in=lovelace&out=${pool.tokenB.unit}&amount=150&logos=url`)
-    ).json()) as { link: string; routes: { hops: { dex: string; poolId: number }[]; amountOutRaw: string }[] };
-    assert.ok(quote.link.startsWith(`${s.url}/swap?`), quote.link);
+      // A token with an ADA pool on this case's DEX, the deepest first, whose better direct pool for 150 ADA
+      // (Minswap V2 or SundaeSwap V3, by exact output) is that one.
+      const pools = (await (await fetch(`${s.url}/api/v1/pools?pageSize=200&logos=url`)).json()) as {
+        items: { id: number; dex: string; tokenA: { unit: string }; tokenB: { unit: string }; tvlAda: number | null }[];
+      };
+      const candidates = pools.items
+        .filter((p) => p.dex === c.dex && p.tokenA.unit === 'lovelace')
+        .sort((a, b) => (b.tvlAda ?? 0) - (a.tvlAda ?? 0));
+      let pool: (typeof candidates)[number] | null = null;
+      let quote: { link: string; routes: Route[] } | null = null;
+      for (const p of candidates) {
+        const q = (await (
+          await fetch(`${s.url}/api/v1/swap/quote?in=lovelace&out=${p.tokenB.unit}&amount=150&logos=url`)
+        ).json()) as { link: string; routes: Route[] };
+        if (directVenue(q.routes)?.hops[0]!.poolId === p.id) {
+          [pool, quote] = [p, q];
+          break;
+        }
+      }
+      assert.ok(pool && quote, `a token whose better direct pool is on ${c.name}`);
+      assert.ok(quote.link.startsWith(`${s.url}/swap?`), quote.link);
 
-    const page = await context!.newPage();
-    const problems: string[] = [];
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-    });
-    let submitted = '';
-    await page.exposeFunction('__walletUtxos', () => wallet.utxos());
-    await page.exposeFunction('__walletSign', (tx: string) => wallet.signTx(tx));
-    await page.exposeFunction('__walletSubmit', async (tx: string) => (submitted = await wallet.submitTx(tx)));
-    await page.addInitScript({
-      content: `
+      const page = await context!.newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+      page.on('console', (m) => {
+        if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+      });
+      let submitted = '';
+      await page.exposeFunction('__walletUtxos', () => wallet.utxos());
+      await page.exposeFunction('__walletSign', (tx: string) => wallet.signTx(tx));
+      await page.exposeFunction('__walletSubmit', async (tx: string) => (submitted = await wallet.submitTx(tx)));
+      await page.addInitScript({
+        content: `
         window.cardano = Object.assign(window.cardano || {}, {
           devnetwallet: {
             name: 'Devnet Wallet',
@@ -104,78 +149,84 @@ describe('swap page in a browser: quote, CIP-30 wallet, sign, submit, executed o
             }),
           },
         });`,
-    });
+      });
 
-    await page.goto(quote.link);
-    await page.waitForSelector('#quote-table:not([hidden])');
-    await page.waitForSelector('#q-route:text-matches("pool [0-9]+")').catch(async (e: Error) => {
+      await page.goto(quote.link);
+      await page.waitForSelector('#quote-table:not([hidden])');
+      await page.waitForSelector('#q-route:text-matches("pool [0-9]+")').catch(async (e: Error) => {
+        mkdirSync(ARTIFACTS, { recursive: true });
+        await page.screenshot({ path: join(ARTIFACTS, 'swap-failed.png'), fullPage: true });
+        throw new Error(`${e.message}\n${await page.textContent('main')}\n${problems.join('\n')}`);
+      });
+      assert.match((await page.textContent('#q-in'))!, /^150 ADA$/);
+      assert.match((await page.textContent('#q-liquidity'))!, /^[\d,]+ ADA$/);
+      assert.match((await page.textContent('#q-impact'))!, /%$/);
+      assert.match((await page.textContent('#q-venue'))!, new RegExp(`^${c.name} pool ${pool.id}: `));
+
+      await page.click('button[data-wallet="devnetwallet"]');
+      await page.waitForSelector('#review:not([hidden])');
+      const rows = await page.$$eval('#outputs tbody tr', (trs) =>
+        trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')),
+      );
+      assert.equal(rows.length, 2, 'order and change');
+      const orderRow = rows[0]!;
+      assert.equal(orderRow[1], `${c.name} order (script)`);
+      assert.equal(parseAddress(orderRow[2]!).paymentCred, c.orderScript, `pays the ${c.name} order script`);
+      assert.equal(orderRow[3], '153', '150 ADA + 2 ADA deposit + 1 ADA batcher (scooper) fee at most');
+      assert.match(orderRow[5]!, /inline order datum/);
+      assert.equal(rows[1]![2], wallet.address, 'change back to the wallet');
+
+      await page.click('#sign');
+      await page.waitForSelector('#tx-id:text-matches("^[0-9a-f]{64}$")');
+      assert.equal(wallet.signed, 1);
+      const txId = (await page.textContent('#tx-id'))!;
+      assert.equal(txId, submitted);
+
+      // The devnet includes the order: the trade is pending on REST.
+      s.devnet.step();
+      await s.syncToTip();
+      const order = s.devnet.ledger.utxos.get(`${txId}#0`);
+      assert.ok(order, 'the order output is on the devnet ledger');
+      const trades = async () =>
+        (
+          (await (await fetch(`${s.url}/api/v1/wallet/${wallet.address}/trades?logos=url`)).json()) as {
+            items: Trade[];
+          }
+        ).items;
+      const pending = await trades();
+      assert.equal(pending.length, 1, JSON.stringify(pending));
+      assert.equal(pending[0]!.status, 'pending');
+      assert.equal(pending[0]!.dex, c.dex);
+      assert.equal(pending[0]!.amountIn, 150);
+      const mdWallet = async () => (await fetch(`${s.url}/api/md/wallet/${wallet.address}`)).text();
+      assert.match(
+        await mdWallet(),
+        /\| 150 ADA \| — \| [^|]+ \| [^|]+ \| pending \|/,
+        'the Markdown wallet view shows it pending',
+      );
+
+      // The batcher executes it in the next block: complete, with the tokens the ledger shows received.
+      s.devnet.step();
+      await s.syncToTip();
+      assert.equal(s.devnet.ledger.utxos.get(`${txId}#0`), undefined, 'the batcher spent the order');
+      const [policy, name] = [pool.tokenB.unit.slice(0, 56), pool.tokenB.unit.slice(56)];
+      let received = 0n;
+      for (const u of s.devnet.ledger.utxosAt(wallet.address)) received += u.value.assets[policy]?.[name] ?? 0n;
+      assert.ok(received > 0n);
+      const done = await trades();
+      assert.equal(done.length, 1);
+      assert.equal(done[0]!.status, 'complete');
+      assert.equal(done[0]!.tokenOut.unit, pool.tokenB.unit);
+      assert.equal(
+        done[0]!.amountOut,
+        Number(decimalText(received, done[0]!.tokenOut.decimals)),
+        'what the ledger paid',
+      );
+      assert.match(await mdWallet(), /\| 150 ADA \| [\d.,]+ \S+ \| [^|]+ \| [^|]+ \| complete \|/, 'and complete');
+
+      await page.waitForSelector('#trade-status[data-status="complete"]', { timeout: 30_000 });
       mkdirSync(ARTIFACTS, { recursive: true });
-      await page.screenshot({ path: join(ARTIFACTS, 'swap-failed.png'), fullPage: true });
-      throw new Error(`${e.message}\n${await page.textContent('main')}\n${problems.join('\n')}`);
+      await page.screenshot({ path: join(ARTIFACTS, `swap-${c.dex}.png`), fullPage: true });
+      assert.deepEqual(problems, []);
     });
-    assert.match((await page.textContent('#q-in'))!, /^150 ADA$/);
-    assert.match((await page.textContent('#q-liquidity'))!, /^[\d,]+ ADA$/);
-    assert.match((await page.textContent('#q-impact'))!, /%$/);
-    assert.match((await page.textContent('#q-venue'))!, new RegExp(`Minswap V2 pool \\d+`));
-
-    await page.click('button[data-wallet="devnetwallet"]');
-    await page.waitForSelector('#review:not([hidden])');
-    const rows = await page.$$eval('#outputs tbody tr', (trs) =>
-      trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')),
-    );
-    assert.equal(rows.length, 2, 'order and change');
-    const orderRow = rows[0]!;
-    assert.equal(
-      parseAddress(orderRow[2]!).paymentCred,
-      MINSWAP_V2.orderScriptHash,
-      'pays the Minswap V2 order script',
-    );
-    assert.equal(orderRow[3], '153', '150 ADA + 2 ADA deposit + 1 ADA batcher fee');
-    assert.match(orderRow[5]!, /inline order datum/);
-    assert.equal(rows[1]![2], wallet.address, 'change back to the wallet');
-
-    await page.click('#sign');
-    await page.waitForSelector('#tx-id:text-matches("^[0-9a-f]{64}$")');
-    assert.equal(wallet.signed, 1);
-    const txId = (await page.textContent('#tx-id'))!;
-    assert.equal(txId, submitted);
-
-    // The devnet includes the order: the trade is pending on REST.
-    s.devnet.step();
-    await s.syncToTip();
-    const order = s.devnet.ledger.utxos.get(`${txId}#0`);
-    assert.ok(order, 'the order output is on the devnet ledger');
-    const trades = async () =>
-      ((await (await fetch(`${s.url}/api/v1/wallet/${wallet.address}/trades?logos=url`)).json()) as { items: Trade[] })
-        .items;
-    const pending = await trades();
-    assert.equal(pending.length, 1, JSON.stringify(pending));
-    assert.equal(pending[0]!.status, 'pending');
-    assert.equal(pending[0]!.amountIn, 150);
-    const mdWallet = async () => (await fetch(`${s.url}/api/md/wallet/${wallet.address}`)).text();
-    assert.match(
-      await mdWallet(),
-      /\| 150 ADA \| — \| [^|]+ \| [^|]+ \| pending \|/,
-      'the Markdown wallet view shows it pending',
-    );
-
-    // The batcher executes it in the next block: complete, with the tokens the ledger shows received.
-    s.devnet.step();
-    await s.syncToTip();
-    assert.equal(s.devnet.ledger.utxos.get(`${txId}#0`), undefined, 'the batcher spent the order');
-    const [policy, name] = [pool.tokenB.unit.slice(0, 56), pool.tokenB.unit.slice(56)];
-    let received = 0n;
-    for (const u of s.devnet.ledger.utxosAt(wallet.address)) received += u.value.assets[policy]?.[name] ?? 0n;
-    assert.ok(received > 0n);
-    const done = await trades();
-    assert.equal(done.length, 1);
-    assert.equal(done[0]!.status, 'complete');
-    assert.equal(done[0]!.tokenOut.unit, pool.tokenB.unit);
-    assert.match(await mdWallet(), /\| 150 ADA \| [\d.,]+ \S+ \| [^|]+ \| [^|]+ \| complete \|/, 'and complete');
-
-    await page.waitForSelector('#trade-status[data-status="complete"]', { timeout: 30_000 });
-    mkdirSync(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: join(ARTIFACTS, 'swap.png'), fullPage: true });
-    assert.deepEqual(problems, []);
-  });
 });

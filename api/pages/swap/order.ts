@@ -1,8 +1,8 @@
 /**
- * Builds a Minswap V2 swap order transaction from a CIP-30 wallet's UTxOs: one payment to the order script (the
- * trader's stake key as its stake part, as wallets build it) carrying the inline order datum written by the
- * project's own Minswap V2 encoder (cardano/dex/minswap-v2.ts, the format the market sync parses), and the
- * change back to the wallet. Pure and isomorphic: the swap page runs it in the browser (bundled by esbuild), the
+ * Builds a Minswap V2 or SundaeSwap V3 swap order transaction from a CIP-30 wallet's UTxOs: one payment to the
+ * DEX's order script (the trader's stake key as its stake part, as wallets build it) carrying the inline order datum
+ * written by the project's own encoder of that DEX (cardano/dex/minswap-v2.ts, cardano/dex/sundaeswap-v3.ts: the
+ * formats the market sync parses), and the change back to the wallet. Pure and isomorphic: the swap page runs it in the browser (bundled by esbuild), the
  * tests run the very same code in Node. The service never calls it: it builds, signs and submits nothing.
  *
  * Amounts are integers in base units (lovelace, token base units). The fee is the linear minimum of the signed
@@ -14,6 +14,7 @@ import { baseAddress, enterpriseAddress, parseAddress } from '../../../cardano/a
 import { decodeCbor, encodeCbor, type Cbor } from '../../../cardano/dex/cbor.js';
 import { MINSWAP_V2, minswapV2, minswapV2LpAssetName, type MinswapV2Order } from '../../../cardano/dex/minswap-v2.js';
 import { constr } from '../../../cardano/dex/plutus-data.js';
+import { SUNDAESWAP_V3, sundaeV3SwapOrder, sundaeswapV3 } from '../../../cardano/dex/sundaeswap-v3.js';
 
 export const FEE_CONSTANT = 155_381n;
 export const FEE_PER_BYTE = 44n;
@@ -22,6 +23,11 @@ export const COINS_PER_UTXO_BYTE = 4_310n;
 /** Minswap V2: lovelace the batcher may take, and the deposit returned with the result. */
 export const MINSWAP_BATCHER_FEE = 1_000_000n;
 export const ORDER_DEPOSIT = 2_000_000n;
+/**
+ * SundaeSwap V3: `max_protocol_fee`, the lovelace the scooper may take (it charges the amortised base fee plus the
+ * simple fee, about 0.5 ADA for a lone order, and returns the rest with the result); the deposit is ORDER_DEPOSIT.
+ */
+export const SUNDAE_MAX_PROTOCOL_FEE = 1_000_000n;
 export const LOVELACE = 'lovelace';
 
 export type Assets = Map<string, bigint>; // unit → quantity
@@ -33,7 +39,11 @@ export interface WalletUtxo {
   assets: Assets;
 }
 
+/** Where the order goes: Minswap V2 finds its pool from the pair; a SundaeSwap V3 order names its pool's ident. */
+export type OrderVenue = { dex: 'minswap-v2' } | { dex: 'sundaeswap-v3'; poolIdent: string };
+
 export interface OrderRequest {
+  venue: OrderVenue;
   /** CIP-30 `getUtxos()` answers: hex CBOR of [input, output]. */
   utxos: string[];
   /** CIP-30 `getChangeAddress()`: hex address bytes. */
@@ -62,7 +72,10 @@ export interface BuiltOrder {
   inputs: WalletUtxo[];
   outputs: ReviewOutput[];
   orderAddress: string;
+  /** The LP token of the pool the order trades on (Minswap V2: derived from the pair; SundaeSwap V3: the ident's). */
   lpAsset: string;
+  /** Lovelace the batcher may take at most; the order also locks ORDER_DEPOSIT, returned with the result. */
+  batcherFee: bigint;
 }
 
 const int = (v: bigint | number): Cbor => ({ t: 'int', v: BigInt(v) });
@@ -155,12 +168,18 @@ const sortPair = (a: string, b: string): [string, string] => {
   return key(a) <= key(b) ? [a, b] : [b, a];
 };
 
-/** The Minswap V2 order's address: the order script with the trader's stake key (enterprise when none). */
-export function orderAddressFor(owner: string): string {
+const ORDER_SCRIPTS: Record<OrderVenue['dex'], string> = {
+  'minswap-v2': MINSWAP_V2.orderScriptHash,
+  'sundaeswap-v3': SUNDAESWAP_V3.orderScriptHash,
+};
+
+/** An order's address: the DEX's order script with the trader's stake key (enterprise when none). */
+export function orderAddressFor(owner: string, dex: OrderVenue['dex'] = 'minswap-v2'): string {
   const a = parseAddress(owner);
+  const script = ORDER_SCRIPTS[dex];
   return a.stakeCred
-    ? baseAddress('mainnet', MINSWAP_V2.orderScriptHash, a.stakeCred, true, a.stakeScript)
-    : enterpriseAddress('mainnet', MINSWAP_V2.orderScriptHash, true);
+    ? baseAddress('mainnet', script, a.stakeCred, true, a.stakeScript)
+    : enterpriseAddress('mainnet', script, true);
 }
 
 /** The inline datum of a swap-exact-in order of `amountIn` paying at least `minOut` to `owner`. */
@@ -195,15 +214,48 @@ export function orderDatum(owner: string, tokenIn: string, tokenOut: string, amo
   return { datum: minswapV2.encodeOrderDatum(order), lpAsset };
 }
 
+/**
+ * The inline datum of a SundaeSwap V3 swap of `amountIn` on pool `poolIdent` paying at least `minOut` to `owner`
+ * (cancellable by the owner's payment key), and that pool's LP token.
+ */
+export function sundaeOrderDatum(
+  owner: string,
+  poolIdent: string,
+  tokenIn: string,
+  tokenOut: string,
+  amountIn: bigint,
+  minOut: bigint,
+) {
+  if (!/^[0-9a-f]{56}$/.test(poolIdent)) throw new Error('a SundaeSwap V3 pool ident is 28 bytes of hex');
+  const order = sundaeV3SwapOrder({
+    owner,
+    ownerKeyHash: parseAddress(owner).paymentCred as string,
+    poolIdent,
+    offer: [tokenIn, amountIn],
+    minReceived: [tokenOut, minOut],
+    maxProtocolFee: SUNDAE_MAX_PROTOCOL_FEE,
+    deposit: ORDER_DEPOSIT,
+  });
+  return {
+    datum: sundaeswapV3.encodeOrderDatum(order),
+    lpAsset: SUNDAESWAP_V3.poolScriptHash + SUNDAESWAP_V3.lpPrefix + poolIdent,
+  };
+}
+
 export function buildOrderTx(req: OrderRequest): BuiltOrder {
   if (req.amountIn <= 0n) throw new Error('the amount must be positive');
   if (req.tokenIn === req.tokenOut) throw new Error('input and output tokens must differ');
   const owner = addressFromHex(req.changeAddress);
   const utxos = req.utxos.map(decodeWalletUtxo);
-  const { datum, lpAsset } = orderDatum(owner, req.tokenIn, req.tokenOut, req.amountIn, req.minOut);
-  const orderAddress = orderAddressFor(owner);
+  const v = req.venue;
+  const { datum, lpAsset } =
+    v.dex === 'sundaeswap-v3'
+      ? sundaeOrderDatum(owner, v.poolIdent, req.tokenIn, req.tokenOut, req.amountIn, req.minOut)
+      : orderDatum(owner, req.tokenIn, req.tokenOut, req.amountIn, req.minOut);
+  const batcherFee = v.dex === 'sundaeswap-v3' ? SUNDAE_MAX_PROTOCOL_FEE : MINSWAP_BATCHER_FEE;
+  const orderAddress = orderAddressFor(owner, v.dex);
   const orderAssets: Assets = new Map(req.tokenIn === LOVELACE ? [] : [[req.tokenIn, req.amountIn]]);
-  const orderCoin = ORDER_DEPOSIT + MINSWAP_BATCHER_FEE + (req.tokenIn === LOVELACE ? req.amountIn : 0n);
+  const orderCoin = ORDER_DEPOSIT + batcherFee + (req.tokenIn === LOVELACE ? req.amountIn : 0n);
 
   // Coin selection: UTxOs holding the input token first (largest first), then ADA-only ones, then the rest.
   const holds = (u: WalletUtxo) => (req.tokenIn === LOVELACE ? 0n : (u.assets.get(req.tokenIn) ?? 0n));
@@ -220,7 +272,10 @@ export function buildOrderTx(req: OrderRequest): BuiltOrder {
     build = attempt(selected, owner, orderAddress, orderCoin, orderAssets, datum);
     if (build) break;
   }
-  if (!build) throw new Error('the wallet does not hold enough for this order (amount, 3 ADA deposit and fee)');
+  if (!build) {
+    const locked = Number(ORDER_DEPOSIT + batcherFee) / 1e6;
+    throw new Error(`the wallet does not hold enough for this order (amount, ${locked} ADA deposit and fees)`);
+  }
   const bodyHex = hex.encode(encodeCbor(build.body));
   const outputs: ReviewOutput[] = [
     { role: 'order', address: orderAddress, lovelace: orderCoin, assets: [...orderAssets], datum },
@@ -234,6 +289,7 @@ export function buildOrderTx(req: OrderRequest): BuiltOrder {
     outputs,
     orderAddress,
     lpAsset,
+    batcherFee,
   };
 }
 

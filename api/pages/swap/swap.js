@@ -1,13 +1,15 @@
-// The swap page: a live quote from /api/v1/swap/quote, a CIP-30 wallet, and a Minswap V2 order transaction built
-// here in the browser (order.ts, bundled with the project's own CBOR and Minswap V2 encoders). The wallet signs
-// (signTx, partial) and submits (submitTx); the page splices its witness set beside the unchanged body. The site
-// never sees the transaction. Every value from the server is written with textContent.
+// The swap page: a live quote from /api/v1/swap/quote, a CIP-30 wallet, and a Minswap V2 or SundaeSwap V3 order
+// transaction built here in the browser (order.ts, bundled with the project's own CBOR and DEX encoders): the venue
+// is whichever of the two DEXes' direct pools pays more for this amount. The wallet signs (signTx, partial) and
+// submits (submitTx); the page splices its witness set beside the unchanged body. The site never sees the
+// transaction. Every value from the server is written with textContent.
 /* global document, window, fetch, URLSearchParams, setInterval, setTimeout, clearTimeout, console */
 import { buildOrderTx, spliceWitnesses, addressFromHex, LOVELACE } from './order.js';
 
 const $ = (id) => document.getElementById(id);
 const QUOTE_EVERY_MS = 10_000;
-const VENUE = 'minswap-v2';
+/** The DEXes whose orders order.ts builds. */
+const VENUES = { 'minswap-v2': 'Minswap V2', 'sundaeswap-v3': 'SundaeSwap V3' };
 
 const state = { quote: null, venueRoute: null, api: null, address: null, built: null, timer: null };
 
@@ -45,13 +47,29 @@ async function getJson(path) {
 }
 
 const poolCache = new Map();
-async function poolTvl(id) {
-  if (!poolCache.has(id))
-    poolCache.set(
-      id,
-      getJson(`/api/v1/pools/${id}?logos=url`).then((p) => p.tvlAda ?? null),
-    );
+/** One pool of the route (its TVL, and its identifier: a SundaeSwap V3 order names its pool's ident). */
+function pool(id) {
+  if (!poolCache.has(id)) {
+    const p = getJson(`/api/v1/pools/${id}?logos=url`);
+    p.catch(() => poolCache.delete(id));
+    poolCache.set(id, p);
+  }
   return poolCache.get(id);
+}
+const poolTvl = (id) => pool(id).then((p) => p.tvlAda ?? null);
+
+const sameRoute = (a, b) => !!a && !!b && a.hops.map((h) => h.poolId).join() === b.hops.map((h) => h.poolId).join();
+
+/**
+ * The route the page builds an order for: among the direct (one-pool) routes on a DEX it builds orders for, the
+ * one with the largest exact output (base units); routes come best first, so on a tie the better-ranked stays.
+ */
+function venueRoute(q) {
+  let pick = null;
+  for (const r of q.routes)
+    if (r.hops.length === 1 && VENUES[r.hops[0].dex] && (!pick || BigInt(r.amountOutRaw) > BigInt(pick.amountOutRaw)))
+      pick = r;
+  return pick;
 }
 
 async function refreshQuote() {
@@ -62,7 +80,7 @@ async function refreshQuote() {
       `/api/v1/swap/quote?${new URLSearchParams({ in: p.in, out: p.out, amount: p.amount, logos: 'url' })}`,
     );
     state.quote = q;
-    state.venueRoute = q.routes.find((r) => r.hops.length === 1 && r.hops[0].dex === VENUE) || null;
+    state.venueRoute = venueRoute(q);
     showError('quote-error', '');
     const best = q.best;
     $('quote-table').hidden = false;
@@ -92,8 +110,8 @@ async function refreshQuote() {
     const minOut = v ? minReceived(v) : null;
     $('q-min').textContent = v ? `${fmt(Number(minOut) / 10 ** q.tokenOut.decimals)} ${q.tokenOut.displayName}` : '—';
     $('q-venue').textContent = v
-      ? `Minswap V2 pool ${v.hops[0].poolId}: ${fmt(v.amountOut)} ${q.tokenOut.displayName}${v === best ? ' (the best route)' : ''}`
-      : 'this page builds Minswap V2 orders; no Minswap V2 pool trades this pair directly';
+      ? `${VENUES[v.hops[0].dex]} pool ${v.hops[0].poolId}: ${fmt(v.amountOut)} ${q.tokenOut.displayName}${sameRoute(v, best) ? ' (the best route)' : ''}`
+      : 'this page builds Minswap V2 and SundaeSwap V3 orders; no pool of theirs trades this pair directly';
   } catch (e) {
     showError('quote-error', `Quote failed: ${e.message}`);
   }
@@ -138,8 +156,12 @@ async function review() {
   const q = state.quote;
   if (!state.api || !q) return;
   const v = state.venueRoute;
-  if (!v) throw new Error('no Minswap V2 pool for this pair: the page cannot build the order');
+  if (!v) throw new Error('no Minswap V2 or SundaeSwap V3 pool for this pair: the page cannot build the order');
+  const dex = v.hops[0].dex;
+  const venue =
+    dex === 'sundaeswap-v3' ? { dex, poolIdent: (await pool(v.hops[0].poolId)).identifier } : { dex: 'minswap-v2' };
   const built = buildOrderTx({
+    venue,
     utxos: (await state.api.getUtxos()) || [],
     changeAddress: await state.api.getChangeAddress(),
     tokenIn: q.tokenIn.unit,
@@ -157,7 +179,7 @@ async function review() {
     tr.dataset.role = o.role;
     const cells = [
       String(i),
-      o.role === 'order' ? 'Minswap V2 order (script)' : 'change (your wallet)',
+      o.role === 'order' ? `${VENUES[dex]} order (script)` : 'change (your wallet)',
       o.address,
       ada(o.lovelace),
       o.assets.map(([u, qty]) => `${qty} ${u === q.tokenIn.unit ? q.tokenIn.displayName : u}`).join(', ') || '—',
