@@ -1,5 +1,6 @@
 /**
- * Security headers on every answer (OWASP REST recommendations), as helmet writes them. With the options the app
+ * Security headers on every answer (OWASP REST recommendations), as helmet writes them; data answers without the
+ * headers only a rendered document acts on. With the options the app
  * uses, helmet's headers depend on no request (no CSP nonces, no per-request directives), so they are computed once
  * at start and copied onto each answer: helmet's chain of a dozen middlewares (and koa-helmet's promise around it)
  * does not run per request.
@@ -29,10 +30,31 @@ export function helmetHeaders(options: HelmetOptions): [string, string][] {
   return [...headers];
 }
 
+/**
+ * Headers helmet sets that only a document a browser renders acts on: a process-isolation request
+ * (Origin-Agent-Cluster), DNS prefetching of its links, the opener policy of its window, Internet Explorer 8's
+ * download prompt, Flash and PDF cross-domain policy files, and the disabled XSS auditor of old browsers. A JSON,
+ * Markdown or image answer of the API is never rendered as a page (nosniff, a CSP of 'none' and
+ * `frame-ancestors 'none'` see to that), so these are left off its answers, as large JSON APIs leave them off:
+ * each costs every answer its bytes and the server its header work. HTML pages keep helmet's whole set.
+ */
+const DOCUMENT_ONLY = new Set([
+  'origin-agent-cluster',
+  'x-dns-prefetch-control',
+  'cross-origin-opener-policy',
+  'x-download-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+]);
+
+/** Answers under /api/ (REST, Markdown views, tool server) are data, never a page. */
+const isApiPath = (path: string) => path.startsWith('/api/');
+
 export function securityHeaders(options: HelmetOptions): Koa.Middleware {
-  const headers = helmetHeaders(options);
+  const page = helmetHeaders(options);
+  const data = page.filter(([name]) => !DOCUMENT_ONLY.has(name.toLowerCase()));
   return (ctx, next) => {
-    for (const [name, value] of headers) ctx.res.setHeader(name, value);
+    for (const [name, value] of isApiPath(ctx.path) ? data : page) ctx.res.setHeader(name, value);
     return next();
   };
 }

@@ -224,6 +224,18 @@ describe('API hardening: methods, headers, CORS, parser refusals', () => {
       // Served over http here: no HSTS (it would only be honoured over https).
       assert.equal(r.headers.get('strict-transport-security'), null, path);
     }
+    // Headers only a rendered document acts on: on HTML pages, not on data answers (JSON, Markdown).
+    const documentOnly = ['cross-origin-opener-policy', 'origin-agent-cluster', 'x-dns-prefetch-control'];
+    const page = await api.get('/docs');
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get('content-type') ?? '', /text\/html/);
+    for (const h of documentOnly) assert.notEqual(page.headers.get(h), null, `/docs ${h}`);
+    for (const path of [`/api/v1/explorer/blocks/${TIP.height}`, '/api/md/market', '/api/v1/nope']) {
+      const r = await api.get(path);
+      for (const h of [...documentOnly, 'x-xss-protection', 'x-download-options'])
+        assert.equal(r.headers.get(h), null, `${path} ${h}`);
+      assert.equal(r.headers.get('x-content-type-options'), 'nosniff', path);
+    }
     const wrongMethod = await fetch(`${api.url}/api/v1/openapi.json`, { method: 'DELETE' });
     assert.equal(wrongMethod.status, 405);
     assert.equal(wrongMethod.headers.get('x-content-type-options'), 'nosniff');
