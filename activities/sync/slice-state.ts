@@ -16,6 +16,34 @@ import { applyPatch, diffDoc, type Doc, type PatchEntry } from './undo-patch.js'
  */
 export type Prior = { coll: string; id: string; doc: Doc | null } | { coll: string; id: string; patch: PatchEntry[] };
 
+/**
+ * One document a block changed: its value before and after the block (null = absent). Both are shared immutable
+ * values (see the note above), so holding them costs no copy.
+ */
+export interface Change {
+  coll: string;
+  id: string;
+  before: Doc | null;
+  after: Doc | null;
+}
+export type BlockChanges = Change[];
+
+/**
+ * The undo journal's form of a block's changes: a document the block updated is recorded as the fields that
+ * changed (none: left out), a created or deleted one whole.
+ */
+export function undoPriors(changes: BlockChanges): Prior[] {
+  const out: Prior[] = [];
+  for (const c of changes) {
+    if (c.before === null || c.after === null) out.push({ coll: c.coll, id: c.id, doc: c.before });
+    else {
+      const patch = diffDoc(c.before, c.after);
+      if (patch.length > 0) out.push({ coll: c.coll, id: c.id, patch });
+    }
+  }
+  return out;
+}
+
 /** The document as it was before the block, given the one after it (null = absent). */
 export function priorOf(p: Prior, after: Doc | null): Doc | null {
   if ('doc' in p) return p.doc;
@@ -138,34 +166,29 @@ export class SliceState {
   }
 
   /**
-   * The priors of the block since beginBlock: a document the block updated is recorded as the fields that
-   * changed (none: left out), a created or deleted one whole.
+   * What the block since beginBlock changed: each touched document before and after it. Cheap (no diff): the
+   * journal's field-level form is computed only for the blocks whose undo record is written (`undoPriors`).
    */
-  endBlock(): Prior[] {
+  endBlock(): BlockChanges {
     const raw = this.priors ?? [];
     this.priors = null;
-    const out: Prior[] = [];
+    const out: BlockChanges = [];
     for (const p of raw) {
-      const before = (p as { doc: Doc | null }).doc;
-      const after = before === null ? null : (this.views.get(p.coll)?.docs.get(p.id) ?? null);
-      if (before === null || after === null) out.push(p);
-      else if (before !== after) {
-        const patch = diffDoc(before, after);
-        if (patch.length > 0) out.push({ coll: p.coll, id: p.id, patch });
-      }
+      const after = this.views.get(p.coll)?.docs.get(p.id) ?? null;
+      if (p.doc !== after) out.push({ coll: p.coll, id: p.id, before: p.doc, after });
     }
     return out;
   }
 
   /**
-   * Undo one block applied in this state (its priors, as endBlock returned them), newest block first: the view
+   * Undo one block applied in this state (its changes, as endBlock returned them), newest block first: the view
    * then holds what it held before the block, and the next write carries that.
    */
-  undoBlock(priors: readonly Prior[]): void {
+  undoBlock(changes: BlockChanges): void {
     if (this.priors) throw new Error('sync: undoBlock inside a block');
-    for (let i = priors.length - 1; i >= 0; i--) {
-      const p = priors[i] as Prior;
-      this.change(p.coll, p.id, priorOf(p, this.view(p.coll).docs.get(p.id) ?? null));
+    for (let i = changes.length - 1; i >= 0; i--) {
+      const c = changes[i] as Change;
+      this.change(c.coll, c.id, c.before);
     }
   }
 
