@@ -16,7 +16,7 @@ import {
   type ValueDoc,
 } from '../../mongo/collections/chain.js';
 import type { SliceState } from './slice-state.js';
-import { addValues, ZERO } from './values.js';
+import { addInPlace, addValues } from './values.js';
 
 /** Prefetch the summaries of the stake keys the given stake addresses (null: none) name. */
 export async function prefetchStakeSummaries(
@@ -107,25 +107,44 @@ export function applyStakeSummaries(state: SliceState, txs: readonly TxDoc[], sl
     }
   }
   for (const [stake, d] of deltas) {
-    const prev = state.get(STAKE_SUMMARIES, stake);
-    const base: StakeSummaryDoc = prev ?? {
-      _id: stake,
-      balance: ZERO,
-      utxoCount: 0,
-      addressCount: 0,
-      txCount: 0,
-      first: d.first,
-      last: d.first,
-      slot,
-    };
-    state.put(STAKE_SUMMARIES, {
-      ...base,
-      balance: addValues(base.balance, d.value),
-      utxoCount: base.utxoCount + d.utxos,
-      addressCount: base.addressCount + d.newAddresses,
-      txCount: base.txCount + d.txs,
-      last: d.last,
-      slot,
-    });
+    const doc = state.edit(STAKE_SUMMARIES, stake, copySummary);
+    if (!doc) {
+      state.create(STAKE_SUMMARIES, {
+        _id: stake,
+        balance: d.value,
+        utxoCount: d.utxos,
+        addressCount: d.newAddresses,
+        txCount: d.txs,
+        first: d.first,
+        last: d.last,
+        slot,
+      });
+      continue;
+    }
+    const prior = (path: string[], v: unknown) =>
+      state.prior(STAKE_SUMMARIES, stake, path, Object.hasOwn(doc, path[0] as string), v);
+    addInPlace(doc.balance, d.value, 1, (unit, had, q) =>
+      unit === null
+        ? prior(['balance', 'lovelace'], q)
+        : state.prior(STAKE_SUMMARIES, stake, ['balance', 'assets', unit], had, q),
+    );
+    prior(['utxoCount'], doc.utxoCount);
+    doc.utxoCount += d.utxos;
+    prior(['addressCount'], doc.addressCount);
+    doc.addressCount += d.newAddresses;
+    prior(['txCount'], doc.txCount);
+    doc.txCount += d.txs;
+    prior(['last'], doc.last);
+    doc.last = d.last;
+    if (doc.slot !== slot) {
+      prior(['slot'], doc.slot);
+      doc.slot = slot;
+    }
   }
 }
+
+/** A summary's copy for in-place updates: the balance and its asset map are the parts that change. */
+const copySummary = (d: StakeSummaryDoc): StakeSummaryDoc => ({
+  ...d,
+  balance: { lovelace: d.balance.lovelace, assets: { ...d.balance.assets } },
+});

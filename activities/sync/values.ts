@@ -37,7 +37,7 @@ function computeValueDoc(v: Value): ValueDoc {
  * result (most of the sync's arithmetic cost) are skipped; longer ones (a whale's lovelace, a pool's share supply)
  * go through bigint.
  */
-function addQuantity(a: string, b: string, negate: boolean): string {
+export function addQuantity(a: string, b: string, negate: boolean): string {
   if (a.length <= 15 && b.length <= 15) return String(negate ? Number(a) - Number(b) : Number(a) + Number(b));
   return String(negate ? BigInt(a) - BigInt(b) : BigInt(a) + BigInt(b));
 }
@@ -64,6 +64,30 @@ export function addValues(a: ValueDoc, b: ValueDoc, sign: 1 | -1 = 1, into?: Rec
     else assets[unit] = q;
   }
   return { lovelace, assets };
+}
+
+/**
+ * Adds sign·v to `into`, a balance the caller owns (see SliceState.edit), in place, dropping assets whose quantity
+ * becomes zero; `prior` hears each quantity before it changes (`unit` null: the lovelace; `had` false: the asset was
+ * absent). The result is that of addValues.
+ */
+export function addInPlace(
+  into: ValueDoc,
+  v: ValueDoc,
+  sign: 1 | -1,
+  prior?: (unit: string | null, had: boolean, q: string | undefined) => void,
+): void {
+  const negate = sign < 0;
+  prior?.(null, true, into.lovelace);
+  into.lovelace = addQuantity(into.lovelace, v.lovelace, negate);
+  const assets = into.assets;
+  for (const unit in v.assets) {
+    const cur = assets[unit];
+    prior?.(unit, cur !== undefined, cur);
+    const q = addQuantity(cur ?? '0', v.assets[unit] as string, negate);
+    if (q === '0') delete assets[unit];
+    else assets[unit] = q;
+  }
 }
 
 export function sumLovelace(values: readonly { lovelace: string }[]): string {
