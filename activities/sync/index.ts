@@ -74,9 +74,11 @@ const EVENTS_PER_CALL = 100;
  * documents (large mainnet blocks), which bounds the memory a batch holds. Each batch is atomic with its own
  * checkpoint; while one commits on the store's writer thread, the next is applied in memory on top of it (at most
  * one write in flight). A document changed by many blocks of a batch (a DEX pool, a busy address, a candle) is
- * written once per batch, so larger batches write less.
+ * written once per batch, so larger batches write less: 500 (the default slice, SYNC_SLICE_BLOCKS) instead of 250
+ * wrote 13% fewer documents and 11% fewer bytes per block over the 48 h devnet (an output created and spent within
+ * the batch is never written).
  */
-const BLOCKS_PER_WRITE = 250;
+const BLOCKS_PER_WRITE = 500;
 const DOCS_PER_WRITE = 60_000;
 
 /**
