@@ -226,7 +226,7 @@ export class SliceState {
   ): void {
     const t = this.priors ? this.views.get(spec.name)?.touched.get(id) : undefined;
     if (!t?.patch) return; // outside a block, or the block's prior is the whole document (created or replaced by it)
-    const key = path.join('\u0000');
+    const key = path.length === 1 ? (path[0] as string) : path.join('\u0000');
     if (t.paths?.has(key)) return;
     t.paths?.add(key);
     t.patch.push(had ? { p: path, v: value } : { p: path });
