@@ -274,11 +274,9 @@ export function applyBlock(
       const stakeAddress = addrInfo(address).stakeAddress;
       state.putNew(ADDRESS_TXS, {
         // Slot, then the transaction's position in its block: an address's history in chain order, also when
-        // several of its transactions share one block.
+        // several of its transactions share one block. The address and the transaction id are read from it.
         _id: `${address}|${String(slot).padStart(12, '0')}|${String(blockIndex).padStart(5, '0')}|${tx.id}`,
-        address,
         stakeAddress,
-        txId: tx.id,
         slot,
         blockIndex,
       });
