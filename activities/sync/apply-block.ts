@@ -29,7 +29,7 @@ import { parseAddress, poolIdFromVkey, rewardAddress, stakeAddressOf, type Netwo
 import type { Block, OutputReference, Transaction, TxOutput } from '../../cardano/chain/types.js';
 import type { SliceState } from './slice-state.js';
 import { applyStakeSummaries, prefetchStakeSummaries } from './stake-summaries.js';
-import { addInPlace, lovelaceOf, sumLovelace, toPlain, valueDoc } from './values.js';
+import { addInPlace, addValues, lovelaceOf, sumLovelace, toPlain, valueDoc } from './values.js';
 
 /** An address document's copy for in-place updates: the balance and its asset map are the parts that change. */
 const copyAddress = (d: AddressDoc): AddressDoc => ({
@@ -178,48 +178,16 @@ export function applyBlock(
   const slot = block.slot ?? 0;
   const time = new Date(ctx.slotTime(slot)).toISOString();
   const txs = block.transactions ?? [];
-  // Addresses created for the first time inside this block may be spent from later in the same block; the
-  // prefetch covered them (absent) and `touchAddress` creates them. A busy address is changed in place (one copy
-  // per write batch, not one per block, of a balance that may hold hundreds of assets), its undo record holding
-  // the prior values of the quantities and counters each block changed.
+  // The block's changes per address, summed over its transactions and applied once per address after them (a
+  // busy address appears in many inputs and outputs of one block). An address the block creates may be spent from
+  // later in the same block; the prefetch covered it (absent) and `applyAddress` creates it.
+  const addressDeltas = new Map<string, AddressDelta>();
   const touchAddress = (address: string, value: ValueDoc, sign: 1 | -1, utxos: number, newTx: boolean) => {
-    const doc = state.edit(ADDRESSES, address, copyAddress);
-    if (!doc) {
-      const info = addrInfo(address);
-      const balance = { lovelace: '0', assets: {} };
-      addInPlace(balance, value, sign);
-      state.create(ADDRESSES, {
-        _id: address,
-        stakeAddress: info.stakeAddress,
-        paymentCred: info.paymentCred,
-        script: info.script,
-        balance,
-        utxoCount: utxos,
-        txCount: newTx ? 1 : 0,
-        firstSlot: slot,
-        lastSlot: slot,
-        slot,
-      });
-      return;
-    }
-    const prior = (path: string[], had: boolean, v: unknown) => state.prior(ADDRESSES, address, path, had, v);
-    addInPlace(doc.balance, value, sign, (unit, had, q) =>
-      prior(unit === null ? ['balance', 'lovelace'] : ['balance', 'assets', unit], had, q),
-    );
-    prior(['utxoCount'], Object.hasOwn(doc, 'utxoCount'), doc.utxoCount);
-    doc.utxoCount += utxos;
-    if (newTx) {
-      prior(['txCount'], Object.hasOwn(doc, 'txCount'), doc.txCount);
-      doc.txCount += 1;
-    }
-    if (doc.lastSlot !== slot) {
-      prior(['lastSlot'], Object.hasOwn(doc, 'lastSlot'), doc.lastSlot);
-      doc.lastSlot = slot;
-    }
-    if (doc.slot !== slot) {
-      prior(['slot'], Object.hasOwn(doc, 'slot'), doc.slot);
-      doc.slot = slot;
-    }
+    let d = addressDeltas.get(address);
+    if (!d) addressDeltas.set(address, (d = { value: { lovelace: '0', assets: {} }, utxos: 0, txs: 0 }));
+    d.value = addValues(d.value, value, sign, d.value.assets);
+    d.utxos += utxos;
+    if (newTx) d.txs += 1;
   };
 
   const spent = new Map<string, UtxoDoc>();
@@ -339,6 +307,7 @@ export function applyBlock(
     state.putNew(TRANSACTIONS, doc);
     txDocs.push(doc);
   });
+  for (const [address, d] of addressDeltas) applyAddress(state, address, d, slot);
   applyStakeSummaries(state, txDocs, slot);
 
   const issuerVkey = block.issuer?.verificationKey ?? null;
@@ -367,6 +336,57 @@ export function applyBlock(
   };
   state.putNew(BLOCKS, doc);
   return { block: doc, spent };
+}
+
+/** What one block changed of one address: its balance (owned, summed in place), UTxO count and transactions. */
+interface AddressDelta {
+  value: ValueDoc;
+  utxos: number;
+  txs: number;
+}
+
+/**
+ * A busy address is changed in place (one copy per write batch, not one per block, of a balance that may hold
+ * hundreds of assets), its undo record holding the prior values of the quantities and counters the block changed.
+ */
+function applyAddress(state: SliceState, address: string, d: AddressDelta, slot: number): void {
+  const doc = state.edit(ADDRESSES, address, copyAddress);
+  if (!doc) {
+    const info = addrInfo(address);
+    state.create(ADDRESSES, {
+      _id: address,
+      stakeAddress: info.stakeAddress,
+      paymentCred: info.paymentCred,
+      script: info.script,
+      balance: d.value,
+      utxoCount: d.utxos,
+      txCount: d.txs,
+      firstSlot: slot,
+      lastSlot: slot,
+      slot,
+    });
+    return;
+  }
+  const prior = (path: string[], had: boolean, v: unknown) => state.prior(ADDRESSES, address, path, had, v);
+  addInPlace(doc.balance, d.value, 1, (unit, had, q) =>
+    prior(unit === null ? ['balance', 'lovelace'] : ['balance', 'assets', unit], had, q),
+  );
+  if (d.utxos !== 0) {
+    prior(['utxoCount'], Object.hasOwn(doc, 'utxoCount'), doc.utxoCount);
+    doc.utxoCount += d.utxos;
+  }
+  if (d.txs !== 0) {
+    prior(['txCount'], Object.hasOwn(doc, 'txCount'), doc.txCount);
+    doc.txCount += d.txs;
+  }
+  if (doc.lastSlot !== slot) {
+    prior(['lastSlot'], Object.hasOwn(doc, 'lastSlot'), doc.lastSlot);
+    doc.lastSlot = slot;
+  }
+  if (doc.slot !== slot) {
+    prior(['slot'], Object.hasOwn(doc, 'slot'), doc.slot);
+    doc.slot = slot;
+  }
 }
 
 /** A failed script's fee is what the collaterals held minus what the collateral return gives back. */
