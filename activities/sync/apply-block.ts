@@ -29,7 +29,13 @@ import { parseAddress, poolIdFromVkey, rewardAddress, stakeAddressOf, type Netwo
 import type { Block, OutputReference, Transaction, TxOutput } from '../../cardano/chain/types.js';
 import type { SliceState } from './slice-state.js';
 import { applyStakeSummaries, prefetchStakeSummaries } from './stake-summaries.js';
-import { addValues, lovelaceOf, sumLovelace, toPlain, valueDoc, ZERO } from './values.js';
+import { addInPlace, addValues, lovelaceOf, sumLovelace, toPlain, valueDoc } from './values.js';
+
+/** An address document's copy for in-place updates: the balance and its asset map are the parts that change. */
+const copyAddress = (d: AddressDoc): AddressDoc => ({
+  ...d,
+  balance: { lovelace: d.balance.lovelace, assets: { ...d.balance.assets } },
+});
 
 export interface BlockContext {
   network: Network;
@@ -172,51 +178,16 @@ export function applyBlock(
   const slot = block.slot ?? 0;
   const time = new Date(ctx.slotTime(slot)).toISOString();
   const txs = block.transactions ?? [];
-  // Addresses created for the first time inside this block may be spent from later in the same block; the
-  // prefetch covered them (absent) and `touchAddress` creates them.
-  // Address documents (and their asset maps) this block already replaced: no one else holds them yet (the undo
-  // prior is the document as it was before the block, and extensions run after the core), so further changes in
-  // the same block update them in place instead of copying a busy address's asset map once per output.
-  const ownDocs = new Set<AddressDoc>();
-  const ownAssets = new Set<Record<string, string>>();
-  const touchAddress = (
-    address: string,
-    delta: { value: typeof ZERO; sign: 1 | -1; utxos: number },
-    txId: string | null,
-  ) => {
-    const prev = state.get(ADDRESSES, address);
-    if (prev && ownDocs.has(prev)) {
-      const before = prev.balance.assets;
-      prev.balance = addValues(prev.balance, delta.value, delta.sign, ownAssets.has(before) ? before : undefined);
-      if (prev.balance.assets !== before) ownAssets.add(prev.balance.assets);
-      prev.utxoCount += delta.utxos;
-      if (txId) prev.txCount += 1;
-      return;
-    }
-    const info = addrInfo(address);
-    const base: AddressDoc = prev ?? {
-      _id: address,
-      stakeAddress: info.stakeAddress,
-      paymentCred: info.paymentCred,
-      script: info.script,
-      balance: ZERO,
-      utxoCount: 0,
-      txCount: 0,
-      firstSlot: slot,
-      lastSlot: slot,
-      slot,
-    };
-    const next: AddressDoc = {
-      ...base,
-      balance: addValues(base.balance, delta.value, delta.sign),
-      utxoCount: base.utxoCount + delta.utxos,
-      txCount: base.txCount + (txId ? 1 : 0),
-      lastSlot: slot,
-      slot,
-    };
-    if (next.balance.assets !== base.balance.assets) ownAssets.add(next.balance.assets);
-    ownDocs.add(next);
-    state.put(ADDRESSES, next);
+  // The block's changes per address, summed over its transactions and applied once per address after them (a
+  // busy address appears in many inputs and outputs of one block). An address the block creates may be spent from
+  // later in the same block; the prefetch covered it (absent) and `applyAddress` creates it.
+  const addressDeltas = new Map<string, AddressDelta>();
+  const touchAddress = (address: string, value: ValueDoc, sign: 1 | -1, utxos: number, newTx: boolean) => {
+    let d = addressDeltas.get(address);
+    if (!d) addressDeltas.set(address, (d = { value: { lovelace: '0', assets: {} }, utxos: 0, txs: 0 }));
+    d.value = addValues(d.value, value, sign, d.value.assets);
+    d.utxos += utxos;
+    if (newTx) d.txs += 1;
   };
 
   const spent = new Map<string, UtxoDoc>();
@@ -241,7 +212,7 @@ export function applyBlock(
       if (!u) continue; // created before the indexed range: recorded unresolved, never guessed
       spent.set(id, u);
       state.remove(UTXOS, id);
-      touchAddress(u.address, { value: u.value, sign: -1, utxos: -1 }, touched.has(u.address) ? null : tx.id);
+      touchAddress(u.address, u.value, -1, -1, !touched.has(u.address));
       touched.add(u.address);
     }
     // Create.
@@ -264,18 +235,16 @@ export function applyBlock(
         slot,
       };
       state.putNew(UTXOS, utxo);
-      touchAddress(out.address, { value: doc.value, sign: 1, utxos: 1 }, touched.has(out.address) ? null : tx.id);
+      touchAddress(out.address, doc.value, 1, 1, !touched.has(out.address));
       touched.add(out.address);
     }
     for (const address of touched) {
       const stakeAddress = addrInfo(address).stakeAddress;
       state.putNew(ADDRESS_TXS, {
         // Slot, then the transaction's position in its block: an address's history in chain order, also when
-        // several of its transactions share one block.
+        // several of its transactions share one block. The address and the transaction id are read from it.
         _id: `${address}|${String(slot).padStart(12, '0')}|${String(blockIndex).padStart(5, '0')}|${tx.id}`,
-        address,
         stakeAddress,
-        txId: tx.id,
         slot,
         blockIndex,
       });
@@ -338,6 +307,7 @@ export function applyBlock(
     state.putNew(TRANSACTIONS, doc);
     txDocs.push(doc);
   });
+  for (const [address, d] of addressDeltas) applyAddress(state, address, d, slot);
   applyStakeSummaries(state, txDocs, slot);
 
   const issuerVkey = block.issuer?.verificationKey ?? null;
@@ -366,6 +336,57 @@ export function applyBlock(
   };
   state.putNew(BLOCKS, doc);
   return { block: doc, spent };
+}
+
+/** What one block changed of one address: its balance (owned, summed in place), UTxO count and transactions. */
+interface AddressDelta {
+  value: ValueDoc;
+  utxos: number;
+  txs: number;
+}
+
+/**
+ * A busy address is changed in place (one copy per write batch, not one per block, of a balance that may hold
+ * hundreds of assets), its undo record holding the prior values of the quantities and counters the block changed.
+ */
+function applyAddress(state: SliceState, address: string, d: AddressDelta, slot: number): void {
+  const doc = state.edit(ADDRESSES, address, copyAddress);
+  if (!doc) {
+    const info = addrInfo(address);
+    state.create(ADDRESSES, {
+      _id: address,
+      stakeAddress: info.stakeAddress,
+      paymentCred: info.paymentCred,
+      script: info.script,
+      balance: d.value,
+      utxoCount: d.utxos,
+      txCount: d.txs,
+      firstSlot: slot,
+      lastSlot: slot,
+      slot,
+    });
+    return;
+  }
+  const prior = (path: string[], had: boolean, v: unknown) => state.prior(ADDRESSES, address, path, had, v);
+  addInPlace(doc.balance, d.value, 1, (unit, had, q) =>
+    prior(unit === null ? ['balance', 'lovelace'] : ['balance', 'assets', unit], had, q),
+  );
+  if (d.utxos !== 0) {
+    prior(['utxoCount'], Object.hasOwn(doc, 'utxoCount'), doc.utxoCount);
+    doc.utxoCount += d.utxos;
+  }
+  if (d.txs !== 0) {
+    prior(['txCount'], Object.hasOwn(doc, 'txCount'), doc.txCount);
+    doc.txCount += d.txs;
+  }
+  if (doc.lastSlot !== slot) {
+    prior(['lastSlot'], Object.hasOwn(doc, 'lastSlot'), doc.lastSlot);
+    doc.lastSlot = slot;
+  }
+  if (doc.slot !== slot) {
+    prior(['slot'], Object.hasOwn(doc, 'slot'), doc.slot);
+    doc.slot = slot;
+  }
 }
 
 /** A failed script's fee is what the collaterals held minus what the collateral return gives back. */

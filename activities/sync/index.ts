@@ -17,7 +17,7 @@ import { DEEP_ROLLBACK_BLOCKS } from '../../mongo/collections/sync-state.js';
 import { recordContact, recordFailure, refusingStore, rollbackRecorded } from './health.js';
 import { nextCheckpoint, pruneOps, readCheckpoint, recoverIncomplete, type StoredPoint } from './journal.js';
 import type { SyncExtension } from './extension.js';
-import { SliceState } from './slice-state.js';
+import { SliceState, undoPriors, type BlockChanges } from './slice-state.js';
 
 export interface SliceInput {
   maxBlocks: number;
@@ -74,10 +74,37 @@ const EVENTS_PER_CALL = 100;
  * documents (large mainnet blocks), which bounds the memory a batch holds. Each batch is atomic with its own
  * checkpoint; while one commits on the store's writer thread, the next is applied in memory on top of it (at most
  * one write in flight). A document changed by many blocks of a batch (a DEX pool, a busy address, a candle) is
- * written once per batch, so larger batches write less.
+ * written once per batch, so larger batches write less: 500 (the default slice, SYNC_SLICE_BLOCKS) instead of 250
+ * wrote 13% fewer documents and 11% fewer bytes per block over the 48 h devnet (an output created and spent within
+ * the batch is never written).
  */
-const BLOCKS_PER_WRITE = 250;
+const BLOCKS_PER_WRITE = 500;
 const DOCS_PER_WRITE = 60_000;
+
+/**
+ * The last blocks of every write batch keep their undo record even when immutable: a source replaying recorded
+ * history (the devnet, a test chain) re-enacts its old forks (1-3 blocks deep) against its present tip, and a batch
+ * may end inside one. A real node never rolls back an immutable block.
+ */
+const UNDO_TAIL = 8;
+
+/** A block applied in memory and its changes, until its batch is written. */
+interface PendingUndo {
+  height: number;
+  slot: number;
+  blockId: string;
+  prev: StoredPoint | 'origin';
+  changes: BlockChanges;
+}
+
+const undoDoc = (u: PendingUndo): UndoDoc => ({
+  _id: undoId(u.height),
+  height: u.height,
+  slot: u.slot,
+  blockId: u.blockId,
+  prev: u.prev,
+  priors: undoPriors(u.changes),
+});
 
 export class ChainDiscontinuityError extends Error {
   override name = 'ChainDiscontinuityError';
@@ -133,27 +160,41 @@ export function createSyncActivities(deps: SyncDeps) {
 
     let last: StoredPoint | 'origin' = cp ? { slot: cp.slot, id: cp.id, height: cp.height } : 'origin';
     let state = new SliceState(store);
-    /** Undo records of the blocks applied in `state` and not yet written, oldest first (one per `applied`). */
-    let undo: UndoDoc[] = [];
+    /**
+     * What each block applied in `state` and not yet written changed, oldest first (one per `applied`): the undo
+     * record of the block, written with the batch when the block can still be rolled back (`keepsUndo`).
+     */
+    let undo: PendingUndo[] = [];
     let applied: StoredPoint[] = [];
     let total = 0;
     let tip: StoredPoint | null = null;
     let atTip = false;
     let inFlight: Promise<void> | null = null;
+    /**
+     * Whether a block's undo record is written: on the embedded store (atomic batches, so undo records serve
+     * rollbacks only), not for an immutable block — k or more below the source's tip, which the chain can no longer
+     * roll back — except the last UNDO_TAIL of a batch (`fromEnd` = 1 for its last block). MongoDB applies a batch in
+     * order and needs every record to repair an interrupted one (recoverIncomplete).
+     */
+    const keepsUndo = (height: number, fromEnd: number) =>
+      store.kind !== 'embedded' || fromEnd <= UNDO_TAIL || tip === null || height > tip.height - deps.k;
 
     const settle = async () => {
       if (inFlight) await inFlight;
       inFlight = null;
       state.dropBase();
     };
-    /** Commit what was applied; `wait` = return only once it is durable (before rollbacks and at slice end). */
-    const flush = async (wait: boolean) => {
+    /**
+     * Commit what was applied; `wait` = return only once it is durable (before rollbacks and at slice end).
+     * `allUndo`: write every block's undo record (a rollback into the store follows).
+     */
+    const flush = async (wait: boolean, allUndo = false) => {
       if (applied.length > 0) {
         const first = applied[0] as StoredPoint;
         const lastApplied = applied[applied.length - 1] as StoredPoint;
         cp = nextCheckpoint(cp, applied, tip, new Date(now()).toISOString());
         const ops = [
-          ...undo.map((rec) => put(UNDO, rec)),
+          ...undo.filter((u, i) => allUndo || keepsUndo(u.height, undo.length - i)).map((u) => put(UNDO, undoDoc(u))),
           ...state.writeOps(),
           ...pruneOps(first.height - 1, lastApplied.height, deps.k),
           put(CHECKPOINTS, cp),
@@ -184,8 +225,8 @@ export function createSyncActivities(deps: SyncDeps) {
       const n = applied.length - keep;
       // Deeper than k: the stored journal no longer reaches back that far, and the store path says so loudly.
       if (n === 0 || n > DEEP_ROLLBACK_BLOCKS || n > deps.k) return null;
-      for (let i = applied.length - 1; i >= keep; i--) state.undoBlock((undo[i] as UndoDoc).priors);
-      last = keep > 0 ? (applied[keep - 1] as StoredPoint) : ((undo[0] as UndoDoc).prev as StoredPoint);
+      for (let i = applied.length - 1; i >= keep; i--) state.undoBlock((undo[i] as PendingUndo).changes);
+      last = keep > 0 ? (applied[keep - 1] as StoredPoint) : ((undo[0] as PendingUndo).prev as StoredPoint);
       applied = applied.slice(0, keep);
       undo = undo.slice(0, keep);
       return n;
@@ -202,15 +243,13 @@ export function createSyncActivities(deps: SyncDeps) {
         const { spent } = applyBlock(state, block, ctx);
         for (const ext of deps.extensions ?? [])
           await ext.applyBlock(state, { block, timeMs: ctx.slotTime(block.slot ?? 0), spent }, ctx);
-        const rec: UndoDoc = {
-          _id: undoId(block.height),
+        undo.push({
           height: block.height,
           slot: block.slot ?? 0,
           blockId: block.id,
           prev: last,
-          priors: state.endBlock(),
-        };
-        undo.push(rec);
+          changes: state.endBlock(),
+        });
         last = { slot: block.slot ?? 0, id: block.id, height: block.height };
         applied.push(last);
         total++;
@@ -247,7 +286,7 @@ export function createSyncActivities(deps: SyncDeps) {
           undone(inMemory);
           continue;
         }
-        await flush(true);
+        await flush(true, true);
         undone(
           await rollbackRecorded(store, target, last === 'origin' ? 0 : last.height, new Date(now()).toISOString()),
         );

@@ -5,16 +5,56 @@
  * restore the store exactly.
  *
  * Documents are treated as immutable values: appliers replace a document with a new object, never mutate one,
- * because the same object may be held as a prior.
+ * because the same object may be held as a prior or by a write still committing. The one exception is `edit`: a
+ * copy this state made for a document many blocks of the batch change (a busy address), updated in place with
+ * each block's field-level priors declared as it goes (`prior`), so such a document is copied once per batch
+ * instead of once per block.
  */
 import type { CollectionSpec, Store, WriteOp } from '../../mongo/store.js';
 import { applyPatch, diffDoc, type Doc, type PatchEntry } from './undo-patch.js';
+
+/** A touched document's prior for the current block: the whole document, or (edited in place) declared fields. */
+interface RawPrior {
+  coll: string;
+  id: string;
+  doc: Doc | null;
+  /** Field-level priors declared by `prior` (null: `doc` is the prior), and their paths, to keep the first. */
+  patch: PatchEntry[] | null;
+  paths: Set<string> | null;
+}
 
 /**
  * What a block changed in one document, to undo it: the whole prior document (`doc`; null = it did not exist),
  * or, for a document the block updated, the prior values of the fields that changed (`patch`, see undo-patch.ts).
  */
 export type Prior = { coll: string; id: string; doc: Doc | null } | { coll: string; id: string; patch: PatchEntry[] };
+
+/**
+ * One document a block changed: its value before and after the block (null = absent). Both are shared immutable
+ * values (see the note above), so holding them costs no copy.
+ */
+export type Change =
+  | { coll: string; id: string; before: Doc | null; after: Doc | null }
+  /** A document edited in place: the prior values of the fields the block changed. */
+  | { coll: string; id: string; patch: PatchEntry[] };
+export type BlockChanges = Change[];
+
+/**
+ * The undo journal's form of a block's changes: a document the block updated is recorded as the fields that
+ * changed (none: left out), a created or deleted one whole.
+ */
+export function undoPriors(changes: BlockChanges): Prior[] {
+  const out: Prior[] = [];
+  for (const c of changes) {
+    if ('patch' in c) out.push(c);
+    else if (c.before === null || c.after === null) out.push({ coll: c.coll, id: c.id, doc: c.before });
+    else {
+      const patch = diffDoc(c.before, c.after);
+      if (patch.length > 0) out.push({ coll: c.coll, id: c.id, patch });
+    }
+  }
+  return out;
+}
 
 /** The document as it was before the block, given the one after it (null = absent). */
 export function priorOf(p: Prior, after: Doc | null): Doc | null {
@@ -35,13 +75,15 @@ interface CollView {
    * under a new id, e.g. a transaction), so the store reads it back itself.
    */
   dirty: Map<string, Doc | null | undefined>;
-  /** Ids whose prior the current block already recorded. */
-  touched: Set<string>;
+  /** Ids whose prior the current block already recorded, with it. */
+  touched: Map<string, RawPrior>;
 }
 
 export class SliceState {
   private readonly views = new Map<string, CollView>();
-  private priors: { coll: string; id: string; doc: Doc | null }[] | null = null;
+  private priors: RawPrior[] | null = null;
+  /** Documents this state copied or created for in-place edits: no write or base state holds them. */
+  private readonly owned = new WeakSet<object>();
   private readonly touchedIn: CollView[] = [];
 
   /**
@@ -66,7 +108,7 @@ export class SliceState {
 
   private view(name: string): CollView {
     let v = this.views.get(name);
-    if (!v) this.views.set(name, (v = { docs: new Map(), dirty: new Map(), touched: new Set() }));
+    if (!v) this.views.set(name, (v = { docs: new Map(), dirty: new Map(), touched: new Map() }));
     return v;
   }
 
@@ -122,13 +164,72 @@ export class SliceState {
     const loaded = v.docs.get(id);
     const known = loaded !== undefined || v.docs.has(id);
     const before = loaded ?? null;
-    if (this.priors && !v.touched.has(id)) {
-      if (v.touched.size === 0) this.touchedIn.push(v);
-      v.touched.add(id);
-      this.priors.push({ coll: name, id, doc: before });
+    if (this.priors) {
+      const t = v.touched.get(id);
+      if (!t) this.touch(v, name, id, before, false);
+      else if (t.patch) {
+        // Edited in place earlier in this block, now replaced: its prior becomes the whole document again.
+        t.doc = before && applyPatch(before, t.patch);
+        t.patch = null;
+        t.paths = null;
+      }
     }
     v.docs.set(id, doc);
     if (!v.dirty.has(id)) v.dirty.set(id, known ? before : undefined);
+  }
+
+  private touch(v: CollView, coll: string, id: string, doc: Doc | null, edited: boolean): RawPrior {
+    if (v.touched.size === 0) this.touchedIn.push(v);
+    const p: RawPrior = { coll, id, doc, patch: edited ? [] : null, paths: edited ? new Set() : null };
+    v.touched.set(id, p);
+    (this.priors as RawPrior[]).push(p);
+    return p;
+  }
+
+  /**
+   * A stored document to update in place (null when absent: create it with `create`): this state's own copy,
+   * made by `copy` the first time in the batch (it must copy every object the caller will change). Before changing
+   * a field, declare its prior value with `prior`.
+   */
+  edit<D extends { _id: string }>(spec: CollectionSpec<D>, id: string, copy: (d: D) => D): D | null {
+    const cur = this.get(spec, id);
+    if (cur === null) return null;
+    const v = this.view(spec.name);
+    if (this.owned.has(cur)) {
+      if (this.priors && !v.touched.has(id)) this.touch(v, spec.name, id, null, true);
+      return cur;
+    }
+    const doc = copy(cur);
+    this.owned.add(doc);
+    if (this.priors && !v.touched.has(id)) this.touch(v, spec.name, id, null, true);
+    v.docs.set(id, doc as unknown as Doc);
+    if (!v.dirty.has(id)) v.dirty.set(id, cur as unknown as Doc);
+    return doc;
+  }
+
+  /** `put` of a new document that later blocks of the batch may `edit` in place without copying it. */
+  create<D extends { _id: string }>(spec: CollectionSpec<D>, doc: D): void {
+    this.put(spec, doc);
+    this.owned.add(doc);
+  }
+
+  /**
+   * Declares the value a field of an edited document had before this block changes it (`had` false: the field was
+   * absent); within a block the first declaration of a path counts. `path`: field names from the root.
+   */
+  prior<D extends { _id: string }>(
+    spec: CollectionSpec<D>,
+    id: string,
+    path: string[],
+    had: boolean,
+    value?: unknown,
+  ): void {
+    const t = this.priors ? this.views.get(spec.name)?.touched.get(id) : undefined;
+    if (!t?.patch) return; // outside a block, or the block's prior is the whole document (created or replaced by it)
+    const key = path.length === 1 ? (path[0] as string) : path.join('\u0000');
+    if (t.paths?.has(key)) return;
+    t.paths?.add(key);
+    t.patch.push(had ? { p: path, v: value } : { p: path });
   }
 
   beginBlock(): void {
@@ -138,34 +239,36 @@ export class SliceState {
   }
 
   /**
-   * The priors of the block since beginBlock: a document the block updated is recorded as the fields that
-   * changed (none: left out), a created or deleted one whole.
+   * What the block since beginBlock changed: each touched document before and after it. Cheap (no diff): the
+   * journal's field-level form is computed only for the blocks whose undo record is written (`undoPriors`).
    */
-  endBlock(): Prior[] {
+  endBlock(): BlockChanges {
     const raw = this.priors ?? [];
     this.priors = null;
-    const out: Prior[] = [];
+    const out: BlockChanges = [];
     for (const p of raw) {
-      const before = (p as { doc: Doc | null }).doc;
-      const after = before === null ? null : (this.views.get(p.coll)?.docs.get(p.id) ?? null);
-      if (before === null || after === null) out.push(p);
-      else if (before !== after) {
-        const patch = diffDoc(before, after);
-        if (patch.length > 0) out.push({ coll: p.coll, id: p.id, patch });
+      if (p.patch) {
+        if (p.patch.length > 0) out.push({ coll: p.coll, id: p.id, patch: p.patch });
+        continue;
       }
+      const after = this.views.get(p.coll)?.docs.get(p.id) ?? null;
+      if (p.doc !== after) out.push({ coll: p.coll, id: p.id, before: p.doc, after });
     }
     return out;
   }
 
   /**
-   * Undo one block applied in this state (its priors, as endBlock returned them), newest block first: the view
+   * Undo one block applied in this state (its changes, as endBlock returned them), newest block first: the view
    * then holds what it held before the block, and the next write carries that.
    */
-  undoBlock(priors: readonly Prior[]): void {
+  undoBlock(changes: BlockChanges): void {
     if (this.priors) throw new Error('sync: undoBlock inside a block');
-    for (let i = priors.length - 1; i >= 0; i--) {
-      const p = priors[i] as Prior;
-      this.change(p.coll, p.id, priorOf(p, this.view(p.coll).docs.get(p.id) ?? null));
+    for (let i = changes.length - 1; i >= 0; i--) {
+      const c = changes[i] as Change;
+      if ('patch' in c) {
+        const cur = this.view(c.coll).docs.get(c.id) ?? null;
+        this.change(c.coll, c.id, cur && applyPatch(cur, c.patch));
+      } else this.change(c.coll, c.id, c.before);
     }
   }
 

@@ -16,7 +16,7 @@ import {
   type ValueDoc,
 } from '../../mongo/collections/chain.js';
 import type { SliceState } from './slice-state.js';
-import { addValues, ZERO } from './values.js';
+import { addInPlace, addValues } from './values.js';
 
 /** Prefetch the summaries of the stake keys the given stake addresses (null: none) name. */
 export async function prefetchStakeSummaries(
@@ -28,19 +28,53 @@ export async function prefetchStakeSummaries(
   await state.prefetch(STAKE_SUMMARIES, keys);
 }
 
+/** One stake key's changes within a block. */
+interface KeyDelta {
+  /** Owned by the block's pass (its asset map is updated in place). */
+  value: ValueDoc;
+  utxos: number;
+  newAddresses: number;
+  txs: number;
+  /** The block's transactions that touched the key (`first` only matters for a key new to the store). */
+  first: StakeSummaryDoc['first'];
+  last: StakeSummaryDoc['last'];
+  lastTxId: string;
+}
+
 /**
  * Applies one block's transactions (their documents as applyBlock wrote them, in block order) to the summaries.
  * Reads the ADDRESSES documents of the addresses they touch, already applied for this block: an address whose
- * `firstSlot` is the block's slot was created by it (one block per slot), so it is new to its key.
+ * `firstSlot` is the block's slot was created by it (one block per slot), so it is new to its key. The block's
+ * changes are summed per key first and each key's document is replaced once per block (a wallet's balance with
+ * hundreds of assets is copied once, not once per transaction); the result is that of applying each transaction in
+ * turn.
  */
 export function applyStakeSummaries(state: SliceState, txs: readonly TxDoc[], slot: number): void {
   const stakeOf = (address: string) => state.get(ADDRESSES, address)?.stakeAddress ?? null;
   const counted = new Set<string>();
+  const deltas = new Map<string, KeyDelta>();
   for (const tx of txs) {
-    const deltas = new Map<string, { value: ValueDoc; utxos: number; newAddresses: number }>();
+    const at = { slot, txId: tx._id, time: tx.time };
     const delta = (stake: string) => {
       let d = deltas.get(stake);
-      if (!d) deltas.set(stake, (d = { value: ZERO, utxos: 0, newAddresses: 0 }));
+      if (!d)
+        deltas.set(
+          stake,
+          (d = {
+            value: { lovelace: '0', assets: {} },
+            utxos: 0,
+            newAddresses: 0,
+            txs: 0,
+            first: at,
+            last: at,
+            lastTxId: '',
+          }),
+        );
+      if (d.lastTxId !== tx._id) {
+        d.lastTxId = tx._id;
+        d.txs += 1;
+        d.last = at;
+      }
       return d;
     };
     // Phase-2 validity: a failed transaction spent its collaterals and created only its collateral return.
@@ -51,14 +85,14 @@ export function applyStakeSummaries(state: SliceState, txs: readonly TxDoc[], sl
       const stake = stakeOf(i.address);
       if (!stake) continue;
       const d = delta(stake);
-      d.value = addValues(d.value, i.value, -1);
+      d.value = addValues(d.value, i.value, -1, d.value.assets);
       d.utxos -= 1;
     }
     for (const o of created) {
       const stake = stakeOf(o.address);
       if (!stake) continue;
       const d = delta(stake);
-      d.value = addValues(d.value, o.value);
+      d.value = addValues(d.value, o.value, 1, d.value.assets);
       d.utxos += 1;
     }
     // The transaction touched these addresses (its ADDRESS_TXS entries): each key among them counts it once.
@@ -71,28 +105,46 @@ export function applyStakeSummaries(state: SliceState, txs: readonly TxDoc[], sl
         d.newAddresses += 1;
       }
     }
-    const at = { slot, txId: tx._id, time: tx.time };
-    for (const [stake, d] of deltas) {
-      const prev = state.get(STAKE_SUMMARIES, stake);
-      const base: StakeSummaryDoc = prev ?? {
+  }
+  for (const [stake, d] of deltas) {
+    const doc = state.edit(STAKE_SUMMARIES, stake, copySummary);
+    if (!doc) {
+      state.create(STAKE_SUMMARIES, {
         _id: stake,
-        balance: ZERO,
-        utxoCount: 0,
-        addressCount: 0,
-        txCount: 0,
-        first: at,
-        last: at,
-        slot,
-      };
-      state.put(STAKE_SUMMARIES, {
-        ...base,
-        balance: addValues(base.balance, d.value),
-        utxoCount: base.utxoCount + d.utxos,
-        addressCount: base.addressCount + d.newAddresses,
-        txCount: base.txCount + 1,
-        last: at,
+        balance: d.value,
+        utxoCount: d.utxos,
+        addressCount: d.newAddresses,
+        txCount: d.txs,
+        first: d.first,
+        last: d.last,
         slot,
       });
+      continue;
+    }
+    const prior = (path: string[], v: unknown) =>
+      state.prior(STAKE_SUMMARIES, stake, path, Object.hasOwn(doc, path[0] as string), v);
+    addInPlace(doc.balance, d.value, 1, (unit, had, q) =>
+      unit === null
+        ? prior(['balance', 'lovelace'], q)
+        : state.prior(STAKE_SUMMARIES, stake, ['balance', 'assets', unit], had, q),
+    );
+    prior(['utxoCount'], doc.utxoCount);
+    doc.utxoCount += d.utxos;
+    prior(['addressCount'], doc.addressCount);
+    doc.addressCount += d.newAddresses;
+    prior(['txCount'], doc.txCount);
+    doc.txCount += d.txs;
+    prior(['last'], doc.last);
+    doc.last = d.last;
+    if (doc.slot !== slot) {
+      prior(['slot'], doc.slot);
+      doc.slot = slot;
     }
   }
 }
+
+/** A summary's copy for in-place updates: the balance and its asset map are the parts that change. */
+const copySummary = (d: StakeSummaryDoc): StakeSummaryDoc => ({
+  ...d,
+  balance: { lovelace: d.balance.lovelace, assets: { ...d.balance.assets } },
+});

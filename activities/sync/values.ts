@@ -32,12 +32,23 @@ function computeValueDoc(v: Value): ValueDoc {
 }
 
 /**
+ * a ± b of two decimal quantities. Most quantities have at most 15 characters (below 10^15, sign included): their
+ * sum or difference stays below 2^53, so doubles give it exactly and the bigint parse of both and the print of the
+ * result (most of the sync's arithmetic cost) are skipped; longer ones (a whale's lovelace, a pool's share supply)
+ * go through bigint.
+ */
+export function addQuantity(a: string, b: string, negate: boolean): string {
+  if (a.length <= 15 && b.length <= 15) return String(negate ? Number(a) - Number(b) : Number(a) + Number(b));
+  return String(negate ? BigInt(a) - BigInt(b) : BigInt(a) + BigInt(b));
+}
+
+/**
  * a + sign·b, dropping assets whose quantity becomes zero. `into`: a's asset map when the caller owns it (no one
  * else holds it), updated in place instead of copied; the result is the same either way (keys in the same order).
  */
 export function addValues(a: ValueDoc, b: ValueDoc, sign: 1 | -1 = 1, into?: Record<string, string>): ValueDoc {
-  const s = BigInt(sign);
-  const lovelace = String(BigInt(a.lovelace) + s * BigInt(b.lovelace));
+  const negate = sign < 0;
+  const lovelace = addQuantity(a.lovelace, b.lovelace, negate);
   // An ADA-only delta leaves the assets as they are: share the (immutable) object instead of copying it; a busy
   // script address holds thousands of assets.
   let hasAssets = false;
@@ -47,12 +58,36 @@ export function addValues(a: ValueDoc, b: ValueDoc, sign: 1 | -1 = 1, into?: Rec
   }
   if (!hasAssets) return { lovelace, assets: a.assets };
   const assets: Record<string, string> = into ?? { ...a.assets };
-  for (const unit of Object.keys(b.assets)) {
-    const q = BigInt(assets[unit] ?? '0') + s * BigInt(b.assets[unit] as string);
-    if (q === 0n) delete assets[unit];
-    else assets[unit] = String(q);
+  for (const unit in b.assets) {
+    const q = addQuantity(assets[unit] ?? '0', b.assets[unit] as string, negate);
+    if (q === '0') delete assets[unit];
+    else assets[unit] = q;
   }
   return { lovelace, assets };
+}
+
+/**
+ * Adds sign·v to `into`, a balance the caller owns (see SliceState.edit), in place, dropping assets whose quantity
+ * becomes zero; `prior` hears each quantity before it changes (`unit` null: the lovelace; `had` false: the asset was
+ * absent). The result is that of addValues.
+ */
+export function addInPlace(
+  into: ValueDoc,
+  v: ValueDoc,
+  sign: 1 | -1,
+  prior?: (unit: string | null, had: boolean, q: string | undefined) => void,
+): void {
+  const negate = sign < 0;
+  prior?.(null, true, into.lovelace);
+  into.lovelace = addQuantity(into.lovelace, v.lovelace, negate);
+  const assets = into.assets;
+  for (const unit in v.assets) {
+    const cur = assets[unit];
+    prior?.(unit, cur !== undefined, cur);
+    const q = addQuantity(cur ?? '0', v.assets[unit] as string, negate);
+    if (q === '0') delete assets[unit];
+    else assets[unit] = q;
+  }
 }
 
 export function sumLovelace(values: readonly { lovelace: string }[]): string {

@@ -150,6 +150,18 @@ function dropIndexEntries(idx: IndexDb, name: string): void {
   for (const k of keys) idx.removeSync(k);
 }
 
+/**
+ * Whether msgpackr writes an object as a record (its field names stored once per shape, shared) rather than as a
+ * plain map. Document shapes recur; maps keyed by chain data — a balance's asset units (56-120 hex characters), a
+ * transaction's withdrawals by stake address — almost never do, and as records each new key set grew msgpackr's
+ * shape tree for the life of the process and wrote its key list anyway. Field names are short; such keys are not.
+ * Stores written before this read the same (a record and a map decode to the same object).
+ */
+function isRecordShaped(o: object): boolean {
+  for (const k in o) if (k.length > 40) return false;
+  return true;
+}
+
 class EmbeddedStore implements Store {
   readonly kind = 'embedded' as const;
   /** Index definitions known to this process, by collection: from `collection(spec)` and `ensureIndexes`. */
@@ -172,10 +184,14 @@ class EmbeddedStore implements Store {
     // Shared record structures: msgpackr stores each document shape once per collection instead of repeating
     // field names in every value (smaller values, faster packing); lmdb keeps the structures durable and in step
     // across processes.
+    // msgpackr options lmdb passes on to its encoder (absent from lmdb's typings).
+    const packing = { useRecords: isRecordShaped, mapsAsObjects: true };
     const docs = this.root.openDB<Doc, string>({
       name: `docs:${name}`,
       encoding: 'msgpack',
       sharedStructuresKey: Symbol.for('structures'),
+      // Objects written as plain maps (see isRecordShaped) read back as objects, not as Maps.
+      ...packing,
     }) as DocsDb | undefined;
     const idx = this.root.openDB<Buffer, Key>({ name: `idx:${name}`, encoding: 'binary' }) as IndexDb | undefined;
     if (!docs || !idx) return undefined;

@@ -169,8 +169,8 @@ export const ADDRESSES = defineCollection<AddressDoc>({
 });
 
 /**
- * One transaction touching one address, for address histories; `_id` = `address|slot(12)|txId`, so one
- * address's history is an `_id` range in time order (no byAddress index needed).
+ * One transaction touching one address, for address histories; `_id` = `address|slot(12)|blockIndex(5)|txId`, so
+ * one address's history is an `_id` range in time order (no byAddress index needed).
  */
 export interface AddressTxDoc {
   _id: string;
@@ -181,7 +181,28 @@ export interface AddressTxDoc {
   /** Position of the transaction in its block: orders one block's transactions of an address in chain order. */
   blockIndex: number;
 }
-export const ADDRESS_TXS = defineCollection<AddressTxDoc>({
+/**
+ * An ADDRESS_TXS document as the sync stores it: the fields its index needs. The address and the transaction id
+ * are read back from `_id` (`addressTxOf`) instead of being stored a second time (they were two thirds of the
+ * bytes of the collection with the most documents); documents written before carry them as well and read alike.
+ */
+export type AddressTxEntry = Pick<AddressTxDoc, '_id' | 'stakeAddress' | 'slot' | 'blockIndex'>;
+
+/** The full history entry of a stored one (addresses and transaction ids never contain `|`). */
+export function addressTxOf(e: AddressTxEntry): AddressTxDoc {
+  const id = e._id;
+  const cut = id.indexOf('|');
+  return {
+    _id: id,
+    address: id.slice(0, cut),
+    stakeAddress: e.stakeAddress,
+    txId: id.slice(id.lastIndexOf('|') + 1),
+    slot: e.slot,
+    blockIndex: e.blockIndex,
+  };
+}
+
+export const ADDRESS_TXS = defineCollection<AddressTxEntry>({
   name: 'address_txs',
   indexes: [{ name: 'byStake', fields: ['stakeAddress', 'slot', 'blockIndex'] }],
 });
@@ -280,11 +301,11 @@ export async function historyEnds(
   const q: RangeQuery = by === 'address' ? { gt: `${key}|`, lt: `${key}}`, limit: 1 } : { eq: [key], limit: 1 };
   const index = by === 'address' ? '_id' : 'byStake';
   const [[first], [last]] = await Promise.all([history.find(index, q), history.find(index, { ...q, reverse: true })]);
-  return { first: first ?? null, last: last ?? null };
+  return { first: first ? addressTxOf(first) : null, last: last ? addressTxOf(last) : null };
 }
 
 /** A stake key's address-transaction entries, oldest first (at most `limit`), and their count. */
-export const stakeHistory = (store: Store, stakeAddress: string, limit: number): Promise<AddressTxDoc[]> =>
-  store.collection(ADDRESS_TXS).find('byStake', { eq: [stakeAddress], limit });
+export const stakeHistory = async (store: Store, stakeAddress: string, limit: number): Promise<AddressTxDoc[]> =>
+  (await store.collection(ADDRESS_TXS).find('byStake', { eq: [stakeAddress], limit })).map(addressTxOf);
 export const countStakeHistory = (store: Store, stakeAddress: string): Promise<number> =>
   store.collection(ADDRESS_TXS).count('byStake', { eq: [stakeAddress] });

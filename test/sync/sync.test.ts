@@ -8,6 +8,8 @@ import {
   type AddressDoc,
   type UtxoDoc,
 } from '../../mongo/collections/chain.js';
+import type { Block, ChainEvent } from '../../cardano/chain/types.js';
+import { createSyncActivities } from '../../activities/sync/index.js';
 import { UNDO } from '../../mongo/collections/sync-state.js';
 import type { Store } from '../../mongo/store.js';
 import { addValues, ZERO } from '../../activities/sync/values.js';
@@ -36,6 +38,16 @@ async function assertBalancesMatchUtxos(store: Store) {
     assert.deepEqual(a.balance, expected, `balance of ${a._id}`);
     assert.equal(a.utxoCount, utxos.filter((u) => u.address === a._id).length);
   }
+}
+
+/**
+ * The chain's events as a source replaying recorded history reports them (the devnet): every event carries the
+ * final tip, so all but the last k blocks are immutable, forks among them included.
+ */
+function atFinalTip(c: ReturnType<typeof buildChain>): ChainEvent[] {
+  const last = c.canonical[c.canonical.length - 1] as Block;
+  const tip = { slot: last.slot ?? 0, id: last.id, height: last.height };
+  return c.events.map((e) => ({ ...e, tip }));
 }
 
 describe('sync', () => {
@@ -129,6 +141,45 @@ describe('sync', () => {
       await t.cleanup();
     }
   });
+
+  it('writes no undo record for an immutable block (k below the tip) except the last 8 of its write batch', async () => {
+    const events = atFinalTip(buildChain({ blocks: 40 }));
+    const t = await tempStore();
+    try {
+      // k = 10 below the source's tip (40): blocks 1-30 can no longer be rolled back. One slice of 15 blocks.
+      const acts = createSyncActivities({ store: t.store, chain: memoryChain(events), k: 10, network: 'mainnet' });
+      await acts.syncSlice({ maxBlocks: 15, waitMs: 0 });
+      const undo = await all<{ _id: string; height: number }>(t.store, UNDO);
+      assert.deepEqual(
+        undo.map((u) => u.height),
+        [8, 9, 10, 11, 12, 13, 14, 15],
+      );
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  for (const slice of [2, 5, 9]) {
+    it(`forks among immutable blocks still roll back exactly (slices of ${slice}, k = 4)`, async () => {
+      const forked = atFinalTip(buildChain({ blocks: 60, forkEvery: 7 }));
+      const clean = atFinalTip(buildChain({ blocks: 60 }));
+      const a = await tempStore();
+      const b = await tempStore();
+      try {
+        const ra = await syncAll(a.store, memoryChain(forked), slice, 4);
+        await syncAll(b.store, memoryChain(clean), slice, 4);
+        assert.ok(ra.reduce((n, r) => n + r.rollbacks, 0) >= 5, 'rollbacks happened');
+        const da = await chainDigest(a.store);
+        const db = await chainDigest(b.store);
+        assert.deepEqual(da.perCollection, db.perCollection);
+        assert.equal(da.digest, db.digest);
+        await assertBalancesMatchUtxos(a.store);
+      } finally {
+        await a.cleanup();
+        await b.cleanup();
+      }
+    });
+  }
 
   it('keeps undo information for the last k blocks only', async () => {
     const { events } = buildChain({ blocks: 40 });
