@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { load, type LoadResult } from './http.js';
 import { benchMcpFloor } from './mcp-floor.js';
 import { benchMcp } from './mcp.js';
+import { API_HEAP_FLAG } from '../config/node-flags.js';
 
 const HOURS = Number(process.env.BENCH_HOURS ?? 6);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -27,7 +28,7 @@ const row = (name: string, r: LoadResult, base?: LoadResult) =>
 
 const dir = mkdtempSync(join(tmpdir(), 'cds-bench-mcp-'));
 const port = await freePort();
-const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+const child = spawn(process.execPath, [API_HEAP_FLAG, '--import', 'tsx', 'scripts/start.ts'], {
   env: {
     ...process.env,
     DATA_DIR: dir,

@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort, sampleTree } from './http.js';
+import { API_HEAP_FLAG } from '../config/node-flags.js';
 
 export interface Service {
   url: string;
@@ -43,7 +44,7 @@ export async function startService(dir: string, hours: number | undefined): Prom
   delete env.TEMPORAL_ADDRESS;
   if (hours !== undefined) env.DEVNET_BACKFILL_HOURS = String(hours);
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+  const child = spawn(process.execPath, [API_HEAP_FLAG, '--import', 'tsx', 'scripts/start.ts'], {
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -6,6 +6,7 @@
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { childExecArgv } from '../config/node-flags.js';
 
 export interface DevnetOptions {
   seed: string;
@@ -43,8 +44,8 @@ const SCRIPT = fileURLToPath(new URL('../scripts/devnet.ts', import.meta.url));
 
 export function spawnDevnet(opts: DevnetOptions): Promise<DevnetChild> {
   const child = fork(SCRIPT, [], {
-    // The parent's loader flags (tsx) so the child runs the same TypeScript sources.
-    execArgv: process.execArgv,
+    // The parent's loader flags (tsx) so the child runs the same TypeScript sources; not the API's heap cap.
+    execArgv: childExecArgv(),
     env: {
       ...process.env,
       DEVNET_SEED: opts.seed,

@@ -12,6 +12,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { childExecArgv } from '../config/node-flags.js';
 import type { pino } from 'pino';
 import type { MetricsSnapshot } from '../api/metrics/index.js';
 
@@ -86,8 +87,8 @@ export function superviseWorker(opts: SuperviseOptions): WorkerSupervisor {
 
   function spawnOne() {
     const c = fork(SCRIPT, [], {
-      // The parent's loader flags (tsx) so the child runs the same TypeScript sources.
-      execArgv: process.execArgv,
+      // The parent's loader flags (tsx) so the child runs the same TypeScript sources; not the API's heap cap.
+      execArgv: childExecArgv(),
       env: { ...process.env, ...opts.env },
       // Its log lines go to the service's own stdout and stderr.
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
