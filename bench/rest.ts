@@ -20,6 +20,7 @@ import {
   type Memory,
 } from './http.js';
 import { fmt, type Report } from './report.js';
+import { API_HEAP_FLAG } from '../config/node-flags.js';
 
 export interface ApiProcess {
   url: string;
@@ -38,7 +39,8 @@ export async function startApiServer(
   const env = { ...process.env };
   if (cacheMs === undefined) delete env.API_CACHE_MS;
   else env.API_CACHE_MS = String(cacheMs);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/api-server.ts', storePath, mode], {
+  // The API process's V8 flags, as `npm start` runs it (config/node-flags.ts).
+  const child = spawn(process.execPath, [API_HEAP_FLAG, '--import', 'tsx', 'bench/api-server.ts', storePath, mode], {
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
