@@ -40,6 +40,16 @@ async function assertBalancesMatchUtxos(store: Store) {
   }
 }
 
+/** The store that followed a forking chain holds exactly what the one that followed its clean twin holds. */
+async function assertSameChain(forked: Store, clean: Store) {
+  const da = await chainDigest(forked);
+  const db = await chainDigest(clean);
+  assert.deepEqual(da.counts, db.counts);
+  assert.deepEqual(da.perCollection, db.perCollection);
+  assert.equal(da.digest, db.digest);
+  await assertBalancesMatchUtxos(forked);
+}
+
 /**
  * The chain's events as a source replaying recorded history reports them (the devnet): every event carries the
  * final tip, so all but the last k blocks are immutable, forks among them included.
@@ -91,12 +101,7 @@ describe('sync', () => {
       const ra = await syncAll(a.store, memoryChain(forked.events), 5);
       await syncAll(b.store, memoryChain(clean.events), 5);
       assert.ok(ra.reduce((n, r) => n + r.rollbacks, 0) >= 5, 'rollbacks happened');
-      const da = await chainDigest(a.store);
-      const db = await chainDigest(b.store);
-      assert.deepEqual(da.counts, db.counts);
-      assert.deepEqual(da.perCollection, db.perCollection);
-      assert.equal(da.digest, db.digest);
-      await assertBalancesMatchUtxos(a.store);
+      await assertSameChain(a.store, b.store);
     } finally {
       await a.cleanup();
       await b.cleanup();
@@ -169,11 +174,7 @@ describe('sync', () => {
         const ra = await syncAll(a.store, memoryChain(forked), slice, 4);
         await syncAll(b.store, memoryChain(clean), slice, 4);
         assert.ok(ra.reduce((n, r) => n + r.rollbacks, 0) >= 5, 'rollbacks happened');
-        const da = await chainDigest(a.store);
-        const db = await chainDigest(b.store);
-        assert.deepEqual(da.perCollection, db.perCollection);
-        assert.equal(da.digest, db.digest);
-        await assertBalancesMatchUtxos(a.store);
+        await assertSameChain(a.store, b.store);
       } finally {
         await a.cleanup();
         await b.cleanup();
