@@ -6,8 +6,9 @@
  * heap), but without a cap V8 sizes the heap by its allocation rate: under the bench's REST and tool-server load
  * (a fresh tool server per `tools/call`) it reserved 320-400 MB of heap that was mostly garbage, and RssAnon
  * reached 394-460 MB. With a cap V8 collects sooner: RssAnon peaked at 191-217 MB with 256 or 320 (side by side
- * with uncapped runs; tools/call req/s within the runs' spread); 192 MB was too tight (req/s halved). 320 leaves
- * the live heap three times its size.
+ * with uncapped runs), at a cost of more collections: `tools/call` at saturation 7,700-8,600 req/s capped against
+ * 9,300-11,800 uncapped, still well over its 3,000 budget. 192 MB was too tight (req/s halved). 320 leaves the live
+ * heap three times its size.
  */
 export const API_HEAP_FLAG = '--max-old-space-size=320';
 
