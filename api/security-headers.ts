@@ -1,9 +1,8 @@
 /**
  * Security headers on every answer (OWASP REST recommendations), as helmet writes them; data answers without the
- * headers only a rendered document acts on. With the options the app
- * uses, helmet's headers depend on no request (no CSP nonces, no per-request directives), so they are computed once
- * at start and copied onto each answer: helmet's chain of a dozen middlewares (and koa-helmet's promise around it)
- * does not run per request.
+ * headers only a rendered document acts on. With the options the app uses, helmet's headers depend on no request
+ * (no CSP nonces, no per-request directives), so they are computed once at start and copied onto each answer:
+ * helmet's chain of a dozen middlewares (and koa-helmet's promise around it) does not run per request.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet, { type HelmetOptions } from 'helmet';

@@ -66,6 +66,9 @@ export const SUNDAESWAP_V3 = {
   feeDenominator: 10000n,
 } as const;
 
+/** The LP token unit of the pool with `ident` (28 bytes, hex): the pool policy, CIP-68 (333), the ident. */
+export const sundaeV3LpUnit = (ident: string): Unit => SUNDAESWAP_V3.poolScriptHash + SUNDAESWAP_V3.lpPrefix + ident;
+
 export interface SundaeV3PoolExtra {
   /** `Option<MultisigScript>`, kept verbatim. */
   feeManager: PlutusData | null;
@@ -169,7 +172,7 @@ function decodePool(output: TxOutput, datums?: DatumResolver): SundaeV3Pool | nu
     tokenB: p.tokenB,
     reserveA: p.tokenA === LOVELACE ? valueA - p.extra.protocolFees : valueA,
     reserveB: quantityOf(output.value, p.tokenB),
-    lpToken: SUNDAESWAP_V3.poolScriptHash + SUNDAESWAP_V3.lpPrefix + p.ident,
+    lpToken: sundaeV3LpUnit(p.ident),
     totalLp: p.circulatingLp,
     fee: { aToB: p.bidFee, bToA: p.askFee, denominator: SUNDAESWAP_V3.feeDenominator },
     extra: p.extra,

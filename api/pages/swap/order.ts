@@ -2,8 +2,8 @@
  * Builds a Minswap V2 or SundaeSwap V3 swap order transaction from a CIP-30 wallet's UTxOs: one payment to the
  * DEX's order script (the trader's stake key as its stake part, as wallets build it) carrying the inline order datum
  * written by the project's own encoder of that DEX (cardano/dex/minswap-v2.ts, cardano/dex/sundaeswap-v3.ts: the
- * formats the market sync parses), and the change back to the wallet. Pure and isomorphic: the swap page runs it in the browser (bundled by esbuild), the
- * tests run the very same code in Node. The service never calls it: it builds, signs and submits nothing.
+ * formats the market sync parses), and the change back to the wallet. Pure and isomorphic: the swap page runs it in
+ * the browser (bundled by esbuild), the tests run the very same code in Node. The service never calls it: it builds, signs and submits nothing.
  *
  * Amounts are integers in base units (lovelace, token base units). The fee is the linear minimum of the signed
  * size (`FEE_CONSTANT + FEE_PER_BYTE × bytes`, mainnet's parameters, which the devnet uses too), computed with a
@@ -14,7 +14,7 @@ import { baseAddress, enterpriseAddress, parseAddress } from '../../../cardano/a
 import { decodeCbor, encodeCbor, type Cbor } from '../../../cardano/dex/cbor.js';
 import { MINSWAP_V2, minswapV2, minswapV2LpAssetName, type MinswapV2Order } from '../../../cardano/dex/minswap-v2.js';
 import { constr } from '../../../cardano/dex/plutus-data.js';
-import { SUNDAESWAP_V3, sundaeV3SwapOrder, sundaeswapV3 } from '../../../cardano/dex/sundaeswap-v3.js';
+import { SUNDAESWAP_V3, sundaeV3LpUnit, sundaeV3SwapOrder, sundaeswapV3 } from '../../../cardano/dex/sundaeswap-v3.js';
 
 export const FEE_CONSTANT = 155_381n;
 export const FEE_PER_BYTE = 44n;
@@ -238,7 +238,7 @@ export function sundaeOrderDatum(
   });
   return {
     datum: sundaeswapV3.encodeOrderDatum(order),
-    lpAsset: SUNDAESWAP_V3.poolScriptHash + SUNDAESWAP_V3.lpPrefix + poolIdent,
+    lpAsset: sundaeV3LpUnit(poolIdent),
   };
 }
 
@@ -248,11 +248,13 @@ export function buildOrderTx(req: OrderRequest): BuiltOrder {
   const owner = addressFromHex(req.changeAddress);
   const utxos = req.utxos.map(decodeWalletUtxo);
   const v = req.venue;
-  const { datum, lpAsset } =
+  const { datum, lpAsset, batcherFee } =
     v.dex === 'sundaeswap-v3'
-      ? sundaeOrderDatum(owner, v.poolIdent, req.tokenIn, req.tokenOut, req.amountIn, req.minOut)
-      : orderDatum(owner, req.tokenIn, req.tokenOut, req.amountIn, req.minOut);
-  const batcherFee = v.dex === 'sundaeswap-v3' ? SUNDAE_MAX_PROTOCOL_FEE : MINSWAP_BATCHER_FEE;
+      ? {
+          ...sundaeOrderDatum(owner, v.poolIdent, req.tokenIn, req.tokenOut, req.amountIn, req.minOut),
+          batcherFee: SUNDAE_MAX_PROTOCOL_FEE,
+        }
+      : { ...orderDatum(owner, req.tokenIn, req.tokenOut, req.amountIn, req.minOut), batcherFee: MINSWAP_BATCHER_FEE };
   const orderAddress = orderAddressFor(owner, v.dex);
   const orderAssets: Assets = new Map(req.tokenIn === LOVELACE ? [] : [[req.tokenIn, req.amountIn]]);
   const orderCoin = ORDER_DEPOSIT + batcherFee + (req.tokenIn === LOVELACE ? req.amountIn : 0n);
