@@ -14,7 +14,6 @@ import {
   STAKE_POOL_REGS,
   TRANSACTIONS,
   UTXOS,
-  type AddressDoc,
   type BlockDoc,
   type StakeAccountDoc,
   type StakePoolRegDoc,
@@ -29,13 +28,7 @@ import { parseAddress, poolIdFromVkey, rewardAddress, stakeAddressOf, type Netwo
 import type { Block, OutputReference, Transaction, TxOutput } from '../../cardano/chain/types.js';
 import type { SliceState } from './slice-state.js';
 import { applyStakeSummaries, prefetchStakeSummaries } from './stake-summaries.js';
-import { addInPlace, addValues, lovelaceOf, sumLovelace, toPlain, valueDoc } from './values.js';
-
-/** An address document's copy for in-place updates: the balance and its asset map are the parts that change. */
-const copyAddress = (d: AddressDoc): AddressDoc => ({
-  ...d,
-  balance: { lovelace: d.balance.lovelace, assets: { ...d.balance.assets } },
-});
+import { addToEditedBalance, addValues, lovelaceOf, sumLovelace, toPlain, valueDoc, withOwnBalance } from './values.js';
 
 export interface BlockContext {
   network: Network;
@@ -350,7 +343,7 @@ interface AddressDelta {
  * hundreds of assets), its undo record holding the prior values of the quantities and counters the block changed.
  */
 function applyAddress(state: SliceState, address: string, d: AddressDelta, slot: number): void {
-  const doc = state.edit(ADDRESSES, address, copyAddress);
+  const doc = state.edit(ADDRESSES, address, withOwnBalance);
   if (!doc) {
     const info = addrInfo(address);
     state.create(ADDRESSES, {
@@ -368,9 +361,7 @@ function applyAddress(state: SliceState, address: string, d: AddressDelta, slot:
     return;
   }
   const prior = (path: string[], had: boolean, v: unknown) => state.prior(ADDRESSES, address, path, had, v);
-  addInPlace(doc.balance, d.value, 1, (unit, had, q) =>
-    prior(unit === null ? ['balance', 'lovelace'] : ['balance', 'assets', unit], had, q),
-  );
+  addToEditedBalance(state, ADDRESSES, doc, d.value);
   if (d.utxos !== 0) {
     prior(['utxoCount'], Object.hasOwn(doc, 'utxoCount'), doc.utxoCount);
     doc.utxoCount += d.utxos;

@@ -195,15 +195,14 @@ export class SliceState {
     const cur = this.get(spec, id);
     if (cur === null) return null;
     const v = this.view(spec.name);
-    if (this.owned.has(cur)) {
-      if (this.priors && !v.touched.has(id)) this.touch(v, spec.name, id, null, true);
-      return cur;
+    let doc = cur;
+    if (!this.owned.has(cur)) {
+      doc = copy(cur);
+      this.owned.add(doc);
+      v.docs.set(id, doc as unknown as Doc);
+      if (!v.dirty.has(id)) v.dirty.set(id, cur as unknown as Doc);
     }
-    const doc = copy(cur);
-    this.owned.add(doc);
     if (this.priors && !v.touched.has(id)) this.touch(v, spec.name, id, null, true);
-    v.docs.set(id, doc as unknown as Doc);
-    if (!v.dirty.has(id)) v.dirty.set(id, cur as unknown as Doc);
     return doc;
   }
 

@@ -16,7 +16,7 @@ import {
   type ValueDoc,
 } from '../../mongo/collections/chain.js';
 import type { SliceState } from './slice-state.js';
-import { addInPlace, addValues } from './values.js';
+import { addToEditedBalance, addValues, withOwnBalance } from './values.js';
 
 /** Prefetch the summaries of the stake keys the given stake addresses (null: none) name. */
 export async function prefetchStakeSummaries(
@@ -107,7 +107,7 @@ export function applyStakeSummaries(state: SliceState, txs: readonly TxDoc[], sl
     }
   }
   for (const [stake, d] of deltas) {
-    const doc = state.edit(STAKE_SUMMARIES, stake, copySummary);
+    const doc = state.edit(STAKE_SUMMARIES, stake, withOwnBalance);
     if (!doc) {
       state.create(STAKE_SUMMARIES, {
         _id: stake,
@@ -123,11 +123,7 @@ export function applyStakeSummaries(state: SliceState, txs: readonly TxDoc[], sl
     }
     const prior = (path: string[], v: unknown) =>
       state.prior(STAKE_SUMMARIES, stake, path, Object.hasOwn(doc, path[0] as string), v);
-    addInPlace(doc.balance, d.value, 1, (unit, had, q) =>
-      unit === null
-        ? prior(['balance', 'lovelace'], q)
-        : state.prior(STAKE_SUMMARIES, stake, ['balance', 'assets', unit], had, q),
-    );
+    addToEditedBalance(state, STAKE_SUMMARIES, doc, d.value);
     prior(['utxoCount'], doc.utxoCount);
     doc.utxoCount += d.utxos;
     prior(['addressCount'], doc.addressCount);
@@ -142,9 +138,3 @@ export function applyStakeSummaries(state: SliceState, txs: readonly TxDoc[], sl
     }
   }
 }
-
-/** A summary's copy for in-place updates: the balance and its asset map are the parts that change. */
-const copySummary = (d: StakeSummaryDoc): StakeSummaryDoc => ({
-  ...d,
-  balance: { lovelace: d.balance.lovelace, assets: { ...d.balance.assets } },
-});

@@ -1,10 +1,12 @@
 /**
  * Exact value arithmetic. On chain, lovelace and asset quantities are unbounded integers (a real WingRiders V2
- * pool holds 9223372036166189232 share tokens), so documents store them as decimal strings and all arithmetic
- * goes through bigint.
+ * pool holds 9223372036166189232 share tokens), so documents store them as decimal strings and arithmetic is exact:
+ * doubles where both operands are below 10^15 (`addQuantity`), bigint beyond.
  */
 import type { ValueDoc } from '../../mongo/collections/chain.js';
 import type { Value } from '../../cardano/chain/types.js';
+import type { CollectionSpec } from '../../mongo/store.js';
+import type { SliceState } from './slice-state.js';
 
 export const ZERO: ValueDoc = Object.freeze({ lovelace: '0', assets: Object.freeze({}) }) as ValueDoc;
 
@@ -88,6 +90,27 @@ export function addInPlace(
     if (q === '0') delete assets[unit];
     else assets[unit] = q;
   }
+}
+
+/** A document's copy that owns its balance and asset map (the parts an in-place edit changes): SliceState.edit. */
+export const withOwnBalance = <D extends { balance: ValueDoc }>(d: D): D => ({
+  ...d,
+  balance: { lovelace: d.balance.lovelace, assets: { ...d.balance.assets } },
+});
+
+/**
+ * Adds `v` to the balance of a document this block edits in place (`SliceState.edit` with `withOwnBalance`),
+ * declaring each quantity's prior before it changes.
+ */
+export function addToEditedBalance<D extends { _id: string; balance: ValueDoc }>(
+  state: SliceState,
+  spec: CollectionSpec<D>,
+  doc: D,
+  v: ValueDoc,
+): void {
+  addInPlace(doc.balance, v, 1, (unit, had, q) =>
+    state.prior(spec, doc._id, unit === null ? ['balance', 'lovelace'] : ['balance', 'assets', unit], had, q),
+  );
 }
 
 export function sumLovelace(values: readonly { lovelace: string }[]): string {
