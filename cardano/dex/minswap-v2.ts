@@ -75,6 +75,8 @@ export const MINSWAP_V2 = {
   /** Script hash of the pool-batching withdrawal credential (stake17y02a946…). */
   poolBatchingScriptHash: '1eae96baf29e27682ea3f815aba361a0c6059d45e4bfbe95bbd2f44a',
   feeDenominator: 10000n,
+  /** Lovelace an order pays the batcher (the SDK's default `batcherFee`); the order's deposit comes back with its result. */
+  batcherFee: 1_000_000n,
   /** Un-issued LP tokens start at i64::MAX inside the pool. */
   maxLp: 9223372036854775807n,
 } as const;

@@ -64,6 +64,11 @@ export const SUNDAESWAP_V3 = {
   lpPrefix: '0014df10', // CIP-68 (333)
   referencePrefix: '000643b0', // CIP-68 (100)
   feeDenominator: 10000n,
+  /**
+   * An order's `max_protocol_fee`: the lovelace the scooper may take (it charges the settings' amortised base fee plus
+   * the simple fee, about 0.5 ADA for a lone order, and returns the rest with the result).
+   */
+  maxProtocolFee: 1_000_000n,
 } as const;
 
 /** The LP token unit of the pool with `ident` (28 bytes, hex): the pool policy, CIP-68 (333), the ident. */

@@ -158,7 +158,7 @@ const lovelaceIn = (unit: Unit, q: bigint) => (unit === LOVELACE ? q : 0n);
 
 /** Lovelace the pool keeps besides its reserves (SDK `DEFAULT_POOL_ADA`). */
 const MINSWAP_POOL_ADA = 4_500_000n;
-const MINSWAP_BATCHER_FEE = 1_000_000n;
+const MINSWAP_BATCHER_FEE = MINSWAP_V2.batcherFee;
 /** LP never issued at creation (locked forever, as the first depositor's minimum liquidity). */
 const MINSWAP_MIN_LIQUIDITY = 10n;
 
@@ -266,7 +266,7 @@ const minswap: Venue = {
 /** Scooper fee per scoop (shared by its orders) and per order, lovelace (settings datum values). */
 const SUNDAE_BASE_FEE = 332_000n;
 const SUNDAE_SIMPLE_FEE = 168_000n;
-const SUNDAE_MAX_PROTOCOL_FEE = 1_000_000n;
+const SUNDAE_MAX_PROTOCOL_FEE = SUNDAESWAP_V3.maxProtocolFee;
 /** Lovelace a new pool sets aside as `protocol_fees` (its min-UTxO). */
 const SUNDAE_INITIAL_PROTOCOL_FEES = 2_000_000n;
 

@@ -20,14 +20,11 @@ export const FEE_CONSTANT = 155_381n;
 export const FEE_PER_BYTE = 44n;
 /** Lovelace per byte of the Babbage min-UTxO rule ((160 + size) × this). */
 export const COINS_PER_UTXO_BYTE = 4_310n;
-/** Minswap V2: lovelace the batcher may take, and the deposit returned with the result. */
-export const MINSWAP_BATCHER_FEE = 1_000_000n;
+/** Lovelace a Minswap V2 or SundaeSwap V3 order locks besides its input and fee, returned with its result. */
 export const ORDER_DEPOSIT = 2_000_000n;
-/**
- * SundaeSwap V3: `max_protocol_fee`, the lovelace the scooper may take (it charges the amortised base fee plus the
- * simple fee, about 0.5 ADA for a lone order, and returns the rest with the result); the deposit is ORDER_DEPOSIT.
- */
-export const SUNDAE_MAX_PROTOCOL_FEE = 1_000_000n;
+/** Lovelace the batcher (Minswap V2) or scooper (SundaeSwap V3) may take from an order. */
+export const MINSWAP_BATCHER_FEE = MINSWAP_V2.batcherFee;
+export const SUNDAE_MAX_PROTOCOL_FEE = SUNDAESWAP_V3.maxProtocolFee;
 export const LOVELACE = 'lovelace';
 
 export type Assets = Map<string, bigint>; // unit → quantity
