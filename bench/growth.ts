@@ -17,6 +17,7 @@ import { openEmbeddedStore } from '../mongo/adapters/embedded.js';
 import { CONNECTIONS, getBytes, load, sampleMemory, warm, withBare, type LoadResult } from './http.js';
 import { fmt, replayProjection, Report } from './report.js';
 import { findSamples, heavyEndpoints, memoryLine, routeFilter, startApiServer } from './rest.js';
+import { storeTxSample, type TxSample } from './mainnet-weight.js';
 import { recomputeOnce, startDevnetProcess, storeBytes, syncToTip, type SyncResult } from './sync.js';
 
 const SIZES = (process.env.BENCH_GROWTH_HOURS ?? '24,96,384').split(',').map(Number);
@@ -26,6 +27,8 @@ const RESULTS = process.env.BENCH_GROWTH_RESULTS ?? 'bench/results/growth.md';
 interface SizeResult {
   hours: number;
   sync: SyncResult;
+  /** Blocks and transactions the sync indexed (weights the replay projection). */
+  txs: TxSample;
   bytes: number;
   genMs: number;
   jobs: { job: string; ms: number }[];
@@ -40,6 +43,7 @@ async function size(report: Report, dir: string, hours: number): Promise<SizeRes
   const devnet = await startDevnetProcess(join(dir, `devnet-${hours}`), hours);
   const storePath = join(dir, `store-${hours}`);
   let sync: SyncResult;
+  let txs: TxSample;
   let jobs: { job: string; ms: number }[];
   try {
     const store = await openEmbeddedStore({ path: storePath });
@@ -47,6 +51,7 @@ async function size(report: Report, dir: string, hours: number): Promise<SizeRes
       // As `npm start` does before it syncs: token names, tickers, decimals and logos (not timed).
       await importRegistry(store, loadConfig({}).TOKEN_REGISTRY_DIR);
       sync = await syncToTip(store, devnet.url);
+      txs = await storeTxSample(store);
       jobs = await recomputeOnce(store, devnet.url);
     } finally {
       await store.close();
@@ -104,7 +109,7 @@ async function size(report: Report, dir: string, hours: number): Promise<SizeRes
   }
   report.line();
   report.line(memoryLine('API alone, cache off', m));
-  return { hours, sync, bytes, genMs: devnet.genMs, jobs, routes, anonPeak: m.peak.anon, filePeak: m.peakFile };
+  return { hours, sync, txs, bytes, genMs: devnet.genMs, jobs, routes, anonPeak: m.peak.anon, filePeak: m.peakFile };
 }
 
 async function main() {
@@ -185,7 +190,7 @@ function summarise(report: Report, results: SizeResult[]) {
     );
   }
   report.line();
-  report.line(replayProjection(last.sync.blocksPerSecond));
+  report.line(replayProjection(last.sync.blocksPerSecond, last.txs));
 }
 
 main().catch((e: unknown) => {

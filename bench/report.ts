@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 import type { LoadResult } from './http.js';
+import { mainnetTxSample, type TxSample } from './mainnet-weight.js';
 
 export class Report {
   private readonly lines: string[] = [];
@@ -96,12 +97,26 @@ export const fmt = {
 /** Blocks of mainnet DEX history to replay: from the Alonzo hard fork (Plutus, Sept 2021) to now, ~3.8 M. */
 export const MAINNET_ALONZO_BLOCKS = 3_800_000;
 
-/** The replay projection, printed by every run that measures blocks/s. */
-export function replayProjection(blocksPerSecond: number): string {
-  const hours = MAINNET_ALONZO_BLOCKS / blocksPerSecond / 3600;
-  return (
+/**
+ * The replay projection, printed by every run that measures blocks/s: per block as measured, and, given the
+ * transactions the run indexed, weighted by transactions per block against the recorded mainnet blocks.
+ */
+export function replayProjection(blocksPerSecond: number, devnet?: TxSample): string {
+  const hours = (bps: number) => MAINNET_ALONZO_BLOCKS / bps / 3600;
+  const when = (bps: number) => `**${hours(bps).toFixed(1)} h** (${(hours(bps) / 24).toFixed(1)} days)`;
+  const perBlock =
     `projected mainnet replay from the Alonzo era (~${(MAINNET_ALONZO_BLOCKS / 1e6).toFixed(1)} M blocks) at ` +
-    `${Math.round(blocksPerSecond)} blocks/s: **${hours.toFixed(1)} h** (${(hours / 24).toFixed(1)} days); ` +
-    'assumes a mainnet block costs what a devnet block costs (mainnet blocks carry more transactions, so take it as a lower bound)'
+    `${Math.round(blocksPerSecond)} blocks/s: ${when(blocksPerSecond)} if a mainnet block cost what a devnet block costs`;
+  const mainnet = mainnetTxSample();
+  if (!devnet?.txs || !devnet.blocks || !mainnet)
+    return `${perBlock} (a lower bound: mainnet blocks carry more transactions)`;
+  const devnetTxs = devnet.txs / devnet.blocks;
+  const mainnetTxs = mainnet.txs / mainnet.blocks;
+  const weight = mainnetTxs / devnetTxs;
+  return (
+    `${perBlock}; weighted by transactions, ${when(blocksPerSecond / weight)}: a mainnet block of the sample ` +
+    `(${mainnet.blocks} recorded Alonzo-era-or-later mainnet blocks, fixtures/chain/ogmios/real) carries ` +
+    `${mainnetTxs.toFixed(1)} transactions, a devnet block of this run ${devnetTxs.toFixed(1)} (${weight.toFixed(1)} ×); ` +
+    'this assumes a mainnet transaction costs what a devnet transaction costs, and the sample is small'
   );
 }

@@ -35,6 +35,7 @@ import {
 } from './http.js';
 import { benchMcp } from './mcp.js';
 import { mongoSync, type MongoSyncResult } from './mongo-sync.js';
+import { storeTxSample, type TxSample } from './mainnet-weight.js';
 import { fmt, replayProjection, Report } from './report.js';
 import {
   benchHeaderCost,
@@ -76,6 +77,7 @@ async function main() {
   try {
     // BENCH_ONLY=service: only `npm start` (3): first token, its processes' memory, the tool server's rows.
     let s: Awaited<ReturnType<typeof syncToTip>> | null = null;
+    let txSample: TxSample | undefined;
     if (!SERVICE_ONLY && !STORE) {
       // 1. Sync into the embedded store.
       report.line('## Sync (devnet in its own process → embedded lmdb store, every extension on)');
@@ -85,6 +87,7 @@ async function main() {
       const store = await openEmbeddedStore({ path: storePath });
       await importRegistry(store, loadConfig({}).TOKEN_REGISTRY_DIR); // as `npm start` does first (not timed)
       s = await syncToTip(store, devnet.url);
+      txSample = await storeTxSample(store);
       await store.close();
       await devnet.stop();
       const bytes = storeBytes(storePath);
@@ -96,7 +99,7 @@ async function main() {
       report.row('store file size', fmt.kb(bytes), '', '');
       report.row('devnet start (generating its history)', `${(devnet.genMs / 1000).toFixed(1)} s`, '', '');
       report.line();
-      report.line(replayProjection(s.blocksPerSecond));
+      report.line(replayProjection(s.blocksPerSecond, txSample));
       rmSync(storePath, { recursive: true, force: true });
       summary.push([
         'sync blocks/s (embedded lmdb)',
@@ -114,7 +117,7 @@ async function main() {
         report.line(
           `${mongo.server}: ${mongo.blocks} blocks in ${(mongo.syncMs / 1000).toFixed(1)} s = **${mongo.blocksPerSecond.toFixed(1)} blocks/s** ` +
             `(${mongo.hours} h devnet history${mongo.stoppedEarly ? ', stopped before the tip at the time limit' : ''}); ` +
-            `${fmt.ratio(mongo.blocksPerSecond, s.blocksPerSecond)} × the embedded store. ${replayProjection(mongo.blocksPerSecond)}`,
+            `${fmt.ratio(mongo.blocksPerSecond, s.blocksPerSecond)} × the embedded store. ${replayProjection(mongo.blocksPerSecond, txSample)}`,
         );
         summary.push([`sync blocks/s (${mongo.server})`, mongo.blocksPerSecond.toFixed(1), '—', 'reported']);
       }
@@ -217,7 +220,7 @@ async function main() {
       report.header('budget', 'measured', 'target', 'verdict');
       for (const r of summary) report.row(...r);
       report.line();
-      if (s) report.line(replayProjection(s.blocksPerSecond));
+      if (s) report.line(replayProjection(s.blocksPerSecond, txSample));
     };
     if (SERVICE_ONLY) return summarize();
 

@@ -1,0 +1,52 @@
+/**
+ * How much heavier a mainnet block is than a devnet block, for the replay projection: the devnet averages a few
+ * transactions per block, a mainnet block of the DEX era tens. The mainnet side is read from the real recorded
+ * mainnet blocks of the shared fixtures (Ogmios v6 JSON, `fixtures/chain/ogmios/real`, the Alonzo era and later
+ * only, the span the projection replays); a sample of a few blocks, so the weight is an estimate, labelled as such.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { BLOCKS, TRANSACTIONS } from '../mongo/collections/chain.js';
+import type { Store } from '../mongo/store.js';
+
+const REAL = new URL('../../shared/fixtures/chain/ogmios/real/', import.meta.url);
+/** Eras whose blocks can carry Plutus scripts: DEX history starts with Alonzo. */
+const PLUTUS_ERAS = new Set(['alonzo', 'babbage', 'conway']);
+
+export interface TxSample {
+  blocks: number;
+  txs: number;
+}
+
+/** Transactions of the recorded mainnet blocks of the Plutus eras (null when the fixtures are not beside the checkout). */
+export function mainnetTxSample(): TxSample | null {
+  let files: string[];
+  try {
+    files = readdirSync(fileURLToPath(REAL)).filter((f) => f.endsWith('.json'));
+  } catch {
+    return null;
+  }
+  const sample = { blocks: 0, txs: 0 };
+  for (const f of files) {
+    // Either a bare `block` object or a whole RollForward envelope (`result.block`).
+    const j = JSON.parse(readFileSync(new URL(f, REAL), 'utf8')) as {
+      era?: string;
+      transactions?: unknown[];
+      result?: { block?: { era?: string; transactions?: unknown[] } };
+    };
+    const block = j.result?.block ?? j;
+    if (!PLUTUS_ERAS.has(block.era ?? '')) continue;
+    sample.blocks += 1;
+    sample.txs += block.transactions?.length ?? 0;
+  }
+  return sample.blocks ? sample : null;
+}
+
+/** Transactions and blocks the sync indexed into `store`. */
+export async function storeTxSample(store: Store): Promise<TxSample> {
+  const [blocks, txs] = await Promise.all([
+    store.collection(BLOCKS).count('_id'),
+    store.collection(TRANSACTIONS).count('_id'),
+  ]);
+  return { blocks, txs };
+}
