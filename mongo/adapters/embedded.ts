@@ -55,6 +55,57 @@ function indexKey(coll: string, ix: IndexSpec, doc: Record<string, unknown>): Ke
   return key;
 }
 
+/** One op of a write, resolved: its collection's handles and indexes, and the index keys of its new version. */
+interface Step {
+  h: Handles;
+  indexes: readonly IndexSpec[];
+  coll: string;
+  id: string;
+  doc: Doc | undefined;
+  /** The stored version the writer named (null: absent), undefined when the store must read it. */
+  prev: Record<string, unknown> | null | undefined;
+  keys: KeyPart[][];
+}
+
+/** An index entry to remove (the stored version's, now stale) or to add (the new version's). */
+interface IndexEdit {
+  key: KeyPart[];
+  del: boolean;
+}
+
+/** The index entries a step replaces, given the version the store holds (`old`, null/undefined: none). */
+function indexEdits(s: Step, old: Record<string, unknown> | null | undefined): IndexEdit[] {
+  const out: IndexEdit[] = [];
+  s.indexes.forEach((ix, i) => {
+    const next = s.keys[i];
+    const prev = old ? indexKey(s.coll, ix, old) : undefined;
+    if (prev && next && sameKey(prev, next)) return;
+    if (prev) out.push({ key: prev, del: true });
+    if (next) out.push({ key: next, del: false });
+  });
+  return out;
+}
+
+/**
+ * Whether every key a step writes is surely below lmdb's key size limit (1,978 bytes), counting 3 bytes per UTF-16
+ * unit and 10 per other part: a key over the limit throws while queued, so such a write takes the transaction path,
+ * which aborts whole. The stored version's keys are those of an earlier write, which fitted.
+ */
+function keysFit(s: Step): boolean {
+  const LIMIT = 1900;
+  if (s.id.length * 3 > LIMIT) return false;
+  for (const key of s.keys) {
+    let n = 0;
+    for (const part of key) n += typeof part === 'string' ? part.length * 3 + 1 : 10;
+    if (n > LIMIT) return false;
+  }
+  return true;
+}
+
+/** The msgpack encoder lmdb made for a sub-database (with its shared record structures); absent from the typings. */
+const encoderOf = (db: DocsDb): { encode(value: unknown): Uint8Array } =>
+  (db as unknown as { encoder: { encode(value: unknown): Uint8Array } }).encoder;
+
 function sameKey(a: readonly KeyPart[], b: readonly KeyPart[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -231,7 +282,7 @@ class EmbeddedStore implements Store {
     if (ops.length === 0) return;
     // Everything that can fail for a reason other than the disk (unknown collection, a bad index field) fails here,
     // before the transaction starts. Opening sub-databases also needs its own transaction, so it happens first.
-    const steps = ops.map((op) => {
+    const steps = ops.map((op): Step => {
       const h = this.dbs(op.coll) as Handles;
       const indexes = this.indexesOf(op.coll);
       if ('put' in op)
@@ -246,27 +297,52 @@ class EmbeddedStore implements Store {
         };
       return { h, indexes, coll: op.coll, id: op.del, doc: undefined, prev: op.prev, keys: [] };
     });
+    // Every op names the stored version of its document (or has no index entries to replace), and every key fits:
+    // nothing inside the transaction reads or can fail, so the whole write goes to lmdb's writer thread.
+    if (steps.every((s) => s.indexes.length === 0 || s.prev !== undefined) && steps.every(keysFit))
+      return this.writeOnWriterThread(steps);
     // lmdb runs this callback in an abortable child transaction of its next write batch (all or nothing: a throw
     // inside aborts every op of this call; kill -9 leaves the last committed batch) and commits the batch on its
     // writer thread, so the commit's page writes and fsync overlap the caller's work.
     await this.root.childTransaction(() => {
       for (const s of steps) {
-        if (s.indexes.length) {
-          // The stored version (as of the earlier ops of this batch) says which index entries are now stale; the
-          // writer may know it already (`prev`, see WriteOp), which spares reading and decoding it.
-          const old = s.prev !== undefined ? s.prev : s.h.docs.get(s.id);
-          s.indexes.forEach((ix, i) => {
-            const next = s.keys[i];
-            const prev = old ? indexKey(s.coll, ix, old) : undefined;
-            if (prev && next && sameKey(prev, next)) return;
-            if (prev) s.h.idx.removeSync(asKey(prev));
-            if (next) s.h.idx.putSync(asKey(next), EMPTY);
-          });
+        // The stored version (as of the earlier ops of this batch) says which index entries are now stale; the
+        // writer may know it already (`prev`, see WriteOp), which spares reading and decoding it.
+        const old = s.indexes.length && s.prev === undefined ? s.h.docs.get(s.id) : s.prev;
+        for (const e of indexEdits(s, old)) {
+          if (e.del) s.h.idx.removeSync(asKey(e.key));
+          else s.h.idx.putSync(asKey(e.key), EMPTY);
         }
         if (s.doc) s.h.docs.putSync(s.id, s.doc);
         else s.h.docs.removeSync(s.id);
       }
     });
+  }
+
+  /**
+   * A write that needs no read: its values are encoded here, on the caller's thread (which also saves any new
+   * msgpack record shape in its own small transaction first, so none is saved in the middle of this batch), then
+   * queued as one lmdb batch that the writer thread applies and commits: LMDB's B-tree work leaves the caller's
+   * thread, which goes on with the next slice. A batch is one conditional block of lmdb's instruction queue, which
+   * its writer never commits part of (it waits for the block's end), so the write stays all or nothing; nothing in
+   * the queuing can throw (the encodings are done and every key was checked to fit).
+   */
+  private async writeOnWriterThread(steps: readonly Step[]): Promise<void> {
+    const values = steps.map((s) => (s.doc ? lmdb.asBinary(encoderOf(s.h.docs).encode(s.doc) as Uint8Array) : null));
+    const edits = steps.map((s) => indexEdits(s, s.prev));
+    await this.root.batch(() => {
+      steps.forEach((s, i) => {
+        for (const e of edits[i] as IndexEdit[]) {
+          if (e.del) void s.h.idx.remove(asKey(e.key));
+          else void s.h.idx.put(asKey(e.key), EMPTY);
+        }
+        const v = values[i];
+        if (v) void s.h.docs.put(s.id, v as unknown as Doc);
+        else void s.h.docs.remove(s.id);
+      });
+    });
+    // The encoded values are referenced until here: lmdb's writer reads them from their buffers.
+    values.length = 0;
   }
 
   /**

@@ -141,41 +141,67 @@ describe('embedded store (lmdb) only', function () {
     }
   });
 
-  it('survives SIGKILL mid-write: every committed batch is complete, the interrupted one absent', async () => {
-    const SIZE = 3000;
-    const rounds: number[] = [];
-    for (const delayMs of [0, 3, 11]) {
-      const proc = child(['write', dir, '1000', String(SIZE)]);
-      await waitFor(proc, /^committed 1$/);
-      await new Promise((r) => setTimeout(r, delayMs));
-      proc.kill('SIGKILL');
-      const { signal } = await proc.exited;
-      assert.equal(signal, 'SIGKILL');
-      rounds.push(Math.max(...proc.lines.filter((l) => l.startsWith('committed')).map((l) => Number(l.split(' ')[1]))));
-    }
-
-    const store = await openEmbeddedStore({ path: dir });
+  it('aborts a whole batch naming every stored version (no read: the writer-thread path) when a key is too long', async () => {
+    const store = await openMemoryStore();
     try {
-      const batches = [];
-      for await (const b of store.collection(CHILD_BATCHES).scan()) batches.push(b);
-      const outputs = store.collection(CHILD_OUTPUTS);
-      // Each run restarts numbering at 0 and overwrites the same ids, so the batches present are 0..max.
-      const present = batches.map((b) => b.n);
-      assert.deepEqual(present, [...present.keys()]);
-      assert.ok(present.length >= Math.max(...rounds) + 1, 'every batch reported committed is there');
-      for (const n of present) {
-        assert.equal(await outputs.count('byBatch', { eq: [n] }), SIZE, `batch ${n} complete`);
-        const sample = childOutput(n, SIZE - 1);
-        assert.deepEqual(await outputs.get(sample._id), sample);
-      }
-      assert.equal(await outputs.count('byBatch', { gt: present.length - 1 }), 0, 'nothing of a later batch');
-      assert.equal(await outputs.count('_id'), present.length * SIZE);
-      // The killed writer left no lock behind: this process can write.
-      await store.write([put(CHILD_BATCHES, { _id: 'after-crash', n: -1, size: 0 })]);
+      await store.ensureIndexes([CHILD_OUTPUTS, CHILD_BATCHES]);
+      const ok = childOutput(0, 0);
+      const tooLong = { ...childOutput(0, 1), address: `addr1${'q'.repeat(4000)}` };
+      await assert.rejects(
+        store.write([
+          { ...put(CHILD_OUTPUTS, ok), prev: null },
+          { ...put(CHILD_BATCHES, { _id: 'batch-0', n: 0, size: 2 }), prev: null },
+          { ...put(CHILD_OUTPUTS, tooLong), prev: null },
+        ]),
+        /key size/i,
+      );
+      assert.equal(await store.collection(CHILD_OUTPUTS).get(ok._id), null);
+      assert.equal(await store.collection(CHILD_BATCHES).get('batch-0'), null);
+      assert.equal(await store.collection(CHILD_OUTPUTS).count('byBatch'), 0);
     } finally {
       await store.close();
     }
   });
+
+  // `write-known`: every op names the stored version, so each batch is queued whole to lmdb's writer thread.
+  for (const mode of ['write', 'write-known'])
+    it(`survives SIGKILL mid-write (${mode}): every committed batch is complete, the interrupted one absent`, async () => {
+      const SIZE = 3000;
+      const rounds: number[] = [];
+      for (const delayMs of [0, 3, 11]) {
+        const proc = child([mode, dir, '1000', String(SIZE)]);
+        await waitFor(proc, /^committed 1$/);
+        await new Promise((r) => setTimeout(r, delayMs));
+        proc.kill('SIGKILL');
+        const { signal } = await proc.exited;
+        assert.equal(signal, 'SIGKILL');
+        rounds.push(
+          Math.max(...proc.lines.filter((l) => l.startsWith('committed')).map((l) => Number(l.split(' ')[1]))),
+        );
+      }
+
+      const store = await openEmbeddedStore({ path: dir });
+      try {
+        const batches = [];
+        for await (const b of store.collection(CHILD_BATCHES).scan()) batches.push(b);
+        const outputs = store.collection(CHILD_OUTPUTS);
+        // Each run restarts numbering at 0 and overwrites the same ids, so the batches present are 0..max.
+        const present = batches.map((b) => b.n);
+        assert.deepEqual(present, [...present.keys()]);
+        assert.ok(present.length >= Math.max(...rounds) + 1, 'every batch reported committed is there');
+        for (const n of present) {
+          assert.equal(await outputs.count('byBatch', { eq: [n] }), SIZE, `batch ${n} complete`);
+          const sample = childOutput(n, SIZE - 1);
+          assert.deepEqual(await outputs.get(sample._id), sample);
+        }
+        assert.equal(await outputs.count('byBatch', { gt: present.length - 1 }), 0, 'nothing of a later batch');
+        assert.equal(await outputs.count('_id'), present.length * SIZE);
+        // The killed writer left no lock behind: this process can write.
+        await store.write([put(CHILD_BATCHES, { _id: 'after-crash', n: -1, size: 0 })]);
+      } finally {
+        await store.close();
+      }
+    });
 
   it('lets a second process read while this one writes, seeing whole batches only', async () => {
     const store = await openEmbeddedStore({ path: dir });
