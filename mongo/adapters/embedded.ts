@@ -106,6 +106,21 @@ function keysFit(s: Step): boolean {
 const encoderOf = (db: DocsDb): { encode(value: unknown): Uint8Array } =>
   (db as unknown as { encoder: { encode(value: unknown): Uint8Array } }).encoder;
 
+/**
+ * A document's stored bytes: without its `_id` value, which is the key already (an address history entry's id is
+ * ~190 characters, an output's 66): an empty string keeps the field's place, so the record shape and field order
+ * stay those of the document, and `withId` puts the key back on every read. No written document has an empty id
+ * (validateOps), so the empty string is unambiguous; documents stored with their id read as they are.
+ */
+const encodeDoc = (db: DocsDb, doc: Doc): Uint8Array => encoderOf(db).encode({ ...doc, _id: '' });
+
+/** A stored document as written: its `_id` restored from the key (see encodeDoc). */
+function withId<T>(doc: T | undefined, id: string): T | undefined {
+  const d = doc as { _id?: unknown } | undefined;
+  if (d && d._id === '') d._id = id;
+  return doc;
+}
+
 function sameKey(a: readonly KeyPart[], b: readonly KeyPart[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -308,12 +323,12 @@ class EmbeddedStore implements Store {
       for (const s of steps) {
         // The stored version (as of the earlier ops of this batch) says which index entries are now stale; the
         // writer may know it already (`prev`, see WriteOp), which spares reading and decoding it.
-        const old = s.indexes.length && s.prev === undefined ? s.h.docs.get(s.id) : s.prev;
+        const old = s.indexes.length && s.prev === undefined ? withId(s.h.docs.get(s.id), s.id) : s.prev;
         for (const e of indexEdits(s, old)) {
           if (e.del) s.h.idx.removeSync(asKey(e.key));
           else s.h.idx.putSync(asKey(e.key), EMPTY);
         }
-        if (s.doc) s.h.docs.putSync(s.id, s.doc);
+        if (s.doc) s.h.docs.putSync(s.id, lmdb.asBinary(encodeDoc(s.h.docs, s.doc)) as unknown as Doc);
         else s.h.docs.removeSync(s.id);
       }
     });
@@ -328,7 +343,7 @@ class EmbeddedStore implements Store {
    * the queuing can throw (the encodings are done and every key was checked to fit).
    */
   private async writeOnWriterThread(steps: readonly Step[]): Promise<void> {
-    const values = steps.map((s) => (s.doc ? lmdb.asBinary(encoderOf(s.h.docs).encode(s.doc) as Uint8Array) : null));
+    const values = steps.map((s) => (s.doc ? lmdb.asBinary(encodeDoc(s.h.docs, s.doc)) : null));
     const edits = steps.map((s) => indexEdits(s, s.prev));
     await this.root.batch(() => {
       steps.forEach((s, i) => {
@@ -371,8 +386,8 @@ class EmbeddedStore implements Store {
         if (stored) for (const ix of [...drop, ...rebuild]) dropIndexEntries(h.idx, ix.name);
         else for (const k of [...h.idx.getKeys({})]) h.idx.removeSync(k);
         if (rebuild.length)
-          for (const { value } of h.docs.getRange({}))
-            for (const ix of rebuild) h.idx.putSync(asKey(indexKey(spec.name, ix, value)), EMPTY);
+          for (const { key, value } of h.docs.getRange({}))
+            for (const ix of rebuild) h.idx.putSync(asKey(indexKey(spec.name, ix, withId(value, key) as Doc)), EMPTY);
         meta.putSync(
           spec.name,
           spec.indexes.map((ix) => ({ name: ix.name, fields: [...ix.fields] })),
@@ -406,13 +421,13 @@ class EmbeddedCollection<D extends { _id: string }> implements Collection<D> {
   ) {}
 
   async get(id: string): Promise<D | null> {
-    return (this.store.dbs(this.name)?.docs.get(id) as D | undefined) ?? null;
+    return (withId(this.store.dbs(this.name)?.docs.get(id), id) as D | undefined) ?? null;
   }
 
   /** Synchronous gets in one event turn share one read transaction: the result is one consistent snapshot. */
   async getMany(ids: readonly string[]): Promise<(D | null)[]> {
     const h = this.store.dbs(this.name);
-    return ids.map((id) => (h?.docs.get(id) as D | undefined) ?? null);
+    return ids.map((id) => (withId(h?.docs.get(id), id) as D | undefined) ?? null);
   }
 
   private plan(index: string, q: RangeQuery): Plan {
@@ -432,11 +447,11 @@ class EmbeddedCollection<D extends { _id: string }> implements Collection<D> {
     const opts = rangeOptions(plan, query.reverse ?? false);
     if (query.offset) opts.offset = query.offset;
     if (query.limit !== undefined) opts.limit = query.limit;
-    if (index === '_id') return [...h.docs.getRange(opts)].map((e) => e.value as D);
+    if (index === '_id') return [...h.docs.getRange(opts)].map((e) => withId(e.value, e.key) as D);
     const out: D[] = [];
     for (const key of h.idx.getKeys(opts)) {
       const id = (key as unknown as unknown[]).at(-1) as string;
-      const doc = h.docs.get(id);
+      const doc = withId(h.docs.get(id), id);
       if (!doc) throw new StoreError(`${this.name}.${index} lists ${id}, which is not stored: the index is corrupt`);
       out.push(doc as D);
     }
@@ -463,7 +478,7 @@ class EmbeddedCollection<D extends { _id: string }> implements Collection<D> {
           last === undefined ? { limit: pageSize } : { start: last, exclusiveStart: true, limit: pageSize },
         ),
       ];
-      for (const e of page) yield e.value as D;
+      for (const e of page) yield withId(e.value, e.key) as D;
       if (page.length < pageSize) return;
       last = page[page.length - 1]?.key;
     }

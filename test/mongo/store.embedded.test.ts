@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import * as lmdb from 'lmdb';
 import { openEmbeddedStore, openMemoryStore } from '../../mongo/adapters/embedded.js';
 import { defineCollection, put, type Store } from '../../mongo/store.js';
 import { CHILD_BATCHES, CHILD_OUTPUTS, childOutput } from './child-data.js';
@@ -55,6 +56,48 @@ describe('embedded store (lmdb) only', function () {
   });
   afterEach(() => {
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('stores a document without its id (the key) and reads documents stored with it the same', async () => {
+    let store: Store = await openEmbeddedStore({ path: dir });
+    await store.ensureIndexes([CHILD_OUTPUTS]);
+    const [fresh, old] = [childOutput(0, 0), childOutput(0, 1)];
+    await store.write([put(CHILD_OUTPUTS, fresh)]);
+    await store.close();
+    // What the folder holds, read with lmdb itself; and a document in the earlier form, id included.
+    const root = lmdb.open({ path: dir, noSubdir: false, maxDbs: 256 });
+    const raw = root.openDB<Record<string, unknown>, string>({
+      name: `docs:${CHILD_OUTPUTS.name}`,
+      encoding: 'msgpack',
+      sharedStructuresKey: Symbol.for('structures'),
+    });
+    assert.equal(raw.get(fresh._id)?._id, '');
+    await raw.put(old._id, { ...old });
+    await root.close();
+
+    store = await openEmbeddedStore({ path: dir });
+    try {
+      const withLovelace = {
+        ...CHILD_OUTPUTS,
+        indexes: [...CHILD_OUTPUTS.indexes, { name: 'byLovelace', fields: ['lovelace'] }],
+      };
+      await store.ensureIndexes([withLovelace]);
+      const coll = store.collection(withLovelace);
+      assert.deepEqual(await coll.getMany([fresh._id, old._id]), [fresh, old]);
+      assert.deepEqual(Object.keys((await coll.get(fresh._id))!), Object.keys(fresh));
+      const all = [fresh, old].sort((a, b) => (a._id < b._id ? -1 : 1));
+      assert.deepEqual(await coll.find('_id'), all);
+      const scanned = [];
+      for await (const d of coll.scan()) scanned.push(d);
+      assert.deepEqual(scanned, all);
+      // The index built from stored documents (ensureIndexes above) and one rewritten over the earlier form.
+      assert.equal(await coll.count('byLovelace'), 2);
+      await store.write([put(CHILD_OUTPUTS, { ...old, batch: 7 })]);
+      assert.deepEqual(await coll.find('byBatch', { eq: [7] }), [{ ...old, batch: 7 }]);
+      assert.equal(await coll.count('byBatch', { eq: [old.batch] }), 1);
+    } finally {
+      await store.close();
+    }
   });
 
   it('keeps documents and index entries across close and reopen', async () => {
