@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import * as lmdb from 'lmdb';
 import type { Database, Key, RangeOptions, RootDatabase } from 'lmdb';
 import type { Collection, CollectionSpec, IndexSpec, KeyPart, RangeQuery, Store, WriteOp } from '../store.js';
-import { checkQuery, indexFields, keyValue, StoreError, validateOps } from './common.js';
+import { checkQuery, indexFields, isBadName, keyValue, StoreError, validateOps } from './common.js';
 
 type Doc = { _id: string } & Record<string, unknown>;
 type DocsDb = Database<Doc, string>;
@@ -224,8 +224,27 @@ function dropIndexEntries(idx: IndexDb, name: string): void {
  * Stores written before this read the same (a record and a map decode to the same object).
  */
 function isRecordShaped(o: object): boolean {
-  for (const k in o) if (k.length > 40) return false;
-  return true;
+  let record = true;
+  for (const k in o) {
+    if (k.length > 40) record = false;
+    checkField(o, k);
+  }
+  return record;
+}
+
+/** Raised inside the encoder for a field name MongoDB restricts; `write` then names the op and the field. */
+class BadFieldSignal extends Error {}
+
+/**
+ * The field-name rule of both adapters (`badFieldName`, common.ts), checked as the encoder meets each object of a
+ * document (it asks isRecordShaped about every one) instead of in a walk of its own over every document before the
+ * write: no name containing `.` or starting with `$`, and no array directly inside an array (every array of a
+ * document is a field's value or an element of another array, so checking each field's value covers them all).
+ */
+function checkField(o: object, k: string): void {
+  if (isBadName(k)) throw new BadFieldSignal(k);
+  const v = (o as Record<string, unknown>)[k];
+  if (Array.isArray(v)) for (let i = 0; i < v.length; i++) if (Array.isArray(v[i])) throw new BadFieldSignal(k);
 }
 
 class EmbeddedStore implements Store {
@@ -293,8 +312,20 @@ class EmbeddedStore implements Store {
 
   async write(ops: readonly WriteOp[]): Promise<void> {
     this.writable('write');
-    validateOps(ops);
+    // Field names are checked by the encoder (checkField): all of them are encoded before the batch is queued, or
+    // inside the transaction, which the throw aborts; either way nothing is written.
+    validateOps(ops, { fieldNames: false });
     if (ops.length === 0) return;
+    try {
+      await this.writeChecked(ops);
+    } catch (e) {
+      if (!(e instanceof BadFieldSignal)) throw e;
+      validateOps(ops); // throws, naming the op and the field
+      throw new StoreError(`write: field ${JSON.stringify(e.message)} is refused (see validateOps)`);
+    }
+  }
+
+  private async writeChecked(ops: readonly WriteOp[]): Promise<void> {
     // Everything that can fail for a reason other than the disk (unknown collection, a bad index field) fails here,
     // before the transaction starts. Opening sub-databases also needs its own transaction, so it happens first.
     const steps = ops.map((op): Step => {

@@ -206,6 +206,33 @@ describe('embedded store (lmdb) only', function () {
     }
   });
 
+  it('refuses field names MongoDB restricts on the writer-thread path too (its encoder checks them), applying nothing', async () => {
+    const store = await openMemoryStore();
+    try {
+      await store.ensureIndexes([CHILD_OUTPUTS, CHILD_BATCHES]);
+      const ok = childOutput(0, 0);
+      const unit = `${'ab'.repeat(28)}${'cd'.repeat(10)}`; // a map keyed by asset units (over 40 characters)
+      const bad: Record<string, unknown>[] = [
+        { ...childOutput(0, 1), assets: { [unit]: '1', [`${unit}.x`]: '2' } },
+        { ...childOutput(0, 1), meta: [{ deep: { $where: 1 } }] },
+        { ...childOutput(0, 1), meta: [{ pairs: [['a', 1]] }] },
+      ];
+      for (const doc of bad) {
+        await assert.rejects(
+          store.write([
+            { ...put(CHILD_OUTPUTS, ok), prev: null },
+            { coll: CHILD_OUTPUTS.name, put: doc as { _id: string }, prev: null },
+          ]),
+          /write op #1 \(child_outputs\).*(contains '\.'|array inside)/,
+        );
+      }
+      assert.equal(await store.collection(CHILD_OUTPUTS).get(ok._id), null);
+      assert.equal(await store.collection(CHILD_OUTPUTS).count('byBatch'), 0);
+    } finally {
+      await store.close();
+    }
+  });
+
   // `write-known`: every op names the stored version, so each batch is queued whole to lmdb's writer thread.
   for (const mode of ['write', 'write-known'])
     it(`survives SIGKILL mid-write (${mode}): every committed batch is complete, the interrupted one absent`, async () => {
