@@ -244,8 +244,11 @@ class MarketBlock {
       poolOutput: p.output,
       slot,
     };
-    state.put(POOLS, doc);
-    state.put(POOL_STATES, {
+    // A pool seen for the first time gets a new id from the counter (putNew: the store holds nothing under it, so its
+    // write needs no read); one state per pool, slot and transaction.
+    if (key) state.put(POOLS, doc);
+    else state.putNew(POOLS, doc);
+    state.putNew(POOL_STATES, {
       _id: poolStateId(id, slot, tx.id),
       poolId: id,
       slot,
@@ -334,7 +337,9 @@ class MarketBlock {
       makerAddress: pending?.makerAddress ?? w.trader,
       seq: this.nextId(TRADE_SEQ_COUNTER),
     };
-    this.state.put(TRADES, trade);
+    // Without a pending trade, the id is new from the counter: the store holds nothing under it.
+    if (pending) this.state.put(TRADES, trade);
+    else this.state.putNew(TRADES, trade);
     if (!pending) this.state.put(ORDER_TRADES, { _id: w.orderRef, tradeId: id });
     this.walletTrade(trade, pending !== null);
     if (priceRaw === null || !leg) return;
@@ -439,7 +444,7 @@ class MarketBlock {
     if (!pool) return;
     const id = this.nextId(TRADE_COUNTER);
     const orderRef = `${tx.id}#${o.outIndex}`;
-    this.state.put(TRADES, {
+    this.state.putNew(TRADES, {
       _id: tradeId(id),
       id,
       poolId: pool.id,

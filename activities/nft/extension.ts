@@ -261,7 +261,8 @@ function applyJpgStore(
   const byOutput = new Map<number, JpgStoreEvent>();
   for (const e of jpgStoreEventsOf(tx, resolve)) {
     if (e.kind === 'listing') {
-      b.state.put(NFT_LISTINGS, listingDoc(e, b.slot, true));
+      // Keyed by the listing's own output, created by this transaction: no document can hold that id yet.
+      b.state.putNew(NFT_LISTINGS, listingDoc(e, b.slot, true));
       byOutput.set(Number(e.listingRef.split('#')[1]), e);
       continue;
     }
@@ -296,7 +297,8 @@ function applyJpgStore(
         txIndex,
         listingRef: e.listingRef,
       };
-      b.state.put(NFT_SALES, sale);
+      // Keyed by the listing output this transaction spends, which only one transaction ever can.
+      b.state.putNew(NFT_SALES, sale);
     }
   }
   return byOutput;

@@ -21,6 +21,31 @@ interface RawPrior {
   /** Field-level priors declared by `prior` (null: `doc` is the prior), and their paths, to keep the first. */
   patch: PatchEntry[] | null;
   paths: Set<string> | null;
+  /** The document's entry, whose value after the block endBlock reads. */
+  entry: Entry;
+}
+
+/**
+ * One document this state has loaded or changed. One entry holds what would otherwise be three map entries (its
+ * value, its stored value when changed, its prior in the current block), so a change costs one lookup.
+ */
+interface Entry {
+  /** Its value in this state (null = absent). */
+  doc: Doc | null;
+  /** Changed in this state: written by `writeOps`. */
+  dirty: boolean;
+  /**
+   * When dirty: the value the store holds for it as of this state's write (null = absent) — its value when this
+   * state first changed it (read from the store, or from the base state whose write precedes this one). One the
+   * store lacks and the slice removes again (an output created and spent within the write) needs no write; the
+   * value tells the store which index entries to replace (WriteOp `prev`: the sync is the only writer of its
+   * collections). Undefined: the state never loaded it (a document the slice creates under a new id, e.g. a
+   * transaction), so the store reads it back itself.
+   */
+  stored: Doc | null | undefined;
+  /** The current block's prior of it, valid while `block` is the state's current block number. */
+  prior: RawPrior | null;
+  block: number;
 }
 
 /**
@@ -63,28 +88,21 @@ export function priorOf(p: Prior, after: Doc | null): Doc | null {
   return after ? applyPatch(after, p.patch) : null;
 }
 
-/** One collection's view in a SliceState. */
+/** One collection's view in a SliceState: its entries, and the ids of the dirty ones in the order first changed. */
 interface CollView {
-  docs: Map<string, Doc | null>;
-  /**
-   * Documents changed in this state → the value the store holds for them (null = absent) as of this state's write:
-   * their value when this state first changed them (read from the store, or from the base state whose write
-   * precedes this one). One that the store lacks and the slice removes again (an output created and spent within
-   * the write) needs no write; the value tells the store which index entries to replace (WriteOp `prev`: the sync
-   * is the only writer of its collections). Undefined: the state never loaded it (a document the slice creates
-   * under a new id, e.g. a transaction), so the store reads it back itself.
-   */
-  dirty: Map<string, Doc | null | undefined>;
-  /** Ids whose prior the current block already recorded, with it. */
-  touched: Map<string, RawPrior>;
+  entries: Map<string, Entry>;
+  dirty: string[];
 }
+
+const entry = (doc: Doc | null): Entry => ({ doc, dirty: false, stored: undefined, prior: null, block: 0 });
 
 export class SliceState {
   private readonly views = new Map<string, CollView>();
   private priors: RawPrior[] | null = null;
+  /** Number of the current block (beginBlock): an entry's `prior` belongs to it only when its `block` matches. */
+  private block = 0;
   /** Documents this state copied or created for in-place edits: no write or base state holds them. */
   private readonly owned = new WeakSet<object>();
-  private readonly touchedIn: CollView[] = [];
 
   /**
    * `base`: the previous sub-batch's state while its write is still committing. Reads fall through to it before
@@ -101,44 +119,42 @@ export class SliceState {
   }
 
   private cached(name: string, id: string): { doc: Doc | null } | undefined {
-    const m = this.views.get(name)?.docs;
-    if (m?.has(id)) return { doc: m.get(id) ?? null };
-    return this.base?.cached(name, id);
+    return this.views.get(name)?.entries.get(id) ?? this.base?.cached(name, id);
   }
 
   private view(name: string): CollView {
     let v = this.views.get(name);
-    if (!v) this.views.set(name, (v = { docs: new Map(), dirty: new Map(), touched: new Map() }));
+    if (!v) this.views.set(name, (v = { entries: new Map(), dirty: [] }));
     return v;
   }
 
   /** Load the documents not yet in the view; absent ones are remembered as absent. */
   async prefetch<D extends { _id: string }>(spec: CollectionSpec<D>, ids: Iterable<string>): Promise<void> {
-    const m = this.view(spec.name).docs;
+    const m = this.view(spec.name).entries;
     const missing: string[] = [];
     const seen = new Set<string>();
     for (const id of ids) {
       if (m.has(id) || seen.has(id)) continue;
       seen.add(id);
       const hit = this.base?.cached(spec.name, id);
-      if (hit) m.set(id, hit.doc);
+      if (hit) m.set(id, entry(hit.doc));
       else missing.push(id);
     }
     if (missing.length === 0) return;
     const docs = await this.store.collection(spec).getMany(missing);
-    missing.forEach((id, i) => m.set(id, (docs[i] as Doc | null) ?? null));
+    // An id changed meanwhile (another prefetch of this collection, resolved first) keeps its entry.
+    missing.forEach((id, i) => m.has(id) || m.set(id, entry((docs[i] as Doc | null) ?? null)));
   }
 
   /** A prefetched document (or null when absent). Reading one that was not prefetched is a programming error. */
   get<D extends { _id: string }>(spec: CollectionSpec<D>, id: string): D | null {
-    const m = this.view(spec.name).docs;
-    const doc = m.get(id);
-    if (doc === undefined && !m.has(id)) throw new Error(`sync: ${spec.name}/${id} read before it was prefetched`);
-    return (doc ?? null) as D | null;
+    const e = this.view(spec.name).entries.get(id);
+    if (!e) throw new Error(`sync: ${spec.name}/${id} read before it was prefetched`);
+    return e.doc as D | null;
   }
 
   has<D extends { _id: string }>(spec: CollectionSpec<D>, id: string): boolean {
-    return this.view(spec.name).docs.has(id);
+    return this.view(spec.name).entries.has(id);
   }
 
   put<D extends { _id: string }>(spec: CollectionSpec<D>, doc: D): void {
@@ -150,9 +166,10 @@ export class SliceState {
    * prefetching it: the store is known to lack it, so the write needs no read to find its old index entries.
    */
   putNew<D extends { _id: string }>(spec: CollectionSpec<D>, doc: D): void {
-    const m = this.view(spec.name).docs;
-    if (!m.has(doc._id)) m.set(doc._id, null);
-    this.change(spec.name, doc._id, doc as unknown as Doc);
+    const v = this.view(spec.name);
+    let e = v.entries.get(doc._id);
+    if (!e) v.entries.set(doc._id, (e = entry(null)));
+    this.changeEntry(v, spec.name, doc._id, e, true, doc as unknown as Doc);
   }
 
   remove<D extends { _id: string }>(spec: CollectionSpec<D>, id: string): void {
@@ -161,12 +178,18 @@ export class SliceState {
 
   private change(name: string, id: string, doc: Doc | null): void {
     const v = this.view(name);
-    const loaded = v.docs.get(id);
-    const known = loaded !== undefined || v.docs.has(id);
-    const before = loaded ?? null;
+    let e = v.entries.get(id);
+    const known = e !== undefined;
+    if (!e) v.entries.set(id, (e = entry(null)));
+    this.changeEntry(v, name, id, e, known, doc);
+  }
+
+  /** `known`: the entry was loaded (or known absent) before this change, so its stored value is known. */
+  private changeEntry(v: CollView, name: string, id: string, e: Entry, known: boolean, doc: Doc | null): void {
+    const before = e.doc;
     if (this.priors) {
-      const t = v.touched.get(id);
-      if (!t) this.touch(v, name, id, before, false);
+      const t = e.block === this.block ? e.prior : null;
+      if (!t) this.touch(e, name, id, before, false);
       else if (t.patch) {
         // Edited in place earlier in this block, now replaced: its prior becomes the whole document again.
         t.doc = before && applyPatch(before, t.patch);
@@ -174,14 +197,18 @@ export class SliceState {
         t.paths = null;
       }
     }
-    v.docs.set(id, doc);
-    if (!v.dirty.has(id)) v.dirty.set(id, known ? before : undefined);
+    e.doc = doc;
+    if (!e.dirty) {
+      e.dirty = true;
+      e.stored = known ? before : undefined;
+      v.dirty.push(id);
+    }
   }
 
-  private touch(v: CollView, coll: string, id: string, doc: Doc | null, edited: boolean): RawPrior {
-    if (v.touched.size === 0) this.touchedIn.push(v);
-    const p: RawPrior = { coll, id, doc, patch: edited ? [] : null, paths: edited ? new Set() : null };
-    v.touched.set(id, p);
+  private touch(e: Entry, coll: string, id: string, doc: Doc | null, edited: boolean): RawPrior {
+    const p: RawPrior = { coll, id, doc, patch: edited ? [] : null, paths: edited ? new Set() : null, entry: e };
+    e.prior = p;
+    e.block = this.block;
     (this.priors as RawPrior[]).push(p);
     return p;
   }
@@ -192,17 +219,23 @@ export class SliceState {
    * a field, declare its prior value with `prior`.
    */
   edit<D extends { _id: string }>(spec: CollectionSpec<D>, id: string, copy: (d: D) => D): D | null {
-    const cur = this.get(spec, id);
-    if (cur === null) return null;
     const v = this.view(spec.name);
+    const e = v.entries.get(id);
+    if (!e) throw new Error(`sync: ${spec.name}/${id} read before it was prefetched`);
+    const cur = e.doc as D | null;
+    if (cur === null) return null;
     let doc = cur;
     if (!this.owned.has(cur)) {
       doc = copy(cur);
       this.owned.add(doc);
-      v.docs.set(id, doc as unknown as Doc);
-      if (!v.dirty.has(id)) v.dirty.set(id, cur as unknown as Doc);
+      e.doc = doc as unknown as Doc;
+      if (!e.dirty) {
+        e.dirty = true;
+        e.stored = cur as unknown as Doc;
+        v.dirty.push(id);
+      }
     }
-    if (this.priors && !v.touched.has(id)) this.touch(v, spec.name, id, null, true);
+    if (this.priors && e.block !== this.block) this.touch(e, spec.name, id, null, true);
     return doc;
   }
 
@@ -223,7 +256,8 @@ export class SliceState {
     had: boolean,
     value?: unknown,
   ): void {
-    const t = this.priors ? this.views.get(spec.name)?.touched.get(id) : undefined;
+    const e = this.priors ? this.views.get(spec.name)?.entries.get(id) : undefined;
+    const t = e && e.block === this.block ? e.prior : null;
     if (!t?.patch) return; // outside a block, or the block's prior is the whole document (created or replaced by it)
     const key = path.length === 1 ? (path[0] as string) : path.join('\u0000');
     if (t.paths?.has(key)) return;
@@ -233,8 +267,7 @@ export class SliceState {
 
   beginBlock(): void {
     this.priors = [];
-    for (const v of this.touchedIn) v.touched.clear();
-    this.touchedIn.length = 0;
+    this.block++;
   }
 
   /**
@@ -250,7 +283,7 @@ export class SliceState {
         if (p.patch.length > 0) out.push({ coll: p.coll, id: p.id, patch: p.patch });
         continue;
       }
-      const after = this.views.get(p.coll)?.docs.get(p.id) ?? null;
+      const after = p.entry.doc;
       if (p.doc !== after) out.push({ coll: p.coll, id: p.id, before: p.doc, after });
     }
     return out;
@@ -265,7 +298,7 @@ export class SliceState {
     for (let i = changes.length - 1; i >= 0; i--) {
       const c = changes[i] as Change;
       if ('patch' in c) {
-        const cur = this.view(c.coll).docs.get(c.id) ?? null;
+        const cur = this.view(c.coll).entries.get(c.id)?.doc ?? null;
         this.change(c.coll, c.id, cur && applyPatch(cur, c.patch));
       } else this.change(c.coll, c.id, c.before);
     }
@@ -275,8 +308,8 @@ export class SliceState {
   writeOps(): WriteOp[] {
     const ops: WriteOp[] = [];
     for (const [coll, v] of this.views) {
-      for (const [id, stored] of v.dirty) {
-        const doc = v.docs.get(id) ?? null;
+      for (const id of v.dirty) {
+        const { doc, stored } = v.entries.get(id) as Entry;
         // Back to the very value the store holds (a block undone in memory restores the prior object), or created
         // and removed again within the write: no write.
         if (doc === (stored ?? null)) continue;
@@ -289,7 +322,7 @@ export class SliceState {
 
   get dirtyCount(): number {
     let n = 0;
-    for (const v of this.views.values()) n += v.dirty.size;
+    for (const v of this.views.values()) n += v.dirty.length;
     return n;
   }
 }

@@ -6,8 +6,14 @@ import type { IndexSpec, KeyPart, RangeQuery, WriteOp } from '../store.js';
 
 export class StoreError extends Error {}
 
-/** Throws on the first malformed op (naming its position), so a bad batch applies nothing on either engine. */
-export function validateOps(ops: readonly WriteOp[]): void {
+/**
+ * Throws on the first malformed op (naming its position), so a bad batch applies nothing on either engine.
+ * `fieldNames` false: leave out the walk over every document's field names (`badFieldName`), for an adapter whose
+ * encoder refuses the same names as it writes them (the embedded store's) and calls this again, with the walk, to
+ * say which op and field it was.
+ */
+export function validateOps(ops: readonly WriteOp[], opts: { fieldNames?: boolean } = {}): void {
+  const fieldNames = opts.fieldNames ?? true;
   ops.forEach((op, i) => {
     const where = `write op #${i}`;
     if (op === null || typeof op !== 'object') throw new StoreError(`${where} is not an object`);
@@ -19,7 +25,7 @@ export function validateOps(ops: readonly WriteOp[]): void {
       const id = (doc as { _id?: unknown })._id;
       if (typeof id !== 'string' || id === '')
         throw new StoreError(`${where} (${op.coll}): put needs a non-empty string _id, got ${JSON.stringify(id)}`);
-      const bad = badFieldName(doc);
+      const bad = fieldNames ? badFieldName(doc) : null;
       if (bad !== null)
         throw new StoreError(
           `${where} (${op.coll}) document ${JSON.stringify(id)}: field ${bad} contains '.' or ` +
@@ -46,6 +52,9 @@ export function badFieldName(x: unknown, path = ''): string | null {
   return hasBadFieldName(x) ? describeBadField(x, path) : null;
 }
 
+/** Whether a field name is one `badFieldName` refuses: containing `.` or starting with `$`. */
+export const isBadName = (k: string): boolean => k.charCodeAt(0) === 36 /* $ */ || k.includes('.');
+
 function hasBadFieldName(x: unknown): boolean {
   if (x === null || typeof x !== 'object') return false;
   if (Array.isArray(x)) {
@@ -56,8 +65,7 @@ function hasBadFieldName(x: unknown): boolean {
     return false;
   }
   for (const k in x as Record<string, unknown>) {
-    const c = k.charCodeAt(0);
-    if (c === 36 /* $ */ || k.includes('.')) return true;
+    if (isBadName(k)) return true;
     const v = (x as Record<string, unknown>)[k];
     if (v !== null && typeof v === 'object' && hasBadFieldName(v)) return true;
   }

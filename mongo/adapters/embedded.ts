@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import * as lmdb from 'lmdb';
 import type { Database, Key, RangeOptions, RootDatabase } from 'lmdb';
 import type { Collection, CollectionSpec, IndexSpec, KeyPart, RangeQuery, Store, WriteOp } from '../store.js';
-import { checkQuery, indexFields, keyValue, StoreError, validateOps } from './common.js';
+import { checkQuery, indexFields, isBadName, keyValue, StoreError, validateOps } from './common.js';
 
 type Doc = { _id: string } & Record<string, unknown>;
 type DocsDb = Database<Doc, string>;
@@ -53,6 +53,72 @@ function indexKey(coll: string, ix: IndexSpec, doc: Record<string, unknown>): Ke
   for (const f of ix.fields) key.push(keyValue(coll, doc, f));
   key.push(doc._id as string);
   return key;
+}
+
+/** One op of a write, resolved: its collection's handles and indexes, and the index keys of its new version. */
+interface Step {
+  h: Handles;
+  indexes: readonly IndexSpec[];
+  coll: string;
+  id: string;
+  doc: Doc | undefined;
+  /** The stored version the writer named (null: absent), undefined when the store must read it. */
+  prev: Record<string, unknown> | null | undefined;
+  keys: KeyPart[][];
+}
+
+/** An index entry to remove (the stored version's, now stale) or to add (the new version's). */
+interface IndexEdit {
+  key: KeyPart[];
+  del: boolean;
+}
+
+/** The index entries a step replaces, given the version the store holds (`old`, null/undefined: none). */
+function indexEdits(s: Step, old: Record<string, unknown> | null | undefined): IndexEdit[] {
+  const out: IndexEdit[] = [];
+  s.indexes.forEach((ix, i) => {
+    const next = s.keys[i];
+    const prev = old ? indexKey(s.coll, ix, old) : undefined;
+    if (prev && next && sameKey(prev, next)) return;
+    if (prev) out.push({ key: prev, del: true });
+    if (next) out.push({ key: next, del: false });
+  });
+  return out;
+}
+
+/**
+ * Whether every key a step writes is surely below lmdb's key size limit (1,978 bytes), counting 3 bytes per UTF-16
+ * unit and 10 per other part: a key over the limit throws while queued, so such a write takes the transaction path,
+ * which aborts whole. The stored version's keys are those of an earlier write, which fitted.
+ */
+function keysFit(s: Step): boolean {
+  const LIMIT = 1900;
+  if (s.id.length * 3 > LIMIT) return false;
+  for (const key of s.keys) {
+    let n = 0;
+    for (const part of key) n += typeof part === 'string' ? part.length * 3 + 1 : 10;
+    if (n > LIMIT) return false;
+  }
+  return true;
+}
+
+/** The msgpack encoder lmdb made for a sub-database (with its shared record structures); absent from the typings. */
+const encoderOf = (db: DocsDb): { encode(value: unknown): Uint8Array } =>
+  (db as unknown as { encoder: { encode(value: unknown): Uint8Array } }).encoder;
+
+/**
+ * A document's stored bytes: without its `_id` value, which is the key already (an address history entry's id is
+ * ~190 characters, an output's 66): an empty string keeps the field's place, so the record shape and field order
+ * stay those of the document, and `withId` puts the key back on every read. No written document has an empty id
+ * (validateOps), so the empty string is unambiguous; documents stored with their id read as they are.
+ */
+const encodeDoc = (db: DocsDb, doc: Doc): Uint8Array => encoderOf(db).encode({ ...doc, _id: '' });
+
+/** A stored document as written: its `_id` restored from the key (see encodeDoc). */
+function withId<T>(doc: T | undefined, id: string): T | undefined {
+  const d = doc as { _id?: unknown } | undefined;
+  if (d && d._id === '') d._id = id;
+  return doc;
 }
 
 function sameKey(a: readonly KeyPart[], b: readonly KeyPart[]): boolean {
@@ -158,8 +224,27 @@ function dropIndexEntries(idx: IndexDb, name: string): void {
  * Stores written before this read the same (a record and a map decode to the same object).
  */
 function isRecordShaped(o: object): boolean {
-  for (const k in o) if (k.length > 40) return false;
-  return true;
+  let record = true;
+  for (const k in o) {
+    if (k.length > 40) record = false;
+    checkField(o, k);
+  }
+  return record;
+}
+
+/** Raised inside the encoder for a field name MongoDB restricts; `write` then names the op and the field. */
+class BadFieldSignal extends Error {}
+
+/**
+ * The field-name rule of both adapters (`badFieldName`, common.ts), checked as the encoder meets each object of a
+ * document (it asks isRecordShaped about every one) instead of in a walk of its own over every document before the
+ * write: no name containing `.` or starting with `$`, and no array directly inside an array (every array of a
+ * document is a field's value or an element of another array, so checking each field's value covers them all).
+ */
+function checkField(o: object, k: string): void {
+  if (isBadName(k)) throw new BadFieldSignal(k);
+  const v = (o as Record<string, unknown>)[k];
+  if (Array.isArray(v)) for (let i = 0; i < v.length; i++) if (Array.isArray(v[i])) throw new BadFieldSignal(k);
 }
 
 class EmbeddedStore implements Store {
@@ -227,11 +312,23 @@ class EmbeddedStore implements Store {
 
   async write(ops: readonly WriteOp[]): Promise<void> {
     this.writable('write');
-    validateOps(ops);
+    // Field names are checked by the encoder (checkField): all of them are encoded before the batch is queued, or
+    // inside the transaction, which the throw aborts; either way nothing is written.
+    validateOps(ops, { fieldNames: false });
     if (ops.length === 0) return;
+    try {
+      await this.writeChecked(ops);
+    } catch (e) {
+      if (!(e instanceof BadFieldSignal)) throw e;
+      validateOps(ops); // throws, naming the op and the field
+      throw new StoreError(`write: field ${JSON.stringify(e.message)} is refused (see validateOps)`);
+    }
+  }
+
+  private async writeChecked(ops: readonly WriteOp[]): Promise<void> {
     // Everything that can fail for a reason other than the disk (unknown collection, a bad index field) fails here,
     // before the transaction starts. Opening sub-databases also needs its own transaction, so it happens first.
-    const steps = ops.map((op) => {
+    const steps = ops.map((op): Step => {
       const h = this.dbs(op.coll) as Handles;
       const indexes = this.indexesOf(op.coll);
       if ('put' in op)
@@ -246,27 +343,52 @@ class EmbeddedStore implements Store {
         };
       return { h, indexes, coll: op.coll, id: op.del, doc: undefined, prev: op.prev, keys: [] };
     });
+    // Every op names the stored version of its document (or has no index entries to replace), and every key fits:
+    // nothing inside the transaction reads or can fail, so the whole write goes to lmdb's writer thread.
+    if (steps.every((s) => s.indexes.length === 0 || s.prev !== undefined) && steps.every(keysFit))
+      return this.writeOnWriterThread(steps);
     // lmdb runs this callback in an abortable child transaction of its next write batch (all or nothing: a throw
     // inside aborts every op of this call; kill -9 leaves the last committed batch) and commits the batch on its
     // writer thread, so the commit's page writes and fsync overlap the caller's work.
     await this.root.childTransaction(() => {
       for (const s of steps) {
-        if (s.indexes.length) {
-          // The stored version (as of the earlier ops of this batch) says which index entries are now stale; the
-          // writer may know it already (`prev`, see WriteOp), which spares reading and decoding it.
-          const old = s.prev !== undefined ? s.prev : s.h.docs.get(s.id);
-          s.indexes.forEach((ix, i) => {
-            const next = s.keys[i];
-            const prev = old ? indexKey(s.coll, ix, old) : undefined;
-            if (prev && next && sameKey(prev, next)) return;
-            if (prev) s.h.idx.removeSync(asKey(prev));
-            if (next) s.h.idx.putSync(asKey(next), EMPTY);
-          });
+        // The stored version (as of the earlier ops of this batch) says which index entries are now stale; the
+        // writer may know it already (`prev`, see WriteOp), which spares reading and decoding it.
+        const old = s.indexes.length && s.prev === undefined ? withId(s.h.docs.get(s.id), s.id) : s.prev;
+        for (const e of indexEdits(s, old)) {
+          if (e.del) s.h.idx.removeSync(asKey(e.key));
+          else s.h.idx.putSync(asKey(e.key), EMPTY);
         }
-        if (s.doc) s.h.docs.putSync(s.id, s.doc);
+        if (s.doc) s.h.docs.putSync(s.id, lmdb.asBinary(encodeDoc(s.h.docs, s.doc)) as unknown as Doc);
         else s.h.docs.removeSync(s.id);
       }
     });
+  }
+
+  /**
+   * A write that needs no read: its values are encoded here, on the caller's thread (which also saves any new
+   * msgpack record shape in its own small transaction first, so none is saved in the middle of this batch), then
+   * queued as one lmdb batch that the writer thread applies and commits: LMDB's B-tree work leaves the caller's
+   * thread, which goes on with the next slice. A batch is one conditional block of lmdb's instruction queue, which
+   * its writer never commits part of (it waits for the block's end), so the write stays all or nothing; nothing in
+   * the queuing can throw (the encodings are done and every key was checked to fit).
+   */
+  private async writeOnWriterThread(steps: readonly Step[]): Promise<void> {
+    const values = steps.map((s) => (s.doc ? lmdb.asBinary(encodeDoc(s.h.docs, s.doc)) : null));
+    const edits = steps.map((s) => indexEdits(s, s.prev));
+    await this.root.batch(() => {
+      steps.forEach((s, i) => {
+        for (const e of edits[i] as IndexEdit[]) {
+          if (e.del) void s.h.idx.remove(asKey(e.key));
+          else void s.h.idx.put(asKey(e.key), EMPTY);
+        }
+        const v = values[i];
+        if (v) void s.h.docs.put(s.id, v as unknown as Doc);
+        else void s.h.docs.remove(s.id);
+      });
+    });
+    // The encoded values are referenced until here: lmdb's writer reads them from their buffers.
+    values.length = 0;
   }
 
   /**
@@ -295,8 +417,8 @@ class EmbeddedStore implements Store {
         if (stored) for (const ix of [...drop, ...rebuild]) dropIndexEntries(h.idx, ix.name);
         else for (const k of [...h.idx.getKeys({})]) h.idx.removeSync(k);
         if (rebuild.length)
-          for (const { value } of h.docs.getRange({}))
-            for (const ix of rebuild) h.idx.putSync(asKey(indexKey(spec.name, ix, value)), EMPTY);
+          for (const { key, value } of h.docs.getRange({}))
+            for (const ix of rebuild) h.idx.putSync(asKey(indexKey(spec.name, ix, withId(value, key) as Doc)), EMPTY);
         meta.putSync(
           spec.name,
           spec.indexes.map((ix) => ({ name: ix.name, fields: [...ix.fields] })),
@@ -330,13 +452,13 @@ class EmbeddedCollection<D extends { _id: string }> implements Collection<D> {
   ) {}
 
   async get(id: string): Promise<D | null> {
-    return (this.store.dbs(this.name)?.docs.get(id) as D | undefined) ?? null;
+    return (withId(this.store.dbs(this.name)?.docs.get(id), id) as D | undefined) ?? null;
   }
 
   /** Synchronous gets in one event turn share one read transaction: the result is one consistent snapshot. */
   async getMany(ids: readonly string[]): Promise<(D | null)[]> {
     const h = this.store.dbs(this.name);
-    return ids.map((id) => (h?.docs.get(id) as D | undefined) ?? null);
+    return ids.map((id) => (withId(h?.docs.get(id), id) as D | undefined) ?? null);
   }
 
   private plan(index: string, q: RangeQuery): Plan {
@@ -356,11 +478,11 @@ class EmbeddedCollection<D extends { _id: string }> implements Collection<D> {
     const opts = rangeOptions(plan, query.reverse ?? false);
     if (query.offset) opts.offset = query.offset;
     if (query.limit !== undefined) opts.limit = query.limit;
-    if (index === '_id') return [...h.docs.getRange(opts)].map((e) => e.value as D);
+    if (index === '_id') return [...h.docs.getRange(opts)].map((e) => withId(e.value, e.key) as D);
     const out: D[] = [];
     for (const key of h.idx.getKeys(opts)) {
       const id = (key as unknown as unknown[]).at(-1) as string;
-      const doc = h.docs.get(id);
+      const doc = withId(h.docs.get(id), id);
       if (!doc) throw new StoreError(`${this.name}.${index} lists ${id}, which is not stored: the index is corrupt`);
       out.push(doc as D);
     }
@@ -387,7 +509,7 @@ class EmbeddedCollection<D extends { _id: string }> implements Collection<D> {
           last === undefined ? { limit: pageSize } : { start: last, exclusiveStart: true, limit: pageSize },
         ),
       ];
-      for (const e of page) yield e.value as D;
+      for (const e of page) yield withId(e.value, e.key) as D;
       if (page.length < pageSize) return;
       last = page[page.length - 1]?.key;
     }

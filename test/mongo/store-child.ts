@@ -2,22 +2,31 @@
  * Child process for the embedded-store tests, so a second OS process really shares the lmdb folder.
  *  write <path> <batches> <size>: writes numbered batches (outputs + one marker document per batch, over two
  *    collections), printing `committed <n>` after each; the parent kills it with SIGKILL somewhere in between.
+ *  write-known <path> <batches> <size>: the same, each op naming the document's stored version (`prev`, read first),
+ *    as the sync writes.
  *  read <path> <target>: opens read-only beside a writer and prints `seen <count>` each time the number of outputs
  *    changes, until it reaches `target`.
  */
 import { openEmbeddedStore } from '../../mongo/adapters/embedded.js';
-import { put } from '../../mongo/store.js';
+import { put, type WriteOp } from '../../mongo/store.js';
 import { CHILD_BATCHES, CHILD_OUTPUTS, childOutput } from './child-data.js';
 
 const [mode, path, a, b] = process.argv.slice(2) as [string, string, string, string];
 
-if (mode === 'write') {
+if (mode === 'write' || mode === 'write-known') {
   const store = await openEmbeddedStore({ path });
   await store.ensureIndexes([CHILD_OUTPUTS, CHILD_BATCHES]);
   for (let n = 0; n < Number(a); n++) {
     const size = Number(b);
-    const ops = Array.from({ length: size }, (_, i) => put(CHILD_OUTPUTS, childOutput(n, i)));
+    const ops: WriteOp[] = Array.from({ length: size }, (_, i) => put(CHILD_OUTPUTS, childOutput(n, i)));
     ops.push(put(CHILD_BATCHES, { _id: `batch-${String(n).padStart(6, '0')}`, n, size }));
+    if (mode === 'write-known') {
+      const outputs = await store
+        .collection(CHILD_OUTPUTS)
+        .getMany(ops.slice(0, size).map((o) => o.coll && (o as { put: { _id: string } }).put._id));
+      const batch = await store.collection(CHILD_BATCHES).get(`batch-${String(n).padStart(6, '0')}`);
+      ops.forEach((o, i) => ((o as { prev?: unknown }).prev = i < size ? outputs[i] : batch));
+    }
     await store.write(ops);
     process.stdout.write(`committed ${n}\n`);
   }

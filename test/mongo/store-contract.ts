@@ -56,6 +56,9 @@ function utxos(n: number): UtxoDoc[] {
   }));
 }
 
+/** A document as a write's `prev` (the stored version) takes it. */
+const stored = (d: UtxoDoc) => d as unknown as { _id: string } & Record<string, unknown>;
+
 /** Reference order of an index: fields in order (null first), then `_id`. */
 function byKeys(fields: readonly string[]) {
   const rank = (v: unknown) => (v === null || v === undefined ? 0 : 1);
@@ -125,6 +128,31 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       assert.deepEqual(await coll.find('bySlot', { eq: [500] }), []);
       assert.deepEqual(await coll.find('bySpent', { eq: [true] }), [moved]);
       assert.equal(await coll.count('bySlot'), 1);
+    });
+
+    it('replaces index entries from the stored version a write names (prev), across collections, as if read', async () => {
+      const [a, b] = ADDRESSES as [string, string];
+      const [kept, moved, gone] = utxos(3) as [UtxoDoc, UtxoDoc, UtxoDoc];
+      await store.write([put(UTXOS, kept), put(UTXOS, { ...moved, address: a }), put(UTXOS, gone)]);
+      const block: BlockDoc = { _id: hex('block 7'), height: 7, fees: '170000' };
+      const next = { ...moved, address: b, slot: 999, spent: true };
+      // Every op names what the store holds (null: absent), the way the sync writes.
+      await store.write([
+        { ...put(UTXOS, next), prev: stored({ ...moved, address: a }) },
+        { ...del(UTXOS, gone._id), prev: stored(gone) },
+        { ...put(BLOCKS, block), prev: null },
+      ]);
+      const coll = store.collection(UTXOS);
+      assert.deepEqual(await coll.get(next._id), next);
+      assert.equal(await coll.get(gone._id), null);
+      assert.deepEqual(
+        ids(await coll.find('byAddress', { eq: [b] })),
+        ids([next, kept].filter((d) => d.address === b)),
+      );
+      assert.ok(!ids(await coll.find('byAddress', { eq: [a] })).includes(next._id));
+      assert.equal(await coll.count('bySlot'), 2);
+      assert.deepEqual(await coll.find('bySlot', { eq: [999] }), [next]);
+      assert.deepEqual(await store.collection(BLOCKS).find('byHeight', { eq: [7] }), [block]);
     });
 
     it('deletes documents and their index entries; deleting a missing id is a no-op', async () => {

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import * as lmdb from 'lmdb';
 import { openEmbeddedStore, openMemoryStore } from '../../mongo/adapters/embedded.js';
 import { defineCollection, put, type Store } from '../../mongo/store.js';
 import { CHILD_BATCHES, CHILD_OUTPUTS, childOutput } from './child-data.js';
@@ -55,6 +56,48 @@ describe('embedded store (lmdb) only', function () {
   });
   afterEach(() => {
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('stores a document without its id (the key) and reads documents stored with it the same', async () => {
+    let store: Store = await openEmbeddedStore({ path: dir });
+    await store.ensureIndexes([CHILD_OUTPUTS]);
+    const [fresh, old] = [childOutput(0, 0), childOutput(0, 1)];
+    await store.write([put(CHILD_OUTPUTS, fresh)]);
+    await store.close();
+    // What the folder holds, read with lmdb itself; and a document in the earlier form, id included.
+    const root = lmdb.open({ path: dir, noSubdir: false, maxDbs: 256 });
+    const raw = root.openDB<Record<string, unknown>, string>({
+      name: `docs:${CHILD_OUTPUTS.name}`,
+      encoding: 'msgpack',
+      sharedStructuresKey: Symbol.for('structures'),
+    });
+    assert.equal(raw.get(fresh._id)?._id, '');
+    await raw.put(old._id, { ...old });
+    await root.close();
+
+    store = await openEmbeddedStore({ path: dir });
+    try {
+      const withLovelace = {
+        ...CHILD_OUTPUTS,
+        indexes: [...CHILD_OUTPUTS.indexes, { name: 'byLovelace', fields: ['lovelace'] }],
+      };
+      await store.ensureIndexes([withLovelace]);
+      const coll = store.collection(withLovelace);
+      assert.deepEqual(await coll.getMany([fresh._id, old._id]), [fresh, old]);
+      assert.deepEqual(Object.keys((await coll.get(fresh._id))!), Object.keys(fresh));
+      const all = [fresh, old].sort((a, b) => (a._id < b._id ? -1 : 1));
+      assert.deepEqual(await coll.find('_id'), all);
+      const scanned = [];
+      for await (const d of coll.scan()) scanned.push(d);
+      assert.deepEqual(scanned, all);
+      // The index built from stored documents (ensureIndexes above) and one rewritten over the earlier form.
+      assert.equal(await coll.count('byLovelace'), 2);
+      await store.write([put(CHILD_OUTPUTS, { ...old, batch: 7 })]);
+      assert.deepEqual(await coll.find('byBatch', { eq: [7] }), [{ ...old, batch: 7 }]);
+      assert.equal(await coll.count('byBatch', { eq: [old.batch] }), 1);
+    } finally {
+      await store.close();
+    }
   });
 
   it('keeps documents and index entries across close and reopen', async () => {
@@ -141,41 +184,94 @@ describe('embedded store (lmdb) only', function () {
     }
   });
 
-  it('survives SIGKILL mid-write: every committed batch is complete, the interrupted one absent', async () => {
-    const SIZE = 3000;
-    const rounds: number[] = [];
-    for (const delayMs of [0, 3, 11]) {
-      const proc = child(['write', dir, '1000', String(SIZE)]);
-      await waitFor(proc, /^committed 1$/);
-      await new Promise((r) => setTimeout(r, delayMs));
-      proc.kill('SIGKILL');
-      const { signal } = await proc.exited;
-      assert.equal(signal, 'SIGKILL');
-      rounds.push(Math.max(...proc.lines.filter((l) => l.startsWith('committed')).map((l) => Number(l.split(' ')[1]))));
-    }
-
-    const store = await openEmbeddedStore({ path: dir });
+  it('aborts a whole batch naming every stored version (no read: the writer-thread path) when a key is too long', async () => {
+    const store = await openMemoryStore();
     try {
-      const batches = [];
-      for await (const b of store.collection(CHILD_BATCHES).scan()) batches.push(b);
-      const outputs = store.collection(CHILD_OUTPUTS);
-      // Each run restarts numbering at 0 and overwrites the same ids, so the batches present are 0..max.
-      const present = batches.map((b) => b.n);
-      assert.deepEqual(present, [...present.keys()]);
-      assert.ok(present.length >= Math.max(...rounds) + 1, 'every batch reported committed is there');
-      for (const n of present) {
-        assert.equal(await outputs.count('byBatch', { eq: [n] }), SIZE, `batch ${n} complete`);
-        const sample = childOutput(n, SIZE - 1);
-        assert.deepEqual(await outputs.get(sample._id), sample);
-      }
-      assert.equal(await outputs.count('byBatch', { gt: present.length - 1 }), 0, 'nothing of a later batch');
-      assert.equal(await outputs.count('_id'), present.length * SIZE);
-      // The killed writer left no lock behind: this process can write.
-      await store.write([put(CHILD_BATCHES, { _id: 'after-crash', n: -1, size: 0 })]);
+      await store.ensureIndexes([CHILD_OUTPUTS, CHILD_BATCHES]);
+      const ok = childOutput(0, 0);
+      const tooLong = { ...childOutput(0, 1), address: `addr1${'q'.repeat(4000)}` };
+      await assert.rejects(
+        store.write([
+          { ...put(CHILD_OUTPUTS, ok), prev: null },
+          { ...put(CHILD_BATCHES, { _id: 'batch-0', n: 0, size: 2 }), prev: null },
+          { ...put(CHILD_OUTPUTS, tooLong), prev: null },
+        ]),
+        /key size/i,
+      );
+      assert.equal(await store.collection(CHILD_OUTPUTS).get(ok._id), null);
+      assert.equal(await store.collection(CHILD_BATCHES).get('batch-0'), null);
+      assert.equal(await store.collection(CHILD_OUTPUTS).count('byBatch'), 0);
     } finally {
       await store.close();
     }
   });
+
+  it('refuses field names MongoDB restricts on the writer-thread path too (its encoder checks them), applying nothing', async () => {
+    const store = await openMemoryStore();
+    try {
+      await store.ensureIndexes([CHILD_OUTPUTS, CHILD_BATCHES]);
+      const ok = childOutput(0, 0);
+      const unit = `${'ab'.repeat(28)}${'cd'.repeat(10)}`; // a map keyed by asset units (over 40 characters)
+      const bad: Record<string, unknown>[] = [
+        { ...childOutput(0, 1), assets: { [unit]: '1', [`${unit}.x`]: '2' } },
+        { ...childOutput(0, 1), meta: [{ deep: { $where: 1 } }] },
+        { ...childOutput(0, 1), meta: [{ pairs: [['a', 1]] }] },
+      ];
+      for (const doc of bad) {
+        await assert.rejects(
+          store.write([
+            { ...put(CHILD_OUTPUTS, ok), prev: null },
+            { coll: CHILD_OUTPUTS.name, put: doc as { _id: string }, prev: null },
+          ]),
+          /write op #1 \(child_outputs\).*(contains '\.'|array inside)/,
+        );
+      }
+      assert.equal(await store.collection(CHILD_OUTPUTS).get(ok._id), null);
+      assert.equal(await store.collection(CHILD_OUTPUTS).count('byBatch'), 0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  // `write-known`: every op names the stored version, so each batch is queued whole to lmdb's writer thread.
+  for (const mode of ['write', 'write-known'])
+    it(`survives SIGKILL mid-write (${mode}): every committed batch is complete, the interrupted one absent`, async () => {
+      const SIZE = 3000;
+      const rounds: number[] = [];
+      for (const delayMs of [0, 3, 11]) {
+        const proc = child([mode, dir, '1000', String(SIZE)]);
+        await waitFor(proc, /^committed 1$/);
+        await new Promise((r) => setTimeout(r, delayMs));
+        proc.kill('SIGKILL');
+        const { signal } = await proc.exited;
+        assert.equal(signal, 'SIGKILL');
+        rounds.push(
+          Math.max(...proc.lines.filter((l) => l.startsWith('committed')).map((l) => Number(l.split(' ')[1]))),
+        );
+      }
+
+      const store = await openEmbeddedStore({ path: dir });
+      try {
+        const batches = [];
+        for await (const b of store.collection(CHILD_BATCHES).scan()) batches.push(b);
+        const outputs = store.collection(CHILD_OUTPUTS);
+        // Each run restarts numbering at 0 and overwrites the same ids, so the batches present are 0..max.
+        const present = batches.map((b) => b.n);
+        assert.deepEqual(present, [...present.keys()]);
+        assert.ok(present.length >= Math.max(...rounds) + 1, 'every batch reported committed is there');
+        for (const n of present) {
+          assert.equal(await outputs.count('byBatch', { eq: [n] }), SIZE, `batch ${n} complete`);
+          const sample = childOutput(n, SIZE - 1);
+          assert.deepEqual(await outputs.get(sample._id), sample);
+        }
+        assert.equal(await outputs.count('byBatch', { gt: present.length - 1 }), 0, 'nothing of a later batch');
+        assert.equal(await outputs.count('_id'), present.length * SIZE);
+        // The killed writer left no lock behind: this process can write.
+        await store.write([put(CHILD_BATCHES, { _id: 'after-crash', n: -1, size: 0 })]);
+      } finally {
+        await store.close();
+      }
+    });
 
   it('lets a second process read while this one writes, seeing whole batches only', async () => {
     const store = await openEmbeddedStore({ path: dir });
