@@ -5,6 +5,9 @@
  *   BENCH_STORE=data/store [BENCH_ROUTES=a,b] [BENCH_SECONDS=2] npm run bench:cpu
  *     per REST route (bench/rest.ts's list), the API alone with the cache off (API_CACHE_MS=0) beside a bare
  *     node:http server sending the same bytes: µs of CPU per request and req/s, each the median of BENCH_REPEAT (3)
+ *   BENCH_COMPARE=/tmp/other-tree … npm run bench:cpu
+ *     also the API of another tree (a `git archive` of a commit with node_modules linked) over the same store, the
+ *     two measured in turn per route (bare, before, after, BENCH_REPEAT times) so both see the same machine load
  *   BENCH_STORE=data/store npm run bench:cpu -- floor
  *     the same figures for one fixed small JSON answer from node:http, Koa + @koa/router, and the service's whole
  *     middleware stack (bench/floor-server.ts)
@@ -17,11 +20,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { firstLine, getBytes } from './http.js';
-import { findSamples, restEndpoints, routeFilter, startApiServer } from './rest.js';
+import { API_HEAP_FLAG } from '../config/node-flags.js';
+import { findSamples, restEndpoints, routeFilter } from './rest.js';
 
 const STORE = process.env.BENCH_STORE;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 3);
+/** A copy of another tree (e.g. `git archive <commit>` with node_modules linked): before/after in one run. */
+const COMPARE = process.env.BENCH_COMPARE;
 const TICK_US = 1e6 / 100; // CLK_TCK
 
 function cpuTicks(pid: number): number {
@@ -35,25 +41,37 @@ async function run(url: string, seconds: number, headers: Record<string, string>
   return { n: r.requests.total, rps: r.requests.average, non2xx: r.non2xx + r.errors };
 }
 
-/** CPU µs per request and req/s of the process `pid` serving `url`: the median of REPEAT runs. */
-async function measure(pid: number, url: string) {
-  await run(url, 1);
-  const cpu: number[] = [];
-  const rps: number[] = [];
-  let bad = 0;
-  for (let i = 0; i < REPEAT; i++) {
-    const t0 = cpuTicks(pid);
-    const r = await run(url, SECONDS);
-    cpu.push(((cpuTicks(pid) - t0) * TICK_US) / r.n);
-    rps.push(r.rps);
-    bad += r.non2xx;
-  }
-  const median = (a: number[]) => a.sort((x, y) => x - y)[Math.floor(a.length / 2)] as number;
-  return { us: median(cpu), rps: median(rps), bad };
+interface Run {
+  us: number;
+  rps: number;
+  bad: number;
 }
 
-async function child(args: string[]): Promise<{ proc: ChildProcess; info: Record<string, unknown> }> {
-  const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+/** One measured run: CPU µs per request of the process `pid` serving `url`, and req/s. */
+async function once(pid: number, url: string): Promise<Run> {
+  const t0 = cpuTicks(pid);
+  const r = await run(url, SECONDS);
+  return { us: ((cpuTicks(pid) - t0) * TICK_US) / r.n, rps: r.rps, bad: r.non2xx };
+}
+
+const median = (a: number[]) => a.sort((x, y) => x - y)[Math.floor(a.length / 2)] as number;
+const summary = (runs: Run[]): Run => ({
+  us: median(runs.map((r) => r.us)),
+  rps: median(runs.map((r) => r.rps)),
+  bad: runs.reduce((n, r) => n + r.bad, 0),
+});
+
+/** The median of REPEAT runs after an unmeasured second. */
+async function measure(pid: number, url: string): Promise<Run> {
+  await run(url, 1);
+  const runs: Run[] = [];
+  for (let i = 0; i < REPEAT; i++) runs.push(await once(pid, url));
+  return summary(runs);
+}
+
+async function child(args: string[], cwd?: string): Promise<{ proc: ChildProcess; info: Record<string, unknown> }> {
+  const env = { ...process.env, API_CACHE_MS: '0' };
+  const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env, ...(cwd ? { cwd } : {}) });
   const info = JSON.parse(await firstLine(proc)) as Record<string, unknown>;
   return { proc, info };
 }
@@ -93,13 +111,30 @@ async function floor() {
   }
 }
 
+/** The API alone over STORE with the cache off, run from `dir` (this tree, or BENCH_COMPARE's copy of another). */
+async function apiFrom(dir: string) {
+  const { proc, info } = await child(
+    [API_HEAP_FLAG, '--import', 'tsx', join(dir, 'bench/api-server.ts'), STORE ?? '', 'off'],
+    dir,
+  );
+  return {
+    pid: proc.pid as number,
+    url: `http://127.0.0.1:${String(info.port)}`,
+    txHash: info.txHash as string | undefined,
+    stop: () => proc.kill('SIGTERM'),
+  };
+}
+
 async function routes() {
   if (!STORE) throw new Error('BENCH_STORE=path of a synced store');
-  const api = await startApiServer(STORE, 0);
+  const api = await apiFrom(process.cwd());
+  const base = COMPARE ? await apiFrom(COMPARE) : null;
   try {
     const samples = await findSamples(api.url, api.txHash);
     console.log(
-      '| route | bytes | bare µs/req | API µs/req | bare req/s | API req/s | ratio | non-2xx |\n|---|---|---|---|---|---|---|---|',
+      base
+        ? `| route | bytes | bare µs/req | before µs/req | after µs/req | after/before | bare req/s | before req/s | after req/s | ratio before | ratio after |\n|${'---|'.repeat(11)}`
+        : '| route | bytes | bare µs/req | API µs/req | bare req/s | API req/s | ratio | non-2xx |\n|---|---|---|---|---|---|---|---|',
     );
     for (const e of routeFilter(restEndpoints(samples))) {
       const first = await getBytes(api.url + e.path);
@@ -107,19 +142,40 @@ async function routes() {
         console.log(`| ${e.name} | status ${first.status} |`);
         continue;
       }
+      if (base) {
+        const other = await getBytes(base.url + e.path);
+        if (!other.body.equals(first.body) || other.headers.etag !== first.headers.etag)
+          console.log(`| ${e.name} | the two trees answer different bytes or ETags |`);
+      }
       const headers: Record<string, string> = {};
       for (const k of ['content-type', 'vary']) if (first.headers[k]) headers[k] = first.headers[k];
       const bare = await bareFor(first.body, headers);
-      let b;
       try {
-        b = await measure(bare.proc.pid as number, `http://127.0.0.1:${String(bare.info.port)}/`);
+        const bareUrl = `http://127.0.0.1:${String(bare.info.port)}/`;
+        if (!base) {
+          const b = await measure(bare.proc.pid as number, bareUrl);
+          line(e.name, first.body.length, b, await measure(api.pid, api.url + e.path));
+          continue;
+        }
+        // Interleaved, so both trees see the same machine load: bare, before, after, REPEAT times.
+        const runs = { bare: [] as Run[], before: [] as Run[], after: [] as Run[] };
+        for (const url of [bareUrl, base.url + e.path, api.url + e.path]) await run(url, 1);
+        for (let i = 0; i < REPEAT; i++) {
+          runs.bare.push(await once(bare.proc.pid as number, bareUrl));
+          runs.before.push(await once(base.pid, base.url + e.path));
+          runs.after.push(await once(api.pid, api.url + e.path));
+        }
+        const [b, x, y] = [summary(runs.bare), summary(runs.before), summary(runs.after)];
+        console.log(
+          `| ${e.name} | ${(first.body.length / 1024).toFixed(1)} KB | ${b.us.toFixed(0)} | ${x.us.toFixed(0)} | ${y.us.toFixed(0)} | ${(y.us / x.us).toFixed(2)} | ${Math.round(b.rps)} | ${Math.round(x.rps)} | ${Math.round(y.rps)} | ${(x.rps / b.rps).toFixed(2)} | ${(y.rps / b.rps).toFixed(2)} |`,
+        );
       } finally {
         bare.proc.kill('SIGKILL');
       }
-      line(e.name, first.body.length, b, await measure(api.pid, api.url + e.path));
     }
   } finally {
-    await api.stop();
+    api.stop();
+    base?.stop();
   }
 }
 
