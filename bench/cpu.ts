@@ -112,9 +112,9 @@ async function floor() {
 }
 
 /** The API alone over STORE with the cache off, run from `dir` (this tree, or BENCH_COMPARE's copy of another). */
-async function apiFrom(dir: string) {
+async function apiFrom(dir: string, flags: string[] = []) {
   const { proc, info } = await child(
-    [API_HEAP_FLAG, '--import', 'tsx', join(dir, 'bench/api-server.ts'), STORE ?? '', 'off'],
+    [API_HEAP_FLAG, ...flags, '--import', 'tsx', join(dir, 'bench/api-server.ts'), STORE ?? '', 'off'],
     dir,
   );
   return {
@@ -127,7 +127,8 @@ async function apiFrom(dir: string) {
 
 async function routes() {
   if (!STORE) throw new Error('BENCH_STORE=path of a synced store');
-  const api = await apiFrom(process.cwd());
+  // BENCH_AFTER_FLAGS: V8 flags for this tree's API only (e.g. a GC setting against the same code).
+  const api = await apiFrom(process.cwd(), (process.env.BENCH_AFTER_FLAGS ?? '').split(' ').filter(Boolean));
   const base = COMPARE ? await apiFrom(COMPARE) : null;
   try {
     const samples = await findSamples(api.url, api.txHash);

@@ -41,6 +41,9 @@ if (mode === 'bare') {
     ctx.body = BYTES;
   });
   app.use(router.routes());
+  // FLOOR_DROP=i,j: leave out those middlewares (by position) to see what each costs.
+  const drop = new Set((process.env.FLOOR_DROP ?? '').split(',').filter(Boolean).map(Number));
+  app.middleware = app.middleware.filter((_, i) => !drop.has(i));
   handler = app.callback();
 } else {
   const { benchAccess } = await import('../api/access/bench.js');
@@ -73,6 +76,9 @@ if (mode === 'bare') {
     router.routes() as Koa.Middleware,
     router.allowedMethods() as Koa.Middleware,
   ]);
+  // FLOOR_DROP=i,j: leave out those middlewares (by position) to see what each costs.
+  const drop = new Set((process.env.FLOOR_DROP ?? '').split(',').filter(Boolean).map(Number));
+  app.middleware = app.middleware.filter((_, i) => !drop.has(i));
   handler = app.callback();
 }
 const server = http.createServer(handler);
