@@ -158,13 +158,18 @@ async function routes() {
           line(e.name, first.body.length, b, await measure(api.pid, api.url + e.path));
           continue;
         }
-        // Interleaved, so both trees see the same machine load: bare, before, after, REPEAT times.
+        // Interleaved, so both trees see the same machine load: bare, then before and after, REPEAT times.
         const runs = { bare: [] as Run[], before: [] as Run[], after: [] as Run[] };
         for (const url of [bareUrl, base.url + e.path, api.url + e.path]) await run(url, 1);
         for (let i = 0; i < REPEAT; i++) {
           runs.bare.push(await once(bare.proc.pid as number, bareUrl));
-          runs.before.push(await once(base.pid, base.url + e.path));
-          runs.after.push(await once(api.pid, api.url + e.path));
+          // Alternating which tree goes first, so neither always follows the bare run.
+          const pair = [
+            async () => runs.before.push(await once(base.pid, base.url + e.path)),
+            async () => runs.after.push(await once(api.pid, api.url + e.path)),
+          ];
+          if (i % 2) pair.reverse();
+          for (const f of pair) await f();
         }
         const [b, x, y] = [summary(runs.bare), summary(runs.before), summary(runs.after)];
         console.log(
