@@ -13,6 +13,7 @@ import { checkpointTag } from '../mongo/collections/sync-state.js';
 import type { Store } from '../mongo/store.js';
 import { codedEtag, compress, MIN_COMPRESS_BYTES, preferredCoding, type Coding } from './compress.js';
 import { markReplayable } from './fast-replay.js';
+import { isFresh } from './fresh.js';
 import { ResponseCache } from './response-cache.js';
 
 interface Meta {
@@ -88,7 +89,7 @@ function send(ctx: Koa.Context, bytes: Buffer, coded: Meta['coded']): void {
   if (bytes.length >= MIN_COMPRESS_BYTES) ctx.vary('Accept-Encoding');
   const etag = ctx.response.get('ETag');
   if (coding && etag) ctx.set('ETag', codedEtag(etag, coding));
-  if (ctx.response.etag && ctx.fresh) {
+  if (ctx.response.etag && isFresh(ctx)) {
     ctx.status = 304;
     return;
   }

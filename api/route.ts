@@ -8,6 +8,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type Koa from 'koa';
 import type { ApiDeps } from './deps.js';
 import { BadRequestError } from './errors.js';
+import { isFresh } from './fresh.js';
 import { jsonBytes } from './json-bytes.js';
 import { ajv, type JsonSchema, type ObjectSchema } from './schema.js';
 
@@ -200,7 +201,7 @@ export function register<P extends object, Q extends object>(
       ctx.etag = etag;
       ctx.body = bytes;
     } else ctx.body = body;
-    if (ctx.response.etag && ctx.fresh) ctx.status = 304;
+    if (ctx.response.etag && isFresh(ctx)) ctx.status = 304;
   });
 }
 

@@ -72,12 +72,20 @@ export type WriteOp =
     }
   | { coll: string; del: string; prev?: ({ _id: string } & Record<string, unknown>) | null };
 
+/** One match of `findKeys`: the document's `_id` and the values of the index's fields. */
+export type IndexEntry = { _id: string } & Record<string, KeyPart>;
+
 export interface Collection<D extends { _id: string }> {
   readonly name: string;
   get(id: string): Promise<D | null>;
   getMany(ids: readonly string[]): Promise<(D | null)[]>;
   /** Ordered scan of `index` (or `_id` when index is `'_id'`). */
   find(index: string, query?: RangeQuery): Promise<D[]>;
+  /**
+   * The same scan as `find`, answering per match only its `_id` and the index's fields (a missing field as null),
+   * read from the index: no document is read or decoded. For answers that need no other field.
+   */
+  findKeys(index: string, query?: RangeQuery): Promise<IndexEntry[]>;
   count(index: string, query?: RangeQuery): Promise<number>;
   /** Every document in `_id` order, in pages; for digests, recomputes and tests. */
   scan(pageSize?: number): AsyncIterable<D>;

@@ -30,6 +30,7 @@ export function timedStore(store: Store, observe: StoreObserver): Store {
       get: (id) => timed(observe, 'get', c.name, () => c.get(id)),
       getMany: (ids) => timed(observe, 'getMany', c.name, () => c.getMany(ids)),
       find: (index, q) => timed(observe, 'find', c.name, () => c.find(index, q)),
+      findKeys: (index, q) => timed(observe, 'findKeys', c.name, () => c.findKeys(index, q)),
       count: (index, q) => timed(observe, 'count', c.name, () => c.count(index, q)),
       scan: (pageSize) => c.scan(pageSize),
     };

@@ -4,13 +4,14 @@
  * with the REST status (400/404) instead of the view. A rendered view is kept for the API's micro-cache window
  * under its URL and the sync checkpoint, like REST answers: a new block or a rollback is seen at once.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type Koa from 'koa';
 import { checkpointTag } from '../../mongo/collections/sync-state.js';
 import { approxTokens, errorView } from '../../views/md/format.js';
 import type { ApiDeps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { markReplayable } from '../fast-replay.js';
+import { isFresh } from '../fresh.js';
 import { ResponseCache } from '../response-cache.js';
 import { readFreshness } from '../read/freshness.js';
 import { renderMd, type MdRequest } from './render.js';
@@ -40,7 +41,7 @@ export function mdResponder(deps: ApiDeps, src: () => MdSource): MdResponder {
     ctx.type = MARKDOWN_TYPE;
     ctx.set('x-markdown-tokens', String(tokens));
     ctx.etag = etag;
-    if (status === 200 && ctx.fresh) {
+    if (status === 200 && isFresh(ctx)) {
       ctx.status = 304;
       return;
     }
@@ -78,7 +79,7 @@ export function mdResponder(deps: ApiDeps, src: () => MdSource): MdResponder {
         text = errorView(site, e.status, e.message);
       }
       const bytes = Buffer.from(text, 'utf8');
-      const etag = `"${createHash('sha1').update(bytes).digest('base64url')}"`;
+      const etag = `"${hash('sha1', bytes, 'base64url')}"`;
       const tokens = approxTokens(text);
       if (status === 200 && ttl > 0) {
         cache.setBytes(key, bytes, { expires: now + ttl, etag, tokens });

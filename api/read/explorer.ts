@@ -10,6 +10,7 @@ import { decodeCbor } from '../access/cbor.js';
 import {
   addressesOfStake,
   blockAtHeight,
+  blockHashAtHeight,
   historyEnds,
   ADDRESSES,
   BLOCKS,
@@ -59,8 +60,7 @@ async function getBlockAnswer(deps: ReadDeps, input: RouteInput<typeof explorerR
     id.length === 64 ? blocks.get(id) : blockAtHeight(deps.store, Number(id)),
   ]);
   if (!found) throw new NotFoundError(`block ${input.id} not found`);
-  const next = await blockAtHeight(deps.store, found.height + 1);
-  return presentBlock(found, cp?.height ?? null, next?._id ?? null);
+  return presentBlock(found, cp?.height ?? null, await blockHashAtHeight(deps.store, found.height + 1));
 }
 
 async function getTransactionAnswer(deps: ReadDeps, input: RouteInput<typeof explorerRoutes.tx>) {

@@ -5,7 +5,7 @@ import { shareOf } from '../../cardano/holders.js';
 import { storeClock } from '../../mongo/collections/clock.js';
 import { tokenMetadata } from '../../cardano/token-metadata.js';
 import { scaleInteger } from '../../cardano/units.js';
-import { HOLDER_COUNTS, topHolders } from '../../mongo/collections/holders.js';
+import { HOLDER_COUNTS, topHolderQuantities } from '../../mongo/collections/holders.js';
 import { TOKENS, TOKEN_META } from '../../mongo/collections/market.js';
 import type { Store } from '../../mongo/store.js';
 import { NotFoundError } from '../errors.js';
@@ -35,7 +35,7 @@ async function getTokenHoldersAnswer(deps: ReadDeps, input: RouteInput<typeof ho
     storeClock(store),
   ]);
   const decimals = tokenMetadata(unit, meta, token).decimals;
-  const docs = count ? await topHolders(store, unit, HOLDERS_LIMIT) : [];
+  const docs = count ? await topHolderQuantities(store, unit, HOLDERS_LIMIT) : [];
   const supply = BigInt(count?.supplyRaw ?? '0');
   return {
     items: docs.map((d) => ({

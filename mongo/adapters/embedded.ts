@@ -19,7 +19,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as lmdb from 'lmdb';
 import type { Database, Key, RangeOptions, RootDatabase } from 'lmdb';
-import type { Collection, CollectionSpec, IndexSpec, KeyPart, RangeQuery, Store, WriteOp } from '../store.js';
+import type {
+  Collection,
+  CollectionSpec,
+  IndexEntry,
+  IndexSpec,
+  KeyPart,
+  RangeQuery,
+  Store,
+  WriteOp,
+} from '../store.js';
 import { checkQuery, indexFields, isBadName, keyValue, StoreError, validateOps } from './common.js';
 
 type Doc = { _id: string } & Record<string, unknown>;
@@ -485,6 +494,26 @@ class EmbeddedCollection<D extends { _id: string }> implements Collection<D> {
       const doc = withId(h.docs.get(id), id);
       if (!doc) throw new StoreError(`${this.name}.${index} lists ${id}, which is not stored: the index is corrupt`);
       out.push(doc as D);
+    }
+    return out;
+  }
+
+  async findKeys(index: string, query: RangeQuery = {}): Promise<IndexEntry[]> {
+    const plan = this.plan(index, query);
+    const h = this.store.dbs(this.name);
+    if (!h || query.limit === 0) return [];
+    const opts = rangeOptions(plan, query.reverse ?? false);
+    if (query.offset) opts.offset = query.offset;
+    if (query.limit !== undefined) opts.limit = query.limit;
+    if (index === '_id') return [...h.docs.getKeys(opts)].map((id) => ({ _id: id as string }));
+    const fields = indexFields(this.name, this.indexes, index);
+    const out: IndexEntry[] = [];
+    // An index key is [index name, ...field values, _id] (indexKey).
+    for (const key of h.idx.getKeys(opts)) {
+      const parts = key as unknown as KeyPart[];
+      const entry: IndexEntry = { _id: parts[parts.length - 1] as string };
+      for (let i = 0; i < fields.length; i++) entry[fields[i] as string] = parts[i + 1] as KeyPart;
+      out.push(entry);
     }
     return out;
   }

@@ -7,7 +7,16 @@
  * (activities/sync/journal.ts `recoverIncomplete`), not this adapter.
  */
 import { MongoClient, type AnyBulkWriteOperation, type Db, type Document, type Filter, type Sort } from 'mongodb';
-import type { Collection, CollectionSpec, IndexSpec, KeyPart, RangeQuery, Store, WriteOp } from '../store.js';
+import type {
+  Collection,
+  CollectionSpec,
+  IndexEntry,
+  IndexSpec,
+  KeyPart,
+  RangeQuery,
+  Store,
+  WriteOp,
+} from '../store.js';
 import { checkQuery, indexFields, keyValue, validateOps } from './common.js';
 
 type Doc = Document & { _id: string };
@@ -103,6 +112,23 @@ class MongoCollection<D extends { _id: string }> implements Collection<D> {
     if (query.offset) cursor.skip(query.offset);
     if (query.limit !== undefined) cursor.limit(query.limit);
     return (await cursor.toArray()) as unknown as D[];
+  }
+
+  async findKeys(index: string, query: RangeQuery = {}): Promise<IndexEntry[]> {
+    const { fields, filter } = this.filter(index, query);
+    if (query.limit === 0) return [];
+    const own = index === '_id' ? [] : fields;
+    // Only the index's fields: MongoDB answers such a query from the index (a covered query).
+    const projection: Record<string, 1> = { _id: 1 };
+    for (const f of own) projection[f] = 1;
+    const cursor = this.coll.find(filter, { projection }).sort(indexSort(own, query.reverse ?? false));
+    if (query.offset) cursor.skip(query.offset);
+    if (query.limit !== undefined) cursor.limit(query.limit);
+    return (await cursor.toArray()).map((d) => {
+      const entry: IndexEntry = { _id: d._id };
+      for (const f of own) entry[f] = keyValue(this.name, d, f);
+      return entry;
+    });
   }
 
   async count(index: string, query: RangeQuery = {}): Promise<number> {

@@ -45,6 +45,12 @@ export async function blockAtHeight(store: Store, height: number): Promise<Block
   return block ?? null;
 }
 
+/** The hash of the block at `height`, from the byHeight index entry alone (no block document is read). */
+export async function blockHashAtHeight(store: Store, height: number): Promise<string | null> {
+  const [entry] = await store.collection(BLOCKS).findKeys('byHeight', { eq: [height], limit: 1 });
+  return entry?._id ?? null;
+}
+
 /**
  * The first indexed block: the start of the indexed history. Answers whose range reaches before its time say so
  * (`coverageFrom`): the service knows nothing of the chain before it (a deployment may start from a recent slot).

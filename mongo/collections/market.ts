@@ -290,17 +290,32 @@ export function tradesNewestFirst(
   return store.collection(TRADES).find(index, { eq: [key], reverse: true, limit, ...cursor });
 }
 
-/** Candles of one series and interval with bucket start in [from, to] (unix seconds), the latest `limit`, oldest first. */
+/**
+ * A candle's `_id` (activities/market/ids.ts `candleId` writes it): time as 12 digits, so within one series and
+ * interval the `_id` order is time order.
+ */
+const candleKey = (series: string, interval: CandleInterval, time: number) =>
+  `${series}|${interval}|${String(time).padStart(12, '0')}`;
+/** The latest bucket start an `_id` can order (12 digits of unix seconds). */
+const LAST_CANDLE_TIME = 999_999_999_999;
+
+/**
+ * Candles of a series and interval in [from, to] (unix seconds), oldest first; with `limit`, the latest ones. One
+ * scan of the `_id` range, which holds the same documents in the same order as the bySeries index (times are whole
+ * seconds ≥ 0), without an index entry and a separate document read per candle.
+ */
 export async function candlesInRange(
   store: Store,
   series: string,
   interval: CandleInterval,
   range: { from?: number; to: number; limit?: number },
 ): Promise<CandleDoc[]> {
-  const docs = await store.collection(CANDLES).find('bySeries', {
-    eq: [series, interval],
-    ...(range.from !== undefined ? { gte: range.from } : {}),
-    lte: range.to,
+  const from = Math.max(0, Math.ceil(range.from ?? 0));
+  const to = Math.min(LAST_CANDLE_TIME, Math.floor(range.to));
+  if (!(from <= to)) return [];
+  const docs = await store.collection(CANDLES).find('_id', {
+    gte: candleKey(series, interval, from),
+    lte: candleKey(series, interval, to),
     reverse: true,
     ...(range.limit !== undefined ? { limit: range.limit } : {}),
   });
@@ -314,9 +329,15 @@ export async function candleBefore(
   interval: CandleInterval,
   before: number,
 ): Promise<CandleDoc | null> {
-  const [c] = await store
-    .collection(CANDLES)
-    .find('bySeries', { eq: [series, interval], lt: before, reverse: true, limit: 1 });
+  // Whole-second times: time < before ⇔ time ≤ ceil(before) − 1.
+  const last = Math.min(LAST_CANDLE_TIME, Math.ceil(before) - 1);
+  if (!(last >= 0)) return null;
+  const [c] = await store.collection(CANDLES).find('_id', {
+    gte: candleKey(series, interval, 0),
+    lte: candleKey(series, interval, last),
+    reverse: true,
+    limit: 1,
+  });
   return c ?? null;
 }
 

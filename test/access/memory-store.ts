@@ -3,7 +3,7 @@
  * one keeps the port's semantics the access layer relies on: point gets, eq + one bounded field scans in index
  * order, and batches applied in order.
  */
-import type { Collection, CollectionSpec, KeyPart, RangeQuery, Store, WriteOp } from '../../mongo/store.js';
+import type { Collection, CollectionSpec, IndexEntry, KeyPart, RangeQuery, Store, WriteOp } from '../../mongo/store.js';
 
 type Doc = { _id: string } & Record<string, unknown>;
 
@@ -64,6 +64,14 @@ export class MemoryStore implements Store {
       get: async (id) => copy(docs().get(id)),
       getMany: async (ids) => ids.map((id) => copy(docs().get(id))),
       find: async (index, q) => select(index, q).map((d) => copy(d)!),
+      findKeys: async (index, q) => {
+        const fields = index === '_id' ? [] : (spec.indexes.find((i) => i.name === index)?.fields ?? []);
+        return select(index, q).map((d) => {
+          const entry: IndexEntry = { _id: d._id };
+          for (const f of fields) entry[f] = (d[f] ?? null) as KeyPart;
+          return entry;
+        });
+      },
       count: async (index, q) => select(index, q).length,
       scan: async function* () {
         for (const d of select('_id')) yield copy(d)!;

@@ -133,6 +133,7 @@ describe('API app: failures', () => {
         get: boom,
         getMany: boom,
         find: boom,
+        findKeys: boom,
         count: boom,
       }),
     });

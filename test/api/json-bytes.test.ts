@@ -56,6 +56,29 @@ describe('JSON answers as bytes (api/json-bytes.ts)', () => {
     assert.notEqual(jsonBytes(otherLogo, true).etag, first.etag, 'one changed logo byte changes the ETag');
   });
 
+  it('an answer without long strings (logos=url, no logo) gets the same bytes and ETag with or without splicing', () => {
+    const body = {
+      items: Array.from({ length: 50 }, (_, i) => ({
+        unit: `${i}`.padStart(56, 'a'),
+        logo: `https://example.org/api/v1/assets/${i}/logo`,
+        when: new Date(Date.UTC(2026, 0, 1 + i)),
+        tags: ['x'.repeat(2047), null, i],
+      })),
+      asOf: '2026-11-25T00:00:00.000Z',
+    };
+    const spliced = jsonBytes(body, true);
+    const plain = jsonBytes(body, false);
+    assert.ok(spliced.bytes.equals(Buffer.from(JSON.stringify(body))));
+    assert.ok(spliced.bytes.equals(plain.bytes));
+    assert.equal(spliced.etag, plain.etag);
+    // One string reaching the limit, deep in the last item, switches to splicing: the same bytes, another ETag form.
+    const withLogo = structuredClone(body);
+    withLogo.items[49]!.tags[0] = 'x'.repeat(2048);
+    const long = jsonBytes(withLogo, true);
+    assert.ok(long.bytes.equals(Buffer.from(JSON.stringify(withLogo))));
+    assert.notEqual(long.etag, jsonBytes(withLogo, false).etag, 'the long string was spliced in');
+  });
+
   it('any JSON value: the same bytes as JSON.stringify, equal values get equal ETags, different bytes different ones', () => {
     fc.assert(
       fc.property(value, value, (a, b) => {

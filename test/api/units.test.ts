@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { cip67Label, decodeAssetName, lovelaceToAda, scaleInteger } from '../../cardano/units.js';
+import { cip67Label, decodeAssetName, lovelaceToAda, scaleBigInt, scaleInteger } from '../../cardano/units.js';
 
 describe('API units', () => {
   const scaled: { name: string; raw: string; decimals: number; expected: number }[] = [
@@ -14,6 +14,19 @@ describe('API units', () => {
     { name: '45 billion ADA (max supply)', raw: '45000000000000000', decimals: 6, expected: 45e9 },
   ];
   for (const c of scaled) it(`scales ${c.name}`, () => assert.equal(scaleInteger(c.raw, c.decimals), c.expected));
+
+  it('scales stored digit strings exactly as the BigInt arithmetic does (leading zeros, every length, 0-20 decimals)', () => {
+    let seed = 7;
+    const digit = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % 10;
+    const raws = ['0', '00', '000123', '1', '9', '10', '999999', '1000000', '45000000000000000', '9223372036166189232'];
+    for (let len = 1; len <= 40; len++)
+      for (let k = 0; k < 25; k++) raws.push(Array.from({ length: len }, digit).join(''));
+    for (const raw of raws)
+      for (let decimals = 0; decimals <= 20; decimals++) {
+        const expected = scaleBigInt(raw, decimals);
+        assert.ok(Object.is(scaleInteger(raw, decimals), expected), `${raw} with ${decimals} decimals: ${expected}`);
+      }
+  });
 
   it('converts lovelace without float multiplication error', () => {
     // 0.1 + 0.2-style drift would show here if the conversion multiplied floats.

@@ -6,7 +6,13 @@ import assert from 'node:assert/strict';
 import { createHoldersActivities } from '../../activities/holders/series.js';
 import { defaultExtensions } from '../../activities/extensions.js';
 import { createRecomputeActivities } from '../../activities/recompute/index.js';
-import { HOLDER_COUNTS } from '../../mongo/collections/holders.js';
+import {
+  HOLDER_COUNTS,
+  quantityOfSortKey,
+  quantitySortKey,
+  topHolderQuantities,
+  topHolders,
+} from '../../mongo/collections/holders.js';
 import { TOKEN_STATS } from '../../mongo/collections/market-read.js';
 import { POOLS, TOKENS, TOKEN_META } from '../../mongo/collections/market.js';
 import { put } from '../../mongo/store.js';
@@ -83,6 +89,24 @@ describe('holders REST and TokenStats.holders', function () {
     assert.equal(raw, (await utxoSupply(api.store)).get(unit), 'Σ holders = the quantity in unspent outputs');
     assert.equal(r.circulatingSupplyRaw, raw.toString(), 'the answer names the circulating supply it sums to');
     assert.equal(r.circulatingSupply, Number(raw) / 100);
+  });
+
+  it('top holders read from the index entries alone are the holder documents: holder and quantity, in order', async () => {
+    const units: string[] = [];
+    for await (const c of api.store.collection(HOLDER_COUNTS).scan()) units.push(c._id);
+    assert.ok(units.includes(unit));
+    for (const u of units)
+      for (const limit of [1, 3, 100]) {
+        const docs = await topHolders(api.store, u, limit);
+        const fromIndex = await topHolderQuantities(api.store, u, limit);
+        assert.deepEqual(
+          fromIndex,
+          docs.map((d) => ({ holder: d.holder, quantityRaw: d.quantityRaw })),
+        );
+      }
+    assert.equal(quantityOfSortKey(quantitySortKey('0')), '0');
+    assert.equal(quantityOfSortKey(quantitySortKey('1000')), '1000');
+    assert.equal(quantityOfSortKey(quantitySortKey('9'.repeat(45))), '9'.repeat(45));
   });
 
   it('TokenStats.holders is the holder count after the token-stats recompute', async () => {

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { defineCollection, del, put, type Store, type WriteOp } from '../../mongo/store.js';
+import { defineCollection, del, put, type RangeQuery, type Store, type WriteOp } from '../../mongo/store.js';
 
 /** An unspent output as an explorer keeps it: looked up by address (newest first) and by spent state. */
 interface UtxoDoc {
@@ -229,6 +229,44 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       // A prefix that matches nothing, and an empty range.
       assert.deepEqual(await coll.find('byAddress', { eq: ['addr1nothing'] }), []);
       assert.deepEqual(await coll.find('bySlot', { gte: 5, lt: 5 }), []);
+    });
+
+    it('answers a scan from the index alone (findKeys): each match of find as its _id and indexed fields', async () => {
+      const docs = utxos(120);
+      const noAddress = {
+        _id: `${hex('byron')}#0`,
+        slot: 120_000_000,
+        lovelace: '1',
+        spent: false,
+      } as unknown as UtxoDoc;
+      await store.write([...docs, noAddress].map((d) => put(UTXOS, d)));
+      const coll = store.collection(UTXOS);
+      const addr = ADDRESSES[1] as string;
+      const entries = (found: UtxoDoc[], fields: string[]) =>
+        found.map((d) => {
+          const e: Record<string, unknown> = { _id: d._id };
+          for (const f of fields) e[f] = (d as unknown as Record<string, unknown>)[f] ?? null;
+          return e;
+        });
+      const queries: [string, string[], RangeQuery][] = [
+        ['byAddress', ['address', 'slot'], { eq: [addr] }],
+        ['byAddress', ['address', 'slot'], { eq: [addr], gte: 120_000_100, lt: 120_000_400, reverse: true, limit: 3 }],
+        ['byAddress', ['address', 'slot'], { eq: [addr], offset: 2, limit: 2 }],
+        ['byAddress', ['address', 'slot'], { eq: [null] }],
+        ['bySlot', ['slot'], { gt: 120_000_500, reverse: true }],
+        ['bySpent', ['spent', 'slot'], { eq: [true], limit: 5 }],
+        ['byAddress', ['address', 'slot'], { eq: [addr], limit: 0 }],
+        ['_id', [], { gte: docs[3]!._id, limit: 4 }],
+      ];
+      for (const [index, fields, q] of queries) {
+        const want = entries(await coll.find(index, q), fields);
+        assert.deepEqual(await coll.findKeys(index, q), want, `${index} ${JSON.stringify(q)}`);
+      }
+      const first = (await coll.find('byAddress', { eq: [addr], limit: 1 }))[0]!;
+      assert.deepEqual(
+        await coll.findKeys('byAddress', { eq: [addr], after: first, limit: 2 }),
+        entries(await coll.find('byAddress', { eq: [addr], after: first, limit: 2 }), ['address', 'slot']),
+      );
     });
 
     it('indexes a missing or null field as null, sorting before every value; bounds never match nulls', async () => {
