@@ -480,13 +480,21 @@ class EmbeddedCollection<D extends { _id: string }> implements Collection<D> {
     return applyAfter(plan, key, q.reverse ?? false);
   }
 
-  async find(index: string, query: RangeQuery = {}): Promise<D[]> {
+  /** The sub-databases and lmdb range of a scan, or null when it matches nothing (no collection yet, limit 0). */
+  private scanRange(index: string, query: RangeQuery): { h: Handles; opts: RangeOptions } | null {
     const plan = this.plan(index, query);
     const h = this.store.dbs(this.name);
-    if (!h || query.limit === 0) return [];
+    if (!h || query.limit === 0) return null;
     const opts = rangeOptions(plan, query.reverse ?? false);
     if (query.offset) opts.offset = query.offset;
     if (query.limit !== undefined) opts.limit = query.limit;
+    return { h, opts };
+  }
+
+  async find(index: string, query: RangeQuery = {}): Promise<D[]> {
+    const range = this.scanRange(index, query);
+    if (!range) return [];
+    const { h, opts } = range;
     if (index === '_id') return [...h.docs.getRange(opts)].map((e) => withId(e.value, e.key) as D);
     const out: D[] = [];
     for (const key of h.idx.getKeys(opts)) {
@@ -499,12 +507,9 @@ class EmbeddedCollection<D extends { _id: string }> implements Collection<D> {
   }
 
   async findKeys(index: string, query: RangeQuery = {}): Promise<IndexEntry[]> {
-    const plan = this.plan(index, query);
-    const h = this.store.dbs(this.name);
-    if (!h || query.limit === 0) return [];
-    const opts = rangeOptions(plan, query.reverse ?? false);
-    if (query.offset) opts.offset = query.offset;
-    if (query.limit !== undefined) opts.limit = query.limit;
+    const range = this.scanRange(index, query);
+    if (!range) return [];
+    const { h, opts } = range;
     if (index === '_id') return [...h.docs.getKeys(opts)].map((id) => ({ _id: id as string }));
     const fields = indexFields(this.name, this.indexes, index);
     const out: IndexEntry[] = [];
