@@ -16,7 +16,7 @@ import { loadConfig } from '../config/index.js';
 import { openEmbeddedStore } from '../mongo/adapters/embedded.js';
 import { CONNECTIONS, getBytes, load, sampleMemory, warm, withBare, type LoadResult } from './http.js';
 import { fmt, replayProjection, Report } from './report.js';
-import { findSamples, heavyEndpoints, memoryLine, routeFilter, startApiServer } from './rest.js';
+import { findSamples, heavyEndpoints, memoryLine, routeFilter, startApiServer, type Samples } from './rest.js';
 import { storeTxSample, type TxSample } from './mainnet-weight.js';
 import { recomputeOnce, startDevnetProcess, storeBytes, syncToTip, type SyncResult } from './sync.js';
 
@@ -26,6 +26,8 @@ const RESULTS = process.env.BENCH_GROWTH_RESULTS ?? 'bench/results/growth.md';
 
 interface SizeResult {
   hours: number;
+  /** The token and wallet the routes asked about (the smallest size's, where the larger store has them too). */
+  samples: Samples;
   sync: SyncResult;
   /** Blocks and transactions the sync indexed (weights the replay projection). */
   txs: TxSample;
@@ -37,7 +39,22 @@ interface SizeResult {
   filePeak: number;
 }
 
-async function size(report: Report, dir: string, hours: number): Promise<SizeResult> {
+/**
+ * The smallest size's token and wallet, where this store answers them too: every size then prices the same
+ * entities (the devnet's seed makes the same tokens and wallets), so a route's cost growth is its read's growth with
+ * the history, not the difference between the latest traders of two runs.
+ */
+async function sameSamples(url: string, own: Samples, carry: Samples | undefined): Promise<Samples> {
+  if (!carry) return own;
+  const ok = async (path: string) => (await fetch(`${url}/api/v1${path}?logos=url`)).status === 200;
+  return {
+    ...own,
+    unit: (await ok(`/tokens/${carry.unit}`)) ? carry.unit : own.unit,
+    wallet: (await ok(`/wallet/${carry.wallet}`)) ? carry.wallet : own.wallet,
+  };
+}
+
+async function size(report: Report, dir: string, hours: number, carry?: Samples): Promise<SizeResult> {
   report.line();
   report.line(`## ${hours} h of devnet history`);
   const devnet = await startDevnetProcess(join(dir, `devnet-${hours}`), hours);
@@ -70,8 +87,12 @@ async function size(report: Report, dir: string, hours: number): Promise<SizeRes
   const mem = sampleMemory(api.pid);
   const routes = new Map<string, { bytes: number; bare: LoadResult; off: LoadResult }>();
   let m: ReturnType<ReturnType<typeof sampleMemory>['stop']>;
+  let s: Samples;
   try {
-    const s = await findSamples(api.url, api.txHash);
+    s = await sameSamples(api.url, await findSamples(api.url, api.txHash), carry);
+    report.line();
+    report.line(`token ${s.unit}, wallet ${s.wallet}`);
+    report.line();
     report.header('route (cache off)', 'answer bytes', 'bare req/s', 'req/s', 'ratio', 'p50 ms', 'p99 ms', 'non-2xx');
     for (const e of routeFilter(heavyEndpoints(s))) {
       const first = await getBytes(api.url + e.path);
@@ -109,7 +130,18 @@ async function size(report: Report, dir: string, hours: number): Promise<SizeRes
   }
   report.line();
   report.line(memoryLine('API alone, cache off', m));
-  return { hours, sync, txs, bytes, genMs: devnet.genMs, jobs, routes, anonPeak: m.peak.anon, filePeak: m.peakFile };
+  return {
+    hours,
+    samples: s,
+    sync,
+    txs,
+    bytes,
+    genMs: devnet.genMs,
+    jobs,
+    routes,
+    anonPeak: m.peak.anon,
+    filePeak: m.peakFile,
+  };
 }
 
 async function main() {
@@ -122,7 +154,7 @@ async function main() {
   });
   const results: SizeResult[] = [];
   try {
-    for (const h of SIZES) results.push(await size(report, dir, h));
+    for (const h of SIZES) results.push(await size(report, dir, h, results[0]?.samples));
     summarise(report, results);
   } finally {
     console.log(`\nresults written to ${report.write(RESULTS)}`);
