@@ -148,9 +148,27 @@ export class SliceState {
 
   /** A prefetched document (or null when absent). Reading one that was not prefetched is a programming error. */
   get<D extends { _id: string }>(spec: CollectionSpec<D>, id: string): D | null {
-    const e = this.view(spec.name).entries.get(id);
-    if (!e) throw new Error(`sync: ${spec.name}/${id} read before it was prefetched`);
-    return e.doc as D | null;
+    return this.loaded(this.view(spec.name), spec.name, id).doc as D | null;
+  }
+
+  /** A prefetched document's entry. Reading one that was not prefetched is a programming error. */
+  private loaded(v: CollView, name: string, id: string): Entry {
+    const e = v.entries.get(id);
+    if (!e) throw new Error(`sync: ${name}/${id} read before it was prefetched`);
+    return e;
+  }
+
+  /** The current block's prior of an entry, or null when this block has not touched it yet. */
+  private blockPrior(e: Entry): RawPrior | null {
+    return e.block === this.block ? e.prior : null;
+  }
+
+  /** Marks an entry changed, the first time in this state, with the value the store holds for it (see `stored`). */
+  private markDirty(v: CollView, id: string, e: Entry, stored: Doc | null | undefined): void {
+    if (e.dirty) return;
+    e.dirty = true;
+    e.stored = stored;
+    v.dirty.push(id);
   }
 
   has<D extends { _id: string }>(spec: CollectionSpec<D>, id: string): boolean {
@@ -188,7 +206,7 @@ export class SliceState {
   private changeEntry(v: CollView, name: string, id: string, e: Entry, known: boolean, doc: Doc | null): void {
     const before = e.doc;
     if (this.priors) {
-      const t = e.block === this.block ? e.prior : null;
+      const t = this.blockPrior(e);
       if (!t) this.touch(e, name, id, before, false);
       else if (t.patch) {
         // Edited in place earlier in this block, now replaced: its prior becomes the whole document again.
@@ -198,11 +216,7 @@ export class SliceState {
       }
     }
     e.doc = doc;
-    if (!e.dirty) {
-      e.dirty = true;
-      e.stored = known ? before : undefined;
-      v.dirty.push(id);
-    }
+    this.markDirty(v, id, e, known ? before : undefined);
   }
 
   private touch(e: Entry, coll: string, id: string, doc: Doc | null, edited: boolean): RawPrior {
@@ -220,8 +234,7 @@ export class SliceState {
    */
   edit<D extends { _id: string }>(spec: CollectionSpec<D>, id: string, copy: (d: D) => D): D | null {
     const v = this.view(spec.name);
-    const e = v.entries.get(id);
-    if (!e) throw new Error(`sync: ${spec.name}/${id} read before it was prefetched`);
+    const e = this.loaded(v, spec.name, id);
     const cur = e.doc as D | null;
     if (cur === null) return null;
     let doc = cur;
@@ -229,13 +242,9 @@ export class SliceState {
       doc = copy(cur);
       this.owned.add(doc);
       e.doc = doc as unknown as Doc;
-      if (!e.dirty) {
-        e.dirty = true;
-        e.stored = cur as unknown as Doc;
-        v.dirty.push(id);
-      }
+      this.markDirty(v, id, e, cur as unknown as Doc);
     }
-    if (this.priors && e.block !== this.block) this.touch(e, spec.name, id, null, true);
+    if (this.priors && !this.blockPrior(e)) this.touch(e, spec.name, id, null, true);
     return doc;
   }
 
@@ -257,7 +266,7 @@ export class SliceState {
     value?: unknown,
   ): void {
     const e = this.priors ? this.views.get(spec.name)?.entries.get(id) : undefined;
-    const t = e && e.block === this.block ? e.prior : null;
+    const t = e ? this.blockPrior(e) : null;
     if (!t?.patch) return; // outside a block, or the block's prior is the whole document (created or replaced by it)
     const key = path.length === 1 ? (path[0] as string) : path.join('\u0000');
     if (t.paths?.has(key)) return;
