@@ -158,7 +158,6 @@ const lovelaceIn = (unit: Unit, q: bigint) => (unit === LOVELACE ? q : 0n);
 
 /** Lovelace the pool keeps besides its reserves (SDK `DEFAULT_POOL_ADA`). */
 const MINSWAP_POOL_ADA = 4_500_000n;
-const MINSWAP_BATCHER_FEE = MINSWAP_V2.batcherFee;
 /** LP never issued at creation (locked forever, as the first depositor's minimum liquidity). */
 const MINSWAP_MIN_LIQUIDITY = 10n;
 
@@ -221,7 +220,7 @@ const minswap: Venue = {
       tokenOut: null,
       amountIn: p.amountIn,
       minAmountOut: p.minOut,
-      batcherFee: MINSWAP_BATCHER_FEE,
+      batcherFee: MINSWAP_V2.batcherFee,
       deposit: ORDER_DEPOSIT,
       extra: {
         canceller: { method: 0, hash: p.owner.paymentCred },
@@ -244,12 +243,12 @@ const minswap: Venue = {
       output: {
         address: orderAddress(MINSWAP_V2.orderScriptHash, p.owner),
         value: valueOf(
-          ORDER_DEPOSIT + MINSWAP_BATCHER_FEE + lovelaceIn(p.tokenIn, p.amountIn),
+          ORDER_DEPOSIT + MINSWAP_V2.batcherFee + lovelaceIn(p.tokenIn, p.amountIn),
           unitAssets(p.tokenIn, p.amountIn),
         ),
         datum: minswapV2.encodeOrderDatum(order),
       },
-      fee: MINSWAP_BATCHER_FEE,
+      fee: MINSWAP_V2.batcherFee,
     };
   },
   swap(state, tokenIn, amountIn) {
@@ -266,7 +265,6 @@ const minswap: Venue = {
 /** Scooper fee per scoop (shared by its orders) and per order, lovelace (settings datum values). */
 const SUNDAE_BASE_FEE = 332_000n;
 const SUNDAE_SIMPLE_FEE = 168_000n;
-const SUNDAE_MAX_PROTOCOL_FEE = SUNDAESWAP_V3.maxProtocolFee;
 /** Lovelace a new pool sets aside as `protocol_fees` (its min-UTxO). */
 const SUNDAE_INITIAL_PROTOCOL_FEES = 2_000_000n;
 
@@ -327,14 +325,14 @@ const sundae: Venue = {
       poolIdent: s.poolId,
       offer: [p.tokenIn, p.amountIn],
       minReceived: [tokenOut, p.minOut],
-      maxProtocolFee: SUNDAE_MAX_PROTOCOL_FEE,
+      maxProtocolFee: SUNDAESWAP_V3.maxProtocolFee,
       deposit: ORDER_DEPOSIT,
     });
     return {
       output: {
         address: orderAddress(SUNDAESWAP_V3.orderScriptHash, p.owner),
         value: valueOf(
-          ORDER_DEPOSIT + SUNDAE_MAX_PROTOCOL_FEE + lovelaceIn(p.tokenIn, p.amountIn),
+          ORDER_DEPOSIT + SUNDAESWAP_V3.maxProtocolFee + lovelaceIn(p.tokenIn, p.amountIn),
           unitAssets(p.tokenIn, p.amountIn),
         ),
         datum: sundaeswapV3.encodeOrderDatum(order),
@@ -367,7 +365,7 @@ const sundae: Venue = {
 
 /** SundaeSwap V3 deposit/withdrawal orders (the only DEX here whose liquidity orders the devnet writes). */
 export const SUNDAE = {
-  maxProtocolFee: SUNDAE_MAX_PROTOCOL_FEE,
+  maxProtocolFee: SUNDAESWAP_V3.maxProtocolFee,
   orderScriptHash: SUNDAESWAP_V3.orderScriptHash,
   orderAddress: (owner: Wallet) => orderAddress(SUNDAESWAP_V3.orderScriptHash, owner),
   /** Fee of a scoop with one order. */

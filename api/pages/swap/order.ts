@@ -22,9 +22,6 @@ export const FEE_PER_BYTE = 44n;
 export const COINS_PER_UTXO_BYTE = 4_310n;
 /** Lovelace a Minswap V2 or SundaeSwap V3 order locks besides its input and fee, returned with its result. */
 export const ORDER_DEPOSIT = 2_000_000n;
-/** Lovelace the batcher (Minswap V2) or scooper (SundaeSwap V3) may take from an order. */
-export const MINSWAP_BATCHER_FEE = MINSWAP_V2.batcherFee;
-export const SUNDAE_MAX_PROTOCOL_FEE = SUNDAESWAP_V3.maxProtocolFee;
 export const LOVELACE = 'lovelace';
 
 export type Assets = Map<string, bigint>; // unit → quantity
@@ -195,7 +192,7 @@ export function orderDatum(owner: string, tokenIn: string, tokenOut: string, amo
     tokenOut,
     amountIn,
     minAmountOut: minOut,
-    batcherFee: MINSWAP_BATCHER_FEE,
+    batcherFee: MINSWAP_V2.batcherFee,
     deposit: ORDER_DEPOSIT,
     extra: {
       canceller: { method: 0, hash: paymentCred },
@@ -230,7 +227,7 @@ export function sundaeOrderDatum(
     poolIdent,
     offer: [tokenIn, amountIn],
     minReceived: [tokenOut, minOut],
-    maxProtocolFee: SUNDAE_MAX_PROTOCOL_FEE,
+    maxProtocolFee: SUNDAESWAP_V3.maxProtocolFee,
     deposit: ORDER_DEPOSIT,
   });
   return {
@@ -249,9 +246,12 @@ export function buildOrderTx(req: OrderRequest): BuiltOrder {
     v.dex === 'sundaeswap-v3'
       ? {
           ...sundaeOrderDatum(owner, v.poolIdent, req.tokenIn, req.tokenOut, req.amountIn, req.minOut),
-          batcherFee: SUNDAE_MAX_PROTOCOL_FEE,
+          batcherFee: SUNDAESWAP_V3.maxProtocolFee,
         }
-      : { ...orderDatum(owner, req.tokenIn, req.tokenOut, req.amountIn, req.minOut), batcherFee: MINSWAP_BATCHER_FEE };
+      : {
+          ...orderDatum(owner, req.tokenIn, req.tokenOut, req.amountIn, req.minOut),
+          batcherFee: MINSWAP_V2.batcherFee,
+        };
   const orderAddress = orderAddressFor(owner, v.dex);
   const orderAssets: Assets = new Map(req.tokenIn === LOVELACE ? [] : [[req.tokenIn, req.amountIn]]);
   const orderCoin = ORDER_DEPOSIT + batcherFee + (req.tokenIn === LOVELACE ? req.amountIn : 0n);
