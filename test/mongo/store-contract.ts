@@ -75,6 +75,10 @@ function byKeys(fields: readonly string[]) {
 }
 const ids = (docs: readonly { _id: string }[]) => docs.map((d) => d._id);
 
+/** An output whose document has no `address` field at all (indexed as null, like a null address). */
+const outputWithoutAddress = (): UtxoDoc =>
+  ({ _id: `${hex('byron')}#0`, slot: 120_000_000, lovelace: '1', spent: false }) as unknown as UtxoDoc;
+
 export function storeContract(name: string, open: () => Promise<Store>): void {
   describe(`Store contract: ${name}`, function () {
     let store: Store;
@@ -233,12 +237,7 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
 
     it('answers a scan from the index alone (findKeys): each match of find as its _id and indexed fields', async () => {
       const docs = utxos(120);
-      const noAddress = {
-        _id: `${hex('byron')}#0`,
-        slot: 120_000_000,
-        lovelace: '1',
-        spent: false,
-      } as unknown as UtxoDoc;
+      const noAddress = outputWithoutAddress();
       await store.write([...docs, noAddress].map((d) => put(UTXOS, d)));
       const coll = store.collection(UTXOS);
       const addr = ADDRESSES[1] as string;
@@ -271,12 +270,7 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
 
     it('indexes a missing or null field as null, sorting before every value; bounds never match nulls', async () => {
       const docs = utxos(40);
-      const noAddress = {
-        _id: `${hex('byron')}#0`,
-        slot: 120_000_000,
-        lovelace: '1',
-        spent: false,
-      } as unknown as UtxoDoc;
+      const noAddress = outputWithoutAddress();
       await store.write([...docs, noAddress].map((d) => put(UTXOS, d)));
       const coll = store.collection(UTXOS);
       const nulls = [...docs.filter((d) => d.address === null), noAddress].sort(byKeys(['address', 'slot']));

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as lmdb from 'lmdb';
 import { openEmbeddedStore, openMemoryStore } from '../../mongo/adapters/embedded.js';
-import { defineCollection, put, type Store } from '../../mongo/store.js';
+import { defineCollection, put, type CollectionSpec, type Store } from '../../mongo/store.js';
 import { CHILD_BATCHES, CHILD_OUTPUTS, childOutput } from './child-data.js';
 import { storeContract } from './store-contract.js';
 
@@ -162,49 +162,35 @@ describe('embedded store (lmdb) only', function () {
     }
   });
 
-  it('aborts a whole batch when lmdb refuses an op inside the transaction', async () => {
-    const store = await openMemoryStore();
-    try {
-      await store.ensureIndexes([CHILD_OUTPUTS, CHILD_BATCHES]);
-      const ok = childOutput(0, 0);
-      const tooLong = { ...childOutput(0, 1), address: `addr1${'q'.repeat(4000)}` };
-      await assert.rejects(
-        store.write([
-          put(CHILD_OUTPUTS, ok),
-          put(CHILD_BATCHES, { _id: 'batch-0', n: 0, size: 2 }),
-          put(CHILD_OUTPUTS, tooLong),
-        ]),
-        /key size/i,
-      );
-      assert.equal(await store.collection(CHILD_OUTPUTS).get(ok._id), null);
-      assert.equal(await store.collection(CHILD_BATCHES).get('batch-0'), null);
-      assert.equal(await store.collection(CHILD_OUTPUTS).count('byBatch'), 0);
-    } finally {
-      await store.close();
-    }
-  });
-
-  it('aborts a whole batch naming every stored version (no read: the writer-thread path) when a key is too long', async () => {
-    const store = await openMemoryStore();
-    try {
-      await store.ensureIndexes([CHILD_OUTPUTS, CHILD_BATCHES]);
-      const ok = childOutput(0, 0);
-      const tooLong = { ...childOutput(0, 1), address: `addr1${'q'.repeat(4000)}` };
-      await assert.rejects(
-        store.write([
-          { ...put(CHILD_OUTPUTS, ok), prev: null },
-          { ...put(CHILD_BATCHES, { _id: 'batch-0', n: 0, size: 2 }), prev: null },
-          { ...put(CHILD_OUTPUTS, tooLong), prev: null },
-        ]),
-        /key size/i,
-      );
-      assert.equal(await store.collection(CHILD_OUTPUTS).get(ok._id), null);
-      assert.equal(await store.collection(CHILD_BATCHES).get('batch-0'), null);
-      assert.equal(await store.collection(CHILD_OUTPUTS).count('byBatch'), 0);
-    } finally {
-      await store.close();
-    }
-  });
+  // Every op naming its stored version would take the writer-thread path, but a key lmdb may refuse sends the write
+  // to the transaction path (keysFit), whose abort undoes every op: both forms must apply nothing.
+  for (const [how, named] of [
+    ['when lmdb refuses an op inside the transaction', false],
+    ['naming every stored version (no read), when a key is too long for the writer-thread path', true],
+  ] as const)
+    it(`aborts a whole batch ${how}`, async () => {
+      const store = await openMemoryStore();
+      try {
+        await store.ensureIndexes([CHILD_OUTPUTS, CHILD_BATCHES]);
+        const ok = childOutput(0, 0);
+        const tooLong = { ...childOutput(0, 1), address: `addr1${'q'.repeat(4000)}` };
+        const op = <D extends { _id: string }>(spec: CollectionSpec<D>, doc: D) =>
+          named ? { ...put(spec, doc), prev: null } : put(spec, doc);
+        await assert.rejects(
+          store.write([
+            op(CHILD_OUTPUTS, ok),
+            op(CHILD_BATCHES, { _id: 'batch-0', n: 0, size: 2 }),
+            op(CHILD_OUTPUTS, tooLong),
+          ]),
+          /key size/i,
+        );
+        assert.equal(await store.collection(CHILD_OUTPUTS).get(ok._id), null);
+        assert.equal(await store.collection(CHILD_BATCHES).get('batch-0'), null);
+        assert.equal(await store.collection(CHILD_OUTPUTS).count('byBatch'), 0);
+      } finally {
+        await store.close();
+      }
+    });
 
   it('refuses field names MongoDB restricts on the writer-thread path too (its encoder checks them), applying nothing', async () => {
     const store = await openMemoryStore();
