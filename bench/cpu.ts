@@ -15,11 +15,11 @@
  * Every run: 32 connections for BENCH_SECONDS, after one unmeasured second.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { firstLine, getBytes } from './http.js';
+import { firstLine, getBytes, procCpuMs, startBareServer } from './http.js';
 import { API_HEAP_FLAG } from '../config/node-flags.js';
 import { findSamples, restEndpoints, routeFilter } from './rest.js';
 
@@ -28,13 +28,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 3);
 /** A copy of another tree (e.g. `git archive <commit>` with node_modules linked): before/after in one run. */
 const COMPARE = process.env.BENCH_COMPARE;
-const TICK_US = 1e6 / 100; // CLK_TCK
-
-function cpuTicks(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]); // utime, stime
-}
+const cpuMs = (pid: number) => procCpuMs(`/proc/${pid}/stat`);
 
 async function run(url: string, seconds: number, headers: Record<string, string> = {}) {
   const r = await autocannon({ url, duration: seconds, connections: 32, pipelining: 1, headers });
@@ -49,9 +43,9 @@ interface Run {
 
 /** One measured run: CPU µs per request of the process `pid` serving `url`, and req/s. */
 async function once(pid: number, url: string): Promise<Run> {
-  const t0 = cpuTicks(pid);
+  const t0 = cpuMs(pid);
   const r = await run(url, SECONDS);
-  return { us: ((cpuTicks(pid) - t0) * TICK_US) / r.n, rps: r.rps, bad: r.non2xx };
+  return { us: ((cpuMs(pid) - t0) * 1000) / r.n, rps: r.rps, bad: r.non2xx };
 }
 
 const median = (a: number[]) => a.sort((x, y) => x - y)[Math.floor(a.length / 2)] as number;
@@ -74,18 +68,6 @@ async function child(args: string[], cwd?: string): Promise<{ proc: ChildProcess
   const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env, ...(cwd ? { cwd } : {}) });
   const info = JSON.parse(await firstLine(proc)) as Record<string, unknown>;
   return { proc, info };
-}
-
-async function bareFor(body: Buffer, headers: Record<string, string>) {
-  const file = join(mkdtempSync(join(tmpdir(), 'cds-cpu-')), 'body.bin');
-  writeFileSync(file, body);
-  const src = `
-    const http = require('node:http');
-    const body = require('node:fs').readFileSync(${JSON.stringify(file)});
-    const headers = { ...${JSON.stringify(headers)}, 'content-length': body.length };
-    const s = http.createServer((req, res) => { res.writeHead(200, headers); res.end(body); });
-    s.listen(0, '127.0.0.1', () => process.stdout.write(JSON.stringify({ port: s.address().port }) + '\\n'));`;
-  return child(['-e', src]);
 }
 
 const line = (
@@ -150,11 +132,11 @@ async function routes() {
       }
       const headers: Record<string, string> = {};
       for (const k of ['content-type', 'vary']) if (first.headers[k]) headers[k] = first.headers[k];
-      const bare = await bareFor(first.body, headers);
+      const bare = await startBareServer(mkdtempSync(join(tmpdir(), 'cds-cpu-')), first.body, headers);
       try {
-        const bareUrl = `http://127.0.0.1:${String(bare.info.port)}/`;
+        const bareUrl = `${bare.url}/`;
         if (!base) {
-          const b = await measure(bare.proc.pid as number, bareUrl);
+          const b = await measure(bare.pid, bareUrl);
           line(e.name, first.body.length, b, await measure(api.pid, api.url + e.path));
           continue;
         }
@@ -162,7 +144,7 @@ async function routes() {
         const runs = { bare: [] as Run[], before: [] as Run[], after: [] as Run[] };
         for (const url of [bareUrl, base.url + e.path, api.url + e.path]) await run(url, 1);
         for (let i = 0; i < REPEAT; i++) {
-          runs.bare.push(await once(bare.proc.pid as number, bareUrl));
+          runs.bare.push(await once(bare.pid, bareUrl));
           // Alternating which tree goes first, so neither always follows the bare run.
           const pair = [
             async () => runs.before.push(await once(base.pid, base.url + e.path)),
@@ -176,7 +158,7 @@ async function routes() {
           `| ${e.name} | ${(first.body.length / 1024).toFixed(1)} KB | ${b.us.toFixed(0)} | ${x.us.toFixed(0)} | ${y.us.toFixed(0)} | ${(y.us / x.us).toFixed(2)} | ${Math.round(b.rps)} | ${Math.round(x.rps)} | ${Math.round(y.rps)} | ${(x.rps / b.rps).toFixed(2)} | ${(y.rps / b.rps).toFixed(2)} |`,
         );
       } finally {
-        bare.proc.kill('SIGKILL');
+        bare.stop();
       }
     }
   } finally {

@@ -66,11 +66,27 @@ export async function warm(url: string, headers: Record<string, string> = {}): P
  * Start a bare node:http server in a child process answering every request with `body` and `headers` (the
  * content type, and the content encoding of compressed bytes), the way the service sends them.
  */
+/**
+ * CPU ms a process or thread has used: utime + stime of its `/proc` stat file (`/proc/<pid>/stat`, or
+ * `/proc/self/task/<tid>/stat` for one thread), in clock ticks of 10 ms; NaN where there is no /proc (not Linux).
+ * The fields follow the parenthesised command name, which may contain spaces.
+ */
+export function procCpuMs(statFile: string): number {
+  let stat: string;
+  try {
+    stat = readFileSync(statFile, 'utf8');
+  } catch {
+    return NaN;
+  }
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 export async function startBareServer(
   dir: string,
   body: Buffer,
   headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' },
-): Promise<{ url: string; stop: () => void }> {
+): Promise<{ url: string; pid: number; stop: () => void }> {
   const file = join(dir, 'bare-body.bin');
   writeFileSync(file, body);
   const src = `
@@ -81,7 +97,7 @@ export async function startBareServer(
     s.listen(0, '127.0.0.1', () => process.stdout.write(String(s.address().port) + '\\n'));`;
   const child = spawn(process.execPath, ['-e', src], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await firstLine(child);
-  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGKILL') };
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid as number, stop: () => child.kill('SIGKILL') };
 }
 
 /** Bare baseline and the service's run of one URL: the baseline is measured first, then the service. */

@@ -7,7 +7,7 @@
  * above the raw row is the SDK's per-request exchange.
  */
 import { fork } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import autocannon from 'autocannon';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { McpServer, createMcpHandler, fromJsonSchema, type jsonSchemaValidator } from '@modelcontextprotocol/server';
 import { nodeMcpHandler } from '../api/mcp/node-adapter.js';
+import { procCpuMs } from './http.js';
 
 const MODERN = '2026-07-28';
 const META = {
@@ -72,11 +73,7 @@ function serveFloor(answerFile: string): void {
   });
 }
 
-const cpuMs = (pid: number) => {
-  if (!existsSync(`/proc/${pid}/stat`)) return NaN; // Linux only
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(f[11]) + Number(f[12])) * 10; // utime + stime, clock ticks of 10 ms
-};
+const cpuMs = (pid: number) => procCpuMs(`/proc/${pid}/stat`);
 
 /** Measures the three rows against the recorded `answer` (a 2026-07-28 get_token answer of the service). */
 export async function benchMcpFloor(answer: string, dir: string, seconds: number): Promise<FloorRow[]> {

@@ -3,11 +3,11 @@
  * BENCH_HOURS (default 6) hours, rate limits off; the full `npm run bench` includes the same row.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { load, type LoadResult } from './http.js';
+import { load, procCpuMs, type LoadResult } from './http.js';
 import { benchMcpFloor } from './mcp-floor.js';
 import { benchMcp } from './mcp.js';
 import { API_HEAP_FLAG } from '../config/node-flags.js';
@@ -70,12 +70,7 @@ try {
       load: (u) => load(u, { seconds: SECONDS }),
       row,
       // Linux only (/proc); elsewhere the CPU line is left out.
-      cpuMs: !existsSync('/proc/self/stat')
-        ? undefined
-        : () => {
-            const f = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-            return (Number(f[11]) + Number(f[12])) * 10; // utime + stime, clock ticks of 10 ms
-          },
+      cpuMs: !existsSync('/proc/self/stat') ? undefined : () => procCpuMs(`/proc/${child.pid}/stat`),
     },
   );
   console.log(

@@ -5,28 +5,21 @@
  * store bytes per block, and the CPU time of the main thread alone per block (the sync's critical path: the total does
  * not show work moved to lmdb's writer thread). Run under `node --cpu-prof --import tsx bench/sync-only.ts` for a profile of the sync.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importRegistry } from '../activities/registry/import.js';
 import { loadConfig } from '../config/index.js';
 import { openEmbeddedStore } from '../mongo/adapters/embedded.js';
+import { procCpuMs } from './http.js';
 import { startDevnetProcess, storeBytes, syncToTip } from './sync.js';
 
 const HOURS = Number(process.env.BENCH_HOURS ?? 48);
 
-/**
- * CPU µs the main thread has used (Linux: utime + stime of its /proc task, in clock ticks of 10 ms), null elsewhere.
- * Fields follow the parenthesised command name, which may contain spaces.
- */
+/** CPU µs the main thread has used (its /proc task: the main thread's id is the process id), null off Linux. */
 function mainThreadCpuUs(): number | null {
-  try {
-    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10_000;
-  } catch {
-    return null;
-  }
+  const ms = procCpuMs(`/proc/self/task/${process.pid}/stat`);
+  return Number.isNaN(ms) ? null : ms * 1000;
 }
 
 async function main() {
