@@ -26,6 +26,13 @@ const DATA = {
 };
 const BYTES = Buffer.from(JSON.stringify(DATA));
 
+/** The app's handler, leaving out the middlewares FLOOR_DROP=i,j names (by position) to see what each costs. */
+function withoutDropped(app: Koa): http.RequestListener {
+  const drop = new Set((process.env.FLOOR_DROP ?? '').split(',').filter(Boolean).map(Number));
+  app.middleware = app.middleware.filter((_, i) => !drop.has(i));
+  return app.callback();
+}
+
 let handler: http.RequestListener;
 if (mode === 'bare') {
   const headers = { 'content-type': 'application/json; charset=utf-8', 'content-length': BYTES.length };
@@ -41,10 +48,7 @@ if (mode === 'bare') {
     ctx.body = BYTES;
   });
   app.use(router.routes());
-  // FLOOR_DROP=i,j: leave out those middlewares (by position) to see what each costs.
-  const drop = new Set((process.env.FLOOR_DROP ?? '').split(',').filter(Boolean).map(Number));
-  app.middleware = app.middleware.filter((_, i) => !drop.has(i));
-  handler = app.callback();
+  handler = withoutDropped(app);
 } else {
   const { benchAccess } = await import('../api/access/bench.js');
   const { createApp } = await import('../api/app.js');
@@ -76,10 +80,7 @@ if (mode === 'bare') {
     router.routes() as Koa.Middleware,
     router.allowedMethods() as Koa.Middleware,
   ]);
-  // FLOOR_DROP=i,j: leave out those middlewares (by position) to see what each costs.
-  const drop = new Set((process.env.FLOOR_DROP ?? '').split(',').filter(Boolean).map(Number));
-  app.middleware = app.middleware.filter((_, i) => !drop.has(i));
-  handler = app.callback();
+  handler = withoutDropped(app);
 }
 const server = http.createServer(handler);
 server.listen(0, '127.0.0.1', () => {
