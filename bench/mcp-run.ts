@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { load, procCpuMs, type LoadResult } from './http.js';
 import { benchMcpFloor } from './mcp-floor.js';
 import { benchMcp } from './mcp.js';
+import { findSamples } from './rest.js';
 import { API_HEAP_FLAG } from '../config/node-flags.js';
 
 const HOURS = Number(process.env.BENCH_HOURS ?? 6);
@@ -51,28 +52,18 @@ try {
   const url = `http://127.0.0.1:${port}`;
   // The recomputes fired at the tip (search index, safety, market) finish within seconds on this scale.
   await new Promise((r) => setTimeout(r, 15_000));
-  const get = async <T>(p: string) => (await (await fetch(url + p)).json()) as T;
-  const top = await get<{ items: { asset: { unit: string } }[] }>('/api/v1/tokens?sort=liquidity&pageSize=1');
-  const unit = top.items[0]?.asset.unit ?? 'none';
-  const trades = await get<{ items: { maker: string; txHash: string }[] }>(`/api/v1/tokens/${unit}/trades?limit=1`);
-  const nft = await get<{ items: { policyId: string }[] }>('/api/v1/nft/collections?pageSize=1');
+  // The same samples as the REST rows; on a history too short to list a token they are 'none', so the rows show
+  // the tools' not-found answers (non-2xx column) instead of stopping the bench.
+  const samples = await findSamples(url);
   console.log(`# MCP bench (${HOURS} h of devnet chain time, ${SECONDS} s per load run, 32 connections)`);
-  const { modernAnswer } = await benchMcp(
-    url,
-    {
-      unit,
-      wallet: trades.items[0]?.maker ?? 'none',
-      policy: nft.items[0]?.policyId ?? 'none',
-      txHash: trades.items[0]?.txHash ?? 'none',
-    },
-    {
-      seconds: SECONDS,
-      load: (u) => load(u, { seconds: SECONDS }),
-      row,
-      // Linux only (/proc); elsewhere the CPU line is left out.
-      cpuMs: !existsSync('/proc/self/stat') ? undefined : () => procCpuMs(`/proc/${child.pid}/stat`),
-    },
-  );
+  if (samples.unit === 'none') console.log('(no token listed yet at this history: use a larger BENCH_HOURS)');
+  const { modernAnswer } = await benchMcp(url, samples, {
+    seconds: SECONDS,
+    load: (u) => load(u, { seconds: SECONDS }),
+    row,
+    // Linux only (/proc); elsewhere the CPU line is left out.
+    cpuMs: !existsSync('/proc/self/stat') ? undefined : () => procCpuMs(`/proc/${child.pid}/stat`),
+  });
   console.log(
     `\n| floor of the design (bare node:http, this run's get_token answer) | req/s | p99 ms | non-2xx | server CPU ms/req |\n|---|---|---|---|---|`,
   );

@@ -107,7 +107,10 @@ export async function startEmbeddedWorker(config: Config, parts: EmbeddedWorkerP
       if (p.atTip || Date.now() - lastWarmFire >= WARM_FIRE_MS) {
         caughtUp = p.atTip && parts.sourceComplete();
         lastWarmFire = Date.now();
-        runner.fireSchedules();
+        // The firing at the tip must cover the whole backfill: a job whose warm-up run is still active (it started
+        // on part of the history) runs once more right after it, instead of being skipped until its next interval.
+        if (caughtUp) runner.fireWorkflows(SCHEDULES.map((x) => x.workflow));
+        else runner.fireSchedules();
       }
     },
   });

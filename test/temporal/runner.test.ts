@@ -304,7 +304,7 @@ describe('embedded runner', function () {
     });
   });
 
-  it('fires every schedule once more on demand (npm start does at the tip), skipping a job still running', async function () {
+  it('fires every schedule once more on demand, skipping a job still running', async function () {
     let calls = 0;
     let release!: () => void;
     let gate = new Promise<void>((res) => (release = res));
@@ -332,6 +332,42 @@ describe('embedded runner', function () {
       return runs.length === 2 && runs.every((d) => d.status === 'completed');
     });
     assert.equal(calls, 2);
+  });
+
+  it('fires a workflow once more after its active run (npm start does at the tip: the warm-up run saw part of the backfill)', async function () {
+    // What each run saw: the "chain height" when its activity ran.
+    let height = 10;
+    const seen: number[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((res) => (release = res));
+    const countBody = async (ctx: WorkflowContext<{ count(): Promise<number> }>) => ctx.activities.count();
+    const table = fastTable(
+      {},
+      { count: { body: countBody, activityOptions: RECOMPUTE_ACTIVITY, reads: [], writes: ['counts'] } },
+    );
+    const r = runner(
+      {
+        count: async () => {
+          seen.push(height);
+          await gate;
+          return seen.length;
+        },
+      },
+      table,
+    );
+    const spec: ScheduleSpec = { id: 'hourly', workflow: 'count', everyMs: 3_600_000, input: {}, overlap: 'skip' };
+    r.schedule([spec]);
+    const runsOf = () => store.collection(RUNS).find('byWorkflow', { eq: ['count'] });
+    await waitFor('the warm-up run', async () => seen.length === 1);
+    height = 500; // the sync reaches the tip while the warm-up run is active
+    assert.deepEqual(r.fireWorkflows(['count']), ['hourly']);
+    assert.equal((await runsOf()).length, 1, 'no second run while the first is active');
+    release();
+    await waitFor('a run over the whole backfill, long before the hour', async () => {
+      const runs = await runsOf();
+      return runs.length === 2 && runs.every((d) => d.status === 'completed');
+    });
+    assert.deepEqual(seen, [10, 500]);
   });
 
   it('backs off exponentially up to the maximum interval', function () {
