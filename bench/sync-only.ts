@@ -2,8 +2,8 @@
  * The sync row of `npm run bench` alone, for working on the sync: BENCH_HOURS (48) of devnet history, the devnet in
  * its own process, every extension on, into a fresh lmdb store. Prints blocks/s and the CPU time this process spent
  * per block (user + sys over the sync only: on a shared machine it moves much less with the load than blocks/s), and
- * store bytes per block, and the CPU time of the main thread alone per block (the sync's critical path: the total does
- * not show work moved to lmdb's writer thread). Run under `node --cpu-prof --import tsx bench/sync-only.ts` for a profile of the sync.
+ * store bytes per block, the CPU time of the main thread alone per block (the sync's critical path: the total does
+ * not show work moved to lmdb's writer thread), and the devnet process's CPU time per block. Run under `node --cpu-prof --import tsx bench/sync-only.ts` for a profile of the sync.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,9 +31,12 @@ async function main() {
     await importRegistry(store, loadConfig({}).TOKEN_REGISTRY_DIR);
     const cpu0 = process.cpuUsage();
     const main0 = mainThreadCpuUs();
+    const devnetStat = `/proc/${devnet.pid}/stat`;
+    const devnet0 = procCpuMs(devnetStat);
     const s = await syncToTip(store, devnet.url);
     const cpu = process.cpuUsage(cpu0);
     const main1 = mainThreadCpuUs();
+    const devnetUs = (procCpuMs(devnetStat) - devnet0) * 1000;
     await store.close();
     await devnet.stop();
     const bytes = storeBytes(storePath);
@@ -49,6 +52,8 @@ async function main() {
         cpuUserUsPerBlock: Math.round(cpu.user / s.blocks),
         cpuSysUsPerBlock: Math.round(cpu.system / s.blocks),
         mainThreadCpuUsPerBlock: main0 === null || main1 === null ? null : Math.round((main1 - main0) / s.blocks),
+        // The chain source serving the blocks (NaN off Linux): on 2 cores it takes from what the sync can use.
+        devnetCpuUsPerBlock: Number.isNaN(devnetUs) ? null : Math.round(devnetUs / s.blocks),
         storeKbPerBlock: +(bytes / s.blocks / 1024).toFixed(1),
       }),
     );

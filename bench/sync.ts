@@ -25,6 +25,8 @@ export interface Devnet {
   url: string;
   /** Wall-clock time the devnet took to generate its history and listen (ms). */
   genMs: number;
+  /** Its process id (its CPU time competes with the sync's for the same cores). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -47,6 +49,7 @@ export async function startDevnetProcess(dataDir: string, hours: number): Promis
   return {
     url: `ws://127.0.0.1:${port}`,
     genMs: performance.now() - t0,
+    pid: child.pid ?? 0,
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
