@@ -6,6 +6,7 @@
  */
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type Koa from 'koa';
+import { isFresh } from './fresh.js';
 
 export type Coding = 'br' | 'gzip';
 
@@ -34,4 +35,30 @@ export function preferredCoding(ctx: Koa.Context): Coding | null {
 /** `"abc"` → `"abc-br"`: the strong validator of the compressed representation. */
 export function codedEtag(etag: string, coding: Coding): string {
   return etag.endsWith('"') ? `${etag.slice(0, -1)}-${coding}"` : `${etag}-${coding}`;
+}
+
+/** The compressed representations of one answer kept so far, made on the first request that accepts each coding. */
+export type Coded = Partial<Record<Coding, Buffer>>;
+
+/**
+ * Answers with the identity bytes or the representation the client prefers (compressed into `coded` once, so a
+ * cache that keeps `coded` beside the bytes compresses once per entry), with that representation's ETag (the
+ * identity ETag the handler set, coding appended); 304 when If-None-Match names it.
+ */
+export function sendRepresentation(ctx: Koa.Context, bytes: Buffer, coded: Coded): void {
+  const coding = bytes.length >= MIN_COMPRESS_BYTES ? preferredCoding(ctx) : null;
+  if (bytes.length >= MIN_COMPRESS_BYTES) ctx.vary('Accept-Encoding');
+  const etag = ctx.response.get('ETag');
+  if (coding && etag) ctx.set('ETag', codedEtag(etag, coding));
+  if (ctx.response.etag && isFresh(ctx)) {
+    ctx.status = 304;
+    return;
+  }
+  if (!coding) {
+    ctx.body = bytes;
+    return;
+  }
+  const body = (coded[coding] ??= compress(bytes, coding));
+  ctx.set('Content-Encoding', coding);
+  ctx.body = body;
 }

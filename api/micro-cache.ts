@@ -11,9 +11,8 @@
 import type Koa from 'koa';
 import { checkpointTag } from '../mongo/collections/sync-state.js';
 import type { Store } from '../mongo/store.js';
-import { codedEtag, compress, MIN_COMPRESS_BYTES, preferredCoding, type Coding } from './compress.js';
+import { sendRepresentation, type Coded } from './compress.js';
 import { markReplayable } from './fast-replay.js';
-import { isFresh } from './fresh.js';
 import { ResponseCache } from './response-cache.js';
 
 interface Meta {
@@ -22,7 +21,7 @@ interface Meta {
   /** Headers the handler set that a replay must carry (ETag, Cache-Control). */
   headers: [string, string][];
   /** Compressed representations, made on the first request that accepts each coding. */
-  coded: Partial<Record<Coding, Buffer>>;
+  coded: Coded;
   /** The route pattern that answered (the router's `_matchedRoute`), so a replay is counted under its route. */
   route: unknown;
 }
@@ -45,7 +44,9 @@ export function microCache(opts: MicroCacheOptions): Koa.Middleware {
   const clock = opts.clock ?? Date.now;
 
   return async (ctx, next) => {
-    if (ctx.method !== 'GET') return next();
+    // HEAD is answered as GET (the same key, headers and chosen coding; Koa sends no body), so its headers describe
+    // the representation a GET would get (RFC 9110 9.3.2).
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     const caching = opts.ttlMs > 0;
     const cp = caching ? await checkpointTag(opts.store) : '';
     const key = `${ctx.path}?${ctx.querystring}|${cp}`;
@@ -56,7 +57,7 @@ export function microCache(opts: MicroCacheOptions): Koa.Middleware {
       (ctx as RoutedContext)._matchedRoute = hit.meta.route;
       ctx.type = hit.meta.type;
       for (const [h, v] of hit.meta.headers) ctx.set(h, v);
-      send(ctx, hit.bytes, hit.meta.coded);
+      sendRepresentation(ctx, hit.bytes, hit.meta.coded);
       markReplayable(ctx.res, { cp, expires: hit.meta.expires, route: hit.meta.route });
       return;
     }
@@ -76,28 +77,6 @@ export function microCache(opts: MicroCacheOptions): Koa.Middleware {
       cache.setBytes(key, bytes, { expires: now + opts.ttlMs, type: ctx.response.type, headers, coded, route });
       markReplayable(ctx.res, { cp, expires: now + opts.ttlMs, route });
     }
-    send(ctx, bytes, coded);
+    sendRepresentation(ctx, bytes, coded);
   };
-}
-
-/**
- * Answers with the identity bytes or the representation the client prefers (compressed into `coded` once), with
- * that representation's ETag; 304 when If-None-Match names it.
- */
-function send(ctx: Koa.Context, bytes: Buffer, coded: Meta['coded']): void {
-  const coding = bytes.length >= MIN_COMPRESS_BYTES ? preferredCoding(ctx) : null;
-  if (bytes.length >= MIN_COMPRESS_BYTES) ctx.vary('Accept-Encoding');
-  const etag = ctx.response.get('ETag');
-  if (coding && etag) ctx.set('ETag', codedEtag(etag, coding));
-  if (ctx.response.etag && isFresh(ctx)) {
-    ctx.status = 304;
-    return;
-  }
-  if (!coding) {
-    ctx.body = bytes;
-    return;
-  }
-  const body = (coded[coding] ??= compress(bytes, coding));
-  ctx.set('Content-Encoding', coding);
-  ctx.body = body;
 }

@@ -1,5 +1,6 @@
 /**
- * Answers a request with a Markdown view: `text/markdown; charset=utf-8`, an ETag (304 on If-None-Match), the
+ * Answers a request with a Markdown view: `text/markdown; charset=utf-8`, an ETag (304 on If-None-Match), br or
+ * gzip when the client accepts it (compressed once per cached view, like REST answers), the
  * approximate token count (`x-markdown-tokens`), and — for a problem the caller can fix — a short Markdown error
  * with the REST status (400/404) instead of the view. A rendered view is kept for the API's micro-cache window
  * under its URL and the sync checkpoint, like REST answers: a new block or a rollback is seen at once.
@@ -9,9 +10,9 @@ import type Koa from 'koa';
 import { checkpointTag } from '../../mongo/collections/sync-state.js';
 import { approxTokens, errorView } from '../../views/md/format.js';
 import type { ApiDeps } from '../deps.js';
+import { sendRepresentation, type Coded } from '../compress.js';
 import { AppError } from '../errors.js';
 import { markReplayable } from '../fast-replay.js';
-import { isFresh } from '../fresh.js';
 import { ResponseCache } from '../response-cache.js';
 import { readFreshness } from '../read/freshness.js';
 import { renderMd, type MdRequest } from './render.js';
@@ -23,6 +24,8 @@ interface Meta {
   expires: number;
   etag: string;
   tokens: number;
+  /** Compressed representations of the view (compress.ts), made once per cached view. */
+  coded: Coded;
 }
 
 export interface MdResponder {
@@ -36,16 +39,13 @@ export function mdResponder(deps: ApiDeps, src: () => MdSource): MdResponder {
   const ttl = deps.cacheMs ?? 0;
   const cache = new ResponseCache<Meta>(2_000, 32 * 1024 * 1024);
 
-  const send = (ctx: Koa.Context, status: number, bytes: Buffer, etag: string, tokens: number) => {
+  const send = (ctx: Koa.Context, status: number, bytes: Buffer, etag: string, tokens: number, coded: Coded) => {
     ctx.status = status;
     ctx.type = MARKDOWN_TYPE;
     ctx.set('x-markdown-tokens', String(tokens));
     ctx.etag = etag;
-    if (status === 200 && isFresh(ctx)) {
-      ctx.status = 304;
-      return;
-    }
-    ctx.body = bytes;
+    if (status === 200) sendRepresentation(ctx, bytes, coded);
+    else ctx.body = bytes;
   };
 
   return {
@@ -64,7 +64,7 @@ export function mdResponder(deps: ApiDeps, src: () => MdSource): MdResponder {
       const route = (ctx as Koa.Context & { _matchedRoute?: unknown })._matchedRoute;
       if (hit && hit.meta.expires > now) {
         markReplayable(ctx.res, { cp, expires: hit.meta.expires, route });
-        return send(ctx, 200, hit.bytes, hit.meta.etag, hit.meta.tokens);
+        return send(ctx, 200, hit.bytes, hit.meta.etag, hit.meta.tokens, hit.meta.coded);
       }
       let text: string;
       let status = 200;
@@ -81,11 +81,12 @@ export function mdResponder(deps: ApiDeps, src: () => MdSource): MdResponder {
       const bytes = Buffer.from(text, 'utf8');
       const etag = `"${hash('sha1', bytes, 'base64url')}"`;
       const tokens = approxTokens(text);
+      const coded: Coded = {};
       if (status === 200 && ttl > 0) {
-        cache.setBytes(key, bytes, { expires: now + ttl, etag, tokens });
+        cache.setBytes(key, bytes, { expires: now + ttl, etag, tokens, coded });
         markReplayable(ctx.res, { cp, expires: now + ttl, route });
       }
-      send(ctx, status, bytes, etag, tokens);
+      send(ctx, status, bytes, etag, tokens, coded);
     },
   };
 }

@@ -144,6 +144,21 @@ describe('REST micro-cache', () => {
     assert.equal(new Set(tags).size, 3);
     assert.equal((await raw('/big', { 'accept-encoding': 'br', 'if-none-match': tags[1] ?? '' })).status, 304);
     assert.equal((await raw('/big', { 'accept-encoding': 'br', 'if-none-match': tags[0] ?? '' })).status, 200);
+    // HEAD: the headers of the GET answer in the same coding (length of the compressed bytes), no body.
+    const head = await new Promise<http.IncomingMessage>((res, rej) =>
+      http
+        .request(url + '/big', { method: 'HEAD', headers: { 'accept-encoding': 'br' } }, (r) => {
+          r.resume();
+          r.on('end', () => res(r));
+        })
+        .on('error', rej)
+        .end(),
+    );
+    assert.equal(head.headers['content-encoding'], 'br');
+    assert.equal(head.headers.etag, br.headers.etag);
+    assert.equal(Number(head.headers['content-length']), br.body.length);
+    assert.match(String(head.headers.vary), /Accept-Encoding/i);
+    assert.equal(reads, readsAfterFirst, 'HEAD is answered from the cached answer too');
     // A small answer is not worth compressing.
     const small = await raw('/tokens?sort=small', { 'accept-encoding': 'br' });
     assert.equal(small.headers['content-encoding'], undefined);

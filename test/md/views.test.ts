@@ -5,6 +5,8 @@
  * the devnet ledger's, and REST paths answer `Accept: text/markdown` with the same view.
  */
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { handleOfAsset } from '../../cardano/handles.js';
 import { HANDLE_POLICY } from '../../devnet/activity/handles.js';
 import { startStack, type Stack } from './stack.js';
@@ -92,6 +94,33 @@ describe('Markdown views on a devnet-synced store', function () {
       // (fetch sends Cache-Control: no-cache with a conditional header unless told otherwise)
       assert.equal((await get(path, { 'if-none-match': etag, 'cache-control': 'max-age=0' })).status, 304, path);
     }
+  });
+
+  it('a view is gzip or br when the client accepts it, the same text once decoded, with its own ETag', async () => {
+    /** node:http GET with explicit headers (fetch would negotiate and decode on its own). */
+    const raw = (path: string, headers: Record<string, string>) =>
+      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((res, rej) =>
+        http
+          .get(s.url + path, { headers }, (r) => {
+            const chunks: Buffer[] = [];
+            r.on('data', (c: Buffer) => chunks.push(c));
+            r.on('end', () => res({ headers: r.headers, body: Buffer.concat(chunks) }));
+          })
+          .on('error', rej),
+      );
+    const plain = await raw('/api/md/market', { 'accept-encoding': 'identity' });
+    const gz = await raw('/api/md/market', { 'accept-encoding': 'gzip' });
+    const br = await raw('/api/md/market', { 'accept-encoding': 'br' });
+    assert.ok(plain.body.length > 1024, `the market view is ${plain.body.length} bytes`);
+    assert.equal(plain.headers['content-encoding'], undefined);
+    assert.equal(gz.headers['content-encoding'], 'gzip');
+    assert.equal(br.headers['content-encoding'], 'br');
+    assert.deepEqual(gunzipSync(gz.body), plain.body);
+    assert.deepEqual(brotliDecompressSync(br.body), plain.body);
+    assert.ok(br.body.length * 2 < plain.body.length, `br ${br.body.length} of ${plain.body.length} bytes`);
+    for (const r of [plain, gz, br]) assert.match(String(r.headers.vary), /Accept-Encoding/i);
+    assert.equal(new Set([plain, gz, br].map((r) => r.headers.etag)).size, 3, 'one validator per representation');
+    assert.equal(br.headers['content-type'], 'text/markdown; charset=utf-8');
   });
 
   it('units are named in the table headers', async () => {
