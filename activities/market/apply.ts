@@ -27,7 +27,14 @@ import {
   type TradeDoc,
 } from '../../mongo/collections/market.js';
 import { canonicalJson } from '../../mongo/digest.js';
-import { ADA_USD_NOW, ADA_USD_NOW_ID, WALLET_LOTS } from '../../mongo/collections/pnl.js';
+import {
+  ADA_USD_NOW,
+  ADA_USD_NOW_ID,
+  WALLET_LOTS,
+  WALLET_PNL_POINTS,
+  pnlPointDocs,
+  type WalletLotsDoc,
+} from '../../mongo/collections/pnl.js';
 import { applyFifoTrade } from '../../cardano/pnl/fifo.js';
 import { docOfFifo, fifoOfDoc } from '../../cardano/pnl/stored.js';
 import { pnlTradeFromDoc } from '../../cardano/pnl/trade.js';
@@ -477,22 +484,35 @@ class MarketBlock {
    */
   private walletTrade(trade: TradeDoc, wasPending: boolean): void {
     if (!trade.maker) return;
-    const prev = this.state.get(WALLET_LOTS, trade.maker);
+    const prev = this.walletLots(trade.maker);
     const fifo = fifoOfDoc(prev);
     const skipped = { ...(prev?.skipped ?? NO_SKIPS) };
     if (wasPending) skipped.notComplete = Math.max(0, skipped.notComplete - 1);
     const t = pnlTradeFromDoc(trade, 0, () => this.timeSec);
     if (typeof t === 'string') skipped[t] += 1;
     else applyFifoTrade(fifo, t, this.state.get(ADA_USD_NOW, ADA_USD_NOW_ID)?.rate ?? null);
+    // The close's point (none for a buy): new in this block, or the one an earlier close of this block put.
+    for (const p of pnlPointDocs(trade.maker, fifo.series)) this.state.putNew(WALLET_PNL_POINTS, p);
     this.state.put(WALLET_LOTS, docOfFifo(trade.maker, fifo, skipped, this.slot));
   }
 
   /** A placed order counts as not complete for its wallet until it executes (a cancelled one stays so). */
   private walletPlaced(maker: string | null): void {
     if (!maker) return;
-    const prev = this.state.get(WALLET_LOTS, maker);
+    const prev = this.walletLots(maker);
     const skipped = { ...(prev?.skipped ?? NO_SKIPS), notComplete: (prev?.skipped.notComplete ?? 0) + 1 };
     this.state.put(WALLET_LOTS, { ...docOfFifo(maker, fifoOfDoc(prev), skipped, this.slot) });
+  }
+
+  /**
+   * The wallet's stored state, about to be replaced. A store synced before the series had documents of its own
+   * keeps it in the wallet's document: its points move out now, in this block's batch (the replaced document's
+   * prior keeps them for a rollback). Their times are earlier blocks', so their ids are new.
+   */
+  private walletLots(maker: string): WalletLotsDoc | null {
+    const prev = this.state.get(WALLET_LOTS, maker);
+    if (prev?.series?.length) for (const p of pnlPointDocs(maker, prev.series)) this.state.putNew(WALLET_PNL_POINTS, p);
+    return prev;
   }
 }
 

@@ -4,7 +4,7 @@
 import { valueFifo } from '../../cardano/pnl/fifo.js';
 import { fifoOfDoc } from '../../cardano/pnl/stored.js';
 import { firstIndexedBlock } from '../../mongo/collections/chain.js';
-import { walletLots } from '../../mongo/collections/pnl.js';
+import { walletLots, walletPnlPoints } from '../../mongo/collections/pnl.js';
 import { storeClock } from '../../mongo/collections/clock.js';
 import { stakeAddressOf } from '../../cardano/address.js';
 import { ADDRESSES, STAKE_SUMMARIES, addressesOfStake } from '../../mongo/collections/chain.js';
@@ -134,8 +134,9 @@ async function getWalletTradesAnswer(deps: ReadDeps, input: RouteInput<typeof wa
 }
 
 /**
- * One document read: the wallet's FIFO state, kept by the market sync as its trades land (mongo/collections/pnl.ts),
- * valued at the current prices of its tokens (token_stats) and ADA/USD (cardano/pnl/fifo.ts valueFifo).
+ * The wallet's FIFO state and its series points, kept by the market sync as its trades land
+ * (mongo/collections/pnl.ts), valued at the current prices of its tokens (token_stats) and ADA/USD
+ * (cardano/pnl/fifo.ts valueFifo).
  */
 async function getWalletPnlAnswer(deps: ReadDeps, input: RouteInput<typeof walletRoutes.pnl>) {
   const { store } = deps;
@@ -143,14 +144,16 @@ async function getWalletPnlAnswer(deps: ReadDeps, input: RouteInput<typeof walle
   const now = deps.now ?? Date.now;
   const network = deps.config.CARDANO_NETWORK;
   const w = await walletParam(store, input.address, network);
-  const [doc, adaUsdNow, first, { clock, checkpoint }] = await Promise.all([
+  const [doc, points, adaUsdNow, first, { clock, checkpoint }] = await Promise.all([
     walletLots(store, w.maker),
+    walletPnlPoints(store, w.maker),
     currentAdaUsd(store),
     firstIndexedBlock(store),
     storeClock(store),
   ]);
   if (!doc) await assertSeen(store, w);
-  const fifo = fifoOfDoc(doc);
+  // An older store's points still in the wallet's document come first (mongo/collections/pnl.ts).
+  const fifo = { ...fifoOfDoc(doc), series: [...(doc?.series ?? []), ...points] };
   const units = fifo.tokens.map((t) => t.unit);
   const [assets, stats] = await Promise.all([
     loadAssets(store, units, site, logoMode(input)),

@@ -1,6 +1,9 @@
 /**
  * FIFO state (fifo.ts) ↔ its stored form (mongo/collections/pnl.ts WalletLotsDoc): bigints as decimal strings.
- * Pure. Token decimals are not stored: they are off-chain metadata applied when the state is valued.
+ * Pure. Token decimals are not stored: they are off-chain metadata applied when the state is valued. The series
+ * is not part of the wallet's document: its points are documents of their own (mongo/collections/pnl.ts), so a
+ * state read back from a document starts with an empty series, and a trade's new point is what `applyFifoTrade`
+ * leaves in it.
  */
 import type { StoredTokenLots, WalletLotsDoc } from '../../mongo/collections/pnl.js';
 import type { FifoState, TokenState } from './fifo.js';
@@ -12,7 +15,7 @@ export function fifoOfDoc(d: WalletLotsDoc | null): FifoState {
     sellCount: d?.sellCount ?? 0,
     unmatchedSells: d?.unmatchedSells ?? 0,
     realisedLovelace: BigInt(d?.realisedLovelace ?? '0'),
-    series: (d?.series ?? []).map((p) => ({ ...p })),
+    series: [],
   };
 }
 
@@ -24,7 +27,6 @@ export function docOfFifo(id: string, s: FifoState, skipped: WalletLotsDoc['skip
     sellCount: s.sellCount,
     unmatchedSells: s.unmatchedSells,
     realisedLovelace: String(s.realisedLovelace),
-    series: s.series.map((p) => ({ ...p })),
     skipped: { ...skipped },
     slot,
   };

@@ -12,7 +12,7 @@
  * (`raw × 10^decimals / 10^6` for ADA prices). Times: unix seconds for candle buckets, slots elsewhere.
  */
 import { defineCollection, type Store } from '../store.js';
-import { ADA_USD_NOW, WALLET_LOTS } from './pnl.js';
+import { ADA_USD_NOW, WALLET_LOTS, WALLET_PNL_POINTS } from './pnl.js';
 
 /** Monotonic counters for the integer ids the spec gives pools and trades (`_id` = counter name). */
 export interface CounterDoc {
@@ -254,6 +254,7 @@ export const MARKET_SYNC_COLLECTIONS = [
   CANDLES,
   TOKENS,
   WALLET_LOTS,
+  WALLET_PNL_POINTS,
   ADA_USD_NOW,
 ];
 

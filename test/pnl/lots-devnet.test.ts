@@ -20,9 +20,9 @@ import type { ChainEvent } from '../../cardano/chain/types.js';
 import { loadConfig } from '../../config/index.js';
 import { startDevnet, type Devnet } from '../../devnet/index.js';
 import { TRADES, type TradeDoc } from '../../mongo/collections/market.js';
-import { WALLET_LOTS } from '../../mongo/collections/pnl.js';
+import { WALLET_LOTS, WALLET_PNL_POINTS, walletPnlPoints, type WalletLotsDoc } from '../../mongo/collections/pnl.js';
 import { storeDigest } from '../../mongo/digest.js';
-import type { Store } from '../../mongo/store.js';
+import { put, type Store, type WriteOp } from '../../mongo/store.js';
 import { canonicalBlocks } from '../governance/chain-expected.js';
 import { memoryChain } from '../sync/memory-chain.js';
 import { tempStore } from '../sync/helpers.js';
@@ -36,9 +36,11 @@ const LOVELACE = 'lovelace';
  * of the matched part − the cost of what it took (a partly taken lot pro rata); the part of a sell beyond the
  * lots is left out with its share of the proceeds. Exact rationals are not needed: a lovelace either way is fine.
  */
-function handFifo(trades: readonly TradeDoc[]) {
+function handFifo(trades: readonly TradeDoc[], timeOfSlot: (slot: number) => number) {
   const lots = new Map<string, { raw: number; cost: number }[]>();
   let realised = 0;
+  /** Cumulative realised ADA after each second with a close (the trade's block time). */
+  const series: { time: number; value: number }[] = [];
   for (const t of trades) {
     if (t.status !== 'complete' || t.amountOutRaw === null) continue;
     const buy = t.tokenIn === LOVELACE;
@@ -66,9 +68,13 @@ function handFifo(trades: readonly TradeDoc[]) {
       if (lot.raw === 0) queue.shift();
     }
     const matched = token - left;
-    if (matched > 0) realised += (ada * matched) / token - cost;
+    if (matched === 0) continue;
+    realised += (ada * matched) / token - cost;
+    const point = { time: timeOfSlot(t.slot), value: realised / 1e6 };
+    if (series.at(-1)?.time === point.time) series[series.length - 1] = point;
+    else series.push(point);
   }
-  return { realisedLovelace: realised, lots };
+  return { realisedLovelace: realised, lots, series };
 }
 
 describe('wallet PnL kept by the sync, on the devnet', function () {
@@ -128,8 +134,17 @@ describe('wallet PnL kept by the sync, on the devnet', function () {
     let realisedSeen = 0;
     for (const [maker, mine] of wallets) {
       mine.sort((a, b) => a.seq - b.seq); // chain order
-      const hand = handFifo(mine);
+      const hand = handFifo(mine, (slot) => Math.floor((devnet.systemStartMs + slot * 1000) / 1000));
       const p = await get(`/wallet/${maker}/pnl`);
+      // The series: one point per second with a close, the cumulative realised ADA after it.
+      assert.deepEqual(
+        p.series.map((x: Json) => x.time),
+        hand.series.map((x) => x.time),
+        `${maker}: series times`,
+      );
+      p.series.forEach((x: Json, i: number) =>
+        assert.ok(Math.abs(x.value - hand.series[i]!.value) < 1e-5, `${maker}: point ${i} ${x.value}`),
+      );
       assert.ok(
         Math.abs(p.realisedAda - hand.realisedLovelace / 1e6) < 1e-5,
         `${maker}: realised ${p.realisedAda} vs ${hand.realisedLovelace / 1e6}`,
@@ -182,11 +197,91 @@ describe('wallet PnL kept by the sync, on the devnet', function () {
         const r = await sync.syncSlice({ maxBlocks: 200, waitMs: 0 });
         if (r.atTip && r.blocks === 0) break;
       }
-      const lots = await storeDigest(clean.store, [WALLET_LOTS, TRADES]);
+      const lots = await storeDigest(clean.store, [WALLET_LOTS, WALLET_PNL_POINTS, TRADES]);
       assert.ok((await clean.store.collection(WALLET_LOTS).count('_id', {})) >= 5, 'wallets with PnL state');
-      assert.deepEqual(await storeDigest(store, [WALLET_LOTS, TRADES]), lots);
+      assert.ok((await clean.store.collection(WALLET_PNL_POINTS).count('_id', {})) >= 5, 'series points');
+      assert.deepEqual(await storeDigest(store, [WALLET_LOTS, WALLET_PNL_POINTS, TRADES]), lots);
     } finally {
       await clean.cleanup();
+    }
+  });
+
+  it('a wallet’s document stays the size of its open positions; a store with the series inside it is read and moved', async () => {
+    // Every point is a document of its own: no wallet document carries the series, however many closes it had.
+    const docs: WalletLotsDoc[] = [];
+    for await (const d of store.collection(WALLET_LOTS).scan()) docs.push(d);
+    assert.ok(docs.every((d) => d.series === undefined));
+
+    // An older store kept the series in the wallet's document. Sync the first half of the final chain, turn its
+    // points into that form, then sync the rest: every answer must equal the one from the store synced as it is.
+    const blocks = canonicalBlocks(devnet);
+    const last = blocks[blocks.length - 1]!;
+    const tip = { slot: last.slot!, id: last.id, height: last.height };
+    const half = Math.floor(blocks.length / 2);
+    const eventsOf = (bs: typeof blocks, t: typeof tip): ChainEvent[] =>
+      bs.map((block) => ({ direction: 'forward', block, tip: t }));
+    const legacy = await tempStore();
+    try {
+      const syncWith = async (events: ChainEvent[]) => {
+        const source = { ...memoryChain(events), networkTime: () => chain.networkTime() };
+        const sync = createSyncActivities({
+          store: legacy.store,
+          chain: source,
+          k: 2160,
+          network: 'mainnet',
+          extensions: [createMarketExtension()],
+        });
+        for (;;) {
+          const r = await sync.syncSlice({ maxBlocks: 200, waitMs: 0 });
+          if (r.atTip && r.blocks === 0) break;
+        }
+      };
+      const mid = blocks[half - 1]!;
+      await syncWith(eventsOf(blocks.slice(0, half), { slot: mid.slot!, id: mid.id, height: mid.height }));
+      const points = legacy.store.collection(WALLET_PNL_POINTS);
+      const ops: WriteOp[] = [];
+      const moved = new Set<string>();
+      for await (const d of legacy.store.collection(WALLET_LOTS).scan()) {
+        const series = await walletPnlPoints(legacy.store, d._id);
+        if (series.length === 0) continue;
+        moved.add(d._id);
+        ops.push(put(WALLET_LOTS, { ...d, series }));
+        for await (const p of points.scan())
+          if (p.maker === d._id) ops.push({ coll: WALLET_PNL_POINTS.name, del: p._id });
+      }
+      assert.ok(moved.size >= 2, `${moved.size} wallets with points at half the chain`);
+      await legacy.store.write(ops);
+      assert.equal(await points.count('_id', {}), 0);
+      await syncWith(eventsOf(blocks, tip));
+
+      const again: WalletLotsDoc[] = [];
+      for await (const d of legacy.store.collection(WALLET_LOTS).scan()) again.push(d);
+      const migrated = again.filter((d) => moved.has(d._id) && d.series === undefined);
+      assert.ok(migrated.length >= 1, 'a wallet that traded again had its points moved out of its document');
+      const app = createApp({
+        store: legacy.store,
+        config: loadConfig({ RATE_LIMITS: 'false', API_CACHE_MS: '0' }),
+        log: pino({ level: 'silent' }),
+        now: () => NOW,
+      });
+      const other = createServer(app.callback());
+      await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+      try {
+        const otherBase = `http://127.0.0.1:${(other.address() as AddressInfo).port}/api/v1`;
+        for (const maker of moved) {
+          const want = await get(`/wallet/${maker}/pnl`);
+          const res = await fetch(`${otherBase}/wallet/${maker}/pnl`);
+          const got = (await res.json()) as Json;
+          assert.deepEqual(got.series, want.series, `${maker}: series`);
+          assert.equal(got.realisedAda, want.realisedAda, `${maker}: realised`);
+          assert.equal(got.tradeCount, want.tradeCount, `${maker}: trades`);
+        }
+      } finally {
+        other.closeAllConnections();
+        await new Promise<void>((r) => other.close(() => r()));
+      }
+    } finally {
+      await legacy.cleanup();
     }
   });
 });

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { applyFifoTrade, computePnl, emptyFifo } from '../../cardano/pnl/fifo.js';
 import { docOfFifo } from '../../cardano/pnl/stored.js';
-import { WALLET_LOTS } from '../../mongo/collections/pnl.js';
+import { pnlPointDocs, WALLET_LOTS, WALLET_PNL_POINTS } from '../../mongo/collections/pnl.js';
 import { pnlTradeFromDoc, pnlTradesFromDocs } from '../../cardano/pnl/trade.js';
 import { walletRoutes } from '../../api/routes/wallet.js';
 import { ajv } from '../../api/schema.js';
@@ -102,11 +102,14 @@ async function seed(store: Store): Promise<void> {
     put(TOKEN_STATS, stats(SNEK, { priceAda: 1.5, change24h: 10 })),
     put(TOKEN_STATS, stats(HOSK, { priceAda: 0.002, change24h: -5 })),
     ...putAll.trades(TRADES),
-    put(WALLET_LOTS, lotsOf(STAKE)),
+    ...lotsOf(STAKE),
   ]);
 }
 
-/** The wallet's FIFO state as the market sync leaves it after these trades (chain order; no ADA/USD then). */
+/**
+ * The wallet's FIFO state and series points as the market sync leaves them after these trades (chain order; no
+ * ADA/USD then).
+ */
 function lotsOf(maker: string) {
   const fifo = emptyFifo();
   const skipped = { notComplete: 0, noAdaSide: 0, zeroAmount: 0 };
@@ -115,7 +118,10 @@ function lotsOf(maker: string) {
     if (typeof p === 'string') skipped[p] += 1;
     else applyFifoTrade(fifo, p, null);
   }
-  return docOfFifo(maker, fifo, skipped, slotAt(0));
+  return [
+    put(WALLET_LOTS, docOfFifo(maker, fifo, skipped, slotAt(0))),
+    ...pnlPointDocs(maker, fifo.series).map((p) => put(WALLET_PNL_POINTS, p)),
+  ];
 }
 
 const validPortfolio = ajv.compile(walletRoutes.portfolio.response);
