@@ -69,6 +69,7 @@ export const WORKFLOWS = {
       'counters',
       'pool_keys',
       'wallet_lots',
+      'wallet_pnl_points',
       'ada_usd_now',
       'holders',
       'holder_counts',

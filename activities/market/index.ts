@@ -46,6 +46,7 @@ export const MARKET_EXTENSION_READS_WRITES = {
     'candles',
     'tokens',
     'wallet_lots',
+    'wallet_pnl_points',
     'ada_usd_now',
   ],
 } as const;
