@@ -92,6 +92,29 @@ describe('wallet PnL kept by the sync, on the devnet', function () {
     return (await res.json()) as Json;
   };
 
+  /**
+   * The devnet's final chain up to and including `blocks[count - 1]` (all of it by default), without its forks, as
+   * forward events whose tip is the last of them, synced into `into` with the market extension alone.
+   */
+  const syncFinalChain = async (into: Store, count?: number) => {
+    const blocks = canonicalBlocks(devnet).slice(0, count);
+    const last = blocks[blocks.length - 1]!;
+    const tip = { slot: last.slot!, id: last.id, height: last.height };
+    const events: ChainEvent[] = blocks.map((block) => ({ direction: 'forward', block, tip }));
+    const source = { ...memoryChain(events), networkTime: () => chain.networkTime() };
+    const sync = createSyncActivities({
+      store: into,
+      chain: source,
+      k: 2160,
+      network: 'mainnet',
+      extensions: [createMarketExtension()],
+    });
+    for (;;) {
+      const r = await sync.syncSlice({ maxBlocks: 200, waitMs: 0 });
+      if (r.atTip && r.blocks === 0) break;
+    }
+  };
+
   before(async () => {
     const t = await tempStore();
     store = t.store;
@@ -179,24 +202,9 @@ describe('wallet PnL kept by the sync, on the devnet', function () {
 
   it('is the same after the forked run as after a sync of the final chain alone', async () => {
     assert.ok(rollbacks > 0, 'the devnet forked and the sync rolled back');
-    const blocks = canonicalBlocks(devnet);
-    const last = blocks[blocks.length - 1]!;
-    const tip = { slot: last.slot!, id: last.id, height: last.height };
-    const events: ChainEvent[] = blocks.map((block) => ({ direction: 'forward', block, tip }));
     const clean = await tempStore();
     try {
-      const source = { ...memoryChain(events), networkTime: () => chain.networkTime() };
-      const sync = createSyncActivities({
-        store: clean.store,
-        chain: source,
-        k: 2160,
-        network: 'mainnet',
-        extensions: [createMarketExtension()],
-      });
-      for (;;) {
-        const r = await sync.syncSlice({ maxBlocks: 200, waitMs: 0 });
-        if (r.atTip && r.blocks === 0) break;
-      }
+      await syncFinalChain(clean.store);
       const lots = await storeDigest(clean.store, [WALLET_LOTS, WALLET_PNL_POINTS, TRADES]);
       assert.ok((await clean.store.collection(WALLET_LOTS).count('_id', {})) >= 5, 'wallets with PnL state');
       assert.ok((await clean.store.collection(WALLET_PNL_POINTS).count('_id', {})) >= 5, 'series points');
@@ -214,30 +222,9 @@ describe('wallet PnL kept by the sync, on the devnet', function () {
 
     // An older store kept the series in the wallet's document. Sync the first half of the final chain, turn its
     // points into that form, then sync the rest: every answer must equal the one from the store synced as it is.
-    const blocks = canonicalBlocks(devnet);
-    const last = blocks[blocks.length - 1]!;
-    const tip = { slot: last.slot!, id: last.id, height: last.height };
-    const half = Math.floor(blocks.length / 2);
-    const eventsOf = (bs: typeof blocks, t: typeof tip): ChainEvent[] =>
-      bs.map((block) => ({ direction: 'forward', block, tip: t }));
     const legacy = await tempStore();
     try {
-      const syncWith = async (events: ChainEvent[]) => {
-        const source = { ...memoryChain(events), networkTime: () => chain.networkTime() };
-        const sync = createSyncActivities({
-          store: legacy.store,
-          chain: source,
-          k: 2160,
-          network: 'mainnet',
-          extensions: [createMarketExtension()],
-        });
-        for (;;) {
-          const r = await sync.syncSlice({ maxBlocks: 200, waitMs: 0 });
-          if (r.atTip && r.blocks === 0) break;
-        }
-      };
-      const mid = blocks[half - 1]!;
-      await syncWith(eventsOf(blocks.slice(0, half), { slot: mid.slot!, id: mid.id, height: mid.height }));
+      await syncFinalChain(legacy.store, Math.floor(canonicalBlocks(devnet).length / 2));
       const points = legacy.store.collection(WALLET_PNL_POINTS);
       const ops: WriteOp[] = [];
       const moved = new Set<string>();
@@ -252,7 +239,7 @@ describe('wallet PnL kept by the sync, on the devnet', function () {
       assert.ok(moved.size >= 2, `${moved.size} wallets with points at half the chain`);
       await legacy.store.write(ops);
       assert.equal(await points.count('_id', {}), 0);
-      await syncWith(eventsOf(blocks, tip));
+      await syncFinalChain(legacy.store);
 
       const again: WalletLotsDoc[] = [];
       for await (const d of legacy.store.collection(WALLET_LOTS).scan()) again.push(d);
