@@ -1,5 +1,4 @@
 /** Document ids of the market collections (mongo/collections/market.ts), zero-padded so `_id` order is time/id order. */
-import type { CandleInterval } from '../../mongo/collections/market.js';
 
 export const poolKeyId = (dex: string, identifier: string): string => `${dex}:${identifier}`;
 
@@ -8,8 +7,8 @@ export const poolStateId = (poolId: number, slot: number, txId: string): string 
 
 export const tradeId = (id: number): string => String(id).padStart(12, '0');
 
-export const candleId = (series: string, interval: CandleInterval, timeSec: number): string =>
-  `${series}|${interval}|${String(timeSec).padStart(12, '0')}`;
+/** The candle id lives with the candle reads that scan its `_id` ranges. */
+export { candleId } from '../../mongo/collections/market.js';
 
 export const poolSeries = (poolId: number): string => `pool:${poolId}`;
 export const tokenSeries = (unit: string): string => `token:${unit}`;

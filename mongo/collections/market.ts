@@ -292,11 +292,11 @@ export function tradesNewestFirst(
 }
 
 /**
- * A candle's `_id` (activities/market/ids.ts `candleId` writes it): time as 12 digits, so within one series and
- * interval the `_id` order is time order.
+ * A candle's `_id`, as the market sync writes it and the reads below scan it: bucket start (unix seconds) as 12
+ * digits, so within one series and interval the `_id` order is time order.
  */
-const candleKey = (series: string, interval: CandleInterval, time: number) =>
-  `${series}|${interval}|${String(time).padStart(12, '0')}`;
+export const candleId = (series: string, interval: CandleInterval, timeSec: number): string =>
+  `${series}|${interval}|${String(timeSec).padStart(12, '0')}`;
 /** The latest bucket start an `_id` can order (12 digits of unix seconds). */
 const LAST_CANDLE_TIME = 999_999_999_999;
 
@@ -315,8 +315,8 @@ export async function candlesInRange(
   const to = Math.min(LAST_CANDLE_TIME, Math.floor(range.to));
   if (!(from <= to)) return [];
   const docs = await store.collection(CANDLES).find('_id', {
-    gte: candleKey(series, interval, from),
-    lte: candleKey(series, interval, to),
+    gte: candleId(series, interval, from),
+    lte: candleId(series, interval, to),
     reverse: true,
     ...(range.limit !== undefined ? { limit: range.limit } : {}),
   });
@@ -334,8 +334,8 @@ export async function candleBefore(
   const last = Math.min(LAST_CANDLE_TIME, Math.ceil(before) - 1);
   if (!(last >= 0)) return null;
   const [c] = await store.collection(CANDLES).find('_id', {
-    gte: candleKey(series, interval, 0),
-    lte: candleKey(series, interval, last),
+    gte: candleId(series, interval, 0),
+    lte: candleId(series, interval, last),
     reverse: true,
     limit: 1,
   });
