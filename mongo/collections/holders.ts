@@ -85,17 +85,13 @@ export async function readHolderSeries(
 
 // ---- named reads ----------------------------------------------------------------------------------------------
 
-/** A token's largest holders, largest first. */
-export const topHolders = (store: Store, unit: string, limit: number): Promise<HolderRowDoc[]> =>
-  store.collection(HOLDERS).find('byQuantity', { eq: [unit], reverse: true, limit });
-
 /** `quantityRaw` back from its `sortKey` (quantitySortKey): the digits without the padding zeros. */
 export const quantityOfSortKey = (sortKey: string): string => sortKey.replace(/^0+(?=[0-9])/, '');
 
 /**
- * The same largest holders as their holder and quantity only, read from the byQuantity index entries alone: the
- * entry holds `_id` (`${unit}|${holder}`) and `sortKey` (the quantity zero-padded), so no holder document is read
- * or decoded (a hundred of them were about half of the holders answer's reads).
+ * A token's largest holders, largest first, as their holder and quantity only, read from the byQuantity index
+ * entries alone: the entry holds `_id` (`${unit}|${holder}`) and `sortKey` (the quantity zero-padded), so no holder
+ * document is read or decoded (a hundred of them were about half of the holders answer's reads).
  */
 export async function topHolderQuantities(
   store: Store,
