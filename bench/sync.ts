@@ -69,7 +69,7 @@ export interface SyncResult {
 }
 
 /**
- * Follows the devnet at `url` into `store` from its checkpoint to the tip, in slices of `sliceBlocks` (500, the
+ * Follows the devnet at `url` into `store` from its checkpoint to the tip, in slices of `sliceBlocks` (the
  * SYNC_SLICE_BLOCKS default), or until `maxSeconds` have passed at the end of a slice.
  */
 export async function syncToTip(
@@ -86,7 +86,7 @@ export async function syncToTip(
   const t1 = performance.now();
   try {
     for (;;) {
-      const r = await acts.syncSlice({ maxBlocks: opts.sliceBlocks ?? 500, waitMs: 200 });
+      const r = await acts.syncSlice({ maxBlocks: opts.sliceBlocks ?? loadConfig({}).SYNC_SLICE_BLOCKS, waitMs: 200 });
       blocks += r.blocks;
       rollbacks += r.rollbacks;
       // A slice that found nothing waiting within waitMs is at the tip (a slice may end early, atTip, on a

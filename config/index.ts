@@ -149,7 +149,11 @@ export const CONFIG_KEYS = {
         return { slot: Number(slot), id: id as string };
       }),
   ),
-  SYNC_SLICE_BLOCKS: key('Blocks per sync slice (one store transaction).', int(1, 100_000), '500'),
+  SYNC_SLICE_BLOCKS: key(
+    'Blocks per sync slice (one activity; written in batches of up to 500 blocks, each atomic with its checkpoint; a slice also ends after 60 s).',
+    int(1, 100_000),
+    '2000',
+  ),
   SYNC_K: key('Blocks of undo information kept (the security parameter k; 2160 on mainnet).', int(1, 100_000), '2160'),
   LOG_LEVEL: key('pino log level.', z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
   OGMIOS_IS_DEVNET: key(

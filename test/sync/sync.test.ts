@@ -10,7 +10,7 @@ import {
 } from '../../mongo/collections/chain.js';
 import type { Block, ChainEvent } from '../../cardano/chain/types.js';
 import { createSyncActivities } from '../../activities/sync/index.js';
-import { UNDO } from '../../mongo/collections/sync-state.js';
+import { CHECKPOINTS, UNDO } from '../../mongo/collections/sync-state.js';
 import type { Store } from '../../mongo/store.js';
 import { addValues, ZERO } from '../../activities/sync/values.js';
 import { buildChain } from './build-chain.js';
@@ -114,6 +114,38 @@ describe('sync', () => {
     const b = await tempStore();
     try {
       await syncAll(a.store, memoryChain(events), 1);
+      await syncAll(b.store, memoryChain(events), 1000);
+      assert.equal((await chainDigest(a.store)).digest, (await chainDigest(b.store)).digest);
+    } finally {
+      await a.cleanup();
+      await b.cleanup();
+    }
+  });
+
+  it('a slow slice ends after its time limit short of maxBlocks, with what it applied written, and the next resumes', async () => {
+    const { events, canonical } = buildChain({ blocks: 50, forkEvery: 9 });
+    // A source that hands out 3 events per call, 20 ms apart: a slice limited to 30 ms takes 2-3 calls.
+    const fast = memoryChain(events);
+    const slow = {
+      ...fast,
+      async nextEvents(max: number) {
+        await new Promise((r) => setTimeout(r, 20));
+        return fast.nextEvents(Math.min(max, 3));
+      },
+    };
+    const a = await tempStore();
+    const b = await tempStore();
+    try {
+      const acts = createSyncActivities({ store: a.store, chain: slow, k: 2160, network: 'mainnet', sliceMaxMs: 30 });
+      const first = await acts.syncSlice({ maxBlocks: 10_000, waitMs: 0 });
+      assert.ok(first.blocks > 0 && first.blocks <= 9, `first slice applied ${first.blocks} blocks`);
+      assert.equal(first.atTip, false);
+      const cp = await a.store.collection(CHECKPOINTS).get('sync');
+      assert.equal(cp?.height, first.height, 'the slice returns once what it applied is written');
+      let r = first;
+      for (let i = 0; i < 200 && !(r.atTip && r.blocks === 0); i++)
+        r = await acts.syncSlice({ maxBlocks: 10_000, waitMs: 0 });
+      assert.equal(r.height, canonical[canonical.length - 1]?.height);
       await syncAll(b.store, memoryChain(events), 1000);
       assert.equal((await chainDigest(a.store)).digest, (await chainDigest(b.store)).digest);
     } finally {
