@@ -128,9 +128,9 @@ describe('sync', () => {
     const fast = memoryChain(events);
     const slow = {
       ...fast,
-      async nextEvents(max: number) {
+      async nextEvents(max: number, waitMs: number) {
         await new Promise((r) => setTimeout(r, 20));
-        return fast.nextEvents(Math.min(max, 3));
+        return fast.nextEvents(Math.min(max, 3), waitMs);
       },
     };
     const a = await tempStore();
