@@ -25,7 +25,7 @@ export interface AccessLayer {
    * The replay fast path (api/fast-replay.ts) for a caller without a key: spends one request of `ip` on `surface`
    * and returns the limit headers its answer carries, or null when the request must take the middleware above.
    */
-  anonymous?(surface: 'rest' | 'md', ip: string, url: string): Promise<[string, string][] | null>;
+  anonymous?(surface: 'rest' | 'md' | 'mcp', ip: string, url: string): Promise<[string, string][] | null>;
   /** Routes of the access layer itself (account area, key management); mounted as given, after the limits. */
   routes?: Router;
 }

@@ -16,6 +16,13 @@
  * "Identical" means every request header that chooses the answer: the URL, Accept (Markdown negotiation),
  * Accept-Encoding (the compressed representation) and Origin (CORS). Requests with a key (x-api-key,
  * Authorization), a condition (If-None-Match, If-Modified-Since), or any other method take the full chain.
+ *
+ * The tool server's replayed answers (api/mcp/replay.ts) take the same path: a 2026-07-28 `tools/call` POST from a
+ * caller without a key is read here, and when its tool-server cache key (the body but its JSON-RPC id, the headers
+ * the SDK reads, the sync checkpoint) has a kept answer, that answer goes out with the caller's id written in, after
+ * the same checks (the sync gate of the tool's documents, the anonymous limit of the tool server). The wallet PnL
+ * tool (its own limit) and legacy revisions (streamed answers) take the full chain, which then reads the body
+ * already read here (api/mcp/body.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -27,6 +34,9 @@ import { requestIp } from './access/limits.js';
 import type { AccessLayer } from './deps.js';
 import type { Metrics } from './metrics/index.js';
 import { SANE_REQUEST_ID } from './middleware.js';
+import { MODERN_REVISION, readMcpBytes } from './mcp/body.js';
+import { idTail, replayCall, type ReplayCall } from './mcp/replay.js';
+import { gatedPath } from './mcp/server.js';
 import { ResponseCache } from './response-cache.js';
 import type { SyncGate } from './sync-guard.js';
 
@@ -37,6 +47,11 @@ export interface ReplayMark {
   expires: number;
   /** The route pattern that answered (`_matchedRoute`), for the HTTP metric of each replay. */
   route: unknown;
+  /**
+   * A tool-server answer: its last `idTail` bytes are the JSON-RPC id of the call it answered (`,"id":…}`), kept
+   * without them and its Content-Length; each replay writes in its caller's id.
+   */
+  idTail?: number;
 }
 
 const marks = new WeakMap<ServerResponse, ReplayMark>();
@@ -81,6 +96,34 @@ export interface FastReplayDeps {
   maxBytes?: number;
 }
 
+/**
+ * A tool-server POST the fast path may replay: revision 2026-07-28 (whose `tools/call` answers are JSON, the only
+ * ones kept), no key, a JSON body, and a tool other than the wallet PnL (its own limit, counted by the full chain).
+ */
+function mcpReplayable(req: IncomingMessage): boolean {
+  if (req.method !== 'POST' || (req.url !== '/api/mcp' && req.url !== '/api/mcp/')) return false;
+  const h = req.headers;
+  if (h['x-api-key'] || h.authorization || h['mcp-protocol-version'] !== MODERN_REVISION) return false;
+  const tool = h['mcp-name'];
+  if (typeof tool !== 'string' || tool === 'get_wallet_pnl') return false;
+  return (h['content-type'] ?? '').startsWith('application/json');
+}
+
+/**
+ * The tool-server cache key of a body (api/mcp/replay.ts), or null: not JSON (the full chain answers the parse
+ * error), not one `tools/call`, or its Mcp-Name header names another tool (the SDK refuses it, -32020).
+ */
+function mcpCallOf(req: IncomingMessage, bytes: Buffer, checkpoint: string): ReplayCall | null {
+  let body: unknown;
+  try {
+    body = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return null;
+  }
+  const call = replayCall(req.headers, body, checkpoint);
+  return call && call.tool === req.headers['mcp-name'] ? call : null;
+}
+
 /** Which anonymous limit a request counts against, or null when it cannot be replayed at all. */
 function replayableSurface(req: IncomingMessage): 'rest' | 'md' | null {
   if (req.method !== 'GET') return null;
@@ -97,20 +140,24 @@ export function fastReplay(deps: FastReplayDeps, full: Handler): Handler {
   const cache = new ResponseCache<Kept>(deps.maxEntries ?? 5_000, deps.maxBytes ?? 64 * 1024 * 1024);
   const clock = deps.clock ?? Date.now;
 
-  /** Answers from `kept` and returns true, or returns false having sent nothing and counted nothing. */
+  /**
+   * Answers from `kept` and returns true, or returns false having sent nothing and counted nothing. `mcp`: the
+   * tool called and the caller's JSON-RPC id tail (its answer's checkpoint is part of the cache key).
+   */
   const replay = async (
     req: IncomingMessage,
     res: ServerResponse,
-    surface: 'rest' | 'md',
+    surface: 'rest' | 'md' | 'mcp',
     url: string,
     kept: { bytes: Buffer; meta: Kept },
     started: number,
+    mcp?: { tool: string; tail: Buffer },
   ): Promise<boolean> => {
     const { meta } = kept;
     if (meta.expires <= clock() || (await checkpointTag(deps.store)) !== meta.cp) return false;
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
-    if (await deps.gate.withheldAt(path)) return false;
+    if (await (mcp ? deps.gate.withheld(gatedPath(mcp.tool)) : deps.gate.withheldAt(path))) return false;
     let limits: [string, string][] = [];
     if (deps.access) {
       // An access layer that cannot count a request here (no `anonymous`) has every request take its middleware.
@@ -122,11 +169,14 @@ export function fastReplay(deps: FastReplayDeps, full: Handler): Handler {
     const reqId = typeof inbound === 'string' && SANE_REQUEST_ID.test(inbound) ? inbound : randomUUID();
     const headers = meta.headers.concat('X-Request-Id', reqId);
     for (const [name, value] of limits) headers.push(name, value);
+    const bytes = mcp ? Buffer.concat([kept.bytes, mcp.tail]) : kept.bytes;
+    if (mcp) headers.push('Content-Length', String(bytes.length));
     res.writeHead(200, headers);
-    res.end(kept.bytes);
+    res.end(bytes);
     const seconds = (performance.now() - started) / 1000;
-    deps.metrics.answered(path, meta.route, 'GET', 200, seconds);
-    deps.log.info({ reqId, method: 'GET', path, status: 200, ms: Math.round(seconds * 100_000) / 100 }, 'request');
+    const method = mcp ? 'POST' : 'GET';
+    deps.metrics.answered(path, meta.route, method, 200, seconds);
+    deps.log.info({ reqId, method, path, status: 200, ms: Math.round(seconds * 100_000) / 100 }, 'request');
     return true;
   };
 
@@ -140,10 +190,12 @@ export function fastReplay(deps: FastReplayDeps, full: Handler): Handler {
         const headers: string[] = [];
         for (const name of (res as ServerResponse & { getRawHeaderNames(): string[] }).getRawHeaderNames()) {
           const value = res.getHeader(name);
-          if (value === undefined || PER_REQUEST.has(name.toLowerCase())) continue;
+          const lower = name.toLowerCase();
+          if (value === undefined || PER_REQUEST.has(lower) || (mark.idTail && lower === 'content-length')) continue;
           for (const v of Array.isArray(value) ? value : [value]) headers.push(name, String(v));
         }
-        cache.setBytes(key, body, { ...mark, headers });
+        const kept = mark.idTail ? Buffer.from(body.subarray(0, body.length - mark.idTail)) : body;
+        cache.setBytes(key, kept, { ...mark, headers });
       }
       return end(...args);
     }) as ServerResponse['end'];
@@ -169,8 +221,40 @@ export function fastReplay(deps: FastReplayDeps, full: Handler): Handler {
     await full(req, res);
   };
 
+  /**
+   * A tool call: its body read, then replayed when its cache key has a kept answer, else answered in full (the full
+   * chain takes the body read here) and learned from.
+   */
+  const mcpCall = async (req: IncomingMessage, res: ServerResponse) => {
+    const started = performance.now();
+    let bytes: Buffer | null;
+    try {
+      bytes = await readMcpBytes(req);
+    } catch {
+      // The client's stream broke before its body ended: there is no request to answer.
+      req.destroy();
+      return;
+    }
+    try {
+      const call = bytes && mcpCallOf(req, bytes, await checkpointTag(deps.store));
+      if (call) {
+        const key = `mcp\n${call.key}`;
+        const kept = cache.peek(key);
+        const mcp = { tool: call.tool, tail: idTail(call.id) };
+        if (kept && (await replay(req, res, 'mcp', req.url ?? '', kept, started, mcp))) return;
+        learn(res, key);
+      }
+    } catch (err) {
+      // Nothing was sent (every await precedes writeHead): the full chain answers, errors included.
+      deps.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'replay failed; answering in full');
+      if (res.headersSent) return;
+    }
+    return full(req, res);
+  };
+
   // No closure is made per request on this path: under tsx each one is also named at creation (keepNames).
   return (req, res) => {
+    if (mcpReplayable(req)) return mcpCall(req, res);
     const surface = replayableSurface(req);
     if (!surface) return full(req, res);
     const started = performance.now();

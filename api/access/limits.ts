@@ -298,7 +298,8 @@ export function createSurfaceLimits(deps: LimitDeps) {
    * The replay fast path's anonymous spend (api/fast-replay.ts): counts one request of `ip` on `surface` in the same
    * per-minute window the surface's middleware counts in, and returns the limit headers that middleware would set;
    * null, counting nothing, when the request must take the full chain: near or over its limit, the wallet PnL
-   * call (its own second limit), or counters shared through Redis (an asynchronous round trip either way).
+   * call (its own second limit: REST by its URL here; the tool server's fast path never offers get_wallet_pnl), or
+   * counters shared through Redis (an asynchronous round trip either way).
    */
   const anonymous = async (surface: Surface, ip: string, url: string): Promise<[string, string][] | null> => {
     if (!limitsOn) return [];

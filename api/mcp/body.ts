@@ -34,6 +34,21 @@ export function legacyToolName(body: unknown): string | null {
   return name;
 }
 
+/**
+ * Bodies the replay fast path (api/fast-replay.ts) read from the stream before handing the request to Koa: the
+ * bytes, or null when they passed MAX_BODY. `readMcpBody` takes them from here instead of the spent stream.
+ */
+const preRead = new WeakMap<IncomingMessage, Buffer | null>();
+
+/** The request's body, read once: by the fast path before Koa runs, or by `readMcpBody`. */
+export async function readMcpBytes(req: IncomingMessage): Promise<Buffer | null> {
+  const kept = preRead.get(req);
+  if (kept !== undefined) return kept;
+  const bytes = await readBody(req, MAX_BODY);
+  preRead.set(req, bytes);
+  return bytes;
+}
+
 /** The request body, or null past `max` bytes (the rest is left unread; Node discards it after the answer). */
 function readBody(req: IncomingMessage, max: number): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
@@ -68,7 +83,7 @@ function readBody(req: IncomingMessage, max: number): Promise<Buffer | null> {
 export function readMcpBody(): Koa.Middleware {
   return async (ctx, next) => {
     if (ctx.method !== 'POST' || !ctx.is('application/json')) return next();
-    const bytes = await readBody(ctx.req, MAX_BODY);
+    const bytes = await readMcpBytes(ctx.req);
     if (!bytes) {
       ctx.status = 413;
       ctx.body = { error: 'request body over 4 MiB' };

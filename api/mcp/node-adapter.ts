@@ -23,7 +23,7 @@ export interface ParsedBody {
   value: unknown;
 }
 
-/** Sees each answer the SDK sent as one JSON buffer (api/mcp/replay.ts keeps some). */
+/** Sees each answer the SDK sends as one JSON buffer, just before it is sent (api/mcp/replay.ts keeps some). */
 export type JsonAnswerHook = (status: number, headers: Record<string, string>, bytes: Buffer) => void;
 
 export type NodeMcpHandler = (
@@ -86,8 +86,13 @@ export function nodeMcpHandler(handler: WebHandler, onerror?: (e: Error) => void
       const bytes = Buffer.from(await response.arrayBuffer());
       headers['content-length'] = String(bytes.length);
       finished = true;
+      // Before the answer is sent: a hook that keeps it may mark it for the replay fast path, which learns at `end`.
+      try {
+        onJson?.(response.status, headers, bytes);
+      } catch (e) {
+        onerror?.(e instanceof Error ? e : new Error(String(e)));
+      }
       res.writeHead(response.status, headers).end(bytes);
-      onJson?.(response.status, headers, bytes);
       return;
     }
     res.writeHead(response.status, headers);

@@ -57,35 +57,49 @@ export function replayCall(headers: IncomingHttpHeaders, body: unknown, checkpoi
   return { tool: m.params.name, id: m.id, key: parts.join('\n') };
 }
 
+/** The end of a JSON-RPC answer as the SDK writes it (`{ result, jsonrpc, id }`): the call's id and the brace. */
+export const idTail = (id: string | number): Buffer => Buffer.from(`,"id":${JSON.stringify(id)}}`);
+
 export class ReplayCache {
   private readonly cache = new ResponseCache<Kept>(2_000, 32 * 1024 * 1024);
 
   constructor(private readonly ttlMs: number) {}
 
-  /** The answer to replay for `call`, its id written in, or undefined. */
-  get(call: ReplayCall, now: number): { status: number; headers: Record<string, string>; bytes: Buffer } | undefined {
+  /** The answer to replay for `call`, its id written in, and the end of its window (unix ms), or undefined. */
+  get(
+    call: ReplayCall,
+    now: number,
+  ): { status: number; headers: Record<string, string>; bytes: Buffer; expires: number } | undefined {
     const hit = this.cache.entry(call.key);
     if (!hit || hit.meta.expires <= now) return undefined;
-    const bytes = Buffer.concat([hit.bytes, Buffer.from(`,"id":${JSON.stringify(call.id)}}`)]);
-    return { status: hit.meta.status, headers: { ...hit.meta.headers, 'content-length': String(bytes.length) }, bytes };
+    const bytes = Buffer.concat([hit.bytes, idTail(call.id)]);
+    return {
+      status: hit.meta.status,
+      headers: { ...hit.meta.headers, 'content-length': String(bytes.length) },
+      bytes,
+      expires: hit.meta.expires,
+    };
   }
 
   /**
    * Keeps the SDK's answer to `call` when it is a 200 JSON result that is not isError and ends with the call's id
-   * (the SDK writes `{ result, jsonrpc, id }`); anything else is not kept.
+   * (the SDK writes `{ result, jsonrpc, id }`), and returns the end of its window (unix ms); anything else is not
+   * kept (null).
    */
-  offer(call: ReplayCall, status: number, headers: Record<string, string>, bytes: Buffer, now: number): void {
-    if (status !== 200 || !(headers['content-type'] ?? '').startsWith('application/json')) return;
-    const tail = Buffer.from(`,"id":${JSON.stringify(call.id)}}`);
-    if (bytes.length <= tail.length || !bytes.subarray(bytes.length - tail.length).equals(tail)) return;
+  offer(call: ReplayCall, status: number, headers: Record<string, string>, bytes: Buffer, now: number): number | null {
+    if (status !== 200 || !(headers['content-type'] ?? '').startsWith('application/json')) return null;
+    const tail = idTail(call.id);
+    if (bytes.length <= tail.length || !bytes.subarray(bytes.length - tail.length).equals(tail)) return null;
     const answer = JSON.parse(bytes.toString('utf8')) as { result?: { isError?: unknown } };
-    if (!answer.result || answer.result.isError === true) return;
+    if (!answer.result || answer.result.isError === true) return null;
     const kept = { ...headers };
     delete kept['content-length'];
+    const expires = now + this.ttlMs;
     this.cache.setBytes(call.key, Buffer.from(bytes.subarray(0, bytes.length - tail.length)), {
-      expires: now + this.ttlMs,
+      expires,
       status,
       headers: kept,
     });
+    return expires;
   }
 }

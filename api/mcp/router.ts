@@ -17,7 +17,8 @@ import type { ApiDeps } from '../deps.js';
 import { syncGate } from '../sync-guard.js';
 import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
 import { nodeMcpHandler } from './node-adapter.js';
-import { ReplayCache, replayCall, type ReplayCall } from './replay.js';
+import { markReplayable } from '../fast-replay.js';
+import { idTail, ReplayCache, replayCall, type ReplayCall } from './replay.js';
 import { buildMcpServer, gatedPath } from './server.js';
 import { serverCard } from './server-card.js';
 
@@ -28,6 +29,14 @@ export function singleToolCall(body: unknown): string | null {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
   const m = body as { method?: unknown; params?: { name?: unknown } };
   return m.method === 'tools/call' && typeof m.params?.name === 'string' ? m.params.name : null;
+}
+
+/**
+ * The answer about to be sent is one the tool-server cache keeps (or replays) until `expires`: the node:http fast
+ * path (api/fast-replay.ts) may keep it too, whole but its JSON-RPC id, for its anonymous callers.
+ */
+function fastReplayable(ctx: Koa.Context, call: ReplayCall, cp: string, expires: number): void {
+  markReplayable(ctx.res, { cp, expires, route: ctx._matchedRoute, idTail: idTail(call.id).length });
 }
 
 export function mcpRouter(deps: ApiDeps): Router {
@@ -71,11 +80,14 @@ export function mcpRouter(deps: ApiDeps): Router {
     ctx.respond = false;
     const body: unknown = ctx.state.mcpBody;
     let call: ReplayCall | null = null;
+    let tag = '-';
     if (replay && body !== undefined) {
       const cp = await checkpoints.get('sync');
-      call = replayCall(ctx.req.headers, body, cp ? `${cp.height}:${cp.id}` : '-');
+      tag = cp ? `${cp.height}:${cp.id}` : '-';
+      call = replayCall(ctx.req.headers, body, tag);
       const hit = call && replay.get(call, Date.now());
       if (call && hit && !(await gate.withheld(gatedPath(call.tool)))) {
+        fastReplayable(ctx, call, tag, hit.expires);
         ctx.res.writeHead(hit.status, hit.headers).end(hit.bytes);
         return;
       }
@@ -85,7 +97,12 @@ export function mcpRouter(deps: ApiDeps): Router {
       ctx.req,
       ctx.res,
       body === undefined ? undefined : { value: body },
-      replay && kept ? (status, headers, bytes) => replay.offer(kept, status, headers, bytes, Date.now()) : undefined,
+      replay && kept
+        ? (status, headers, bytes) => {
+            const expires = replay.offer(kept, status, headers, bytes, Date.now());
+            if (expires !== null) fastReplayable(ctx, kept, tag, expires);
+          }
+        : undefined,
     );
   };
   router.all(MCP_PATH, serve);

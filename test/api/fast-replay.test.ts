@@ -82,6 +82,62 @@ describe('replay fast path: cached answers replayed before the middleware chain'
     assert.equal(Number(count?.[1]), LIMIT);
   });
 
+  /** A 2026-07-28 `tools/call` of get_token from the caller at `ip`. */
+  const toolCall = (id: number, ip: string) =>
+    fetch(`${stack.url}/api/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'get_token',
+        'x-forwarded-for': ip,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: {
+          name: 'get_token',
+          arguments: { unit },
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': {},
+            'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+          },
+        },
+      }),
+    });
+
+  it("replays a tool call under each caller's id, counting every call in the tool server's anonymous window", async () => {
+    const answers = [];
+    for (let i = 0; i < LIMIT + 2; i++) {
+      const res = await toolCall(i, '10.4.4.4');
+      answers.push({ status: res.status, headers: res.headers, text: await res.text() });
+    }
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      [...Array<number>(LIMIT).fill(200), 429, 429],
+    );
+    assert.deepEqual(
+      answers.slice(0, LIMIT).map((a) => Number(a.headers.get('x-ratelimit-remaining'))),
+      Array.from({ length: LIMIT }, (_, i) => LIMIT - 1 - i),
+    );
+    const ok = answers.slice(0, LIMIT).map((a) => JSON.parse(a.text) as { id: number; result: unknown });
+    ok.forEach((m, i) => {
+      assert.equal(m.id, i);
+      assert.deepEqual(m.result, ok[0]!.result);
+    });
+    assert.equal(new Set(answers.map((a) => a.headers.get('x-request-id'))).size, LIMIT + 2);
+    const metrics = await (await fetch(`${stack.url}/metrics`)).text();
+    const count =
+      /http_request_duration_seconds_count\{surface="mcp",route="\/api\/mcp",method="POST",status="200"\} (\d+)/.exec(
+        metrics,
+      );
+    assert.equal(Number(count?.[1]), LIMIT);
+  });
+
   it("echoes the caller's own request id on a replay", async () => {
     const path = `/api/v1/tokens/${unit}/holders`;
     await burst(path, 1, { 'x-api-key': key });
@@ -144,6 +200,8 @@ describe('replay fast path: cached answers replayed before the middleware chain'
       (await burst(path, 2, headers)).map((a) => a.status),
       [200, 200],
     );
+    const kept = (await (await toolCall(98, '10.5.5.5')).json()) as { result: { isError?: boolean } };
+    assert.notEqual(kept.result.isError, true);
     const at = new Date().toISOString();
     await stack.store.write([
       put(SYNC_HEALTH, {
@@ -169,5 +227,13 @@ describe('replay fast path: cached answers replayed before the middleware chain'
     const [withheld] = await burst(path, 1, headers);
     assert.equal(withheld!.status, 503);
     assert.match(JSON.parse(withheld!.body.toString()).error as string, /withheld until a resync/);
+    // The tool server's kept answer is withheld too: the tool says why.
+    const tool = (await (await toolCall(99, '10.5.5.5')).json()) as {
+      id: number;
+      result: { isError?: boolean; content: { text: string }[] };
+    };
+    assert.equal(tool.id, 99);
+    assert.equal(tool.result.isError, true);
+    assert.match(tool.result.content[0]!.text, /withheld until a resync/);
   });
 });

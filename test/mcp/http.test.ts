@@ -10,7 +10,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { createAccess, type Access } from '../../api/access/index.js';
+import Koa from 'koa';
 import { createApp } from '../../api/app.js';
+import { fastReplay, type FastReplayDeps } from '../../api/fast-replay.js';
 import { loadConfig } from '../../config/index.js';
 import { acquireWorld, releaseWorld, type World } from './world.js';
 
@@ -228,8 +230,18 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
   describe('answer replay (API_CACHE_MS)', () => {
     let cached: { url: string; server: Server };
     let other = '';
+    /** Tool-server requests that reached the middleware chain (the rest were replayed before it). */
+    let chained = 0;
     before(async () => {
-      cached = await listen(createApp({ ...world.deps, cacheMs: 60_000 }));
+      // The app's own handler is the fast path in front of Koa's; this one counts what passes through to Koa.
+      const app = createApp({ ...world.deps, cacheMs: 60_000 }) as Koa & { replay: FastReplayDeps | null };
+      const chain = Koa.prototype.callback.call(app);
+      assert.ok(app.replay);
+      const handler = fastReplay(app.replay, (req, res) => {
+        if (req.url?.startsWith('/api/mcp')) chained++;
+        return chain(req, res);
+      });
+      cached = await listen({ callback: () => handler });
       const tokens = (await (await fetch(`${site}/api/v1/tokens?sort=liquidity&pageSize=2`)).json()) as Json;
       other = tokens.items[1].asset.unit;
     });
@@ -267,6 +279,53 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
       assert.equal((await rpc(mismatched)).error.code, -32020);
       const noVersion = await call(4, 'get_token', { unit }, { 'mcp-protocol-version': '2025-11-25' });
       assert.equal((await rpc(noVersion)).error.code, -32020);
+    });
+
+    it('replays an anonymous call before the middleware chain; PnL, keyed, legacy and new calls take the chain', async () => {
+      const args = { unit: other, limit: 2 };
+      const first = await call(20, 'get_recent_trades', args);
+      assert.equal(first.status, 200);
+      const firstBody = await first.text();
+      assert.equal((JSON.parse(firstBody) as Json).result.structuredContent.items.length, 2);
+      const before = chained;
+      const replays = [];
+      for (const id of [21, 'x-22', 23]) replays.push(await call(id, 'get_recent_trades', args));
+      assert.equal(chained, before, 'the repeated calls were replayed');
+      const ids = new Set<string | null>();
+      for (const [i, res] of replays.entries()) {
+        assert.equal(res.status, 200);
+        const text = await res.text();
+        assert.equal(res.headers.get('content-length'), String(Buffer.byteLength(text)));
+        assert.equal(res.headers.get('content-type'), first.headers.get('content-type'));
+        assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+        ids.add(res.headers.get('x-request-id'));
+        const m = JSON.parse(text) as Json;
+        assert.equal(m.id, [21, 'x-22', 23][i]);
+        assert.deepEqual(m.result, (JSON.parse(firstBody) as Json).result);
+      }
+      assert.equal(ids.size, 3, 'a request id per answer');
+      // Each of these reaches the chain every time: a key, the PnL tool (its own limit), a legacy revision, and
+      // a call with other arguments (its own answer, learned on its first call).
+      const counted = async (send: () => Promise<Response>) => {
+        const n = chained;
+        for (let i = 0; i < 2; i++) assert.equal((await send()).status, 200);
+        return chained - n;
+      };
+      assert.equal(await counted(() => call(30, 'get_recent_trades', args, { 'x-api-key': 'k' })), 2);
+      assert.equal(await counted(() => call(31, 'get_wallet_pnl', { address: 'stake1x' })), 2);
+      const shortForm = () =>
+        fetch(`${cached.url}/api/mcp`, {
+          method: 'POST',
+          headers: JSON_ACCEPT,
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 32,
+            method: 'tools/call',
+            params: { name: 'get_recent_trades', arguments: args },
+          }),
+        });
+      assert.equal(await counted(shortForm), 2);
+      assert.equal(await counted(() => call(33, 'get_recent_trades', { ...args, limit: 3 })), 1);
     });
 
     it('concurrent callers with different arguments and ids each get their own answer', async () => {
