@@ -63,7 +63,7 @@ export async function startService(dir: string, hours: number | undefined): Prom
   let catchUpMemory: Service['catchUpMemory'] = [];
   const tip = await new Promise<{ height: number; ms: number }>((resolve, reject) => {
     let buf = '';
-    child.stdout.on('data', (d: Buffer) => {
+    const onData = (d: Buffer) => {
       buf += d.toString();
       for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
         const line = buf.slice(0, i);
@@ -71,13 +71,20 @@ export async function startService(dir: string, hours: number | undefined): Prom
         try {
           const msg = JSON.parse(line) as { msg?: string; height?: number };
           if (msg.msg?.startsWith('API listening') && !listeningMs) listeningMs = performance.now() - t0;
-          if (msg.msg?.startsWith('sync reached the chain tip'))
+          if (msg.msg?.startsWith('sync reached the chain tip')) {
+            // From here the output (an access log line per request) is drained unread: parsed line by line, it
+            // cost this process, which also runs the load generator, CPU on every request of the load rows.
+            child.stdout.off('data', onData);
+            child.stdout.resume();
             resolve({ height: msg.height ?? 0, ms: performance.now() - t0 });
+            return;
+          }
         } catch {
           /* progress lines */
         }
       }
-    });
+    };
+    child.stdout.on('data', onData);
     void exited.then((code) => reject(new Error(`service exited with ${code}`)));
   }).finally(() => (catchUpMemory = tree.stop()));
   return {
