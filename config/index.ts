@@ -152,7 +152,7 @@ export const CONFIG_KEYS = {
   SYNC_SLICE_BLOCKS: key(
     'Blocks per sync slice (one activity; written in batches of up to 500 blocks, each atomic with its checkpoint; a slice also ends after 60 s).',
     int(1, 100_000),
-    '2000',
+    '500',
   ),
   SYNC_K: key('Blocks of undo information kept (the security parameter k; 2160 on mainnet).', int(1, 100_000), '2160'),
   LOG_LEVEL: key('pino log level.', z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
