@@ -96,6 +96,8 @@ export interface FastReplayDeps {
   maxBytes?: number;
 }
 
+const JSON_TYPE = /^application\/json\s*(?:;|$)/i;
+
 /**
  * A tool-server POST the fast path may replay: revision 2026-07-28 (whose `tools/call` answers are JSON, the only
  * ones kept), no key, a JSON body, and a tool other than the wallet PnL (its own limit, counted by the full chain).
@@ -106,7 +108,8 @@ function mcpReplayable(req: IncomingMessage): boolean {
   if (h['x-api-key'] || h.authorization || h['mcp-protocol-version'] !== MODERN_REVISION) return false;
   const tool = h['mcp-name'];
   if (typeof tool !== 'string' || tool === 'get_wallet_pnl') return false;
-  return (h['content-type'] ?? '').startsWith('application/json');
+  // The media type readMcpBody reads (Koa's `is('application/json')`); any other is left unread for the SDK.
+  return JSON_TYPE.test(h['content-type'] ?? '');
 }
 
 /**

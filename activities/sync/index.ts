@@ -77,7 +77,7 @@ export interface SyncDeps {
  * activity's 10-minute start-to-close timeout (workflows/policies.ts), or Temporal would time out and retry
  * attempts that are still making progress.
  */
-export const SLICE_MAX_MS = 60_000;
+const SLICE_MAX_MS = 60_000;
 
 /** Chain-sync events requested per round trip (the client pipelines them). */
 const EVENTS_PER_CALL = 100;

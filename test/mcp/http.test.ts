@@ -326,6 +326,9 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
         });
       assert.equal(await counted(shortForm), 2);
       assert.equal(await counted(() => call(33, 'get_recent_trades', { ...args, limit: 3 })), 1);
+      // A body of another media type is left unread for the SDK, which refuses it (not read twice, never hangs).
+      const seq = await call(34, 'get_recent_trades', args, { 'content-type': 'application/json-seq' });
+      assert.equal(seq.status, 415);
     });
 
     it('concurrent callers with different arguments and ids each get their own answer', async () => {
