@@ -326,7 +326,7 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
         });
       assert.equal(await counted(shortForm), 2);
       assert.equal(await counted(() => call(33, 'get_recent_trades', { ...args, limit: 3 })), 1);
-      // A body of another media type is left unread for the SDK, which refuses it (not read twice, never hangs).
+      // A body of another media type is refused (415), not replayed.
       const seq = await call(34, 'get_recent_trades', args, { 'content-type': 'application/json-seq' });
       assert.equal(seq.status, 415);
     });
