@@ -20,9 +20,10 @@
  * The tool server's replayed answers (api/mcp/replay.ts) take the same path: a 2026-07-28 `tools/call` POST from a
  * caller without a key is read here, and when its tool-server cache key (the body but its JSON-RPC id, the headers
  * the SDK reads, the sync checkpoint) has a kept answer, that answer goes out with the caller's id written in, after
- * the same checks (the sync gate of the tool's documents, the anonymous limit of the tool server). The wallet PnL
- * tool (its own limit) and legacy revisions (streamed answers) take the full chain, which then reads the body
- * already read here (api/mcp/body.ts).
+ * the same checks (the sync gate of the tool's documents, the anonymous limit of the tool server). The Origin guard
+ * needs no rerun: Origin is part of the key, and an answer kept for an origin passed the guard, which depends on the
+ * configuration only. The wallet PnL tool (its own limit) and legacy revisions (streamed answers) take the full
+ * chain, which then reads the body already read here (api/mcp/body.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
