@@ -2,60 +2,26 @@
  * `npm run bench:mcp`: the tool server's bench row alone (bench/mcp.ts) against `npm start` on a devnet of
  * BENCH_HOURS (default 6) hours, rate limits off; the full `npm run bench` includes the same row.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load, procCpuMs, type LoadResult } from './http.js';
 import { benchMcpFloor } from './mcp-floor.js';
 import { benchMcp } from './mcp.js';
 import { findSamples } from './rest.js';
-import { API_HEAP_FLAG } from '../config/node-flags.js';
+import { startService } from './service.js';
 
 const HOURS = Number(process.env.BENCH_HOURS ?? 6);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 
 const row = (name: string, r: LoadResult, base?: LoadResult) =>
   `| ${name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.non2xx + r.errors} | ${base ? (r.rps / base.rps).toFixed(2) : ''} |`;
 
 const dir = mkdtempSync(join(tmpdir(), 'cds-bench-mcp-'));
-const port = await freePort();
-const child = spawn(process.execPath, [API_HEAP_FLAG, '--import', 'tsx', 'scripts/start.ts'], {
-  env: {
-    ...process.env,
-    DATA_DIR: dir,
-    PORT: String(port),
-    RATE_LIMITS: 'false',
-    DEVNET_BACKFILL_HOURS: String(HOURS),
-    LOG_LEVEL: 'info',
-  },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
+// As the full bench starts it (bench/service.ts): rate limits off, the default cache window, resolved at the tip.
+const service = await startService(dir, HOURS);
 try {
-  await new Promise<void>((resolve, reject) => {
-    let buf = '';
-    const onData = (d: Buffer) => {
-      buf += d.toString();
-      if (!buf.includes('sync reached the chain tip')) return;
-      // From here the service's output (an access log line per request) is drained unread: kept and searched, it
-      // made this process, which also runs the load generator, the bottleneck of every row.
-      child.stdout.off('data', onData);
-      child.stdout.resume();
-      resolve();
-    };
-    child.stdout.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`service exited with ${code}`)));
-  });
-  const url = `http://127.0.0.1:${port}`;
+  const { url } = service;
   // The recomputes fired at the tip (search index, safety, market) finish within seconds on this scale.
   await new Promise((r) => setTimeout(r, 15_000));
   // The same samples as the REST rows; on a history too short to list a token they are 'none', so the rows show
@@ -68,7 +34,7 @@ try {
     load: (u) => load(u, { seconds: SECONDS }),
     row,
     // Linux only (/proc); elsewhere the CPU line is left out.
-    cpuMs: !existsSync('/proc/self/stat') ? undefined : () => procCpuMs(`/proc/${child.pid}/stat`),
+    cpuMs: !existsSync('/proc/self/stat') ? undefined : () => procCpuMs(`/proc/${service.pid}/stat`),
   });
   console.log(
     `\n| floor of the design (bare node:http, this run's get_token answer) | req/s | p99 ms | non-2xx | server CPU ms/req |\n|---|---|---|---|---|`,
@@ -76,7 +42,6 @@ try {
   for (const r of await benchMcpFloor(modernAnswer, dir, SECONDS))
     console.log(`| ${r.name} | ${Math.round(r.rps)} | ${r.p99} | ${r.non2xx} | ${r.cpuMsPerRequest.toFixed(3)} |`);
 } finally {
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
+  await service.stop();
   rmSync(dir, { recursive: true, force: true });
 }

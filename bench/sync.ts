@@ -83,10 +83,11 @@ export async function syncToTip(
   let blocks = 0;
   let rollbacks = 0;
   let stoppedEarly = false;
+  const sliceBlocks = opts.sliceBlocks ?? loadConfig({}).SYNC_SLICE_BLOCKS;
   const t1 = performance.now();
   try {
     for (;;) {
-      const r = await acts.syncSlice({ maxBlocks: opts.sliceBlocks ?? loadConfig({}).SYNC_SLICE_BLOCKS, waitMs: 200 });
+      const r = await acts.syncSlice({ maxBlocks: sliceBlocks, waitMs: 200 });
       blocks += r.blocks;
       rollbacks += r.rollbacks;
       // A slice that found nothing waiting within waitMs is at the tip (a slice may end early, atTip, on a
