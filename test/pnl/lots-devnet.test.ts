@@ -233,8 +233,10 @@ describe('wallet PnL kept by the sync, on the devnet', function () {
         if (series.length === 0) continue;
         moved.add(d._id);
         ops.push(put(WALLET_LOTS, { ...d, series }));
-        for await (const p of points.scan())
-          if (p.maker === d._id) ops.push({ coll: WALLET_PNL_POINTS.name, del: p._id });
+      }
+      for await (const p of points.scan()) {
+        assert.ok(moved.has(p.maker), `${p._id}: a point of a wallet whose series was read`);
+        ops.push({ coll: WALLET_PNL_POINTS.name, del: p._id });
       }
       assert.ok(moved.size >= 2, `${moved.size} wallets with points at half the chain`);
       await legacy.store.write(ops);
