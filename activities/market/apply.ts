@@ -318,6 +318,9 @@ class MarketBlock {
     const key = w.poolId ? this.state.get(POOL_KEYS, poolKeyId(w.dex, w.poolId)) : null;
     const pending = this.pendingTrade(w.orderRef);
     const poolId = key?.poolId ?? this.pairPool(w.dex, w.tokenIn, w.tokenOut)?.id ?? pending?.poolId ?? null;
+    // Trade.poolId is an integer (spec): as for an order (place), a swap through a pool this index does not know and
+    // whose DEX has no known pool of the pair is not listed (a pending trade always names its pool).
+    if (poolId === null) return;
     const token = tradeToken(w.tokenIn, w.tokenOut);
     // The ADA side; a token/token swap is valued through a side's ADA price at this moment instead (volume, candles).
     const leg = adaLeg(w.tokenIn, w.tokenOut, w.amountIn, w.amountOut) ?? this.valuedLeg(w, token);
@@ -351,11 +354,14 @@ class MarketBlock {
     this.walletTrade(trade, pending !== null);
     if (priceRaw === null || !leg) return;
     const point = { timeSec: this.timeSec, lovelace: leg.lovelace };
-    if (poolId !== null) {
-      const pp = this.poolPoint(poolId, w, priceRaw, leg.tokenRaw);
-      if (pp) this.points.push({ series: poolSeries(poolId), ...point, ...pp });
-    }
+    const pp = this.poolPoint(poolId, w, priceRaw, leg.tokenRaw);
+    if (pp) this.points.push({ series: poolSeries(poolId), ...point, ...pp });
     this.points.push({ series: tokenSeries(token), ...point, price: priceRaw, tokenRaw: leg.tokenRaw });
+    // A token/token trade is the sold token's trade too (its list and stats read it through `byTokenIn`): its series
+    // gets the point at the price the trade implies for it, the same ADA value over the amount sold.
+    const sold = token === w.tokenOut && w.tokenIn !== LOVELACE ? priceOfLeg({ ...leg, tokenRaw: w.amountIn }) : null;
+    if (sold !== null)
+      this.points.push({ series: tokenSeries(w.tokenIn), ...point, price: sold, tokenRaw: w.amountIn });
   }
 
   /**

@@ -7,9 +7,11 @@
  *  - volumeLovelace += the ADA side, volumeTokenRaw += the token side, trades += 1.
  *
  * The series and what a point is:
- *  - `pool:<id>`   one point per complete trade with an ADA side in that pool; price = the trade's priceRaw
- *                  (lovelace per token base unit).
- *  - `token:<unit>` one point per complete trade with an ADA side of the token, over all its pools; OHLC follow
+ *  - `pool:<id>`   one point per complete trade in that pool (a token/token one when it could be valued in ADA),
+ *                  in the pool's orientation: tokenA base units per tokenB base unit (lovelace per token base unit
+ *                  for ADA pools).
+ *  - `token:<unit>` one point per complete trade of the token over all its pools, at its ADA price (a token/token
+ *                  trade valued through a side's ADA price, a point for each of its two tokens); OHLC follow
  *                  the individual trade prices exactly as above, and the bucket's volume-weighted price is
  *                  `volumeLovelace / volumeTokenRaw` (both sums are exact integers, so the read side derives it
  *                  without rounding drift).

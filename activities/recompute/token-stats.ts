@@ -17,12 +17,15 @@ import {
 } from '../../mongo/collections/market-read.js';
 import {
   CANDLES,
+  mergeNewestFirst,
   POOL_STATES,
+  tradeIndexesOf,
   TRADES,
   type CandleInterval,
   type PoolDoc,
   type TokenDoc,
   type TradeDoc,
+  type TradesOf,
 } from '../../mongo/collections/market.js';
 import type { Store } from '../../mongo/store.js';
 import { scaleInteger } from '../../cardano/units.js';
@@ -110,8 +113,9 @@ export function computeTokenStats(input: TokenInputs, ctx: MarketContext): Token
       if (t.slot < from) break;
       txns++;
       if (t.valueLovelace) volume += BigInt(t.valueLovelace);
-      if (t.side === 'buy') buys++;
-      else if (t.side === 'sell') sells++;
+      // Bought or sold as the token itself: for an ADA pair its side; in a token/token trade, the side it was on.
+      if (t.tokenOut === meta.unit) buys++;
+      else if (t.tokenIn === meta.unit) sells++;
       if (w === '24h' && t.maker) makers.add(t.maker);
     }
     if (w === '7d' && input.truncated && input.candles7d) {
@@ -185,10 +189,27 @@ export async function poolPriceAt(store: Store, poolId: number, slot: number): P
   return s ? priceOfReserves(s) : null;
 }
 
-/** Complete trades newer than `fromSlot`, newest first, over one index (`byToken` or `byPool`). */
+/** Complete trades newer than `fromSlot`, newest first, at most `limit`, over the indexes of `of` (tradeIndexesOf). */
 export async function recentTrades(
   store: Store,
-  index: 'byToken' | 'byPool',
+  of: TradesOf,
+  fromSlot: number,
+  limit: number,
+): Promise<{ trades: TradeDoc[]; truncated: boolean }> {
+  const scans = await Promise.all(
+    tradeIndexesOf(of).map(({ index, key }) => recentTradesOfIndex(store, index, key, fromSlot, limit)),
+  );
+  if (scans.length === 1 && scans[0]) return scans[0];
+  const merged = mergeNewestFirst(
+    scans.map((s) => s.trades),
+    limit + 1,
+  );
+  return { trades: merged.slice(0, limit), truncated: merged.length > limit || scans.some((s) => s.truncated) };
+}
+
+async function recentTradesOfIndex(
+  store: Store,
+  index: string,
   key: string | number,
   fromSlot: number,
   limit: number,
@@ -222,7 +243,7 @@ export async function loadTokenInputs(
   const primary = primaryAdaPool(token, pools);
   const priceNowRaw = primary ? priceOfReserves(primary) : null;
   const [{ trades, truncated }, ...starts] = await Promise.all([
-    recentTrades(store, 'byToken', meta.unit, from7d, TRADE_SCAN_LIMIT),
+    recentTrades(store, { token: meta.unit }, from7d, TRADE_SCAN_LIMIT),
     ...STATS_WINDOWS.map((w) =>
       primary ? poolPriceAt(store, primary.id, ctx.clock.msToSlot(ctx.nowMs - WINDOW_SECONDS[w] * 1000)) : null,
     ),
@@ -247,7 +268,7 @@ export async function loadTokenInputs(
 /** 24 h activity of one pool from its complete trades. */
 export async function computePoolStats(store: Store, poolId: number, ctx: MarketContext): Promise<PoolStatsDoc> {
   const from = ctx.clock.msToSlot(ctx.nowMs - WINDOW_SECONDS['24h'] * 1000);
-  const { trades } = await recentTrades(store, 'byPool', poolId, from, Number.MAX_SAFE_INTEGER);
+  const { trades } = await recentTrades(store, { poolId }, from, Number.MAX_SAFE_INTEGER);
   const volume = trades.reduce((s, t) => s + (t.valueLovelace ? BigInt(t.valueLovelace) : 0n), 0n);
   return {
     _id: String(poolId),

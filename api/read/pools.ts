@@ -3,13 +3,12 @@
  */
 import { storeClock } from '../../mongo/collections/clock.js';
 import { poolSeries } from '../../cardano/market.js';
-import { LOVELACE } from '../../cardano/token-metadata.js';
 import { POOL_STATS, RANKINGS, poolRankingId, rankedPools } from '../../mongo/collections/market-read.js';
 import { POOLS, type PoolDoc } from '../../mongo/collections/market.js';
 import type { Store } from '../../mongo/store.js';
-import { BadRequestError, NotFoundError } from '../errors.js';
+import { NotFoundError } from '../errors.js';
 import { loadAssets, presentPool } from '../present/market.js';
-import { logoMode, readCandles, tradesPage } from './tokens.js';
+import { candleLegOf, logoMode, readCandles, tradesPage } from './tokens.js';
 import type { poolRoutes } from '../routes/pools.js';
 import type { ReadDeps, RouteInput } from './deps.js';
 import { withAsOf } from './freshness.js';
@@ -62,11 +61,11 @@ async function getPoolCandlesAnswer(deps: ReadDeps, input: RouteInput<typeof poo
   const site = deps.config.SITE_URL;
   const now = deps.now ?? Date.now;
   const pool = await poolOr404(store, input.id);
-  if (input.quote === 'USD' && pool.tokenA !== LOVELACE)
-    throw new BadRequestError(`invalid parameter quote: pool ${pool.id} has no ADA side, USD is not available`);
-  const assets = await loadAssets(store, [pool.tokenA, pool.tokenB], site, 'url');
-  const scale = 10 ** assets.decimals(pool.tokenB) / 10 ** assets.decimals(pool.tokenA);
-  const { candles, coverageFrom } = await readCandles(store, poolSeries(pool.id), input, scale, now());
+  // tokenB's price, as Pool.price gives it: in ADA (through tokenA's ADA price for a token/token pool), or in USD.
+  const assets = await loadAssets(store, [pool.tokenB], site, 'url');
+  const scale = 10 ** assets.decimals(pool.tokenB) / 1e6;
+  const leg = candleLegOf(pool, pool.tokenB);
+  const { candles, coverageFrom } = await readCandles(store, poolSeries(pool.id), input, scale, now(), leg);
   return { poolId: pool.id, interval: input.interval, quote: input.quote, candles, coverageFrom };
 }
 

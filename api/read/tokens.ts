@@ -85,9 +85,53 @@ export async function coverageFrom(store: Store, fromSec: number): Promise<strin
 export const toSeconds = (v: number) => Math.floor(v > 1e11 ? v / 1000 : v);
 
 /**
- * Candles of one series in [from, to] (latest MAX_CANDLES), prices × `scale` (raw → decimal-adjusted), in USD
- * through the adausd series of the same interval when asked. A bucket before the first known ADA/USD is left out of
- * a USD answer.
+ * How a token/token pool's candles (tokenA base units per tokenB base unit) become one token's ADA price: through
+ * the other token's ADA price (its `token:<unit>` series, lovelace per base unit), inverted when the token is tokenA.
+ */
+export interface CandleLeg {
+  via: string;
+  invert: boolean;
+}
+
+/**
+ * The leg that turns a pool's candles into `unit`'s ADA price: none for an ADA pool (its candles are lovelace per
+ * token base unit); for a token/token pool, the other token's ADA price.
+ */
+export const candleLegOf = (pool: PoolDoc, unit: string): CandleLeg | null =>
+  pool.tokenA === LOVELACE
+    ? null
+    : { via: tokenSeries(pool.tokenA === unit ? pool.tokenB : pool.tokenA), invert: pool.tokenA === unit };
+
+/**
+ * A step function of time over one candle series: at unix second `t`, `map(close)` of the last candle starting at or
+ * before `t` (the one before the range included), null before the first.
+ */
+async function stepRates(
+  store: Store,
+  series: string,
+  interval: CandleInterval,
+  range: { from: number; to: number },
+  map: (close: number) => number,
+): Promise<(t: number) => number | null> {
+  const [before, within] = await Promise.all([
+    candleBefore(store, series, interval, range.from),
+    candlesInRange(store, series, interval, range),
+  ]);
+  const steps = [...(before ? [before] : []), ...within];
+  return (t) => {
+    let r: number | null = null;
+    for (const c of steps) {
+      if (c.time > t) break;
+      r = map(c.close);
+    }
+    return r;
+  };
+}
+
+/**
+ * Candles of one series in [from, to] (latest MAX_CANDLES), prices × `scale` (raw → decimal-adjusted); for a
+ * token/token pool through `leg` into ADA; in USD through the adausd series of the same interval when asked. A
+ * bucket before the first known rate (ADA/USD, the other token's ADA price) is left out of the answer.
  */
 export async function readCandles(
   store: Store,
@@ -95,40 +139,36 @@ export async function readCandles(
   q: CandleQuery,
   scale: number,
   nowMs: number,
+  leg: CandleLeg | null = null,
 ): Promise<{ candles: Candle[]; coverageFrom: string | null }> {
   const sec = CANDLE_INTERVALS[q.interval];
   const to = q.to === undefined ? Math.floor(nowMs / 1000) : toSeconds(q.to);
   const from = q.from === undefined ? to - sec * MAX_CANDLES : toSeconds(q.from);
   if (from > to) throw new BadRequestError('invalid parameters: from must not be after to');
   const docs = await candlesInRange(store, series, q.interval, { from, to, limit: MAX_CANDLES });
-  let rates: ((t: number) => number | null) | null = null;
-  if (q.quote === 'USD' && docs.length) {
-    const first = (docs[0] as { time: number }).time;
-    const [before, within] = await Promise.all([
-      candleBefore(store, ADAUSD_SERIES, q.interval, first),
-      candlesInRange(store, ADAUSD_SERIES, q.interval, { from: first, to }),
-    ]);
-    const usd = [...(before ? [before] : []), ...within];
-    rates = (t) => {
-      let r: number | null = null;
-      for (const c of usd) {
-        if (c.time > t) break;
-        r = adaUsdOfRaw(c.close);
-      }
-      return r;
-    };
-  }
+  const first = docs[0]?.time ?? to;
+  const [usd, via] = await Promise.all([
+    q.quote === 'USD' && docs.length
+      ? stepRates(store, ADAUSD_SERIES, q.interval, { from: first, to }, adaUsdOfRaw)
+      : null,
+    leg && docs.length ? stepRates(store, leg.via, q.interval, { from: first, to }, (close) => close) : null,
+  ]);
   const candles: Candle[] = [];
   for (const c of docs) {
-    const f = rates ? rates(c.time) : 1;
-    if (f === null) continue;
-    const k = scale * f;
+    const u = usd ? usd(c.time) : 1;
+    const v = via ? via(c.time) : 1;
+    if (u === null || v === null) continue;
+    const k = scale * u * v;
+    // The inverse of a bucket's rates: its highest rate becomes its lowest price.
+    const [open, high, low, close] = leg?.invert
+      ? [1 / c.open, 1 / c.low, 1 / c.high, 1 / c.close]
+      : [c.open, c.high, c.low, c.close];
     candles.push({
       time: c.time,
-      open: c.open * k,
-      high: c.high * k,
-      low: c.low * k,
-      close: c.close * k,
+      open: open * k,
+      high: high * k,
+      low: low * k,
+      close: close * k,
       volume: Number(BigInt(c.volumeLovelace)) / 1e6,
       trades: c.trades,
     });
@@ -330,19 +370,17 @@ async function getTokenCandlesAnswer(deps: ReadDeps, input: RouteInput<typeof to
   const assets = await loadAssets(store, [unit], site, 'url');
   let poolId = 0;
   let series = tokenSeries(unit);
-  let scale = 10 ** assets.decimals(unit) / 1e6;
+  const scale = 10 ** assets.decimals(unit) / 1e6;
+  let leg: CandleLeg | null = null;
   if (input.pool !== 'all') {
     const pool = await candlePool(store, token, input.pool);
     if (pool) {
-      const book = await loadAssets(store, [pool.tokenA, pool.tokenB], site, 'url');
       poolId = pool.id;
       series = poolSeries(pool.id);
-      scale = 10 ** book.decimals(pool.tokenB) / 10 ** book.decimals(pool.tokenA);
-      if (input.quote === 'USD' && pool.tokenA !== LOVELACE)
-        throw new BadRequestError(`invalid parameter quote: pool ${pool.id} has no ADA side, USD is not available`);
+      leg = candleLegOf(pool, unit);
     }
   }
-  const { candles, coverageFrom } = await readCandles(store, series, input, scale, now());
+  const { candles, coverageFrom } = await readCandles(store, series, input, scale, now(), leg);
   return { poolId, interval: input.interval, quote: input.quote, candles, coverageFrom };
 }
 

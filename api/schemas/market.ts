@@ -62,7 +62,7 @@ export const PoolIdParams: ObjectSchema = {
   properties: {
     id: {
       type: 'string',
-      pattern: '^[0-9]{1,12}$',
+      pattern: '^[0-9]{1,20}$',
       'x-expected': 'a pool id (a non-negative integer)',
       description: 'Pool id (integer).',
     },
@@ -269,7 +269,7 @@ export const Trade = component('Trade', {
   ],
   properties: {
     id: { type: 'integer', minimum: 0 },
-    poolId: { type: ['integer', 'null'] },
+    poolId: { type: 'integer', minimum: 0 },
     dex: { type: 'string' },
     txHash: { type: 'string' },
     time: time,
@@ -350,7 +350,7 @@ export const CandlesQuery: ObjectSchema = {
     interval: { type: 'string', enum: Object.keys(CANDLE_INTERVALS), default: '1h' },
     pool: {
       type: 'string',
-      pattern: '^([0-9]{1,12}|all)$',
+      pattern: '^([0-9]{1,20}|all)$',
       'x-expected': 'a pool id or all',
       description: 'A pool id, or all (every pool of the token, volume-weighted); default the primary pool.',
     },

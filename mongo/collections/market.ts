@@ -112,7 +112,7 @@ export interface TradeDoc {
   amountOutRaw: string | null;
   /** The non-ADA unit of the trade (the token it is listed under); for token/token trades, tokenOut. */
   token: string;
-  /** Lovelace per token base unit at execution (raw), null when the trade has no ADA side. */
+  /** Lovelace per base unit of `token` at execution (raw); a token/token trade's through a side's ADA price, null without one. */
   priceRaw: number | null;
   /** ADA side of the trade in lovelace. */
   valueLovelace: string | null;
@@ -132,6 +132,8 @@ export const TRADES = defineCollection<TradeDoc>({
   indexes: [
     { name: 'byPool', fields: ['poolId', 'seq'] },
     { name: 'byToken', fields: ['token', 'seq'] },
+    // A token/token trade is listed under tokenOut (`token`); this index finds it under the token sold as well.
+    { name: 'byTokenIn', fields: ['tokenIn', 'seq'] },
     { name: 'byMaker', fields: ['maker', 'seq'] },
     { name: 'byStatus', fields: ['status', 'id'] },
   ],
@@ -267,28 +269,62 @@ export async function poolsOfUnit(store: Store, unit: string): Promise<PoolDoc[]
   return [...a, ...b];
 }
 
-/** Whose trades: a token's (either side), a pool's, or a maker's (stake address, else address). */
+/** Whose trades: a token's (bought or sold), a pool's, or a maker's (stake address, else address). */
 export type TradesOf = { token: string } | { poolId: number } | { maker: string };
+
+/** Newest-first order of the trade lists: `seq` descending, then `_id` (the index's tie-break). */
+const newerFirst = (a: TradeDoc, b: TradeDoc): number => b.seq - a.seq || (a._id < b._id ? 1 : a._id > b._id ? -1 : 0);
+
+/**
+ * The first `limit` trades of several newest-first lists, each already cut at `limit`, without duplicates: a trade
+ * of the merged first `limit` is within the first `limit` of its own list.
+ */
+export function mergeNewestFirst(lists: readonly TradeDoc[][], limit: number): TradeDoc[] {
+  const seen = new Set<string>();
+  const out: TradeDoc[] = [];
+  for (const t of lists.flat().sort(newerFirst)) {
+    if (seen.has(t._id)) continue;
+    seen.add(t._id);
+    out.push(t);
+    if (out.length === limit) break;
+  }
+  return out;
+}
+
+/**
+ * The indexes a trade list reads, with each one's key field. A token's trades are those it is listed under
+ * (`byToken`: its ADA trades, and token/token trades it was bought in) and those it was sold in (`byTokenIn`, which
+ * repeats its ADA sells: merged without duplicates).
+ */
+export function tradeIndexesOf(of: TradesOf): { index: string; field: string; key: string | number }[] {
+  if ('token' in of)
+    return [
+      { index: 'byToken', field: 'token', key: of.token },
+      { index: 'byTokenIn', field: 'tokenIn', key: of.token },
+    ];
+  if ('poolId' in of) return [{ index: 'byPool', field: 'poolId', key: of.poolId }];
+  return [{ index: 'byMaker', field: 'maker', key: of.maker }];
+}
 
 /**
  * Trades in chain order (`seq`), newest first, strictly after `after` (the position of the last trade of the
  * previous page: a cursor) when given.
  */
-export function tradesNewestFirst(
+export async function tradesNewestFirst(
   store: Store,
   of: TradesOf,
   limit: number,
   after?: TradePosition,
 ): Promise<TradeDoc[]> {
-  const [index, field, key] =
-    'token' in of
-      ? ['byToken', 'token', of.token]
-      : 'poolId' in of
-        ? ['byPool', 'poolId', of.poolId]
-        : ['byMaker', 'maker', of.maker];
-  const cursor =
-    after === undefined ? {} : { after: { _id: String(after.id).padStart(12, '0'), seq: after.seq, [field]: key } };
-  return store.collection(TRADES).find(index, { eq: [key], reverse: true, limit, ...cursor });
+  const trades = store.collection(TRADES);
+  const lists = await Promise.all(
+    tradeIndexesOf(of).map(({ index, field, key }) => {
+      const cursor =
+        after === undefined ? {} : { after: { _id: String(after.id).padStart(12, '0'), seq: after.seq, [field]: key } };
+      return trades.find(index, { eq: [key], reverse: true, limit, ...cursor });
+    }),
+  );
+  return lists.length === 1 ? (lists[0] ?? []) : mergeNewestFirst(lists, limit);
 }
 
 /**

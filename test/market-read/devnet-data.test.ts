@@ -188,6 +188,77 @@ describe('market data on the devnet, checked against the chain', function () {
     assert.ok(poolsWithVolume >= 2, `${poolsWithVolume} token/token pools with volume`);
   });
 
+  it('a token/token trade is a trade of both its tokens: lists, 24 h stats and ADA candles of either side (hand-computed)', async () => {
+    const pools = await scan<PoolDoc>(POOLS);
+    const trades = (await scan<TradeDoc>(TRADES)).sort((a, b) => a.seq - b.seq);
+    const { clock } = await storeClock(store);
+    const from24h = clock.msToSlot(NOW + HOUR_MS - 24 * HOUR_MS);
+    const decimals = new Map<string, number>();
+    const decimalsOf = async (unit: string) => {
+      if (!decimals.has(unit)) decimals.set(unit, (await get(`/tokens/${unit}`)).asset.decimals ?? 0);
+      return decimals.get(unit)!;
+    };
+    const minute = (t: TradeDoc) => Math.floor(clock.slotToMs(t.slot) / 60_000) * 60;
+    const valued = trades.filter((t) => t.status === 'complete' && t.valueLovelace !== null);
+    /** The trade is the last of `unit`'s valued trades in its minute: `unit`'s ADA price there is this trade's. */
+    const lastOfMinute = (t: TradeDoc, unit: string) =>
+      valued.filter((u) => (u.tokenIn === unit || u.tokenOut === unit) && minute(u) === minute(t)).pop() === t;
+    let soldShown = 0;
+    let statsChecked = 0;
+    let candlesChecked = 0;
+    for (const p of pools.filter((q) => q.tokenA !== LOVELACE)) {
+      const mine = valued.filter((t) => t.poolId === p.id);
+      if (!mine.length) continue;
+      for (const unit of [p.tokenA, p.tokenB]) {
+        // Its 24 h stats: every complete trade it was bought or sold in, whatever the other side.
+        const window = trades.filter((t) => t.status === 'complete' && t.slot >= from24h);
+        const { stats } = await get(`/tokens/${unit}`);
+        assert.equal(stats.buys24h, window.filter((t) => t.tokenOut === unit).length, `${unit} buys24h`);
+        assert.equal(stats.sells24h, window.filter((t) => t.tokenIn === unit).length, `${unit} sells24h`);
+        assert.equal(stats.txns24h, stats.buys24h + stats.sells24h, `${unit} txns24h`);
+        statsChecked++;
+        // Its trade list holds the pool's trades in which it was sold.
+        const listed = new Set<number>();
+        let cursor: string | null = null;
+        do {
+          const page: Json = await get(`/tokens/${unit}/trades?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+          for (const item of page.items as Json[]) listed.add(item.id);
+          cursor = page.nextCursor;
+        } while (cursor);
+        for (const t of mine.filter((x) => x.tokenIn === unit)) {
+          assert.ok(listed.has(t.id), `trade ${t.id} (${unit} sold in pool ${p.id}) in /tokens/${unit}/trades`);
+          soldShown++;
+        }
+        // Its candles on this pool, in ADA: where this pool's trade was the minute's last of the other token as
+        // well as the only one of the pool, the close is the trade's ADA value over the amount of `unit` in it.
+        const other = unit === p.tokenA ? p.tokenB : p.tokenA;
+        const { candles, quote } = await get(`/tokens/${unit}/candles?pool=${p.id}&interval=1m`);
+        assert.equal(quote, 'ADA');
+        const byTime = new Map((candles as Json[]).map((c) => [c.time, c]));
+        const scale = 10 ** (await decimalsOf(unit)) / 1e6;
+        for (const t of mine) {
+          const c = byTime.get(minute(t));
+          if (!c || c.trades !== 1 || !lastOfMinute(t, other)) continue;
+          const amount = BigInt(unit === t.tokenIn ? t.amountInRaw : t.amountOutRaw!);
+          const expected = (Number(BigInt(t.valueLovelace!)) / Number(amount)) * scale;
+          assert.ok(
+            Math.abs(c.close / expected - 1) < 1e-9,
+            `${unit} in pool ${p.id} at ${c.time}: ${c.close} vs ${expected}`,
+          );
+          assert.ok(c.low <= c.open && c.open <= c.high && c.low <= c.close && c.close <= c.high, 'OHLC order');
+          if (unit === p.tokenB) {
+            const pc = (await get(`/pools/${p.id}/candles?interval=1m&from=${c.time}&to=${c.time}`)).candles[0];
+            assert.ok(Math.abs(pc.close / expected - 1) < 1e-9, `/pools/${p.id}/candles: tokenB's ADA price`);
+          }
+          candlesChecked++;
+        }
+      }
+    }
+    assert.ok(soldShown >= 10, `${soldShown} token/token sells found in the sold token's list`);
+    assert.ok(statsChecked >= 4, `${statsChecked} tokens' stats checked`);
+    assert.ok(candlesChecked >= 10, `${candlesChecked} token/token candles checked by hand`);
+  });
+
   it('change1h is the change of the displayed price: GET /tokens now vs an hour ago', async () => {
     const stats = new Map(
       (await scan<{ _id: string; primaryPoolId: number | null }>(TOKEN_STATS)).map((s) => [s._id, s]),
@@ -223,7 +294,8 @@ describe('market data on the devnet, checked against the chain', function () {
     const pool = busiest((t) => t.poolId);
     const maker = busiest((t) => t.maker);
     for (const [path, total] of [
-      [`/tokens/${token}/trades`, count((t) => t.token === token)],
+      // A token's trades: the ones it was bought in (listed under it) and the ones it was sold in, token/token too.
+      [`/tokens/${token}/trades`, count((t) => t.token === token || t.tokenIn === token)],
       [`/pools/${pool}/trades`, count((t) => t.poolId === pool)],
       [`/wallet/${maker}/trades`, count((t) => t.maker === maker)],
     ] as const) {
