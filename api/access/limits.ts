@@ -34,7 +34,8 @@ export type Surface = 'rest' | 'md' | 'mcp';
 
 const MINUTE_MS = 60_000;
 const LOGO_PATH = /^\/api\/v1\/assets\/[^/]+\/logo\/?$/;
-const PNL_URL = /\/wallet\/[^/?#]+\/pnl\/?(?:[?#]|$)/;
+// Case-insensitive as the router matches paths: /wallet/{a}/PNL is the same call.
+const PNL_URL = /\/wallet\/[^/?#]+\/pnl\/?(?:[?#]|$)/i;
 const RATE_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
 
 /** koa-ratelimit's own memory counter (the one its middleware runs), for the replay fast path's anonymous spend. */
@@ -213,12 +214,30 @@ export function createSurfaceLimits(deps: LimitDeps) {
   // Failed keys only pass through this limiter, so it counts guesses per IP, apart from the anonymous allowance.
   const badKey = limiter('bad-key', 'bad-key', config.RATE_LIMIT_ANON_PER_MIN, ipOf);
 
-  const isPnl = (ctx: Context, surface: Surface) =>
-    surface === 'rest' ? PNL_URL.test(ctx.originalUrl) : surface === 'mcp' && ctx.get('mcp-name') === 'get_wallet_pnl';
+  /**
+   * The wallet PnL calls a request makes: REST by its URL; the tool server by its `Mcp-Name` (for the older revisions
+   * set from the body by api/mcp/body.ts, with the number of PnL calls of a batch in `ctx.state.mcpPnlCalls`).
+   */
+  const pnlCalls = (ctx: Context, surface: Surface): number => {
+    if (surface === 'rest') return PNL_URL.test(ctx.originalUrl) ? 1 : 0;
+    if (surface !== 'mcp' || ctx.get('mcp-name') !== 'get_wallet_pnl') return 0;
+    const n = ctx.state.mcpPnlCalls as number | undefined;
+    return n !== undefined && n > 1 ? n : 1;
+  };
 
-  /** Run the expensive-call limiter while keeping the headers of the main limit on a passing answer. */
-  const withPnl = (pnl: Middleware) => async (ctx: Context, next: Next) => {
+  /**
+   * Run the expensive-call limiter, one call of its window per PnL call of the request (a legacy batch may hold
+   * several), while keeping the headers of the main limit on a passing answer.
+   */
+  const withPnl = (pnl: Middleware, calls: number) => async (ctx: Context, next: Next) => {
     const saved = RATE_HEADERS.map((h) => [h, ctx.response.get(h)] as const);
+    for (let i = 1; i < calls; i++) {
+      let passed = false;
+      await pnl(ctx, async () => {
+        passed = true;
+      });
+      if (!passed) return;
+    }
     await pnl(ctx, async () => {
       for (const [h, v] of saved) if (v !== '') ctx.set(h, v);
       await next();
@@ -248,9 +267,10 @@ export function createSurfaceLimits(deps: LimitDeps) {
   const keyed = async (ctx: Context, next: Next, principal: KeyPrincipal, surface: Surface) => {
     const plan = planLimits(config, effectivePlan(config, principal.accountPlan));
     ctx.state.accessKeyHash = principal.hash;
-    let counted = false;
-    await perKey[effectivePlan(config, principal.accountPlan)](ctx, async () => {
-      counted = true;
+    // A request the per-minute limits refuse (the key's, or the PnL call's) is not charged to the daily quota.
+    let charged = false;
+    const charge = async () => {
+      charged = true;
       const day = await quota.take(principal.hash, plan.perDay);
       ctx.set('X-Daily-Remaining', String(day.remaining));
       if (!day.allowed) {
@@ -262,10 +282,13 @@ export function createSurfaceLimits(deps: LimitDeps) {
         );
         return;
       }
-      if (isPnl(ctx, surface)) await withPnl(pnlKey)(ctx, next);
-      else await next();
-    });
-    if (!counted) ctx.set('X-Daily-Remaining', String(await quota.remaining(principal.hash, plan.perDay)));
+      await next();
+    };
+    const pnl = pnlCalls(ctx, surface);
+    await perKey[effectivePlan(config, principal.accountPlan)](ctx, () =>
+      pnl ? withPnl(pnlKey, pnl)(ctx, charge) : charge(),
+    );
+    if (!charged) ctx.set('X-Daily-Remaining', String(await quota.remaining(principal.hash, plan.perDay)));
   };
 
   const surfaceMiddleware =
@@ -287,7 +310,8 @@ export function createSurfaceLimits(deps: LimitDeps) {
       if (surface === 'rest' && LOGO_PATH.test(ctx.path)) return logo(ctx, next, principal);
       if (!limitsOn) return next();
       if (principal) return keyed(ctx, next, principal, surface);
-      if (isPnl(ctx, surface)) return anon[surface](ctx, () => withPnl(pnlAnon)(ctx, next));
+      const pnl = pnlCalls(ctx, surface);
+      if (pnl) return anon[surface](ctx, () => withPnl(pnlAnon, pnl)(ctx, next));
       return anon[surface](ctx, next);
     };
 

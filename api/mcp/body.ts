@@ -3,7 +3,7 @@
  * limit of `get_wallet_pnl` is applied by the access layer from the `Mcp-Name` header, which revision 2026-07-28
  * requires but the older revisions' clients (and the short form) never send. For a legacy request (no 2026-07-28
  * version in the header or `_meta`) whose body calls a tool, the header is filled in from the body, so the
- * limit applies to every revision alike. Modern requests are left untouched: a missing or mismatched header
+ * limit applies to every revision alike (a header the caller sent is replaced: the older revisions never check it). Modern requests are left untouched: a missing or mismatched header
  * there is the caller's error (-32020), reported by the SDK.
  *
  * The parsed body is kept in `ctx.state.mcpBody` and handed to the SDK, so the stream is read once. A body that is
@@ -21,17 +21,22 @@ interface RpcMessage {
   params?: { name?: unknown; _meta?: Record<string, unknown> };
 }
 
-/** The tool a legacy message list calls (get_wallet_pnl first, as the one with its own limit), or null. */
-export function legacyToolName(body: unknown): string | null {
+/**
+ * The tool a legacy message list calls (get_wallet_pnl first, as the one with its own limit) and how many of its
+ * calls are get_wallet_pnl (a batch may hold several); null when it calls none or is a 2026-07-28 message.
+ */
+export function legacyToolCalls(body: unknown): { name: string; pnlCalls: number } | null {
   const messages = (Array.isArray(body) ? body : [body]) as RpcMessage[];
   let name: string | null = null;
+  let pnlCalls = 0;
   for (const m of messages) {
     if (!m || typeof m !== 'object') continue;
     if (m.params?._meta?.[VERSION_META] !== undefined) return null;
-    if (m.method === 'tools/call' && typeof m.params?.name === 'string')
-      if (name === null || m.params.name === 'get_wallet_pnl') name = m.params.name;
+    if (m.method !== 'tools/call' || typeof m.params?.name !== 'string') continue;
+    if (m.params.name === 'get_wallet_pnl') pnlCalls++;
+    if (name === null || m.params.name === 'get_wallet_pnl') name = m.params.name;
   }
-  return name;
+  return name === null ? null : { name, pnlCalls };
 }
 
 /**
@@ -99,9 +104,14 @@ export function readMcpBody(): Koa.Middleware {
       return;
     }
     ctx.state.mcpBody = parsed;
-    if (!ctx.get('mcp-name') && ctx.get('mcp-protocol-version') !== MODERN_REVISION) {
-      const name = legacyToolName(parsed);
-      if (name) ctx.req.headers['mcp-name'] = name;
+    // The older revisions neither need nor check Mcp-Name: the body, not a header the caller sent, says which tool
+    // a legacy request calls (a header naming another tool must not slip a PnL call past its limit).
+    if (ctx.get('mcp-protocol-version') !== MODERN_REVISION) {
+      const calls = legacyToolCalls(parsed);
+      if (calls) {
+        ctx.req.headers['mcp-name'] = calls.name;
+        ctx.state.mcpPnlCalls = calls.pnlCalls;
+      }
     }
     return next();
   };

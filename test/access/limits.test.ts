@@ -179,8 +179,10 @@ describe('access: limits', function () {
       store,
       testConfig({ RATE_LIMIT_ANON_PER_MIN: '10', RATE_LIMIT_PNL_ANON_PER_MIN: '2', RATE_LIMIT_PNL_KEY_PER_MIN: '3' }),
     );
+    // The router matches paths in any case: /PNL is the same call and counts the same.
+    let n = 0;
     const pnl = (headers: Record<string, string> = {}) =>
-      request(`${app!.url}/api/v1/wallet/addr1qxy/pnl`, { headers });
+      request(`${app!.url}/api/v1/wallet/addr1qxy/${n++ % 2 ? 'PNL' : 'pnl'}`, { headers });
     const anon = await burst(4, () => pnl());
     assert.deepEqual(statuses(anon), { 200: 2, 429: 2 });
     const anonBody = assertTooMany(
@@ -194,6 +196,11 @@ describe('access: limits', function () {
     assert.equal((await request(`${app.url}/api/v1/ping`)).status, 200);
 
     const key = await keyFor();
+    const daily = async () =>
+      Number(
+        (await request(`${app!.url}/api/v1/ping`, { headers: { 'x-api-key': key } })).headers.get('x-daily-remaining'),
+      );
+    const before = await daily();
     const keyed = await burst(5, () => pnl({ 'x-api-key': key }));
     assert.deepEqual(statuses(keyed), { 200: 3, 429: 2 });
     assertTooMany(
@@ -201,6 +208,8 @@ describe('access: limits', function () {
       /3 calls per minute for this API key/,
     );
     for (const a of keyed) assert.ok(a.headers.get('x-daily-remaining'));
+    // Only the three answered calls (and the ping) are charged to the daily quota, not the two refused ones.
+    assert.equal(await daily(), before - 4);
   });
 
   it('RATE_LIMITS=false switches every limit off but still refuses bad keys', async () => {

@@ -351,6 +351,8 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
         SITE_URL: 'https://cds.example',
         RATE_LIMIT_ANON_PER_MIN: '6',
         RATE_LIMIT_PNL_ANON_PER_MIN: '2',
+        // Callers told apart by X-Forwarded-For: one per-minute window each.
+        TRUST_PROXY: 'true',
       });
       access = await createAccess({ store: world.store, config, log: pino({ level: 'silent' }) });
       limited = await listen(createApp({ ...world.deps, config, access }));
@@ -399,7 +401,12 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
         },
         body: JSON.stringify({ ...pnlBody, params: { ...pnlBody.params, _meta: META } }),
       });
-      const c = await fetch(mcp, { method: 'POST', headers: JSON_ACCEPT, body: JSON.stringify(pnlBody) });
+      // An older revision never checks Mcp-Name: a header naming another tool does not slip the call past its limit.
+      const c = await fetch(mcp, {
+        method: 'POST',
+        headers: { ...JSON_ACCEPT, 'mcp-name': 'get_pool' },
+        body: JSON.stringify(pnlBody),
+      });
       assert.deepEqual([a.status, b.status, c.status], [200, 200, 429]);
       const body = (await c.json()) as Json;
       assert.match(body.error, /wallet profit and loss/);
@@ -417,6 +424,31 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
       assert.equal(rest[0], 200);
       assert.equal(rest.at(-1), 429);
       assert.match(((await last!.json()) as Json).error, /6 requests per minute per IP/);
+    });
+
+    it('counts every get_wallet_pnl call of a legacy batch against the PnL limit', async () => {
+      const mcp = `${limited.url}/api/mcp`;
+      const batch = (n: number, ip: string) =>
+        fetch(mcp, {
+          method: 'POST',
+          headers: { ...JSON_ACCEPT, 'mcp-protocol-version': '2025-03-26', 'x-forwarded-for': ip },
+          body: JSON.stringify(
+            Array.from({ length: n }, (_, i) => ({
+              jsonrpc: '2.0',
+              id: i + 1,
+              method: 'tools/call',
+              params: { name: 'get_wallet_pnl', arguments: { address: 'stake1x' } },
+            })),
+          ),
+        });
+      // Two calls in one batch spend the whole window of 2: the next single call is refused.
+      const two = await batch(2, '203.0.113.8');
+      assert.equal(two.status, 200);
+      assert.equal((await batch(1, '203.0.113.8')).status, 429);
+      // Three calls are over the window of 2: the batch is refused.
+      const three = await batch(3, '203.0.113.9');
+      assert.equal(three.status, 429);
+      assert.match(((await three.json()) as Json).error, /wallet profit and loss/);
     });
   });
 });

@@ -9,7 +9,7 @@ import { rarityRanks } from '../../activities/search/rarity.js';
 import { termsOf } from '../../activities/search/index.js';
 import { presentSchema, presentValue } from '../../api/mcp/present.js';
 import { reverseDns } from '../../api/mcp/server-card.js';
-import { legacyToolName } from '../../api/mcp/body.js';
+import { legacyToolCalls } from '../../api/mcp/body.js';
 import { ReplayCache, replayCall } from '../../api/mcp/replay.js';
 import { singleToolCall } from '../../api/mcp/router.js';
 
@@ -138,19 +138,21 @@ describe('MCP pure pieces', () => {
     assert.equal(reverseDns('cds.example'), 'example.cds');
     assert.equal(reverseDns('data.cardano.example.org'), 'org.example.cardano.data');
     assert.equal(reverseDns('localhost'), 'localhost');
-    assert.equal(legacyToolName({ method: 'tools/call', params: { name: 'get_token' } }), 'get_token');
-    assert.equal(
-      legacyToolName([
-        { method: 'tools/call', params: { name: 'search' } },
-        { method: 'tools/call', params: { name: 'get_wallet_pnl' } },
-      ]),
-      'get_wallet_pnl',
-    );
+    assert.deepEqual(legacyToolCalls({ method: 'tools/call', params: { name: 'get_token' } }), {
+      name: 'get_token',
+      pnlCalls: 0,
+    });
+    const pnl = { method: 'tools/call', params: { name: 'get_wallet_pnl' } };
+    assert.deepEqual(legacyToolCalls([{ method: 'tools/call', params: { name: 'search' } }, pnl, pnl]), {
+      name: 'get_wallet_pnl',
+      pnlCalls: 2,
+    });
+    assert.equal(legacyToolCalls({ method: 'initialize', params: {} }), null);
     const modern = {
       method: 'tools/call',
       params: { name: 'x', _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } },
     };
-    assert.equal(legacyToolName(modern), null);
+    assert.equal(legacyToolCalls(modern), null);
   });
 
   it('replay keys: the id is left out, every other input counts; only 200 JSON results are kept, id written in', () => {
