@@ -44,6 +44,7 @@ import {
 import { type CommonQuery } from '../route.js';
 import type { tokenRoutes } from '../routes/tokens.js';
 import type { ReadDeps, RouteInput } from './deps.js';
+import { openCursor, sealCursor } from './cursor.js';
 import { withAsOf } from './freshness.js';
 /** Candles per answer at most (the latest ones of the range). */
 export const MAX_CANDLES = 1000;
@@ -176,9 +177,12 @@ export async function readCandles(
   return { candles, coverageFrom: await coverageFrom(store, from) };
 }
 
-const encodeCursor = (p: TradePosition) => Buffer.from(`t${p.seq}.${p.id}`).toString('base64url');
-function decodeCursor(cursor: string): TradePosition {
-  const m = /^t([0-9]{1,15})\.([0-9]{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
+/** The identity a trade list's cursors are sealed to (api/read/cursor.ts). */
+const tradeListOf = (by: TradesOf): string =>
+  'token' in by ? `token:${by.token}` : 'poolId' in by ? `pool:${by.poolId}` : `maker:${by.maker}`;
+const encodeCursor = (by: TradesOf, p: TradePosition) => sealCursor(tradeListOf(by), `t${p.seq}.${p.id}`);
+function decodeCursor(by: TradesOf, cursor: string): TradePosition {
+  const m = /^t([0-9]{1,15})\.([0-9]{1,15})$/.exec(openCursor(tradeListOf(by), cursor));
   if (!m) throw new BadRequestError('invalid parameter cursor: not a cursor of this list');
   return { seq: Number(m[1]), id: Number(m[2]) };
 }
@@ -193,7 +197,8 @@ export async function tradesPage(
   mode: LogoMode,
 ) {
   // Chain order (TradeDoc.seq), newest first.
-  const docs = await tradesNewestFirst(store, by, limit + 1, cursor === undefined ? undefined : decodeCursor(cursor));
+  const after = cursor === undefined ? undefined : decodeCursor(by, cursor);
+  const docs = await tradesNewestFirst(store, by, limit + 1, after);
   const page = docs.slice(0, limit);
   const { clock } = await storeClock(store);
   const assets = await loadAssets(
@@ -205,7 +210,7 @@ export async function tradesPage(
   const times = page.map((t) => clock.slotToMs(t.slot));
   const rateAt = page.length ? await adaUsdHistory(store, Math.min(...times), Math.max(...times)) : () => null;
   const last = page[page.length - 1];
-  const nextCursor = docs.length > limit && last ? encodeCursor(last) : null;
+  const nextCursor = docs.length > limit && last ? encodeCursor(by, last) : null;
   // The last page reaches the start of the indexed history: older trades, if any, were never indexed.
   const first = nextCursor === null ? await firstIndexedBlock(store) : null;
   return {

@@ -148,6 +148,6 @@ export const CursorQueryProperties = {
     pattern: '^[A-Za-z0-9_-]+$',
     'x-expected': 'the nextCursor of a previous page of this list',
     description:
-      'Opaque: the nextCursor of the previous page of this same list, sent back unchanged. Any other value, even of this shape, is refused (400).',
+      'Opaque: the nextCursor of the previous page of this same list, sent back unchanged. A cursor of another list, or an altered one, is refused (400).',
   },
 } satisfies Record<string, JsonSchema>;

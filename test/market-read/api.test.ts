@@ -230,6 +230,15 @@ describe('market REST: units, candles, trades, pools, overview, logos, errors', 
       [5, 4, 3, 2, 1],
     );
     assert.equal(rest.nextCursor, null);
+    // A cursor belongs to its list: on another list (the pool of the same trades), or altered, it is refused.
+    for (const path of [
+      `/pools/1/trades?limit=10&cursor=${first.nextCursor}`,
+      `/tokens/${XTK}/trades?limit=10&cursor=${Buffer.from(
+        Buffer.from(first.nextCursor, 'base64url').toString().replace(/^t\d+/, 't9'),
+      ).toString('base64url')}`,
+    ]) {
+      assert.match((await get(path, 400)).error, /invalid parameter cursor/);
+    }
     const pool2 = await get('/pools/2/trades');
     assert.deepEqual(
       (pool2.items as Json[]).map((t) => t.id),
