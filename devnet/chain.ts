@@ -39,6 +39,11 @@ export class DevChain {
   private compacted = 0;
   tip: TipObj | 'origin' = 'origin';
   tipJson = '"origin"';
+  /**
+   * The history up to the start time is still being published (a streamed backfill): a point later than the tip
+   * may yet appear, so a chain-sync client's intersection with it waits instead of falling back to an older one.
+   */
+  backfilling = false;
   private readonly listeners = new Set<() => void>();
 
   constructor(private readonly gen: ChainGenerator) {}
@@ -114,6 +119,12 @@ export class DevChain {
   private setTip(p: TipObj): void {
     this.tip = p;
     this.tipJson = `{"slot":${p.slot},"id":"${p.id}","height":${p.height}}`;
+  }
+
+  /** The streamed backfill is complete: intersections waiting for it are answered now. */
+  endBackfill(): void {
+    this.backfilling = false;
+    this.notify();
   }
 
   private notify(): void {

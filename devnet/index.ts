@@ -113,6 +113,7 @@ export async function startDevnet(opts: DevnetOptions): Promise<Devnet> {
   const chain = new DevChain(gen);
   const nowSlot = () => Math.floor((now() - identity.systemStartMs) / SLOT_LENGTH_MS);
   if (!opts.streamBackfill) chain.backfillTo(nowSlot());
+  else chain.backfilling = true;
 
   const server = await startServer(
     chain,
@@ -128,6 +129,7 @@ export async function startDevnet(opts: DevnetOptions): Promise<Devnet> {
     if (!opts.streamBackfill) return;
     // Until now's slot is reached; the clock moves meanwhile, so the target is re-read after every chunk.
     while (!closed && !chain.backfillTo(nowSlot(), STREAM_CHUNK_BLOCKS)) await new Promise((r) => setImmediate(r));
+    chain.endBackfill();
   })();
   void backfilled.then(() => {
     if (!closed && Number.isFinite(opts.blockMs) && opts.blockMs > 0)

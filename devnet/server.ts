@@ -72,14 +72,33 @@ class Session {
   drain(): void {
     while (this.queue.length) {
       const r = this.queue[0] as Request;
-      if (r.method === 'findIntersection') this.findIntersection(r);
-      else if (!this.nextBlock(r)) return;
+      if (r.method === 'findIntersection') {
+        if (!this.findIntersection(r)) return;
+      } else if (!this.nextBlock(r)) return;
       this.queue.shift();
     }
   }
 
-  private findIntersection(r: Request): void {
+  /**
+   * Answers a findIntersection; false (the request waits) while a streamed backfill has not yet reached a point
+   * the client holds: a follower restarted on its own store asks with its tip, which the devnet, regenerating the
+   * same history from its seed, publishes again shortly. Answering then with an older point (origin) would send
+   * the follower a rollback of its whole chain.
+   */
+  private findIntersection(r: Request): boolean {
     const points = Array.isArray(r.params.points) ? r.params.points : [];
+    const tipSlot = this.chain.tip === 'origin' ? -1 : this.chain.tip.slot;
+    if (
+      this.chain.backfilling &&
+      points.some(
+        (p) =>
+          typeof p === 'object' &&
+          p !== null &&
+          typeof (p as { slot?: unknown }).slot === 'number' &&
+          (p as { slot: number }).slot > tipSlot,
+      )
+    )
+      return false;
     for (const p of points) {
       const point =
         p === 'origin' ? 'origin' : typeof p === 'object' && p !== null ? (p as Record<string, unknown>) : null;
@@ -96,11 +115,12 @@ class Session {
       this.cursor = at;
       this.owedBackward = pointJson;
       this.send(frame('findIntersection', `"result":{"intersection":${pointJson},"tip":${this.chain.tipJson}}`, r.id));
-      return;
+      return true;
     }
     this.send(
       frame('findIntersection', errorBody(1000, 'No intersection found.', `{"tip":${this.chain.tipJson}}`), r.id),
     );
+    return true;
   }
 
   /** Sends the next event for a nextBlock request; false when the client is at the tip (the request waits). */

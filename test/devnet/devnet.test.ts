@@ -399,6 +399,29 @@ describe('devnet', function () {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('a follower restarted while the devnet streams its history back intersects at its own tip, not at origin', async () => {
+    // What `npm start` does on a DATA_DIR it used before: the devnet regenerates the same history in chunks while the
+    // sync, resuming from its checkpoint, asks where the chains meet.
+    const first = await devnet({ backfillHours: 12 });
+    const held = first.canonicalBlocks().at(-3)!;
+    await first.close();
+    const restarted = await devnet({ backfillHours: 12, streamBackfill: true });
+    const c = await RawClient.open(restarted.url);
+    try {
+      assert.ok(restarted.tip().height < held.height, 'asked before the devnet published the point again');
+      c.send('findIntersection', { points: [{ slot: held.slot, id: held.id }, 'origin'] });
+      // Answered once the regenerated history reaches the point (seconds on a busy machine).
+      const found = await c.next(120_000);
+      assert.deepEqual((found.result as { intersection: unknown }).intersection, { slot: held.slot, id: held.id });
+      await restarted.backfilled;
+      // Once the history is complete, a point the chain does not hold is answered at once, as before.
+      const none = await c.call('findIntersection', { points: [{ slot: held.slot + 1, id: 'ff'.repeat(32) }] });
+      assert.equal((none.error as { code: number }).code, 1000);
+    } finally {
+      c.close();
+    }
+  });
 });
 
 function toValue(v: { coin: bigint; assets: Record<string, Record<string, bigint>> }): Value {
