@@ -33,7 +33,9 @@ async function main() {
   process.once('SIGTERM', () => stop('SIGTERM'));
   // Started by `npm start` (devnet/child.ts): report the address at once and the end of the backfill, and stop
   // with the parent.
+  // Only while the channel is open: a parent that exited meanwhile (its store failed to open) is not an error here.
   const report = (type: DevnetMessage['type']) =>
+    process.connected &&
     process.send?.({
       type,
       url: devnet.url,

@@ -8,7 +8,7 @@ describe('V8 flags of the service processes', () => {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
       scripts: Record<string, string>;
     };
-    assert.match(pkg.scripts.start ?? '', new RegExp(`^node ${API_HEAP_FLAG} `));
+    assert.match(pkg.scripts.start ?? '', new RegExp(`^exec node ${API_HEAP_FLAG} `));
   });
 
   it("the worker and devnet children get the parent's loader flags but not the API's heap cap", () => {
