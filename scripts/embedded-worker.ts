@@ -12,7 +12,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { connectOgmios } from '../activities/chain/ogmios-client.js';
+import { createOgmiosClient } from '../activities/chain/ogmios-client.js';
 import { importRegistry } from '../activities/registry/import.js';
 import { loggerOptions } from '../api/log.js';
 import { createMetrics } from '../api/metrics/index.js';
@@ -123,7 +123,8 @@ async function main(config: Config) {
   // A configured node is complete; the devnet of `npm start` says when its backfill is done.
   const source = config.OGMIOS_URL ? { url: config.OGMIOS_URL, devnet: false } : await sourceFromParent;
   if (config.OGMIOS_URL) sourceComplete = true;
-  const chain = await connectOgmios(source.url);
+  // Connected on first use: a source not up yet is the sync's outage to retry, not a crash of the worker.
+  const chain = createOgmiosClient(source.url);
   const worker = await startEmbeddedWorker(config, {
     store,
     chain,

@@ -7,7 +7,7 @@
 import { Context } from '@temporalio/activity';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { pino } from 'pino';
-import { connectOgmios } from '../activities/chain/ogmios-client.js';
+import { createOgmiosClient } from '../activities/chain/ogmios-client.js';
 import { importRegistry } from '../activities/registry/import.js';
 import { ConfigError, runWithConfig, type Config } from '../config/index.js';
 import { ALL_COLLECTIONS } from '../mongo/collections/index.js';
@@ -30,7 +30,8 @@ async function main(config: Config) {
 
   const store = await openStore(config);
   await store.ensureIndexes(ALL_COLLECTIONS);
-  const chain = await connectOgmios(config.OGMIOS_URL);
+  // Connected on first use: a node not up yet is the sync's outage to retry, not a crash of the worker.
+  const chain = createOgmiosClient(config.OGMIOS_URL);
   await importRegistry(store, config.TOKEN_REGISTRY_DIR);
   const activities = buildActivities(config, {
     store,

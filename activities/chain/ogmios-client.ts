@@ -70,6 +70,15 @@ export async function connectOgmios(url: string, opts: OgmiosClientOptions = {})
   return client;
 }
 
+/**
+ * A client that connects on first use instead of at once: what a long-running process takes, so a node that is
+ * still starting (or down) when the process starts is one more outage the sync retries (findIntersection fails with
+ * OgmiosConnectionError), not a crash of the process.
+ */
+export function createOgmiosClient(url: string, opts: OgmiosClientOptions = {}): ChainSource {
+  return new OgmiosClient(url, opts);
+}
+
 /** One chain-sync connection: its cursor, the requests in flight on it, and the answers not yet handed out. */
 class SyncSession {
   inFlight = 0;

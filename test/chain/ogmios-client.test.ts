@@ -1,14 +1,18 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { safeJSON } from '@cardano-ogmios/client';
+import { createServer } from 'node:net';
 import {
   connectOgmios,
+  createOgmiosClient,
   IntersectionNotFoundError,
   OgmiosConnectionError,
   OgmiosError,
 } from '../../activities/chain/ogmios-client.js';
 import { slotToEpoch, slotToMs, type ChainSource } from '../../activities/chain/source.js';
 import type { Block, ChainEvent, Point, Tip } from '../../cardano/chain/types.js';
+import { startDevnet } from '../../devnet/index.js';
+import { FIXED_NOW } from '../devnet/helpers.js';
 import { buildChain } from '../sync/build-chain.js';
 import { startFakeOgmios, type FakeFrame, type FakeOgmios, type FakeOgmiosOptions } from './fake-ogmios.js';
 
@@ -263,6 +267,39 @@ describe('Ogmios client: pipelined chain-sync', () => {
     assert.deepEqual((await client.findIntersection([pointOf(at)])).intersection, pointOf(at));
     const rest = await drain(client, 10);
     assert.deepEqual(rest.slice(1), stream.slice(5));
+  });
+});
+
+describe('Ogmios client: a node not up yet', () => {
+  it('a client made before its node listens connects on first use: connection errors until then, then it follows', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
+    });
+    // What a worker does at start: a node still starting must not be a crash, only an outage the sync retries.
+    const client = createOgmiosClient(`ws://127.0.0.1:${port}`);
+    await assert.rejects(client.findIntersection(['origin']), OgmiosConnectionError);
+    const devnet = await startDevnet({
+      seed: 'late-node',
+      backfillHours: 1,
+      blockMs: 0,
+      forkRate: 0,
+      now: FIXED_NOW,
+      port,
+    });
+    try {
+      assert.equal((await client.findIntersection(['origin'])).intersection, 'origin');
+      const events: ChainEvent[] = [];
+      while (events.filter((e) => e.direction === 'forward').length < 3)
+        events.push(...(await client.nextEvents(10, 0)));
+      const first = events.find((e) => e.direction === 'forward');
+      assert.equal(first?.direction === 'forward' && first.block.id, devnet.canonicalBlocks()[0]?.id);
+    } finally {
+      await client.close();
+      await devnet.close();
+    }
   });
 });
 
