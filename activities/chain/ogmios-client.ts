@@ -59,8 +59,11 @@ const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 const DRAIN_LIMIT_MS = 5_000;
 /** Longest wait for the next answer when the last one was behind the tip (it normally comes within ms). */
 const BEHIND_WAIT_MS = 10_000;
-/** Liveness ping on the chain-sync socket, which stays silent between blocks at the tip. */
-const KEEPALIVE_MS = 30_000;
+/**
+ * Liveness ping on the chain-sync socket, which stays silent between blocks at the tip: a source that stops
+ * answering (a frozen process, a half-open connection) is dropped, and reported unreachable, after two intervals.
+ */
+const KEEPALIVE_MS = 10_000;
 
 const QUERY_METHOD = /^(queryLedgerState|queryNetwork)\/[A-Za-z]+$/;
 
@@ -181,6 +184,10 @@ class OgmiosClient implements ChainSource {
 
   async open(): Promise<void> {
     await this.openSession();
+  }
+
+  lastHeard(): number | null {
+    return this.sync?.socket.heardAt ?? null;
   }
 
   findIntersection(points: readonly Point[]): Promise<{ intersection: Point; tip: Tip }> {

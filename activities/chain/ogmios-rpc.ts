@@ -61,6 +61,11 @@ export class RpcSocket {
   private keepAlive: NodeJS.Timeout | undefined;
   private readonly closed: Promise<void>;
 
+  /** When the server last sent anything (a frame, a ping or pong): ms since the epoch; the open counts. */
+  get heardAt(): number {
+    return this.lastSeen;
+  }
+
   static open(url: string, opts: RpcSocketOptions): Promise<RpcSocket> {
     return new Promise((resolve, reject) => {
       const ws = new WebSocket(url, {

@@ -18,6 +18,12 @@ export interface ChainSource {
   query<T = unknown>(method: string, params?: Record<string, unknown>): Promise<T>;
   /** Slot ↔ time parameters of the network (from eraSummaries and the network start time). */
   networkTime(): Promise<NetworkTime>;
+  /**
+   * When the source last sent anything on chain-sync (an answer, a pong), ms since the epoch; null before any
+   * connection. A wait at the tip that ends with no block is not an answer: a frozen source and a quiet chain look
+   * alike until the keepalive tells them apart, so contact is recorded as of this time, not of the slice's end.
+   */
+  lastHeard?(): number | null;
   close(): Promise<void>;
 }
 

@@ -317,8 +317,10 @@ export function createSyncActivities(deps: SyncDeps) {
       // give (the next call waits 0 ms once blocks were applied, so a synced node answers that at once).
     }
     await flush(true);
-    // Every successful contact records the source's tip, so lag stays honest while nothing commits.
-    await recordContact(deps.store, seenTip, new Date(now()).toISOString());
+    // Every successful contact records the source's tip, so lag stays honest while nothing commits; as of when the
+    // source last sent anything (a slice that waited at the tip and heard nothing is no proof it is alive).
+    const heard = chain.lastHeard?.() ?? null;
+    await recordContact(deps.store, seenTip, new Date(heard ?? now()).toISOString());
     followerAt = last === 'origin' ? 'origin' : last.id;
     const height = last === 'origin' ? 0 : last.height;
     const slot = last === 'origin' ? 0 : last.slot;

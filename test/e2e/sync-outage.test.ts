@@ -89,4 +89,29 @@ describe('sync: the chain source goes away and comes back', function () {
     const runs = ops(dataDir.dir, 'runs', '--failed', '--workflow', 'syncChain');
     assert.equal(runs.out.trim(), 'no runs recorded', 'an outage never fails the sync run');
   });
+
+  it('a frozen source (SIGSTOP: connected, silent) is unreachable within the keepalive, and never looks answered', async () => {
+    await api.until('/healthz/sync', (r) => r.status === 200, 30_000, log);
+    const pid = devnet!.child.pid!;
+    process.kill(pid, 'SIGSTOP');
+    const stoppedAt = Date.now();
+    try {
+      // Two keepalive intervals (10 s each) without a pong drop the connection; a slice waiting at the tip for a
+      // block that never comes is not a contact meanwhile.
+      const down = await api.until('/healthz/sync', (r) => r.status === 503, 45_000, log);
+      assert.equal(down.body.status, 'unreachable');
+      assert.ok(Date.now() - stoppedAt <= 40_000, `unreachable after ${Date.now() - stoppedAt} ms`);
+      assert.ok(Date.parse(down.body.lastContact) <= stoppedAt + 1_000, `last contact ${down.body.lastContact}`);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    const resumed = Date.now();
+    const ok = await api.until(
+      '/healthz/sync',
+      (r) => r.status === 200 && Date.parse(r.body.lastContact) >= resumed,
+      30_000,
+      log,
+    );
+    assert.equal(ok.body.status, 'ok');
+  });
 });
