@@ -12,6 +12,8 @@ import { reverseDns } from '../../api/mcp/server-card.js';
 import { legacyToolName } from '../../api/mcp/body.js';
 import { ReplayCache, replayCall } from '../../api/mcp/replay.js';
 import { singleToolCall } from '../../api/mcp/router.js';
+import { routeSpec } from '../../api/mcp/reads.js';
+import { restRoutes } from '../../api/routes/index.js';
 
 describe('MCP pure pieces', () => {
   it('presents fractions as *Pct percent and unix seconds as ISO, schema and value alike', () => {
@@ -44,6 +46,45 @@ describe('MCP pure pieces', () => {
       },
     );
     assert.deepEqual(presentValue(schema, { change24h: null }), { change24hPct: null });
+  });
+
+  it('get_wallet: a position’s REST change24h fraction becomes change24hPct, × 100 like every other change', () => {
+    const wallet = routeSpec('getWallet').response;
+    const position = { asset: {}, balance: 1, balanceRaw: '1', priceAda: 2, valueAda: 2, valueUsd: 1 };
+    const out = presentValue(wallet, {
+      positions: [
+        { ...position, change24h: 0.0525 },
+        { ...position, change24h: null },
+      ],
+    });
+    const positions = (out as { positions: Record<string, unknown>[] }).positions;
+    assert.equal(positions[0]!.change24hPct, 5.25);
+    assert.equal(positions[1]!.change24hPct, null);
+    assert.ok(!('change24h' in positions[0]!));
+  });
+
+  it('every REST field that becomes a …Pct is documented as a fraction, never as a percent', () => {
+    // A …Pct field is the REST value × 100, so a REST field fed into one must hold a fraction: a description saying
+    // "percent" on such a field is either a wrong description or a field that would be shown 100 × too large/small.
+    const problems: string[] = [];
+    const walk = (s: unknown, path: string): void => {
+      if (Array.isArray(s)) return s.forEach((x) => walk(x, path));
+      if (!s || typeof s !== 'object') return;
+      const o = s as Record<string, unknown>;
+      const props = (o.properties ?? {}) as Record<string, Record<string, unknown>>;
+      const presented = (presentSchema(o).properties ?? {}) as Record<string, unknown>;
+      for (const [k, v] of Object.entries(props)) {
+        const d = typeof v.description === 'string' ? v.description : '';
+        if (`${k}Pct` in presented && /\bpercent\b/i.test(d)) problems.push(`${path}.${k}: ${d}`);
+        const numeric = [v.type].flat().some((t) => t === 'number' || t === 'integer');
+        if (numeric && /^change/.test(k) && !(`${k}Pct` in presented))
+          problems.push(`${path}.${k} is not presented as a percent`);
+        walk(v, `${path}.${k}`);
+      }
+      for (const [k, v] of Object.entries(o)) if (k !== 'properties') walk(v, path);
+    };
+    for (const r of restRoutes()) walk(r.response, r.operationId);
+    assert.deepEqual(problems, []);
   });
 
   it('mint deadlines of native scripts: signature never expires, before S locks at S, all/any/some combine', () => {
