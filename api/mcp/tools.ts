@@ -574,7 +574,7 @@ export const TOOL_SET: readonly Tool[] = [
     name: 'get_swap_quote',
     title: 'Swap quote',
     description:
-      'Best-route estimate for swapping amount of tokenIn into tokenOut: amount out, effective price, price impact percent, smallest pool liquidity on the route (ADA), and swapUrl to do it in the user’s wallet. Never builds, signs or submits anything.',
+      'Best-route estimate for swapping amount of tokenIn into tokenOut: amount out, effective price (best.effectivePrice: tokenOut per tokenIn, amountOut / amount, fees and price impact included), price impact percent, smallest pool liquidity on the route (ADA), and swapUrl to do it in the user’s wallet. Never builds, signs or submits anything.',
     inputSchema: input(
       {
         tokenIn: UNIT,

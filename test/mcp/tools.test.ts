@@ -299,6 +299,21 @@ describe('MCP tools through the official client on the devnet', function () {
       assert.ok(Math.abs(tool.best.priceImpactPct - 0) >= 0);
     });
 
+    it('get_swap_quote: the effective price is amountOut / amount, as REST gives it', async () => {
+      const amount = 250;
+      const [tool, body] = await Promise.all([
+        call('get_swap_quote', { tokenIn: 'lovelace', tokenOut: s.unit, amount }),
+        rest(`/swap/quote?in=lovelace&out=${s.unit}&amount=${amount}`),
+      ]);
+      assert.ok(tool.best, 'a route');
+      // By hand: tokenOut (decimal-adjusted) per ADA put in.
+      assert.equal(tool.best.effectivePrice, tool.best.amountOut / amount);
+      assert.equal(tool.best.effectivePrice, body.best.effectivePrice);
+      for (const r of tool.routes as Json[]) assert.equal(r.effectivePrice, r.amountOut / amount);
+      const published = (await client.listTools()).tools.find((t) => t.name === 'get_swap_quote')!;
+      assert.match(published.description ?? '', /effective price/);
+    });
+
     it('list_stake_pools: filters by maxMarginPct and maxSaturationPct, sorts, reports blocks this epoch', async () => {
       const all = await rest('/staking/pools?pageSize=200');
       const cap = 50;
