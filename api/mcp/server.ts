@@ -63,13 +63,35 @@ function describeArgErrors(errors: readonly ErrorObject[] | null | undefined): s
 
 const failure = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
 
-/** The one-sentence advice for a caller mistake or an unavailable source. */
-export function adviceFor(tool: string, e: unknown): string | null {
+/**
+ * A REST error text in the tool's terms: the REST parameters it names become the tool's arguments (`restArgs`,
+ * REST parameter → argument: `invalid parameter id: …` → `invalid argument poolId: …`, `invalid parameters: in and out
+ * must differ` → `invalid arguments: tokenIn and tokenOut must differ`). Only the parameter names of those forms
+ * are rewritten: after `invalid parameter` / `missing parameter`, and in the text of an `invalid parameters:`
+ * sentence (whole words), which the read layer uses only to name the parameters that conflict.
+ */
+export function inToolTerms(message: string, restArgs: Readonly<Record<string, string>> = {}): string {
+  const arg = (name: string) => (Object.hasOwn(restArgs, name) ? (restArgs[name] as string) : name);
+  const one = /^(invalid|missing) parameter ([A-Za-z_][\w]*)/.exec(message);
+  if (one) return `${one[1]} argument ${arg(one[2] as string)}${message.slice(one[0].length)}`;
+  const many = /^invalid parameters: /.exec(message);
+  if (!many) return message;
+  const names = Object.keys(restArgs);
+  const rest = message.slice(many[0].length);
+  const renamed = names.length ? rest.replace(new RegExp(`\\b(${names.join('|')})\\b`, 'g'), (n) => arg(n)) : rest;
+  return `invalid arguments: ${renamed}`;
+}
+
+/** The one-sentence advice for a caller mistake or an unavailable source, in the tool's argument names. */
+export function adviceFor(tool: string, e: unknown, restArgs?: Readonly<Record<string, string>>): string | null {
   if (e instanceof AppError || (e instanceof Error && e.name === 'BadRequestError')) {
     const status = e instanceof AppError ? e.status : 400;
-    const msg = e.message.replace(/[.\s]+$/, '');
+    const msg = inToolTerms(e.message.replace(/[.\s]+$/, ''), restArgs);
     if (status === 404) return `Not found: ${msg}; check the identifier, or call search to find the right one.`;
-    if (status === 400) return `Invalid argument: ${msg}; correct it and call ${tool} again.`;
+    if (status === 400)
+      return /^(invalid|missing) arguments?\b/.test(msg)
+        ? `${msg[0]!.toUpperCase()}${msg.slice(1)}; correct it and call ${tool} again.`
+        : `Invalid argument: ${msg}; correct it and call ${tool} again.`;
   }
   return null;
 }
@@ -150,7 +172,7 @@ async function callTool(deps: ApiDeps, r: Registered, raw: unknown, gate?: SyncG
     if (cache && key) cache.setBytes(key, Buffer.from(text), { expires: Date.now() + ttl, text, structured });
     return { content: [{ type: 'text', text }], structuredContent: structured };
   } catch (e) {
-    const advice = adviceFor(r.tool.name, e);
+    const advice = adviceFor(r.tool.name, e, r.tool.restArgs);
     if (advice) return failure(advice);
     deps.log.error({ err: e, tool: r.tool.name }, 'tool failed');
     return failure(`The data source did not answer (${r.tool.name}); retry in a minute.`);

@@ -12,6 +12,9 @@ import { reverseDns } from '../../api/mcp/server-card.js';
 import { legacyToolName } from '../../api/mcp/body.js';
 import { ReplayCache, replayCall } from '../../api/mcp/replay.js';
 import { singleToolCall } from '../../api/mcp/router.js';
+import { adviceFor } from '../../api/mcp/server.js';
+import { TOOL_SET } from '../../api/mcp/tools.js';
+import { BadRequestError } from '../../api/errors.js';
 import { routeSpec } from '../../api/mcp/reads.js';
 import { restRoutes } from '../../api/routes/index.js';
 
@@ -85,6 +88,32 @@ describe('MCP pure pieces', () => {
     };
     for (const r of restRoutes()) walk(r.response, r.operationId);
     assert.deepEqual(problems, []);
+  });
+
+  it('REST parameter names in error texts become the tool’s argument names', () => {
+    const advice = (tool: string, message: string) =>
+      adviceFor(tool, new BadRequestError(message), TOOL_SET.find((t) => t.name === tool)!.restArgs);
+    assert.equal(
+      advice('get_nft_collection', 'invalid parameter policy: must be a policy id (56 hex characters)'),
+      'Invalid argument policyId: must be a policy id (56 hex characters); correct it and call get_nft_collection again.',
+    );
+    assert.equal(
+      advice('get_pool', 'invalid parameter id: must be an integer'),
+      'Invalid argument poolId: must be an integer; correct it and call get_pool again.',
+    );
+    assert.equal(
+      advice('get_swap_quote', 'invalid parameters: in and out must differ'),
+      'Invalid arguments: tokenIn and tokenOut must differ; correct it and call get_swap_quote again.',
+    );
+    assert.equal(
+      advice('list_tokens', 'invalid parameter minLiquidity: must be >= 0'),
+      'Invalid argument minLiquidityAda: must be >= 0; correct it and call list_tokens again.',
+    );
+    // A parameter the tool passes under its own name is named as it is.
+    assert.equal(
+      advice('get_token', 'invalid parameter unit: must be a policy id (56 hex) followed by an asset name'),
+      'Invalid argument unit: must be a policy id (56 hex) followed by an asset name; correct it and call get_token again.',
+    );
   });
 
   it('mint deadlines of native scripts: signature never expires, before S locks at S, all/any/some combine', () => {
