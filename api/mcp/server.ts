@@ -21,6 +21,17 @@ import { publishedOutputSchema, TOOL_SET, type Tool } from './tools.js';
 export const SERVER_NAME = 'cardano-data-service';
 export const SERVER_VERSION = '1.0.0';
 
+/**
+ * The protocol revisions the tool server serves (spec: Versioning), newest first: the one list the server instances,
+ * the unsupported-version error (api/mcp/router.ts) and the server card report. The SDK's own default for the
+ * initialize path also offers 2024-11-05 and 2024-10-07, which the service does not promise; with this list an
+ * initialize naming an older revision gets the SDK's counter-offer, 2025-11-25 (the first 2025-era entry).
+ * server/discover lists the entries a 2026-07-28-style request (per-request `_meta`) can name, 2026-07-28 only:
+ * the SDK answers it from this list's modern subset, as its contract says (2025-era revisions are negotiated through
+ * initialize, not chosen from discover).
+ */
+export const PROTOCOL_REVISIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'] as const;
+
 export const INSTRUCTIONS =
   'Read-only Cardano data: tokens and DEX pools, swaps, wallets and PnL, NFT collections, stake pools, governance, ' +
   'explorer (transactions, addresses, blocks), handles and news. Start with search when you have a name or id. ' +
@@ -190,6 +201,7 @@ export function buildMcpServer(deps: ApiDeps, only?: string | null, gate?: SyncG
     { name: SERVER_NAME, version: SERVER_VERSION, title: 'Cardano data service' },
     {
       instructions: INSTRUCTIONS,
+      supportedProtocolVersions: [...PROTOCOL_REVISIONS],
       // The tool list changes only with a deployment: clients may cache it for an hour, shared between users.
       cacheHints: { 'tools/list': { ttlMs: 3_600_000, cacheScope: 'public' } },
     },
