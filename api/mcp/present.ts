@@ -24,10 +24,12 @@ const isFraction = (s: JsonSchema, key = ''): boolean =>
   isNumeric(s) &&
   ((typeof s.description === 'string' && /\bfraction\b/i.test(s.description)) ||
     (FRACTION_NAMES.test(key) && !describedPercent(s)));
-/** Already a percent in REST (wallet positions' change24h): renamed `<name>Pct`, value unchanged. */
-const isPercent = (s: JsonSchema, key: string): boolean => isNumeric(s) && describedPercent(s) && !isFraction(s, key);
+/**
+ * Only fractions are renamed: a `…Pct` field is always the REST fraction × 100. A REST field that already holds a
+ * percent keeps its name and value (feePercent, winRatePercent, the governance vote shares `…Pct`).
+ */
 const renamed = (key: string, s: JsonSchema): string =>
-  (isFraction(s, key) || isPercent(s, key)) && !/(Pct|Percent)$/.test(key) ? pctKey(key) : key;
+  isFraction(s, key) && !/(Pct|Percent)$/.test(key) ? pctKey(key) : key;
 const isUnixSeconds = (s: JsonSchema): boolean =>
   types(s).includes('integer') && typeof s.description === 'string' && /unix seconds/i.test(s.description);
 

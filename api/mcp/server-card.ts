@@ -5,12 +5,11 @@
  * Streamable HTTP remote. Static per deployment, so it is built once with its ETag.
  */
 import { createHash } from 'node:crypto';
-import { SERVER_VERSION } from './server.js';
+import { PROTOCOL_REVISIONS, SERVER_VERSION } from './server.js';
 
 export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
 export const SERVER_CARD_DESCRIPTION =
   'Read-only Cardano data: tokens, DEX swaps, wallets, NFTs, stake pools, governance, explorer, news.';
-export const SUPPORTED_REVISIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'] as const;
 
 /** `cds.example` → `example.cds`; an IP address or a one-label host is kept as it is. */
 export function reverseDns(host: string): string {
@@ -28,7 +27,7 @@ export function serverCard(siteUrl: string): { body: string; etag: string } {
     version: SERVER_VERSION,
     websiteUrl: siteUrl,
     remotes: [
-      { type: 'streamable-http', url: `${siteUrl}/api/mcp`, supportedProtocolVersions: [...SUPPORTED_REVISIONS] },
+      { type: 'streamable-http', url: `${siteUrl}/api/mcp`, supportedProtocolVersions: [...PROTOCOL_REVISIONS] },
     ],
     authentication: { required: false, schemes: ['api-key'], header: 'X-API-Key' },
   };

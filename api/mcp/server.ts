@@ -21,6 +21,17 @@ import { publishedOutputSchema, TOOL_SET, type Tool } from './tools.js';
 export const SERVER_NAME = 'cardano-data-service';
 export const SERVER_VERSION = '1.0.0';
 
+/**
+ * The protocol revisions the tool server serves (spec: Versioning), newest first: the one list the server instances,
+ * the unsupported-version error (api/mcp/router.ts) and the server card report. The SDK's own default for the
+ * initialize path also offers 2024-11-05 and 2024-10-07, which the service does not promise; with this list an
+ * initialize naming an older revision gets the SDK's counter-offer, 2025-11-25 (the first 2025-era entry).
+ * server/discover lists the entries a 2026-07-28-style request (per-request `_meta`) can name, 2026-07-28 only:
+ * the SDK answers it from this list's modern subset, as its contract says (2025-era revisions are negotiated through
+ * initialize, not chosen from discover).
+ */
+export const PROTOCOL_REVISIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'] as const;
+
 export const INSTRUCTIONS =
   'Read-only Cardano data: tokens and DEX pools, swaps, wallets and PnL, NFT collections, stake pools, governance, ' +
   'explorer (transactions, addresses, blocks), handles and news. Start with search when you have a name or id. ' +
@@ -63,13 +74,35 @@ function describeArgErrors(errors: readonly ErrorObject[] | null | undefined): s
 
 const failure = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
 
-/** The one-sentence advice for a caller mistake or an unavailable source. */
-export function adviceFor(tool: string, e: unknown): string | null {
+/**
+ * A REST error text in the tool's terms: the REST parameters it names become the tool's arguments (`restArgs`,
+ * REST parameter → argument: `invalid parameter id: …` → `invalid argument poolId: …`, `invalid parameters: in and out
+ * must differ` → `invalid arguments: tokenIn and tokenOut must differ`). Only the parameter names of those forms
+ * are rewritten: after `invalid parameter` / `missing parameter`, and in the text of an `invalid parameters:`
+ * sentence (whole words), which the read layer uses only to name the parameters that conflict.
+ */
+export function inToolTerms(message: string, restArgs: Readonly<Record<string, string>> = {}): string {
+  const arg = (name: string) => (Object.hasOwn(restArgs, name) ? (restArgs[name] as string) : name);
+  const one = /^(invalid|missing) parameter ([A-Za-z_][\w]*)/.exec(message);
+  if (one) return `${one[1]} argument ${arg(one[2] as string)}${message.slice(one[0].length)}`;
+  const many = /^invalid parameters: /.exec(message);
+  if (!many) return message;
+  const names = Object.keys(restArgs);
+  const rest = message.slice(many[0].length);
+  const renamed = names.length ? rest.replace(new RegExp(`\\b(${names.join('|')})\\b`, 'g'), (n) => arg(n)) : rest;
+  return `invalid arguments: ${renamed}`;
+}
+
+/** The one-sentence advice for a caller mistake or an unavailable source, in the tool's argument names. */
+export function adviceFor(tool: string, e: unknown, restArgs?: Readonly<Record<string, string>>): string | null {
   if (e instanceof AppError || (e instanceof Error && e.name === 'BadRequestError')) {
     const status = e instanceof AppError ? e.status : 400;
-    const msg = e.message.replace(/[.\s]+$/, '');
+    const msg = inToolTerms(e.message.replace(/[.\s]+$/, ''), restArgs);
     if (status === 404) return `Not found: ${msg}; check the identifier, or call search to find the right one.`;
-    if (status === 400) return `Invalid argument: ${msg}; correct it and call ${tool} again.`;
+    if (status === 400)
+      return /^(invalid|missing) arguments?\b/.test(msg)
+        ? `${msg[0]!.toUpperCase()}${msg.slice(1)}; correct it and call ${tool} again.`
+        : `Invalid argument: ${msg}; correct it and call ${tool} again.`;
   }
   return null;
 }
@@ -150,7 +183,7 @@ async function callTool(deps: ApiDeps, r: Registered, raw: unknown, gate?: SyncG
     if (cache && key) cache.setBytes(key, Buffer.from(text), { expires: Date.now() + ttl, text, structured });
     return { content: [{ type: 'text', text }], structuredContent: structured };
   } catch (e) {
-    const advice = adviceFor(r.tool.name, e);
+    const advice = adviceFor(r.tool.name, e, r.tool.restArgs);
     if (advice) return failure(advice);
     deps.log.error({ err: e, tool: r.tool.name }, 'tool failed');
     return failure(`The data source did not answer (${r.tool.name}); retry in a minute.`);
@@ -168,6 +201,7 @@ export function buildMcpServer(deps: ApiDeps, only?: string | null, gate?: SyncG
     { name: SERVER_NAME, version: SERVER_VERSION, title: 'Cardano data service' },
     {
       instructions: INSTRUCTIONS,
+      supportedProtocolVersions: [...PROTOCOL_REVISIONS],
       // The tool list changes only with a deployment: clients may cache it for an hour, shared between users.
       cacheHints: { 'tools/list': { ttlMs: 3_600_000, cacheScope: 'public' } },
     },

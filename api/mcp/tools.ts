@@ -9,6 +9,7 @@
  * carries `asOf` (ISO time of the indexed tip block) and `lagSeconds` (chain tip − indexed tip), added by the
  * server (api/mcp/server.ts) to every result.
  */
+import { poolIdFromHash } from '../../cardano/address.js';
 import { BadRequestError } from '../errors.js';
 import type { ApiDeps } from '../deps.js';
 import { rarityOf } from '../read/nft-rarity.js';
@@ -17,6 +18,7 @@ import { search, SEARCH_KINDS } from '../read/search.js';
 import type { Candle } from '../read/tokens.js';
 import { safetyOf, SAFETY_SCHEMA } from '../read/token-safety.js';
 import type { JsonSchema, ObjectSchema } from '../schema.js';
+import { UNIT_PATTERN } from '../schemas/market.js';
 import { factorSchema, presentSchema, presentValue } from './present.js';
 import { read, routeSpec, type ReadInput } from './reads.js';
 
@@ -31,6 +33,11 @@ export interface ToolDefinition {
 export interface Tool extends ToolDefinition {
   /** The structured result (without asOf/lagSeconds); throws BadRequestError/NotFoundError for caller mistakes. */
   run(deps: ApiDeps, args: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /**
+   * REST parameter → this tool's argument, for every REST parameter the tool fills from an argument of another
+   * name: the REST error texts the tool passes on name the argument the caller sent (api/mcp/server.ts).
+   */
+  restArgs?: Readonly<Record<string, string>>;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -44,9 +51,18 @@ const int = (description: string, min: number, max: number, dflt?: number): Json
   description,
   ...(dflt === undefined ? {} : { default: dflt }),
 });
+/** A swap side: any unit, ADA included. */
 const UNIT = str('Token unit: policy id (56 hex) + asset name hex, or "lovelace" for ADA.', {
-  pattern: '^([0-9a-fA-F]{56}[0-9a-fA-F]{0,64}|lovelace)$',
+  pattern: `^(lovelace|${UNIT_PATTERN.slice(1, -1)})$`,
 });
+/** A token the token tools answer for: ADA (`lovelace`) is no token there, so it is not offered. */
+const TOKEN_UNIT = str('Token unit: policy id (56 hex) + asset name hex (ADA itself, lovelace, has no token answer).', {
+  pattern: UNIT_PATTERN,
+});
+/** A stake pool id as the tool takes it: bech32 pool1…, or the pool's 28-byte key hash as 56 hex (then converted). */
+const STAKE_POOL_ID = '^(pool1[02-9ac-hj-np-z]{50,60}|[0-9a-fA-F]{56})$';
+/** The REST paging and filter parameters the list tools fill from `limit` and `query`. */
+const LIST_ARGS = { pageSize: 'limit', q: 'query' } as const;
 const POLICY = str('NFT collection policy id (56 hex characters).', { pattern: '^[0-9a-fA-F]{56}$' });
 const LIMIT = (dflt: number, max = 200) => int(`How many items (1-${max}).`, 1, max, dflt);
 const CURSOR = str('Opaque cursor from a previous answer (nextCursor) to continue the list.');
@@ -313,6 +329,10 @@ export function netChanges(tx: {
   });
 }
 
+/** A stake pool id as REST takes it: pool1… as given, a 56-hex key hash as its bech32 pool1… id. */
+export const bech32PoolId = (id: string): string =>
+  /^[0-9a-fA-F]{56}$/.test(id) ? poolIdFromHash(id.toLowerCase()) : id;
+
 /** The tools with their implementations, in list order. */
 export const TOOL_SET: readonly Tool[] = [
   {
@@ -382,6 +402,7 @@ export const TOOL_SET: readonly Tool[] = [
       query: str('Filter by name, ticker or unit.', { maxLength: 100 }),
     }),
     outputSchema: LIST_TOKENS_OUT,
+    restArgs: { ...LIST_ARGS, minLiquidity: 'minLiquidityAda' },
     async run(deps, args) {
       const params = {
         sort: (args.sort as string | undefined) ?? 'rank',
@@ -411,7 +432,7 @@ export const TOOL_SET: readonly Tool[] = [
     title: 'Get token',
     description:
       'One token: prices, changes 5 m to 7 d (percent), volume, liquidity, market cap, FDV, supply, holders, largest pools, and a safety assessment with each factor’s value.',
-    inputSchema: input({ unit: UNIT }, ['unit']),
+    inputSchema: input({ unit: TOKEN_UNIT }, ['unit']),
     outputSchema: TOKEN_OUT,
     async run(deps, args) {
       const unit = String(args.unit);
@@ -427,7 +448,7 @@ export const TOOL_SET: readonly Tool[] = [
       'OHLCV candles of a token, newest last, as compact rows [time ISO, open, high, low, close, volumeAda, trades]. Prices in ADA (default) or USD; volume in ADA.',
     inputSchema: input(
       {
-        unit: UNIT,
+        unit: TOKEN_UNIT,
         interval: str('Candle length.', { enum: ['1m', '5m', '15m', '1h', '4h', '1d'], default: '1h' }),
         quote: str('Price currency.', { enum: ['ADA', 'USD'], default: 'ADA' }),
         limit: LIMIT(100, 500),
@@ -492,6 +513,7 @@ export const TOOL_SET: readonly Tool[] = [
       'poolId',
     ]),
     outputSchema: restOut('getPool'),
+    restArgs: { id: 'poolId' },
     run: (deps, args) => get(deps, 'getPool', { id: args.poolId as number }),
   },
   {
@@ -500,13 +522,14 @@ export const TOOL_SET: readonly Tool[] = [
     description:
       'Latest DEX swaps, newest first, for exactly one of unit (a token), poolId or address (a wallet: addr1…, stake1… or $handle).',
     inputSchema: input({
-      unit: UNIT,
+      unit: TOKEN_UNIT,
       poolId: int('Pool id.', 1, 2 ** 31),
       address: str('addr1…, stake1… or $handle.', { minLength: 2, maxLength: 200 }),
       limit: LIMIT(20),
       cursor: CURSOR,
     }),
     outputSchema: RECENT_TRADES_OUT,
+    restArgs: { id: 'poolId' },
     async run(deps, args) {
       const given = (['unit', 'poolId', 'address'] as const).filter((k) => args[k] !== undefined);
       if (given.length !== 1) throw new BadRequestError('pass exactly one of unit, poolId or address');
@@ -574,7 +597,7 @@ export const TOOL_SET: readonly Tool[] = [
     name: 'get_swap_quote',
     title: 'Swap quote',
     description:
-      'Best-route estimate for swapping amount of tokenIn into tokenOut: amount out, effective price, price impact percent, smallest pool liquidity on the route (ADA), and swapUrl to do it in the user’s wallet. Never builds, signs or submits anything.',
+      'Best-route estimate for swapping amount of tokenIn into tokenOut: amount out, effective price (best.effectivePrice: tokenOut per tokenIn, amountOut / amount, fees and price impact included), price impact percent, smallest pool liquidity on the route (ADA), and swapUrl to do it in the user’s wallet. Never builds, signs or submits anything.',
     inputSchema: input(
       {
         tokenIn: UNIT,
@@ -588,6 +611,7 @@ export const TOOL_SET: readonly Tool[] = [
       ['tokenIn', 'tokenOut', 'amount'],
     ),
     outputSchema: SWAP_QUOTE_OUT,
+    restArgs: { in: 'tokenIn', out: 'tokenOut' },
     async run(deps, args) {
       const q = await read<Record<string, unknown>>(deps, 'getSwapQuote', {
         in: String(args.tokenIn),
@@ -621,6 +645,7 @@ export const TOOL_SET: readonly Tool[] = [
       query: str('Filter by name or policy id.', { maxLength: 100 }),
     }),
     outputSchema: restOut('listNftCollections'),
+    restArgs: LIST_ARGS,
     run: (deps, args) =>
       get(deps, 'listNftCollections', {
         sort: args.sort as string | undefined,
@@ -635,6 +660,7 @@ export const TOOL_SET: readonly Tool[] = [
       'One NFT collection: floor, volume over 24 h, 7 d, 30 d and all time, sales counts, listings, supply, holders, recent sales.',
     inputSchema: input({ policyId: POLICY }, ['policyId']),
     outputSchema: COLLECTION_OUT,
+    restArgs: { policy: 'policyId' },
     run: (deps, args) => get(deps, 'getNftCollection', { policy: String(args.policyId) }),
   },
   {
@@ -652,6 +678,7 @@ export const TOOL_SET: readonly Tool[] = [
       ['policyId'],
     ),
     outputSchema: LISTINGS_OUT,
+    restArgs: { policy: 'policyId' },
     async run(deps, args) {
       const policy = String(args.policyId);
       const body = await get(deps, 'getNftCollectionListings', {
@@ -714,11 +741,19 @@ export const TOOL_SET: readonly Tool[] = [
     title: 'Get stake pool',
     description:
       'One stake pool: name, ticker, status, margin, fixed cost, pledge, live and active stake, saturation, delegators, blocks minted, estimated and realised yearly return, description, homepage.',
-    inputSchema: input({ poolId: str('Pool id (pool1… bech32 or 56 hex).', { minLength: 56, maxLength: 70 }) }, [
-      'poolId',
-    ]),
+    inputSchema: input(
+      {
+        poolId: str('Pool id: pool1… (bech32) or the pool’s key hash (56 hex).', {
+          minLength: 56,
+          maxLength: 70,
+          pattern: STAKE_POOL_ID,
+        }),
+      },
+      ['poolId'],
+    ),
     outputSchema: restOut('getStakePool'),
-    run: (deps, args) => get(deps, 'getStakePool', { id: String(args.poolId) }),
+    restArgs: { id: 'poolId' },
+    run: (deps, args) => get(deps, 'getStakePool', { id: bech32PoolId(String(args.poolId)) }),
   },
   {
     name: 'list_governance_actions',
@@ -731,6 +766,7 @@ export const TOOL_SET: readonly Tool[] = [
       query: str('Filter by proposal id, type or title words.', { maxLength: 100 }),
     }),
     outputSchema: restOut('listGovernanceProposals'),
+    restArgs: LIST_ARGS,
     run: (deps, args) =>
       get(deps, 'listGovernanceProposals', {
         status: args.status as string | undefined,
@@ -810,6 +846,7 @@ export const TOOL_SET: readonly Tool[] = [
       'Latest Cardano ecosystem news headlines, newest first, with source, publication time, summary and link.',
     inputSchema: input({ limit: LIMIT(10, 50), query: str('Only items mentioning these words.', { maxLength: 100 }) }),
     outputSchema: restOut('listNews'),
+    restArgs: { q: 'query' },
     run: (deps, args) =>
       get(deps, 'listNews', { limit: (args.limit as number | undefined) ?? 10, q: args.query as string | undefined }),
   },

@@ -204,7 +204,10 @@ const percent = (f: number) => Math.round(f * 1e8) / 1e6;
 
 function presentRoute(r: RouteQuote, assets: AssetBook) {
   const dec = (u: string) => assets.decimals(u);
+  const first = r.hops[0] as HopQuote;
   const last = r.hops[r.hops.length - 1] as HopQuote;
+  const amountIn = scaleInteger(String(first.amountIn), dec(first.tokenIn));
+  const amountOut = scaleInteger(String(r.amountOut), dec(last.tokenOut));
   return {
     hops: r.hops.map((h) => ({
       poolId: h.pool.doc.id,
@@ -219,8 +222,10 @@ function presentRoute(r: RouteQuote, assets: AssetBook) {
       feePercent: percent(h.fee),
       exact: h.pool.exact,
     })),
-    amountOut: scaleInteger(String(r.amountOut), dec(last.tokenOut)),
+    amountOut,
     amountOutRaw: String(r.amountOut),
+    // What the route pays per unit put in, fees and price impact included (amountIn > 0: a quote refuses less).
+    effectivePrice: amountOut / amountIn,
     priceImpact: r.priceImpact,
     fees: r.hops.map((h) => ({
       poolId: h.pool.doc.id,

@@ -589,11 +589,16 @@ const Hop = component('SwapHop', {
 
 const Route = component('SwapRoute', {
   type: 'object',
-  required: ['hops', 'amountOut', 'priceImpact', 'fees'],
+  required: ['hops', 'amountOut', 'effectivePrice', 'priceImpact', 'fees'],
   properties: {
     hops: { type: 'array', items: Hop },
     amountOut: { type: 'number', description: 'Decimal-adjusted output of the whole route.' },
     amountOutRaw: { type: 'string', pattern: '^[0-9]+$' },
+    effectivePrice: {
+      type: 'number',
+      description:
+        'Effective price of the route: tokenOut received per tokenIn paid, amountOut / amountIn (both decimal-adjusted), pool fees and price impact included.',
+    },
     priceImpact: { type: 'number', description: 'Combined price impact of the hops, fraction.' },
     fees: {
       type: 'array',

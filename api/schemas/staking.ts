@@ -39,7 +39,7 @@ const rowProps: Record<string, JsonSchema> = {
   liveStake: Ada,
   liveStakeLovelace: Lovelace,
   saturation: fraction(
-    'Live stake / saturation point (circulating supply / nOpt, as the ledger counts it); 1 = saturated.',
+    'Live stake / saturation point (circulating supply / nOpt, as the ledger counts it), fraction; saturated from 100 % up.',
   ),
   margin: fraction('Operator margin, fraction.'),
   fixedCost: { ...Ada, description: 'Fixed cost, whole ADA per epoch.' },

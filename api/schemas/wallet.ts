@@ -47,7 +47,7 @@ export const WalletPosition = component('WalletPosition', {
     priceAda: d(numOrNull, 'Current price, ADA per whole token; null without market data.'),
     valueAda: d(numOrNull, 'balance × priceAda, whole ADA.'),
     valueUsd: d(numOrNull, 'valueAda × ADA/USD.'),
-    change24h: d(numOrNull, 'Price change over 24 h in ADA, percent.'),
+    change24h: d(numOrNull, 'Change of the ADA price over 24 h, fraction (0.05 = +5 %); null without market data.'),
   },
 });
 

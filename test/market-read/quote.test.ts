@@ -117,6 +117,8 @@ describe('GET /swap/quote', () => {
     assert.equal(q.routes.length, 2);
     assert.equal(q.best.amountOutRaw, String(expected));
     assert.equal(q.best.amountOut, Number(expected), 'SNEK has 0 decimals');
+    // Effective price, by hand: SNEK out per ADA in (100 ADA).
+    assert.equal(q.best.effectivePrice, Number(expected) / 100);
     assert.equal(q.best.hops[0].poolId, 1);
     assert.equal(q.best.hops[0].exact, true);
     const fee = Number(snek.state.fee.aToB) / Number(snek.state.fee.denominator);
@@ -146,6 +148,9 @@ describe('GET /swap/quote', () => {
     );
     assert.equal(best.amountOutRaw, String(hop2));
     assert.equal(best.amountOut, Number(hop2) / 1e6, 'USDM has 6 decimals');
+    // Effective price, by hand: USDM out (6 decimals) per SNEK in (0 decimals).
+    assert.equal(best.effectivePrice, Number(hop2) / 1e6 / 250_000);
+    for (const r of q.routes as Json[]) assert.equal(r.effectivePrice, r.amountOut / 250_000);
     assert.equal(q.routes.length, 2, 'both SNEK pools × the USDM pool');
   });
 

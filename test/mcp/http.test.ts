@@ -24,6 +24,8 @@ const META = {
   'io.modelcontextprotocol/clientCapabilities': {},
   'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
 };
+/** The revisions the spec's Versioning section promises, newest first. */
+const SERVED = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'];
 const JSON_ACCEPT = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 async function listen(app: {
@@ -98,7 +100,9 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
       assert.equal(list.result.cacheScope, 'public');
       assert.equal(list.result.tools.length, 20);
       const d = await rpc(await modern('server/discover', {}));
-      assert.ok(d.result.supportedVersions.includes(MODERN), JSON.stringify(d.result.supportedVersions));
+      // discover lists the revisions a per-request `_meta` request can name: the 2025 ones are reached through
+      // initialize (the SDK's DiscoverResult contract), so only 2026-07-28 here.
+      assert.deepEqual(d.result.supportedVersions, [MODERN]);
       assert.ok(d.result.capabilities.tools);
       assert.match(d.result.instructions, /Cardano/);
     });
@@ -133,7 +137,9 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
       assert.equal(res.status, 400);
       const m = await rpc(res);
       assert.equal(m.error.code, -32022);
-      assert.ok(m.error.data.supported.includes(MODERN));
+      // Every revision the endpoint serves (spec: Versioning), as the server card lists them.
+      assert.deepEqual(m.error.data.supported, SERVED);
+      assert.equal(m.error.data.requested, '2027-01-01');
       const unknown = await modern('prompts/nothing', {});
       assert.equal(unknown.status, 404);
       assert.equal((await rpc(unknown)).error.code, -32601);
@@ -178,6 +184,30 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
       });
     });
   }
+
+  it('revisions older than 2025-03-26 are not served: initialize is offered 2025-11-25, a call is refused', async () => {
+    for (const old of ['2024-11-05', '2024-10-07']) {
+      const init = await rpc(
+        await legacy({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: old, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+        }),
+      );
+      assert.equal(init.result.protocolVersion, '2025-11-25', old);
+      const call = await legacy(
+        { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_token', arguments: { unit } } },
+        { 'mcp-protocol-version': old },
+      );
+      assert.equal(call.status, 400, old);
+      const m = await rpc(call);
+      const listed = /supported versions: ([^)]*)\)/.exec(m.error.message)?.[1]?.split(', ');
+      assert.deepEqual([...(listed ?? [])].sort(), [...SERVED].sort(), m.error.message);
+    }
+    const card = (await (await fetch(`${url}/server-card`)).json()) as Json;
+    assert.deepEqual(card.remotes[0].supportedProtocolVersions, SERVED);
+  });
 
   it('the short form with no version header at all', async () => {
     const res = await legacy({

@@ -12,6 +12,11 @@ import { reverseDns } from '../../api/mcp/server-card.js';
 import { legacyToolCalls } from '../../api/mcp/body.js';
 import { ReplayCache, replayCall } from '../../api/mcp/replay.js';
 import { singleToolCall } from '../../api/mcp/router.js';
+import { adviceFor } from '../../api/mcp/server.js';
+import { TOOL_SET } from '../../api/mcp/tools.js';
+import { BadRequestError } from '../../api/errors.js';
+import { routeSpec } from '../../api/mcp/reads.js';
+import { restRoutes } from '../../api/routes/index.js';
 
 describe('MCP pure pieces', () => {
   it('presents fractions as *Pct percent and unix seconds as ISO, schema and value alike', () => {
@@ -44,6 +49,71 @@ describe('MCP pure pieces', () => {
       },
     );
     assert.deepEqual(presentValue(schema, { change24h: null }), { change24hPct: null });
+  });
+
+  it('get_wallet: a position’s REST change24h fraction becomes change24hPct, × 100 like every other change', () => {
+    const wallet = routeSpec('getWallet').response;
+    const position = { asset: {}, balance: 1, balanceRaw: '1', priceAda: 2, valueAda: 2, valueUsd: 1 };
+    const out = presentValue(wallet, {
+      positions: [
+        { ...position, change24h: 0.0525 },
+        { ...position, change24h: null },
+      ],
+    });
+    const positions = (out as { positions: Record<string, unknown>[] }).positions;
+    assert.equal(positions[0]!.change24hPct, 5.25);
+    assert.equal(positions[1]!.change24hPct, null);
+    assert.ok(!('change24h' in positions[0]!));
+  });
+
+  it('every REST field that becomes a …Pct is documented as a fraction, never as a percent', () => {
+    // A …Pct field is the REST value × 100, so a REST field fed into one must hold a fraction: a description saying
+    // "percent" on such a field is either a wrong description or a field that would be shown 100 × too large/small.
+    const problems: string[] = [];
+    const walk = (s: unknown, path: string): void => {
+      if (Array.isArray(s)) return s.forEach((x) => walk(x, path));
+      if (!s || typeof s !== 'object') return;
+      const o = s as Record<string, unknown>;
+      const props = (o.properties ?? {}) as Record<string, Record<string, unknown>>;
+      const presented = (presentSchema(o).properties ?? {}) as Record<string, unknown>;
+      for (const [k, v] of Object.entries(props)) {
+        const d = typeof v.description === 'string' ? v.description : '';
+        if (`${k}Pct` in presented && /\bpercent\b/i.test(d)) problems.push(`${path}.${k}: ${d}`);
+        const numeric = [v.type].flat().some((t) => t === 'number' || t === 'integer');
+        if (numeric && /^change/.test(k) && !(`${k}Pct` in presented))
+          problems.push(`${path}.${k} is not presented as a percent`);
+        walk(v, `${path}.${k}`);
+      }
+      for (const [k, v] of Object.entries(o)) if (k !== 'properties') walk(v, path);
+    };
+    for (const r of restRoutes()) walk(r.response, r.operationId);
+    assert.deepEqual(problems, []);
+  });
+
+  it('REST parameter names in error texts become the tool’s argument names', () => {
+    const advice = (tool: string, message: string) =>
+      adviceFor(tool, new BadRequestError(message), TOOL_SET.find((t) => t.name === tool)!.restArgs);
+    assert.equal(
+      advice('get_nft_collection', 'invalid parameter policy: must be a policy id (56 hex characters)'),
+      'Invalid argument policyId: must be a policy id (56 hex characters); correct it and call get_nft_collection again.',
+    );
+    assert.equal(
+      advice('get_pool', 'invalid parameter id: must be an integer'),
+      'Invalid argument poolId: must be an integer; correct it and call get_pool again.',
+    );
+    assert.equal(
+      advice('get_swap_quote', 'invalid parameters: in and out must differ'),
+      'Invalid arguments: tokenIn and tokenOut must differ; correct it and call get_swap_quote again.',
+    );
+    assert.equal(
+      advice('list_tokens', 'invalid parameter minLiquidity: must be >= 0'),
+      'Invalid argument minLiquidityAda: must be >= 0; correct it and call list_tokens again.',
+    );
+    // A parameter the tool passes under its own name is named as it is.
+    assert.equal(
+      advice('get_token', 'invalid parameter unit: must be a policy id (56 hex) followed by an asset name'),
+      'Invalid argument unit: must be a policy id (56 hex) followed by an asset name; correct it and call get_token again.',
+    );
   });
 
   it('mint deadlines of native scripts: signature never expires, before S locks at S, all/any/some combine', () => {

@@ -14,6 +14,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { createApp } from '../../api/app.js';
+import { poolHashFromId } from '../../cardano/address.js';
 import { HANDLES } from '../../mongo/collections/index.js';
 import { acquireWorld, connect, releaseWorld, type World } from './world.js';
 
@@ -297,6 +298,62 @@ describe('MCP tools through the official client on the devnet', function () {
       const tvls = await Promise.all(tool.best.hops.map(async (h: Json) => (await rest(`/pools/${h.poolId}`)).tvlAda));
       assert.equal(tool.minPoolLiquidityAda, Math.min(...tvls));
       assert.ok(Math.abs(tool.best.priceImpactPct - 0) >= 0);
+    });
+
+    it('get_swap_quote: the effective price is amountOut / amount, as REST gives it', async () => {
+      const amount = 250;
+      const [tool, body] = await Promise.all([
+        call('get_swap_quote', { tokenIn: 'lovelace', tokenOut: s.unit, amount }),
+        rest(`/swap/quote?in=lovelace&out=${s.unit}&amount=${amount}`),
+      ]);
+      assert.ok(tool.best, 'a route');
+      // By hand: tokenOut (decimal-adjusted) per ADA put in.
+      assert.equal(tool.best.effectivePrice, tool.best.amountOut / amount);
+      assert.equal(tool.best.effectivePrice, body.best.effectivePrice);
+      for (const r of tool.routes as Json[]) assert.equal(r.effectivePrice, r.amountOut / amount);
+      const published = (await client.listTools()).tools.find((t) => t.name === 'get_swap_quote')!;
+      assert.match(published.description ?? '', /effective price/);
+    });
+
+    it('get_stake_pool takes the pool’s 56-hex key hash as its schema says, with the pool1… answer', async () => {
+      const hash = poolHashFromId(s.stakePool);
+      const [byHex, byHexUpper, byBech32] = await Promise.all([
+        call('get_stake_pool', { poolId: hash }),
+        call('get_stake_pool', { poolId: hash.toUpperCase() }),
+        rest(`/staking/pools/${s.stakePool}`),
+      ]);
+      assert.equal(byHex.id, s.stakePool);
+      assert.equal(byHexUpper.id, s.stakePool);
+      assert.equal(byHex.liveStake, byBech32.liveStake);
+    });
+
+    it('token tools do not offer lovelace in their schema, the swap quote does', async () => {
+      const ajv = new Ajv2020({ strict: false });
+      const tools = (await client.listTools()).tools as Json[];
+      const unitOk = (name: string, prop: string) =>
+        ajv.validate(tools.find((t) => t.name === name)!.inputSchema.properties[prop], 'lovelace');
+      assert.equal(unitOk('get_token', 'unit'), false);
+      assert.equal(unitOk('get_recent_trades', 'unit'), false);
+      assert.equal(unitOk('get_token_candles', 'unit'), false);
+      assert.equal(unitOk('get_swap_quote', 'tokenIn'), true);
+      const r = (await client.callTool({ name: 'get_token', arguments: { unit: 'lovelace' } })) as Json;
+      assert.equal(r.isError, true);
+      assert.match(text(r), /get_token: unit /);
+    });
+
+    it('error texts name the tool’s own arguments, not the REST parameters', async () => {
+      const fail = async (name: string, args: Json) => {
+        const r = (await client.callTool({ name, arguments: args })) as Json;
+        assert.equal(r.isError, true, name);
+        return text(r);
+      };
+      const pool = await fail('get_stake_pool', { poolId: `pool1${'q'.repeat(51)}` });
+      assert.match(pool, /^Invalid argument poolId: must be a bech32 pool id/);
+      assert.doesNotMatch(pool, /parameter|argument id\b/);
+      const same = await fail('get_swap_quote', { tokenIn: s.unit, tokenOut: s.unit, amount: 1 });
+      assert.match(same, /^Invalid arguments: tokenIn and tokenOut must differ; correct it and call get_swap_quote/);
+      const huge = await fail('get_swap_quote', { tokenIn: 'lovelace', tokenOut: s.unit, amount: 1e12 });
+      assert.match(huge, /^Invalid argument amount: more ADA than exists/);
     });
 
     it('list_stake_pools: filters by maxMarginPct and maxSaturationPct, sorts, reports blocks this epoch', async () => {

@@ -273,4 +273,48 @@ describe('wallet REST routes', () => {
       assert.equal(a.tokens[0].asset.logo, `http://api.test/api/v1/assets/${SNEK}/logo`);
     });
   });
+
+  describe('get_wallet tool', () => {
+    it('reports each position’s change24hPct as 100 × the token’s REST stats.change24h (a fraction)', async () => {
+      const res = await fetch(`${api.url}/api/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'get_wallet',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: {
+            name: 'get_wallet',
+            arguments: { address: STAKE },
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientCapabilities': {},
+            },
+          },
+        }),
+      });
+      assert.equal(res.status, 200);
+      const result = ((await res.json()) as Json).result as Json;
+      assert.notEqual(result.isError, true, JSON.stringify(result.content));
+      const positions = result.structuredContent.positions as Json[];
+      assert.equal(positions.length, 3);
+      for (const p of positions) {
+        assert.ok(!('change24h' in p), 'renamed to change24hPct');
+        const token = await api.get(`/api/v1/tokens/${p.asset.unit}?logos=url`);
+        const fraction = token.status === 200 ? ((token.body as Json).stats.change24h as number | null) : null;
+        assert.equal(p.change24hPct, fraction === null ? null : fraction * 100, p.asset.unit);
+      }
+      // By hand from the seeded stats: SNEK 10 → 1000 %, HOSK −5 → −500 %, the unpriced token null.
+      assert.deepEqual(
+        positions.map((p) => p.change24hPct),
+        [1000, -500, null],
+      );
+    });
+  });
 });
