@@ -14,6 +14,8 @@ export interface DevnetOptions {
   blockMs: number;
   forkRate: number;
   dataDir: string;
+  /** The port to serve on (a restart keeps its predecessor's, so followers reconnect to the same URL); 0: any. */
+  port?: number;
 }
 
 /**
@@ -37,6 +39,8 @@ export interface DevnetChild {
   pid: number;
   /** The backfilled history (its tip, blocks and generation time). */
   backfilled: Promise<Report>;
+  /** Resolves when the process exited, for whatever reason (`close` included), saying how: "code 1", "signal SIGKILL". */
+  exited: Promise<string>;
   close(): Promise<void>;
 }
 
@@ -52,15 +56,17 @@ export function spawnDevnet(opts: DevnetOptions): Promise<DevnetChild> {
       DEVNET_BACKFILL_HOURS: String(opts.backfillHours),
       DEVNET_BLOCK_MS: String(opts.blockMs),
       DEVNET_FORK_RATE: String(opts.forkRate),
-      DEVNET_PORT: '0',
+      DEVNET_PORT: String(opts.port ?? 0),
       DATA_DIR: opts.dataDir,
       DEVNET_STREAM_BACKFILL: 'true',
     },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const gone = exited.then((code) => {
-    throw new Error(`the devnet process exited (code ${code}) before it finished its history`);
+  const exited = new Promise<string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(signal ? `signal ${signal}` : `code ${code}`)),
+  );
+  const gone = exited.then((how) => {
+    throw new Error(`the devnet process exited (${how}) before it finished its history`);
   });
   gone.catch(() => undefined);
   const message = (type: DevnetMessage['type']) =>
@@ -86,6 +92,7 @@ export function spawnDevnet(opts: DevnetOptions): Promise<DevnetChild> {
           url: ready.url,
           pid: child.pid as number,
           backfilled,
+          exited,
           async close() {
             if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
             await exited;

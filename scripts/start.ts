@@ -8,7 +8,8 @@
  *
  * The children end with this process (SIGINT, SIGTERM: in order, worker first; SIGKILL: their IPC channel closes).
  * A worker that crashes is restarted (temporal/worker-child.ts); while it is down /readyz answers 503 saying so;
- * one that keeps crashing stops the service with exit code 1.
+ * one that keeps crashing stops the service with exit code 1. A devnet that dies is restarted the same way, on the
+ * same port (the worker's client reconnects to the same URL and the sync resumes where it was).
  */
 import { mkdirSync } from 'node:fs';
 import { pino } from 'pino';
@@ -48,6 +49,7 @@ async function main(config: Config) {
   mkdirSync(config.DATA_DIR, { recursive: true });
 
   let shutdown: (signal: string, code?: number) => Promise<void> = async () => {};
+  let stopping = false;
   // The children first. The worker loads its modules, opens the store and imports the token registry while the
   // devnet starts and this process loads the API; it follows the devnet as soon as the devnet reports its address.
   let worker: WorkerSupervisor | null = null;
@@ -58,15 +60,14 @@ async function main(config: Config) {
       { temporal: config.TEMPORAL_ADDRESS },
       'workflows run on Temporal: start `npm run worker` and `npm run schedules:apply`',
     );
-  const devnetStarting = config.OGMIOS_URL
-    ? null
-    : spawnDevnet({
-        seed: config.DEVNET_SEED,
-        backfillHours: config.DEVNET_BACKFILL_HOURS,
-        blockMs: config.DEVNET_BLOCK_MS,
-        forkRate: config.DEVNET_FORK_RATE,
-        dataDir: config.DATA_DIR,
-      });
+  const devnetOptions = {
+    seed: config.DEVNET_SEED,
+    backfillHours: config.DEVNET_BACKFILL_HOURS,
+    blockMs: config.DEVNET_BLOCK_MS,
+    forkRate: config.DEVNET_FORK_RATE,
+    dataDir: config.DATA_DIR,
+  };
+  const devnetStarting = config.OGMIOS_URL ? null : spawnDevnet(devnetOptions);
   // The worker follows the devnet as soon as it serves (a failure is awaited and thrown below).
   devnetStarting?.then(
     (d) => {
@@ -103,6 +104,44 @@ async function main(config: Config) {
         ),
       (e: unknown) => log.error({ err: e }, 'devnet failed'),
     );
+    // A devnet that dies (a crash, an out-of-memory kill) is the chain source gone: restarted on its port after 1,
+    // 2, 4, 8, 16 s; 5 deaths within 5 minutes stop the service (exit 1) for its own supervisor to see.
+    const deaths: number[] = [];
+    const watch = (d: DevnetChild) =>
+      void d.exited.then((how) => {
+        if (stopping) return;
+        const now = Date.now();
+        deaths.splice(0, deaths.length, ...deaths.filter((t) => now - t < 5 * 60_000), now);
+        if (deaths.length >= 5) {
+          log.fatal(
+            { how, deaths: deaths.length },
+            `the devnet (the chain source) exited (${how}) 5 times in 5 minutes; stopping`,
+          );
+          void shutdown('devnet crash loop', 1);
+          return;
+        }
+        const delayMs = 1000 * 2 ** (deaths.length - 1);
+        const port = Number(new URL(d.url).port);
+        log.error(
+          { how, pid: d.pid, restartInMs: delayMs },
+          `the devnet (the chain source) exited (${how}); restarting it on port ${port} in ${delayMs / 1000} s`,
+        );
+        setTimeout(() => {
+          if (stopping) return;
+          spawnDevnet({ ...devnetOptions, port }).then(
+            (next) => {
+              devnet = next;
+              log.info({ url: next.url, pid: next.pid }, 'devnet running again (Ogmios JSON-RPC, its own process)');
+              watch(next);
+            },
+            (e: unknown) => {
+              log.fatal({ err: e }, 'the devnet (the chain source) could not be restarted; stopping');
+              void shutdown('devnet restart failed', 1);
+            },
+          );
+        }, delayMs);
+      });
+    watch(devnet);
   }
   if (worker) {
     const w = worker;
@@ -125,7 +164,6 @@ async function main(config: Config) {
   );
   log.info({ url: api.url, site: config.SITE_URL }, `API listening on ${api.url} (REST ${config.SITE_URL}/api/v1)`);
 
-  let stopping = false;
   shutdown = async (signal: string, code = 0) => {
     if (stopping) return;
     stopping = true;

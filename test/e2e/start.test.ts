@@ -41,9 +41,9 @@ async function gone(pids: number[], ms: number, what: string): Promise<void> {
 
 /** The pids of the children `npm start` logged: its devnet and its embedded worker (the latest one). */
 function childPidsOf(log: string): { devnet: number; worker: number } {
-  const devnet = Number(/"pid":(\d+),"msg":"devnet running/.exec(log)?.[1]);
+  const devnets = [...log.matchAll(/"pid":(\d+),"msg":"devnet running/g)].map((m) => Number(m[1]));
   const workers = [...log.matchAll(/"pid":(\d+),"msg":"embedded worker running/g)].map((m) => Number(m[1]));
-  return { devnet, worker: workers.at(-1) ?? NaN };
+  return { devnet: devnets.at(-1) ?? NaN, worker: workers.at(-1) ?? NaN };
 }
 
 describe('npm start on the embedded defaults', function () {
@@ -67,10 +67,9 @@ describe('npm start on the embedded defaults', function () {
     }
   };
 
-  before(async function () {
-    dir = mkdtempSync(join(tmpdir(), 'cds-start-'));
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}/api/v1`;
+  let port = 0;
+  /** npm start on `dir` (the same DATA_DIR each time). */
+  const start = () => {
     child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
       env: {
         ...process.env,
@@ -90,6 +89,13 @@ describe('npm start on the embedded defaults', function () {
     });
     child.stdout?.on('data', (d: Buffer) => (log += d.toString()));
     child.stderr?.on('data', (d: Buffer) => (log += d.toString()));
+  };
+
+  before(async function () {
+    dir = mkdtempSync(join(tmpdir(), 'cds-start-'));
+    port = await freePort();
+    base = `http://127.0.0.1:${port}/api/v1`;
+    start();
     await until('/../../readyz', (b) => b.status === 'ready' && b.height === b.tipHeight);
   });
   after(async () => {
@@ -174,6 +180,28 @@ describe('npm start on the embedded defaults', function () {
     assert.equal((await get('/explorer/blocks/1')).status, 200);
   });
 
+  it('restarts a devnet that died, on its port; the sync follows it again where it was', async () => {
+    const before = childPidsOf(log);
+    const height = (await get('/../../readyz')).body.height as number;
+    process.kill(before.devnet, 'SIGKILL');
+    const crashLine =
+      /"level":50[^\n]*the devnet \(the chain source\) exited \(signal SIGKILL\); restarting it on port/;
+    for (let i = 0; i < 200 && !crashLine.test(log); i++) await new Promise((res) => setTimeout(res, 50));
+    assert.match(log, crashLine);
+    const restarted = /"msg":"devnet running again/;
+    for (let i = 0; i < 400 && !restarted.test(log); i++) await new Promise((res) => setTimeout(res, 50));
+    assert.match(log, restarted, log.slice(-3000));
+    await until('/../../healthz/sync', (b) => b.status === 'ok' && Date.parse(b.lastContact) > Date.now() - 5_000);
+    await until('/../../readyz', (b) => b.status === 'ready' && b.height === b.tipHeight && b.height >= height);
+    const after = childPidsOf(log);
+    assert.notEqual(after.devnet, before.devnet);
+    assert.ok(alive(after.devnet));
+    assert.equal(after.worker, before.worker, 'the worker kept running');
+    // The same chain, continued: no rollback of the indexed chain, no stall.
+    assert.doesNotMatch(log, /RollbackTooDeepError/);
+    assert.equal((await get('/../../healthz/sync')).body.status, 'ok');
+  });
+
   it('stops on SIGTERM, its children with it', async () => {
     const kids = childPidsOf(log);
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -181,6 +209,27 @@ describe('npm start on the embedded defaults', function () {
     assert.equal(await exited, 0, log.slice(-2000));
     // The service waited for its worker and its devnet before it exited.
     assert.deepEqual([kids.worker, kids.devnet].filter(alive), [], log.slice(-2000));
+  });
+
+  it('starts again on the same DATA_DIR and resumes from its checkpoint, with no rollback of its chain', async () => {
+    const height = Number(/"height":(\d+)[^\n]*"msg":"sync reached the chain tip/.exec(log)?.[1] ?? 0);
+    log = '';
+    start();
+    try {
+      // The devnet regenerates its history while the sync asks where the chains meet: at its own tip.
+      const atTip = /"msg":"sync reached the chain tip/;
+      for (let i = 0; i < 1200 && !atTip.test(log); i++) await new Promise((res) => setTimeout(res, 50));
+      assert.match(log, atTip, log.slice(-3000));
+      assert.doesNotMatch(log, /RollbackTooDeepError|run failed/);
+      const sync = (await get('/../../healthz/sync')).body;
+      assert.equal(sync.status, 'ok', `${JSON.stringify(sync)}\n${log.slice(-3000)}`);
+      assert.ok(sync.height >= height, `${sync.height} ≥ ${height}`);
+      assert.equal(sync.lastDeepRollback, null, 'no deep rollback recorded');
+    } finally {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
   });
 });
 
