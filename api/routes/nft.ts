@@ -29,7 +29,7 @@ export const nftRoutes = {
       path: '/nft/collections',
       summary: 'NFT collections ranked by volume, floor, listings, sales, owners or supply',
       description:
-        'Collections = minting policies with CIP-25 (label 721) or CIP-68 (222) NFT mints (quantity 1; fungible tokens are never collections). Market figures come from jpg.store v3/v2 listings and sales on chain. Stats are recomputed every minute (computedAt).',
+        "Collections = minting policies with CIP-25 (label 721) or CIP-68 (222) NFT mints (quantity 1; fungible tokens are never collections, nor are the DEXes' pool and LP tokens or ADA Handles). Market figures come from jpg.store v3/v2 listings and sales on chain. Stats are recomputed every minute (computedAt).",
       tags: TAGS,
       query: NftCollectionsQuery,
       response: NftCollectionListResponse,

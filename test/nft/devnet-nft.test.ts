@@ -17,8 +17,10 @@ import { JPG_V3_ASK_SCRIPT, decodeListingDatum, listingPrice } from '../../activ
 import { createNftActivities } from '../../activities/nft/stats.js';
 import { createRecomputeActivities } from '../../activities/recompute/index.js';
 import { parseAddress, stakeAddressOf } from '../../cardano/address.js';
+import { SUNDAESWAP_V3 } from '../../cardano/dex/sundaeswap-v3.js';
+import { HANDLE_POLICY } from '../../cardano/handles.js';
 import { dexTokens } from '../../devnet/activity/dex-tokens.js';
-import { JPG_V3_ASK_ADDRESS } from '../../devnet/activity/nft-market.js';
+import { JPG_V3_ASK_ADDRESS, relicsCollection } from '../../devnet/activity/nft-market.js';
 import { startDevnet, type Devnet } from '../../devnet/index.js';
 import { canonicalBlocks } from '../governance/chain-expected.js';
 import { metadataObject, TRANSACTIONS, UTXOS } from '../../mongo/collections/chain.js';
@@ -117,6 +119,16 @@ describe('NFT collections and jpg.store on the devnet', function () {
       ...dexTokens(devnet.world).map((t) => t.policyId),
     ]);
     for (const r of rows) assert.ok(!fungible.has(r.policyId), `${r.name} is not a fungible token's policy`);
+    // The collections are exactly the devnet's NFT collections: its SundaeSwap V3 pool NFTs (CIP-68 (222) tokens,
+    // one per pool) and its ADA Handles are unique tokens too, on the ledger, but neither is an NFT collection.
+    const onLedger = (policy: string) =>
+      [...devnet.ledger.utxos.values()].filter((u) => Object.keys(u.value.assets[policy] ?? {}).length > 0).length;
+    assert.ok(onLedger(SUNDAESWAP_V3.poolScriptHash) > 0, 'the devnet has SundaeSwap V3 pools');
+    assert.ok(onLedger(HANDLE_POLICY) > 0, 'the devnet has minted handles');
+    assert.deepEqual(
+      rows.map((r) => `${r.policyId} ${r.name}`).sort(),
+      [...devnet.world.collections, relicsCollection(devnet.world)].map((c) => `${c.policyId} ${c.name}`).sort(),
+    );
     const res = await get('/nft/collections?pageSize=2&page=2');
     assert.equal(res.body.total, rows.length);
     assert.equal(res.body.page, 2);
