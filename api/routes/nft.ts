@@ -54,11 +54,13 @@ export const nftRoutes = {
   }),
   listings: defineRoute<
     { policy: string },
-    CommonQuery & { limit: number; cursor?: string; sort: 'price_asc' | 'price_desc' }
+    CommonQuery & { limit?: number; cursor?: string; sort: 'price_asc' | 'price_desc' }
   >({
     operationId: 'getNftCollectionListings',
     path: '/nft/collections/{policy}/listings',
     summary: 'Active marketplace listings of a collection, cheapest first',
+    description:
+      'Every active listing in one answer (up to 10,000; nextCursor continues beyond that). limit and cursor are optional: with limit, the answer is a page of that many and nextCursor pages on.',
     tags: TAGS,
     params: PolicyParams,
     query: NftListingsQuery,
