@@ -203,6 +203,11 @@ describe('Markdown views on a devnet-synced store', function () {
     const view = await get(`/api/md/wallet/$${found.handle}`);
     assert.equal(view.status, 200, view.text);
     assert.ok(view.text.includes(`$${found.handle} (${found.address})`), view.text.slice(0, 400));
+    // The handles the wallet holds, written as the REST wallet answer writes them (one `$` each).
+    const rest = JSON.parse((await get(`/api/v1/wallet/${found.address}`)).text) as { handles: string[] };
+    assert.ok(rest.handles.includes(`$${found.handle}`), rest.handles.join(', '));
+    assert.ok(view.text.includes(` · handles ${rest.handles.join(', ')}`), view.text.slice(0, 600));
+    assert.ok(!view.text.includes('$$'), view.text.slice(0, 600));
   });
 
   it('the token table takes sort and a limit of 1–100', async () => {
