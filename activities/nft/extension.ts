@@ -7,7 +7,8 @@
  * What counts as an NFT (the rule `nftMintsOf` applies, plus one): a mint of quantity exactly 1 of an asset named
  * by the tx's label-721 metadata (CIP-25) or of a CIP-67 (222) user token (CIP-68). (100) reference tokens, (333)
  * fungible and (444) rich-fungible tokens, and mints of any other quantity are not NFTs, so the DEX market's
- * fungible tokens never become collections. An NFT that is later minted beyond quantity 1 is marked `fungible` and
+ * fungible tokens never become collections; neither do the DEXes' own pool/LP tokens (a SundaeSwap V3 pool NFT is a
+ * (222) token; a token minted into a DEX pool output is that pool's identity) nor ADA Handles (`NOT_NFT_POLICIES`). An NFT that is later minted beyond quantity 1 is marked `fungible` and
  * leaves its collection's supply and holder counts. A collection is a policy with at least one such NFT mint in the
  * indexed range; jpg.store listings and sales are recorded for any policy (history may start after the mint).
  *

@@ -10,6 +10,8 @@
  */
 import type { Transaction, TxOutput } from '../../cardano/chain/types.js';
 import { bytesToHex } from '../../cardano/dex/cbor.js';
+import { DEX_TOKEN_POLICIES, findPoolAdapter } from '../../cardano/dex/index.js';
+import { HANDLE_POLICIES } from '../../cardano/handles.js';
 import type { PlutusData } from '../../cardano/dex/plutus-data.js';
 import { PlutusShapeError, asConstr, asInt, decodePlutusData } from '../../cardano/dex/plutus-data.js';
 import { LABEL, splitLabel, withLabel } from '../../cardano/nft/cip67.js';
@@ -293,20 +295,44 @@ export interface NftMintOptions {
 }
 
 /**
+ * Policies whose quantity-1 tokens are not NFTs of a collection: the DEXes' own tokens (a SundaeSwap V3 pool NFT is
+ * a CIP-68 (222) token, one per pool; Minswap, WingRiders and MuesliSwap pool/validity NFTs are quantity-1 mints
+ * too) and ADA Handles (their own feature: /wallet and resolve_handle), even though both are unique tokens.
+ */
+export const NOT_NFT_POLICIES: ReadonlySet<string> = new Set([...DEX_TOKEN_POLICIES, ...HANDLE_POLICIES]);
+
+/** Units the tx puts into a DEX pool output: per-pool identity tokens (Splash mints one policy per pool). */
+function unitsInPools(tx: Transaction): Set<string> {
+  const out = new Set<string>();
+  for (const o of tx.outputs)
+    if (findPoolAdapter(o))
+      for (const [policyId, assets] of Object.entries(o.value)) {
+        if (policyId === 'ada') continue;
+        for (const name of Object.keys(assets as Record<string, bigint>)) out.add(policyId + name);
+      }
+  return out;
+}
+
+/**
  * NFT mints and burns of a valid tx. An NFT mint = quantity 1 of an asset named by this tx's label 721 (CIP-25),
  * or quantity 1 of a CIP-67 (222) user token (CIP-68). (100) reference tokens, (333) FTs and (444) RFTs are not
- * NFTs; quantities other than ±1 are fungible. Failed txs (`spends: "collaterals"`) mint nothing.
+ * NFTs; quantities other than ±1 are fungible. Neither are tokens of `NOT_NFT_POLICIES` (DEX pool/LP tokens, ADA
+ * Handles) nor a token the tx puts into a DEX pool output (a pool's identity token). Failed txs
+ * (`spends: "collaterals"`) mint nothing.
  */
 export function nftMintsOf(tx: Transaction, opts: NftMintOptions = {}): NftMint[] {
   if (tx.spends !== 'inputs' || !tx.mint) return [];
   const l721 = labelOf(tx.metadata, 721);
   const cip25 = new Map((l721 ? cip25Entries(l721, tx.mint) : []).map((m) => [m.unit, m]));
   const cip68 = new Map(cip68ReferencesOf(tx).map((r) => [r.userUnit, r.datum.metadata]));
+  let inPools: Set<string> | null = null;
   const out: NftMint[] = [];
   for (const [policyId, assets] of Object.entries(tx.mint))
     for (const [assetNameHex, quantity] of Object.entries(assets)) {
       if (quantity !== 1n && quantity !== -1n) continue;
+      if (NOT_NFT_POLICIES.has(policyId)) continue;
       const unit = policyId + assetNameHex;
+      if ((inPools ??= unitsInPools(tx)).has(unit)) continue;
       const label = splitLabel(assetNameHex)?.label;
       if (label === LABEL.nft) {
         const metadata = quantity > 0n ? (cip68.get(unit) ?? cip25.get(unit)) : undefined;

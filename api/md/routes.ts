@@ -10,8 +10,11 @@ import { MARKDOWN_TYPE } from './respond.js';
 
 export const MD_PREFIX = '/api/md';
 
-/** Every view path, as the index and the discovery files list them. */
-export const MD_VIEWS: { path: string; view: ViewName; title: string; example?: string }[] = [
+/**
+ * Every view path: the router, the index, the 404 answer and the discovery files are all made from this table. A
+ * path holds at most one `{parameter}`; `query: true` passes the query string on (the token table's sort and limit).
+ */
+export const MD_VIEWS: { path: string; view: ViewName; title: string; query?: true }[] = [
   { path: '/market', view: 'market', title: 'Market overview: ADA/USD, DEX volume and TVL, gainers, losers, trending' },
   {
     path: '/dashboard',
@@ -22,6 +25,7 @@ export const MD_VIEWS: { path: string; view: ViewName; title: string; example?: 
     path: '/tokens',
     view: 'tokens',
     title: 'Ranked token table; sort = rank, trending, gainers, losers, volume24h, mcap, new; limit 1–100',
+    query: true,
   },
   {
     path: '/token/{unit}',
@@ -32,8 +36,9 @@ export const MD_VIEWS: { path: string; view: ViewName; title: string; example?: 
   {
     path: '/wallet/{address}',
     view: 'wallet',
-    title: 'Wallet holdings and trades: addr1…, stake1… or $handle (also /address/{address})',
+    title: 'Wallet holdings and trades: addr1…, stake1… or $handle',
   },
+  { path: '/address/{address}', view: 'wallet', title: 'The wallet view under the name of an address' },
   { path: '/nft/{policyId}', view: 'nft', title: 'One NFT collection: floor, volumes, sales, listings, owners' },
   {
     path: '/stake-pool/{poolId}',
@@ -42,14 +47,20 @@ export const MD_VIEWS: { path: string; view: ViewName; title: string; example?: 
   },
 ];
 
+/** The path parameter of a view path template, if any. */
+const paramOf = (path: string): string | null => /\{(\w+)\}/.exec(path)?.[1] ?? null;
+
 export function mdRouter(deps: ApiDeps, md: MdResponder): Router {
   const router = new Router({ prefix: MD_PREFIX });
   const site = deps.config.SITE_URL.replace(/\/+$/, '');
+  // A view without a parameter is a link; a template (`{unit}`) is no page of its own, so it is shown as text.
   const index =
     `# Markdown views\n\nCompact Markdown answers with units, an as-of time and links, for people and agents. ` +
-    `Discovery: ${site}/llms.txt\n\n` +
-    MD_VIEWS.map(
-      (v) => `- [${MD_PREFIX}${v.path}](${site}${MD_PREFIX}${v.path.replace(/\{.*\}/, '')}) — ${v.title}`,
+    `Replace a \`{parameter}\` with an id. Discovery: ${site}/llms.txt\n\n` +
+    MD_VIEWS.map((v) =>
+      paramOf(v.path)
+        ? `- \`${MD_PREFIX}${v.path}\` — ${v.title}`
+        : `- [${MD_PREFIX}${v.path}](${site}${MD_PREFIX}${v.path}) — ${v.title}`,
     ).join('\n') +
     '\n';
   router.get('/', (ctx) => {
@@ -58,15 +69,16 @@ export function mdRouter(deps: ApiDeps, md: MdResponder): Router {
   });
   const q = (query: Record<string, unknown>) =>
     Object.fromEntries(Object.entries(query).map(([k, v]) => [k, Array.isArray(v) ? String(v[0]) : String(v)]));
-  router.get('/market', (ctx) => md.respond(ctx, { view: 'market' }));
-  router.get('/dashboard', (ctx) => md.respond(ctx, { view: 'dashboard' }));
-  router.get('/tokens', (ctx) => md.respond(ctx, { view: 'tokens', query: q(ctx.query) }));
-  router.get('/token/:unit', (ctx) => md.respond(ctx, { view: 'token', id: ctx.params.unit as string }));
-  router.get('/pool/:id', (ctx) => md.respond(ctx, { view: 'pool', id: ctx.params.id as string }));
-  router.get('/wallet/:address', (ctx) => md.respond(ctx, { view: 'wallet', id: ctx.params.address as string }));
-  router.get('/address/:address', (ctx) => md.respond(ctx, { view: 'wallet', id: ctx.params.address as string }));
-  router.get('/nft/:policyId', (ctx) => md.respond(ctx, { view: 'nft', id: ctx.params.policyId as string }));
-  router.get('/stake-pool/:poolId', (ctx) => md.respond(ctx, { view: 'stake-pool', id: ctx.params.poolId as string }));
+  for (const v of MD_VIEWS) {
+    const param = paramOf(v.path);
+    router.get(v.path.replace(/\{(\w+)\}/, ':$1'), (ctx) =>
+      md.respond(ctx, {
+        view: v.view,
+        ...(param ? { id: ctx.params[param] as string } : {}),
+        ...(v.query ? { query: q(ctx.query) } : {}),
+      }),
+    );
+  }
   // Any other path under /api/md: a Markdown 404 naming the views (not the JSON 404 of REST).
   router.get('/{*rest}', (ctx) =>
     md.error(ctx, 404, `No view at ${ctx.path}. The views: ${MD_VIEWS.map((v) => MD_PREFIX + v.path).join(', ')}.`),

@@ -1,6 +1,7 @@
 /**
  * Read functions of nft (REST, MCP and Markdown present their results).
  */
+import { createHash } from 'node:crypto';
 import { storeClock, type SlotClock } from '../../mongo/collections/clock.js';
 import { decodeAssetName } from '../../cardano/units.js';
 import { lovelaceToAda } from '../../cardano/units.js';
@@ -57,16 +58,31 @@ function presentRow(d: NftCollectionStatsDoc) {
   };
 }
 
-const encodeCursor = (key: string | number, id: string) => Buffer.from(`${key}|${id}`).toString('base64url');
+/**
+ * A cursor is `key|txId#index|digest`, base64url: the sort key and id of the previous page's last item, and a short
+ * digest of the list it came from (which list of which policy, and the listings' order), so a cursor of one
+ * collection (or of its other list or order) is refused on another instead of paging it from a foreign position.
+ */
+const listDigest = (list: string) => createHash('sha256').update(list).digest('base64url').slice(0, 8);
+const salesList = (policy: string) => `sales/${policy}`;
+const listingsList = (policy: string, sort: string) => `listings/${policy}/${sort}`;
+const encodeCursor = (list: string, key: string | number, id: string) =>
+  Buffer.from(`${key}|${id}|${listDigest(list)}`).toString('base64url');
+/** The cursors the sales and listings routes hand out (exported for tests that seed a store by hand). */
+export const nftCursor = {
+  sales: (policy: string, key: string, id: string) => encodeCursor(salesList(policy), key, id),
+  listings: (policy: string, sort: string, key: string, id: string) =>
+    encodeCursor(listingsList(policy, sort), key, id),
+};
 /** Sort key of a sales cursor: the sale's slot. */
 const isSaleKey = (key: string) => /^[0-9]{1,15}\.[0-9]{1,6}$/.test(key);
 /** Sort key of a listings cursor: the listing's priceKey (zero-padded lovelace, or the unknown-price key). */
 const isListingKey = (key: string) => key === UNKNOWN_PRICE_KEY || new RegExp(`^[0-9]{${PRICE_KEY_DIGITS}}$`).test(key);
-/** `key|txId#index` of the previous page's last item; 400 unless it is a cursor of this list. */
-function decodeCursor(cursor: string, validKey: (key: string) => boolean): { key: string; id: string } {
+/** The previous page's last item; 400 unless the cursor is one this very list (`list`) handed out. */
+function decodeCursor(cursor: string, list: string, validKey: (key: string) => boolean): { key: string; id: string } {
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  const m = /^([^|]+)\|([0-9a-f]{64}#[0-9]{1,10})$/.exec(text);
-  if (!m || !validKey(m[1] as string))
+  const m = /^([^|]+)\|([0-9a-f]{64}#[0-9]{1,10})\|([A-Za-z0-9_-]{8})$/.exec(text);
+  if (!m || !validKey(m[1] as string) || m[3] !== listDigest(list))
     throw new BadRequestError(
       'invalid parameter cursor: not a cursor of this list (pass the nextCursor of the previous page)',
     );
@@ -219,7 +235,8 @@ async function getNftCollectionAnswer(deps: ReadDeps, input: RouteInput<typeof n
 async function getNftCollectionSalesAnswer(deps: ReadDeps, input: RouteInput<typeof nftRoutes.sales>) {
   const { store } = deps;
   const policy = input.policy.toLowerCase();
-  const after = input.cursor ? decodeCursor(input.cursor, isSaleKey) : null;
+  const list = salesList(policy);
+  const after = input.cursor ? decodeCursor(input.cursor, list, isSaleKey) : null;
   await knownPolicy(store, policy);
   const [{ clock }, docs] = await Promise.all([
     storeClock(store),
@@ -229,7 +246,7 @@ async function getNftCollectionSalesAnswer(deps: ReadDeps, input: RouteInput<typ
   const last = page[page.length - 1];
   return {
     items: await presentSales(store, clock, page),
-    nextCursor: docs.length > input.limit && last ? encodeCursor(`${last.slot}.${last.txIndex}`, last._id) : null,
+    nextCursor: docs.length > input.limit && last ? encodeCursor(list, `${last.slot}.${last.txIndex}`, last._id) : null,
   };
 }
 
@@ -239,26 +256,34 @@ function saleAfter(c: { key: string; id: string }) {
   return { id: c.id, slot, txIndex };
 }
 
+/**
+ * Active listings in one answer by default (the spec's listings route takes no parameters: its answer is the active
+ * listings), up to LISTINGS_MAX; `limit` and `cursor` page it when asked for (the tool server does).
+ */
+export const LISTINGS_MAX = 10_000;
+
 async function getNftCollectionListingsAnswer(deps: ReadDeps, input: RouteInput<typeof nftRoutes.listings>) {
   const { store } = deps;
   const policy = input.policy.toLowerCase();
-  const after = input.cursor ? decodeCursor(input.cursor, isListingKey) : null;
+  const list = listingsList(policy, input.sort);
+  const after = input.cursor ? decodeCursor(input.cursor, list, isListingKey) : null;
+  const limit = input.limit ?? LISTINGS_MAX;
   await knownPolicy(store, policy);
   const [{ clock }, docs, total] = await Promise.all([
     storeClock(store),
     activeListingsByPrice(store, policy, {
       descending: input.sort === 'price_desc',
-      limit: input.limit + 1,
+      limit: limit + 1,
       ...(after ? { after: { id: after.id, priceKey: after.key } } : {}),
     }),
     countActiveListings(store, policy),
   ]);
-  const page = docs.slice(0, input.limit);
+  const page = docs.slice(0, limit);
   const last = page[page.length - 1];
   return {
     items: await presentListings(store, clock, page),
     total,
-    nextCursor: docs.length > input.limit && last ? encodeCursor(last.priceKey, last._id) : null,
+    nextCursor: docs.length > limit && last ? encodeCursor(list, last.priceKey, last._id) : null,
   };
 }
 

@@ -29,7 +29,7 @@ export const nftRoutes = {
       path: '/nft/collections',
       summary: 'NFT collections ranked by volume, floor, listings, sales, owners or supply',
       description:
-        'Collections = minting policies with CIP-25 (label 721) or CIP-68 (222) NFT mints (quantity 1; fungible tokens are never collections). Market figures come from jpg.store v3/v2 listings and sales on chain. Stats are recomputed every minute (computedAt).',
+        "Collections = minting policies with CIP-25 (label 721) or CIP-68 (222) NFT mints (quantity 1; fungible tokens are never collections, nor are the DEXes' pool and LP tokens or ADA Handles). Market figures come from jpg.store v3/v2 listings and sales on chain. Stats are recomputed every minute (computedAt).",
       tags: TAGS,
       query: NftCollectionsQuery,
       response: NftCollectionListResponse,
@@ -54,11 +54,13 @@ export const nftRoutes = {
   }),
   listings: defineRoute<
     { policy: string },
-    CommonQuery & { limit: number; cursor?: string; sort: 'price_asc' | 'price_desc' }
+    CommonQuery & { limit?: number; cursor?: string; sort: 'price_asc' | 'price_desc' }
   >({
     operationId: 'getNftCollectionListings',
     path: '/nft/collections/{policy}/listings',
     summary: 'Active marketplace listings of a collection, cheapest first',
+    description:
+      'Every active listing in one answer (up to 10,000; nextCursor continues beyond that). limit and cursor are optional: with limit, the answer is a page of that many and nextCursor pages on.',
     tags: TAGS,
     params: PolicyParams,
     query: NftListingsQuery,

@@ -51,10 +51,16 @@ export const NftCollectionsQuery: ObjectSchema = {
 
 export const NftSalesQuery: ObjectSchema = { type: 'object', properties: { ...CursorQueryProperties } };
 
+/** Listings: `limit` has no default (the answer holds every active listing unless a page size is asked for). */
+const { default: _listingsDefault, ...listingsLimit } = CursorQueryProperties.limit;
 export const NftListingsQuery: ObjectSchema = {
   type: 'object',
   properties: {
     ...CursorQueryProperties,
+    limit: {
+      ...listingsLimit,
+      description: 'Optional page size (1-200). Without it the answer holds every active listing (up to 10,000).',
+    },
     sort: {
       type: 'string',
       enum: ['price_asc', 'price_desc'],

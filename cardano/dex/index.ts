@@ -3,9 +3,9 @@
  * between DEXes, so at most one adapter claims an output.
  */
 import type { TxOutput } from '../chain/types.js';
-import { minswapV1 } from './minswap-v1.js';
+import { MINSWAP_V1, minswapV1 } from './minswap-v1.js';
 import { minswapV2 } from './minswap-v2.js';
-import { muesliswap } from './muesliswap.js';
+import { MUESLISWAP, muesliswap } from './muesliswap.js';
 import { splash } from './splash.js';
 import { sundaeswapV1 } from './sundaeswap-v1.js';
 import { sundaeswapV3 } from './sundaeswap-v3.js';
@@ -32,6 +32,23 @@ for (const a of DEX_ADAPTERS) {
   for (const h of a.poolScriptHashes) byPoolScript.set(h, a);
   for (const h of a.orderScriptHashes) byOrderScript.set(h, a);
 }
+
+/**
+ * Policies under which the DEXes mint their own tokens (pool identity / validity NFTs, LP and factory tokens): each
+ * adapter's pool identity policy, plus the LP, factory and pool NFT policies a DEX keeps apart from it (Minswap V1
+ * LP and factory, MuesliSwap pool NFTs and LP). Minswap V2, SundaeSwap V1/V3 and WingRiders V1/V2 mint everything
+ * under their identity policy. Splash has one policy per pool: `findPoolAdapter` on the minting tx's outputs tells
+ * those apart.
+ */
+export const DEX_TOKEN_POLICIES: ReadonlySet<string> = new Set([
+  ...DEX_ADAPTERS.flatMap((a) => (a.poolIdentityPolicy ? [a.poolIdentityPolicy] : [])),
+  MINSWAP_V1.poolNftPolicy,
+  MINSWAP_V1.lpPolicy,
+  MINSWAP_V1.factoryPolicy,
+  ...MUESLISWAP.poolNftPolicies,
+  MUESLISWAP.lpPolicy,
+  MUESLISWAP.factoryPolicy,
+]);
 
 export function dexAdapter(name: DexName): DexAdapter | undefined {
   return byName.get(name);

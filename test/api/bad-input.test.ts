@@ -9,6 +9,7 @@ import { sealCursor } from '../../api/read/cursor.js';
 import { rewardAddress } from '../../cardano/address.js';
 import { ADDRESSES } from '../../mongo/collections/chain.js';
 import { HOLDER_COUNTS, HOLDER_SERIES, holderSeriesId } from '../../mongo/collections/holders.js';
+import { nftCursor } from '../../api/read/nft.js';
 import { NFT_LISTINGS, NFT_SALES, priceKey } from '../../mongo/collections/nft.js';
 import { put, type Store } from '../../mongo/store.js';
 import { STAKE, TIP, seedChain, startTestApi, type TestApi } from './seed.js';
@@ -133,8 +134,8 @@ describe('REST bad input and unknown ids', () => {
     assert.equal(sales.items.length, 1);
     const listings = await expect(`/nft/collections/${POLICY}/listings`, 200);
     assert.equal(listings.items.length, 1);
-    const saleCursor = cursor(`${TIP_SLOT}.0|${SALE_ID}`);
-    const listingCursor = cursor(`${priceKey('1')}|${LISTING_ID}`);
+    const saleCursor = nftCursor.sales(POLICY, `${TIP_SLOT}.0`, SALE_ID);
+    const listingCursor = nftCursor.listings(POLICY, 'price_asc', priceKey('1'), LISTING_ID);
     // The cursors of each list page on.
     await expect(`/nft/collections/${POLICY}/sales?cursor=${saleCursor}`, 200);
     await expect(`/nft/collections/${POLICY}/listings?cursor=${listingCursor}`, 200);
@@ -143,6 +144,12 @@ describe('REST bad input and unknown ids', () => {
       cursor(`${'9'.repeat(23)}|${SALE_ID}`),
       cursor(`-1|${SALE_ID}`),
       cursor(`${TIP_SLOT}|${SALE_ID.slice(0, 64)}`),
+      // The form without the list's digest (what cursors were before they were bound to their list).
+      cursor(`${TIP_SLOT}.0|${SALE_ID}`),
+      cursor(`${priceKey('1')}|${LISTING_ID}`),
+      // Well-formed keys of this list, bound to another policy's list.
+      nftCursor.sales('b8'.repeat(28), `${TIP_SLOT}.0`, SALE_ID),
+      nftCursor.listings('b8'.repeat(28), 'price_asc', priceKey('1'), LISTING_ID),
     ]) {
       await expect(`/nft/collections/${POLICY}/listings?cursor=${c}`, 400, /cursor: not a cursor of this list/);
       await expect(`/nft/collections/${POLICY}/sales?cursor=${c}`, 400, /cursor: not a cursor of this list/);

@@ -143,6 +143,38 @@ describe('Markdown views on a devnet-synced store', function () {
     }
   });
 
+  // The spec's Markdown views table, path by path.
+  const specViews = [
+    '/api/md/market',
+    '/api/md/dashboard',
+    '/api/md/tokens',
+    '/api/md/token/{unit}',
+    '/api/md/pool/{id}',
+    '/api/md/wallet/{address}',
+    '/api/md/address/{address}',
+    '/api/md/nft/{policyId}',
+    '/api/md/stake-pool/{poolId}',
+  ];
+
+  it('the index /api/md/ links only pages that answer 200 and shows every view of the spec', async () => {
+    const index = await get('/api/md/');
+    assert.equal(index.status, 200);
+    assert.equal(index.type, 'text/markdown; charset=utf-8');
+    const linked = siteLinks(index.text);
+    assert.ok(linked.length >= 3, `links in the index: ${linked.join(' ')}`);
+    for (const u of linked) {
+      const a = await get(u);
+      assert.equal(a.status, 200, `${u} → ${a.status} ${a.text.slice(0, 200)}`);
+    }
+    for (const path of specViews) assert.ok(index.text.includes(path), `the index shows ${path}`);
+  });
+
+  it('the Markdown 404 names every view of the spec', async () => {
+    const notFound = await get('/api/md/no-such-view');
+    assert.equal(notFound.status, 404);
+    for (const path of specViews) assert.ok(notFound.text.includes(path), `the 404 names ${path}: ${notFound.text}`);
+  });
+
   it('the pool view lists its recent trades; the wallet view shows the devnet ledger balance', async () => {
     const trades = JSON.parse((await get(`/api/v1/pools/${poolId}/trades?limit=20`)).text) as {
       items: { txHash: string }[];
@@ -171,6 +203,11 @@ describe('Markdown views on a devnet-synced store', function () {
     const view = await get(`/api/md/wallet/$${found.handle}`);
     assert.equal(view.status, 200, view.text);
     assert.ok(view.text.includes(`$${found.handle} (${found.address})`), view.text.slice(0, 400));
+    // The handles the wallet holds, written as the REST wallet answer writes them (one `$` each).
+    const rest = JSON.parse((await get(`/api/v1/wallet/${found.address}`)).text) as { handles: string[] };
+    assert.ok(rest.handles.includes(`$${found.handle}`), rest.handles.join(', '));
+    assert.ok(view.text.includes(` · handles ${rest.handles.join(', ')}`), view.text.slice(0, 600));
+    assert.ok(!view.text.includes('$$'), view.text.slice(0, 600));
   });
 
   it('the token table takes sort and a limit of 1–100', async () => {

@@ -17,8 +17,10 @@ import { JPG_V3_ASK_SCRIPT, decodeListingDatum, listingPrice } from '../../activ
 import { createNftActivities } from '../../activities/nft/stats.js';
 import { createRecomputeActivities } from '../../activities/recompute/index.js';
 import { parseAddress, stakeAddressOf } from '../../cardano/address.js';
+import { SUNDAESWAP_V3 } from '../../cardano/dex/sundaeswap-v3.js';
+import { HANDLE_POLICY } from '../../cardano/handles.js';
 import { dexTokens } from '../../devnet/activity/dex-tokens.js';
-import { JPG_V3_ASK_ADDRESS } from '../../devnet/activity/nft-market.js';
+import { JPG_V3_ASK_ADDRESS, relicsCollection } from '../../devnet/activity/nft-market.js';
 import { startDevnet, type Devnet } from '../../devnet/index.js';
 import { canonicalBlocks } from '../governance/chain-expected.js';
 import { metadataObject, TRANSACTIONS, UTXOS } from '../../mongo/collections/chain.js';
@@ -117,6 +119,16 @@ describe('NFT collections and jpg.store on the devnet', function () {
       ...dexTokens(devnet.world).map((t) => t.policyId),
     ]);
     for (const r of rows) assert.ok(!fungible.has(r.policyId), `${r.name} is not a fungible token's policy`);
+    // The collections are exactly the devnet's NFT collections: its SundaeSwap V3 pool NFTs (CIP-68 (222) tokens,
+    // one per pool) and its ADA Handles are unique tokens too, on the ledger, but neither is an NFT collection.
+    const onLedger = (policy: string) =>
+      [...devnet.ledger.utxos.values()].filter((u) => Object.keys(u.value.assets[policy] ?? {}).length > 0).length;
+    assert.ok(onLedger(SUNDAESWAP_V3.poolScriptHash) > 0, 'the devnet has SundaeSwap V3 pools');
+    assert.ok(onLedger(HANDLE_POLICY) > 0, 'the devnet has minted handles');
+    assert.deepEqual(
+      rows.map((r) => `${r.policyId} ${r.name}`).sort(),
+      [...devnet.world.collections, relicsCollection(devnet.world)].map((c) => `${c.policyId} ${c.name}`).sort(),
+    );
     const res = await get('/nft/collections?pageSize=2&page=2');
     assert.equal(res.body.total, rows.length);
     assert.equal(res.body.page, 2);
@@ -282,6 +294,72 @@ describe('NFT collections and jpg.store on the devnet', function () {
       '/nft/collections?sort=rarity',
     ])
       assert.equal((await get(p)).status, 400, p);
+  });
+
+  it('the listings route, without parameters, answers every active listing: one per ask UTxO on the devnet ledger', async () => {
+    // The spec's listings route takes no parameters and answers the active listings: not a first page of 50.
+    const askAssets = [...devnet.ledger.utxosAt(JPG_V3_ASK_ADDRESS)].flatMap((u) =>
+      Object.entries(u.value.assets).flatMap(([p, names]) => Object.keys(names).map((n) => p + n)),
+    );
+    let most = 0;
+    for (const name of COLLECTION_NAMES) {
+      const policy = byName(name).policyId as string;
+      const r = await get(`/nft/collections/${policy}/listings`);
+      assert.equal(r.status, 200);
+      const onLedger = askAssets.filter((u) => u.startsWith(policy)).sort();
+      assert.deepEqual(
+        r.body.items.map((l: Json) => l.asset.unit).sort(),
+        onLedger,
+        `${name}: every listed NFT, as on the ledger`,
+      );
+      assert.equal(r.body.total, onLedger.length);
+      assert.equal(r.body.nextCursor, null, `${name}: nothing left to page`);
+      most = Math.max(most, onLedger.length);
+      // limit and cursor remain optional extras: a page of 2 says there is more.
+      if (onLedger.length > 2) {
+        const page = await get(`/nft/collections/${policy}/listings?limit=2`);
+        assert.equal(page.body.items.length, 2);
+        assert.ok(page.body.nextCursor);
+      }
+    }
+    assert.ok(most > 2, `a collection with several active listings (${most})`);
+  });
+
+  it('a cursor belongs to its list: one of another collection (or the other order) is a 400; its own pages without gaps or repeats', async () => {
+    const withSales = COLLECTION_NAMES.map(byName)
+      .filter((r) => r.salesAll > 3)
+      .sort((a, b) => b.salesAll - a.salesAll);
+    assert.ok(withSales.length >= 2, 'two collections with sales');
+    const [a, b] = withSales as [Json, Json];
+    const first = await get(`/nft/collections/${a.policyId}/sales?limit=1`);
+    const cursorA = first.body.nextCursor as string;
+    assert.ok(cursorA);
+    const foreign = await get(`/nft/collections/${b.policyId}/sales?limit=1&cursor=${cursorA}`);
+    assert.equal(foreign.status, 400);
+    assert.match(foreign.body.error, /^invalid parameter cursor: /);
+    const listingsA = (await get(`/nft/collections/${a.policyId}/listings?limit=1`)).body.nextCursor as string;
+    assert.ok(listingsA);
+    for (const p of [
+      `/nft/collections/${b.policyId}/listings?limit=1&cursor=${listingsA}`,
+      `/nft/collections/${a.policyId}/listings?limit=1&sort=price_desc&cursor=${listingsA}`,
+      `/nft/collections/${a.policyId}/sales?limit=1&cursor=${listingsA}`,
+    ]) {
+      const r = await get(p);
+      assert.equal(r.status, 400, p);
+      assert.match(r.body.error, /^invalid parameter cursor: /, p);
+    }
+    // The chain of A's own cursors: every sale once, in the order of the single 200-item page.
+    const whole = (await get(`/nft/collections/${a.policyId}/sales?limit=200`)).body.items.map((x: Json) => x.id);
+    assert.equal(whole.length, a.salesAll);
+    const chained: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const r = await get(`/nft/collections/${a.policyId}/sales?limit=3${cursor ? `&cursor=${cursor}` : ''}`);
+      assert.equal(r.status, 200);
+      chained.push(...r.body.items.map((x: Json) => x.id));
+      cursor = r.body.nextCursor;
+    } while (cursor);
+    assert.deepEqual(chained, whole);
   });
 
   it('a forked devnet run indexes the same NFT documents as the clean chain', async () => {

@@ -47,7 +47,7 @@ export function renderNft(ctx: ViewContext, c: NftCollection): string {
     ),
     links([
       ['REST: collection (JSON)', rest(ctx, `/nft/collections/${c.policyId}`)],
-      ['REST: listings (cheapest first)', rest(ctx, `/nft/collections/${c.policyId}/listings`)],
+      ['REST: every active listing (cheapest first)', rest(ctx, `/nft/collections/${c.policyId}/listings`)],
       ['REST: sales', rest(ctx, `/nft/collections/${c.policyId}/sales`)],
       ['Dashboard', md(ctx, '/dashboard')],
     ]),

@@ -141,6 +141,7 @@ export interface Wallet {
   positions: WalletPosition[];
   totals: { ada: number; usd: number | null; tokensAda: number; unpriced: number };
   adaUsd: number | null;
+  /** Handles held, each written with its `$` as REST answers them (`$nova.eth`). */
   handles: string[];
 }
 

@@ -9,7 +9,7 @@ export function renderWallet(ctx: ViewContext, w: Wallet, trades: TradePage, req
     head(
       ctx,
       `Wallet ${requested}`,
-      `${who}${w.stakeAddress && w.stakeAddress !== w.address ? ` · stake key ${w.stakeAddress}` : ''}${w.addresses > 1 ? ` · ${w.addresses} addresses combined${w.complete ? '' : ' (bounded: not every address summed)'}` : ''}${w.handles.length ? ` · handles ${w.handles.map((h) => `$${h}`).join(', ')}` : ''}`,
+      `${who}${w.stakeAddress && w.stakeAddress !== w.address ? ` · stake key ${w.stakeAddress}` : ''}${w.addresses > 1 ? ` · ${w.addresses} addresses combined${w.complete ? '' : ' (bounded: not every address summed)'}` : ''}${w.handles.length ? ` · handles ${w.handles.join(', ')}` : ''}`,
     ),
     table(
       ['ADA balance (ADA)', 'Tokens value (ADA)', 'Total (ADA)', 'Total (USD)', 'Unpriced tokens'],
