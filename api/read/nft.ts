@@ -1,7 +1,7 @@
 /**
  * Read functions of nft (REST, MCP and Markdown present their results).
  */
-import { createHash } from 'node:crypto';
+import { openCursor, sealCursor } from './cursor.js';
 import { storeClock, type SlotClock } from '../../mongo/collections/clock.js';
 import { decodeAssetName } from '../../cardano/units.js';
 import { lovelaceToAda } from '../../cardano/units.js';
@@ -59,15 +59,13 @@ function presentRow(d: NftCollectionStatsDoc) {
 }
 
 /**
- * A cursor is `key|txId#index|digest`, base64url: the sort key and id of the previous page's last item, and a short
- * digest of the list it came from (which list of which policy, and the listings' order), so a cursor of one
- * collection (or of its other list or order) is refused on another instead of paging it from a foreign position.
+ * A cursor holds `key|txId#index`, the sort key and id of the previous page's last item, sealed to the list it came
+ * from (api/read/cursor.ts): which list of which policy, and the listings' order, so a cursor of one collection (or
+ * of its other list or order) is refused on another instead of paging it from a foreign position.
  */
-const listDigest = (list: string) => createHash('sha256').update(list).digest('base64url').slice(0, 8);
 const salesList = (policy: string) => `sales/${policy}`;
 const listingsList = (policy: string, sort: string) => `listings/${policy}/${sort}`;
-const encodeCursor = (list: string, key: string | number, id: string) =>
-  Buffer.from(`${key}|${id}|${listDigest(list)}`).toString('base64url');
+const encodeCursor = (list: string, key: string | number, id: string) => sealCursor(list, `${key}|${id}`);
 /** The cursors the sales and listings routes hand out (exported for tests that seed a store by hand). */
 export const nftCursor = {
   sales: (policy: string, key: string, id: string) => encodeCursor(salesList(policy), key, id),
@@ -80,9 +78,8 @@ const isSaleKey = (key: string) => /^[0-9]{1,15}\.[0-9]{1,6}$/.test(key);
 const isListingKey = (key: string) => key === UNKNOWN_PRICE_KEY || new RegExp(`^[0-9]{${PRICE_KEY_DIGITS}}$`).test(key);
 /** The previous page's last item; 400 unless the cursor is one this very list (`list`) handed out. */
 function decodeCursor(cursor: string, list: string, validKey: (key: string) => boolean): { key: string; id: string } {
-  const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  const m = /^([^|]+)\|([0-9a-f]{64}#[0-9]{1,10})\|([A-Za-z0-9_-]{8})$/.exec(text);
-  if (!m || !validKey(m[1] as string) || m[3] !== listDigest(list))
+  const m = /^([^|]+)\|([0-9a-f]{64}#[0-9]{1,10})$/.exec(openCursor(list, cursor));
+  if (!m || !validKey(m[1] as string))
     throw new BadRequestError(
       'invalid parameter cursor: not a cursor of this list (pass the nextCursor of the previous page)',
     );
