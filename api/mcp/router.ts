@@ -19,7 +19,7 @@ import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
 import { nodeMcpHandler } from './node-adapter.js';
 import { markReplayable } from '../fast-replay.js';
 import { idTail, ReplayCache, replayCall, type ReplayCall } from './replay.js';
-import { buildMcpServer, gatedPath, PROTOCOL_REVISIONS } from './server.js';
+import { buildMcpServer, gatedPath } from './server.js';
 import { serverCard } from './server-card.js';
 
 export const MCP_PATH = '/api/mcp';
@@ -37,37 +37,6 @@ export function singleToolCall(body: unknown): string | null {
  */
 function fastReplayable(ctx: Koa.Context, call: ReplayCall, cp: string, expires: number): void {
   markReplayable(ctx.res, { cp, expires, route: ctx._matchedRoute, idTail: idTail(call.id).length });
-}
-
-type RpcError = { error?: { code?: unknown; data?: { supported?: unknown } } } | null;
-function parseRpc(text: string): RpcError {
-  try {
-    return JSON.parse(text) as RpcError;
-  } catch {
-    return null; // not JSON after all: sent as it came
-  }
-}
-
-/** JSON-RPC UnsupportedProtocolVersion (revision 2026-07-28). */
-const UNSUPPORTED_VERSION = -32022;
-
-/**
- * The SDK's answer with an unsupported-version error (−32022) listing every revision the service serves. The SDK
- * fills `data.supported` from its modern list only (2026-07-28), though the same endpoint serves the 2025 revisions
- * too; the revision spec's own example of a server serving both lists both, and a dual-era client may fall back to
- * any of them. Only a 400 JSON answer is read; every other answer passes untouched.
- */
-export async function withServedRevisions(res: Response): Promise<Response> {
-  if (res.status !== 400 || !(res.headers.get('content-type') ?? '').startsWith('application/json')) return res;
-  const text = await res.text();
-  const m = parseRpc(text);
-  const data = m?.error?.code === UNSUPPORTED_VERSION ? m.error.data : undefined;
-  if (!m || !data || !Array.isArray(data.supported))
-    return new Response(text, { status: res.status, headers: res.headers });
-  data.supported = [...PROTOCOL_REVISIONS];
-  const headers = new Headers(res.headers);
-  headers.delete('content-length');
-  return new Response(JSON.stringify(m), { status: res.status, headers });
 }
 
 export function mcpRouter(deps: ApiDeps): Router {
@@ -89,7 +58,7 @@ export function mcpRouter(deps: ApiDeps): Router {
       fetch: (request, options) => {
         const name = singleToolCall(options?.parsedBody);
         if (name) calls.set(request, name);
-        return handler.fetch(request, options).then(withServedRevisions);
+        return handler.fetch(request, options);
       },
     },
     onerror,

@@ -137,8 +137,9 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
       assert.equal(res.status, 400);
       const m = await rpc(res);
       assert.equal(m.error.code, -32022);
-      // Every revision the endpoint serves (spec: Versioning), as the server card lists them.
-      assert.deepEqual(m.error.data.supported, SERVED);
+      // A modern (per-request `_meta`) request can name only the modern revision: the 2025 ones are reached
+      // through initialize (mcp-koa-temporal.md: `data.supported=["2026-07-28"]`).
+      assert.deepEqual(m.error.data.supported, [MODERN]);
       assert.equal(m.error.data.requested, '2027-01-01');
       const unknown = await modern('prompts/nothing', {});
       assert.equal(unknown.status, 404);
