@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -56,7 +56,23 @@ async function probe(store: Store) {
 const OPS = join(process.cwd(), 'scripts/ops.ts');
 
 async function ops(dataDir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { ...process.env, DATA_DIR: dataDir, TEMPORAL_ADDRESS: '', MONGODB_URI: '', LOG_LEVEL: 'silent' };
+  return opsWith({}, dataDir, ...args);
+}
+
+/** `ops` with extra environment keys (SYNC_SLICE_BLOCKS, MONGODB_URI, …). */
+async function opsWith(
+  extra: Record<string, string>,
+  dataDir: string,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    TEMPORAL_ADDRESS: '',
+    MONGODB_URI: '',
+    LOG_LEVEL: 'silent',
+    ...extra,
+  };
   try {
     const r = await run(process.execPath, ['--import', 'tsx', OPS, ...args], { env });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
@@ -221,5 +237,46 @@ describe('ops command (embedded mode)', function () {
     assert.equal(r.stderr.trim(), 'no run with id sync-chain:42 (see npm run ops -- runs)');
     await assert.rejects(embeddedTrigger(store, 'no-such-job', SCHEDULES), /unknown job no-such-job/);
     assert.throws(() => parseOpsArgs(['frobnicate']), /unknown command: frobnicate/);
+  });
+});
+
+describe('ops command (embedded mode): what it refuses', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let store: Store;
+
+  before(async function () {
+    dir = mkdtempSync(join(tmpdir(), 'cds-ops-guards-'));
+    store = await openStore(loadConfig({ DATA_DIR: dir }));
+    await store.ensureIndexes(ALL_COLLECTIONS);
+  });
+  after(async function () {
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('creates no store: every command over a DATA_DIR without one exits 2 saying so', async function () {
+    const none = join(dir, 'not-a-data-dir');
+    const commands = [
+      ['status'],
+      ['runs'],
+      ['retry', 'market:1'],
+      ['trigger', 'market'],
+      ['sync', 'restart'],
+      ['resync', '--from', 'origin'],
+      ['keys', 'revoke', 'key_abc'],
+    ];
+    const answers = await Promise.all(commands.map((args) => ops(none, ...args)));
+    answers.forEach((r, i) => {
+      const what = commands[i]?.join(' ');
+      assert.equal(r.code, 2, `${what}: ${r.stdout}${r.stderr}`);
+      assert.equal(
+        r.stderr.trim(),
+        `no store under DATA_DIR=${none} yet (the service creates it when it starts)`,
+        `${what}`,
+      );
+      assert.doesNotMatch(r.stdout, /queued run/, `${what}`);
+    });
+    assert.equal(existsSync(none), false, 'no folder, no store created');
   });
 });
