@@ -171,12 +171,15 @@ export async function syncStatus(store: Store, nowMs: number = Date.now()): Prom
   return lines;
 }
 
-/** The sync input of the last sync run (its slice settings), or the service's defaults. */
+/**
+ * The sync input of a restarted sync: SYNC_SLICE_BLOCKS as configured now (an operator who changed it and restarts
+ * gets the new value), the other slice settings of the last sync run, or the service's defaults.
+ */
 function syncInput(last: RunDoc | undefined, sliceBlocks: number): SyncChainInput {
   const prev = (last?.input ?? null) as Partial<SyncChainInput> | null;
   return {
     slicesPerRun: prev?.slicesPerRun ?? SYNC_SLICES_PER_RUN,
-    sliceBlocks: prev?.sliceBlocks ?? sliceBlocks,
+    sliceBlocks,
     tipWaitMs: prev?.tipWaitMs ?? SYNC_TIP_WAIT_MS,
   };
 }

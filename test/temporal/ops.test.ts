@@ -17,6 +17,7 @@ import { createApp } from '../../api/app.js';
 import { createMetrics } from '../../api/metrics/index.js';
 import { pino } from 'pino';
 import { ALL_COLLECTIONS, RUNS } from '../../mongo/collections/index.js';
+import type { RunDoc } from '../../mongo/collections/runs.js';
 import { NEWS } from '../../mongo/collections/news.js';
 import { openStore } from '../../mongo/open.js';
 import { put, type Store } from '../../mongo/store.js';
@@ -240,6 +241,26 @@ describe('ops command (embedded mode)', function () {
   });
 });
 
+/** A finished run of `workflow` under `workflowId`, as the runner records it. */
+function finishedRun(workflow: string, workflowId: string, input: unknown, ms: number): RunDoc {
+  const at = new Date(ms).toISOString();
+  return {
+    _id: `${workflowId}:${ms}`,
+    workflow,
+    workflowId,
+    input,
+    status: 'failed',
+    attempts: 2,
+    error: 'boom',
+    result: null,
+    retryOf: null,
+    requestedBy: 'schedule',
+    queuedAt: at,
+    startedAt: at,
+    finishedAt: at,
+  };
+}
+
 describe('ops command (embedded mode): what it refuses', function () {
   this.timeout(120_000);
   let dir: string;
@@ -278,5 +299,21 @@ describe('ops command (embedded mode): what it refuses', function () {
       assert.doesNotMatch(r.stdout, /queued run/, `${what}`);
     });
     assert.equal(existsSync(none), false, 'no folder, no store created');
+  });
+
+  it('sync restart and resync take SYNC_SLICE_BLOCKS as configured now, not from the last run', async function () {
+    const last = finishedRun(
+      'syncChain',
+      SYNC_WORKFLOW_ID,
+      { slicesPerRun: 7, sliceBlocks: 500, tipWaitMs: 1000 },
+      Date.now() - 60_000,
+    );
+    await store.write([put(RUNS, last)]);
+    const r = await opsWith({ SYNC_SLICE_BLOCKS: '123' }, dir, 'sync', 'restart');
+    assert.equal(r.code, 0, r.stderr);
+    const id = /queued run (\S+)/.exec(r.stdout)?.[1] as string;
+    const queued = await store.collection(RUNS).get(id);
+    assert.deepEqual(queued?.input, { slicesPerRun: 7, sliceBlocks: 123, tipWaitMs: 1000 });
+    await store.write([put(RUNS, { ...queued!, status: 'cancelled' })]);
   });
 });
