@@ -273,15 +273,13 @@ export async function embeddedRetry(
     throw new OpsError(`run ${runId} is ${prev.status}; only a finished run can be retried`);
   if (!Object.hasOwn(workflows, prev.workflow))
     throw new OpsError(`run ${runId} is of unknown workflow ${prev.workflow}`);
-  if (workflows[prev.workflow]?.singleton) {
-    const busy = [...(await runsWithStatus(store, 'running')), ...(await runsWithStatus(store, 'queued'))].find(
-      (r) => r.workflowId === prev.workflowId,
-    );
-    if (busy)
-      throw new OpsError(
-        `${prev.workflowId} already has a ${busy.status} run (${busy._id}); not starting a second one`,
-      );
-  }
+  // One run of a workflow id at a time, singleton or not: a second retry (or a retry while the schedule's run is
+  // queued or running) would run the same job twice.
+  const busy = [...(await runsWithStatus(store, 'running')), ...(await runsWithStatus(store, 'queued'))].find(
+    (r) => r.workflowId === prev.workflowId,
+  );
+  if (busy)
+    throw new OpsError(`${prev.workflowId} already has a ${busy.status} run (${busy._id}); not starting a second one`);
   return enqueueRun(
     store,
     {

@@ -22,7 +22,7 @@ import { NEWS } from '../../mongo/collections/news.js';
 import { openStore } from '../../mongo/open.js';
 import { put, type Store } from '../../mongo/store.js';
 import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
-import { SYNC_WORKFLOW_ID } from '../../temporal/constants.js';
+import { recomputeWorkflowId, SYNC_WORKFLOW_ID } from '../../temporal/constants.js';
 import { OpsError, embeddedStatus, embeddedTrigger, parseOpsArgs } from '../../temporal/ops.js';
 import { SCHEDULES } from '../../temporal/schedules.js';
 import { createRunner, type Runner } from '../../temporal/runner.js';
@@ -315,5 +315,24 @@ describe('ops command (embedded mode): what it refuses', function () {
     const queued = await store.collection(RUNS).get(id);
     assert.deepEqual(queued?.input, { slicesPerRun: 7, sliceBlocks: 123, tipWaitMs: 1000 });
     await store.write([put(RUNS, { ...queued!, status: 'cancelled' })]);
+  });
+
+  it('retry refuses a second run of a job while one is queued, naming it', async function () {
+    const failed = finishedRun('recomputeMarket', recomputeWorkflowId('market'), null, Date.now() - 30_000);
+    await store.write([put(RUNS, failed)]);
+    const first = await ops(dir, 'retry', failed._id);
+    assert.equal(first.code, 0, first.stderr);
+    const id = /queued run (\S+)/.exec(first.stdout)?.[1] as string;
+    assert.ok(id, first.stdout);
+    const second = await ops(dir, 'retry', failed._id);
+    assert.equal(second.code, 2, second.stdout + second.stderr);
+    assert.equal(second.stderr.trim(), `recompute:market already has a queued run (${id}); not starting a second one`);
+    const queued = (await store.collection(RUNS).find('byStatus', { eq: ['queued'] })).filter(
+      (d) => d.workflow === 'recomputeMarket',
+    );
+    assert.deepEqual(
+      queued.map((d) => d._id),
+      [id],
+    );
   });
 });
