@@ -240,10 +240,18 @@ export async function embeddedStatus(store: Store, nowMs: number = Date.now()): 
   ];
 }
 
+/** `runs --workflow W`: W must be a workflow of the registry, else no listing could ever name a run. */
+export function checkWorkflowName(name: string | null, workflows: WorkflowTable = WORKFLOWS): void {
+  if (name !== null && !Object.hasOwn(workflows, name))
+    throw new OpsError(`unknown workflow ${name} (known: ${Object.keys(workflows).join(', ')})`);
+}
+
 export async function embeddedRuns(
   store: Store,
   opts: { failed: boolean; limit: number; workflow: string | null },
+  workflows: WorkflowTable = WORKFLOWS,
 ): Promise<string[]> {
+  checkWorkflowName(opts.workflow, workflows);
   const runs = store.collection(RUNS);
   let docs: RunDoc[];
   if (opts.failed && opts.workflow) {
@@ -342,7 +350,9 @@ async function executionFailure(client: Client, workflowId: string, runId: strin
 export async function temporalRuns(
   client: Client,
   opts: { failed: boolean; limit: number; workflow: string | null },
+  workflows: WorkflowTable = WORKFLOWS,
 ): Promise<string[]> {
+  checkWorkflowName(opts.workflow, workflows);
   const where = [
     ...(opts.failed ? [`ExecutionStatus = "Failed"`] : []),
     ...(opts.workflow ? [`WorkflowType = "${opts.workflow.replace(/"/g, '')}"`] : []),

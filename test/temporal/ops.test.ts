@@ -335,4 +335,11 @@ describe('ops command (embedded mode): what it refuses', function () {
       [id],
     );
   });
+
+  it('runs --workflow names an unknown workflow instead of listing nothing', async function () {
+    const r = await ops(dir, 'runs', '--workflow', 'nope');
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.equal(r.stderr.trim(), `unknown workflow nope (known: ${Object.keys(WORKFLOWS).join(', ')})`);
+    assert.equal(r.stdout, '');
+  });
 });
