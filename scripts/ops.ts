@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { KeysCommandError, KEYS_USAGE, parseKeysArgs, runKeysCommand } from '../api/access/ops-keys.js';
-import { ConfigError, loadConfig, type Config } from '../config/index.js';
+import { ConfigError, loadConfig, StartupError, type Config } from '../config/index.js';
 import { ACCESS_COLLECTIONS } from '../mongo/collections/access.js';
 import { openStore } from '../mongo/open.js';
 import type { Store } from '../mongo/store.js';
@@ -156,6 +156,11 @@ main(process.argv.slice(2)).catch((e: unknown) => {
   if (e instanceof OpsError || e instanceof ConfigError || e instanceof KeysCommandError) {
     console.error(e.message);
     process.exit(2);
+  }
+  if (e instanceof StartupError) {
+    // The configured store does not answer: one line naming MONGODB_URI (password redacted), no stack.
+    console.error(e.message);
+    process.exit(1);
   }
   console.error(`ops failed: ${e instanceof Error ? e.message : String(e)}`);
   process.exit(1);
