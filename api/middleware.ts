@@ -27,7 +27,17 @@ export function requestId(): Koa.Middleware {
 export const requestLog = (ctx: Koa.Context, fallback: Logger): Logger =>
   (ctx.state.log as Logger | undefined) ?? fallback;
 
-/** One structured line per request: method, path, status, duration in ms. Errors at 5xx log at error level. */
+/**
+ * The process probes (/healthz, /healthz/*, /readyz; api/routes/health.ts). Their 503 is an answer, not a failure of
+ * the service: a monitor polling through an outage must not fill the error log.
+ */
+const PROBE_PATH = /^\/(healthz|readyz)(\/|$)/;
+const isProbe503 = (ctx: Koa.Context, status: number) => status === 503 && PROBE_PATH.test(ctx.path);
+
+/**
+ * One structured line per request: method, path, status, duration in ms. Errors at 5xx log at error level, except
+ * a probe's 503 (warn: the probe answered what it was asked).
+ */
 export function accessLog(log: Logger): Koa.Middleware {
   return async (ctx, next) => {
     const started = performance.now();
@@ -43,7 +53,8 @@ export function accessLog(log: Logger): Koa.Middleware {
         status,
         ms: Math.round((performance.now() - started) * 100) / 100,
       };
-      if (status >= 500) reqLog.error(line, 'request');
+      if (isProbe503(ctx, status)) reqLog.warn(line, 'request');
+      else if (status >= 500) reqLog.error(line, 'request');
       else reqLog.info(line, 'request');
     }
   };
@@ -109,7 +120,7 @@ export function errorAnswers(fallbackLog: Logger): Koa.Middleware {
       if (err instanceof AppError) {
         status = err.status;
         body = err.body();
-        if (status >= 500) log.warn({ status, error: err.message }, 'service error');
+        if (status >= 500 && !isProbe503(ctx, status)) log.warn({ status, error: err.message }, 'service error');
       } else if (typeof e.status === 'number' && e.status >= 400 && e.status < 500 && e.expose === true) {
         status = e.status;
         body = { error: String(e.message) };

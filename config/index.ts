@@ -222,6 +222,19 @@ export type Config = { [K in keyof Keys as HasDefault<K>]: Parsed<K> } & {
 
 export class ConfigError extends Error {}
 
+/**
+ * A configured service that cannot be used (MONGODB_URI names a store that does not answer): the message is one line
+ * naming the key and the reason; entry points print it without a stack trace and exit 1.
+ */
+export class StartupError extends Error {
+  override name = 'StartupError';
+}
+
+/** `scheme://user:password@host…` with the password replaced by `***`, for any value echoed to a log or terminal. */
+export function redactUri(value: string): string {
+  return value.replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^:@/\s]*:)[^@/\s]*@/gi, '$1***@');
+}
+
 /** Parse and validate; throws ConfigError naming the first bad key with what it must be. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const out: Record<string, unknown> = {};
@@ -232,7 +245,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (value === undefined) continue;
     const r = def.schema.safeParse(value);
     if (r.success) out[name] = r.data;
-    else problems.push(`${name}=${JSON.stringify(value)}: ${r.error.issues.map((i) => i.message).join('; ')}`);
+    else
+      problems.push(`${name}=${JSON.stringify(redactUri(value))}: ${r.error.issues.map((i) => i.message).join('; ')}`);
   }
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   out.SITE_URL = String(out.SITE_URL ?? `http://localhost:${String(out.PORT)}`).replace(/\/+$/, '');
@@ -241,14 +255,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
 /**
  * For process entry points: load the configuration and run `main` with it. A bad configuration (at start, or a
- * ConfigError `main` throws for a missing address) prints its one-line reason and exits 2; any other failure prints
- * `fatal:` with the stack and exits 1.
+ * ConfigError `main` throws for a missing address) prints its one-line reason and exits 2; a configured service that
+ * does not answer (StartupError: a store that cannot be reached) prints its one-line reason and exits 1; any other
+ * failure prints `fatal:` with the stack and exits 1.
  */
 export function runWithConfig(main: (config: Config) => Promise<void>): void {
   const fail = (e: unknown): never => {
     if (e instanceof ConfigError) {
       console.error(e.message);
       process.exit(2);
+    }
+    if (e instanceof StartupError) {
+      console.error(e.message);
+      process.exit(1);
     }
     console.error('fatal:', e instanceof Error ? (e.stack ?? e.message) : e);
     process.exit(1);

@@ -3,8 +3,9 @@
  * `${DATA_DIR}/store`. Index creation is the caller's step (`store.ensureIndexes(ALL_COLLECTIONS)`).
  */
 import { join } from 'node:path';
+import { redactUri, StartupError } from '../config/index.js';
 import { openEmbeddedStore } from './adapters/embedded.js';
-import { openMongoStore } from './adapters/mongodb.js';
+import { openMongoStore, StoreUnreachableError } from './adapters/mongodb.js';
 import type { Store } from './store.js';
 
 export interface StoreConfig {
@@ -16,11 +17,33 @@ export interface StoreConfig {
 
 /** `readOnly` (embedded only): open beside a running service without taking part in writes, e.g. the ops CLI. */
 export async function openStore(cfg: StoreConfig, opts: { readOnly?: boolean } = {}): Promise<Store> {
-  if (cfg.MONGODB_URI)
+  const uri = cfg.MONGODB_URI;
+  if (uri)
     return openMongoStore({
-      uri: cfg.MONGODB_URI,
+      uri,
       db: cfg.MONGODB_DB,
       ...(cfg.MONGODB_WRITE_BATCH ? { writeBatch: cfg.MONGODB_WRITE_BATCH } : {}),
+    }).catch((e: unknown) => {
+      // The driver's own failure to parse, reach or log in: a StartupError naming the key (password redacted).
+      if (!(e instanceof StoreUnreachableError)) throw e;
+      throw new StartupError(`MONGODB_URI=${redactUri(uri)}: cannot open the store: ${driverReason(e, uri)}`);
     });
   return openEmbeddedStore({ path: join(cfg.DATA_DIR, 'store'), readOnly: opts.readOnly ?? false });
+}
+
+/** The driver's reason, with the URI's credentials (as written or URL-decoded) never repeated. */
+function driverReason(e: Error, uri: string): string {
+  let reason = redactUri(e.message);
+  const secret = /^[a-z][a-z0-9+.-]*:\/\/[^:@/\s]*:([^@/\s]+)@/i.exec(uri)?.[1];
+  if (secret)
+    for (const s of new Set([secret, safeDecode(secret)])) if (s.length >= 3) reason = reason.split(s).join('***');
+  return reason;
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }

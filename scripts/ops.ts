@@ -3,8 +3,10 @@
  * Temporal; otherwise it reads and queues runs in the store (DATA_DIR or MONGODB_URI) that the service's embedded
  * runner executes. Mistakes (unknown command, run id or job) exit with code 2 and a one-line reason.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { KeysCommandError, KEYS_USAGE, parseKeysArgs, runKeysCommand } from '../api/access/ops-keys.js';
-import { ConfigError, loadConfig, type Config } from '../config/index.js';
+import { ConfigError, loadConfig, StartupError, type Config } from '../config/index.js';
 import { ACCESS_COLLECTIONS } from '../mongo/collections/access.js';
 import { openStore } from '../mongo/open.js';
 import type { Store } from '../mongo/store.js';
@@ -29,6 +31,21 @@ import {
   type OpsCommand,
 } from '../temporal/ops.js';
 import { SCHEDULES } from '../temporal/schedules.js';
+
+/**
+ * Opens the store the service uses. The embedded store must exist already, for every command: ops never creates one
+ * (a mistyped DATA_DIR would otherwise get a new, empty store, and a queued run or a key no service ever sees).
+ * Reads open it read-only beside the running service; the other commands write to it.
+ */
+async function openOpsStore(config: Config, opts: { readOnly: boolean }): Promise<Store> {
+  const missing = () =>
+    new OpsError(`no store under DATA_DIR=${config.DATA_DIR} yet (the service creates it when it starts)`);
+  if (!config.MONGODB_URI && !existsSync(join(config.DATA_DIR, 'store', 'data.mdb'))) throw missing();
+  return openStore(config, opts).catch((e: unknown) => {
+    if (!config.MONGODB_URI && e instanceof Error && /No such file/i.test(e.message)) throw missing();
+    throw e;
+  });
+}
 
 async function embedded(
   cmd: Exclude<OpsCommand, { cmd: 'help' | 'jobs' }>,
@@ -66,7 +83,7 @@ async function temporal(
   try {
     switch (cmd.cmd) {
       case 'status': {
-        const store = await openStore(config, { readOnly: true });
+        const store = await openOpsStore(config, { readOnly: true });
         try {
           return await temporalStatus(t.client, store, address);
         } finally {
@@ -100,7 +117,7 @@ async function keys(args: readonly string[]): Promise<void> {
     return;
   }
   const cmd = parseKeysArgs([...args]);
-  const store = await openStore(loadConfig());
+  const store = await openOpsStore(loadConfig(), { readOnly: false });
   try {
     await store.ensureIndexes([...ACCESS_COLLECTIONS]);
     console.log((await runKeysCommand(store, cmd)).join('\n'));
@@ -124,13 +141,8 @@ async function main(argv: readonly string[]): Promise<void> {
   let lines: string[];
   if (config.TEMPORAL_ADDRESS) lines = await temporal(cmd, config, config.TEMPORAL_ADDRESS);
   else {
-    // Reads open the store read-only beside the running service; retry/trigger write one queued run.
-    const readOnly = cmd.cmd === 'status' || cmd.cmd === 'runs';
-    const store = await openStore(config, { readOnly }).catch((e: unknown) => {
-      if (readOnly && e instanceof Error && /No such file/i.test(e.message))
-        throw new OpsError(`no store under DATA_DIR=${config.DATA_DIR} yet (the service creates it when it starts)`);
-      throw e;
-    });
+    // Reads open the store read-only beside the running service; retry/trigger/sync restart/resync queue one run.
+    const store = await openOpsStore(config, { readOnly: cmd.cmd === 'status' || cmd.cmd === 'runs' });
     try {
       lines = await embedded(cmd, store, config);
     } finally {
@@ -144,6 +156,11 @@ main(process.argv.slice(2)).catch((e: unknown) => {
   if (e instanceof OpsError || e instanceof ConfigError || e instanceof KeysCommandError) {
     console.error(e.message);
     process.exit(2);
+  }
+  if (e instanceof StartupError) {
+    // The configured store does not answer: one line naming MONGODB_URI (password redacted), no stack.
+    console.error(e.message);
+    process.exit(1);
   }
   console.error(`ops failed: ${e instanceof Error ? e.message : String(e)}`);
   process.exit(1);

@@ -171,12 +171,15 @@ export async function syncStatus(store: Store, nowMs: number = Date.now()): Prom
   return lines;
 }
 
-/** The sync input of the last sync run (its slice settings), or the service's defaults. */
+/**
+ * The sync input of a restarted sync: SYNC_SLICE_BLOCKS as configured now (an operator who changed it and restarts
+ * gets the new value), the other slice settings of the last sync run, or the service's defaults.
+ */
 function syncInput(last: RunDoc | undefined, sliceBlocks: number): SyncChainInput {
   const prev = (last?.input ?? null) as Partial<SyncChainInput> | null;
   return {
     slicesPerRun: prev?.slicesPerRun ?? SYNC_SLICES_PER_RUN,
-    sliceBlocks: prev?.sliceBlocks ?? sliceBlocks,
+    sliceBlocks,
     tipWaitMs: prev?.tipWaitMs ?? SYNC_TIP_WAIT_MS,
   };
 }
@@ -237,10 +240,18 @@ export async function embeddedStatus(store: Store, nowMs: number = Date.now()): 
   ];
 }
 
+/** `runs --workflow W`: W must be a workflow of the registry, else no listing could ever name a run. */
+export function checkWorkflowName(name: string | null, workflows: WorkflowTable = WORKFLOWS): void {
+  if (name !== null && !Object.hasOwn(workflows, name))
+    throw new OpsError(`unknown workflow ${name} (known: ${Object.keys(workflows).join(', ')})`);
+}
+
 export async function embeddedRuns(
   store: Store,
   opts: { failed: boolean; limit: number; workflow: string | null },
+  workflows: WorkflowTable = WORKFLOWS,
 ): Promise<string[]> {
+  checkWorkflowName(opts.workflow, workflows);
   const runs = store.collection(RUNS);
   let docs: RunDoc[];
   if (opts.failed && opts.workflow) {
@@ -270,15 +281,13 @@ export async function embeddedRetry(
     throw new OpsError(`run ${runId} is ${prev.status}; only a finished run can be retried`);
   if (!Object.hasOwn(workflows, prev.workflow))
     throw new OpsError(`run ${runId} is of unknown workflow ${prev.workflow}`);
-  if (workflows[prev.workflow]?.singleton) {
-    const busy = [...(await runsWithStatus(store, 'running')), ...(await runsWithStatus(store, 'queued'))].find(
-      (r) => r.workflowId === prev.workflowId,
-    );
-    if (busy)
-      throw new OpsError(
-        `${prev.workflowId} already has a ${busy.status} run (${busy._id}); not starting a second one`,
-      );
-  }
+  // One run of a workflow id at a time, singleton or not: a second retry (or a retry while the schedule's run is
+  // queued or running) would run the same job twice.
+  const busy = [...(await runsWithStatus(store, 'running')), ...(await runsWithStatus(store, 'queued'))].find(
+    (r) => r.workflowId === prev.workflowId,
+  );
+  if (busy)
+    throw new OpsError(`${prev.workflowId} already has a ${busy.status} run (${busy._id}); not starting a second one`);
   return enqueueRun(
     store,
     {
@@ -341,7 +350,9 @@ async function executionFailure(client: Client, workflowId: string, runId: strin
 export async function temporalRuns(
   client: Client,
   opts: { failed: boolean; limit: number; workflow: string | null },
+  workflows: WorkflowTable = WORKFLOWS,
 ): Promise<string[]> {
+  checkWorkflowName(opts.workflow, workflows);
   const where = [
     ...(opts.failed ? [`ExecutionStatus = "Failed"`] : []),
     ...(opts.workflow ? [`WorkflowType = "${opts.workflow.replace(/"/g, '')}"`] : []),

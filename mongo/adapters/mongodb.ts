@@ -6,7 +6,15 @@
  * applied (no multi-document transactions: FerretDB 1.x has none), which the sync's undo journal makes safe
  * (activities/sync/journal.ts `recoverIncomplete`), not this adapter.
  */
-import { MongoClient, type AnyBulkWriteOperation, type Db, type Document, type Filter, type Sort } from 'mongodb';
+import {
+  MongoClient,
+  MongoError,
+  type AnyBulkWriteOperation,
+  type Db,
+  type Document,
+  type Filter,
+  type Sort,
+} from 'mongodb';
 import type {
   Collection,
   CollectionSpec,
@@ -204,9 +212,24 @@ export const DEFAULT_WRITE_BATCH = 1000;
 export async function openMongoStore(opts: { uri: string; db: string; writeBatch?: number }): Promise<Store> {
   const writeBatch = opts.writeBatch ?? DEFAULT_WRITE_BATCH;
   if (!Number.isInteger(writeBatch) || writeBatch < 1) throw new RangeError(`writeBatch must be ≥ 1: ${writeBatch}`);
-  // Fields set to undefined are left out, as JSON would, instead of being stored as null.
-  const client = new MongoClient(opts.uri, { ignoreUndefined: true });
-  await client.connect();
-  await client.db(opts.db).command({ ping: 1 });
+  let client: MongoClient | null = null;
+  try {
+    // Fields set to undefined are left out, as JSON would, instead of being stored as null.
+    client = new MongoClient(opts.uri, { ignoreUndefined: true });
+    await client.connect();
+    await client.db(opts.db).command({ ping: 1 });
+  } catch (e) {
+    if (!(e instanceof MongoError)) throw e;
+    await client?.close().catch(() => undefined);
+    throw new StoreUnreachableError(`${e.name}: ${e.message.split('\n')[0] ?? ''}`, { cause: e });
+  }
   return new MongoStore(client, client.db(opts.db), writeBatch);
+}
+
+/**
+ * The driver could not parse the URI, reach the server or log in when the store was opened; the message is the
+ * driver's error name and first line (it may repeat the URI: redact it before showing it).
+ */
+export class StoreUnreachableError extends Error {
+  override name = 'StoreUnreachableError';
 }

@@ -5,7 +5,8 @@ import { pino } from 'pino';
 import { startApi } from '../../api/server.js';
 import { TooManyRequestsError, UnauthorizedError } from '../../api/errors.js';
 import type { AccessLayer } from '../../api/deps.js';
-import type { Collection, CollectionSpec, Store } from '../../mongo/store.js';
+import { SYNC_HEALTH, SYNC_HEALTH_ID } from '../../mongo/collections/sync-state.js';
+import { put, type Collection, type CollectionSpec, type Store } from '../../mongo/store.js';
 import { TIP, seedChain, startTestApi, type TestApi } from './seed.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
@@ -156,6 +157,63 @@ describe('API app: failures', () => {
       const ready = await api.get('/readyz');
       assert.equal(ready.status, 503);
       assert.match((ready.body as Json).error, /store does not answer/);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+describe('API app: the log of probe answers', () => {
+  it('logs a 503 of /readyz and /healthz/* as one warn-level request line; other 5xx stay errors', async () => {
+    const lines: Json[] = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as Json) });
+    // A sync stalled on a rollback it could not undo: /healthz/sync is 503, and so is every chain answer.
+    const at = new Date().toISOString();
+    const stalled = async (store: Store) => {
+      await seedChain(store);
+      await store.write([
+        put(SYNC_HEALTH, {
+          _id: SYNC_HEALTH_ID,
+          contactAt: at,
+          tip: null,
+          failing: null,
+          stall: {
+            kind: 'rollback-too-deep',
+            reason: 'sync stalled: rollback beyond the undo window, resync needed',
+            action: 'resync',
+            error: 'RollbackTooDeepError',
+            since: at,
+            abandonedAbove: 0,
+          },
+          generation: 0,
+          lastDeepRollback: null,
+          updatedAt: at,
+        }),
+      ]);
+    };
+    const api = await startTestApi(stalled, { log, workerDown: () => 'the embedded worker is restarting' });
+    // The request line and every other line under its request id.
+    const reqIdOf = (path: string) => lines.find((l) => l.msg === 'request' && l.path === path)?.reqId as unknown;
+    const linesOf = (path: string) => lines.filter((l) => l.path === path || l.reqId === reqIdOf(path));
+    try {
+      for (const path of ['/readyz', '/healthz/sync']) {
+        const r = await api.get(path);
+        assert.equal(r.status, 503, path);
+        const logged = linesOf(path);
+        assert.deepEqual(
+          logged.map((l) => [l.level, l.msg, l.status]),
+          [[40, 'request', 503]],
+          `${path}: ${JSON.stringify(logged)}`,
+        );
+      }
+      // A chain answer withheld by the stall is a service failure: error level, with its reason.
+      const chain = `/api/v1/explorer/blocks/${TIP.height}`;
+      assert.equal((await api.get(chain)).status, 503);
+      const logged = linesOf(chain);
+      assert.deepEqual(logged.map((l) => [l.level, l.msg]).sort(), [
+        [40, 'service error'],
+        [50, 'request'],
+      ]);
     } finally {
       await api.close();
     }

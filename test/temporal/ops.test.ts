@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -17,11 +17,12 @@ import { createApp } from '../../api/app.js';
 import { createMetrics } from '../../api/metrics/index.js';
 import { pino } from 'pino';
 import { ALL_COLLECTIONS, RUNS } from '../../mongo/collections/index.js';
+import type { RunDoc } from '../../mongo/collections/runs.js';
 import { NEWS } from '../../mongo/collections/news.js';
 import { openStore } from '../../mongo/open.js';
 import { put, type Store } from '../../mongo/store.js';
 import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
-import { SYNC_WORKFLOW_ID } from '../../temporal/constants.js';
+import { recomputeWorkflowId, SYNC_WORKFLOW_ID } from '../../temporal/constants.js';
 import { OpsError, embeddedStatus, embeddedTrigger, parseOpsArgs } from '../../temporal/ops.js';
 import { SCHEDULES } from '../../temporal/schedules.js';
 import { createRunner, type Runner } from '../../temporal/runner.js';
@@ -56,7 +57,23 @@ async function probe(store: Store) {
 const OPS = join(process.cwd(), 'scripts/ops.ts');
 
 async function ops(dataDir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { ...process.env, DATA_DIR: dataDir, TEMPORAL_ADDRESS: '', MONGODB_URI: '', LOG_LEVEL: 'silent' };
+  return opsWith({}, dataDir, ...args);
+}
+
+/** `ops` with extra environment keys (SYNC_SLICE_BLOCKS, MONGODB_URI, …). */
+async function opsWith(
+  extra: Record<string, string>,
+  dataDir: string,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    TEMPORAL_ADDRESS: '',
+    MONGODB_URI: '',
+    LOG_LEVEL: 'silent',
+    ...extra,
+  };
   try {
     const r = await run(process.execPath, ['--import', 'tsx', OPS, ...args], { env });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
@@ -221,5 +238,108 @@ describe('ops command (embedded mode)', function () {
     assert.equal(r.stderr.trim(), 'no run with id sync-chain:42 (see npm run ops -- runs)');
     await assert.rejects(embeddedTrigger(store, 'no-such-job', SCHEDULES), /unknown job no-such-job/);
     assert.throws(() => parseOpsArgs(['frobnicate']), /unknown command: frobnicate/);
+  });
+});
+
+/** A finished run of `workflow` under `workflowId`, as the runner records it. */
+function finishedRun(workflow: string, workflowId: string, input: unknown, ms: number): RunDoc {
+  const at = new Date(ms).toISOString();
+  return {
+    _id: `${workflowId}:${ms}`,
+    workflow,
+    workflowId,
+    input,
+    status: 'failed',
+    attempts: 2,
+    error: 'boom',
+    result: null,
+    retryOf: null,
+    requestedBy: 'schedule',
+    queuedAt: at,
+    startedAt: at,
+    finishedAt: at,
+  };
+}
+
+describe('ops command (embedded mode): what it refuses', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let store: Store;
+
+  before(async function () {
+    dir = mkdtempSync(join(tmpdir(), 'cds-ops-guards-'));
+    store = await openStore(loadConfig({ DATA_DIR: dir }));
+    await store.ensureIndexes(ALL_COLLECTIONS);
+  });
+  after(async function () {
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('creates no store: every command over a DATA_DIR without one exits 2 saying so', async function () {
+    const none = join(dir, 'not-a-data-dir');
+    const commands = [
+      ['status'],
+      ['runs'],
+      ['retry', 'market:1'],
+      ['trigger', 'market'],
+      ['sync', 'restart'],
+      ['resync', '--from', 'origin'],
+      ['keys', 'revoke', 'key_abc'],
+    ];
+    const answers = await Promise.all(commands.map((args) => ops(none, ...args)));
+    answers.forEach((r, i) => {
+      const what = commands[i]?.join(' ');
+      assert.equal(r.code, 2, `${what}: ${r.stdout}${r.stderr}`);
+      assert.equal(
+        r.stderr.trim(),
+        `no store under DATA_DIR=${none} yet (the service creates it when it starts)`,
+        `${what}`,
+      );
+      assert.doesNotMatch(r.stdout, /queued run/, `${what}`);
+    });
+    assert.equal(existsSync(none), false, 'no folder, no store created');
+  });
+
+  it('sync restart and resync take SYNC_SLICE_BLOCKS as configured now, not from the last run', async function () {
+    const last = finishedRun(
+      'syncChain',
+      SYNC_WORKFLOW_ID,
+      { slicesPerRun: 7, sliceBlocks: 500, tipWaitMs: 1000 },
+      Date.now() - 60_000,
+    );
+    await store.write([put(RUNS, last)]);
+    const r = await opsWith({ SYNC_SLICE_BLOCKS: '123' }, dir, 'sync', 'restart');
+    assert.equal(r.code, 0, r.stderr);
+    const id = /queued run (\S+)/.exec(r.stdout)?.[1] as string;
+    const queued = await store.collection(RUNS).get(id);
+    assert.deepEqual(queued?.input, { slicesPerRun: 7, sliceBlocks: 123, tipWaitMs: 1000 });
+    await store.write([put(RUNS, { ...queued!, status: 'cancelled' })]);
+  });
+
+  it('retry refuses a second run of a job while one is queued, naming it', async function () {
+    const failed = finishedRun('recomputeMarket', recomputeWorkflowId('market'), null, Date.now() - 30_000);
+    await store.write([put(RUNS, failed)]);
+    const first = await ops(dir, 'retry', failed._id);
+    assert.equal(first.code, 0, first.stderr);
+    const id = /queued run (\S+)/.exec(first.stdout)?.[1] as string;
+    assert.ok(id, first.stdout);
+    const second = await ops(dir, 'retry', failed._id);
+    assert.equal(second.code, 2, second.stdout + second.stderr);
+    assert.equal(second.stderr.trim(), `recompute:market already has a queued run (${id}); not starting a second one`);
+    const queued = (await store.collection(RUNS).find('byStatus', { eq: ['queued'] })).filter(
+      (d) => d.workflow === 'recomputeMarket',
+    );
+    assert.deepEqual(
+      queued.map((d) => d._id),
+      [id],
+    );
+  });
+
+  it('runs --workflow names an unknown workflow instead of listing nothing', async function () {
+    const r = await ops(dir, 'runs', '--workflow', 'nope');
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.equal(r.stderr.trim(), `unknown workflow nope (known: ${Object.keys(WORKFLOWS).join(', ')})`);
+    assert.equal(r.stdout, '');
   });
 });

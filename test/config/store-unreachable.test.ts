@@ -1,0 +1,63 @@
+/**
+ * A MONGODB_URI whose server does not answer, as an operator meets it: `npm start`, `npm run ops` and
+ * `npm run mongo:indexes` stop with exit code 1 and one line naming MONGODB_URI and the driver's reason, the URI's
+ * password redacted, no stack trace. (Each case starts a tsx process; the driver gives up after 500 ms.)
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from '../../config/index.js';
+
+const URI = 'mongodb://user:secret@127.0.0.1:1/?serverSelectionTimeoutMS=500';
+const LINE =
+  'MONGODB_URI=mongodb://user:***@127.0.0.1:1/?serverSelectionTimeoutMS=500: cannot open the store: ' +
+  'MongoServerSelectionError: connect ECONNREFUSED 127.0.0.1:1';
+
+describe('a MongoDB store that cannot be reached', function () {
+  this.timeout(120_000);
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'cds-unreachable-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  const entryPoints: [string, string[]][] = [
+    ['npm start', ['scripts/start.ts']],
+    ['npm run ops -- status', ['scripts/ops.ts', 'status']],
+    ['npm run mongo:indexes', ['scripts/mongo-indexes.ts']],
+  ];
+  for (const [what, args] of entryPoints)
+    it(`${what}: exit 1, one line naming MONGODB_URI and the reason, the password never shown`, () => {
+      const r = spawnSync(process.execPath, ['--import', 'tsx', ...args], {
+        env: {
+          ...process.env,
+          MONGODB_URI: URI,
+          DATA_DIR: dir,
+          PORT: '0',
+          // No devnet child: only the store is in question.
+          OGMIOS_URL: 'ws://127.0.0.1:1',
+          TEMPORAL_ADDRESS: '',
+          LOG_LEVEL: 'warn',
+        },
+        encoding: 'utf8',
+        timeout: 90_000,
+      });
+      const out = `${r.stdout}${r.stderr}`;
+      assert.equal(r.status, 1, out);
+      assert.ok(r.stderr.split('\n').includes(LINE), out);
+      assert.doesNotMatch(out, /secret/);
+      assert.doesNotMatch(out, /fatal:|^\s+at /m, 'no stack trace');
+    });
+
+  it('a bad MONGODB_URI is named without its password', () => {
+    assert.throws(
+      () => loadConfig({ MONGODB_URI: 'http://user:secret@db.example:27017' }),
+      (e: unknown) =>
+        e instanceof ConfigError &&
+        e.message.includes('MONGODB_URI="http://user:***@db.example:27017": must be a URL') &&
+        !e.message.includes('secret'),
+    );
+  });
+});
