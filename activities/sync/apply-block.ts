@@ -35,6 +35,13 @@ export interface BlockContext {
   /** Unix ms of a slot. */
   slotTime(slot: number): number;
   epochOf(slot: number): number;
+  /**
+   * The ledger's `stakePoolDeposit` (lovelace) when every pool registration of the chain is known (the sync started
+   * at origin); null otherwise. A stake pool registration certificate carries no deposit on chain (Ogmios gives
+   * none), yet a new registration pays it: the transaction document's certificate is given it, so the explorer's
+   * transaction balances (inputs = outputs + fee + deposits).
+   */
+  poolDeposit: bigint | null;
 }
 
 export const refId = (r: OutputReference) => `${r.transaction.id}#${r.index}`;
@@ -243,9 +250,17 @@ export function applyBlock(
       });
     }
     // Certificates and withdrawals take effect only for valid transactions.
-    const certificates = (tx.certificates ?? []).map((c) => toPlain(c) as Record<string, unknown>);
+    const certs = tx.certificates ?? [];
+    const charged: (bigint | null)[] = valid ? certs.map((c) => applyCertificate(state, c, slot, ctx)) : [];
+    const certificates = certs.map(
+      (c, i) =>
+        toPlain(
+          charged[i] !== null && charged[i] !== undefined && c.deposit === undefined
+            ? { ...c, deposit: { ada: { lovelace: charged[i] } } }
+            : c,
+        ) as Record<string, unknown>,
+    );
     if (valid) {
-      for (const c of tx.certificates ?? []) applyCertificate(state, c, slot, ctx);
       for (const [stakeAddr, w] of Object.entries(tx.withdrawals ?? {})) {
         const prev = state.get(STAKE_ACCOUNTS, stakeAddr) ?? newStakeAccount(stakeAddr, slot, true);
         state.put(STAKE_ACCOUNTS, {
@@ -424,30 +439,46 @@ function drepId(d: unknown): string | null {
   return r.type === 'registered' ? (r.id ?? null) : (r.type ?? null);
 }
 
-function applyCertificate(state: SliceState, c: Record<string, unknown>, slot: number, ctx: BlockContext): void {
+/**
+ * Applies one certificate of a valid transaction. Returns the deposit it charged when the chain's certificate does
+ * not say (a new stake pool registration: not one that updates a registered pool, retiring or not), else null.
+ */
+function applyCertificate(
+  state: SliceState,
+  c: Record<string, unknown>,
+  slot: number,
+  ctx: BlockContext,
+): bigint | null {
   const stakeAddr = stakeCredAddress(ctx.network, c);
   switch (c.type) {
     case 'stakeCredentialRegistration': {
       const prev = state.get(STAKE_ACCOUNTS, stakeAddr as string) ?? newStakeAccount(stakeAddr as string, slot, false);
       state.put(STAKE_ACCOUNTS, { ...prev, registered: true, deposit: lovelaceOf(c.deposit) ?? '2000000', slot });
-      return;
+      return null;
     }
     case 'stakeCredentialDeregistration': {
       const prev = state.get(STAKE_ACCOUNTS, stakeAddr as string) ?? newStakeAccount(stakeAddr as string, slot, true);
       state.put(STAKE_ACCOUNTS, { ...prev, registered: false, deposit: null, poolId: null, drep: null, slot });
-      return;
+      return null;
     }
     case 'stakeDelegation': {
       const prev = state.get(STAKE_ACCOUNTS, stakeAddr as string) ?? newStakeAccount(stakeAddr as string, slot, true);
       const pool = (c.stakePool as { id?: string } | undefined)?.id;
       const drep = drepId(c.delegateRepresentative);
       state.put(STAKE_ACCOUNTS, { ...prev, poolId: pool ?? prev.poolId, drep: drep ?? prev.drep, slot });
-      return;
+      return null;
     }
     case 'stakePoolRegistration': {
       const params = toPlain(c.stakePool) as Record<string, unknown>;
       const id = params.id as string;
-      const prev = state.get(STAKE_POOL_REGS, id) ?? newPoolReg(id, slot);
+      const known = state.get(STAKE_POOL_REGS, id);
+      // Registered = registered once and not retired by now (a retirement takes effect at its epoch's start; a
+      // registration before then cancels it and pays nothing).
+      const registered =
+        known !== null &&
+        known.registeredSlot !== null &&
+        (known.retiringEpoch === null || known.retiringEpoch > ctx.epochOf(slot));
+      const prev = known ?? newPoolReg(id, slot);
       state.put(STAKE_POOL_REGS, {
         ...prev,
         params,
@@ -455,15 +486,15 @@ function applyCertificate(state: SliceState, c: Record<string, unknown>, slot: n
         retiringEpoch: null,
         slot,
       });
-      return;
+      return registered ? null : ctx.poolDeposit;
     }
     case 'stakePoolRetirement': {
       const sp = c.stakePool as { id: string; retirementEpoch: number };
       const prev = state.get(STAKE_POOL_REGS, sp.id) ?? newPoolReg(sp.id, slot);
       state.put(STAKE_POOL_REGS, { ...prev, retiringEpoch: Number(sp.retirementEpoch), slot });
-      return;
+      return null;
     }
     default:
-      return; // DRep, committee and genesis certificates are kept on the transaction document only
+      return null; // DRep, committee and genesis certificates are kept on the transaction document only
   }
 }

@@ -16,6 +16,7 @@ import { slotToEpoch, slotToMs, type ChainSource } from '../chain/source.js';
 import type { Block, ChainEvent, NetworkTime, Point } from '../../cardano/chain/types.js';
 import { applyBlock, prefetchBlocks, type BlockContext } from './apply-block.js';
 import { DEEP_ROLLBACK_BLOCKS } from '../../mongo/collections/sync-state.js';
+import { lovelaceOf } from './values.js';
 import { recordContact, recordFailure, refusingStore, rollbackRecorded } from './health.js';
 import { nextCheckpoint, pruneOps, readCheckpoint, recoverIncomplete, type StoredPoint } from './journal.js';
 import type { SyncExtension } from './extension.js';
@@ -132,10 +133,25 @@ export function createSyncActivities(deps: SyncDeps) {
   let networkTime: NetworkTime | null = null;
   let recovered = false;
 
+  /** The ledger's stakePoolDeposit, asked once; undefined until an answer (a failed query is asked again). */
+  let poolDeposit: bigint | null | undefined = deps.startPoint ? null : undefined;
   async function blockContext(): Promise<BlockContext> {
     networkTime ??= await deps.chain.networkTime();
     const t = networkTime;
-    return { network: deps.network, slotTime: (s) => slotToMs(t, s), epochOf: (s) => slotToEpoch(t, s) };
+    if (poolDeposit === undefined)
+      poolDeposit = await deps.chain.query<{ stakePoolDeposit?: unknown }>('queryLedgerState/protocolParameters').then(
+        (p) => {
+          const lovelace = lovelaceOf(p?.stakePoolDeposit);
+          return lovelace === null ? null : BigInt(lovelace);
+        },
+        () => undefined,
+      );
+    return {
+      network: deps.network,
+      slotTime: (s) => slotToMs(t, s),
+      epochOf: (s) => slotToEpoch(t, s),
+      poolDeposit: poolDeposit ?? null,
+    };
   }
 
   const store = refusingStore(deps.store);

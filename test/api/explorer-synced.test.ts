@@ -9,6 +9,7 @@
  * that does not follow the previous one, so inputs resolve only within a block and older ones stay unresolved.
  */
 import assert from 'node:assert/strict';
+import { STAKE_POOL_DEPOSIT } from '../../devnet/params.js';
 import { readFileSync } from 'node:fs';
 import { blake2b } from '@noble/hashes/blake2.js';
 import { base58, bech32, hex } from '@scure/base';
@@ -703,6 +704,42 @@ describe('explorer routes over documents the sync wrote', function () {
       );
       const orphanOnly = orphans.flatMap((b) => b.transactions ?? []).find((tx) => !chain.txIds.has(tx.id));
       if (orphanOnly) assert.equal((await api.get(`/api/v1/explorer/tx/${orphanOnly.id}`)).status, 404);
+    });
+
+    it('a stake pool registration balances with its deposit: inputs + withdrawals + refunds = outputs + fee + deposits', async () => {
+      // The chain's pool registration certificate carries no deposit; the ledger charges one for a new pool only
+      // (an update of a registered pool pays none). The balance of the transaction is the oracle.
+      let charged = 0;
+      let updates = 0;
+      for (const b of canonical)
+        for (const tx of b.transactions ?? []) {
+          if (tx.spends === 'collaterals' || (tx.proposals?.length ?? 0) > 0) continue;
+          if (!(tx.certificates ?? []).some((c) => c.type === 'stakePoolRegistration')) continue;
+          const t = await get(api, `tx/${tx.id}`);
+          if ((t.inputs as Json[]).some((i) => i.lovelace === null)) continue; // spends genesis funds: unresolved
+          const sum = (xs: string[]) => xs.reduce((acc, x) => acc + BigInt(x), 0n);
+          const inputs = sum((t.inputs as Json[]).map((i) => i.lovelace));
+          const withdrawals = sum((t.withdrawals as Json[]).map((w) => w.lovelace));
+          let deposits = 0n;
+          let refunds = 0n;
+          for (const c of t.certificates as Json[]) {
+            const d = c.deposit?.lovelace as string | undefined;
+            if (d === undefined) continue;
+            if (/Deregistration/.test(c.type)) refunds += BigInt(d);
+            else deposits += BigInt(d);
+          }
+          assert.equal(
+            inputs + withdrawals + refunds,
+            BigInt(t.totalOutputLovelace) + BigInt(t.feeLovelace) + deposits,
+            `tx ${tx.id}: ${JSON.stringify(t.certificates)}`,
+          );
+          const reg = (t.certificates as Json[]).find((c) => c.type === 'stakePoolRegistration') as Json;
+          if (reg.deposit) {
+            assert.equal(reg.deposit.lovelace, String(STAKE_POOL_DEPOSIT));
+            charged++;
+          } else updates++;
+        }
+      assert.ok(charged >= 3, `${charged} new pools registered with their deposit (${updates} updates)`);
     });
 
     it("addresses and stake keys: balances equal the devnet ledger's UTxO set", async () => {

@@ -1,0 +1,90 @@
+/**
+ * A stake pool registration certificate carries no deposit on chain (Ogmios v6 gives none for it), yet the ledger
+ * charges `stakePoolDeposit` for a new pool and nothing for an update of a registered one, retiring or not. The
+ * sync writes the charged deposit into the transaction document's certificate, so the explorer's transaction
+ * balances. Hand-built blocks over a memory chain whose ledger answers the protocol parameters.
+ */
+import assert from 'node:assert/strict';
+import type { Block, ChainEvent, Transaction } from '../../cardano/chain/types.js';
+import { TRANSACTIONS } from '../../mongo/collections/chain.js';
+import { memoryChain, TEST_TIME } from './memory-chain.js';
+import { syncAll, tempStore } from './helpers.js';
+
+const POOL = 'pool1aah0tvc2xe9vnu2qpx5kstc0cnh9skeekl2fy82ghhwyqqmld2e';
+const DEPOSIT = 500_000_000n;
+const hex = (n: number) => n.toString(16).padStart(64, '0');
+
+const registration = { type: 'stakePoolRegistration', stakePool: { id: POOL, pledge: { ada: { lovelace: 1n } } } };
+const retirement = (epoch: number) => ({
+  type: 'stakePoolRetirement',
+  stakePool: { id: POOL, retirementEpoch: epoch },
+});
+
+function chainOf(certs: { slot: number; cert: Record<string, unknown> }[]): { events: ChainEvent[]; txIds: string[] } {
+  const events: ChainEvent[] = [];
+  const txIds: string[] = [];
+  let ancestor = 'genesis';
+  certs.forEach(({ slot, cert }, i) => {
+    const tx = {
+      id: hex(1000 + i),
+      spends: 'inputs',
+      inputs: [],
+      outputs: [],
+      fee: { ada: { lovelace: 200_000n } },
+      certificates: [cert],
+    } as unknown as Transaction;
+    const block = {
+      type: 'praos',
+      era: 'conway',
+      id: hex(i + 1),
+      ancestor,
+      height: i + 1,
+      slot,
+      transactions: [tx],
+    } as unknown as Block;
+    ancestor = block.id;
+    txIds.push(tx.id);
+    events.push({ direction: 'forward', block, tip: 'origin' });
+  });
+  return { events, txIds };
+}
+
+describe('sync: the deposit of a stake pool registration', () => {
+  it('is charged for a new pool and after its retirement took effect, never for an update', async () => {
+    const epoch = TEST_TIME.epochLength;
+    const { events, txIds } = chainOf([
+      { slot: 10, cert: registration }, // new: charged
+      { slot: 20, cert: registration }, // an update of a registered pool
+      { slot: 30, cert: retirement(2) },
+      { slot: 40, cert: registration }, // before epoch 2: cancels the retirement, an update
+      { slot: 50, cert: retirement(1) },
+      { slot: epoch + 10, cert: registration }, // epoch 1: the pool retired at its start, so it registers anew
+    ]);
+    const tip = events.at(-1)!.direction === 'forward' ? events.at(-1)! : null;
+    const last = (tip as { block: Block }).block;
+    for (const e of events) (e as { tip: unknown }).tip = { slot: last.slot, id: last.id, height: last.height };
+    const ledger = memoryChain(events);
+    const chain = {
+      ...ledger,
+      async query<T>(method: string): Promise<T> {
+        if (method === 'queryLedgerState/protocolParameters')
+          return { stakePoolDeposit: { ada: { lovelace: DEPOSIT } } } as T;
+        return ledger.query<T>(method);
+      },
+    };
+    const t = await tempStore();
+    try {
+      await syncAll(t.store, chain);
+      const deposits = [];
+      for (const id of txIds) {
+        const doc = await t.store.collection(TRANSACTIONS).get(id);
+        const cert = doc?.certificates[0] as { type: string; deposit?: { ada: { lovelace: unknown } } };
+        const charged = cert.deposit === undefined ? null : String(cert.deposit.ada.lovelace);
+        deposits.push(cert.type === 'stakePoolRegistration' ? charged : '-');
+      }
+      assert.deepEqual(deposits, [String(DEPOSIT), null, '-', null, '-', String(DEPOSIT)]);
+    } finally {
+      await t.cleanup();
+    }
+  });
+});
