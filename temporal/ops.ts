@@ -269,6 +269,18 @@ export async function embeddedRuns(
 }
 
 /** Queues a new run of `runId`'s workflow with the same input (`retryOf`, requested by 'operator'). */
+/**
+ * One run of a workflow id at a time, singleton or not: a second retry or trigger (or one while the schedule's run
+ * is queued or running) would run the same job twice.
+ */
+async function assertNoRunOf(store: Store, workflowId: string): Promise<void> {
+  const busy = [...(await runsWithStatus(store, 'running')), ...(await runsWithStatus(store, 'queued'))].find(
+    (r) => r.workflowId === workflowId,
+  );
+  if (busy)
+    throw new OpsError(`${workflowId} already has a ${busy.status} run (${busy._id}); not starting a second one`);
+}
+
 export async function embeddedRetry(
   store: Store,
   runId: string,
@@ -281,13 +293,7 @@ export async function embeddedRetry(
     throw new OpsError(`run ${runId} is ${prev.status}; only a finished run can be retried`);
   if (!Object.hasOwn(workflows, prev.workflow))
     throw new OpsError(`run ${runId} is of unknown workflow ${prev.workflow}`);
-  // One run of a workflow id at a time, singleton or not: a second retry (or a retry while the schedule's run is
-  // queued or running) would run the same job twice.
-  const busy = [...(await runsWithStatus(store, 'running')), ...(await runsWithStatus(store, 'queued'))].find(
-    (r) => r.workflowId === prev.workflowId,
-  );
-  if (busy)
-    throw new OpsError(`${prev.workflowId} already has a ${busy.status} run (${busy._id}); not starting a second one`);
+  await assertNoRunOf(store, prev.workflowId);
   return enqueueRun(
     store,
     {
@@ -317,6 +323,7 @@ export async function embeddedTrigger(
   now: number = Date.now(),
 ): Promise<RunDoc> {
   const s = findJob(schedules, job);
+  await assertNoRunOf(store, recomputeWorkflowId(s.id));
   return enqueueRun(
     store,
     { workflow: s.workflow, workflowId: recomputeWorkflowId(s.id), input: s.input, requestedBy: 'operator' },

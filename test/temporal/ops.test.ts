@@ -334,6 +334,11 @@ describe('ops command (embedded mode): what it refuses', function () {
       queued.map((d) => d._id),
       [id],
     );
+    // Triggering the job by hand while its retry is queued is refused the same way.
+    const trigger = await ops(dir, 'trigger', 'market');
+    assert.equal(trigger.code, 2, trigger.stdout + trigger.stderr);
+    assert.equal(trigger.stderr.trim(), `recompute:market already has a queued run (${id}); not starting a second one`);
+    await store.write([put(RUNS, { ...(await store.collection(RUNS).get(id))!, status: 'cancelled' })]);
   });
 
   it('runs --workflow names an unknown workflow instead of listing nothing', async function () {
