@@ -3,7 +3,9 @@
  * token that trades in a DEX pool, from the indexed tip's data (assess.ts documents the factors and thresholds).
  * Reads checkpoints, blocks, tokens, pools, token_stats, holders, holder_counts, policy_scripts.
  */
+import { stakeAddressOf } from '../../cardano/address.js';
 import { slotClock } from '../../cardano/clock.js';
+import { holderOf } from '../../cardano/holders.js';
 import {
   BLOCKS,
   CHECKPOINTS,
@@ -59,8 +61,13 @@ export function createSafetyActivities(deps: SafetyDeps) {
       const pools: PoolDoc[] = [];
       for await (const p of store.collection(POOLS).scan(500)) pools.push(p);
       const poolById = new Map(pools.map((p) => [p.id, p]));
-      // DEX pools hold a token's liquidity, not an owner's stake: they are not "holders" for concentration.
-      const poolAddresses = new Set(pools.map((p) => p.address));
+      // DEX pools hold a token's liquidity (and their own unissued LP tokens), not an owner's stake: they are not
+      // "holders" for concentration or LP control. Holders are keyed as the holders index keys them: the stake
+      // address of an output address that has one (a DEX's pools often share one script stake key), else the
+      // address itself.
+      const poolHolders = new Set(
+        pools.map((p) => holderOf({ address: p.address, stakeAddress: stakeAddressOf(p.address) }, true)),
+      );
       const tokens: TokenDoc[] = [];
       for await (const t of store.collection(TOKENS).scan(500)) if (t.poolIds.length) tokens.push(t);
       const units = tokens.map((t) => t._id);
@@ -75,12 +82,12 @@ export function createSafetyActivities(deps: SafetyDeps) {
         const primary = t.primaryPoolId === null ? null : (poolById.get(t.primaryPoolId) ?? null);
         let topLpShare: number | null = null;
         if (primary?.lpToken && primary.totalLpRaw) {
-          topLpShare = await topShare(store, primary.lpToken, BigInt(primary.totalLpRaw), 1, poolAddresses);
+          topLpShare = await topShare(store, primary.lpToken, BigInt(primary.totalLpRaw), 1, poolHolders);
         }
         const { level, factors } = assessSafety({
           tipSlot: tip.slot,
           policy: policies[i] ?? null,
-          top10Share: await topShare(store, t._id, supply, 10, poolAddresses),
+          top10Share: await topShare(store, t._id, supply, 10, poolHolders),
           liquidityAda: stats[i]?.liquidityAda ?? null,
           poolAgeHours:
             t.firstPoolSlot === null

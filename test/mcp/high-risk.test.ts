@@ -35,6 +35,33 @@ describe('list_tokens hideHighRisk hides before paging', function () {
     await releaseWorld();
   });
 
+  it('safety leaves DEX pools out: concentration is of the top 10 other holders, an LP share is at most 100 %', async () => {
+    const { stakeAddressOf } = await import('../../cardano/address.js');
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+    const rest = async (path: string) => (await (await fetch(base + path)).json()) as Json;
+    const all = await call('list_tokens', { sort: 'liquidity', limit: 100 });
+    let checked = 0;
+    for (const item of all.items as Json[]) {
+      const unit = item.asset.unit as string;
+      const { safety } = await call('get_token', { unit });
+      const factor = (name: string) => (safety.factors as Json[]).find((f) => f.name === name);
+      const lp = factor('topHolderLpShare')?.value;
+      if (typeof lp === 'number') assert.ok(lp >= 0 && lp <= 100, `${unit}: LP share ${lp} %`);
+      // The oracle: the REST holders list without the token's pools (as holders: their stake key, else address).
+      const token = await rest(`/tokens/${unit}?logos=url`);
+      const pools = new Set((token.pools as Json[]).map((p) => stakeAddressOf(p.address) ?? p.address));
+      const holders = (await rest(`/tokens/${unit}/holders`)).items as Json[];
+      const top10 = holders.filter((h) => !pools.has(h.address)).slice(0, 10);
+      const supply = token.stats.totalSupply as number;
+      const value = factor('holderConcentration')?.value;
+      if (typeof value !== 'number' || !supply || holders.length >= 100) continue;
+      const expected = (top10.reduce((sum, h) => sum + (h.quantity as number), 0) / supply) * 100;
+      assert.ok(Math.abs(value - expected) <= 0.011, `${unit}: concentration ${value} % vs ${expected} %`);
+      checked++;
+    }
+    assert.ok(checked >= 5, `${checked} tokens' concentration checked by hand`);
+  });
+
   it('pages of the filtered list are full and the left-out tokens are exactly the high-risk ones', async () => {
     const all = await call('list_tokens', { sort: 'liquidity', limit: 100 });
     const units = (all.items as Json[]).map((i) => i.asset.unit as string);
