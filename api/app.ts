@@ -41,13 +41,23 @@ const EXPOSED_HEADERS = [
  * The logo image is served to <img> tags in bulk: never rate limited (spec: Limits 6; the REST access middleware
  * checks a key sent with it without counting it) and never micro-cached (it has its own cache headers).
  */
-const LOGO_PATH = /^\/api\/v1\/assets\/[^/]+\/logo\/?$/;
-const isRest = (p: string) => p === API_PREFIX || p.startsWith(`${API_PREFIX}/`);
+const LOGO_PATH = /^\/api\/v1\/assets\/[^/]+\/logo\/?$/i;
+/**
+ * A path as the routers match it: @koa/router matches in any case and with any trailing slashes, so which surface
+ * (and which access layer) a request belongs to is decided the same way. `/api/MD/market` and `/api/mcp//` are the
+ * Markdown and tool-server surfaces, with their limits and key checks.
+ */
+const routed = (p: string) => p.toLowerCase().replace(/\/+$/, '');
+const under = (p: string, prefix: string) => {
+  const r = routed(p);
+  return r === prefix || r.startsWith(`${prefix}/`);
+};
+const isRest = (p: string) => under(p, API_PREFIX);
 const isCachedRest = (p: string) => isRest(p) && !LOGO_PATH.test(p);
-const isMarkdown = (p: string) => p === '/api/md' || p.startsWith('/api/md/');
-const isMcp = (p: string) => p === '/api/mcp' || p === '/api/mcp/';
+const isMarkdown = (p: string) => under(p, '/api/md');
+const isMcp = (p: string) => routed(p) === '/api/mcp';
 /** The account area is same-origin only: its session cookie must never be usable from another site. */
-const isAccount = (p: string) => p === '/account' || p.startsWith('/account/');
+const isAccount = (p: string) => under(p, '/account');
 
 /**
  * Security headers on every answer (OWASP REST recommendations): nosniff, no referrer, never framed. JSON answers

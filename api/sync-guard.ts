@@ -163,9 +163,11 @@ export function syncGate(deps: { store: Store; ttlMs?: number; siteUrl?: string 
     withheld,
     withheldAt,
     middleware: async (ctx, next) => {
-      const w = await withheldAt(ctx.path);
+      // In any case, as the routers match paths: /api/v1/Market/overview is the market overview.
+      const path = ctx.path.toLowerCase();
+      const w = await withheldAt(path);
       if (!w) return next();
-      if (!ctx.path.startsWith('/api/md'))
+      if (!path.startsWith('/api/md'))
         throw new AppError(503, w.reason, { 'Retry-After': String(w.retryAfterSeconds) });
       // The Markdown surface answers its errors in Markdown (views/md/format.ts), with the same status and headers.
       const text = errorView(siteUrl, 503, w.reason);

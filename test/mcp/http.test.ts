@@ -457,6 +457,38 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
       assert.match(((await last!.json()) as Json).error, /6 requests per minute per IP/);
     });
 
+    it('a path in another case or with more trailing slashes is the same surface: same key check, same limit', async () => {
+      const base = limited.url;
+      // The routers match paths in any case and with any trailing slashes; the access layer decides the same way.
+      for (const path of ['/api/MCP', '/api/mcp//', '/Api/Mcp/'])
+        assert.equal(
+          (await fetch(base + path, { method: 'POST', headers: { ...JSON_ACCEPT, 'x-api-key': 'nope' }, body: '{}' }))
+            .status,
+          401,
+          path,
+        );
+      for (const path of ['/api/MD/market', '/API/md/market/', '/API/V1/tokens'])
+        assert.equal((await fetch(base + path, { headers: { 'x-api-key': 'nope' } })).status, 401, path);
+      // One anonymous window of 6 on the Markdown surface, whatever the case of the path.
+      const ip = { 'x-forwarded-for': '203.0.113.20' };
+      const paths = [
+        '/api/md/market',
+        '/api/MD/market',
+        '/Api/Md/market/',
+        '/api/md/MARKET',
+        '/API/MD/market',
+        '/api/md/market//',
+      ];
+      const statuses: number[] = [];
+      for (const path of [...paths, '/API/MD/MARKET'])
+        statuses.push((await fetch(base + path, { headers: ip })).status);
+      assert.deepEqual(statuses.slice(-1), [429], statuses.join(' '));
+      assert.ok(
+        statuses.slice(0, 6).every((st) => st !== 429),
+        statuses.join(' '),
+      );
+    });
+
     it('counts every get_wallet_pnl call of a legacy batch against the PnL limit', async () => {
       const mcp = `${limited.url}/api/mcp`;
       const batch = (n: number, ip: string) =>

@@ -61,6 +61,15 @@ describe('Markdown views withheld after a deep rollback', () => {
       assert.match((json.body as { error: string }).error, new RegExp(workflow));
     });
 
+  it('a path in another case is withheld too (the routers match it as the same answer)', async () => {
+    for (const path of ['/api/v1/Market/overview', '/API/V1/MARKET/OVERVIEW', '/api/MD/dashboard', '/api/md/MARKET']) {
+      const r = await api.get(path);
+      assert.equal(r.status, 503, path);
+      const text = typeof r.body === 'string' ? r.body : (r.body as { error: string }).error;
+      assert.match(text, /recomputing after a rollback of 12 blocks/, path);
+    }
+  });
+
   it('a view whose recompute already ran on the new chain is not withheld', async () => {
     assert.notEqual((await api.get(`/api/md/nft/${POLICY}`)).status, 503);
   });
