@@ -18,11 +18,29 @@ export interface RunningApi {
 
 /** Open connections still busy this long after close() are cut (a streaming client must not block shutdown). */
 const CLOSE_GRACE_MS = 5_000;
+/**
+ * A client has this long to send a request's headers, and its whole request (a tool-server body is at most
+ * 4 MiB), before it gets 408 and its connection is closed: Node's defaults (60 s, 300 s) let a slow client hold a
+ * connection for minutes (slowloris). Answers are not bounded by these.
+ */
+const HEADERS_TIMEOUT_MS = 15_000;
+const REQUEST_TIMEOUT_MS = 30_000;
+
+/** The last request each connection carried: a timeout after its answer went out ends the connection silently. */
+const lastRequest = new WeakMap<Socket, http.IncomingMessage>();
 
 export async function startApi(deps: ApiDeps, opts: { port: number; host: string }): Promise<RunningApi> {
   const app = createApp(deps);
-  const server = http.createServer(app.callback());
+  const server = http.createServer(
+    { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS },
+    app.callback(),
+  );
+  server.on('request', (req: http.IncomingMessage) => lastRequest.set(req.socket, req));
   server.on('clientError', clientErrorAnswer(deps.log));
+  // CONNECT (a proxy tunnel) is no method of this service: 405 like any other, instead of a dropped connection.
+  server.on('connect', (_req: http.IncomingMessage, socket: Socket) =>
+    socket.end(plainAnswer(405, 'method CONNECT is not allowed', 'Allow: GET, HEAD, OPTIONS, POST\r\n')),
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host, () => {
@@ -75,20 +93,34 @@ export function clientErrorAnswer(log: Logger) {
   return (err: Error & { code?: string }, socket: Socket): void => {
     const [status, error] = parserRefusal(err.code);
     log.info({ code: err.code ?? null, status }, 'refused a malformed request');
-    // A response already under way on this connection cannot be followed by another status line.
+    // A response already under way on this connection cannot be followed by another status line; nor can one
+    // already sent for a request whose body never arrived (its request timeout fires after the answer).
     const inFlight = (socket as Socket & { _httpMessage?: http.ServerResponse | null })._httpMessage;
-    if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    const answered = lastRequest.get(socket);
+    if (
+      err.code === 'ECONNRESET' ||
+      !socket.writable ||
+      inFlight?.headersSent ||
+      (answered !== undefined && !answered.complete && answered.socket === socket)
+    ) {
       socket.destroy();
       return;
     }
-    const body = JSON.stringify({ error });
-    socket.end(
-      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n` +
-        'Content-Type: application/json; charset=utf-8\r\n' +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-        'X-Content-Type-Options: nosniff\r\n' +
-        'Connection: close\r\n\r\n' +
-        body,
-    );
+    socket.end(plainAnswer(status, error));
   };
+}
+
+/** A whole HTTP/1.1 answer written on the socket itself: JSON `{ error }`, then the connection closes. */
+function plainAnswer(status: number, error: string, extraHeaders = ''): string {
+  const body = JSON.stringify({ error });
+  return (
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n` +
+    'Content-Type: application/json; charset=utf-8\r\n' +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+    'X-Content-Type-Options: nosniff\r\n' +
+    'Cache-Control: no-store\r\n' +
+    extraHeaders +
+    'Connection: close\r\n\r\n' +
+    body
+  );
 }

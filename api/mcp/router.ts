@@ -39,6 +39,8 @@ function fastReplayable(ctx: Koa.Context, call: ReplayCall, cp: string, expires:
   markReplayable(ctx.res, { cp, expires, route: ctx._matchedRoute, idTail: idTail(call.id).length });
 }
 
+const UNFETCHABLE_METHODS = new Set(['CONNECT', 'TRACE']);
+
 export function mcpRouter(deps: ApiDeps): Router {
   const gate = syncGate({ store: deps.store });
   const onerror = (e: Error) => deps.log.debug({ err: e.message }, 'mcp request rejected');
@@ -71,6 +73,14 @@ export function mcpRouter(deps: ApiDeps): Router {
 
   const router = new Router();
   const serve = async (ctx: Koa.Context) => {
+    // Methods a fetch Request cannot carry (the SDK's transport is built on one): 405 like any other method the
+    // endpoint does not take, never the adapter's 500.
+    if (UNFETCHABLE_METHODS.has(ctx.method)) {
+      ctx.status = 405;
+      ctx.set('Allow', 'POST');
+      ctx.body = { error: `method ${ctx.method} is not allowed on the tool server: send JSON-RPC with POST` };
+      return;
+    }
     const origin = ctx.get('origin');
     if (origin && !validateOriginHeader(origin, allowedOrigins).ok) {
       ctx.status = 403;

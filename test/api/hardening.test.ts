@@ -194,6 +194,17 @@ describe('API hardening: methods, headers, CORS, parser refusals', () => {
       }
   });
 
+  it('the tool server answers TRACE with 405 and { error }, never a 500', async () => {
+    for (const method of ['TRACE']) {
+      const r = parseRaw(
+        await rawExchange(api.url, `${method} /api/mcp HTTP/1.1\r\nHost: api.test\r\nConnection: close\r\n\r\n`),
+      );
+      assert.equal(r.status, 405, method);
+      assert.equal(r.headers.allow, 'POST');
+      assert.match((JSON.parse(r.body) as Json).error, /not allowed/);
+    }
+  });
+
   it('answers 404 { error } to an unknown method on an unknown path (no 501)', async () => {
     const r = parseRaw(
       await rawExchange(api.url, 'TRACE /api/v1/nope HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
@@ -271,6 +282,10 @@ describe('API hardening: methods, headers, CORS, parser refusals', () => {
       assert.equal(big.status, 431);
       assert.match(big.headers['content-type'] ?? '', /application\/json/);
       assert.deepEqual(JSON.parse(big.body), { error: 'request headers too large' });
+      // CONNECT (a proxy tunnel) gets the same 405 { error } as any other method the service does not take.
+      const connect = parseRaw(await rawExchange(running.url, 'CONNECT example.org:443 HTTP/1.1\r\nHost: x\r\n\r\n'));
+      assert.equal(connect.status, 405);
+      assert.match(JSON.parse(connect.body).error, /CONNECT is not allowed/);
       for (const line of ['GET / HTTP/9 9', 'G\x01T / HTTP/1.1', 'GET /a b c HTTP/1.1']) {
         const bad = parseRaw(await rawExchange(running.url, `${line}\r\nHost: x\r\n\r\n`));
         assert.equal(bad.status, 400, line);
