@@ -129,9 +129,16 @@ export function errorAnswers(fallbackLog: Logger): Koa.Middleware {
       }
       if (ctx.headerSent || !ctx.writable) return;
       for (const h of REPRESENTATION_HEADERS) ctx.remove(h);
+      // The error's own headers (@koa/cors puts its `Vary: Origin` there) must not drop what the answer already
+      // varies on: a REST answer is JSON or Markdown by Accept, its error too.
+      const vary = ctx.response.get('Vary');
       if (e.headers && typeof e.headers === 'object') ctx.set(e.headers as Record<string, string>);
+      for (const field of vary.split(',')) if (field.trim()) ctx.vary(field.trim());
       ctx.status = status;
       ctx.body = body;
+    } finally {
+      // An error answer is about this moment (a token not indexed yet, a limit): never kept by a shared cache.
+      if (ctx.status >= 400 && !ctx.headerSent && ctx.respond !== false) ctx.set('Cache-Control', 'no-store');
     }
   };
 }

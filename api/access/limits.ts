@@ -248,6 +248,9 @@ export function createSurfaceLimits(deps: LimitDeps) {
     // The failed-key budget's headers are not the caller's request limits: a 401 carries none.
     for (const h of RATE_HEADERS) ctx.remove(h);
     ctx.status = 401;
+    // RFC 9110: a 401 names how to authenticate. A scheme of its own, not Bearer: an MCP client takes Bearer for
+    // OAuth and would start a discovery this service does not serve.
+    ctx.set('WWW-Authenticate', 'ApiKey realm="api", header="x-api-key"');
     ctx.body = { error: 'Invalid or revoked API key. Send a valid key in x-api-key, or no key for anonymous access.' };
   };
 

@@ -135,6 +135,7 @@ describe('access: limits', function () {
         const a = await request(`${app.url}${path}`, init);
         assert.equal(a.status, 401, `${path} ${JSON.stringify(init)}`);
         assert.deepEqual(Object.keys(a.body as object), ['error']);
+        assert.equal(a.headers.get('www-authenticate'), 'ApiKey realm="api", header="x-api-key"');
       }
     }
     assert.equal((await request(`${app.url}/api/v1/ping`, { headers: { 'x-api-key': key } })).status, 200);

@@ -194,6 +194,23 @@ describe('API hardening: methods, headers, CORS, parser refusals', () => {
       }
   });
 
+  it('error answers are never kept by a shared cache, and a thrown error keeps the Vary of its answer', async () => {
+    for (const [path, status] of [
+      ['/api/v1/tokens/xx', 400],
+      [`/api/v1/tokens/${'ab'.repeat(28)}`, 404],
+      ['/api/v1/nope', 404],
+    ] as const) {
+      const r = await fetch(api.url + path);
+      assert.equal(r.status, status, path);
+      assert.equal(r.headers.get('cache-control'), 'no-store', path);
+      // JSON or Markdown by Accept: the error is one of two representations too.
+      if (status === 400) assert.match(r.headers.get('vary') ?? '', /Accept/, path);
+    }
+    const put = await fetch(`${api.url}/api/v1/tokens`, { method: 'PUT' });
+    assert.equal(put.status, 405);
+    assert.equal(put.headers.get('cache-control'), 'no-store');
+  });
+
   it('the tool server answers TRACE with 405 and { error }, never a 500', async () => {
     for (const method of ['TRACE']) {
       const r = parseRaw(
