@@ -26,6 +26,8 @@ export interface AccessLayer {
    * and returns the limit headers its answer carries, or null when the request must take the middleware above.
    */
   anonymous?(surface: 'rest' | 'md' | 'mcp', ip: string, url: string): Promise<[string, string][] | null>;
+  /** Whether a caller without a key at `ip` is over its limit on `surface` (its next request is a 429). */
+  anonymousSpent?(surface: 'rest' | 'md' | 'mcp', ip: string): boolean;
   /** Routes of the access layer itself (account area, key management); mounted as given, after the limits. */
   routes?: Router;
 }

@@ -231,6 +231,8 @@ export function fastReplay(deps: FastReplayDeps, full: Handler): Handler {
    */
   const mcpCall = async (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
+    // A caller over its limit: the full chain answers its 429 without the body being read.
+    if (deps.access?.anonymousSpent?.('mcp', requestIp(req, deps.trustProxy) || 'unknown')) return full(req, res);
     let bytes: Buffer | null;
     try {
       bytes = await readMcpBytes(req);

@@ -91,6 +91,7 @@ export async function createAccess(deps: AccessDeps): Promise<Access> {
 
   return {
     anonymous: limits.anonymous,
+    anonymousSpent: limits.anonymousSpent,
     rest: limits.rest,
     md: limits.md,
     mcp: limits.mcp,

@@ -344,8 +344,21 @@ export function createSurfaceLimits(deps: LimitDeps) {
     ];
   };
 
+  /**
+   * Whether the anonymous window of `ip` on `surface` is spent, so its next request is a 429. The tool server asks
+   * before reading a body (up to 4 MiB): a caller over its limit gets its 429 with nothing read or parsed. Memory
+   * counters only (koa-ratelimit's memory entry holds what is left before the next request is counted, and a
+   * request passes while that is above 1); with Redis the answer would cost a round trip, so the body is read.
+   */
+  const anonymousSpent = (surface: Surface, ip: string): boolean => {
+    if (!limitsOn || redis) return false;
+    const open = deps.memory.get(`anon-${surface}:${ip}`) as { reset: number; remaining: number } | undefined;
+    return open !== undefined && open.reset * 1000 >= Date.now() && open.remaining <= 1;
+  };
+
   return {
     anonymous,
+    anonymousSpent,
     rest: surfaceMiddleware('rest'),
     md: surfaceMiddleware('md'),
     mcp: surfaceMiddleware('mcp'),

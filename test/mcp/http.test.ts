@@ -462,13 +462,22 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
       // The routers match paths in any case and with any trailing slashes; the access layer decides the same way.
       for (const path of ['/api/MCP', '/api/mcp//', '/Api/Mcp/'])
         assert.equal(
-          (await fetch(base + path, { method: 'POST', headers: { ...JSON_ACCEPT, 'x-api-key': 'nope' }, body: '{}' }))
-            .status,
+          (
+            await fetch(base + path, {
+              method: 'POST',
+              headers: { ...JSON_ACCEPT, 'x-api-key': 'nope', 'x-forwarded-for': '203.0.113.21' },
+              body: '{}',
+            })
+          ).status,
           401,
           path,
         );
       for (const path of ['/api/MD/market', '/API/md/market/', '/API/V1/tokens'])
-        assert.equal((await fetch(base + path, { headers: { 'x-api-key': 'nope' } })).status, 401, path);
+        assert.equal(
+          (await fetch(base + path, { headers: { 'x-api-key': 'nope', 'x-forwarded-for': '203.0.113.22' } })).status,
+          401,
+          path,
+        );
       // One anonymous window of 6 on the Markdown surface, whatever the case of the path.
       const ip = { 'x-forwarded-for': '203.0.113.20' };
       const paths = [
@@ -487,6 +496,21 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
         statuses.slice(0, 6).every((st) => st !== 429),
         statuses.join(' '),
       );
+    });
+
+    it('a caller over its limit gets 429 before its body is read: no parse error, no 413', async () => {
+      const mcp = `${limited.url}/api/mcp`;
+      const headers = { ...JSON_ACCEPT, 'x-forwarded-for': '203.0.113.30' };
+      const list = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+      const statuses: number[] = [];
+      for (let i = 0; i < 7; i++) statuses.push((await fetch(mcp, { method: 'POST', headers, body: list })).status);
+      assert.equal(statuses.at(-1), 429, statuses.join(' '));
+      assert.equal((await fetch(mcp, { method: 'POST', headers, body: '{bad' })).status, 429);
+      const big = await fetch(mcp, { method: 'POST', headers, body: 'x'.repeat(5 * 1024 * 1024) });
+      assert.equal(big.status, 429);
+      // Another caller's malformed body is still its parse error.
+      const other = { ...JSON_ACCEPT, 'x-forwarded-for': '203.0.113.31' };
+      assert.equal((await fetch(mcp, { method: 'POST', headers: other, body: '{bad' })).status, 400);
     });
 
     it('counts every get_wallet_pnl call of a legacy batch against the PnL limit', async () => {
