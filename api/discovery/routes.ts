@@ -82,6 +82,8 @@ export function discoveryRouter(deps: ApiDeps, source: () => MdSource): Router {
   router.get('/llms-full.txt', async (ctx) => text('text/markdown; charset=utf-8', await full())(ctx));
   router.get('/.well-known/ai-catalog.json', text('application/json; charset=utf-8', renderAiCatalog(info)));
   router.get('/docs', text('text/html; charset=utf-8', renderDocsPage(info)));
+  // The site root (the `url` of the AI catalog and the server card) leads to the documentation page.
+  router.get('/', (ctx) => ctx.redirect('/docs'));
 
   let sitemap: { at: number; body: string } | null = null;
   router.get('/sitemap.xml', async (ctx) => {

@@ -81,6 +81,11 @@ describe('discovery files', function () {
         u,
       );
     for (const e of c.entries) assert.ok(e.type && e.mediaType, e.url);
+    // The catalog's (and the server card's) site URL answers: it leads to the documentation page.
+    const root = await fetch(`${s.url}/`, { redirect: 'manual' });
+    assert.equal(root.status, 302);
+    assert.equal(new URL(root.headers.get('location') ?? '', s.url).pathname, '/docs');
+    assert.equal((await get('/')).status, 200);
   });
 
   it('sitemap.xml lists the pages and views, and they resolve', async () => {
