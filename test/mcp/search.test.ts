@@ -1,0 +1,83 @@
+/**
+ * The `search` tool's hits through the tool server (official client) on the devnet-synced store (world.ts).
+ *
+ * Oracle: each hit names the next tool and the arguments to pass, so calling that tool with those arguments must
+ * answer (no isError), for every hit of hex-prefix, ticker, pool id and identifier, block and epoch queries.
+ */
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Client } from '@modelcontextprotocol/client';
+import { createApp } from '../../api/app.js';
+import { POOLS, TOKENS, type PoolDoc } from '../../mongo/collections/index.js';
+import { acquireWorld, connect, releaseWorld, type World } from './world.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const text = (r: Json) => (r.content as { type: string; text: string }[]).map((c) => c.text).join('');
+
+describe('search: every hit names a tool call that answers (devnet)', function () {
+  this.timeout(300_000);
+  let world: World;
+  let server: Server;
+  let client: Client;
+  let pools: PoolDoc[] = [];
+
+  const raw = async (name: string, args: Json) => (await client.callTool({ name, arguments: args })) as Json;
+  const search = async (query: string, limit = 50): Promise<Json[]> => {
+    const r = await raw('search', { query, limit });
+    assert.notEqual(r.isError, true, text(r));
+    return (r.structuredContent as Json).hits as Json[];
+  };
+  /** Calls each hit's tool with its arguments; returns the failures as "query → kind id: tool(args): error". */
+  const failures = async (query: string, hits: Json[]) => {
+    const out: string[] = [];
+    for (const h of hits) {
+      if (typeof h.tool !== 'string') {
+        out.push(`${query} → ${h.kind} ${h.id}: no tool`);
+        continue;
+      }
+      const r = await raw(h.tool, h.arguments);
+      if (r.isError === true)
+        out.push(`${query} → ${h.kind} ${h.id}: ${h.tool}(${JSON.stringify(h.arguments)}): ${text(r)}`);
+    }
+    return out;
+  };
+
+  before(async () => {
+    world = await acquireWorld();
+    server = createServer(createApp(world.deps).callback());
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    client = await connect(`${base}/api/mcp`, 'modern');
+    for await (const p of world.store.collection(POOLS).scan()) pools.push(p);
+    pools = pools.sort((a, b) => a.id - b.id);
+  });
+  after(async () => {
+    await client?.close();
+    server?.close();
+    await releaseWorld();
+  });
+
+  it('token hits of hex-prefix and ticker queries all answer get_token; LP tokens and pool NFTs are no token hits', async () => {
+    const bad: string[] = [];
+    let tokenHits = 0;
+    for (const q of [...'0123456789abcdef', 'usd', 'min', 'snek']) {
+      const hits = await search(q);
+      tokenHits += hits.filter((h) => h.kind === 'token').length;
+      bad.push(...(await failures(q, hits)));
+    }
+    assert.ok(tokenHits > 0, 'the queries find tokens');
+    assert.deepEqual(bad, []);
+    // Every token the store holds without a pool, and every LP token, is unfindable by its unit.
+    const markers = new Set(pools.flatMap((p) => (p.lpToken ? [p.lpToken] : [])));
+    const unpooled: string[] = [];
+    for await (const t of world.store.collection(TOKENS).scan())
+      if (t.poolIds.length === 0 || markers.has(t._id)) unpooled.push(t._id);
+    assert.ok(unpooled.length > 0, 'the devnet has tokens without a pool or LP tokens');
+    for (const unit of unpooled.slice(0, 40)) {
+      const hits = await search(unit);
+      assert.ok(!hits.some((h) => h.kind === 'token' && h.id === unit), `${unit} is a token hit`);
+    }
+  });
+});
