@@ -150,7 +150,9 @@ export async function searchEntities(store: Store): Promise<SearchEntity[]> {
       label: `${a}/${b} on ${p.dex}`,
       detail: `pool ${p.id}, 24 h volume ${fmt(vol)} ADA`,
       weight: vol,
-      terms: termsOf(`${a}/${b}`, `${b}/${a}`, `${a}-${b}`, `${b}-${a}`),
+      // The pair both ways, the numeric id ("13", "pool 13": the id get_pool takes and the detail shows) and the
+      // DEX's own identifier (pool NFT name, identity token, ident; hex).
+      terms: termsOf(`${a}/${b}`, `${b}/${a}`, `${a}-${b}`, `${b}-${a}`, `pool ${p.id}`, p.identifier),
     });
   });
 

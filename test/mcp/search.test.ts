@@ -80,4 +80,21 @@ describe('search: every hit names a tool call that answers (devnet)', function (
       assert.ok(!hits.some((h) => h.kind === 'token' && h.id === unit), `${unit} is a token hit`);
     }
   });
+
+  it('a DEX pool is found by its id ("13", "pool 13") and its identifier, and get_pool answers', async () => {
+    assert.ok(pools.length > 0);
+    const some = [pools[0]!, pools[Math.floor(pools.length / 2)]!, pools[pools.length - 1]!];
+    const thirteen = pools.find((p) => p.id === 13);
+    if (thirteen) some.push(thirteen);
+    for (const p of some) {
+      for (const q of [String(p.id), `pool ${p.id}`, p.identifier]) {
+        const hits = await search(q);
+        const hit = hits.find((h) => h.kind === 'pool' && h.id === String(p.id));
+        assert.ok(hit, `${q} finds pool ${p.id}: ${JSON.stringify(hits.slice(0, 5))}`);
+        assert.equal(hit.tool, 'get_pool');
+        assert.deepEqual(hit.arguments, { poolId: p.id });
+        assert.deepEqual(await failures(q, hits), []);
+      }
+    }
+  });
 });
