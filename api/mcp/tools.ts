@@ -365,10 +365,7 @@ export const TOOL_SET: readonly Tool[] = [
               id: { type: 'string', description: 'The entity id.' },
               label: { type: 'string', description: 'Name and ticker as shown to people.' },
               detail: { type: ['string', 'null'], description: 'One line: price, stake (whole ADA), holder…' },
-              tool: {
-                type: ['string', 'null'],
-                description: 'The tool to call next for this hit; null when none shows more (a past epoch).',
-              },
+              tool: { type: 'string', description: 'The tool to call next for this hit.' },
               arguments: { type: 'object', description: 'The arguments to pass to that tool.' },
             },
           },

@@ -9,7 +9,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Client } from '@modelcontextprotocol/client';
 import { createApp } from '../../api/app.js';
-import { POOLS, TOKENS, type PoolDoc } from '../../mongo/collections/index.js';
+import { search } from '../../api/read/search.js';
+import { BLOCKS, CHECKPOINTS, POOLS, TOKENS, type BlockDoc, type PoolDoc } from '../../mongo/collections/index.js';
+import { put } from '../../mongo/store.js';
+import { tempStore } from '../sync/helpers.js';
 import { acquireWorld, connect, releaseWorld, type World } from './world.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -95,6 +98,92 @@ describe('search: every hit names a tool call that answers (devnet)', function (
         assert.deepEqual(hit.arguments, { poolId: p.id });
         assert.deepEqual(await failures(q, hits), []);
       }
+    }
+  });
+
+  it('"block N" and "epoch N" find what the labels show; block and epoch hits name a tool that answers', async () => {
+    const cp = await world.store.collection(CHECKPOINTS).get('sync');
+    const tip = await world.store.collection(BLOCKS).get(cp!.id);
+    assert.ok(tip);
+    let withTxs: number | null = null;
+    let empty: number | null = null;
+    for (let h = 1; h <= tip.height && (withTxs === null || empty === null); h++) {
+      const [b] = await world.store.collection(BLOCKS).find('byHeight', { eq: [h], limit: 1 });
+      if (!b) continue;
+      if ((b.txIds?.length ?? 0) > 0) withTxs ??= h;
+      else empty ??= h;
+    }
+    assert.ok(withTxs !== null, 'the devnet has a block with transactions');
+    const block = await search(`block ${withTxs}`);
+    assert.ok(
+      block.some((h) => h.kind === 'block' && h.label === `block ${withTxs}`),
+      JSON.stringify(block),
+    );
+    const epoch = await search(`epoch ${tip.epoch}`);
+    assert.ok(
+      epoch.some((h) => h.kind === 'epoch' && h.label === `epoch ${tip.epoch}`),
+      JSON.stringify(epoch),
+    );
+    const queries = ['epoch 1', 'block 10', '1', '10', String(tip.height), `Epoch ${tip.epoch}`, String(tip.epoch)];
+    if (empty !== null) queries.push(String(empty), `block ${empty}`);
+    const bad: string[] = [];
+    for (const q of queries) bad.push(...(await failures(q, await search(q))));
+    assert.deepEqual(bad, []);
+  });
+});
+
+describe('search: a past epoch and an empty block (no tool answers for them) are no hits', function () {
+  this.timeout(60_000);
+  const block = (height: number, epoch: number, txIds: string[]): BlockDoc => ({
+    _id: String(height).repeat(64).slice(0, 64),
+    height,
+    slot: height * 20,
+    time: new Date(Date.UTC(2026, 0, 1) + height * 20_000).toISOString(),
+    epoch,
+    era: 'conway',
+    prevHash: 'genesis',
+    size: 0,
+    txCount: txIds.length,
+    fees: '0',
+    totalOutput: '0',
+    issuerVkey: null,
+    poolId: null,
+    protocolVersion: null,
+    txIds,
+  });
+
+  it('"1" finds neither empty block 1 nor past epoch 1; "2", "block 2" and "epoch 2" name tools', async () => {
+    const t = await tempStore();
+    try {
+      const tip = block(3, 2, ['c'.repeat(64)]);
+      await t.store.write([
+        put(BLOCKS, block(1, 1, [])),
+        put(BLOCKS, block(2, 1, ['b'.repeat(64)])),
+        put(BLOCKS, tip),
+        put(CHECKPOINTS, {
+          _id: 'sync',
+          slot: tip.slot,
+          id: tip._id,
+          height: 3,
+          points: [],
+          tip: null,
+          updatedAt: tip.time,
+        }),
+      ]);
+      const hits = async (query: string) => (await search({ store: t.store }, { query, limit: 50 })).hits;
+      for (const q of ['1', 'block 1', 'epoch 1']) assert.deepEqual(await hits(q), [], q);
+      const two = await hits('2');
+      assert.deepEqual(
+        two.map((h) => [h.kind, h.label, h.tool, h.arguments]),
+        [
+          ['block', 'block 2', 'get_transaction', { hash: 'b'.repeat(64) }],
+          ['epoch', 'epoch 2', 'list_stake_pools', { sort: 'blocks' }],
+        ],
+      );
+      assert.deepEqual(await hits('block 2'), [two[0]]);
+      assert.deepEqual(await hits('Epoch 2'), [two[1]]);
+    } finally {
+      await t.cleanup();
     }
   });
 });
