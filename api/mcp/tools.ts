@@ -342,10 +342,13 @@ export const TOOL_SET: readonly Tool[] = [
       'Find a token, pool, NFT collection, stake pool, handle, address, transaction, block or epoch by name, ticker or identifier. Each hit names the next tool and the argument to pass. Stake amounts in whole ADA.',
     inputSchema: input(
       {
-        query: str('Name, ticker, $handle, unit, policy id, pool1…, addr1…/stake1…, tx or block hash, height, epoch.', {
-          minLength: 1,
-          maxLength: 200,
-        }),
+        query: str(
+          'Name, ticker, $handle, unit, policy id, DEX pool id, pool1…, addr1…/stake1…, tx or block hash, height, epoch.',
+          {
+            minLength: 1,
+            maxLength: 200,
+          },
+        ),
         limit: LIMIT(10, 50),
       },
       ['query'],
