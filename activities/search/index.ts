@@ -1,6 +1,7 @@
 /**
  * The search recompute (every 60 s, temporal/schedules.ts `search`): rebuilds `search_terms`, one document per name,
- * ticker or identifier of every token, DEX pool, NFT collection, stake pool and handle, so the `search` tool answers
+ * ticker or identifier of every token with a DEX pool, DEX pool, NFT collection, stake pool and handle (each a hit the
+ * tool it names answers for: tokens without a pool, LP tokens and pool NFTs are left out), so the `search` tool answers
  * with a prefix scan over one index (api/read/search.ts) instead of scanning collections per request. Transactions,
  * blocks, addresses and epochs are not indexed here: their identifiers are exact keys the read resolves with point
  * reads.
@@ -80,8 +81,32 @@ async function collect<D extends { _id: string }>(store: Store, spec: Parameters
   return out;
 }
 
+/**
+ * The units that mark a DEX pool rather than a token people trade: each pool's LP token and every unit its pool
+ * output holds besides the pair (pool NFT, identity token, unissued LP tokens).
+ */
+export function poolMarkerUnits(pools: readonly PoolDoc[]): Set<string> {
+  const out = new Set<string>();
+  for (const p of pools) {
+    if (p.lpToken) out.add(p.lpToken);
+    for (const unit of Object.keys(p.poolOutput?.value ?? {}))
+      if (unit !== 'lovelace' && unit !== p.tokenA && unit !== p.tokenB) out.add(unit);
+  }
+  return out;
+}
+
+/**
+ * Whether a token is a search hit: `get_token` (the tool its hits name) answers only for a token with an indexed
+ * DEX pool (api/read/tokens.ts: "has no indexed DEX pool, so no market data" otherwise), and no other tool answers
+ * for a token, so tokens without a pool are left out; so are LP tokens and pool NFTs, which name a pool, not a token.
+ */
+export const isSearchToken = (t: Pick<TokenDoc, '_id' | 'poolIds'>, poolMarkers: ReadonlySet<string>): boolean =>
+  t.poolIds.length > 0 && !poolMarkers.has(t._id);
+
 export async function searchEntities(store: Store): Promise<SearchEntity[]> {
   const entities: SearchEntity[] = [];
+  const pools = await collect<PoolDoc>(store, POOLS);
+  const poolMarkers = poolMarkerUnits(pools);
   const tokens = await collect<TokenDoc>(store, TOKENS);
   const metas = await store.collection(TOKEN_META).getMany(tokens.map((t) => t._id));
   const stats = await store.collection(TOKEN_STATS).getMany(tokens.map((t) => t._id));
@@ -94,6 +119,7 @@ export async function searchEntities(store: Store): Promise<SearchEntity[]> {
     const asciiName = Buffer.from(t.nameHex, 'hex').toString('utf8');
     const display = ticker ?? name ?? (/^[\x20-\x7e]+$/.test(asciiName) ? asciiName : t._id.slice(0, 16));
     tickerOf.set(t._id, display);
+    if (!isSearchToken(t, poolMarkers)) return;
     entities.push({
       kind: 'token',
       id: t._id,
@@ -113,7 +139,6 @@ export async function searchEntities(store: Store): Promise<SearchEntity[]> {
     });
   });
 
-  const pools = await collect<PoolDoc>(store, POOLS);
   const poolStats = await store.collection(POOL_STATS).getMany(pools.map((p) => p._id));
   pools.forEach((p, i) => {
     const a = tickerOf.get(p.tokenA) ?? p.tokenA.slice(0, 12);
@@ -125,7 +150,9 @@ export async function searchEntities(store: Store): Promise<SearchEntity[]> {
       label: `${a}/${b} on ${p.dex}`,
       detail: `pool ${p.id}, 24 h volume ${fmt(vol)} ADA`,
       weight: vol,
-      terms: termsOf(`${a}/${b}`, `${b}/${a}`, `${a}-${b}`, `${b}-${a}`),
+      // The pair both ways, the numeric id ("13", "pool 13": the id get_pool takes and the detail shows) and the
+      // DEX's own identifier (pool NFT name, identity token, ident; hex).
+      terms: termsOf(`${a}/${b}`, `${b}/${a}`, `${a}-${b}`, `${b}-${a}`, `pool ${p.id}`, p.identifier),
     });
   });
 

@@ -342,10 +342,13 @@ export const TOOL_SET: readonly Tool[] = [
       'Find a token, pool, NFT collection, stake pool, handle, address, transaction, block or epoch by name, ticker or identifier. Each hit names the next tool and the argument to pass. Stake amounts in whole ADA.',
     inputSchema: input(
       {
-        query: str('Name, ticker, $handle, unit, policy id, pool1…, addr1…/stake1…, tx or block hash, height, epoch.', {
-          minLength: 1,
-          maxLength: 200,
-        }),
+        query: str(
+          'Name, ticker, $handle, unit, policy id, DEX pool id, pool1…, addr1…/stake1…, tx or block hash, height, epoch.',
+          {
+            minLength: 1,
+            maxLength: 200,
+          },
+        ),
         limit: LIMIT(10, 50),
       },
       ['query'],
@@ -365,10 +368,7 @@ export const TOOL_SET: readonly Tool[] = [
               id: { type: 'string', description: 'The entity id.' },
               label: { type: 'string', description: 'Name and ticker as shown to people.' },
               detail: { type: ['string', 'null'], description: 'One line: price, stake (whole ADA), holder…' },
-              tool: {
-                type: ['string', 'null'],
-                description: 'The tool to call next for this hit; null when none shows more (a past epoch).',
-              },
+              tool: { type: 'string', description: 'The tool to call next for this hit.' },
               arguments: { type: 'object', description: 'The arguments to pass to that tool.' },
             },
           },

@@ -42,8 +42,8 @@ export interface SearchHit {
   id: string;
   label: string;
   detail: string | null;
-  /** The tool to call next; null when no tool shows more than the hit itself (a past epoch, an empty block). */
-  tool: string | null;
+  /** The tool to call next: every hit names one that answers for it (entities no tool answers for are no hits). */
+  tool: string;
   arguments: Record<string, unknown>;
 }
 
@@ -65,10 +65,25 @@ const fromTerm = (d: SearchTermDoc): SearchHit => {
   return { kind: d.kind, id: d.id, label: d.label, detail: d.detail, tool, arguments: args };
 };
 
-/** Exact-identifier hits: transactions, blocks, addresses, epochs (point reads). */
+/**
+ * Exact-identifier hits: transactions, blocks, addresses, epochs (point reads). A number is a block height and an
+ * epoch; "block N" and "epoch N" (the labels the hits show) are that one only.
+ */
 async function identifierHits(store: Store, raw: string): Promise<SearchHit[]> {
   const hits: SearchHit[] = [];
   const q = raw.trim();
+  const labelled = /^(block|epoch)\s+(\d{1,10})$/i.exec(q);
+  if (labelled) {
+    const n = Number(labelled[2]);
+    if (labelled[1]!.toLowerCase() === 'block') {
+      const hit = await blockByHeight(store, n);
+      if (hit) hits.push(hit);
+    } else {
+      const hit = await epochHit(store, n);
+      if (hit) hits.push(hit);
+    }
+    return hits;
+  }
   if (/^[0-9a-fA-F]{64}$/.test(q)) {
     const id = q.toLowerCase();
     const [tx, block] = await Promise.all([store.collection(TRANSACTIONS).get(id), store.collection(BLOCKS).get(id)]);
@@ -81,25 +96,14 @@ async function identifierHits(store: Store, raw: string): Promise<SearchHit[]> {
         tool: 'get_transaction',
         arguments: { hash: id },
       });
-    if (block) hits.push(blockHit(block));
+    const hit = block && blockHit(block);
+    if (hit) hits.push(hit);
   }
   if (/^\d{1,10}$/.test(q)) {
     const n = Number(q);
-    const [byHeight] = await store.collection(BLOCKS).find('byHeight', { eq: [n], limit: 1 });
-    if (byHeight) hits.push(blockHit(byHeight));
-    const cp = await store.collection(CHECKPOINTS).get('sync');
-    const tip = cp ? await store.collection(BLOCKS).get(cp.id) : null;
-    if (tip && n <= tip.epoch) {
-      const current = n === tip.epoch;
-      hits.push({
-        kind: 'epoch',
-        id: String(n),
-        label: `epoch ${n}`,
-        detail: current ? `current epoch (indexed tip: block ${tip.height}, ${tip.time})` : 'a past epoch',
-        tool: current ? 'list_stake_pools' : null,
-        arguments: current ? { sort: 'blocks' } : {},
-      });
-    }
+    const [block, epoch] = await Promise.all([blockByHeight(store, n), epochHit(store, n)]);
+    if (block) hits.push(block);
+    if (epoch) hits.push(epoch);
   }
   if (/^(addr|stake)(_test)?1[0-9a-z]+$/.test(q)) {
     let known: boolean;
@@ -136,15 +140,51 @@ async function identifierHits(store: Store, raw: string): Promise<SearchHit[]> {
   return hits;
 }
 
-function blockHit(b: { _id: string; height: number; time: string; txCount: number; epoch: number; txIds?: string[] }) {
-  const first = b.txIds?.[0] ?? null;
+/**
+ * A block as a hit. No tool answers for a block itself; the closest is `get_transaction` of its first transaction
+ * (which names the block, its height and time), so a block with transactions points there and an empty block is no
+ * hit (a hit must name a tool call that works).
+ */
+function blockHit(b: {
+  _id: string;
+  height: number;
+  time: string;
+  txCount: number;
+  epoch: number;
+  txIds?: string[];
+}): SearchHit | null {
+  const first = b.txIds?.[0];
+  if (!first) return null;
   return {
-    kind: 'block' as const,
+    kind: 'block',
     id: b._id,
     label: `block ${b.height}`,
-    detail: `epoch ${b.epoch}, ${b.time}, ${b.txCount} transactions${first ? ' (next: its first transaction)' : ''}`,
-    tool: first ? 'get_transaction' : null,
-    arguments: first ? { hash: first } : {},
+    detail: `epoch ${b.epoch}, ${b.time}, ${b.txCount} transactions (next: its first transaction)`,
+    tool: 'get_transaction',
+    arguments: { hash: first },
+  };
+}
+
+async function blockByHeight(store: Store, height: number): Promise<SearchHit | null> {
+  const [b] = await store.collection(BLOCKS).find('byHeight', { eq: [height], limit: 1 });
+  return b ? blockHit(b) : null;
+}
+
+/**
+ * An epoch as a hit. No tool answers for an epoch; `list_stake_pools` sorted by blocks shows the blocks each pool
+ * made this epoch, so it covers the current epoch only. A past epoch (no tool shows anything of it) is no hit.
+ */
+async function epochHit(store: Store, n: number): Promise<SearchHit | null> {
+  const cp = await store.collection(CHECKPOINTS).get('sync');
+  const tip = cp ? await store.collection(BLOCKS).get(cp.id) : null;
+  if (!tip || n !== tip.epoch) return null;
+  return {
+    kind: 'epoch',
+    id: String(n),
+    label: `epoch ${n}`,
+    detail: `current epoch (indexed tip: block ${tip.height}, ${tip.time}); next: the blocks each stake pool made in it`,
+    tool: 'list_stake_pools',
+    arguments: { sort: 'blocks' },
   };
 }
 

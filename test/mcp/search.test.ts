@@ -1,0 +1,189 @@
+/**
+ * The `search` tool's hits through the tool server (official client) on the devnet-synced store (world.ts).
+ *
+ * Oracle: each hit names the next tool and the arguments to pass, so calling that tool with those arguments must
+ * answer (no isError), for every hit of hex-prefix, ticker, pool id and identifier, block and epoch queries.
+ */
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Client } from '@modelcontextprotocol/client';
+import { createApp } from '../../api/app.js';
+import { search } from '../../api/read/search.js';
+import { BLOCKS, CHECKPOINTS, POOLS, TOKENS, type BlockDoc, type PoolDoc } from '../../mongo/collections/index.js';
+import { put } from '../../mongo/store.js';
+import { tempStore } from '../sync/helpers.js';
+import { acquireWorld, connect, releaseWorld, type World } from './world.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const text = (r: Json) => (r.content as { type: string; text: string }[]).map((c) => c.text).join('');
+
+describe('search: every hit names a tool call that answers (devnet)', function () {
+  this.timeout(300_000);
+  let world: World;
+  let server: Server;
+  let client: Client;
+  let pools: PoolDoc[] = [];
+
+  const raw = async (name: string, args: Json) => (await client.callTool({ name, arguments: args })) as Json;
+  const search = async (query: string, limit = 50): Promise<Json[]> => {
+    const r = await raw('search', { query, limit });
+    assert.notEqual(r.isError, true, text(r));
+    return (r.structuredContent as Json).hits as Json[];
+  };
+  /** Calls each hit's tool with its arguments; returns the failures as "query → kind id: tool(args): error". */
+  const failures = async (query: string, hits: Json[]) => {
+    const out: string[] = [];
+    for (const h of hits) {
+      if (typeof h.tool !== 'string') {
+        out.push(`${query} → ${h.kind} ${h.id}: no tool`);
+        continue;
+      }
+      const r = await raw(h.tool, h.arguments);
+      if (r.isError === true)
+        out.push(`${query} → ${h.kind} ${h.id}: ${h.tool}(${JSON.stringify(h.arguments)}): ${text(r)}`);
+    }
+    return out;
+  };
+
+  before(async () => {
+    world = await acquireWorld();
+    server = createServer(createApp(world.deps).callback());
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    client = await connect(`${base}/api/mcp`, 'modern');
+    for await (const p of world.store.collection(POOLS).scan()) pools.push(p);
+    pools = pools.sort((a, b) => a.id - b.id);
+  });
+  after(async () => {
+    await client?.close();
+    server?.close();
+    await releaseWorld();
+  });
+
+  it('token hits of hex-prefix and ticker queries all answer get_token; LP tokens and pool NFTs are no token hits', async () => {
+    const bad: string[] = [];
+    let tokenHits = 0;
+    for (const q of [...'0123456789abcdef', 'usd', 'min', 'snek']) {
+      const hits = await search(q);
+      tokenHits += hits.filter((h) => h.kind === 'token').length;
+      bad.push(...(await failures(q, hits)));
+    }
+    assert.ok(tokenHits > 0, 'the queries find tokens');
+    assert.deepEqual(bad, []);
+    // Every token the store holds without a pool, and every LP token, is unfindable by its unit.
+    const markers = new Set(pools.flatMap((p) => (p.lpToken ? [p.lpToken] : [])));
+    const unpooled: string[] = [];
+    for await (const t of world.store.collection(TOKENS).scan())
+      if (t.poolIds.length === 0 || markers.has(t._id)) unpooled.push(t._id);
+    assert.ok(unpooled.length > 0, 'the devnet has tokens without a pool or LP tokens');
+    for (const unit of unpooled.slice(0, 40)) {
+      const hits = await search(unit);
+      assert.ok(!hits.some((h) => h.kind === 'token' && h.id === unit), `${unit} is a token hit`);
+    }
+  });
+
+  it('a DEX pool is found by its id ("13", "pool 13") and its identifier, and get_pool answers', async () => {
+    assert.ok(pools.length > 0);
+    const some = [pools[0]!, pools[Math.floor(pools.length / 2)]!, pools[pools.length - 1]!];
+    const thirteen = pools.find((p) => p.id === 13);
+    if (thirteen) some.push(thirteen);
+    for (const p of some) {
+      for (const q of [String(p.id), `pool ${p.id}`, p.identifier]) {
+        const hits = await search(q);
+        const hit = hits.find((h) => h.kind === 'pool' && h.id === String(p.id));
+        assert.ok(hit, `${q} finds pool ${p.id}: ${JSON.stringify(hits.slice(0, 5))}`);
+        assert.equal(hit.tool, 'get_pool');
+        assert.deepEqual(hit.arguments, { poolId: p.id });
+        assert.deepEqual(await failures(q, hits), []);
+      }
+    }
+  });
+
+  it('"block N" and "epoch N" find what the labels show; block and epoch hits name a tool that answers', async () => {
+    const cp = await world.store.collection(CHECKPOINTS).get('sync');
+    const tip = await world.store.collection(BLOCKS).get(cp!.id);
+    assert.ok(tip);
+    let withTxs: number | null = null;
+    let empty: number | null = null;
+    for (let h = 1; h <= tip.height && (withTxs === null || empty === null); h++) {
+      const [b] = await world.store.collection(BLOCKS).find('byHeight', { eq: [h], limit: 1 });
+      if (!b) continue;
+      if ((b.txIds?.length ?? 0) > 0) withTxs ??= h;
+      else empty ??= h;
+    }
+    assert.ok(withTxs !== null, 'the devnet has a block with transactions');
+    const block = await search(`block ${withTxs}`);
+    assert.ok(
+      block.some((h) => h.kind === 'block' && h.label === `block ${withTxs}`),
+      JSON.stringify(block),
+    );
+    const epoch = await search(`epoch ${tip.epoch}`);
+    assert.ok(
+      epoch.some((h) => h.kind === 'epoch' && h.label === `epoch ${tip.epoch}`),
+      JSON.stringify(epoch),
+    );
+    const queries = ['epoch 1', 'block 10', '1', '10', String(tip.height), `Epoch ${tip.epoch}`, String(tip.epoch)];
+    if (empty !== null) queries.push(String(empty), `block ${empty}`);
+    const bad: string[] = [];
+    for (const q of queries) bad.push(...(await failures(q, await search(q))));
+    assert.deepEqual(bad, []);
+  });
+});
+
+describe('search: a past epoch and an empty block (no tool answers for them) are no hits', function () {
+  this.timeout(60_000);
+  const block = (height: number, epoch: number, txIds: string[]): BlockDoc => ({
+    _id: String(height).repeat(64).slice(0, 64),
+    height,
+    slot: height * 20,
+    time: new Date(Date.UTC(2026, 0, 1) + height * 20_000).toISOString(),
+    epoch,
+    era: 'conway',
+    prevHash: 'genesis',
+    size: 0,
+    txCount: txIds.length,
+    fees: '0',
+    totalOutput: '0',
+    issuerVkey: null,
+    poolId: null,
+    protocolVersion: null,
+    txIds,
+  });
+
+  it('"1" finds neither empty block 1 nor past epoch 1; "2", "block 2" and "epoch 2" name tools', async () => {
+    const t = await tempStore();
+    try {
+      const tip = block(3, 2, ['c'.repeat(64)]);
+      await t.store.write([
+        put(BLOCKS, block(1, 1, [])),
+        put(BLOCKS, block(2, 1, ['b'.repeat(64)])),
+        put(BLOCKS, tip),
+        put(CHECKPOINTS, {
+          _id: 'sync',
+          slot: tip.slot,
+          id: tip._id,
+          height: 3,
+          points: [],
+          tip: null,
+          updatedAt: tip.time,
+        }),
+      ]);
+      const hits = async (query: string) => (await search({ store: t.store }, { query, limit: 50 })).hits;
+      for (const q of ['1', 'block 1', 'epoch 1']) assert.deepEqual(await hits(q), [], q);
+      const two = await hits('2');
+      assert.deepEqual(
+        two.map((h) => [h.kind, h.label, h.tool, h.arguments]),
+        [
+          ['block', 'block 2', 'get_transaction', { hash: 'b'.repeat(64) }],
+          ['epoch', 'epoch 2', 'list_stake_pools', { sort: 'blocks' }],
+        ],
+      );
+      assert.deepEqual(await hits('block 2'), [two[0]]);
+      assert.deepEqual(await hits('Epoch 2'), [two[1]]);
+    } finally {
+      await t.cleanup();
+    }
+  });
+});
