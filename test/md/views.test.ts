@@ -216,12 +216,24 @@ describe('Markdown views on a devnet-synced store', function () {
     const total = (JSON.parse((await get('/api/v1/tokens?pageSize=200')).text) as { total: number }).total;
     assert.equal(tableRows(all.text, '#').length, Math.min(100, total));
     const byVolume = tableRows((await get('/api/md/tokens?sort=volume24h&limit=10')).text, '#').map((r) =>
-      Number(r[6]!.replace(/,/g, '')),
+      Number(r[7]!.replace(/,/g, '')),
     );
     assert.deepEqual(
       byVolume,
       [...byVolume].sort((a, b) => b - a),
     );
+    // The change beside each price is of that price (spec: change* beside ADA prices, change*Usd beside USD prices).
+    const md = await get('/api/md/tokens?sort=rank&limit=20');
+    const header = md.text.split('\n').find((l) => l.startsWith('| #'))!;
+    assert.match(header, /Price \(ADA\) \| 24 h, ADA \(%\) \| Price \(USD\) \| 24 h, USD \(%\)/);
+    const json = JSON.parse((await get('/api/v1/tokens?sort=rank&pageSize=20&logos=url')).text) as {
+      items: { stats: { change24h: number | null; change24hUsd: number | null } }[];
+    };
+    const cell = (f: number | null) => (f === null ? '—' : `${f > 0 ? '+' : ''}${(f * 100).toFixed(2)}`);
+    tableRows(md.text, '#').forEach((r, i) => {
+      const st = json.items[i]!.stats;
+      assert.deepEqual([r[3], r[5]], [cell(st.change24h), cell(st.change24hUsd)], `row ${i + 1}`);
+    });
     for (const bad of ['limit=0', 'limit=101', 'limit=abc', 'sort=cheapest']) {
       const a = await get(`/api/md/tokens?${bad}`);
       assert.equal(a.status, 400, bad);

@@ -29,8 +29,15 @@ export function renderToken(ctx: ViewContext, t: TokenDetail): string {
       [
         ['Unit (policy id + asset name hex)', `\`${a.unit}\``],
         ['Price (ADA)', price(s.priceAda)],
+        [
+          'Change of the ADA price 1 h / 24 h / 7 d (%)',
+          `${pct(s.change1h)} / ${pct(s.change24h)} / ${pct(s.change7d)}`,
+        ],
         ['Price (USD)', price(s.priceUsd)],
-        ['Change 1 h / 24 h / 7 d (%)', `${pct(s.change1h)} / ${pct(s.change24h)} / ${pct(s.change7d)}`],
+        [
+          'Change of the USD price 1 h / 24 h / 7 d (%)',
+          `${pct(s.change1hUsd)} / ${pct(s.change24hUsd)} / ${pct(s.change7dUsd)}`,
+        ],
         ['Volume 24 h / 7 d (ADA)', `${num(s.volume24h, 0)} / ${num(s.volume7d, 0)}`],
         ['Liquidity (ADA)', num(s.liquidityAda, 0)],
         [

@@ -35,6 +35,10 @@ export interface TokenStats {
   change1h: number | null;
   change24h: number | null;
   change7d: number | null;
+  /** The USD price's changes (shown beside USD prices, the change* beside ADA prices). */
+  change1hUsd: number | null;
+  change24hUsd: number | null;
+  change7dUsd: number | null;
   txns24h: number;
   buys24h: number;
   sells24h: number;

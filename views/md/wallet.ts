@@ -25,15 +25,15 @@ export function renderWallet(ctx: ViewContext, w: Wallet, trades: TradePage, req
     ),
     `## Tokens (${w.positions.length})`,
     table(
-      ['Token', 'Balance (tokens)', 'Price (ADA)', 'Value (ADA)', 'Value (USD)', '24 h (%)'],
+      ['Token', 'Balance (tokens)', 'Price (ADA)', '24 h, ADA (%)', 'Value (ADA)', 'Value (USD)'],
       w.positions.map((p) => [
         // Only traded tokens have a token view (its pools); NFTs and unpriced tokens are named, not linked.
         p.priceAda === null ? `${p.asset.displayName} (\`${short(p.asset.unit, 10)}\`)` : tokenLink(ctx, p.asset),
         num(p.balance, 6),
         price(p.priceAda),
+        pct(p.change24h),
         num(p.valueAda),
         num(p.valueUsd),
-        pct(p.change24h),
       ]),
     ),
     `## Recent trades (${trades.items.length}, newest first)`,
