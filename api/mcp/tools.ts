@@ -657,7 +657,7 @@ export const TOOL_SET: readonly Tool[] = [
     name: 'get_nft_collection',
     title: 'Get NFT collection',
     description:
-      'One NFT collection: floor, volume over 24 h, 7 d, 30 d and all time, sales counts, listings, supply, holders, recent sales.',
+      'One NFT collection: floor, volume over 24 h, 7 d, 30 d and since the start of the indexed history (coverageFrom), sales counts, listings, supply, holders, recent sales.',
     inputSchema: input({ policyId: POLICY }, ['policyId']),
     outputSchema: COLLECTION_OUT,
     restArgs: { policy: 'policyId' },

@@ -38,7 +38,7 @@ import { addressParam, withHandle } from './handles.js';
 import { tokenDecimalsLookup, type DecimalsLookup } from '../present/market.js';
 import type { explorerRoutes } from '../routes/explorer.js';
 import type { ReadDeps, RouteInput } from './deps.js';
-import { withAsOf } from './freshness.js';
+import { withAsOf, withCoverage } from './freshness.js';
 
 export const STAKE_ADDRESS_LIST_LIMIT = 100;
 
@@ -195,4 +195,4 @@ async function stakeAnswer(store: Store, stakeAddress: string, parsed: ParsedAdd
 
 export const getBlock = withAsOf(getBlockAnswer);
 export const getTransaction = withAsOf(getTransactionAnswer);
-export const getAddress = withAsOf(getAddressAnswer);
+export const getAddress = withAsOf(withCoverage(getAddressAnswer));

@@ -3,6 +3,7 @@
  * names) and the lag behind the chain source's tip. REST answers carry `asOf`; the market overview, MCP results and
  * Markdown views also show the lag. One function, so every surface shows the same figures.
  */
+import { firstIndexedBlock } from '../../mongo/collections/chain.js';
 import { indexedTip, readSyncLag } from '../../mongo/collections/sync-state.js';
 import type { ReadDeps } from './deps.js';
 
@@ -38,5 +39,21 @@ export function withAsOf<I, O extends object>(
     const [body, { block }] = await Promise.all([read(deps, input), indexedTip(deps.store)]);
     if ('asOf' in body && (body as Answer).asOf !== undefined) return body as O & { asOf: string | null };
     return { ...body, asOf: block?.time ?? null };
+  };
+}
+
+/**
+ * A read function whose figures count only the indexed history (an address's transactions and first activity, a
+ * stake pool's blocks minted, a collection's all-time volume and sales): its answer also names where that history
+ * starts (`coverageFrom`, the first indexed block's time; the spec: "bounded answers say so"), unless it names it
+ * itself.
+ */
+export function withCoverage<I, O extends object>(
+  read: (deps: ReadDeps, input: I) => Promise<O>,
+): (deps: ReadDeps, input: I) => Promise<O & { coverageFrom: string | null }> {
+  return async (deps, input) => {
+    const [body, first] = await Promise.all([read(deps, input), firstIndexedBlock(deps.store)]);
+    if ('coverageFrom' in body) return body as O & { coverageFrom: string | null };
+    return { ...body, coverageFrom: first?.time || null };
   };
 }

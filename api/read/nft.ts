@@ -2,6 +2,7 @@
  * Read functions of nft (REST, MCP and Markdown present their results).
  */
 import { openCursor, sealCursor } from './cursor.js';
+import { firstIndexedBlock } from '../../mongo/collections/chain.js';
 import { storeClock, type SlotClock } from '../../mongo/collections/clock.js';
 import { decodeAssetName } from '../../cardano/units.js';
 import { lovelaceToAda } from '../../cardano/units.js';
@@ -27,7 +28,7 @@ import type { Store } from '../../mongo/store.js';
 import { BadRequestError, NotFoundError, NotReadyError } from '../errors.js';
 import type { nftRoutes } from '../routes/nft.js';
 import type { ReadDeps, RouteInput } from './deps.js';
-import { withAsOf } from './freshness.js';
+import { withAsOf, withCoverage } from './freshness.js';
 const RECENT_SALES = 10;
 
 function presentRow(d: NftCollectionStatsDoc) {
@@ -241,10 +242,11 @@ async function getNftCollectionSalesAnswer(deps: ReadDeps, input: RouteInput<typ
   ]);
   const page = docs.slice(0, input.limit);
   const last = page[page.length - 1];
-  return {
-    items: await presentSales(store, clock, page),
-    nextCursor: docs.length > input.limit && last ? encodeCursor(list, `${last.slot}.${last.txIndex}`, last._id) : null,
-  };
+  const nextCursor =
+    docs.length > input.limit && last ? encodeCursor(list, `${last.slot}.${last.txIndex}`, last._id) : null;
+  // The last page reaches the start of the indexed history: older sales, if any, were never indexed.
+  const first = nextCursor === null ? await firstIndexedBlock(store) : null;
+  return { items: await presentSales(store, clock, page), nextCursor, coverageFrom: first?.time ?? null };
 }
 
 /** A sales cursor's key is the sale's chain position `slot.txIndex`. */
@@ -285,6 +287,6 @@ async function getNftCollectionListingsAnswer(deps: ReadDeps, input: RouteInput<
 }
 
 export const listNftCollections = withAsOf(listNftCollectionsAnswer);
-export const getNftCollection = withAsOf(getNftCollectionAnswer);
+export const getNftCollection = withAsOf(withCoverage(getNftCollectionAnswer));
 export const getNftCollectionSales = withAsOf(getNftCollectionSalesAnswer);
 export const getNftCollectionListings = withAsOf(getNftCollectionListingsAnswer);

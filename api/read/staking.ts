@@ -7,7 +7,7 @@ import { presentStakePool, presentStakePoolRow } from '../present/staking.js';
 import { STAKE_POOLS, countStakePools, stakePoolsByStake } from '../../mongo/collections/staking.js';
 import type { stakingRoutes } from '../routes/staking.js';
 import type { ReadDeps, RouteInput } from './deps.js';
-import { withAsOf } from './freshness.js';
+import { withAsOf, withCoverage } from './freshness.js';
 
 async function listStakePoolsAnswer(deps: ReadDeps, input: RouteInput<typeof stakingRoutes.list>) {
   const [docs, total] = await Promise.all([
@@ -40,4 +40,4 @@ async function getStakePoolAnswer(deps: ReadDeps, input: RouteInput<typeof staki
 }
 
 export const listStakePools = withAsOf(listStakePoolsAnswer);
-export const getStakePool = withAsOf(getStakePoolAnswer);
+export const getStakePool = withAsOf(withCoverage(getStakePoolAnswer));

@@ -151,3 +151,11 @@ export const CursorQueryProperties = {
       'Opaque: the nextCursor of the previous page of this same list, sent back unchanged. A cursor of another list, or an altered one, is refused (400).',
   },
 } satisfies Record<string, JsonSchema>;
+
+/** `coverageFrom` of an answer whose figures count only the indexed history (api/read/freshness.ts withCoverage). */
+export const IndexedFrom: JsonSchema = {
+  type: ['string', 'null'],
+  format: 'date-time',
+  description:
+    'Start of the indexed history (time of the first indexed block): counts, totals and first times in this answer are of the history since then. Null before the first block.',
+};

@@ -3,7 +3,7 @@
  * allows fields to be added within /v1, so objects are open (no `additionalProperties: false`).
  */
 import { component, type JsonSchema, type ObjectSchema } from '../schema.js';
-import { Activity, Ada, AssetList, handleSchemas, Hash64, Lovelace } from './common.js';
+import { Activity, Ada, AssetList, handleSchemas, Hash64, IndexedFrom, Lovelace } from './common.js';
 
 export const BlockIdParams: ObjectSchema = {
   type: 'object',
@@ -285,6 +285,7 @@ const addressCommon = {
   firstActivity: nullableActivity,
   lastActivity: nullableActivity,
   stakeAccount: nullableAccount,
+  coverageFrom: IndexedFrom,
 } satisfies Record<string, JsonSchema>;
 
 export const PaymentAddressResponse = component('PaymentAddress', {

@@ -3,7 +3,7 @@
  * (`floor` + `floorLovelace`, `price` + `priceLovelace`); changes are plain fractions; times are ISO UTC.
  */
 import { component, type JsonSchema, type ObjectSchema } from '../schema.js';
-import { Ada, CursorQueryProperties, Lovelace, PageQueryProperties } from './common.js';
+import { Ada, CursorQueryProperties, IndexedFrom, Lovelace, PageQueryProperties } from './common.js';
 
 export const NFT_SORTS = [
   'volume24h',
@@ -145,6 +145,7 @@ export const NftCollectionListResponse = component('NftCollectionList', {
     total: count('Collections matching the query.'),
     computedAt: nullableTime('When the stats were computed (every minute); null before the first run.'),
     adaUsd: nullableAda('USD per ADA used for the USD figures.'),
+    coverageFrom: IndexedFrom,
   },
 });
 
@@ -186,6 +187,11 @@ export const NftSalesResponse = component('NftSales', {
   properties: {
     items: { type: 'array', items: NftSale },
     nextCursor: { type: ['string', 'null'] },
+    coverageFrom: {
+      ...IndexedFrom,
+      description:
+        'On the last page (nextCursor null): the time of the first indexed block; older sales, if any, were never indexed. Null on other pages.',
+    },
   },
 });
 

@@ -3,7 +3,7 @@
  * beside them; margin, saturation and returns are plain fractions (0.02 = 2 %), the REST convention.
  */
 import { component, type JsonSchema, type ObjectSchema } from '../schema.js';
-import { Ada, Lovelace, PageQueryProperties } from './common.js';
+import { Ada, IndexedFrom, Lovelace, PageQueryProperties } from './common.js';
 
 export const StakePoolIdParams: ObjectSchema = {
   type: 'object',
@@ -79,6 +79,7 @@ export const StakePoolDetailResponse = component('StakePoolDetail', {
     hash: { type: 'string', pattern: '^[0-9a-f]{56}$', description: 'Pool key hash.' },
     epoch: { type: 'integer', minimum: 0, description: 'Epoch the figures refer to.' },
     computedAt: { type: 'string', format: 'date-time', description: 'When the figures were computed.' },
+    coverageFrom: IndexedFrom,
     retiringEpoch: { type: ['integer', 'null'] },
     activeStake: {
       type: ['number', 'null'],

@@ -706,6 +706,12 @@ describe('explorer routes over documents the sync wrote', function () {
       if (orphanOnly) assert.equal((await api.get(`/api/v1/explorer/tx/${orphanOnly.id}`)).status, 404);
     });
 
+    it('an address answer says where the indexed history it counts starts (coverageFrom)', async () => {
+      const first = await get(api, 'blocks/1');
+      const address = [...chain.addresses][0] as string;
+      assert.equal((await get(api, `address/${address}`)).coverageFrom, first.time);
+    });
+
     it('a stake pool registration balances with its deposit: inputs + withdrawals + refunds = outputs + fee + deposits', async () => {
       // The chain's pool registration certificate carries no deposit; the ledger charges one for a new pool only
       // (an update of a registered pool pays none). The balance of the transaction is the oracle.

@@ -231,6 +231,13 @@ describe('NFT collections and jpg.store on the devnet', function () {
     const r = await get(`/nft/collections/${row.policyId.toUpperCase()}`);
     assert.equal(r.status, 200);
     assert.equal(r.body.policyId, row.policyId);
+    // All-time figures are of the indexed history: the answer says where it starts (the first block's time), as
+    // the last page of the sales does.
+    const firstBlock = (await get('/explorer/blocks/1')).body;
+    assert.equal(r.body.coverageFrom, firstBlock.time);
+    const lastPage = await get(`/nft/collections/${row.policyId}/sales?limit=200`);
+    assert.equal(lastPage.body.nextCursor, null);
+    assert.equal(lastPage.body.coverageFrom, firstBlock.time);
     assert.equal(r.body.supply, row.supply);
     assert.equal(r.body.owners, row.owners);
     assert.equal(r.body.minted, row.supply + r.body.burned);
