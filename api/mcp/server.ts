@@ -22,8 +22,9 @@ export const SERVER_NAME = 'cardano-data-service';
 export const SERVER_VERSION = '1.0.0';
 
 /**
- * The protocol revisions the tool server serves (spec: Versioning), newest first: the one list the server instances,
- * the unsupported-version error (api/mcp/router.ts) and the server card report. The SDK's own default for the
+ * The protocol revisions the tool server serves (spec: Versioning), newest first: the one list the server instances
+ * and the server card report. The unsupported-version error (-32022) of a 2026-07-28-style request lists the modern
+ * entry only, as the SDK answers it (mcp-koa-temporal.md). The SDK's own default for the
  * initialize path also offers 2024-11-05 and 2024-10-07, which the service does not promise; with this list an
  * initialize naming an older revision gets the SDK's counter-offer, 2025-11-25 (the first 2025-era entry).
  * server/discover lists the entries a 2026-07-28-style request (per-request `_meta`) can name, 2026-07-28 only:
