@@ -101,7 +101,7 @@ export function clientErrorAnswer(log: Logger) {
       err.code === 'ECONNRESET' ||
       !socket.writable ||
       inFlight?.headersSent ||
-      (answered !== undefined && !answered.complete && answered.socket === socket)
+      (answered !== undefined && !answered.complete)
     ) {
       socket.destroy();
       return;

@@ -45,6 +45,12 @@ function parseRequest(text: string): Request | { error: string; id: string | nul
 const INTERLEAVED =
   "Cannot interleave 'findIntersection' requests with 'nextBlock'. Note that you should never face this error. If you do, please open an issue.";
 
+/** The slot of a requested point (`{ slot, id }`), null for origin or anything else. */
+const slotOf = (p: unknown): number | null => {
+  const slot = typeof p === 'object' && p !== null ? (p as { slot?: unknown }).slot : undefined;
+  return typeof slot === 'number' ? slot : null;
+};
+
 /** One chain-sync client: its read position in the event log and its queue of pending requests. */
 class Session {
   /** Next event index to deliver; null before any intersection (then the first nextBlock starts at origin). */
@@ -88,17 +94,7 @@ class Session {
   private findIntersection(r: Request): boolean {
     const points = Array.isArray(r.params.points) ? r.params.points : [];
     const tipSlot = this.chain.tip === 'origin' ? -1 : this.chain.tip.slot;
-    if (
-      this.chain.backfilling &&
-      points.some(
-        (p) =>
-          typeof p === 'object' &&
-          p !== null &&
-          typeof (p as { slot?: unknown }).slot === 'number' &&
-          (p as { slot: number }).slot > tipSlot,
-      )
-    )
-      return false;
+    if (this.chain.backfilling && points.some((p) => (slotOf(p) ?? -1) > tipSlot)) return false;
     for (const p of points) {
       const point =
         p === 'origin' ? 'origin' : typeof p === 'object' && p !== null ? (p as Record<string, unknown>) : null;

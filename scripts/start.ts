@@ -16,7 +16,7 @@ import { pino } from 'pino';
 import { loggerOptions } from '../api/log.js';
 import { runWithConfig, type Config } from '../config/index.js';
 import { spawnDevnet, type DevnetChild } from '../devnet/child.js';
-import { superviseWorker, type WorkerSupervisor } from '../temporal/worker-child.js';
+import { crashBackoff, superviseWorker, type WorkerSupervisor } from '../temporal/worker-child.js';
 
 /**
  * The API's modules, loaded after the children are started: with a cold tsx cache (a fresh checkout) loading them
@@ -104,23 +104,21 @@ async function main(config: Config) {
         ),
       (e: unknown) => log.error({ err: e }, 'devnet failed'),
     );
-    // A devnet that dies (a crash, an out-of-memory kill) is the chain source gone: restarted on its port after 1,
-    // 2, 4, 8, 16 s; 5 deaths within 5 minutes stop the service (exit 1) for its own supervisor to see.
-    const deaths: number[] = [];
+    // A devnet that dies (a crash, an out-of-memory kill) is the chain source gone: restarted on its port with the
+    // worker's policy (crashBackoff: after 1, 2, 4, 8, 16 s; 5 deaths within 5 minutes stop the service, exit 1).
+    const backoff = crashBackoff();
     const watch = (d: DevnetChild) =>
       void d.exited.then((how) => {
         if (stopping) return;
-        const now = Date.now();
-        deaths.splice(0, deaths.length, ...deaths.filter((t) => now - t < 5 * 60_000), now);
-        if (deaths.length >= 5) {
+        const { crashes: deaths, delayMs } = backoff(Date.now());
+        if (delayMs === null) {
           log.fatal(
-            { how, deaths: deaths.length },
-            `the devnet (the chain source) exited (${how}) 5 times in 5 minutes; stopping`,
+            { how, deaths },
+            `the devnet (the chain source) exited (${how}) ${deaths} times in 5 minutes; stopping`,
           );
           void shutdown('devnet crash loop', 1);
           return;
         }
-        const delayMs = 1000 * 2 ** (deaths.length - 1);
         const port = Number(new URL(d.url).port);
         log.error(
           { how, pid: d.pid, restartInMs: delayMs },

@@ -20,6 +20,22 @@ const SCRIPT = fileURLToPath(new URL('../scripts/embedded-worker.ts', import.met
 
 export const MAX_CRASHES = 5;
 export const CRASH_WINDOW_MS = 5 * 60_000;
+
+/**
+ * The restart policy of a supervised child process (this worker, and the devnet of `npm start`): each death within
+ * CRASH_WINDOW_MS doubles the delay before the restart (1, 2, 4, 8, 16 s); at MAX_CRASHES the supervisor gives up
+ * (`delayMs` null), so its own supervisor sees the failure. Call it at each death with the time.
+ */
+export function crashBackoff(): (now: number) => { crashes: number; delayMs: number | null } {
+  let crashes: number[] = [];
+  return (now) => {
+    crashes = [...crashes.filter((t) => now - t < CRASH_WINDOW_MS), now];
+    return {
+      crashes: crashes.length,
+      delayMs: crashes.length >= MAX_CRASHES ? null : 1000 * 2 ** (crashes.length - 1),
+    };
+  };
+}
 const METRICS_TIMEOUT_MS = 2_000;
 const STOP_TIMEOUT_MS = 30_000;
 
@@ -73,7 +89,7 @@ export function superviseWorker(opts: SuperviseOptions): WorkerSupervisor {
   let downReason: string | null = 'the embedded worker (sync and scheduled jobs) is starting';
   let source: { url: string; devnet: boolean } | null = null;
   let complete = false;
-  let crashes: number[] = [];
+  const backoff = crashBackoff();
   let restartTimer: NodeJS.Timeout | null = null;
   let nextId = 1;
   const pending = new Map<number, (m: MetricsSnapshot) => void>();
@@ -123,20 +139,18 @@ export function superviseWorker(opts: SuperviseOptions): WorkerSupervisor {
   }
 
   function onCrash(pid: number | undefined, code: number | null, signal: NodeJS.Signals | null) {
-    const now = Date.now();
-    crashes = [...crashes.filter((t) => now - t < CRASH_WINDOW_MS), now];
+    const { crashes, delayMs } = backoff(Date.now());
     const how = signal ? `signal ${signal}` : `code ${code}`;
-    if (crashes.length >= MAX_CRASHES) {
-      downReason = `the embedded worker exited (${how}) ${crashes.length} times within ${CRASH_WINDOW_MS / 60_000} min`;
-      log.fatal({ pid, code, signal, crashes: crashes.length }, `${downReason}; giving up`);
+    if (delayMs === null) {
+      downReason = `the embedded worker exited (${how}) ${crashes} times within ${CRASH_WINDOW_MS / 60_000} min`;
+      log.fatal({ pid, code, signal, crashes }, `${downReason}; giving up`);
       opts.onGiveUp(downReason);
       return;
     }
-    const delayMs = 1000 * 2 ** (crashes.length - 1);
     downReason = `the embedded worker (sync and scheduled jobs) exited (${how}); restarting in ${delayMs / 1000} s`;
     log.error(
-      { pid, code, signal, crashes: crashes.length, restartInMs: delayMs },
-      `${downReason} (${crashes.length} of ${MAX_CRASHES} allowed within ${CRASH_WINDOW_MS / 60_000} min)`,
+      { pid, code, signal, crashes, restartInMs: delayMs },
+      `${downReason} (${crashes} of ${MAX_CRASHES} allowed within ${CRASH_WINDOW_MS / 60_000} min)`,
     );
     restartTimer = setTimeout(() => {
       restartTimer = null;

@@ -359,7 +359,8 @@ class MarketBlock {
     this.points.push({ series: tokenSeries(token), ...point, price: priceRaw, tokenRaw: leg.tokenRaw });
     // A token/token trade is the sold token's trade too (its list and stats read it through `byTokenIn`): its series
     // gets the point at the price the trade implies for it, the same ADA value over the amount sold.
-    const sold = token === w.tokenOut && w.tokenIn !== LOVELACE ? priceOfLeg({ ...leg, tokenRaw: w.amountIn }) : null;
+    const tokenToken = w.tokenIn !== LOVELACE && w.tokenOut !== LOVELACE;
+    const sold = tokenToken ? priceOfLeg({ ...leg, tokenRaw: w.amountIn }) : null;
     if (sold !== null)
       this.points.push({ series: tokenSeries(w.tokenIn), ...point, price: sold, tokenRaw: w.amountIn });
   }

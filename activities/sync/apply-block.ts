@@ -252,14 +252,11 @@ export function applyBlock(
     // Certificates and withdrawals take effect only for valid transactions.
     const certs = tx.certificates ?? [];
     const charged: (bigint | null)[] = valid ? certs.map((c) => applyCertificate(state, c, slot, ctx)) : [];
-    const certificates = certs.map(
-      (c, i) =>
-        toPlain(
-          charged[i] !== null && charged[i] !== undefined && c.deposit === undefined
-            ? { ...c, deposit: { ada: { lovelace: charged[i] } } }
-            : c,
-        ) as Record<string, unknown>,
-    );
+    const certificates = certs.map((c, i) => {
+      const deposit = charged[i] ?? null;
+      const kept = deposit !== null && c.deposit === undefined ? { ...c, deposit: { ada: { lovelace: deposit } } } : c;
+      return toPlain(kept) as Record<string, unknown>;
+    });
     if (valid) {
       for (const [stakeAddr, w] of Object.entries(tx.withdrawals ?? {})) {
         const prev = state.get(STAKE_ACCOUNTS, stakeAddr) ?? newStakeAccount(stakeAddr, slot, true);

@@ -2,9 +2,10 @@
  * Reads the JSON body of a POST to the tool server before the access layer runs, for one reason: the expensive-call
  * limit of `get_wallet_pnl` is applied by the access layer from the `Mcp-Name` header, which revision 2026-07-28
  * requires but the older revisions' clients (and the short form) never send. For a legacy request (no 2026-07-28
- * version in the header or `_meta`) whose body calls a tool, the header is filled in from the body, so the
- * limit applies to every revision alike (a header the caller sent is replaced: the older revisions never check it). Modern requests are left untouched: a missing or mismatched header
- * there is the caller's error (-32020), reported by the SDK.
+ * version in the header or `_meta`) whose body calls a tool, the header is set from the body (a header the caller
+ * sent is replaced: the older revisions never check it), so the limit applies to every revision alike. Modern
+ * requests are left untouched: a missing or mismatched header there is the caller's error (-32020), reported by the
+ * SDK.
  *
  * The parsed body is kept in `ctx.state.mcpBody` and handed to the SDK, so the stream is read once. A body that is
  * not JSON gets the JSON-RPC parse error (-32700) here; a non-JSON content type is left for the SDK (415).
