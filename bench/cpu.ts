@@ -8,6 +8,8 @@
  *   BENCH_COMPARE=/tmp/other-tree … npm run bench:cpu
  *     also the API of another tree (a `git archive` of a commit with node_modules linked) over the same store, the
  *     two measured in turn per route (bare, before, after, BENCH_REPEAT times) so both see the same machine load
+ *   BENCH_CACHE_MS=1000 … npm run bench:cpu
+ *     the same with the API's micro-cache on (its default window): the replayed answers' cost
  *   BENCH_STORE=data/store npm run bench:cpu -- floor
  *     the same figures for one fixed small JSON answer from node:http, Koa + @koa/router, and the service's whole
  *     middleware stack (bench/floor-server.ts)
@@ -64,7 +66,8 @@ async function measure(pid: number, url: string): Promise<Run> {
 }
 
 async function child(args: string[], cwd?: string): Promise<{ proc: ChildProcess; info: Record<string, unknown> }> {
-  const env = { ...process.env, API_CACHE_MS: '0' };
+  // BENCH_CACHE_MS: the micro-cache window of the API under test (default 0: every request reads and presents).
+  const env = { ...process.env, API_CACHE_MS: process.env.BENCH_CACHE_MS ?? '0' };
   const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env, ...(cwd ? { cwd } : {}) });
   const info = JSON.parse(await firstLine(proc)) as Record<string, unknown>;
   return { proc, info };

@@ -29,3 +29,38 @@ export async function replaceAll<D extends { _id: string }>(
   }
   await flush();
 }
+
+/**
+ * `replaceAll` for a large collection that changes little between runs: reads the current documents first and
+ * writes only those `same` says differ, then deletes the rest. A reader sees each document either before or after.
+ */
+export async function replaceChanged<D extends { _id: string }>(
+  store: Store,
+  spec: CollectionSpec<D>,
+  docs: readonly D[],
+  same: (prev: D, next: D) => boolean,
+  batch = 500,
+): Promise<{ written: number; deleted: number }> {
+  const prev = new Map<string, D>();
+  for await (const d of store.collection(spec).scan()) prev.set(d._id, d);
+  let ops: WriteOp[] = [];
+  const flush = async () => {
+    if (ops.length) await store.write(ops);
+    ops = [];
+  };
+  let written = 0;
+  for (const d of docs) {
+    const old = prev.get(d._id);
+    prev.delete(d._id);
+    if (old && same(old, d)) continue;
+    ops.push(put(spec, d));
+    written++;
+    if (ops.length >= batch) await flush();
+  }
+  for (const id of prev.keys()) {
+    ops.push(del(spec, id));
+    if (ops.length >= batch) await flush();
+  }
+  await flush();
+  return { written, deleted: prev.size };
+}

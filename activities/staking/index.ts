@@ -4,7 +4,8 @@
  *   reuse verified metadata whose hash did not change) and, through the chain source, the ledger state
  *   (queryLedgerState/epoch, stakePools with stake, protocolParameters, rewardAccountSummaries of the delegators,
  *   treasuryAndReserves when answered); fetches pool metadata JSON (bounded: timeout, size cap, 8 at a time,
- *   cached by hash in the documents); writes stake_pools wholesale (idempotent; a failed run is simply repeated).
+ *   cached by hash in the documents); writes stake_pools wholesale (idempotent; a failed run is simply repeated),
+ *   and stake_rewards (every registered key's unwithdrawn rewards) where a balance changed.
  * Live stake is the ledger's definition: for each registered stake key delegating to the pool, the lovelace at every
  * address whose stake part is that key (base addresses with a key or script payment part: DEX orders count for the
  * trader; pointer addresses count for nothing since Conway) plus the key's unwithdrawn rewards. The ledger's own
@@ -22,11 +23,12 @@ import {
 } from '../../mongo/collections/chain.js';
 import {
   STAKE_POOLS,
+  STAKE_REWARDS,
   type StakePoolDelegatorDoc,
   type StakePoolDoc,
   type StakePoolMetaDoc,
 } from '../../mongo/collections/staking.js';
-import { replaceAll } from '../../mongo/replace-all.js';
+import { replaceAll, replaceChanged } from '../../mongo/replace-all.js';
 import type { Store } from '../../mongo/store.js';
 import { poolHashFromId } from '../../cardano/address.js';
 import type { ChainSource } from '../chain/source.js';
@@ -282,7 +284,11 @@ export function createStakingActivities(deps: StakingDeps) {
         const retired = poolStatus(regs.get(id)?.retiringEpoch ?? null, epoch, ledger ? ledger.pools.has(id) : null);
         accountsOf.set(id, retired === 'retired' ? [] : await delegatorAccounts(store, id));
       }
-      const rewards = chain && ledger ? await rewardBalances(chain, [...accountsOf.values()].flat()) : null;
+      // Every registered key's balance, not only the delegators': a key whose pool retired (or that never
+      // delegated after re-registering) still has a reward account, and the explorer shows it (STAKE_REWARDS).
+      const registered: StakeAccountDoc[] = [];
+      for await (const a of store.collection(STAKE_ACCOUNTS).scan()) if (a.registered) registered.push(a);
+      const rewards = chain && ledger ? await rewardBalances(chain, registered) : null;
 
       // First pass: stakes (the saturation point needs the total).
       const rows = [];
@@ -365,6 +371,9 @@ export function createStakingActivities(deps: StakingDeps) {
       }
 
       await replaceAll(store, STAKE_POOLS, docs);
+      // A run without the ledger's answer leaves no balances: an old one next to this run's time would look current.
+      const balances = [...(rewards ?? [])].map(([_id, r]) => ({ _id, rewards: String(r) }));
+      await replaceChanged(store, STAKE_REWARDS, balances, (a, b) => a.rewards === b.rewards);
       return { pools: docs.length, epoch };
     },
   };

@@ -168,8 +168,16 @@ export function presentTx(t: TxDoc, tipHeight: number | null, decimals: Decimals
   };
 }
 
-export function presentStakeAccount(a: StakeAccountDoc | null) {
+/** A key's reward balance as last read from the ledger (mongo/collections/staking.ts rewardBalanceOf). */
+export interface RewardBalance {
+  lovelace: string;
+  asOf: string | null;
+}
+
+export function presentStakeAccount(a: StakeAccountDoc | null, reward: RewardBalance | null) {
   if (!a) return null;
+  // A deregistered key has no reward account (the ledger requires it empty to deregister).
+  const r = a.registered ? reward : null;
   return {
     registered: a.registered,
     poolId: a.poolId,
@@ -178,6 +186,9 @@ export function presentStakeAccount(a: StakeAccountDoc | null) {
     depositLovelace: a.deposit,
     withdrawn: lovelaceToAda(a.withdrawn),
     withdrawnLovelace: a.withdrawn,
+    rewards: r ? lovelaceToAda(r.lovelace) : null,
+    rewardsLovelace: r?.lovelace ?? null,
+    rewardsAsOf: r?.asOf ?? null,
   };
 }
 
@@ -186,6 +197,7 @@ export interface PaymentAddressFacts {
   first: Activity | null;
   last: Activity | null;
   account: StakeAccountDoc | null;
+  reward: RewardBalance | null;
 }
 
 export function presentPaymentAddress(a: AddressDoc, facts: PaymentAddressFacts, decimals: DecimalsMap) {
@@ -203,7 +215,7 @@ export function presentPaymentAddress(a: AddressDoc, facts: PaymentAddressFacts,
     txCount: a.txCount,
     firstActivity: facts.first,
     lastActivity: facts.last,
-    stakeAccount: presentStakeAccount(facts.account),
+    stakeAccount: presentStakeAccount(facts.account, facts.reward),
   };
 }
 
@@ -215,6 +227,7 @@ export interface StakeAddressFacts {
   addresses: readonly AddressDoc[];
   listLimit: number;
   account: StakeAccountDoc | null;
+  reward: RewardBalance | null;
 }
 
 const activityOf = (a: StakeActivityDoc | undefined): Activity | null =>
@@ -236,7 +249,7 @@ export function presentStakeAddress(stakeAddress: string, f: StakeAddressFacts, 
     txCountExact: true,
     firstActivity: activityOf(f.summary?.first),
     lastActivity: activityOf(f.summary?.last),
-    stakeAccount: presentStakeAccount(f.account),
+    stakeAccount: presentStakeAccount(f.account, f.reward),
     addressCount: f.summary?.addressCount ?? 0,
     addresses: f.addresses.slice(0, f.listLimit).map((a) => ({
       address: a._id,

@@ -19,6 +19,7 @@ import {
   TRANSACTIONS,
   type AddressTxDoc,
 } from '../../mongo/collections/chain.js';
+import { rewardBalanceOf } from '../../mongo/collections/staking.js';
 import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
 import { CHECKPOINT_ID } from '../../mongo/collections/clock.js';
 import type { Store } from '../../mongo/store.js';
@@ -156,13 +157,14 @@ type DecimalsOf = (units: readonly string[]) => Promise<DecimalsMap>;
 async function paymentAnswer(store: Store, address: string, parsed: ParsedAddress, decimalsOf: DecimalsOf) {
   const doc = await store.collection(ADDRESSES).get(address);
   if (!doc) throw new NotFoundError(`address ${address} not found (no transaction in the indexed range)`);
-  const [{ first, last }, account, decimals] = await Promise.all([
+  const [{ first, last }, account, reward, decimals] = await Promise.all([
     activities(store, 'address', address),
     doc.stakeAddress ? store.collection(STAKE_ACCOUNTS).get(doc.stakeAddress) : Promise.resolve(null),
+    doc.stakeAddress ? rewardBalanceOf(store, doc.stakeAddress) : Promise.resolve(null),
     decimalsOf(Object.keys(doc.balance.assets)),
   ]);
   const addressType = parsed.kind === 'reward' ? 'base' : parsed.kind;
-  return presentPaymentAddress(doc, { addressType, first, last, account }, decimals);
+  return presentPaymentAddress(doc, { addressType, first, last, account, reward }, decimals);
 }
 
 /**
@@ -171,10 +173,11 @@ async function paymentAnswer(store: Store, address: string, parsed: ParsedAddres
  * STAKE_ADDRESS_LIST_LIMIT addresses are listed from ADDRESSES byStake.
  */
 async function stakeAnswer(store: Store, stakeAddress: string, parsed: ParsedAddress, decimalsOf: DecimalsOf) {
-  const [summary, addresses, account] = await Promise.all([
+  const [summary, addresses, account, reward] = await Promise.all([
     store.collection(STAKE_SUMMARIES).get(stakeAddress),
     addressesOfStake(store, stakeAddress, STAKE_ADDRESS_LIST_LIMIT),
     store.collection(STAKE_ACCOUNTS).get(stakeAddress),
+    rewardBalanceOf(store, stakeAddress),
   ]);
   // Every address the sync creates is created by a transaction, which writes its key's summary: addresses without
   // one were synced by a build that kept no summaries, and zeros would be a wrong answer.
@@ -188,7 +191,7 @@ async function stakeAnswer(store: Store, stakeAddress: string, parsed: ParsedAdd
   const decimals = await decimalsOf(Object.keys(summary?.balance.assets ?? {}));
   return presentStakeAddress(
     stakeAddress,
-    { script: parsed.stakeScript, summary, addresses, listLimit: STAKE_ADDRESS_LIST_LIMIT, account },
+    { script: parsed.stakeScript, summary, addresses, listLimit: STAKE_ADDRESS_LIST_LIMIT, account, reward },
     decimals,
   );
 }

@@ -256,7 +256,18 @@ export const TxResponse = component('Transaction', {
 export const StakeAccount = component('StakeAccount', {
   type: 'object',
   description: 'Registration and delegation of a stake key as certified on chain within the indexed range.',
-  required: ['registered', 'poolId', 'drep', 'deposit', 'depositLovelace', 'withdrawn', 'withdrawnLovelace'],
+  required: [
+    'registered',
+    'poolId',
+    'drep',
+    'deposit',
+    'depositLovelace',
+    'withdrawn',
+    'withdrawnLovelace',
+    'rewards',
+    'rewardsLovelace',
+    'rewardsAsOf',
+  ],
   properties: {
     registered: { type: 'boolean' },
     poolId: { type: ['string', 'null'], description: 'pool1… id the key delegates to.' },
@@ -265,6 +276,17 @@ export const StakeAccount = component('StakeAccount', {
     depositLovelace: { type: ['string', 'null'] },
     withdrawn: { ...Ada, description: 'Rewards withdrawn in the indexed range, whole ADA.' },
     withdrawnLovelace: Lovelace,
+    rewards: {
+      type: ['number', 'null'],
+      description:
+        'Unwithdrawn reward balance, whole ADA, as the ledger reported it at rewardsAsOf (the staking recompute reads it every 5 minutes; the ledger credits rewards at epoch boundaries, and a withdrawal since that read is not yet subtracted); null when not read: the key is not registered, or no recompute has read it yet.',
+    },
+    rewardsLovelace: { type: ['string', 'null'], pattern: '^[0-9]+$' },
+    rewardsAsOf: {
+      type: ['string', 'null'],
+      format: 'date-time',
+      description: 'When the staking recompute that read the balance finished (ISO 8601).',
+    },
   },
 });
 

@@ -5,6 +5,7 @@
  * stake as a number of whole ADA, only for ordering.
  */
 import { defineCollection, type Store } from '../store.js';
+import { DERIVED_RUNS } from './sync-state.js';
 
 export type StakePoolStatus = 'active' | 'retiring' | 'retired';
 
@@ -93,7 +94,23 @@ export const STAKE_POOLS = defineCollection<StakePoolDoc>({
   indexes: [{ name: 'byStake', fields: ['rankStake'] }],
 });
 
-export const STAKING_COLLECTIONS = [STAKE_POOLS];
+/**
+ * A registered stake key's unwithdrawn reward balance as the ledger reported it (queryLedgerState/
+ * rewardAccountSummaries), written by the staking recompute. Rewards are credited by the ledger at epoch boundaries
+ * and appear in no block, so the index cannot derive them; a withdrawal lowers the balance from the block it is in,
+ * so between two runs the figure can be above the ledger's by what was withdrawn since (the answer says when it was
+ * read). Only documents whose balance changed are rewritten: mainnet has over a million reward accounts.
+ */
+export interface StakeRewardDoc {
+  /** stake1… address. */
+  _id: string;
+  /** Lovelace. */
+  rewards: string;
+}
+
+export const STAKE_REWARDS = defineCollection<StakeRewardDoc>({ name: 'stake_rewards' });
+
+export const STAKING_COLLECTIONS = [STAKE_POOLS, STAKE_REWARDS];
 
 // ---- named reads ----------------------------------------------------------------------------------------------
 
@@ -101,3 +118,18 @@ export const STAKING_COLLECTIONS = [STAKE_POOLS];
 export const stakePoolsByStake = (store: Store, page: { offset: number; limit: number }): Promise<StakePoolDoc[]> =>
   store.collection(STAKE_POOLS).find('byStake', { reverse: true, ...page });
 export const countStakePools = (store: Store): Promise<number> => store.collection(STAKE_POOLS).count('byStake');
+
+/**
+ * A stake key's unwithdrawn rewards as the staking recompute last read them from the ledger, with when that run
+ * finished; null when no run has read this key (not registered at the time, or no ledger source).
+ */
+export async function rewardBalanceOf(
+  store: Store,
+  stakeAddress: string,
+): Promise<{ lovelace: string; asOf: string | null } | null> {
+  const [doc, run] = await Promise.all([
+    store.collection(STAKE_REWARDS).get(stakeAddress),
+    store.collection(DERIVED_RUNS).get('recomputeStaking'),
+  ]);
+  return doc ? { lovelace: doc.rewards, asOf: run?.finishedAt ?? null } : null;
+}

@@ -228,6 +228,10 @@ describe('explorer REST routes', () => {
         depositLovelace: '2000000',
         withdrawn: 0,
         withdrawnLovelace: '0',
+        // No staking recompute has asked a ledger for this key's reward account.
+        rewards: null,
+        rewardsLovelace: null,
+        rewardsAsOf: null,
       });
     });
 

@@ -12,11 +12,17 @@
  * their file after registering (devnet/pool-metadata.ts) are rejected with a reason.
  */
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pino } from 'pino';
 import { connectOgmios } from '../../activities/chain/ogmios-client.js';
+import { createDerivedActivities } from '../../activities/derived/index.js';
 import type { ChainSource } from '../../activities/chain/source.js';
 import { createStakingActivities } from '../../activities/staking/index.js';
 import { lovelace } from '../../activities/staking/compute.js';
 import { httpMetadataFetcher } from '../../activities/staking/metadata.js';
+import { createApp } from '../../api/app.js';
+import { explorerRoutes } from '../../api/routes/explorer.js';
 import { stakingRoutes } from '../../api/routes/staking.js';
 import { ajv } from '../../api/schema.js';
 import { hash256, rewardAddress } from '../../cardano/address.js';
@@ -197,6 +203,55 @@ describe('stake pools on the devnet', function () {
       }
     }
     assert.ok(verified >= 3 && rejected >= 1, `${verified} verified, ${rejected} rejected`);
+  });
+
+  it("an address answer shows its key's unwithdrawn rewards as the ledger reports them, read by the recompute", async () => {
+    // The run's bookkeeping, as the workflow wrapper records it (workflows/derived.ts): the answer's rewardsAsOf.
+    const derived = createDerivedActivities({ store: env.store, now: () => NOW });
+    await derived.derivedRunCompleted(await derived.derivedRunStarted({ workflow: 'recomputeStaking' }));
+    const summaries = await chain.query<{ credential: string; rewards: unknown }[]>(
+      'queryLedgerState/rewardAccountSummaries',
+    );
+    const ledger = new Map(summaries.map((r) => [rewardAddress('mainnet', r.credential), String(lovelace(r.rewards))]));
+    const server = createServer(
+      createApp({
+        store: env.store,
+        config: { SITE_URL: 'http://api.test', CARDANO_NETWORK: 'mainnet', TRUST_PROXY: false },
+        log: pino({ level: 'silent' }),
+      }).callback(),
+    );
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const get = async (address: string) => {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/explorer/address/${address}`;
+      const res = await fetch(url);
+      assert.equal(res.status, 200, address);
+      const body = (await res.json()) as Json;
+      assert.ok(ajv.validate(explorerRoutes.address.response, body), JSON.stringify(ajv.errors));
+      return body;
+    };
+    try {
+      let positive = 0;
+      let checked = 0;
+      for await (const a of env.store.collection(STAKE_ACCOUNTS).scan()) {
+        if (checked >= 40) break;
+        const account = (await get(a._id)).stakeAccount as Json;
+        if (!a.registered) {
+          assert.equal(account.rewardsLovelace, null, `${a._id} is deregistered: no reward account`);
+          continue;
+        }
+        assert.equal(account.rewardsLovelace, ledger.get(a._id), `${a._id}: the ledger's balance`);
+        assert.equal(account.rewards, Number(ledger.get(a._id)) / 1e6);
+        assert.equal(account.rewardsAsOf, new Date(NOW).toISOString());
+        if (BigInt(account.rewardsLovelace as string) > 0n) positive++;
+        checked++;
+        // A payment address carrying the key shows the same account.
+        const [addr] = await env.store.collection(ADDRESSES).find('byStake', { eq: [a._id], limit: 1 });
+        if (addr) assert.deepEqual((await get(addr._id)).stakeAccount, account);
+      }
+      assert.ok(checked >= 10 && positive >= 3, `${checked} registered keys checked, ${positive} with rewards`);
+    } finally {
+      server.close();
+    }
   });
 
   it('GET /staking/pools lists the devnet pools with their tickers; the detail says why one has none', async () => {
