@@ -23,6 +23,7 @@ import {
 import type { Store } from '../mongo/store.js';
 import { approxTokens, errorView } from '../views/md/format.js';
 import { AppError } from './errors.js';
+import { wantsMarkdown } from './md/respond.js';
 
 /** Which recompute's documents each answer is built from (workflows/registry.ts names), by path after the prefix. */
 export const DERIVED_PATHS: readonly { path: RegExp; workflows: readonly string[] }[] = [
@@ -167,9 +168,9 @@ export function syncGate(deps: { store: Store; ttlMs?: number; siteUrl?: string 
       const path = ctx.path.toLowerCase();
       const w = await withheldAt(path);
       if (!w) return next();
-      if (!path.startsWith('/api/md'))
+      if (!path.startsWith('/api/md') || !wantsMarkdown(ctx))
         throw new AppError(503, w.reason, { 'Retry-After': String(w.retryAfterSeconds) });
-      // The Markdown surface answers its errors in Markdown (views/md/format.ts), with the same status and headers.
+      // A Markdown client gets the error in Markdown (views/md/format.ts), with the same status and headers.
       const text = errorView(siteUrl, 503, w.reason);
       ctx.status = 503;
       ctx.type = 'text/markdown; charset=utf-8';

@@ -1,8 +1,8 @@
 /**
  * Answers a request with a Markdown view: `text/markdown; charset=utf-8`, an ETag (304 on If-None-Match), br or
  * gzip when the client accepts it (compressed once per cached view, like REST answers), the
- * approximate token count (`x-markdown-tokens`), and — for a problem the caller can fix — a short Markdown error
- * with the REST status (400/404) instead of the view. A rendered view is kept for the API's micro-cache window
+ * approximate token count (`x-markdown-tokens`), and — for a problem the caller can fix — the REST status (400/404)
+ * with the spec's `{ "error" }` body, or a short Markdown error for a client whose Accept names text/markdown. A rendered view is kept for the API's micro-cache window
  * under its URL and the sync checkpoint, like REST answers: a new block or a rollback is seen at once.
  */
 import { hash } from 'node:crypto';
@@ -34,6 +34,17 @@ export interface MdResponder {
   error(ctx: Koa.Context, status: number, message: string): Promise<void>;
 }
 
+/**
+ * Whether an error goes out in Markdown: only to a client that asks for it (Accept names text/markdown above JSON).
+ * Every other client (any type, a browser, a JSON client) gets the spec's `{ "error" }` body, as on every surface.
+ */
+export function wantsMarkdown(ctx: Koa.Context): boolean {
+  ctx.vary('Accept');
+  return (
+    /text\/markdown/i.test(ctx.get('accept')) && ctx.accepts('text/markdown', 'application/json') === 'text/markdown'
+  );
+}
+
 export function mdResponder(deps: ApiDeps, src: () => MdSource): MdResponder {
   const site = deps.config.SITE_URL.replace(/\/+$/, '');
   const ttl = deps.cacheMs ?? 0;
@@ -50,6 +61,7 @@ export function mdResponder(deps: ApiDeps, src: () => MdSource): MdResponder {
 
   return {
     async error(ctx, status, message) {
+      if (!wantsMarkdown(ctx)) throw new AppError(status, message);
       const text = errorView(site, status, message);
       ctx.status = status;
       ctx.type = MARKDOWN_TYPE;
@@ -71,9 +83,9 @@ export function mdResponder(deps: ApiDeps, src: () => MdSource): MdResponder {
       try {
         text = await renderMd(src(), { site, fresh: await readFreshness(deps) }, r);
       } catch (e) {
-        // The read layer's own answers (400, 404, 503 before a first recompute, with Retry-After) in Markdown; anything
-        // else is an internal error for the error middleware.
-        if (!(e instanceof AppError)) throw e;
+        // The read layer's own answers (400, 404, 503 before a first recompute, with Retry-After) in Markdown to a
+        // client asking for it, else `{ error }` from the error middleware, as is anything unexpected (a 500).
+        if (!(e instanceof AppError) || !wantsMarkdown(ctx)) throw e;
         status = e.status;
         for (const [h, v] of Object.entries(e.headers)) ctx.set(h, v);
         text = errorView(site, e.status, e.message);

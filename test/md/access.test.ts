@@ -56,11 +56,16 @@ describe('Markdown surface: its own anonymous limit, keys accepted', () => {
       assert.equal(keyed.headers.get('x-ratelimit-limit'), '120');
     }
 
-    // An empty store has no market overview yet: the read layer's 503 comes back as Markdown with its Retry-After.
-    const early = await fetch(`${url}/api/md/market`, { headers: { 'x-api-key': key } });
+    // An empty store has no market overview yet: the read layer's 503 comes back with its Retry-After, as Markdown
+    // to a client asking for Markdown, else as the spec's { error }.
+    const early = await fetch(`${url}/api/md/market`, { headers: { 'x-api-key': key, accept: 'text/markdown' } });
     assert.equal(early.status, 503);
     assert.equal(early.headers.get('content-type'), 'text/markdown; charset=utf-8');
     assert.ok(Number(early.headers.get('retry-after')) > 0);
     assert.match(await early.text(), /^# Not ready yet \(HTTP 503\)\n\n\S/);
+    const plain = await fetch(`${url}/api/md/market`, { headers: { 'x-api-key': key } });
+    assert.equal(plain.status, 503);
+    assert.ok(Number(plain.headers.get('retry-after')) > 0);
+    assert.match(((await plain.json()) as { error: string }).error, /\S/);
   });
 });

@@ -235,14 +235,14 @@ describe('Markdown views on a devnet-synced store', function () {
       assert.deepEqual([r[3], r[5]], [cell(st.change24h), cell(st.change24hUsd)], `row ${i + 1}`);
     });
     for (const bad of ['limit=0', 'limit=101', 'limit=abc', 'sort=cheapest']) {
-      const a = await get(`/api/md/tokens?${bad}`);
+      const a = await get(`/api/md/tokens?${bad}`, { accept: 'text/markdown' });
       assert.equal(a.status, 400, bad);
       assert.equal(a.type, 'text/markdown; charset=utf-8');
       assert.match(a.text, /^# Bad request \(HTTP 400\)\n\ninvalid parameter (limit|sort)/);
     }
   });
 
-  it('bad input is a short Markdown 400 or 404, never a 500', async () => {
+  it("bad input is a 400 or 404 with the spec's { error }, in short Markdown to a client asking for it, never a 500", async () => {
     const cases: [string, number][] = [
       ['/api/md/token/nothex', 400],
       [`/api/md/token/${'ab'.repeat(28)}00`, 404],
@@ -255,7 +255,15 @@ describe('Markdown views on a devnet-synced store', function () {
       ['/api/md/no-such-view', 404],
     ];
     for (const [path, status] of cases) {
-      const a = await get(path);
+      // fetch's own Accept (*/*), a browser's, a JSON client's: the spec's error body, as on every surface.
+      for (const accept of ['*/*', 'text/html,application/xhtml+xml,*/*;q=0.8', 'application/json']) {
+        const j = await get(path, { accept });
+        assert.equal(j.status, status, `${path} (${accept}): ${j.text}`);
+        assert.match(j.type, /^application\/json/, `${path} (${accept})`);
+        assert.match((JSON.parse(j.text) as { error: string }).error, /\S/, path);
+        assert.match(j.headers.get('vary') ?? '', /Accept/i);
+      }
+      const a = await get(path, { accept: 'text/markdown, */*;q=0.5' });
       assert.equal(a.status, status, `${path}: ${a.text}`);
       assert.equal(a.type, 'text/markdown; charset=utf-8', path);
       assert.match(a.text, new RegExp(`^# (Bad request|Not found) \\(HTTP ${status}\\)\\n\\n\\S`), path);

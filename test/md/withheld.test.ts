@@ -1,7 +1,7 @@
 /**
  * After a deep rollback the sync guard withholds answers built from the abandoned chain until their recompute ran
- * again (api/sync-guard.ts). A Markdown view is withheld exactly when the REST answer it shows is, and says so in
- * Markdown with the same status and Retry-After.
+ * again (api/sync-guard.ts). A Markdown view is withheld exactly when the REST answer it shows is, with the same
+ * status and Retry-After: in Markdown to a client asking for it, else with the spec's `{ error }`.
  */
 import assert from 'node:assert/strict';
 import { DERIVED_RUNS, SYNC_HEALTH, SYNC_HEALTH_ID } from '../../mongo/collections/sync-state.js';
@@ -48,7 +48,7 @@ describe('Markdown views withheld after a deep rollback', () => {
     ['/api/md/dashboard', '/api/v1/market/overview', 'recomputeMarket'],
   ] as const)
     it(`${view.replace(/[0-9a-f]{20,}|pool1\w+/, '…')} is withheld in Markdown like ${rest.replace(/[0-9a-f]{20,}|pool1\w+/, '…')}`, async () => {
-      const md = await api.get(view);
+      const md = await api.get(view, { accept: 'text/markdown' });
       const text = md.body as string;
       assert.equal(md.status, 503);
       assert.match(md.headers.get('content-type') ?? '', /^text\/markdown/);
@@ -59,6 +59,10 @@ describe('Markdown views withheld after a deep rollback', () => {
       const json = await api.get(rest);
       assert.equal(json.status, 503);
       assert.match((json.body as { error: string }).error, new RegExp(workflow));
+      const plain = await api.get(view);
+      assert.equal(plain.status, 503);
+      assert.equal(plain.headers.get('retry-after'), '5');
+      assert.equal((plain.body as { error: string }).error, (json.body as { error: string }).error);
     });
 
   it('a path in another case is withheld too (the routers match it as the same answer)', async () => {
