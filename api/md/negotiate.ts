@@ -40,8 +40,8 @@ function tokensView(query: Record<string, string | undefined>): MdRequest | null
 }
 
 /**
- * The view answering a REST path (without the /api/v1 prefix), or null when there is none. A later page of trades
- * (a cursor) has none: the pool and wallet views show the latest trades.
+ * The view answering a REST path (without the /api/v1 prefix), or null when there is none. Trades asked by page
+ * (a limit or a cursor) have none: the pool and wallet views show their 20 latest trades.
  */
 export function viewForRestPath(path: string, query: Record<string, string | undefined>): MdRequest | null {
   const m = (re: RegExp) => re.exec(path)?.[1];
@@ -49,7 +49,7 @@ export function viewForRestPath(path: string, query: Record<string, string | und
   if (path === '/tokens') return tokensView(query);
   let id: string | undefined;
   if ((id = m(/^\/tokens\/([^/]+)$/))) return { view: 'token', id: dec(id) };
-  if (/\/trades$/.test(path) && query.cursor !== undefined) return null;
+  if (/\/trades$/.test(path) && (query.cursor !== undefined || query.limit !== undefined)) return null;
   if ((id = m(/^\/pools\/([^/]+)(?:\/trades)?$/))) return { view: 'pool', id: dec(id) };
   if ((id = m(/^\/wallet\/([^/]+)(?:\/trades)?$/))) return { view: 'wallet', id: dec(id) };
   if ((id = m(/^\/explorer\/address\/([^/]+)$/))) return { view: 'wallet', id: dec(id) };

@@ -320,7 +320,8 @@ describe('Markdown views on a devnet-synced store', function () {
       assert.equal(a.status, 400, q);
       assert.match(JSON.parse(a.text).error, /invalid parameter/, q);
     }
-    // A later page of a pool's trades has no view (the pool view shows the latest trades).
+    // Trades asked by page have no view (the pool view shows its 20 latest trades); a bad limit is REST's 400.
+    assert.equal((await get(`/api/v1/pools/${poolId}/trades?limit=0`, { accept: 'text/markdown' })).status, 400);
     const first = JSON.parse((await get(`/api/v1/pools/${poolId}/trades?limit=2`)).text) as { nextCursor: string };
     const later = await get(`/api/v1/pools/${poolId}/trades?limit=2&cursor=${first.nextCursor}`, {
       accept: 'text/markdown',
