@@ -248,5 +248,6 @@ export const NftCollectionDetailResponse = component('NftCollectionDetail', {
     recentSales: { type: 'array', items: NftSale, description: 'The 10 latest sales, newest first.' },
     computedAt: { type: 'string', format: 'date-time', description: 'When the market stats were computed.' },
     adaUsd: nullableAda('USD per ADA used for the USD figures.'),
+    coverageFrom: IndexedFrom,
   },
 });
