@@ -83,6 +83,9 @@ export function defineRoute<P extends object = Record<string, never>, Q extends 
       const problems: string[] = [];
       const check = (numeric: NumericParam[], validate: ValidateFunction, raw: Record<string, unknown>, v: unknown) => {
         const bad = numericTextProblems(numeric, raw);
+        // `?a=1&a=2` arrives as a list; ajv would say `must be string` or that 1 is out of range.
+        for (const [name, value] of Object.entries(raw))
+          if (Array.isArray(value)) bad.set(name, `invalid parameter ${name}: given more than once (send it once)`);
         if (!validate(v))
           for (const [name, what] of describeErrorMap(validate.errors)) if (!bad.has(name)) bad.set(name, what);
         problems.push(...bad.values());

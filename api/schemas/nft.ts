@@ -44,6 +44,7 @@ export const NftCollectionsQuery: ObjectSchema = {
       type: 'string',
       minLength: 1,
       maxLength: 100,
+      'x-expected': 'a search text of 1 to 100 characters',
       description: 'Search: part of the collection name (case-insensitive) or the start of its policy id.',
     },
   },
