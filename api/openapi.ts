@@ -122,10 +122,12 @@ export function buildOpenApi(routes: readonly AnyRouteSpec[], siteUrl: string): 
     if (operationIds.has(route.operationId)) throw new Error(`duplicate operationId ${route.operationId}`);
     operationIds.add(route.operationId);
     route.tags.forEach((t) => tags.add(t));
+    // Every JSON answer carries an ETag of its bytes and honours If-None-Match (register() in api/route.ts).
+    const etag = route.etag || route.contentType === undefined;
     const ok: Record<string, unknown> = {
       description: 'OK',
       headers: {
-        ...(route.etag ? { ETag: { description: 'Version of this answer', schema: { type: 'string' } } } : {}),
+        ...(etag ? { ETag: { description: 'Version of this answer', schema: { type: 'string' } } } : {}),
         ...RATE_HEADERS,
         ...REQUEST_ID_HEADER,
       },
@@ -142,7 +144,7 @@ export function buildOpenApi(routes: readonly AnyRouteSpec[], siteUrl: string): 
         parameters: parametersOf(route, h),
         responses: {
           '200': ok,
-          ...(route.etag ? { '304': { description: 'Not modified (If-None-Match matched the ETag).' } } : {}),
+          ...(etag ? { '304': { description: 'Not modified (If-None-Match matched the ETag).' } } : {}),
           '400': { $ref: '#/components/responses/BadRequest' },
           '401': { $ref: '#/components/responses/Unauthorized' },
           '404': { $ref: '#/components/responses/NotFound' },

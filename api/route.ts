@@ -11,6 +11,7 @@ import { BadRequestError } from './errors.js';
 import { isFresh } from './fresh.js';
 import { jsonBytes } from './json-bytes.js';
 import { ajv, type JsonSchema, type ObjectSchema } from './schema.js';
+import { AsOf } from './schemas/common.js';
 
 /** Query parameters every endpoint accepts (spec, REST conventions). */
 export interface CommonQuery {
@@ -38,7 +39,7 @@ export interface RouteDef {
   query?: ObjectSchema;
   /** Body of the 200 answer. */
   response: JsonSchema;
-  /** Answers carry an ETag and honour If-None-Match with 304. */
+  /** A non-JSON answer carries an ETag and honours If-None-Match with 304 (every JSON answer does: register()). */
   etag?: boolean;
   /** Media type of the 200 answer when it is not JSON (the logo image: `image/*`). */
   contentType?: string;
@@ -82,6 +83,9 @@ export function defineRoute<P extends object = Record<string, never>, Q extends 
       const problems: string[] = [];
       const check = (numeric: NumericParam[], validate: ValidateFunction, raw: Record<string, unknown>, v: unknown) => {
         const bad = numericTextProblems(numeric, raw);
+        // `?a=1&a=2` arrives as a list; ajv would say `must be string` or that 1 is out of range.
+        for (const [name, value] of Object.entries(raw))
+          if (Array.isArray(value)) bad.set(name, `invalid parameter ${name}: given more than once (send it once)`);
         if (!validate(v))
           for (const [name, what] of describeErrorMap(validate.errors)) if (!bad.has(name)) bad.set(name, what);
         problems.push(...bad.values());
@@ -94,7 +98,10 @@ export function defineRoute<P extends object = Record<string, never>, Q extends 
   };
 }
 
-/** Every JSON answer names the time of the indexed tip block it reflects (api/read/freshness.ts). */
+/**
+ * Every JSON answer names the time of the indexed tip block it reflects (api/read/freshness.ts). An answer of
+ * either of several objects (oneOf) declares it in each of them (api/schemas/explorer.ts, the address answers).
+ */
 function withAsOfField(response: JsonSchema): JsonSchema {
   const props = response.properties as Record<string, JsonSchema> | undefined;
   if (response.type !== 'object' || !props || props.asOf) return response;
@@ -102,11 +109,7 @@ function withAsOfField(response: JsonSchema): JsonSchema {
     ...response,
     properties: {
       ...props,
-      asOf: {
-        type: ['string', 'null'],
-        format: 'date-time',
-        description: 'Time of the indexed tip block this answer reflects (UTC); null before the first block.',
-      },
+      asOf: AsOf,
     },
   };
 }

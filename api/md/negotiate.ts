@@ -9,6 +9,9 @@ import type { MdRequest } from './render.js';
 import { TOKENS_MAX_LIMIT } from './render.js';
 import { TOKEN_SORTS, type TokenSort } from '../../views/md/tokens.js';
 import type { MdResponder } from './respond.js';
+import { PageQueryProperties } from '../schemas/common.js';
+
+const REST_PAGE_SIZE = PageQueryProperties.pageSize.default;
 
 const dec = (s: string) => {
   try {
@@ -18,18 +21,35 @@ const dec = (s: string) => {
   }
 };
 
-/** The view answering a REST path (without the /api/v1 prefix), or null when there is none. */
+/**
+ * The token table answering a REST /tokens query, or null when the query asks for something the table does not show.
+ * The table is page 1 of the list in its default form (24 h, USD, default order and floors) in one of its sorts, of
+ * up to TOKENS_MAX_LIMIT rows (REST's default page size when none is given); REST's default sort, volume over 24 h,
+ * is its volume24h. Another page, sort, period, quote, order, floor or search, and any bad value, is answered by the
+ * REST route (JSON, or its 400), never by a table of other tokens.
+ */
+function tokensView(query: Record<string, string | undefined>): MdRequest | null {
+  const { sort = 'volume', period = '24h', quote = 'USD', page = '1', pageSize } = query;
+  if (['order', 'minLiquidity', 'minHolders', 'q'].some((k) => query[k] !== undefined)) return null;
+  if (period !== '24h' || quote !== 'USD' || page !== '1') return null;
+  const view = sort === 'volume' ? 'volume24h' : sort;
+  if (!TOKEN_SORTS.includes(view as TokenSort)) return null;
+  if (pageSize !== undefined && !(/^[0-9]{1,3}$/.test(pageSize) && +pageSize >= 1 && +pageSize <= TOKENS_MAX_LIMIT))
+    return null;
+  return { view: 'tokens', query: { sort: view, limit: String(pageSize === undefined ? REST_PAGE_SIZE : +pageSize) } };
+}
+
+/**
+ * The view answering a REST path (without the /api/v1 prefix), or null when there is none. Trades asked by page
+ * (a limit or a cursor) have none: the pool and wallet views show their 20 latest trades.
+ */
 export function viewForRestPath(path: string, query: Record<string, string | undefined>): MdRequest | null {
   const m = (re: RegExp) => re.exec(path)?.[1];
   if (path === '/market/overview') return { view: 'market' };
-  if (path === '/tokens') {
-    const sort = TOKEN_SORTS.includes(query.sort as TokenSort) ? (query.sort as TokenSort) : 'rank';
-    const size = Number(query.pageSize);
-    const limit = Number.isInteger(size) && size >= 1 ? Math.min(size, TOKENS_MAX_LIMIT) : undefined;
-    return { view: 'tokens', query: { sort, ...(limit ? { limit: String(limit) } : {}) } };
-  }
+  if (path === '/tokens') return tokensView(query);
   let id: string | undefined;
   if ((id = m(/^\/tokens\/([^/]+)$/))) return { view: 'token', id: dec(id) };
+  if (/\/trades$/.test(path) && (query.cursor !== undefined || query.limit !== undefined)) return null;
   if ((id = m(/^\/pools\/([^/]+)(?:\/trades)?$/))) return { view: 'pool', id: dec(id) };
   if ((id = m(/^\/wallet\/([^/]+)(?:\/trades)?$/))) return { view: 'wallet', id: dec(id) };
   if ((id = m(/^\/explorer\/address\/([^/]+)$/))) return { view: 'wallet', id: dec(id) };
@@ -43,9 +63,9 @@ export function negotiateMarkdown(md: MdResponder): Koa.Middleware {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     ctx.vary('Accept');
     if (ctx.accepts('application/json', 'text/markdown') !== 'text/markdown') return next();
-    const query = Object.fromEntries(
-      Object.entries(ctx.query).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]),
-    ) as Record<string, string | undefined>;
+    // A parameter given twice is the REST route's 400 to answer.
+    if (Object.values(ctx.query).some(Array.isArray)) return next();
+    const query = ctx.query as Record<string, string | undefined>;
     const r = viewForRestPath(ctx.path.slice(API_PREFIX.length).replace(/\/+$/, '') || '/', query);
     if (!r) return next();
     await md.respond(ctx, r);

@@ -286,7 +286,8 @@ async function getNftCollectionListingsAnswer(deps: ReadDeps, input: RouteInput<
   };
 }
 
-export const listNftCollections = withAsOf(listNftCollectionsAnswer);
+// Both carry all-time figures (volumeAll, salesAll, supply, owners) of the indexed history: they say where it starts.
+export const listNftCollections = withAsOf(withCoverage(listNftCollectionsAnswer));
 export const getNftCollection = withAsOf(withCoverage(getNftCollectionAnswer));
 export const getNftCollectionSales = withAsOf(getNftCollectionSalesAnswer);
 export const getNftCollectionListings = withAsOf(getNftCollectionListingsAnswer);

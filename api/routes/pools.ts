@@ -44,8 +44,9 @@ export const poolRoutes = {
   candles: defineRoute<{ id: string }, CandleQuery>({
     operationId: 'getPoolCandles',
     path: '/pools/{id}/candles',
-    summary: 'Price candles of a pool (tokenA per tokenB)',
-    description: 'Prices decimal-adjusted, in tokenA per tokenB (ADA for ADA pairs) or USD; volume in ADA.',
+    summary: 'Price candles of a pool (the price of tokenB)',
+    description:
+      'Prices of tokenB, decimal-adjusted: in ADA (tokenA per tokenB for an ADA pair; for a token/token pair, tokenA per tokenB × the ADA price of tokenA at the bucket) or in USD (× ADA/USD of the bucket); volume in ADA.',
     tags: TAGS,
     params: PoolIdParams,
     query: PoolCandlesQuery,

@@ -152,6 +152,13 @@ export const CursorQueryProperties = {
   },
 } satisfies Record<string, JsonSchema>;
 
+/** `asOf` of every JSON answer (api/route.ts adds it to each object answer; api/read/freshness.ts fills it). */
+export const AsOf: JsonSchema = {
+  type: ['string', 'null'],
+  format: 'date-time',
+  description: 'Time of the indexed tip block this answer reflects (UTC); null before the first block.',
+};
+
 /** `coverageFrom` of an answer whose figures count only the indexed history (api/read/freshness.ts withCoverage). */
 export const IndexedFrom: JsonSchema = {
   type: ['string', 'null'],

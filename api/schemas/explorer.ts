@@ -3,7 +3,7 @@
  * allows fields to be added within /v1, so objects are open (no `additionalProperties: false`).
  */
 import { component, type JsonSchema, type ObjectSchema } from '../schema.js';
-import { Activity, Ada, AssetList, handleSchemas, Hash64, IndexedFrom, Lovelace } from './common.js';
+import { Activity, Ada, AsOf, AssetList, handleSchemas, Hash64, IndexedFrom, Lovelace } from './common.js';
 
 export const BlockIdParams: ObjectSchema = {
   type: 'object',
@@ -315,6 +315,8 @@ export const PaymentAddressResponse = component('PaymentAddress', {
   required: Object.keys(addressCommon).concat(['addressType', 'paymentCred']),
   properties: {
     ...addressCommon,
+    // The answer is one of two objects: api/route.ts adds asOf to an object answer's own properties only.
+    asOf: AsOf,
     type: { type: 'string', const: 'payment' },
     addressType: { type: 'string', enum: ['base', 'pointer', 'enterprise', 'byron'] },
     paymentCred: { type: ['string', 'null'], description: 'Payment credential hash (hex); null for Byron.' },
@@ -332,6 +334,7 @@ export const StakeAddressResponse = component('StakeAddress', {
   ]),
   properties: {
     ...addressCommon,
+    asOf: AsOf,
     type: { type: 'string', const: 'stake' },
     addressCount: { type: 'integer', minimum: 0, description: 'Payment addresses seen with this stake key.' },
     addresses: {

@@ -339,7 +339,12 @@ export const TokensQuery: ObjectSchema = {
       'x-expected': `an integer from 0 to ${MAX_HOLDERS} (every holder holds an output of at least ~1 ADA, and 45 billion ADA exist at most)`,
       description: 'Holders floor; replaces the sort’s default (100 for mcap and fdv); 0 = none.',
     },
-    q: { type: 'string', maxLength: 100, description: 'Search text (ticker, name, unit).' },
+    q: {
+      type: 'string',
+      maxLength: 100,
+      'x-expected': 'a search text of at most 100 characters',
+      description: 'Search text (ticker, name, unit).',
+    },
     ...PageQueryProperties,
   },
 };

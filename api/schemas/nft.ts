@@ -44,6 +44,7 @@ export const NftCollectionsQuery: ObjectSchema = {
       type: 'string',
       minLength: 1,
       maxLength: 100,
+      'x-expected': 'a search text of 1 to 100 characters',
       description: 'Search: part of the collection name (case-insensitive) or the start of its policy id.',
     },
   },
@@ -248,5 +249,6 @@ export const NftCollectionDetailResponse = component('NftCollectionDetail', {
     recentSales: { type: 'array', items: NftSale, description: 'The 10 latest sales, newest first.' },
     computedAt: { type: 'string', format: 'date-time', description: 'When the market stats were computed.' },
     adaUsd: nullableAda('USD per ADA used for the USD figures.'),
+    coverageFrom: IndexedFrom,
   },
 });

@@ -116,6 +116,19 @@ describe('REST bad input and unknown ids', () => {
     await expect('/tokens?minLiquidity=1.5e3&pageSize=1', 200);
   });
 
+  it('400 naming the parameter given twice, and what a search text must be', async () => {
+    // Each value alone is valid: the 400 says the parameter came twice, not that 1 or mcap is out of range.
+    for (const [path, name] of <[string, string][]>[
+      ['/nft/collections?page=1&page=2', 'page'],
+      [`/nft/collections/${POLICY}/sales?limit=1&limit=2`, 'limit'],
+      ['/tokens?sort=mcap&sort=volume', 'sort'],
+      ['/pools?dex=splash&dex=splash', 'dex'],
+    ])
+      await expect(path, 400, new RegExp(`^invalid parameter ${name}: given more than once`));
+    await expect('/nft/collections?q=', 400, /^invalid parameter q: must be a search text of 1 to 100 characters$/);
+    await expect(`/tokens?q=${'x'.repeat(101)}`, 400, /^invalid parameter q: must be a search text of at most 100/);
+  });
+
   it('400 for a page so deep its offset is no longer an exact integer', async () => {
     await expect('/nft/collections?page=9999999999999999999', 400, /page: must be an integer from 1 to 1000000/);
     await expect('/governance/proposals?page=1000001', 400, /page/);

@@ -299,4 +299,42 @@ describe('Markdown views on a devnet-synced store', function () {
     assert.equal(bad.status, 400);
     assert.equal(bad.type, 'text/markdown; charset=utf-8');
   });
+
+  it('REST /tokens in Markdown lists the tokens its JSON lists; a list or page the table cannot show stays JSON', async () => {
+    const tableUnits = (text: string) => [...text.matchAll(/\/api\/md\/token\/([0-9a-f]+)\)/g)].map((m) => m[1]);
+    const jsonUnits = async (q: string) =>
+      (JSON.parse((await get(`/api/v1/tokens${q}`)).text) as { items: { asset: { unit: string } }[] }).items.map(
+        (i) => i.asset.unit,
+      );
+    // The REST default (volume over 24 h, 50 a page) and sorts the table has, each with its page size.
+    for (const q of ['', '?sort=volume&pageSize=7', '?sort=mcap&pageSize=3', '?sort=new&period=24h&quote=USD']) {
+      const a = await get(`/api/v1/tokens${q}`, { accept: 'text/markdown' });
+      assert.equal(a.type, 'text/markdown; charset=utf-8', q);
+      assert.deepEqual(tableUnits(a.text), await jsonUnits(q), q);
+    }
+    // Another sort, page, period, order, floor or search, or more rows than the table holds: the REST answer.
+    for (const q of ['?sort=holders', '?page=2&pageSize=5', '?pageSize=150', '?q=usd', '?sort=mcap&order=asc']) {
+      const a = await get(`/api/v1/tokens${q}`, { accept: 'text/markdown' });
+      assert.equal(a.status, 200, q);
+      assert.match(a.type, /^application\/json/, q);
+      assert.deepEqual(
+        (JSON.parse(a.text) as { items: { asset: { unit: string } }[] }).items.map((i) => i.asset.unit),
+        await jsonUnits(q),
+        q,
+      );
+    }
+    for (const q of ['?sort=bad', '?pageSize=0', '?pageSize=201', '?sort=rank&sort=mcap']) {
+      const a = await get(`/api/v1/tokens${q}`, { accept: 'text/markdown' });
+      assert.equal(a.status, 400, q);
+      assert.match(JSON.parse(a.text).error, /invalid parameter/, q);
+    }
+    // Trades asked by page have no view (the pool view shows its 20 latest trades); a bad limit is REST's 400.
+    assert.equal((await get(`/api/v1/pools/${poolId}/trades?limit=0`, { accept: 'text/markdown' })).status, 400);
+    const first = JSON.parse((await get(`/api/v1/pools/${poolId}/trades?limit=2`)).text) as { nextCursor: string };
+    const later = await get(`/api/v1/pools/${poolId}/trades?limit=2&cursor=${first.nextCursor}`, {
+      accept: 'text/markdown',
+    });
+    assert.match(later.type, /^application\/json/);
+    assert.equal((JSON.parse(later.text) as { items: unknown[] }).items.length, 2);
+  });
 });

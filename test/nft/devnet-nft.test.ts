@@ -238,6 +238,8 @@ describe('NFT collections and jpg.store on the devnet', function () {
     const lastPage = await get(`/nft/collections/${row.policyId}/sales?limit=200`);
     assert.equal(lastPage.body.nextCursor, null);
     assert.equal(lastPage.body.coverageFrom, firstBlock.time);
+    // So do the list's rows (volumeAll, salesAll).
+    assert.equal((await get('/nft/collections')).body.coverageFrom, firstBlock.time);
     assert.equal(r.body.supply, row.supply);
     assert.equal(r.body.owners, row.owners);
     assert.equal(r.body.minted, row.supply + r.body.burned);
