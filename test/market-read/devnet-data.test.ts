@@ -38,7 +38,7 @@ describe('market data on the devnet, checked against the chain', function () {
   let base = '';
   let cleanup: () => Promise<void>;
   /** Displayed prices (GET /tokens/{unit}) and primary pools at NOW, before the chain moves on an hour. */
-  const earlier = new Map<string, { priceAda: number; primaryPoolId: number | null }>();
+  const earlier = new Map<string, { priceAda: number; priceUsd: number | null; primaryPoolId: number | null }>();
   const get = async (path: string): Promise<Json> => {
     const res = await fetch(base + path);
     assert.equal(res.status, 200, path);
@@ -82,7 +82,11 @@ describe('market data on the devnet, checked against the chain', function () {
     for (const s of stats) {
       const body = await get(`/tokens/${s._id}`);
       if (body.stats.priceAda !== null)
-        earlier.set(s._id, { priceAda: body.stats.priceAda, primaryPoolId: s.primaryPoolId });
+        earlier.set(s._id, {
+          priceAda: body.stats.priceAda,
+          priceUsd: body.stats.priceUsd,
+          primaryPoolId: s.primaryPoolId,
+        });
     }
     // One more hour of chain (a block per 20 s), then the recomputes an hour after the first ones.
     for (let i = 0; i < 180; i++) devnet.step();
@@ -277,6 +281,24 @@ describe('market data on the devnet, checked against the chain', function () {
       if (expected !== 0) moved++;
     }
     assert.ok(compared >= 10 && moved >= 5, `${compared} tokens compared, ${moved} whose displayed price moved`);
+  });
+
+  it('change1hUsd is the change of the displayed USD price: GET /tokens now vs an hour ago (stablecoins too)', async () => {
+    const stats = new Map(
+      (await scan<{ _id: string; primaryPoolId: number | null }>(TOKEN_STATS)).map((s) => [s._id, s]),
+    );
+    let compared = 0;
+    for (const [unit, then] of earlier) {
+      if (stats.get(unit)?.primaryPoolId !== then.primaryPoolId || then.priceUsd === null) continue;
+      const now = (await get(`/tokens/${unit}`)).stats;
+      const expected = now.priceUsd / then.priceUsd - 1;
+      assert.ok(
+        Math.abs(now.change1hUsd - expected) < 1e-9 * Math.max(1, Math.abs(expected)),
+        `${unit}: change1hUsd ${now.change1hUsd} vs displayed ${then.priceUsd} → ${now.priceUsd} USD (${expected})`,
+      );
+      compared++;
+    }
+    assert.ok(compared >= 10, `${compared} tokens compared`);
   });
 
   it('newest-first trade lists (token, pool, wallet) follow chain order: block, then position in the block', async () => {
