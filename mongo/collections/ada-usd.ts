@@ -89,26 +89,20 @@ export const currentAdaUsd = perTipBlock(async (store: Store): Promise<number | 
   return adaUsdFromPools(found.flat());
 });
 
-/** ADA/USD at any time of [fromMs, toMs] from the hourly adausd candles (the last close at or before). */
-export async function adaUsdHistory(
-  store: Store,
-  fromMs: number,
-  toMs: number,
-): Promise<(ms: number) => number | null> {
+/**
+ * ADA/USD at each of `timesMs` (trades' times): the close of the newest 1-minute adausd candle started before the
+ * time's minute, i.e. the last rate observed by the end of the previous minute. Never a later rate: the close of a
+ * coarser candle holding the time is the rate at the end of that candle (up to an hour after a trade, and moving
+ * while that hour goes on). The sync writes every interval of each observation, so the 1-minute series reaches
+ * as far back as the hourly one. One index read per distinct minute.
+ */
+export async function adaUsdHistory(store: Store, timesMs: readonly number[]): Promise<(ms: number) => number | null> {
   const coll = store.collection(CANDLES);
-  const from = Math.floor(fromMs / 1000);
-  const [before, within] = await Promise.all([
-    coll.find('bySeries', { eq: [ADAUSD_SERIES, '1h'], lt: from, reverse: true, limit: 1 }),
-    coll.find('bySeries', { eq: [ADAUSD_SERIES, '1h'], gte: from, lte: Math.floor(toMs / 1000) }),
-  ]);
-  const candles = [...before, ...within];
-  return (ms) => {
-    const t = ms / 1000;
-    let rate: number | null = null;
-    for (const c of candles) {
-      if (c.time > t) break;
-      rate = adaUsdOfRaw(c.close);
-    }
-    return rate;
-  };
+  const minuteOf = (ms: number) => Math.floor(ms / 60_000) * 60;
+  const minutes = [...new Set(timesMs.map(minuteOf))];
+  const found = await Promise.all(
+    minutes.map((m) => coll.find('bySeries', { eq: [ADAUSD_SERIES, '1m'], lt: m, reverse: true, limit: 1 })),
+  );
+  const rates = new Map(minutes.map((m, i) => [m, found[i]?.[0] ? adaUsdOfRaw(found[i][0].close) : null]));
+  return (ms) => rates.get(minuteOf(ms)) ?? null;
 }

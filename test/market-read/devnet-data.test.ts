@@ -20,6 +20,7 @@ import { startDevnet, type Devnet } from '../../devnet/index.js';
 import { TOKEN_STATS } from '../../mongo/collections/market-read.js';
 import { POOL_STATES, POOLS, TRADES, type PoolDoc, type TradeDoc } from '../../mongo/collections/market.js';
 import { storeClock } from '../../mongo/collections/clock.js';
+import { USD_STABLECOINS } from '../../mongo/collections/ada-usd.js';
 import type { Store } from '../../mongo/store.js';
 import { canonicalBlocks } from '../governance/chain-expected.js';
 import { tempStore } from '../sync/helpers.js';
@@ -299,6 +300,49 @@ describe('market data on the devnet, checked against the chain', function () {
       compared++;
     }
     assert.ok(compared >= 10, `${compared} tokens compared`);
+  });
+
+  it('a trade’s valueUsd is at the ADA/USD rate known at its time, never a later one (hand-computed from the stablecoin pools)', async () => {
+    const pools = await scan<PoolDoc>(POOLS);
+    const states = await scan<{ _id: string; poolId: number; slot: number; reserveARaw: string; reserveBRaw: string }>(
+      POOL_STATES,
+    );
+    // The adausd index: Σ stablecoin over Σ lovelace of every ADA/stablecoin pool (6-decimal stablecoins, like ADA).
+    const stable = pools.filter((p) => p.tokenA === LOVELACE && USD_STABLECOINS.get(p.tokenB) === 6);
+    assert.ok(stable.length >= 2, 'the devnet has ADA/stablecoin pools');
+    /** USD per ADA after every pool state up to `slot`. */
+    const rateAfter = (slot: number): number | null => {
+      let ada = 0n;
+      let usd = 0n;
+      for (const p of stable) {
+        const last = states
+          .filter((s) => s.poolId === p.id && s.slot <= slot)
+          .sort((a, b) => a.slot - b.slot)
+          .pop();
+        if (!last) continue;
+        ada += BigInt(last.reserveARaw);
+        usd += BigInt(last.reserveBRaw);
+      }
+      return ada > 0n ? Number(usd) / Number(ada) : null;
+    };
+    const { clock } = await storeClock(store);
+    let checked = 0;
+    for (const unit of [...earlier.keys()].slice(0, 6)) {
+      const { items } = await get(`/tokens/${unit}/trades?limit=200`);
+      for (const t of items as Json[]) {
+        if (t.valueAda === null || t.valueAda === 0) continue;
+        // The rate by the end of the minute before the trade's minute (the adausd series has minute buckets).
+        const minuteStartMs = Math.floor(Date.parse(t.time) / 60_000) * 60_000;
+        const rate = rateAfter(clock.msToSlot(minuteStartMs) - 1);
+        if (rate === null) assert.equal(t.valueUsd, null, `${t.txHash}: no rate known yet`);
+        else {
+          const expected = t.valueAda * rate;
+          assert.ok(Math.abs(t.valueUsd - expected) < 1e-9 * expected, `${t.txHash}: ${t.valueUsd} USD ≠ ${expected}`);
+          checked++;
+        }
+      }
+    }
+    assert.ok(checked >= 100, `${checked} trades checked`);
   });
 
   it('newest-first trade lists (token, pool, wallet) follow chain order: block, then position in the block', async () => {
