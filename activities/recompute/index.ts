@@ -30,12 +30,11 @@ import { POOLS, TOKENS, TOKEN_META, type PoolDoc } from '../../mongo/collections
 import { replaceAll } from '../../mongo/replace-all.js';
 import { del, put, type CollectionSpec, type Store, type WriteOp } from '../../mongo/store.js';
 import { LOVELACE, tokenMetadata } from '../../cardano/token-metadata.js';
-import { ADAUSD_SERIES, adaUsdFromPools, adaUsdOfRaw, seriesCloseAt } from '../../mongo/collections/ada-usd.js';
+import { adaUsdAtSlot, adaUsdFromPools } from '../../mongo/collections/ada-usd.js';
 import { storeClock } from '../../mongo/collections/clock.js';
 import { buildOverview } from './overview.js';
 import { buildPoolRankings, buildTokenRankings } from '../../cardano/rankings.js';
 import {
-  WINDOW_INTERVAL,
   computePoolStats,
   computeTokenStats,
   loadTokenInputs,
@@ -64,16 +63,14 @@ async function writeAll(store: Store, ops: readonly WriteOp[]): Promise<void> {
 /** Clock, ADA/USD now and at each window start: what every token's stats share. */
 export async function marketContext(store: Store, nowMs: number, pools: readonly PoolDoc[]): Promise<MarketContext> {
   const { clock } = await storeClock(store);
-  const nowSec = Math.floor(nowMs / 1000);
+  // At the window starts the token prices' changes are measured from (token-stats.ts loadTokenInputs).
   const at = await Promise.all(
-    STATS_WINDOWS.map((w) => {
-      const [interval, sec] = WINDOW_INTERVAL[w];
-      return seriesCloseAt(store, ADAUSD_SERIES, interval, sec, nowSec - WINDOW_SECONDS[w]);
-    }),
+    STATS_WINDOWS.map((w) => adaUsdAtSlot(store, pools, clock.msToSlot(nowMs - WINDOW_SECONDS[w] * 1000))),
   );
-  const adaUsdAt = Object.fromEntries(
-    STATS_WINDOWS.map((w, i) => [w, at[i] === null || at[i] === undefined ? null : adaUsdOfRaw(at[i])]),
-  ) as Record<StatsWindow, number | null>;
+  const adaUsdAt = Object.fromEntries(STATS_WINDOWS.map((w, i) => [w, at[i] ?? null])) as Record<
+    StatsWindow,
+    number | null
+  >;
   return { nowMs, clock, adaUsd: adaUsdFromPools(pools), adaUsdAt };
 }
 

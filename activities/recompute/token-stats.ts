@@ -21,7 +21,6 @@ import {
   POOL_STATES,
   tradeIndexesOf,
   TRADES,
-  type CandleInterval,
   type PoolDoc,
   type TokenDoc,
   type TradeDoc,
@@ -41,15 +40,6 @@ import {
   tokenSeries,
 } from '../../cardano/market.js';
 
-/** Candle interval read for the price at each window's start (fine enough for the window, few buckets). */
-export const WINDOW_INTERVAL: Record<StatsWindow, [CandleInterval, number]> = {
-  '5m': ['1m', 60],
-  '1h': ['1m', 60],
-  '6h': ['5m', 300],
-  '24h': ['15m', 900],
-  '7d': ['1h', 3600],
-};
-
 /** Trades read per token for the windows; beyond it the 7 d volume and count come from hourly candles. */
 export const TRADE_SCAN_LIMIT = 50_000;
 
@@ -59,7 +49,10 @@ export interface MarketContext {
   nowMs: number;
   clock: SlotClock;
   adaUsd: number | null;
-  /** USD per ADA at each window's start; null where the adausd history does not reach. */
+  /**
+   * USD per ADA at each window's start, by the estimator of `adaUsd` (mongo/collections/ada-usd.ts adaUsdAtSlot);
+   * null where no ADA/stablecoin pool state reaches back that far.
+   */
   adaUsdAt: Record<StatsWindow, number | null>;
 }
 

@@ -208,7 +208,7 @@ export async function tradesPage(
     mode,
   );
   const times = page.map((t) => clock.slotToMs(t.slot));
-  const rateAt = page.length ? await adaUsdHistory(store, Math.min(...times), Math.max(...times)) : () => null;
+  const rateAt = await adaUsdHistory(store, times);
   const last = page[page.length - 1];
   const nextCursor = docs.length > limit && last ? encodeCursor(by, last) : null;
   // The last page reaches the start of the indexed history: older trades, if any, were never indexed.

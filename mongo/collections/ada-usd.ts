@@ -4,7 +4,7 @@
  * market sync keeps (stablecoin base units per lovelace; every USD stablecoin counted there has 6 decimals like
  * ADA, so the raw ratio is USD per ADA).
  */
-import { CANDLES, POOLS, type CandleInterval, type PoolDoc } from './market.js';
+import { CANDLES, POOLS, poolStateAt, type CandleInterval, type PoolDoc } from './market.js';
 import type { Store } from '../store.js';
 import { perTipBlock } from './sync-state.js';
 import { LOVELACE } from '../../cardano/token-metadata.js';
@@ -52,20 +52,21 @@ export function adaUsdFromPools(pools: Iterable<PoolDoc>): number | null {
 export const adaUsdOfRaw = (raw: number): number => (raw * 10 ** 6) / 10 ** ADAUSD_SERIES_DECIMALS;
 
 /**
- * Close of the last candle of `series` completed by `timeSec` (bucket end ≤ timeSec): the last price known at that
- * time, raw. null when the series does not reach back that far.
+ * USD per ADA at `slot` by the estimator of the rate now (`adaUsdFromPools`, the TVL-weighted median): the
+ * ADA/stablecoin pools among `pools` at their last state at or before `slot` (a pool without one did not exist
+ * yet); null when none existed. A USD change must divide two rates of one estimator: the adausd candle series is
+ * the liquidity-weighted mean of the same pools, which differs from their median by the pools' spread, so the
+ * median now over the mean then moves the USD price of a token whose ADA price and pools did not move.
  */
-export async function seriesCloseAt(
-  store: Store,
-  series: string,
-  interval: CandleInterval,
-  intervalSec: number,
-  timeSec: number,
-): Promise<number | null> {
-  const [c] = await store
-    .collection(CANDLES)
-    .find('bySeries', { eq: [series, interval], lte: timeSec - intervalSec, reverse: true, limit: 1 });
-  return c ? c.close : null;
+export async function adaUsdAtSlot(store: Store, pools: readonly PoolDoc[], slot: number): Promise<number | null> {
+  const stable = pools.filter((p) => p.tokenA === LOVELACE && USD_STABLECOINS.has(p.tokenB));
+  const states = await Promise.all(stable.map((p) => poolStateAt(store, p.id, slot)));
+  return adaUsdFromPools(
+    stable.flatMap((p, i) => {
+      const s = states[i];
+      return s ? [{ ...p, reserveARaw: s.reserveARaw, reserveBRaw: s.reserveBRaw }] : [];
+    }),
+  );
 }
 
 /** Close of the newest candle of `series` (its last traded price), raw. */
@@ -88,26 +89,20 @@ export const currentAdaUsd = perTipBlock(async (store: Store): Promise<number | 
   return adaUsdFromPools(found.flat());
 });
 
-/** ADA/USD at any time of [fromMs, toMs] from the hourly adausd candles (the last close at or before). */
-export async function adaUsdHistory(
-  store: Store,
-  fromMs: number,
-  toMs: number,
-): Promise<(ms: number) => number | null> {
+/**
+ * ADA/USD at each of `timesMs` (trades' times): the close of the newest 1-minute adausd candle started before the
+ * time's minute, i.e. the last rate observed by the end of the previous minute. Never a later rate: the close of a
+ * coarser candle holding the time is the rate at the end of that candle (up to an hour after a trade, and moving
+ * while that hour goes on). The sync writes every interval of each observation, so the 1-minute series reaches
+ * as far back as the hourly one. One index read per distinct minute.
+ */
+export async function adaUsdHistory(store: Store, timesMs: readonly number[]): Promise<(ms: number) => number | null> {
   const coll = store.collection(CANDLES);
-  const from = Math.floor(fromMs / 1000);
-  const [before, within] = await Promise.all([
-    coll.find('bySeries', { eq: [ADAUSD_SERIES, '1h'], lt: from, reverse: true, limit: 1 }),
-    coll.find('bySeries', { eq: [ADAUSD_SERIES, '1h'], gte: from, lte: Math.floor(toMs / 1000) }),
-  ]);
-  const candles = [...before, ...within];
-  return (ms) => {
-    const t = ms / 1000;
-    let rate: number | null = null;
-    for (const c of candles) {
-      if (c.time > t) break;
-      rate = adaUsdOfRaw(c.close);
-    }
-    return rate;
-  };
+  const minuteOf = (ms: number) => Math.floor(ms / 60_000) * 60;
+  const minutes = [...new Set(timesMs.map(minuteOf))];
+  const found = await Promise.all(
+    minutes.map((m) => coll.find('bySeries', { eq: [ADAUSD_SERIES, '1m'], lt: m, reverse: true, limit: 1 })),
+  );
+  const rates = new Map(minutes.map((m, i) => [m, found[i]?.[0] ? adaUsdOfRaw(found[i][0].close) : null]));
+  return (ms) => rates.get(minuteOf(ms)) ?? null;
 }

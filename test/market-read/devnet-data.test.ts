@@ -20,6 +20,7 @@ import { startDevnet, type Devnet } from '../../devnet/index.js';
 import { TOKEN_STATS } from '../../mongo/collections/market-read.js';
 import { POOL_STATES, POOLS, TRADES, type PoolDoc, type TradeDoc } from '../../mongo/collections/market.js';
 import { storeClock } from '../../mongo/collections/clock.js';
+import { USD_STABLECOINS } from '../../mongo/collections/ada-usd.js';
 import type { Store } from '../../mongo/store.js';
 import { canonicalBlocks } from '../governance/chain-expected.js';
 import { tempStore } from '../sync/helpers.js';
@@ -38,7 +39,7 @@ describe('market data on the devnet, checked against the chain', function () {
   let base = '';
   let cleanup: () => Promise<void>;
   /** Displayed prices (GET /tokens/{unit}) and primary pools at NOW, before the chain moves on an hour. */
-  const earlier = new Map<string, { priceAda: number; primaryPoolId: number | null }>();
+  const earlier = new Map<string, { priceAda: number; priceUsd: number | null; primaryPoolId: number | null }>();
   const get = async (path: string): Promise<Json> => {
     const res = await fetch(base + path);
     assert.equal(res.status, 200, path);
@@ -82,7 +83,11 @@ describe('market data on the devnet, checked against the chain', function () {
     for (const s of stats) {
       const body = await get(`/tokens/${s._id}`);
       if (body.stats.priceAda !== null)
-        earlier.set(s._id, { priceAda: body.stats.priceAda, primaryPoolId: s.primaryPoolId });
+        earlier.set(s._id, {
+          priceAda: body.stats.priceAda,
+          priceUsd: body.stats.priceUsd,
+          primaryPoolId: s.primaryPoolId,
+        });
     }
     // One more hour of chain (a block per 20 s), then the recomputes an hour after the first ones.
     for (let i = 0; i < 180; i++) devnet.step();
@@ -277,6 +282,67 @@ describe('market data on the devnet, checked against the chain', function () {
       if (expected !== 0) moved++;
     }
     assert.ok(compared >= 10 && moved >= 5, `${compared} tokens compared, ${moved} whose displayed price moved`);
+  });
+
+  it('change1hUsd is the change of the displayed USD price: GET /tokens now vs an hour ago (stablecoins too)', async () => {
+    const stats = new Map(
+      (await scan<{ _id: string; primaryPoolId: number | null }>(TOKEN_STATS)).map((s) => [s._id, s]),
+    );
+    let compared = 0;
+    for (const [unit, then] of earlier) {
+      if (stats.get(unit)?.primaryPoolId !== then.primaryPoolId || then.priceUsd === null) continue;
+      const now = (await get(`/tokens/${unit}`)).stats;
+      const expected = now.priceUsd / then.priceUsd - 1;
+      assert.ok(
+        Math.abs(now.change1hUsd - expected) < 1e-9 * Math.max(1, Math.abs(expected)),
+        `${unit}: change1hUsd ${now.change1hUsd} vs displayed ${then.priceUsd} → ${now.priceUsd} USD (${expected})`,
+      );
+      compared++;
+    }
+    assert.ok(compared >= 10, `${compared} tokens compared`);
+  });
+
+  it('a trade’s valueUsd is at the ADA/USD rate known at its time, never a later one (hand-computed from the stablecoin pools)', async () => {
+    const pools = await scan<PoolDoc>(POOLS);
+    const states = await scan<{ _id: string; poolId: number; slot: number; reserveARaw: string; reserveBRaw: string }>(
+      POOL_STATES,
+    );
+    // The adausd index: Σ stablecoin over Σ lovelace of every ADA/stablecoin pool (6-decimal stablecoins, like ADA).
+    const stable = pools.filter((p) => p.tokenA === LOVELACE && USD_STABLECOINS.get(p.tokenB) === 6);
+    assert.ok(stable.length >= 2, 'the devnet has ADA/stablecoin pools');
+    /** USD per ADA after every pool state up to `slot`. */
+    const rateAfter = (slot: number): number | null => {
+      let ada = 0n;
+      let usd = 0n;
+      for (const p of stable) {
+        const last = states
+          .filter((s) => s.poolId === p.id && s.slot <= slot)
+          .sort((a, b) => a.slot - b.slot)
+          .pop();
+        if (!last) continue;
+        ada += BigInt(last.reserveARaw);
+        usd += BigInt(last.reserveBRaw);
+      }
+      return ada > 0n ? Number(usd) / Number(ada) : null;
+    };
+    const { clock } = await storeClock(store);
+    let checked = 0;
+    for (const unit of [...earlier.keys()].slice(0, 6)) {
+      const { items } = await get(`/tokens/${unit}/trades?limit=200`);
+      for (const t of items as Json[]) {
+        if (t.valueAda === null || t.valueAda === 0) continue;
+        // The rate by the end of the minute before the trade's minute (the adausd series has minute buckets).
+        const minuteStartMs = Math.floor(Date.parse(t.time) / 60_000) * 60_000;
+        const rate = rateAfter(clock.msToSlot(minuteStartMs) - 1);
+        if (rate === null) assert.equal(t.valueUsd, null, `${t.txHash}: no rate known yet`);
+        else {
+          const expected = t.valueAda * rate;
+          assert.ok(Math.abs(t.valueUsd - expected) < 1e-9 * expected, `${t.txHash}: ${t.valueUsd} USD ≠ ${expected}`);
+          checked++;
+        }
+      }
+    }
+    assert.ok(checked >= 100, `${checked} trades checked`);
   });
 
   it('newest-first trade lists (token, pool, wallet) follow chain order: block, then position in the block', async () => {

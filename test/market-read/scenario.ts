@@ -1,6 +1,7 @@
 /**
  * One token (XTK, 4 decimals from the registry) in two ADA pools, an ADA/USDM pool (ADA/USD = 0.5 now), its trades
- * and candles over ten days, and the adausd history (0.4 a day and more ago, nothing in the last hours).
+ * and candles over ten days, and the ADA/USD history: the ADA/USDM pool at 0.4 from 8 days ago until 2 min ago,
+ * when it moved to 0.5 (its states, and the adausd candles they make).
  *
  * Raw prices: pool 1 holds 100,000 ADA against 2,000,000 XTK = 1e11 lovelace / 2e10 base units = 5 lovelace per
  * base unit → 5 × 10^4 / 10^6 = 0.05 ADA per XTK.
@@ -160,6 +161,27 @@ export async function seedScenario(store: Store): Promise<void> {
       reserveBRaw: '20000000000',
       priceRaw: 5,
       tvlLovelace: '200000000000',
+    }),
+    // The ADA/USDM pool: 1,000,000 ADA against 400,000 USDM (0.4) 8 days ago, 500,000 USDM (0.5) since 2 min ago.
+    put(POOL_STATES, {
+      _id: `0000000003|${String(slotAt(8 * DAY)).padStart(12, '0')}|${'d8'.repeat(32)}`,
+      poolId: 3,
+      slot: slotAt(8 * DAY),
+      txId: 'd8'.repeat(32),
+      reserveARaw: '1000000000000',
+      reserveBRaw: '400000000000',
+      priceRaw: 2.5,
+      tvlLovelace: '2000000000000',
+    }),
+    put(POOL_STATES, {
+      _id: `0000000003|${String(slotAt(2 * MIN)).padStart(12, '0')}|${'d2'.repeat(32)}`,
+      poolId: 3,
+      slot: slotAt(2 * MIN),
+      txId: 'd2'.repeat(32),
+      reserveARaw: '1000000000000',
+      reserveBRaw: '500000000000',
+      priceRaw: 2,
+      tvlLovelace: '2000000000000',
     }),
     put(POOL_STATES, {
       _id: `0000000002|${String(slotAt(2 * DAY)).padStart(12, '0')}|${'cc'.repeat(32)}`,

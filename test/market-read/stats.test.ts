@@ -8,12 +8,26 @@ import {
   TOKEN_STATS,
   type TokenStatsDoc,
 } from '../../mongo/collections/market-read.js';
-import { POOLS } from '../../mongo/collections/market.js';
+import { POOL_STATES, POOLS } from '../../mongo/collections/market.js';
 import { HOLDER_COUNTS, HOLDERS, quantitySortKey } from '../../mongo/collections/holders.js';
 import { enterpriseAddress, rewardAddress } from '../../cardano/address.js';
 import { minswapV2 } from '../../cardano/dex/minswap-v2.js';
 import { del, put, type Store } from '../../mongo/store.js';
-import { DAY, NOW_MS, USDM } from './seed.js';
+import {
+  DAY,
+  NOW_MS,
+  NOW_SEC,
+  USDM,
+  candle,
+  checkpointOps,
+  meta,
+  pool,
+  prepare,
+  putAll,
+  slotAt,
+  token,
+  unitOf,
+} from './seed.js';
 import { OTHER, SUPPLY_RAW, XTK, seedScenario } from './scenario.js';
 
 const MINSWAP_V2_POOL_SCRIPT = minswapV2.poolScriptHashes[0]!;
@@ -89,8 +103,11 @@ describe('market recomputes: token stats from hand-built pools, trades and candl
     close(x.windows['6h'].change, 0.25, '6h: 4 (25 h ago) → 5');
     close(x.change24h, 0.25, '24h: 4 (25 h ago) → 5');
     close(x.change7d, 0.25, '7d: 4 → 5');
-    assert.equal(x.change1hUsd, null, 'no ADA/USD candle an hour ago');
-    assert.equal(x.windows['6h'].changeUsd, null);
+    // ADA/USD: the ADA/USDM pool at 0.4 from 8 days ago until 2 min ago, 0.5 since (no observation in the last
+    // hours does not make the rate an hour ago unknown: it is the pool's last state before then).
+    close(x.windows['5m'].changeUsd, 2 * (0.5 / 0.4) - 1, '5m USD: 2 × 1.25 − 1');
+    close(x.change1hUsd, 2 * (0.5 / 0.4) - 1, '1h USD: 2 × 1.25 − 1');
+    close(x.windows['6h'].changeUsd, 1.25 * (0.5 / 0.4) - 1, '6h USD: 1.25 × 1.25 − 1');
     close(x.change24hUsd, 1.25 * (0.5 / 0.4) - 1, 'ADA change combined with ADA/USD 0.4 → 0.5');
     close(x.change7dUsd, 0.5625, '7d USD: 1.25 × 1.25 − 1');
   });
@@ -144,5 +161,67 @@ describe('market recomputes: token stats from hand-built pools, trades and candl
     await acts.recomputeTokenStats();
     assert.equal(await store.collection(TOKEN_STATS).get(OTHER), null);
     assert.equal(await store.collection(POOL_STATS).get('4'), null);
+  });
+});
+
+describe('market recomputes: USD changes divide two ADA/USD rates of one estimator', () => {
+  // Two ADA/stablecoin pools that disagree (USDM at 0.5 with 1,000,000 ADA, DJED at 0.6 with 200,000 ADA) and a
+  // token at 0.05 ADA, all unchanged for 8 days: ADA/USD now is their TVL-weighted median 0.5, as it was at every
+  // window start, so no USD price moved. The adausd series holds their liquidity-weighted mean,
+  // (500,000 + 120,000) / 1,200,000 = 0.51666…, which the USD changes must not be measured against.
+  const DJED = '8db269c3ec630e06ae29f74bc39edd1f87c819f1056206e879a1cd61446a65644d6963726f555344';
+  const TOK = unitOf('7c', 'FLAT');
+  let store: Store;
+  before(async () => {
+    store = await openMemoryStore();
+    await prepare(store);
+    const since = slotAt(8 * DAY);
+    const pools = [
+      pool({ id: 1, tokenB: TOK, reserveARaw: '100000000000', reserveBRaw: '20000000000', lastStateSlot: since }),
+      pool({ id: 2, tokenB: USDM, reserveARaw: '1000000000000', reserveBRaw: '500000000000', lastStateSlot: since }),
+      pool({ id: 3, tokenB: DJED, reserveARaw: '200000000000', reserveBRaw: '120000000000', lastStateSlot: since }),
+    ];
+    const mean = (500_000 + 120_000) / 1_200_000;
+    await store.write([
+      ...checkpointOps(),
+      ...putAll.pools(pools),
+      ...putAll.tokens([
+        token(TOK, { poolIds: [1], primaryPoolId: 1, totalSupplyRaw: '100000000000' }),
+        token(USDM, { poolIds: [2], primaryPoolId: 2 }),
+        token(DJED, { poolIds: [3], primaryPoolId: 3 }),
+      ]),
+      meta(TOK, 'FLAT', 4),
+      meta(USDM, 'USDM', 6),
+      meta(DJED, 'DJED', 6),
+      ...pools.map((p) =>
+        put(POOL_STATES, {
+          _id: `${String(p.id).padStart(10, '0')}|${String(since).padStart(12, '0')}|${'e0'.repeat(32)}`,
+          poolId: p.id,
+          slot: since,
+          txId: 'e0'.repeat(32),
+          reserveARaw: p.reserveARaw,
+          reserveBRaw: p.reserveBRaw,
+          priceRaw: p.priceRaw,
+          tvlLovelace: p.tvlLovelace,
+        }),
+      ),
+      ...putAll.candles(
+        (['1m', '5m', '15m', '1h'] as const).map((iv) => candle('adausd', iv, NOW_SEC - 8 * DAY, mean)),
+      ),
+    ]);
+    await createRecomputeActivities({ store, now: () => NOW_MS }).recomputeTokenStats();
+  });
+  after(() => store.close());
+
+  it('nothing moved: every change and USD change is 0, the stablecoins’ USD changes too', async () => {
+    for (const unit of [TOK, USDM, DJED]) {
+      const s = (await store.collection(TOKEN_STATS).get(unit)) as TokenStatsDoc;
+      for (const [w, v] of Object.entries(s.windows)) {
+        assert.equal(v.change, 0, `${unit} ${w} change`);
+        close(v.changeUsd, 0, `${unit} ${w} changeUsd`);
+      }
+    }
+    const usdm = (await store.collection(TOKEN_STATS).get(USDM)) as TokenStatsDoc;
+    close(usdm.priceUsd, 1, 'USDM is the median pool: 1 USD');
   });
 });
