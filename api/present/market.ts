@@ -15,6 +15,7 @@ import type { PoolStatsDoc, TokenStatsDoc } from '../../mongo/collections/market
 import { LOGOS, TOKENS, TOKEN_META, logoVersion, type PoolDoc, type TradeDoc } from '../../mongo/collections/market.js';
 import type { Store } from '../../mongo/store.js';
 import { lovelaceToAda, scaleInteger } from '../../cardano/units.js';
+import { priceOfLeg } from '../../cardano/trades.js';
 
 /** `data` (default): logo carries the image as a data URI; `url`: logo carries logoUrl (spec: logos=url). */
 export type LogoMode = 'data' | 'url';
@@ -194,15 +195,29 @@ export function presentPool(p: PoolDoc, assets: AssetBook, stats: PoolStatsDoc |
 /** ADA price of a raw trade price (lovelace per token base unit). */
 export const rawToAdaPrice = (raw: number, decimals: number) => (raw * 10 ** decimals) / 1e6;
 
+/**
+ * A trade as a list shows it. `listed`: the token whose list it is. A token/token trade is stored under the token
+ * bought (`token`, its price `priceRaw`); in the sold token's list it is that token's sell, at the price the trade
+ * implies for it (the same ADA value over the amount sold, as its candle point: activities/market/apply.ts), and in
+ * the bought token's list its buy. Pool and wallet lists show the trade as stored (side null: no ADA side).
+ */
 export function presentTrade(
   t: TradeDoc,
   assets: AssetBook,
   clock: SlotClock,
   adaUsdAt: (timeMs: number) => number | null,
+  listed?: string,
 ) {
   const timeMs = clock.slotToMs(t.slot);
   const valueAda = t.valueLovelace === null ? null : lovelaceToAda(t.valueLovelace);
   const rate = valueAda === null ? null : adaUsdAt(timeMs);
+  const tokenToken = t.side === null && listed !== undefined;
+  const sold = tokenToken && listed === t.tokenIn && listed !== t.token;
+  const priceRaw = sold
+    ? priceOfLeg(
+        t.valueLovelace === null ? null : { lovelace: BigInt(t.valueLovelace), tokenRaw: BigInt(t.amountInRaw) },
+      )
+    : t.priceRaw;
   return {
     id: t.id,
     poolId: t.poolId,
@@ -210,12 +225,12 @@ export function presentTrade(
     txHash: t.txHash,
     time: new Date(timeMs).toISOString(),
     status: t.status,
-    side: t.side,
+    side: tokenToken ? (sold ? 'sell' : 'buy') : t.side,
     tokenIn: assets.ref(t.tokenIn),
     tokenOut: assets.ref(t.tokenOut),
     amountIn: scaleInteger(t.amountInRaw, assets.decimals(t.tokenIn)),
     amountOut: t.amountOutRaw === null ? null : scaleInteger(t.amountOutRaw, assets.decimals(t.tokenOut)),
-    priceAda: t.priceRaw === null ? null : rawToAdaPrice(t.priceRaw, assets.decimals(t.token)),
+    priceAda: priceRaw === null ? null : rawToAdaPrice(priceRaw, assets.decimals(sold ? t.tokenIn : t.token)),
     valueAda,
     valueUsd: valueAda !== null && rate !== null ? valueAda * rate : null,
     maker: t.maker,

@@ -214,7 +214,7 @@ export async function tradesPage(
   // The last page reaches the start of the indexed history: older trades, if any, were never indexed.
   const first = nextCursor === null ? await firstIndexedBlock(store) : null;
   return {
-    items: page.map((t) => presentTrade(t, assets, clock, rateAt)),
+    items: page.map((t) => presentTrade(t, assets, clock, rateAt, 'token' in by ? by.token : undefined)),
     nextCursor,
     coverageFrom: first?.time ?? null,
   };

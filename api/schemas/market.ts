@@ -274,14 +274,24 @@ export const Trade = component('Trade', {
     txHash: { type: 'string' },
     time: time,
     status: { type: 'string', enum: ['pending', 'complete', 'cancelled'] },
-    side: { type: ['string', 'null'], enum: ['buy', 'sell', null] },
+    side: {
+      type: ['string', 'null'],
+      enum: ['buy', 'sell', null],
+      description:
+        "The token bought with ADA (buy) or sold for ADA (sell). A trade of two tokens has no ADA side: null in pool and wallet lists; in a token's list, that token's buy or sell.",
+    },
     tokenIn: AssetRef,
     tokenOut: AssetRef,
     amountIn: { type: 'number', description: 'Decimal-adjusted.' },
     amountOut: { type: ['number', 'null'], description: 'Decimal-adjusted; null while pending or when cancelled.' },
-    priceAda: adaOrNull('ADA per token at execution.'),
-    valueAda: adaOrNull('ADA side of the trade.'),
-    valueUsd: { type: ['number', 'null'], description: 'valueAda at the ADA/USD rate of the trade’s hour.' },
+    priceAda: adaOrNull(
+      "ADA per token at execution: of the token bought, or in a token's list of that token. A trade of two tokens is valued through one side's ADA price at that point of the chain.",
+    ),
+    valueAda: adaOrNull('ADA side of the trade (a trade of two tokens: its value through one side’s ADA price).'),
+    valueUsd: {
+      type: ['number', 'null'],
+      description: 'valueAda at the ADA/USD rate known at the trade: the close of the minute before it.',
+    },
     maker: { type: ['string', 'null'], description: 'Stake address of the trader, else the address.' },
     makerAddress: { type: ['string', 'null'] },
   },

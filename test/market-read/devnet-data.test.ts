@@ -223,16 +223,24 @@ describe('market data on the devnet, checked against the chain', function () {
         assert.equal(stats.txns24h, stats.buys24h + stats.sells24h, `${unit} txns24h`);
         statsChecked++;
         // Its trade list holds the pool's trades in which it was sold.
-        const listed = new Set<number>();
+        const listed = new Map<number, Json>();
         let cursor: string | null = null;
         do {
           const page: Json = await get(`/tokens/${unit}/trades?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
-          for (const item of page.items as Json[]) listed.add(item.id);
+          for (const item of page.items as Json[]) listed.set(item.id, item);
           cursor = page.nextCursor;
         } while (cursor);
-        for (const t of mine.filter((x) => x.tokenIn === unit)) {
-          assert.ok(listed.has(t.id), `trade ${t.id} (${unit} sold in pool ${p.id}) in /tokens/${unit}/trades`);
-          soldShown++;
+        const unitScale = 10 ** (await decimalsOf(unit)) / 1e6;
+        for (const t of mine) {
+          const item = listed.get(t.id);
+          assert.ok(item, `trade ${t.id} (${unit} traded in pool ${p.id}) in /tokens/${unit}/trades`);
+          // Shown from the listed token's side: its buy or sell, at the ADA price the trade implies for it.
+          const sold = t.tokenIn === unit;
+          assert.equal(item.side, sold ? 'sell' : 'buy', `trade ${t.id} in ${unit}'s list`);
+          const amount = BigInt(sold ? t.amountInRaw : t.amountOutRaw!);
+          const expected = (Number(BigInt(t.valueLovelace!)) / Number(amount)) * unitScale;
+          assert.ok(Math.abs(item.priceAda / expected - 1) < 1e-9, `trade ${t.id}: ${item.priceAda} vs ${expected}`);
+          if (sold) soldShown++;
         }
         // Its candles on this pool, in ADA: where this pool's trade was the minute's last of the other token as
         // well as the only one of the pool, the close is the trade's ADA value over the amount of `unit` in it.
