@@ -48,14 +48,19 @@ export function rarityRanks(
   return out;
 }
 
-/** Trait type → value of an NFT, from its stored attributes (non-scalar values as their JSON text). */
+/**
+ * Trait type → value of an NFT, from its stored attributes (non-scalar values as their JSON text). The NFT extension
+ * stores them as `{ name, value }` pairs (mongo/collections/nft.ts); `[name, value]` pairs and a plain map are read too.
+ */
 export function traitsOf(asset: Pick<NftAssetDoc, 'attributes'>): Map<string, string> {
   const m = new Map<string, string>();
   const attrs = asset.attributes as unknown;
+  const put = (name: unknown, value: unknown) =>
+    m.set(String(name), typeof value === 'string' ? value : JSON.stringify(value));
   if (Array.isArray(attrs)) {
     for (const a of attrs)
-      if (Array.isArray(a) && a.length >= 2)
-        m.set(String(a[0]), typeof a[1] === 'string' ? a[1] : JSON.stringify(a[1]));
+      if (Array.isArray(a) && a.length >= 2) put(a[0], a[1]);
+      else if (a && typeof a === 'object' && 'name' in a && 'value' in a) put(a.name, a.value);
   } else if (attrs && typeof attrs === 'object') {
     for (const [k, v] of Object.entries(attrs)) m.set(k, typeof v === 'string' ? v : JSON.stringify(v));
   }

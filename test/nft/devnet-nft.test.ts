@@ -16,6 +16,7 @@ import { createNftExtension } from '../../activities/nft/extension.js';
 import { JPG_V3_ASK_SCRIPT, decodeListingDatum, listingPrice } from '../../activities/nft/jpgstore.js';
 import { createNftActivities } from '../../activities/nft/stats.js';
 import { createRecomputeActivities } from '../../activities/recompute/index.js';
+import { recomputeNftRarity } from '../../activities/search/rarity.js';
 import { parseAddress, stakeAddressOf } from '../../cardano/address.js';
 import { SUNDAESWAP_V3 } from '../../cardano/dex/sundaeswap-v3.js';
 import { HANDLE_POLICY } from '../../cardano/handles.js';
@@ -25,6 +26,7 @@ import { startDevnet, type Devnet } from '../../devnet/index.js';
 import { canonicalBlocks } from '../governance/chain-expected.js';
 import { metadataObject, TRANSACTIONS, UTXOS } from '../../mongo/collections/chain.js';
 import { NFT_LISTINGS, NFT_SYNC_COLLECTIONS } from '../../mongo/collections/nft.js';
+import { NFT_RARITY } from '../../mongo/collections/index.js';
 import { storeDigest } from '../../mongo/digest.js';
 import { startTestApi, type TestApi } from '../api/seed.js';
 import { syncWith } from '../holders/sync-holders.js';
@@ -369,6 +371,54 @@ describe('NFT collections and jpg.store on the devnet', function () {
       cursor = r.body.nextCursor;
     } while (cursor);
     assert.deepEqual(chained, whole);
+  });
+
+  it('rarity ranks every CIP-25 NFT by its traits in the mint metadata (1 = rarest, ties share a rank)', async () => {
+    const { ranked } = await recomputeNftRarity(api.store);
+    assert.ok(ranked > 0, 'NFTs with traits are ranked');
+    // Expected, independently: the traits the devnet wrote into each mint's label-721 metadata, scored
+    // Σ over trait types of N / (NFTs sharing that value), a missing trait counting as the value "none".
+    const traits = new Map<string, Map<string, Map<string, string>>>();
+    for (const b of canonicalBlocks(devnet))
+      for (const tx of b.transactions ?? []) {
+        const meta = tx.metadata?.labels['721']?.json as Json | undefined;
+        if (!meta || tx.spends !== 'inputs') continue;
+        for (const [policy, names] of Object.entries(tx.mint ?? {}))
+          for (const nameHex of Object.keys(names)) {
+            const fields = meta[policy]?.[Buffer.from(nameHex, 'hex').toString('utf8')] ?? meta[policy]?.[nameHex];
+            if (!fields?.attributes) continue;
+            const m = traits.get(policy) ?? new Map<string, Map<string, string>>();
+            m.set(policy + nameHex, new Map(Object.entries(fields.attributes as Json).map(([k, v]) => [k, String(v)])));
+            traits.set(policy, m);
+          }
+      }
+    let checked = 0;
+    for (const name of COLLECTION_NAMES.filter((n) => n !== 'Devnet Relics')) {
+      const row = byName(name);
+      const nfts = traits.get(row.policyId)!;
+      assert.equal(nfts.size, row.supply, `${name}: every NFT minted with traits`);
+      const types = new Set([...nfts.values()].flatMap((t) => [...t.keys()]));
+      const count = new Map<string, number>();
+      const valueOf = (t: Map<string, string>, type: string) => `${type}=${t.get(type) ?? '(none)'}`;
+      for (const t of nfts.values())
+        for (const type of types) count.set(valueOf(t, type), (count.get(valueOf(t, type)) ?? 0) + 1);
+      const score = new Map(
+        [...nfts].map(([unit, t]) => [
+          unit,
+          [...types].reduce((a, type) => a + nfts.size / count.get(valueOf(t, type))!, 0),
+        ]),
+      );
+      const docs = await api.store.collection(NFT_RARITY).find('byPolicy', { eq: [row.policyId] });
+      assert.equal(docs.length, nfts.size, `${name}: one rank per NFT`);
+      for (const d of docs) {
+        const mine = score.get(d._id)!;
+        const rarer = [...score.values()].filter((x) => x > mine + 1e-6).length;
+        assert.equal(d.rank, rarer + 1, `${name} ${d._id}: rank`);
+        assert.equal(d.of, nfts.size);
+        checked++;
+      }
+    }
+    assert.ok(checked > 100, `ranks checked (${checked})`);
   });
 
   it('a forked devnet run indexes the same NFT documents as the clean chain', async () => {
