@@ -131,7 +131,6 @@ export function createSyncActivities(deps: SyncDeps) {
   /** Block id the chain-source cursor follows (null: unknown, re-intersect first). */
   let followerAt: string | null = null;
   let networkTime: NetworkTime | null = null;
-  let recovered = false;
 
   /** The ledger's stakePoolDeposit, asked once; undefined until an answer (a failed query is asked again). */
   let poolDeposit: bigint | null | undefined = deps.startPoint ? null : undefined;
@@ -159,10 +158,10 @@ export function createSyncActivities(deps: SyncDeps) {
   async function syncSliceUnsafe(input: SliceInput): Promise<SliceResult> {
     const { chain } = deps;
     const started = now();
-    if (!recovered) {
-      await recoverIncomplete(store);
-      recovered = true;
-    }
+    // A write batch left half-written (MongoDB has no multi-document transaction) by a crash, a failed write, or
+    // another worker process that died mid-write (Temporal hands its retry to any worker of the task queue): its
+    // undo records lie above the checkpoint. Checked before every slice (one index read), not once per process.
+    await recoverIncomplete(store);
     const ctx = await blockContext();
     let cp = await readCheckpoint(store);
     let rollbacks = 0;
@@ -374,8 +373,8 @@ export function createSyncActivities(deps: SyncDeps) {
       } catch (e) {
         followerAt = null; // the cursor position is unknown after a failure: re-intersect on the retry
         // A write may have failed part-way (MongoDB applies a batch in order, without a transaction): the retry
-        // first restores the documents of the partial slice from its undo records, as after a crash.
-        recovered = false;
+        // first restores the documents of the partial slice from its undo records (recoverIncomplete), as after a
+        // crash.
         networkTime = null; // the source may come back as another node or network (a resync follows it)
         // Recorded for /healthz/sync and `ops status`; a store that cannot record it does not hide the error.
         await recordFailure(deps.store, e, { k: deps.k, nowIso: new Date(now()).toISOString() }).catch(() => undefined);
