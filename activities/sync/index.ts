@@ -65,12 +65,25 @@ export interface SyncDeps {
   sliceMaxMs?: number;
   onProgress?: (r: SliceResult & { blocksPerSecond: number }) => void;
   /**
-   * Called while a slice makes progress (each round of events, each committed write). The Temporal worker passes
-   * the activity heartbeat: a slice on a slow store can outlast the heartbeat timeout (60 s), and Temporal would
-   * then start a retry while this attempt still runs.
+   * Called while a slice makes progress (each round of events, each write it starts) and every `heartbeatEveryMs`
+   * while the attempt runs or waits for an earlier attempt of this process. The Temporal worker passes the activity
+   * heartbeat: a slice on a slow store can outlast the heartbeat timeout (60 s), and Temporal would then start a
+   * retry while this attempt still runs.
    */
   heartbeat?: () => void;
+  /** Interval of the heartbeat while the attempt waits (HEARTBEAT_EVERY_MS when not given). */
+  heartbeatEveryMs?: number;
 }
+
+/**
+ * The heartbeat's interval while an attempt waits without a round of events: for the commit of its write batch (on
+ * FerretDB, 78 devnet blocks after a chain source outage took 3 minutes under the recomputes' load), for an earlier
+ * attempt of this process, or for the recovery of a half-written batch. Without it each of those attempts timed out
+ * after 60 s (workflows/policies.ts) and its retry, waiting for it in turn, timed out too: the sync came back 5
+ * minutes after the source, and a retry on a second worker process would run beside the attempt still writing. A
+ * worker process that dies stops beating, so its slice is still retried after 60 s.
+ */
+const HEARTBEAT_EVERY_MS = 10_000;
 
 /**
  * A slice stops taking events after this long, short of its `maxBlocks`, and writes what it applied: on a slow store
@@ -367,8 +380,10 @@ export function createSyncActivities(deps: SyncDeps) {
       const previous = running;
       let done!: () => void;
       running = new Promise<void>((resolve) => (done = resolve));
-      await previous;
+      const beat = deps.heartbeat;
+      const beating = beat ? setInterval(() => beat(), deps.heartbeatEveryMs ?? HEARTBEAT_EVERY_MS) : null;
       try {
+        await previous;
         return await syncSliceUnsafe(input);
       } catch (e) {
         followerAt = null; // the cursor position is unknown after a failure: re-intersect on the retry
@@ -380,6 +395,7 @@ export function createSyncActivities(deps: SyncDeps) {
         await recordFailure(deps.store, e, { k: deps.k, nowIso: new Date(now()).toISOString() }).catch(() => undefined);
         throw e;
       } finally {
+        if (beating) clearInterval(beating);
         done();
       }
     },
