@@ -109,10 +109,12 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
       .finally(() => setTimeout(() => (reading = null), 0));
     return reading;
   };
+  /** `unread`: the value while the store does not answer (none: the gauge has no sample then). */
   const gauge = (
     name: string,
     help: string,
     pick: (p: NonNullable<Awaited<ReturnType<typeof position>>>) => number | null,
+    unread: number | null = null,
   ) =>
     new Gauge({
       name,
@@ -120,7 +122,7 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
       registers: [registry],
       async collect() {
         const p = await position();
-        const v = p ? pick(p) : null;
+        const v = p ? pick(p) : source ? unread : null;
         if (v === null) this.reset();
         else this.set(v);
       },
@@ -132,8 +134,12 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
     'max(tip − indexed, now − time of the indexed tip block), seconds (cardano/sync-lag.ts).',
     (p) => p.lagSeconds,
   );
-  gauge('cardano_sync_healthy', '1 while the sync progresses (/healthz/sync answers 200), else 0.', (p) =>
-    syncCondition(p, source?.now() ?? Date.now()).status === 'ok' ? 1 : 0,
+  // A store that does not answer is no proof of progress: 0, not a missing sample an alert on 0 would not see.
+  gauge(
+    'cardano_sync_healthy',
+    '1 while the sync progresses (/healthz/sync answers 200), else 0.',
+    (p) => (syncCondition(p, source?.now() ?? Date.now()).status === 'ok' ? 1 : 0),
+    0,
   );
   gauge(
     'cardano_sync_generation',
@@ -150,8 +156,13 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
     async collect() {
       this.reset();
       if (!source) return;
-      for await (const j of source.store.collection(JOB_HEALTH).scan())
-        this.set({ workflow: j._id }, j.failing ? 1 : 0);
+      try {
+        for await (const j of source.store.collection(JOB_HEALTH).scan())
+          this.set({ workflow: j._id }, j.failing ? 1 : 0);
+      } catch {
+        // The store does not answer: no samples, and the scrape still carries every other metric (it was a 500).
+        this.reset();
+      }
     },
   });
 
