@@ -95,8 +95,13 @@ export interface Metrics {
 
 const SECONDS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics {
+/**
+ * `work: false`: no sync or workflow-run figures (an API-only replica beside a Temporal worker runs neither; its
+ * copies would only ever say 0 blocks, 0 blocks/s, as if the sync had stopped).
+ */
+export function createMetrics(opts: { defaultMetrics?: boolean; work?: boolean } = {}): Metrics {
   const registry = new Registry();
+  const workRegisters = (opts.work ?? true) ? [registry] : [];
   if (opts.defaultMetrics ?? true) collectDefaultMetrics({ register: registry });
   let source: { store: Store; now: () => number } | null = null;
   const others: (() => Promise<MetricsSnapshot>)[] = [];
@@ -166,47 +171,47 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
     },
   });
 
-  const blocks = new Counter({ name: 'cardano_sync_blocks_total', help: 'Blocks applied.', registers: [registry] });
+  const blocks = new Counter({ name: 'cardano_sync_blocks_total', help: 'Blocks applied.', registers: workRegisters });
   const speed = new Gauge({
     name: 'cardano_sync_blocks_per_second',
     help: 'Blocks per second of the last slice that applied blocks.',
-    registers: [registry],
+    registers: workRegisters,
   });
   const rollbacks = new Counter({
     name: 'cardano_sync_rollbacks_total',
     help: 'Rollbacks applied.',
-    registers: [registry],
+    registers: workRegisters,
   });
   const depth = new Histogram({
     name: 'cardano_sync_rollback_depth_blocks',
     help: 'Blocks undone per slice with rollbacks (its deepest rollback).',
     buckets: [1, 2, 3, 5, 10, 50, 100, 500, 2160, 10_000],
-    registers: [registry],
+    registers: workRegisters,
   });
   const slice = new Histogram({
     name: 'cardano_sync_slice_duration_seconds',
     help: 'Duration of sync slices (one chain-sync batch and its commit), failed ones included.',
     buckets: [0.01, 0.1, 0.5, 1, 5, 10, 30, 60, 300],
-    registers: [registry],
+    registers: workRegisters,
   });
   const sliceFailures = new Counter({
     name: 'cardano_sync_slice_failures_total',
     help: 'Failed sync slices by error class.',
     labelNames: ['error'],
-    registers: [registry],
+    registers: workRegisters,
   });
   const runs = new Histogram({
     name: 'cardano_recompute_duration_seconds',
     help: 'Duration of finished workflow runs (recomputes, news, the sync when it ends).',
     labelNames: ['workflow', 'status'],
     buckets: [0.1, 0.5, 1, 5, 10, 30, 60, 300, 900],
-    registers: [registry],
+    registers: workRegisters,
   });
   const runFailures = new Counter({
     name: 'cardano_recompute_failures_total',
     help: 'Failed workflow runs.',
     labelNames: ['workflow'],
-    registers: [registry],
+    registers: workRegisters,
   });
   const http = new Histogram({
     name: 'http_request_duration_seconds',
