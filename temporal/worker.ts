@@ -15,6 +15,7 @@ import { openStore } from '../mongo/open.js';
 import { buildActivities } from './activities.js';
 import { bundleWorkflows } from './bundle.js';
 import { connectTemporal } from './client.js';
+import { progressPrinter } from './embedded.js';
 import { taskQueue } from './constants.js';
 import { SCHEDULES } from './schedules.js';
 import { temporalTriggers } from './triggers.js';
@@ -40,6 +41,8 @@ async function main(config: Config) {
     devnetUrl: config.OGMIOS_IS_DEVNET ? config.OGMIOS_URL : null,
     // Tell Temporal the slice is alive (see SyncDeps.heartbeat); syncSlice runs only as an activity here.
     heartbeat: () => Context.current().heartbeat(),
+    // The progress lines and `sync reached the chain tip` of npm start's embedded worker (a node's chain is whole).
+    onProgress: progressPrinter(log, () => true),
   });
   const address = config.TEMPORAL_ADDRESS;
   // One line naming the setting, as for an unreachable store (config/index.ts StartupError), not a Rust stack.
