@@ -11,7 +11,8 @@
  *   cardano_sync_rollbacks_total, cardano_sync_rollback_depth_blocks, cardano_sync_slice_duration_seconds,
  *   cardano_sync_slice_failures_total{error}.
  * - Workflow runs: cardano_recompute_duration_seconds{workflow,status}, cardano_recompute_failures_total{workflow}
- *   (runs this process executed), cardano_job_failing{workflow} (read from the store: any engine, any replica).
+ *   (runs this process executed), cardano_job_failing{workflow} and cardano_job_last_success_timestamp_seconds{workflow}
+ *   (read from the store: any engine, any replica).
  * - HTTP: http_request_duration_seconds{surface,route,method,status} (surface rest|mcp|markdown|site; route = the
  *   route pattern, never the raw URL), cardano_rate_limit_rejections_total{surface}.
  * - Store: cardano_store_operation_duration_seconds{op,collection,ok}.
@@ -28,7 +29,7 @@ import {
   type MetricObjectWithValues,
   type MetricValue,
 } from 'prom-client';
-import { JOB_HEALTH, readSyncLag, syncCondition } from '../../mongo/collections/sync-state.js';
+import { JOB_HEALTH, readSyncLag, syncCondition, type JobHealthDoc } from '../../mongo/collections/sync-state.js';
 import type { Store } from '../../mongo/store.js';
 
 /** What a finished sync slice reports (activities/sync SliceResult plus its speed). */
@@ -152,24 +153,46 @@ export function createMetrics(opts: { defaultMetrics?: boolean; work?: boolean }
     (p) => p.health?.generation ?? 0,
   );
 
-  // Scheduled jobs whose last run failed after its retries, as the jobs record it in the store (either engine).
-  new Gauge({
-    name: 'cardano_job_failing',
-    help: '1 while the last run of a scheduled job (recompute, news ingest) failed after its retries, else 0; by workflow.',
-    labelNames: ['workflow'],
-    registers: [registry],
-    async collect() {
-      this.reset();
-      if (!source) return;
-      try {
-        for await (const j of source.store.collection(JOB_HEALTH).scan())
-          this.set({ workflow: j._id }, j.failing ? 1 : 0);
-      } catch {
-        // The store does not answer: no samples, and the scrape still carries every other metric (it was a 500).
+  // How each scheduled job last ended, as the jobs record it in the store (either engine): one read per scrape. A
+  // store that does not answer gives no samples, and the scrape still carries every other metric (it was a 500).
+  let jobsReading: Promise<JobHealthDoc[] | null> | null = null;
+  const jobDocs = () => {
+    jobsReading ??= (async () => {
+      if (!source) return null;
+      const docs: JobHealthDoc[] = [];
+      for await (const j of source.store.collection(JOB_HEALTH).scan()) docs.push(j);
+      return docs;
+    })()
+      .catch(() => null)
+      .finally(() => setTimeout(() => (jobsReading = null), 0));
+    return jobsReading;
+  };
+  const jobGauge = (name: string, help: string, value: (j: JobHealthDoc) => number | null) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['workflow'],
+      registers: [registry],
+      async collect() {
         this.reset();
-      }
-    },
-  });
+        for (const j of (await jobDocs()) ?? []) {
+          const v = value(j);
+          if (v !== null) this.set({ workflow: j._id }, v);
+        }
+      },
+    });
+  jobGauge(
+    'cardano_job_failing',
+    '1 while the last run of a scheduled job (recompute, news ingest) failed after its retries, else 0; by workflow.',
+    (j) => (j.failing ? 1 : 0),
+  );
+  // A job that stops running at all (its Schedule paused or deleted, no worker on its task queue) fails no run:
+  // alert on the age of its last success instead (e.g. over three of its intervals, `npm run ops -- jobs`).
+  jobGauge(
+    'cardano_job_last_success_timestamp_seconds',
+    'Unix time of the last successful run of a scheduled job, by workflow (absent until one succeeded).',
+    (j) => (j.lastSuccessAt ? Date.parse(j.lastSuccessAt) / 1000 : null),
+  );
 
   const blocks = new Counter({ name: 'cardano_sync_blocks_total', help: 'Blocks applied.', registers: workRegisters });
   const speed = new Gauge({
