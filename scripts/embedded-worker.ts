@@ -120,8 +120,11 @@ async function main(config: Config) {
   const registry = await importRegistry(store, config.TOKEN_REGISTRY_DIR);
   log.info({ dir: config.TOKEN_REGISTRY_DIR, ...registry }, 'token registry imported');
 
-  // A configured node is complete; the devnet of `npm start` says when its backfill is done.
-  const source = config.OGMIOS_URL ? { url: config.OGMIOS_URL, devnet: false } : await sourceFromParent;
+  // A configured node is complete; the devnet of `npm start` says when its backfill is done. A configured source
+  // that is the standalone devnet (OGMIOS_IS_DEVNET) serves its pools' `.devnet` metadata, as for `npm run worker`.
+  const source = config.OGMIOS_URL
+    ? { url: config.OGMIOS_URL, devnet: config.OGMIOS_IS_DEVNET }
+    : await sourceFromParent;
   if (config.OGMIOS_URL) sourceComplete = true;
   // Connected on first use: a source not up yet is the sync's outage to retry, not a crash of the worker.
   const chain = createOgmiosClient(source.url);

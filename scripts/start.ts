@@ -82,7 +82,8 @@ async function main(config: Config) {
 
   const { createAccess, tokenDecimalsLookup, startApi, ALL_COLLECTIONS, openStore, createMetrics, timedStore } =
     await loadApi();
-  const metrics = createMetrics();
+  // On Temporal the sync and the jobs run in `npm run worker`: no work figures here (they would only say 0).
+  const metrics = createMetrics({ work: !config.TEMPORAL_ADDRESS });
   // Every store operation is timed for cardano_store_operation_duration_seconds.
   const store = timedStore(await openStore(config), (op, coll, s, ok) => metrics.storeOp(op, coll, s, ok));
   await store.ensureIndexes(ALL_COLLECTIONS);

@@ -59,7 +59,8 @@ export interface EmbeddedWorker {
   stop(): Promise<void>;
 }
 
-function progressPrinter(log: pino.Logger, sourceComplete: () => boolean, onTip: EmbeddedWorkerParts['onTip']) {
+/** The sync's progress in the log (every 10 s, and each rollback) and the line once it reached the chain tip. */
+export function progressPrinter(log: pino.Logger, sourceComplete: () => boolean, onTip?: EmbeddedWorkerParts['onTip']) {
   let lastLine = 0;
   let caughtUp = false;
   return (r: SliceResult & { blocksPerSecond: number }) => {

@@ -428,6 +428,18 @@ function* retryIds(base: string) {
   for (let n = 1; n <= 100; n++) yield `${base}-retry-${n}`;
 }
 
+/**
+ * One run of a job at a time, as on the embedded runner (`assertNoRunOf`): a retry or trigger while a run of the same
+ * workflow is running on the task queue (the Schedule's, or an earlier retry's) would run the job twice at once over
+ * the same collections. Temporal's visibility shows a started run within about a second, so two commands issued
+ * within that second may both start.
+ */
+async function assertNotRunning(client: Client, workflowType: string, taskQueue: string): Promise<void> {
+  const query = `WorkflowType = "${workflowType}" AND ExecutionStatus = "Running" AND TaskQueue = "${taskQueue}"`;
+  for await (const w of client.workflow.list({ query }))
+    throw new OpsError(`${workflowType} already has a running execution (${w.workflowId}); not starting a second one`);
+}
+
 export async function temporalRetry(
   client: Client,
   workflowId: string,
@@ -461,6 +473,7 @@ export async function temporalRetry(
       throw e;
     }
   }
+  await assertNotRunning(client, type, taskQueue);
   const base = workflowId.replace(/-retry-\d+$/, '');
   const id = await startUnder(client, type, input, taskQueue, retryIds(base));
   return `started ${type} as ${id} (retry of ${workflowId})`;
@@ -505,6 +518,7 @@ export async function temporalTrigger(
   now: number = Date.now(),
 ): Promise<string> {
   const s = findJob(schedules, job);
+  await assertNotRunning(client, s.workflow, taskQueue);
   const id = await startUnder(client, s.workflow, s.input, taskQueue, [`${recomputeWorkflowId(s.id)}-manual-${now}`]);
   return `started ${s.workflow} as ${id}`;
 }

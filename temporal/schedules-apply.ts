@@ -4,9 +4,9 @@
  */
 import { ConfigError, loadConfig } from '../config/index.js';
 import { connectTemporal } from './client.js';
-import { SYNC_SLICES_PER_RUN, SYNC_TIP_WAIT_MS, taskQueue } from './constants.js';
+import { taskQueue } from './constants.js';
 import { SCHEDULES } from './schedules.js';
-import { applySchedules, startSyncChain } from './temporal-admin.js';
+import { applySchedules, startSyncChain, syncChainStartInput } from './temporal-admin.js';
 
 async function main() {
   const config = loadConfig();
@@ -17,11 +17,7 @@ async function main() {
     const queue = taskQueue(config);
     for (const r of await applySchedules(t.client, SCHEDULES, queue)) console.log(`schedule ${r.id}: ${r.action}`);
     if (SCHEDULES.length === 0) console.log('no schedules defined (temporal/schedules.ts)');
-    const sync = await startSyncChain(t.client, queue, {
-      slicesPerRun: SYNC_SLICES_PER_RUN,
-      sliceBlocks: config.SYNC_SLICE_BLOCKS,
-      tipWaitMs: SYNC_TIP_WAIT_MS,
-    });
+    const sync = await startSyncChain(t.client, queue, syncChainStartInput(config.SYNC_SLICE_BLOCKS));
     console.log(`workflow sync-chain: ${sync === 'started' ? 'started' : 'already running'}`);
   } finally {
     await t.close();

@@ -11,7 +11,7 @@ import {
   type ScheduleOptions,
 } from '@temporalio/client';
 import type { SyncChainInput } from '../workflows/sync-chain.js';
-import { SYNC_WORKFLOW_ID, recomputeWorkflowId } from './constants.js';
+import { SYNC_SLICES_PER_RUN, SYNC_TIP_WAIT_MS, SYNC_WORKFLOW_ID, recomputeWorkflowId } from './constants.js';
 import { catchupWindowMs, type ScheduleSpec } from './schedules.js';
 
 const OVERLAP = { skip: ScheduleOverlapPolicy.SKIP } as const;
@@ -60,6 +60,19 @@ export async function applySchedules(
   }
   return out;
 }
+
+/**
+ * The chain follower as `npm run schedules:apply` starts it. The Schedules fire every job once when they are created
+ * (triggerImmediately), before the sync indexed anything on a new deployment, and then only at their interval (the
+ * holders series hourly, stake pools, governance and token safety every 5 minutes): `refreshAtTip` runs every
+ * recompute reading chain data once the sync first reaches the tip, as `npm start` fires its jobs then.
+ */
+export const syncChainStartInput = (sliceBlocks: number): SyncChainInput => ({
+  slicesPerRun: SYNC_SLICES_PER_RUN,
+  sliceBlocks,
+  tipWaitMs: SYNC_TIP_WAIT_MS,
+  refreshAtTip: true,
+});
 
 /** Starts the long-running chain follower under its fixed id; 'running' when it already runs. */
 export async function startSyncChain(

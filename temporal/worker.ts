@@ -9,12 +9,13 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { pino } from 'pino';
 import { createOgmiosClient } from '../activities/chain/ogmios-client.js';
 import { importRegistry } from '../activities/registry/import.js';
-import { ConfigError, runWithConfig, type Config } from '../config/index.js';
+import { ConfigError, runWithConfig, StartupError, type Config } from '../config/index.js';
 import { ALL_COLLECTIONS } from '../mongo/collections/index.js';
 import { openStore } from '../mongo/open.js';
 import { buildActivities } from './activities.js';
 import { bundleWorkflows } from './bundle.js';
 import { connectTemporal } from './client.js';
+import { progressPrinter } from './embedded.js';
 import { taskQueue } from './constants.js';
 import { SCHEDULES } from './schedules.js';
 import { temporalTriggers } from './triggers.js';
@@ -40,8 +41,14 @@ async function main(config: Config) {
     devnetUrl: config.OGMIOS_IS_DEVNET ? config.OGMIOS_URL : null,
     // Tell Temporal the slice is alive (see SyncDeps.heartbeat); syncSlice runs only as an activity here.
     heartbeat: () => Context.current().heartbeat(),
+    // The progress lines and `sync reached the chain tip` of npm start's embedded worker (a node's chain is whole).
+    onProgress: progressPrinter(log, () => true),
   });
-  const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  const address = config.TEMPORAL_ADDRESS;
+  // One line naming the setting, as for an unreachable store (config/index.ts StartupError), not a Rust stack.
+  const connection = await NativeConnection.connect({ address }).catch((e: unknown) => {
+    throw new StartupError(`TEMPORAL_ADDRESS=${address}: Temporal is unreachable: ${firstLine(e)}`);
+  });
   // The sync's triggerRecomputes activity starts the recompute Schedules after a deep rollback.
   const temporal = await connectTemporal(config);
   try {
@@ -51,6 +58,10 @@ async function main(config: Config) {
       taskQueue: taskQueue(config),
       workflowBundle: await bundleWorkflows(),
       activities: { ...activities, ...temporalTriggers(temporal.client, SCHEDULES, log) },
+    }).catch((e: unknown) => {
+      if (/namespace .*not (be )?found/i.test(firstLine(e)))
+        throw new StartupError(`TEMPORAL_NAMESPACE=${config.TEMPORAL_NAMESPACE}: ${firstLine(e)}`);
+      throw e;
     });
     log.info(
       {
@@ -69,6 +80,12 @@ async function main(config: Config) {
     await chain.close();
     await store.close();
   }
+}
+
+/** An error's first line (the Temporal core's errors go on with the gRPC status details). */
+function firstLine(e: unknown): string {
+  const m = e instanceof Error ? e.message : String(e);
+  return (m.split('\n')[0] ?? m).replace(/: Status \{.*$/, '');
 }
 
 runWithConfig(main);

@@ -23,7 +23,10 @@ export interface SyncChainInput {
   stopAtTip?: boolean;
   /** Drop the indexed chain and start again from this point (only origin: see activities/sync/reset.ts). */
   resync?: { from: 'origin' };
-  /** Rerun the recomputes when the tip is reached (set by a resync; carried across continueAsNew). */
+  /**
+   * Rerun the recomputes when the tip is reached (set by a resync and by `schedules:apply`; carried across
+   * continueAsNew).
+   */
   refreshAtTip?: boolean;
   /** Totals carried across continueAsNew. */
   totalBlocks?: number;
@@ -57,7 +60,8 @@ export async function syncChainBody(
     blocks += r.blocks;
     rollbacks += r.rollbacks;
     if (r.deepRollback) await ctx.activities.triggerRecomputes({ reason: `rollback of ${r.deepestRollback} blocks` });
-    else if (r.atTip && refreshAtTip) await ctx.activities.triggerRecomputes({ reason: 'resync reached the tip' });
+    else if (r.atTip && refreshAtTip)
+      await ctx.activities.triggerRecomputes({ reason: 'the sync reached the tip (a resync or a first start)' });
     if (r.atTip) refreshAtTip = false;
     if (r.atTip && input.stopAtTip) return { blocks, rollbacks, height: r.height };
   }

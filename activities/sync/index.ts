@@ -65,12 +65,25 @@ export interface SyncDeps {
   sliceMaxMs?: number;
   onProgress?: (r: SliceResult & { blocksPerSecond: number }) => void;
   /**
-   * Called while a slice makes progress (each round of events, each committed write). The Temporal worker passes
-   * the activity heartbeat: a slice on a slow store can outlast the heartbeat timeout (60 s), and Temporal would
-   * then start a retry while this attempt still runs.
+   * Called while a slice makes progress (each round of events, each write it starts) and every `heartbeatEveryMs`
+   * while the attempt runs or waits for an earlier attempt of this process. The Temporal worker passes the activity
+   * heartbeat: a slice on a slow store can outlast the heartbeat timeout (60 s), and Temporal would then start a
+   * retry while this attempt still runs.
    */
   heartbeat?: () => void;
+  /** Interval of the heartbeat while the attempt waits (HEARTBEAT_EVERY_MS when not given). */
+  heartbeatEveryMs?: number;
 }
+
+/**
+ * The heartbeat's interval while an attempt waits without a round of events: for the commit of its write batch (on
+ * FerretDB, 78 devnet blocks after a chain source outage took 3 minutes under the recomputes' load), for an earlier
+ * attempt of this process, or for the recovery of a half-written batch. Without it each of those attempts timed out
+ * after 60 s (workflows/policies.ts) and its retry, waiting for it in turn, timed out too: the sync came back 5
+ * minutes after the source, and a retry on a second worker process would run beside the attempt still writing. A
+ * worker process that dies stops beating, so its slice is still retried after 60 s.
+ */
+const HEARTBEAT_EVERY_MS = 10_000;
 
 /**
  * A slice stops taking events after this long, short of its `maxBlocks`, and writes what it applied: on a slow store
@@ -131,7 +144,6 @@ export function createSyncActivities(deps: SyncDeps) {
   /** Block id the chain-source cursor follows (null: unknown, re-intersect first). */
   let followerAt: string | null = null;
   let networkTime: NetworkTime | null = null;
-  let recovered = false;
 
   /** The ledger's stakePoolDeposit, asked once; undefined until an answer (a failed query is asked again). */
   let poolDeposit: bigint | null | undefined = deps.startPoint ? null : undefined;
@@ -159,10 +171,10 @@ export function createSyncActivities(deps: SyncDeps) {
   async function syncSliceUnsafe(input: SliceInput): Promise<SliceResult> {
     const { chain } = deps;
     const started = now();
-    if (!recovered) {
-      await recoverIncomplete(store);
-      recovered = true;
-    }
+    // A write batch left half-written (MongoDB has no multi-document transaction) by a crash, a failed write, or
+    // another worker process that died mid-write (Temporal hands its retry to any worker of the task queue): its
+    // undo records lie above the checkpoint. Checked before every slice (one index read), not once per process.
+    await recoverIncomplete(store);
     const ctx = await blockContext();
     let cp = await readCheckpoint(store);
     let rollbacks = 0;
@@ -368,19 +380,22 @@ export function createSyncActivities(deps: SyncDeps) {
       const previous = running;
       let done!: () => void;
       running = new Promise<void>((resolve) => (done = resolve));
-      await previous;
+      const beat = deps.heartbeat;
+      const beating = beat ? setInterval(() => beat(), deps.heartbeatEveryMs ?? HEARTBEAT_EVERY_MS) : null;
       try {
+        await previous;
         return await syncSliceUnsafe(input);
       } catch (e) {
         followerAt = null; // the cursor position is unknown after a failure: re-intersect on the retry
         // A write may have failed part-way (MongoDB applies a batch in order, without a transaction): the retry
-        // first restores the documents of the partial slice from its undo records, as after a crash.
-        recovered = false;
+        // first restores the documents of the partial slice from its undo records (recoverIncomplete), as after a
+        // crash.
         networkTime = null; // the source may come back as another node or network (a resync follows it)
         // Recorded for /healthz/sync and `ops status`; a store that cannot record it does not hide the error.
         await recordFailure(deps.store, e, { k: deps.k, nowIso: new Date(now()).toISOString() }).catch(() => undefined);
         throw e;
       } finally {
+        if (beating) clearInterval(beating);
         done();
       }
     },

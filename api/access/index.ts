@@ -8,7 +8,7 @@ import type Router from '@koa/router';
 import { Redis } from 'ioredis';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import type { Config } from '../../config/index.js';
+import { redactUri, type Config } from '../../config/index.js';
 import type { AccessLayer } from '../deps.js';
 import { ACCESS_COLLECTIONS } from '../../mongo/collections/access.js';
 import type { Store } from '../../mongo/store.js';
@@ -52,8 +52,30 @@ export async function createAccess(deps: AccessDeps): Promise<Access> {
   await store.ensureIndexes([...ACCESS_COLLECTIONS]);
 
   const ownsRedis = !deps.redis && !!config.REDIS_URL;
-  const redis = deps.redis ?? (config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 }) : undefined);
-  if (ownsRedis) redis?.on('error', (e: Error) => log.warn({ err: e.message }, 'redis error (rate-limit counters)'));
+  // A command Redis does not answer within a second falls back to this process's counters (limits.ts sharedUp).
+  const redis =
+    deps.redis ??
+    (config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, commandTimeout: 1000 }) : undefined);
+  let closing = false;
+  if (redis) {
+    // Once per outage (the client reports an error at every reconnection attempt), with the client's reason when
+    // it has one (a refused connection; a lost one only closes).
+    let down = false;
+    const lost = (e?: Error) => {
+      if (!down && !closing)
+        log.warn(
+          { ...(e ? { err: e } : {}), redis: redactUri(config.REDIS_URL ?? '') },
+          'redis does not answer: per-minute limits count in this process until it does (replicas no longer share them)',
+        );
+      down = true;
+    };
+    redis.on('error', (e: Error) => lost(e));
+    redis.on('close', () => lost());
+    redis.on('ready', () => {
+      if (down) log.info('redis answers again: per-minute limits are shared by the replicas');
+      down = false;
+    });
+  }
 
   let keys: KeyCache | null = null;
   const registry = new KeyRegistry(store, now, (hash) => keys?.invalidate(hash));
@@ -70,11 +92,11 @@ export async function createAccess(deps: AccessDeps): Promise<Access> {
 
   await quota.prune();
   await signIn.prune();
-  quota.start(1000, (e) => log.warn({ err: (e as Error).message }, 'daily quota flush failed; retrying'));
+  quota.start(1000, (e) => log.warn({ err: e }, 'daily quota flush failed; retrying'));
   const housekeeping = setInterval(() => {
     pruneMemory(memory);
     Promise.all([signIn.prune(), keys.flushUsage(), quota.prune()]).catch((e: Error) =>
-      log.warn({ err: e.message }, 'access housekeeping failed'),
+      log.warn({ err: e }, 'access housekeeping failed'),
     );
   }, 60_000);
   housekeeping.unref();
@@ -98,6 +120,7 @@ export async function createAccess(deps: AccessDeps): Promise<Access> {
     routes: createAccountRoutes({ config, signIn, registry, limit: limits.account }),
     registry,
     async close() {
+      closing = true;
       clearInterval(housekeeping);
       await quota.close();
       await keys.flushUsage();

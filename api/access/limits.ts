@@ -155,26 +155,48 @@ export function createSurfaceLimits(deps: LimitDeps) {
   };
 
   const namespaced = (namespace: string) => (redis ? `cds:rl:${namespace}` : namespace);
+  /**
+   * Whether the shared counters answer. While Redis is down, restarting or unreachable, each limit counts in this
+   * process's memory instead (each replica then lets up to its own limit through) rather than holding every request
+   * until the Redis client gives up and answering 500: seen with Redis stopped, every REST request was a 500 after
+   * 10-15 s. A command that fails while the client still reports `ready` falls back the same way.
+   */
+  const sharedUp = () => redis?.status === 'ready';
 
   const limiter = (kind: Limited, namespace: string, max: number, id: (ctx: Context) => string): Middleware => {
-    const limit = ratelimit({
-      driver: redis ? 'redis' : 'memory',
-      db: redis ?? (deps.memory as Map<string, unknown>),
-      namespace: namespaced(namespace),
-      duration: MINUTE_MS,
-      max,
-      id,
-      onLimited: (ctx: Context) => {
-        const [error, hint] = messages[kind](max);
-        writeTooMany(ctx, error, hint, retryAfterFromReset(ctx));
-        wholeReset(ctx);
-      },
-    } as ratelimit.MiddlewareOptions);
-    return (ctx, next) =>
-      limit(ctx, async () => {
+    const counting = (shared: boolean) =>
+      ratelimit({
+        driver: shared ? 'redis' : 'memory',
+        db: shared ? redis : (deps.memory as Map<string, unknown>),
+        namespace: shared ? namespaced(namespace) : namespace,
+        duration: MINUTE_MS,
+        max,
+        id,
+        onLimited: (ctx: Context) => {
+          const [error, hint] = messages[kind](max);
+          writeTooMany(ctx, error, hint, retryAfterFromReset(ctx));
+          wholeReset(ctx);
+        },
+      } as ratelimit.MiddlewareOptions);
+    const local = counting(false);
+    const shared = redis ? counting(true) : null;
+    return async (ctx, next) => {
+      let passed = false;
+      const pass = async () => {
+        passed = true;
         wholeReset(ctx);
         await next();
-      });
+      };
+      if (shared && sharedUp()) {
+        try {
+          return await shared(ctx, pass);
+        } catch (e) {
+          if (passed) throw e; // the request's own failure, after the limit let it through
+        }
+      }
+      // Redis does not answer: this replica counts alone (see sharedUp).
+      return local(ctx, pass);
+    };
   };
 
   /**
@@ -182,14 +204,13 @@ export function createSurfaceLimits(deps: LimitDeps) {
    * X-RateLimit-Remaining would say before this request, and when the window resets.
    */
   const peekKey = async (hash: string, max: number): Promise<{ remaining: number; reset: number }> => {
-    if (redis) {
-      const status = await new RedisLimiter({ db: redis, namespace: namespaced('key'), max, duration: MINUTE_MS }).get({
-        id: hash,
-        peek: true,
-      });
-      return { remaining: Math.max(0, status.remaining), reset: Math.ceil(status.reset) };
+    if (redis && sharedUp()) {
+      const status = await new RedisLimiter({ db: redis, namespace: namespaced('key'), max, duration: MINUTE_MS })
+        .get({ id: hash, peek: true })
+        .catch(() => null); // not answering: the window this replica counts in meanwhile
+      if (status) return { remaining: Math.max(0, status.remaining), reset: Math.ceil(status.reset) };
     }
-    const entry = deps.memory.get(`${namespaced('key')}:${hash}`) as { reset: number; remaining: number } | undefined;
+    const entry = deps.memory.get(`key:${hash}`) as { reset: number; remaining: number } | undefined;
     const nowS = Date.now() / 1000;
     if (!entry || entry.reset < nowS) return { remaining: max, reset: Math.ceil(nowS + MINUTE_MS / 1000) };
     // The memory driver's `remaining` is one above what its last answer reported (it reports remaining − 1).

@@ -11,7 +11,8 @@
  *   cardano_sync_rollbacks_total, cardano_sync_rollback_depth_blocks, cardano_sync_slice_duration_seconds,
  *   cardano_sync_slice_failures_total{error}.
  * - Workflow runs: cardano_recompute_duration_seconds{workflow,status}, cardano_recompute_failures_total{workflow}
- *   (runs this process executed), cardano_job_failing{workflow} (read from the store: any engine, any replica).
+ *   (runs this process executed), cardano_job_failing{workflow} and cardano_job_last_success_timestamp_seconds{workflow}
+ *   (read from the store: any engine, any replica).
  * - HTTP: http_request_duration_seconds{surface,route,method,status} (surface rest|mcp|markdown|site; route = the
  *   route pattern, never the raw URL), cardano_rate_limit_rejections_total{surface}.
  * - Store: cardano_store_operation_duration_seconds{op,collection,ok}.
@@ -28,7 +29,7 @@ import {
   type MetricObjectWithValues,
   type MetricValue,
 } from 'prom-client';
-import { JOB_HEALTH, readSyncLag, syncCondition } from '../../mongo/collections/sync-state.js';
+import { JOB_HEALTH, readSyncLag, syncCondition, type JobHealthDoc } from '../../mongo/collections/sync-state.js';
 import type { Store } from '../../mongo/store.js';
 
 /** What a finished sync slice reports (activities/sync SliceResult plus its speed). */
@@ -95,8 +96,13 @@ export interface Metrics {
 
 const SECONDS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics {
+/**
+ * `work: false`: no sync or workflow-run figures (an API-only replica beside a Temporal worker runs neither; its
+ * copies would only ever say 0 blocks, 0 blocks/s, as if the sync had stopped).
+ */
+export function createMetrics(opts: { defaultMetrics?: boolean; work?: boolean } = {}): Metrics {
   const registry = new Registry();
+  const workRegisters = (opts.work ?? true) ? [registry] : [];
   if (opts.defaultMetrics ?? true) collectDefaultMetrics({ register: registry });
   let source: { store: Store; now: () => number } | null = null;
   const others: (() => Promise<MetricsSnapshot>)[] = [];
@@ -109,10 +115,12 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
       .finally(() => setTimeout(() => (reading = null), 0));
     return reading;
   };
+  /** `unread`: the value while the store does not answer (none: the gauge has no sample then). */
   const gauge = (
     name: string,
     help: string,
     pick: (p: NonNullable<Awaited<ReturnType<typeof position>>>) => number | null,
+    unread: number | null = null,
   ) =>
     new Gauge({
       name,
@@ -120,7 +128,7 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
       registers: [registry],
       async collect() {
         const p = await position();
-        const v = p ? pick(p) : null;
+        const v = p ? pick(p) : source ? unread : null;
         if (v === null) this.reset();
         else this.set(v);
       },
@@ -132,8 +140,12 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
     'max(tip − indexed, now − time of the indexed tip block), seconds (cardano/sync-lag.ts).',
     (p) => p.lagSeconds,
   );
-  gauge('cardano_sync_healthy', '1 while the sync progresses (/healthz/sync answers 200), else 0.', (p) =>
-    syncCondition(p, source?.now() ?? Date.now()).status === 'ok' ? 1 : 0,
+  // A store that does not answer is no proof of progress: 0, not a missing sample an alert on 0 would not see.
+  gauge(
+    'cardano_sync_healthy',
+    '1 while the sync progresses (/healthz/sync answers 200), else 0.',
+    (p) => (syncCondition(p, source?.now() ?? Date.now()).status === 'ok' ? 1 : 0),
+    0,
   );
   gauge(
     'cardano_sync_generation',
@@ -141,61 +153,88 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
     (p) => p.health?.generation ?? 0,
   );
 
-  // Scheduled jobs whose last run failed after its retries, as the jobs record it in the store (either engine).
-  new Gauge({
-    name: 'cardano_job_failing',
-    help: '1 while the last run of a scheduled job (recompute, news ingest) failed after its retries, else 0; by workflow.',
-    labelNames: ['workflow'],
-    registers: [registry],
-    async collect() {
-      this.reset();
-      if (!source) return;
-      for await (const j of source.store.collection(JOB_HEALTH).scan())
-        this.set({ workflow: j._id }, j.failing ? 1 : 0);
-    },
-  });
+  // How each scheduled job last ended, as the jobs record it in the store (either engine): one read per scrape. A
+  // store that does not answer gives no samples, and the scrape still carries every other metric (it was a 500).
+  let jobsReading: Promise<JobHealthDoc[] | null> | null = null;
+  const jobDocs = () => {
+    jobsReading ??= (async () => {
+      if (!source) return null;
+      const docs: JobHealthDoc[] = [];
+      for await (const j of source.store.collection(JOB_HEALTH).scan()) docs.push(j);
+      return docs;
+    })()
+      .catch(() => null)
+      .finally(() => setTimeout(() => (jobsReading = null), 0));
+    return jobsReading;
+  };
+  const jobGauge = (name: string, help: string, value: (j: JobHealthDoc) => number | null) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['workflow'],
+      registers: [registry],
+      async collect() {
+        this.reset();
+        for (const j of (await jobDocs()) ?? []) {
+          const v = value(j);
+          if (v !== null) this.set({ workflow: j._id }, v);
+        }
+      },
+    });
+  jobGauge(
+    'cardano_job_failing',
+    '1 while the last run of a scheduled job (recompute, news ingest) failed after its retries, else 0; by workflow.',
+    (j) => (j.failing ? 1 : 0),
+  );
+  // A job that stops running at all (its Schedule paused or deleted, no worker on its task queue) fails no run:
+  // alert on the age of its last success instead (e.g. over three of its intervals, `npm run ops -- jobs`).
+  jobGauge(
+    'cardano_job_last_success_timestamp_seconds',
+    'Unix time of the last successful run of a scheduled job, by workflow (absent until one succeeded).',
+    (j) => (j.lastSuccessAt ? Date.parse(j.lastSuccessAt) / 1000 : null),
+  );
 
-  const blocks = new Counter({ name: 'cardano_sync_blocks_total', help: 'Blocks applied.', registers: [registry] });
+  const blocks = new Counter({ name: 'cardano_sync_blocks_total', help: 'Blocks applied.', registers: workRegisters });
   const speed = new Gauge({
     name: 'cardano_sync_blocks_per_second',
     help: 'Blocks per second of the last slice that applied blocks.',
-    registers: [registry],
+    registers: workRegisters,
   });
   const rollbacks = new Counter({
     name: 'cardano_sync_rollbacks_total',
     help: 'Rollbacks applied.',
-    registers: [registry],
+    registers: workRegisters,
   });
   const depth = new Histogram({
     name: 'cardano_sync_rollback_depth_blocks',
     help: 'Blocks undone per slice with rollbacks (its deepest rollback).',
     buckets: [1, 2, 3, 5, 10, 50, 100, 500, 2160, 10_000],
-    registers: [registry],
+    registers: workRegisters,
   });
   const slice = new Histogram({
     name: 'cardano_sync_slice_duration_seconds',
     help: 'Duration of sync slices (one chain-sync batch and its commit), failed ones included.',
     buckets: [0.01, 0.1, 0.5, 1, 5, 10, 30, 60, 300],
-    registers: [registry],
+    registers: workRegisters,
   });
   const sliceFailures = new Counter({
     name: 'cardano_sync_slice_failures_total',
     help: 'Failed sync slices by error class.',
     labelNames: ['error'],
-    registers: [registry],
+    registers: workRegisters,
   });
   const runs = new Histogram({
     name: 'cardano_recompute_duration_seconds',
     help: 'Duration of finished workflow runs (recomputes, news, the sync when it ends).',
     labelNames: ['workflow', 'status'],
     buckets: [0.1, 0.5, 1, 5, 10, 30, 60, 300, 900],
-    registers: [registry],
+    registers: workRegisters,
   });
   const runFailures = new Counter({
     name: 'cardano_recompute_failures_total',
     help: 'Failed workflow runs.',
     labelNames: ['workflow'],
-    registers: [registry],
+    registers: workRegisters,
   });
   const http = new Histogram({
     name: 'http_request_duration_seconds',

@@ -52,8 +52,13 @@ export function healthRouter({ store, log, now = Date.now, workerDown }: ApiDeps
     };
   });
 
-  const jobs = async () =>
-    (await failingJobs(store)).map((j) => ({
+  const jobs = async (ctx: Koa.Context, what: string) =>
+    (
+      await failingJobs(store).catch((err: unknown) => {
+        requestLog(ctx, log).warn({ err }, `${what}: store read failed`);
+        throw new AppError(503, `${what === 'readiness' ? 'not ready' : 'jobs unknown'}: the store does not answer`);
+      })
+    ).map((j) => ({
       workflow: j._id,
       since: j.failing.since,
       failedRuns: j.failing.runs,
@@ -64,7 +69,7 @@ export function healthRouter({ store, log, now = Date.now, workerDown }: ApiDeps
 
   router.get('healthz-jobs', '/healthz/jobs', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    const failing = await jobs();
+    const failing = await jobs(ctx, 'jobs health');
     ctx.status = failing.length ? 503 : 200;
     ctx.body = failing.length
       ? {
@@ -83,7 +88,7 @@ export function healthRouter({ store, log, now = Date.now, workerDown }: ApiDeps
     const cp = lag.checkpoint;
     if (!cp) throw new AppError(503, 'not ready: the sync has not indexed its first block yet');
     const c = syncCondition(lag, now());
-    const failing = await jobs();
+    const failing = await jobs(ctx, 'readiness');
     ctx.body = {
       status: 'ready',
       store: store.kind,

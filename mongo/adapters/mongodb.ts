@@ -9,6 +9,9 @@
 import {
   MongoClient,
   MongoError,
+  MongoNetworkError,
+  MongoOperationTimeoutError,
+  MongoServerSelectionError,
   type AnyBulkWriteOperation,
   type Db,
   type Document,
@@ -232,4 +235,15 @@ export async function openMongoStore(opts: { uri: string; db: string; writeBatch
  */
 export class StoreUnreachableError extends Error {
   override name = 'StoreUnreachableError';
+}
+
+/**
+ * An operation failed because the server does not answer (down, unreachable, the connection lost, no server
+ * selected within the driver's serverSelectionTimeoutMS): the API answers 503, as for any part that is down, not
+ * 500 as for a fault of its own.
+ */
+export function isStoreUnavailable(e: unknown): boolean {
+  return (
+    e instanceof MongoServerSelectionError || e instanceof MongoNetworkError || e instanceof MongoOperationTimeoutError
+  );
 }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { MemoryStore } from './memory-store.js';
-import { burst, request, startTestApp, statuses, testConfig, TestWallet } from './helpers.js';
+import { burst, captureLog, request, startTestApp, statuses, testConfig, TestWallet } from './helpers.js';
 import { freePort } from '../free-port.js';
 
 const hasRedis = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).status === 0;
@@ -124,5 +124,94 @@ describe('access: shared limits across replicas (redis)', function () {
       [a!, b!].map((x) => request(`${x.url}/account/api/session`, { method: 'POST', body: signed })),
     );
     assert.deepEqual(both.map((x) => x.status).sort(), [200, 401]);
+  });
+});
+
+describe('access: Redis stops and comes back while two replicas serve (REDIS_URL)', function () {
+  this.timeout(60_000);
+  let server: ChildProcess | null = null;
+  let port = 0;
+  const start = async () => {
+    server = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      {
+        stdio: 'ignore',
+      },
+    );
+    await waitForPing(`redis://127.0.0.1:${port}`);
+  };
+  const stop = async () => {
+    const s = server;
+    server = null;
+    if (!s || s.exitCode !== null) return;
+    const exited = new Promise((res) => s.once('exit', res));
+    s.kill('SIGKILL'); // as a crash: no goodbye to the clients
+    await exited;
+  };
+  before(async function () {
+    if (!hasRedis) {
+      console.log('skipped: redis-server not installed');
+      this.skip();
+    }
+    port = await freePort();
+    await start();
+  });
+  after(stop);
+
+  it('answers at once while Redis is down, each replica counting alone, and shares the counters again after', async () => {
+    const url = `redis://127.0.0.1:${port}`;
+    const config = testConfig({ REDIS_URL: url, RATE_LIMIT_ANON_PER_MIN: '6' });
+    const store = new MemoryStore();
+    const clients = [new Redis(url), new Redis(url)];
+    const captured = captureLog();
+    const apps = [
+      await startTestApp(store, config, { redis: clients[0]!, log: captured.log }),
+      await startTestApp(store, config, { redis: clients[1]!, log: captured.log }),
+    ];
+    const [a, b] = apps;
+    const ready = async () => {
+      for (let i = 0; i < 200 && clients.some((c) => c.status !== 'ready'); i++)
+        await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual(
+        clients.map((c) => c.status),
+        ['ready', 'ready'],
+      );
+    };
+    try {
+      await ready();
+      await clients[0]!.flushall();
+      const shared = await burst(10, (i) => request(`${(i % 2 ? a : b)!.url}/api/v1/ping`));
+      assert.deepEqual(statuses(shared), { 200: 6, 429: 4 }, 'one window across both replicas');
+
+      await stop();
+      for (let i = 0; i < 100 && clients.some((c) => c.status === 'ready'); i++)
+        await new Promise((r) => setTimeout(r, 20));
+      const t0 = performance.now();
+      const alone = await Promise.all(
+        [a!, b!].map((x) => burst(8, () => request(`${x.url}/api/v1/ping`)).then(statuses)),
+      );
+      const ms = performance.now() - t0;
+      // Before: every request waited for the client to give up (10-15 s in production) and was a 500.
+      assert.deepEqual(alone, [
+        { 200: 6, 429: 2 },
+        { 200: 6, 429: 2 },
+      ]);
+      assert.ok(ms < 2_000, `16 requests answered in ${Math.round(ms)} ms`);
+      assert.ok(
+        captured.lines.some((l) => /redis does not answer: per-minute limits count in this process/.test(l)),
+        'the fallback is logged',
+      );
+
+      await start();
+      await ready();
+      await clients[0]!.flushall();
+      const again = await burst(10, (i) => request(`${(i % 2 ? a : b)!.url}/api/v1/ping`));
+      assert.deepEqual(statuses(again), { 200: 6, 429: 4 }, 'shared again');
+      assert.ok(captured.lines.some((l) => /redis answers again/.test(l)));
+    } finally {
+      for (const x of apps) await x.close();
+      for (const c of clients) c.disconnect();
+    }
   });
 });

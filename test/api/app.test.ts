@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type Koa from 'koa';
+import { MongoServerSelectionError } from 'mongodb';
 import { pino } from 'pino';
 import { startApi } from '../../api/server.js';
 import { TooManyRequestsError, UnauthorizedError } from '../../api/errors.js';
@@ -157,6 +158,70 @@ describe('API app: failures', () => {
       const ready = await api.get('/readyz');
       assert.equal(ready.status, 503);
       assert.match((ready.body as Json).error, /store does not answer/);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+describe('API app: the store does not answer (MongoDB down)', () => {
+  it('answers 503 with Retry-After on every surface and probe, and /metrics still answers with sync_healthy 0', async () => {
+    // What the MongoDB driver throws once no server answered within serverSelectionTimeoutMS (seen with FerretDB
+    // stopped: every answer, /healthz/jobs and /metrics were 500 "internal error").
+    let down = false;
+    const gone = (): Promise<never> =>
+      Promise.reject(
+        new MongoServerSelectionError(
+          'connect ECONNREFUSED 127.0.0.1:27017',
+          {} as ConstructorParameters<typeof MongoServerSelectionError>[1],
+        ),
+      );
+    const flaky = (s: Store): Store => ({
+      ...s,
+      kind: s.kind,
+      collection: <D extends { _id: string }>(spec: CollectionSpec<D>): Collection<D> => {
+        const c = s.collection(spec);
+        const when =
+          <A extends unknown[], R>(f: (...a: A) => R) =>
+          (...a: A): R =>
+            (down ? gone() : f(...a)) as R;
+        return {
+          ...c,
+          get: when(c.get.bind(c)),
+          getMany: when(c.getMany.bind(c)),
+          find: when(c.find.bind(c)),
+          findKeys: when(c.findKeys.bind(c)),
+          count: when(c.count.bind(c)),
+          scan: (...a: Parameters<typeof c.scan>) => {
+            if (!down) return c.scan(...a);
+            return (async function* () {
+              yield* [] as D[];
+              await gone();
+            })();
+          },
+        };
+      },
+    });
+    const api = await startTestApi(seedChain, { wrapStore: flaky });
+    try {
+      assert.equal((await api.get(`/api/v1/explorer/blocks/${TIP.height}`)).status, 200);
+      down = true;
+      for (const path of [`/api/v1/explorer/blocks/${TIP.height - 1}`, '/api/md/market']) {
+        const r = await api.get(path);
+        assert.equal(r.status, 503, path);
+        assert.equal(r.headers.get('retry-after'), '5', path);
+        if (path.startsWith('/api/v1')) assert.deepEqual(r.body, { error: 'the store does not answer; retry shortly' });
+      }
+      for (const path of ['/readyz', '/healthz/sync', '/healthz/jobs']) {
+        const r = await api.get(path);
+        assert.equal(r.status, 503, path);
+        assert.match((r.body as Json).error, /the store does not answer/, path);
+      }
+      const metrics = await fetch(`${api.url}/metrics`);
+      assert.equal(metrics.status, 200);
+      const text = await metrics.text();
+      assert.match(text, /^cardano_sync_healthy 0$/m);
+      assert.match(text, /^http_request_duration_seconds_count\{[^}]*status="503"[^}]*\} \d+$/m);
     } finally {
       await api.close();
     }

@@ -266,6 +266,10 @@ describe('production composition: devnet → Temporal worker → MongoDB → API
       const cp = await cps.get('sync');
       return cp?.id === tip.id;
     });
+    // The operator reading the worker's log sees the catch-up end, as in npm start's (it logged nothing of the sync).
+    await until('the worker to log that the sync reached the tip', 60_000, async () =>
+      logs.some((l) => l.startsWith('[worker]') && l.includes('sync reached the chain tip')),
+    );
     const got = await storeDigest(mongo.store, SYNC_DERIVED);
     console.log(`      embedded digest ${expected.digest}\n      MongoDB  digest ${got.digest}`);
     assert.deepEqual(got.counts, expected.counts);

@@ -3,7 +3,7 @@ import { createSyncActivities } from '../../activities/sync/index.js';
 import { buildChain } from './build-chain.js';
 import { chainDigest, syncAll, tempStore } from './helpers.js';
 import { memoryChain } from './memory-chain.js';
-import { partialSliceRetried } from './partial-write.js';
+import { failingPartway, partialSliceRetried } from './partial-write.js';
 
 describe('sync: a slice whose write fails part-way (embedded store)', function () {
   this.timeout(60_000);
@@ -47,6 +47,41 @@ describe('sync: an attempt Temporal gave up on still runs when its retry starts'
     } finally {
       await clean.cleanup();
       await overlapped.cleanup();
+    }
+  });
+});
+
+describe('sync: a worker dies half-way through a write and another worker takes the next slice', function () {
+  this.timeout(60_000);
+  it('the other worker first restores the partial slice: the store equals an uninterrupted sync', async () => {
+    // Two `npm run worker` processes on one task queue: Temporal hands each slice to either of them, and the retry
+    // of a slice whose worker died mid-write (SIGKILL, out of memory) to the one still alive, which has synced
+    // slices of its own before (no failure of its own to tell it a batch was left half-written).
+    const { events } = buildChain({ blocks: 40, forkEvery: 9, seed: 11 });
+    const clean = await tempStore();
+    const shared = await tempStore();
+    try {
+      await syncAll(clean.store, memoryChain(events), 6);
+      const dying = failingPartway(shared.store, 3, 0.5);
+      const workerA = createSyncActivities({ store: dying, chain: memoryChain(events), k: 2160, network: 'mainnet' });
+      const workerB = createSyncActivities({
+        store: shared.store,
+        chain: memoryChain(events),
+        k: 2160,
+        network: 'mainnet',
+      });
+      await workerB.syncSlice({ maxBlocks: 6, waitMs: 0 });
+      await workerA.syncSlice({ maxBlocks: 6, waitMs: 0 });
+      await assert.rejects(workerA.syncSlice({ maxBlocks: 6, waitMs: 0 }), /injected/); // worker A is gone now
+      assert.ok(dying.failed());
+      for (let i = 0; i < 100; i++) {
+        const r = await workerB.syncSlice({ maxBlocks: 6, waitMs: 0 });
+        if (r.blocks === 0 && r.atTip) break;
+      }
+      assert.deepEqual(await chainDigest(shared.store), await chainDigest(clean.store));
+    } finally {
+      await clean.cleanup();
+      await shared.cleanup();
     }
   });
 });

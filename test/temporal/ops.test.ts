@@ -213,6 +213,7 @@ describe('ops command (embedded mode)', function () {
     assert.match(probes.jobs.body.failing[0]?.error ?? '', /every news feed failed|ENOTFOUND|fetch failed/);
     assert.equal(probes.ready.jobs.status, 'failing');
     assert.match(probes.metrics, /^cardano_job_failing\{workflow="ingestNews"\} 1$/m);
+    assert.doesNotMatch(probes.metrics, /^cardano_job_last_success_timestamp_seconds\{workflow="ingestNews"\}/m);
 
     down = false;
     const retried = await ops(dir, 'retry', failed._id);
@@ -230,6 +231,12 @@ describe('ops command (embedded mode)', function () {
     assert.equal(after.jobs.status, 200);
     assert.deepEqual(after.jobs.body.failing, []);
     assert.match(after.metrics, /^cardano_job_failing\{workflow="ingestNews"\} 0$/m);
+    // When it last succeeded, for an alert on a job that stops running at all (that fails no run).
+    const lastSuccess = /^cardano_job_last_success_timestamp_seconds\{workflow="ingestNews"\} (\S+)$/m.exec(
+      after.metrics,
+    );
+    const finished = Date.parse(doc?.finishedAt ?? '') / 1000;
+    assert.ok(lastSuccess && Math.abs(Number(lastSuccess[1]) - finished) < 5, `${lastSuccess?.[1]} vs ${finished}`);
   });
 
   it('answers a mistake with exit code 2 and a one-line reason, no stack trace', async function () {

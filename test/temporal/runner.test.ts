@@ -8,6 +8,7 @@ import { ChainDiscontinuityError, type SliceInput, type SliceResult } from '../.
 import { RUNS, type RunDoc } from '../../mongo/collections/runs.js';
 import { put, type Store } from '../../mongo/store.js';
 import { SYNC_WORKFLOW_ID, recomputeWorkflowId } from '../../temporal/constants.js';
+import { syncChainStartInput } from '../../temporal/temporal-admin.js';
 import { embeddedRetry, embeddedRuns, embeddedStatus, embeddedTrigger } from '../../temporal/ops.js';
 import {
   WorkflowAlreadyRunningError,
@@ -105,6 +106,29 @@ describe('embedded runner', function () {
     assert.equal(final.attempts, 1);
     assert.deepEqual(chain.calls[0], { maxBlocks: 500, waitMs: 5_000 });
     assert.deepEqual(await store.collection(RUNS).get(run._id), final);
+  });
+
+  it('a sync started as schedules:apply starts it runs the recomputes reading chain data once, at its first tip', async function () {
+    // On Temporal the Schedules fire every job once when schedules:apply creates them, before the sync indexed
+    // anything: without this, the stake pools, governance and token safety answered from an empty store for up to
+    // 5 minutes after the catch-up, the holders series for up to an hour.
+    const chain = fakeSync(1_100, 500);
+    const triggered: { reason: string; afterSlices: number }[] = [];
+    const triggerRecomputes = async ({ reason }: { reason: string }) => {
+      triggered.push({ reason, afterSlices: chain.calls.length });
+      return { triggered: [] };
+    };
+    const r = runner({ syncSlice: chain.syncSlice, triggerRecomputes });
+    const final = await (
+      await r.start('syncChain', {
+        workflowId: SYNC_WORKFLOW_ID,
+        input: { ...syncChainStartInput(500), stopAtTip: true },
+        requestedBy: 'start',
+      })
+    ).done;
+    assert.equal(final.status, 'completed');
+    assert.equal(chain.calls.length, 3, 'slices of 500, 500 and 100 blocks');
+    assert.deepEqual(triggered, [{ reason: 'the sync reached the tip (a resync or a first start)', afterSlices: 3 }]);
   });
 
   it('retries a failing slice with backoff: two failures then success = 3 attempts, completed', async function () {

@@ -10,6 +10,8 @@ import { DefaultLogger, NativeConnection, Worker } from '@temporalio/worker';
 import { createSyncActivities } from '../../activities/sync/index.js';
 import { CHECKPOINTS } from '../../mongo/collections/index.js';
 import { bundleWorkflows } from '../../temporal/bundle.js';
+import { OpsError, temporalRetry, temporalTrigger } from '../../temporal/ops.js';
+import { SCHEDULES } from '../../temporal/schedules.js';
 import { applySchedules } from '../../temporal/temporal-admin.js';
 import type { SyncChainInput, SyncChainResult } from '../../workflows/sync-chain.js';
 import { buildChain } from '../sync/build-chain.js';
@@ -69,6 +71,45 @@ describe('Temporal integration (TEMPORAL_ADDRESS)', function () {
     } finally {
       await nativeConnection.close();
       await t.cleanup();
+    }
+  });
+
+  it('ops retry and trigger refuse while a run of the same job runs on the task queue, naming it', async function () {
+    // No worker polls this queue: a started run stays running. Before, both commands started a second run of the
+    // job beside it (and beside the Schedule's), as many as were asked for.
+    const queue = `test-${randomUUID()}`;
+    const job = SCHEDULES.find((s) => s.id === 'staking')!;
+    const ids = { running: `recompute:staking-test-${randomUUID()}`, done: `recompute:staking-test-${randomUUID()}` };
+    const start = (workflowId: string) =>
+      client.workflow.start(job.workflow, { workflowId, taskQueue: queue, args: [job.input] });
+    const runningNow = async () => {
+      const query = `WorkflowType = "${job.workflow}" AND ExecutionStatus = "Running" AND TaskQueue = "${queue}"`;
+      return (await client.workflow.count(query)).count;
+    };
+    const settle = async (running: number) => {
+      for (let i = 0; i < 100 && (await runningNow()) !== running; i++) await new Promise((r) => setTimeout(r, 100));
+      assert.equal(await runningNow(), running, 'visibility caught up');
+    };
+    try {
+      await start(ids.done);
+      await client.workflow.getHandle(ids.done).terminate('test: a finished run to retry');
+      await start(ids.running);
+      await settle(1);
+      const names = (e: unknown) => e instanceof OpsError && e.message.includes(ids.running);
+      await assert.rejects(temporalTrigger(client, 'staking', SCHEDULES, queue), names);
+      await assert.rejects(temporalRetry(client, ids.done, queue), names);
+      await client.workflow.getHandle(ids.running).terminate('test: the run ends');
+      await settle(0);
+      assert.equal(
+        await temporalRetry(client, ids.done, queue),
+        `started ${job.workflow} as ${ids.done}-retry-1 (retry of ${ids.done})`,
+      );
+    } finally {
+      for await (const w of client.workflow.list({ query: `TaskQueue = "${queue}" AND ExecutionStatus = "Running"` }))
+        await client.workflow
+          .getHandle(w.workflowId, w.runId)
+          .terminate('test cleanup')
+          .catch(() => undefined);
     }
   });
 
