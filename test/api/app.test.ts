@@ -211,6 +211,10 @@ describe('API app: the store does not answer (MongoDB down)', () => {
         assert.equal(r.status, 503, path);
         assert.equal(r.headers.get('retry-after'), '5', path);
         if (path.startsWith('/api/v1')) assert.deepEqual(r.body, { error: 'the store does not answer; retry shortly' });
+        else {
+          assert.match(r.headers.get('content-type') ?? '', /^text\/markdown/);
+          assert.match(String(r.body), /HTTP 503[\s\S]*the store does not answer/);
+        }
       }
       for (const path of ['/readyz', '/healthz/sync', '/healthz/jobs']) {
         const r = await api.get(path);
