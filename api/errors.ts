@@ -4,6 +4,8 @@
  * and are always shown; any other thrown value is an internal error, logged and answered with a generic 500.
  */
 
+import { isStoreUnavailable } from '../mongo/adapters/mongodb.js';
+
 export class AppError extends Error {
   override name = 'AppError';
   /** Extra response headers (Retry-After, WWW-Authenticate). */
@@ -87,4 +89,19 @@ export class TooManyRequestsError extends AppError {
   override body(): Record<string, unknown> {
     return { error: this.message, hint: this.hint, docs: this.docs, retryAfter: this.retryAfter };
   }
+}
+
+/** Retry-After of an answer the store could not give (it does not answer): a restart or failover takes seconds. */
+const STORE_DOWN_RETRY_SECONDS = 5;
+
+/**
+ * The 503 of a store that does not answer (MongoDB down or unreachable: a part that is down, not a fault of ours),
+ * or null for any other error. The driver's reason goes to the log only.
+ */
+export function storeDownError(e: unknown): AppError | null {
+  return isStoreUnavailable(e)
+    ? new AppError(503, 'the store does not answer; retry shortly', {
+        'Retry-After': String(STORE_DOWN_RETRY_SECONDS),
+      })
+    : null;
 }

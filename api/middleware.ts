@@ -6,8 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
-import { isStoreUnavailable } from '../mongo/adapters/mongodb.js';
-import { AppError } from './errors.js';
+import { AppError, storeDownError } from './errors.js';
 import { safeError } from './log.js';
 
 /** Inbound ids we echo: long enough to be unique, short and plain enough to log safely. */
@@ -33,8 +32,6 @@ export const requestLog = (ctx: Koa.Context, fallback: Logger): Logger =>
  * the service: a monitor polling through an outage must not fill the error log.
  */
 const PROBE_PATH = /^\/(healthz|readyz)(\/|$)/;
-/** Retry-After of an answer the store could not give (it does not answer): a restart or failover takes seconds. */
-const STORE_DOWN_RETRY_SECONDS = 5;
 const isProbe503 = (ctx: Koa.Context, status: number) => status === 503 && PROBE_PATH.test(ctx.path);
 
 /**
@@ -115,12 +112,14 @@ export function errorAnswers(fallbackLog: Logger): Koa.Middleware {
                 : ctx.message,
         };
       }
-    } catch (err) {
+    } catch (thrown) {
       const log = requestLog(ctx, fallbackLog);
+      const down = storeDownError(thrown);
+      if (down) log.warn({ err: safeError(thrown) }, 'store unavailable');
+      const err: unknown = down ?? thrown;
       const e = (err ?? {}) as HttpLikeError;
       let status = 500;
       let body: Record<string, unknown> = { error: 'internal error' };
-      let headers = e.headers;
       if (err instanceof AppError) {
         status = err.status;
         body = err.body();
@@ -128,12 +127,6 @@ export function errorAnswers(fallbackLog: Logger): Koa.Middleware {
       } else if (typeof e.status === 'number' && e.status >= 400 && e.status < 500 && e.expose === true) {
         status = e.status;
         body = { error: String(e.message) };
-      } else if (isStoreUnavailable(err)) {
-        // A part that is down, not a fault of ours: 503 with when to come back, the driver's reason in the log only.
-        status = 503;
-        body = { error: 'the store does not answer; retry shortly' };
-        headers = { 'Retry-After': String(STORE_DOWN_RETRY_SECONDS) };
-        log.warn({ err: safeError(err) }, 'store unavailable');
       } else {
         log.error({ err: safeError(err) }, 'unhandled error');
       }
@@ -142,7 +135,7 @@ export function errorAnswers(fallbackLog: Logger): Koa.Middleware {
       // The error's own headers (@koa/cors puts its `Vary: Origin` there) must not drop what the answer already
       // varies on: a REST answer is JSON or Markdown by Accept, its error too.
       const vary = ctx.response.get('Vary');
-      if (headers && typeof headers === 'object') ctx.set(headers as Record<string, string>);
+      if (e.headers && typeof e.headers === 'object') ctx.set(e.headers as Record<string, string>);
       for (const field of vary.split(',')) if (field.trim()) ctx.vary(field.trim());
       ctx.status = status;
       ctx.body = body;

@@ -11,7 +11,7 @@ import { checkpointTag } from '../../mongo/collections/sync-state.js';
 import { approxTokens, errorView } from '../../views/md/format.js';
 import type { ApiDeps } from '../deps.js';
 import { sendRepresentation, type Coded } from '../compress.js';
-import { AppError } from '../errors.js';
+import { AppError, storeDownError } from '../errors.js';
 import { markReplayable } from '../fast-replay.js';
 import { ResponseCache } from '../response-cache.js';
 import { readFreshness } from '../read/freshness.js';
@@ -69,12 +69,13 @@ export function mdResponder(deps: ApiDeps, src: () => MdSource): MdResponder {
       ctx.body = text;
     },
     async respond(ctx, r) {
-      const cp = ttl > 0 ? await checkpointTag(deps.store) : '';
+      // A store that does not answer fails the render below as well, which answers its 503 (nothing cached).
+      const cp = ttl > 0 ? await checkpointTag(deps.store).catch(() => null) : '';
       const key = `${r.view}|${r.id ?? ''}|${JSON.stringify(r.query ?? {})}|${cp}`;
       const now = Date.now();
-      const hit = ttl > 0 ? cache.entry(key) : undefined;
+      const hit = ttl > 0 && cp !== null ? cache.entry(key) : undefined;
       const route = (ctx as Koa.Context & { _matchedRoute?: unknown })._matchedRoute;
-      if (hit && hit.meta.expires > now) {
+      if (hit && cp !== null && hit.meta.expires > now) {
         markReplayable(ctx.res, { cp, expires: hit.meta.expires, route });
         return send(ctx, 200, hit.bytes, hit.meta.etag, hit.meta.tokens, hit.meta.coded);
       }
@@ -82,10 +83,15 @@ export function mdResponder(deps: ApiDeps, src: () => MdSource): MdResponder {
       let status = 200;
       try {
         text = await renderMd(src(), { site, fresh: await readFreshness(deps) }, r);
-      } catch (e) {
-        // The read layer's own answers (400, 404, 503 before a first recompute, with Retry-After) in Markdown to a
-        // client asking for it, else `{ error }` from the error middleware, as is anything unexpected (a 500).
-        if (!(e instanceof AppError) || !wantsMarkdown(ctx)) throw e;
+      } catch (thrown) {
+        // The read layer's own answers (400, 404, 503 before a first recompute, with Retry-After) and a store that
+        // does not answer (503) in Markdown to a client asking for it; else `{ error }` from the error middleware,
+        // as is anything unexpected (a 500).
+        if (!wantsMarkdown(ctx)) throw thrown;
+        const down = storeDownError(thrown);
+        if (down) deps.log.warn({ err: thrown }, 'store unavailable');
+        const e = down ?? thrown;
+        if (!(e instanceof AppError)) throw e;
         status = e.status;
         for (const [h, v] of Object.entries(e.headers)) ctx.set(h, v);
         text = errorView(site, e.status, e.message);
@@ -94,7 +100,7 @@ export function mdResponder(deps: ApiDeps, src: () => MdSource): MdResponder {
       const etag = `"${hash('sha1', bytes, 'base64url')}"`;
       const tokens = approxTokens(text);
       const coded: Coded = {};
-      if (status === 200 && ttl > 0) {
+      if (status === 200 && ttl > 0 && cp !== null) {
         cache.setBytes(key, bytes, { expires: now + ttl, etag, tokens, coded });
         markReplayable(ctx.res, { cp, expires: now + ttl, route });
       }

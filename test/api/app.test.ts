@@ -206,11 +206,20 @@ describe('API app: the store does not answer (MongoDB down)', () => {
     try {
       assert.equal((await api.get(`/api/v1/explorer/blocks/${TIP.height}`)).status, 200);
       down = true;
-      for (const path of [`/api/v1/explorer/blocks/${TIP.height - 1}`, '/api/md/market']) {
-        const r = await api.get(path);
+      // The Markdown view answers as every surface does, and in Markdown to a client asking for it.
+      for (const [path, accept] of [
+        [`/api/v1/explorer/blocks/${TIP.height - 1}`, '*/*'],
+        ['/api/md/market', '*/*'],
+        ['/api/md/market', 'text/markdown'],
+      ] as const) {
+        const r = await api.get(path, { accept });
         assert.equal(r.status, 503, path);
         assert.equal(r.headers.get('retry-after'), '5', path);
-        if (path.startsWith('/api/v1')) assert.deepEqual(r.body, { error: 'the store does not answer; retry shortly' });
+        if (accept === '*/*') assert.deepEqual(r.body, { error: 'the store does not answer; retry shortly' });
+        else {
+          assert.match(r.headers.get('content-type') ?? '', /^text\/markdown/);
+          assert.match(String(r.body), /HTTP 503[\s\S]*the store does not answer/);
+        }
       }
       for (const path of ['/readyz', '/healthz/sync', '/healthz/jobs']) {
         const r = await api.get(path);
