@@ -260,7 +260,8 @@ describe('production composition: devnet → Temporal worker → MongoDB → API
     });
     assert.ok(at < tip.height - 10, `the worker was killed mid-sync (checkpoint ${at} of ${tip.height})`);
     await stop(worker, 'SIGKILL');
-    start('worker', 'temporal/worker.ts'); // the restarted worker resumes from the checkpoint
+    // The restarted worker resumes from the checkpoint; at info level, so its progress lines are seen below.
+    start('worker', 'temporal/worker.ts', { LOG_LEVEL: 'info' });
 
     await until(`the checkpoint to reach the devnet tip ${tip.height}`, 600_000, async () => {
       const cp = await cps.get('sync');
