@@ -4,7 +4,9 @@
  * and are always shown; any other thrown value is an internal error, logged and answered with a generic 500.
  */
 
+import type { Logger } from 'pino';
 import { isStoreUnavailable } from '../mongo/adapters/mongodb.js';
+import { safeError } from './log.js';
 
 export class AppError extends Error {
   override name = 'AppError';
@@ -104,4 +106,14 @@ export function storeDownError(e: unknown): AppError | null {
         'Retry-After': String(STORE_DOWN_RETRY_SECONDS),
       })
     : null;
+}
+
+/**
+ * `thrown` as it is answered: a store that does not answer becomes its 503 (the driver's reason logged at warn, reduced
+ * by safeError), anything else stays as thrown. The error middleware and the Markdown views' own errors both use it.
+ */
+export function answerableError(thrown: unknown, log: Logger): unknown {
+  const down = storeDownError(thrown);
+  if (down) log.warn({ err: safeError(thrown) }, 'store unavailable');
+  return down ?? thrown;
 }

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
-import { AppError, storeDownError } from './errors.js';
+import { AppError, answerableError } from './errors.js';
 import { safeError } from './log.js';
 
 /** Inbound ids we echo: long enough to be unique, short and plain enough to log safely. */
@@ -114,9 +114,7 @@ export function errorAnswers(fallbackLog: Logger): Koa.Middleware {
       }
     } catch (thrown) {
       const log = requestLog(ctx, fallbackLog);
-      const down = storeDownError(thrown);
-      if (down) log.warn({ err: safeError(thrown) }, 'store unavailable');
-      const err: unknown = down ?? thrown;
+      const err = answerableError(thrown, log);
       const e = (err ?? {}) as HttpLikeError;
       let status = 500;
       let body: Record<string, unknown> = { error: 'internal error' };

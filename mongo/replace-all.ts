@@ -5,6 +5,22 @@
  */
 import { del, put, type CollectionSpec, type Store, type WriteOp } from './store.js';
 
+/** Operations written `batch` at a time; `done` writes the rest. */
+function batchedWrites(store: Store, batch: number) {
+  let ops: WriteOp[] = [];
+  const flush = async () => {
+    if (ops.length) await store.write(ops);
+    ops = [];
+  };
+  return {
+    async add(op: WriteOp) {
+      ops.push(op);
+      if (ops.length >= batch) await flush();
+    },
+    done: flush,
+  };
+}
+
 export async function replaceAll<D extends { _id: string }>(
   store: Store,
   spec: CollectionSpec<D>,
@@ -12,22 +28,12 @@ export async function replaceAll<D extends { _id: string }>(
   batch = 200,
 ): Promise<void> {
   const keep = new Set(docs.map((d) => d._id));
-  let ops: WriteOp[] = [];
-  const flush = async () => {
-    if (ops.length) await store.write(ops);
-    ops = [];
-  };
-  for (const d of docs) {
-    ops.push(put(spec, d));
-    if (ops.length >= batch) await flush();
-  }
+  const writes = batchedWrites(store, batch);
+  for (const d of docs) await writes.add(put(spec, d));
   const stale: string[] = [];
   for await (const d of store.collection(spec).scan()) if (!keep.has(d._id)) stale.push(d._id);
-  for (const id of stale) {
-    ops.push(del(spec, id));
-    if (ops.length >= batch) await flush();
-  }
-  await flush();
+  for (const id of stale) await writes.add(del(spec, id));
+  await writes.done();
 }
 
 /**
@@ -40,27 +46,15 @@ export async function replaceChanged<D extends { _id: string }>(
   docs: readonly D[],
   same: (prev: D, next: D) => boolean,
   batch = 500,
-): Promise<{ written: number; deleted: number }> {
+): Promise<void> {
   const prev = new Map<string, D>();
   for await (const d of store.collection(spec).scan()) prev.set(d._id, d);
-  let ops: WriteOp[] = [];
-  const flush = async () => {
-    if (ops.length) await store.write(ops);
-    ops = [];
-  };
-  let written = 0;
+  const writes = batchedWrites(store, batch);
   for (const d of docs) {
     const old = prev.get(d._id);
     prev.delete(d._id);
-    if (old && same(old, d)) continue;
-    ops.push(put(spec, d));
-    written++;
-    if (ops.length >= batch) await flush();
+    if (!old || !same(old, d)) await writes.add(put(spec, d));
   }
-  for (const id of prev.keys()) {
-    ops.push(del(spec, id));
-    if (ops.length >= batch) await flush();
-  }
-  await flush();
-  return { written, deleted: prev.size };
+  for (const id of prev.keys()) await writes.add(del(spec, id));
+  await writes.done();
 }

@@ -2,8 +2,9 @@
  * Answers a request with a Markdown view: `text/markdown; charset=utf-8`, an ETag (304 on If-None-Match), br or
  * gzip when the client accepts it (compressed once per cached view, like REST answers), the
  * approximate token count (`x-markdown-tokens`), and — for a problem the caller can fix — the REST status (400/404)
- * with the spec's `{ "error" }` body, or a short Markdown error for a client whose Accept names text/markdown. A rendered view is kept for the API's micro-cache window
- * under its URL and the sync checkpoint, like REST answers: a new block or a rollback is seen at once.
+ * with the spec's `{ "error" }` body, or a short Markdown error for a client whose Accept names text/markdown. A
+ * rendered view is kept for the API's micro-cache window under its URL and the sync checkpoint, like REST answers: a
+ * new block or a rollback is seen at once.
  */
 import { hash } from 'node:crypto';
 import type Koa from 'koa';
@@ -11,7 +12,7 @@ import { checkpointTag } from '../../mongo/collections/sync-state.js';
 import { approxTokens, errorView } from '../../views/md/format.js';
 import type { ApiDeps } from '../deps.js';
 import { sendRepresentation, type Coded } from '../compress.js';
-import { AppError, storeDownError } from '../errors.js';
+import { AppError, answerableError } from '../errors.js';
 import { markReplayable } from '../fast-replay.js';
 import { ResponseCache } from '../response-cache.js';
 import { readFreshness } from '../read/freshness.js';
@@ -88,9 +89,7 @@ export function mdResponder(deps: ApiDeps, src: () => MdSource): MdResponder {
         // does not answer (503) in Markdown to a client asking for it; else `{ error }` from the error middleware,
         // as is anything unexpected (a 500).
         if (!wantsMarkdown(ctx)) throw thrown;
-        const down = storeDownError(thrown);
-        if (down) deps.log.warn({ err: thrown }, 'store unavailable');
-        const e = down ?? thrown;
+        const e = answerableError(thrown, deps.log);
         if (!(e instanceof AppError)) throw e;
         status = e.status;
         for (const [h, v] of Object.entries(e.headers)) ctx.set(h, v);
