@@ -182,12 +182,6 @@ export async function rewardBalances(
   return out;
 }
 
-/** Registered stake keys delegating to `poolId` (per the indexed certificates). */
-export async function delegatorAccounts(store: Store, poolId: string): Promise<StakeAccountDoc[]> {
-  const accounts = await store.collection(STAKE_ACCOUNTS).find('byPool', { eq: [poolId] });
-  return accounts.filter((a) => a.registered);
-}
-
 /**
  * Each delegator's live stake as the ledger counts it: the lovelace of every address whose stake part is the key
  * (key or script payment part alike) plus its unwithdrawn rewards when `rewards` is known. Largest first.
@@ -277,17 +271,26 @@ export function createStakingActivities(deps: StakingDeps) {
       const blocksNow = await blocksInEpoch(store, epoch);
       const ids = [...new Set([...regs.keys(), ...(ledger?.pools.keys() ?? [])])].sort();
 
+      // The registered stake keys, read once: each pool's delegators are among them, and every one's reward
+      // balance is asked, not only the delegators': a key whose pool retired (or that never delegated after
+      // re-registering) still has a reward account, and the explorer shows it (STAKE_REWARDS).
+      const registered: StakeAccountDoc[] = [];
+      const delegating = new Map<string, StakeAccountDoc[]>();
+      for await (const a of store.collection(STAKE_ACCOUNTS).scan()) {
+        if (!a.registered) continue;
+        registered.push(a);
+        if (!a.poolId) continue;
+        const list = delegating.get(a.poolId);
+        if (list) list.push(a);
+        else delegating.set(a.poolId, [a]);
+      }
       // Delegators per pool. A retired pool has none: the ledger drops delegations at the retirement boundary and
       // nobody can delegate to an unregistered pool (the indexed accounts still name it until they re-delegate).
       const accountsOf = new Map<string, StakeAccountDoc[]>();
       for (const id of ids) {
         const retired = poolStatus(regs.get(id)?.retiringEpoch ?? null, epoch, ledger ? ledger.pools.has(id) : null);
-        accountsOf.set(id, retired === 'retired' ? [] : await delegatorAccounts(store, id));
+        accountsOf.set(id, retired === 'retired' ? [] : (delegating.get(id) ?? []));
       }
-      // Every registered key's balance, not only the delegators': a key whose pool retired (or that never
-      // delegated after re-registering) still has a reward account, and the explorer shows it (STAKE_REWARDS).
-      const registered: StakeAccountDoc[] = [];
-      for await (const a of store.collection(STAKE_ACCOUNTS).scan()) if (a.registered) registered.push(a);
       const rewards = chain && ledger ? await rewardBalances(chain, registered) : null;
 
       // First pass: stakes (the saturation point needs the total).
