@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { importRegistry } from '../activities/registry/import.js';
 import { loadConfig } from '../config/index.js';
 import { openEmbeddedStore } from '../mongo/adapters/embedded.js';
-import { CONNECTIONS, getBytes, load, sampleMemory, warm, withBare, type LoadResult } from './http.js';
+import { CONNECTIONS, getBytes, load, procCpuMs, sampleMemory, warm, withBare, type LoadResult } from './http.js';
 import { fmt, replayProjection, Report } from './report.js';
 import { findSamples, heavyEndpoints, memoryLine, routeFilter, startApiServer, type Samples } from './rest.js';
 import { storeTxSample, type TxSample } from './mainnet-weight.js';
@@ -34,6 +34,9 @@ interface SizeResult {
   /** Blocks and transactions the sync indexed (weights the replay projection). */
   txs: TxSample;
   bytes: number;
+  /** CPU µs per block of the sync and of the devnet serving the blocks. */
+  syncCpuUs: number;
+  devnetCpuUs: number;
   genMs: number;
   jobs: { job: string; ms: number }[];
   routes: Map<string, { bytes: number; bare: LoadResult; off: LoadResult }>;
@@ -64,12 +67,21 @@ async function size(report: Report, dir: string, hours: number, carry?: Samples)
   let sync: SyncResult;
   let txs: TxSample;
   let jobs: { job: string; ms: number }[];
+  // CPU µs per block of this process (the sync: nothing else runs here meanwhile) and of the devnet serving the
+  // blocks (NaN off Linux): on 2 cores the chain source takes from what the sync can use.
+  let syncCpuUs: number;
+  let devnetCpuUs: number;
   try {
     const store = await openEmbeddedStore({ path: storePath });
     try {
       // As `npm start` does before it syncs: token names, tickers, decimals and logos (not timed).
       await importRegistry(store, loadConfig({}).TOKEN_REGISTRY_DIR);
+      const cpu0 = process.cpuUsage();
+      const devnet0 = procCpuMs(`/proc/${devnet.pid}/stat`);
       sync = await syncToTip(store, devnet.url);
+      const cpu = process.cpuUsage(cpu0);
+      syncCpuUs = (cpu.user + cpu.system) / sync.blocks;
+      devnetCpuUs = ((procCpuMs(`/proc/${devnet.pid}/stat`) - devnet0) * 1000) / sync.blocks;
       txs = await storeTxSample(store);
       jobs = await recomputeOnce(store, devnet.url);
     } finally {
@@ -82,7 +94,10 @@ async function size(report: Report, dir: string, hours: number, carry?: Samples)
   report.line();
   report.line(
     `sync: ${sync.blocks} blocks (${sync.rollbacks} rollbacks) in ${(sync.syncMs / 1000).toFixed(1)} s = **${Math.round(sync.blocksPerSecond)} blocks/s**; ` +
-      `store ${fmt.kb(bytes)} = **${fmt.kb(bytes / sync.blocks)} per block**; devnet start ${(devnet.genMs / 1000).toFixed(1)} s; ` +
+      `store ${fmt.kb(bytes)} = **${fmt.kb(bytes / sync.blocks)} per block**; blocks of ${fmt.kb(txs.bytes / txs.blocks)} on ` +
+      `average (their own size); CPU per block: the sync ${Math.round(syncCpuUs)} µs ` +
+      `(${Math.round(syncCpuUs / (txs.bytes / txs.blocks / 1024))} µs per KB of block), the devnet serving them ` +
+      `${Math.round(devnetCpuUs)} µs; devnet start ${(devnet.genMs / 1000).toFixed(1)} s; ` +
       `recomputes once: ${jobs.map((j) => `${j.job} ${(j.ms / 1000).toFixed(1)} s`).join(', ')}`,
   );
   const api = await startApiServer(storePath, 0);
@@ -138,6 +153,8 @@ async function size(report: Report, dir: string, hours: number, carry?: Samples)
     sync,
     txs,
     bytes,
+    syncCpuUs,
+    devnetCpuUs,
     genMs: devnet.genMs,
     jobs,
     routes,
@@ -164,6 +181,9 @@ async function main() {
   }
 }
 
+/** Chain bytes the sync indexed per second (KB/s): blocks/s × the indexed blocks' average size. */
+const chainKbps = (r: SizeResult) => (r.sync.blocksPerSecond * r.txs.bytes) / r.txs.blocks / 1024;
+
 function summarise(report: Report, results: SizeResult[]) {
   report.line();
   report.line('## Across sizes');
@@ -171,6 +191,10 @@ function summarise(report: Report, results: SizeResult[]) {
     'history',
     'blocks',
     'blocks/s',
+    'block bytes (chain)',
+    'chain KB/s',
+    'sync CPU µs/block',
+    'devnet CPU µs/block',
     'store bytes/block',
     'API RssAnon peak MB',
     'API file-backed peak MB',
@@ -181,6 +205,10 @@ function summarise(report: Report, results: SizeResult[]) {
       `${r.hours} h`,
       r.sync.blocks,
       Math.round(r.sync.blocksPerSecond),
+      fmt.kb(r.txs.bytes / r.txs.blocks),
+      Math.round(chainKbps(r)),
+      Math.round(r.syncCpuUs),
+      Math.round(r.devnetCpuUs),
       fmt.kb(r.bytes / r.sync.blocks),
       fmt.mb(r.anonPeak),
       fmt.mb(r.filePeak),
@@ -189,6 +217,14 @@ function summarise(report: Report, results: SizeResult[]) {
   const first = results[0];
   const last = results[results.length - 1];
   if (!first || !last || first === last) return;
+  report.line();
+  report.line(
+    `The devnet's blocks grow with its history (see their average size above), so blocks/s at two sizes compares ` +
+      `different work; chain KB/s (blocks/s × the blocks' average size) and the sync's CPU per KB of block do not. ` +
+      `Chain KB/s ${Math.round(chainKbps(last))} at ${last.hours} h against ${Math.round(chainKbps(first))} at ` +
+      `${first.hours} h (${(chainKbps(last) / chainKbps(first)).toFixed(2)} ×), blocks/s ` +
+      `${(last.sync.blocksPerSecond / first.sync.blocksPerSecond).toFixed(2)} ×.`,
+  );
   report.line();
   report.line(
     `Per route, uncached req/s and p99 at each size; **cost growth** = (1 / req/s at ${last.hours} h) ÷ (1 / req/s at ` +

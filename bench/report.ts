@@ -113,10 +113,19 @@ export function replayProjection(blocksPerSecond: number, devnet?: TxSample): st
   const devnetTxs = devnet.txs / devnet.blocks;
   const mainnetTxs = mainnet.txs / mainnet.blocks;
   const weight = mainnetTxs / devnetTxs;
-  return (
+  const byTxs =
     `${perBlock}; weighted by transactions, ${when(blocksPerSecond / weight)}: a mainnet block of the sample ` +
     `(${mainnet.blocks} recorded Alonzo-era-or-later mainnet blocks, fixtures/chain/ogmios/real) carries ` +
-    `${mainnetTxs.toFixed(1)} transactions, a devnet block of this run ${devnetTxs.toFixed(1)} (${weight.toFixed(1)} ×); ` +
-    'this assumes a mainnet transaction costs what a devnet transaction costs, and the sample is small'
+    `${mainnetTxs.toFixed(1)} transactions, a devnet block of this run ${devnetTxs.toFixed(1)} (${weight.toFixed(1)} ×)`;
+  if (!devnet.bytes || !mainnet.bytes)
+    return `${byTxs}; this assumes a mainnet transaction costs what a devnet transaction costs, and the sample is small`;
+  // Block bytes: a mainnet transaction is larger than a devnet one (more inputs, outputs, assets, scripts).
+  const devnetBytes = devnet.bytes / devnet.blocks;
+  const mainnetBytes = mainnet.bytes / mainnet.blocks;
+  const byteWeight = mainnetBytes / devnetBytes;
+  return (
+    `${byTxs}; weighted by block bytes, ${when(blocksPerSecond / byteWeight)}: ${fmt.kb(mainnetBytes)} per ` +
+    `mainnet block of the sample against ${fmt.kb(devnetBytes)} (${byteWeight.toFixed(1)} ×). These assume a ` +
+    'mainnet transaction (or byte) costs what a devnet one costs, and the sample is small'
   );
 }

@@ -12,6 +12,7 @@ import { importRegistry } from '../activities/registry/import.js';
 import { loadConfig } from '../config/index.js';
 import { openEmbeddedStore } from '../mongo/adapters/embedded.js';
 import { procCpuMs } from './http.js';
+import { storeTxSample } from './mainnet-weight.js';
 import { startDevnetProcess, storeBytes, syncToTip } from './sync.js';
 
 const HOURS = Number(process.env.BENCH_HOURS ?? 48);
@@ -37,6 +38,7 @@ async function main() {
     const cpu = process.cpuUsage(cpu0);
     const main1 = mainThreadCpuUs();
     const devnetUs = (procCpuMs(devnetStat) - devnet0) * 1000;
+    const chain = await storeTxSample(store);
     await store.close();
     await devnet.stop();
     const bytes = storeBytes(storePath);
@@ -55,6 +57,10 @@ async function main() {
         // The chain source serving the blocks (NaN off Linux): on 2 cores it takes from what the sync can use.
         devnetCpuUsPerBlock: Number.isNaN(devnetUs) ? null : Math.round(devnetUs / s.blocks),
         storeKbPerBlock: +(bytes / s.blocks / 1024).toFixed(1),
+        // The blocks' own average size: the devnet's blocks grow with its history, so per-block figures at two
+        // history sizes compare different work; the CPU per KB of chain compares the same.
+        blockKb: +(chain.bytes / chain.blocks / 1024).toFixed(2),
+        cpuUsPerChainKb: Math.round(cpuUs / s.blocks / (chain.bytes / chain.blocks / 1024)),
       }),
     );
   } finally {
