@@ -31,12 +31,23 @@ const lastRequest = new WeakMap<Socket, http.IncomingMessage>();
 
 export async function startApi(deps: ApiDeps, opts: { port: number; host: string }): Promise<RunningApi> {
   const app = createApp(deps);
+  const handle = app.callback();
   const server = http.createServer(
-    { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS },
-    app.callback(),
+    // Node refuses an HTTP/1.1 request without Host itself, with an empty 400; it is refused below, with `{ error }`.
+    { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, requireHostHeader: false },
+    (req, res) => {
+      if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1)
+        jsonRefusal(res, 400, 'the Host header is required (HTTP/1.1)');
+      else void handle(req, res);
+    },
   );
   server.on('request', (req: http.IncomingMessage) => lastRequest.set(req.socket, req));
   server.on('clientError', clientErrorAnswer(deps.log));
+  // An Expect other than 100-continue (which Node answers and then serves the request): 417, as Node would, with
+  // `{ error }` instead of an empty body.
+  server.on('checkExpectation', (_req: http.IncomingMessage, res: http.ServerResponse) =>
+    jsonRefusal(res, 417, 'unsupported Expect header (only 100-continue is supported)'),
+  );
   // CONNECT (a proxy tunnel) is no method of this service: 405 like any other, instead of a dropped connection.
   server.on('connect', (_req: http.IncomingMessage, socket: Socket) =>
     socket.end(plainAnswer(405, 'method CONNECT is not allowed', 'Allow: GET, HEAD, OPTIONS, POST\r\n')),
@@ -108,6 +119,19 @@ export function clientErrorAnswer(log: Logger) {
     }
     socket.end(plainAnswer(status, error));
   };
+}
+
+/** A refusal before the app sees the request: JSON `{ error }`, never cached, then the connection closes. */
+function jsonRefusal(res: http.ServerResponse, status: number, error: string): void {
+  const body = JSON.stringify({ error });
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'X-Content-Type-Options': 'nosniff',
+    'Cache-Control': 'no-store',
+    Connection: 'close',
+  });
+  res.end(body);
 }
 
 /** A whole HTTP/1.1 answer written on the socket itself: JSON `{ error }`, then the connection closes. */

@@ -283,7 +283,7 @@ describe('API hardening: methods, headers, CORS, parser refusals', () => {
     ]);
   });
 
-  it('parser-level refusals (431, bad request line) answer JSON { error }', async () => {
+  it('parser-level refusals (431, bad request line, no Host, Expect) answer JSON { error }', async () => {
     const running = await startApi(
       {
         store: api.store,
@@ -309,6 +309,25 @@ describe('API hardening: methods, headers, CORS, parser refusals', () => {
         assert.match(bad.headers['content-type'] ?? '', /application\/json/);
         assert.deepEqual(JSON.parse(bad.body), { error: 'malformed HTTP request' });
       }
+      // What Node itself refuses after parsing (an HTTP/1.1 request without Host; an Expect it cannot meet) is
+      // refused with the same JSON body, not Node's empty one.
+      const noHost = parseRaw(await rawExchange(running.url, 'GET /healthz HTTP/1.1\r\n\r\n'));
+      assert.equal(noHost.status, 400);
+      assert.match(noHost.headers['content-type'] ?? '', /application\/json/);
+      assert.match(JSON.parse(noHost.body).error, /Host header is required/);
+      const expect = parseRaw(
+        await rawExchange(running.url, 'GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\n\r\n'),
+      );
+      assert.equal(expect.status, 417);
+      assert.match(JSON.parse(expect.body).error, /unsupported Expect header/);
+      // HTTP/1.0 has no Host requirement, and 100-continue is answered and then served.
+      const old = parseRaw(await rawExchange(running.url, 'GET /healthz HTTP/1.0\r\n\r\n'));
+      assert.notEqual(old.status, 400);
+      const cont = await rawExchange(
+        running.url,
+        'GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n',
+      );
+      assert.match(cont, /^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 (200|503) /);
     } finally {
       await running.close();
     }
