@@ -26,6 +26,7 @@ import { clientIp } from './access/limits.js';
 import { API_PREFIX, restRouter, SITE_ROUTERS } from './routes/index.js';
 import { sitePages } from './pages/index.js';
 import { securityHeaders } from './security-headers.js';
+import { isLogoPath } from './logo-path.js';
 
 /** Headers a browser client may read (ETag for revalidation, request id for support, limits for back-off). */
 const EXPOSED_HEADERS = [
@@ -39,11 +40,6 @@ const EXPOSED_HEADERS = [
 ];
 
 /**
- * The logo image is served to <img> tags in bulk: never rate limited (spec: Limits 6; the REST access middleware
- * checks a key sent with it without counting it) and never micro-cached (it has its own cache headers).
- */
-const LOGO_PATH = /^\/api\/v1\/assets\/[^/]+\/logo\/?$/i;
-/**
  * A path as the routers match it: @koa/router matches in any case and with any trailing slashes, so which surface
  * (and which access layer) a request belongs to is decided the same way. `/api/MD/market` and `/api/mcp//` are the
  * Markdown and tool-server surfaces, with their limits and key checks.
@@ -54,7 +50,7 @@ const under = (p: string, prefix: string) => {
   return r === prefix || r.startsWith(`${prefix}/`);
 };
 const isRest = (p: string) => under(p, API_PREFIX);
-const isCachedRest = (p: string) => isRest(p) && !LOGO_PATH.test(p);
+const isCachedRest = (p: string) => isRest(p) && !isLogoPath(p);
 const isMarkdown = (p: string) => under(p, '/api/md');
 const isMcp = (p: string) => routed(p) === '/api/mcp';
 /** The account area is same-origin only: its session cookie must never be usable from another site. */

@@ -40,6 +40,7 @@ import { idTail, replayCall, type ReplayCall } from './mcp/replay.js';
 import { gatedPath } from './mcp/server.js';
 import { ResponseCache } from './response-cache.js';
 import type { SyncGate } from './sync-guard.js';
+import { isLogoPath } from './logo-path.js';
 
 /** What the answering cache says about an answer it served: replayable until `expires`, read at checkpoint `cp`. */
 export interface ReplayMark {
@@ -80,8 +81,6 @@ const PER_REQUEST = new Set([
   'keep-alive',
   'transfer-encoding',
 ]);
-
-const LOGO_PATH = /^\/api\/v1\/assets\/[^/]+\/logo\/?(?:\?|$)/;
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => unknown;
 
@@ -134,7 +133,7 @@ function replayableSurface(req: IncomingMessage): 'rest' | 'md' | null {
   const h = req.headers;
   if (h['x-api-key'] || h.authorization || h['if-none-match'] || h['if-modified-since']) return null;
   const url = req.url ?? '';
-  if (url.startsWith('/api/v1/')) return LOGO_PATH.test(url) ? null : 'rest';
+  if (url.startsWith('/api/v1/')) return isLogoPath(url) ? null : 'rest';
   if (url.startsWith('/api/md/')) return 'md';
   return null;
 }

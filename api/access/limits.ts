@@ -29,11 +29,11 @@ import type { PlanName } from '../../mongo/collections/access.js';
 import type { KeyCache, KeyPrincipal } from './keys.js';
 import { effectivePlan, planLimits, PLAN_NAMES } from './plans.js';
 import type { DailyQuota } from './quota.js';
+import { isLogoPath } from '../logo-path.js';
 
 export type Surface = 'rest' | 'md' | 'mcp';
 
 const MINUTE_MS = 60_000;
-const LOGO_PATH = /^\/api\/v1\/assets\/[^/]+\/logo\/?$/;
 // Case-insensitive as the router matches paths: /wallet/{a}/PNL is the same call.
 const PNL_URL = /\/wallet\/[^/?#]+\/pnl\/?(?:[?#]|$)/i;
 const RATE_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
@@ -331,7 +331,7 @@ export function createSurfaceLimits(deps: LimitDeps) {
         keyId: principal?.keyId ?? null,
         accountId: principal?.accountId ?? null,
       } satisfies AccessState;
-      if (surface === 'rest' && LOGO_PATH.test(ctx.path)) return logo(ctx, next, principal);
+      if (surface === 'rest' && isLogoPath(ctx.path)) return logo(ctx, next, principal);
       if (!limitsOn) return next();
       if (principal) return keyed(ctx, next, principal, surface);
       const pnl = pnlCalls(ctx, surface);

@@ -80,10 +80,12 @@ describe('access: mounted by createApp', function () {
 
     // The logo route is outside the limits even when the IP's allowance is spent: no token has a logo here (404),
     // `lovelace` is a unit without one (404).
-    for (const unit of [UNIT, 'lovelace']) {
-      const logo = await request(`${url}/api/v1/assets/${unit}/logo`);
-      assert.equal(logo.status, 404, unit);
-      assert.equal(logo.headers.get('x-ratelimit-limit'), null);
+    // The route in the forms the router takes too (any case, a trailing slash): the same route, never limited.
+    for (const path of [`${UNIT}/logo`, 'lovelace/logo', `${UNIT}/LOGO`, `${UNIT}/Logo/`]) {
+      const logo = await request(`${url}/api/v1/assets/${path}`);
+      assert.equal(logo.status, 404, path);
+      assert.match((logo.body as { error: string }).error, /logo/i, path);
+      assert.equal(logo.headers.get('x-ratelimit-limit'), null, path);
     }
     assert.equal((await fetch(`${url}/account`)).status, 200);
   });
