@@ -552,7 +552,7 @@ export const TOOL_SET: readonly Tool[] = [
     name: 'get_wallet',
     title: 'Get wallet',
     description:
-      'Holdings of a wallet (addr1…; stake1… = all its addresses combined; or a $handle): ADA balance, tokens with values, total value, and its swaps in the last 24 h.',
+      'Holdings of a wallet (addr1…; stake1… = all its addresses combined; or a $handle): ADA balance, unwithdrawn staking rewards (of a stake key: ask for stake1… to include them), tokens with values, total value, and its swaps in the last 24 h.',
     inputSchema: input(
       {
         address: str('addr1…, stake1… or $handle.', { minLength: 2, maxLength: 200 }),
