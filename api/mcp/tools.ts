@@ -65,6 +65,14 @@ const STAKE_POOL_ID = '^(pool1[02-9ac-hj-np-z]{50,60}|[0-9a-fA-F]{56})$';
 const LIST_ARGS = { pageSize: 'limit', q: 'query' } as const;
 const POLICY = str('NFT collection policy id (56 hex characters).', { pattern: '^[0-9a-fA-F]{56}$' });
 const LIMIT = (dflt: number, max = 200) => int(`How many items (1-${max}).`, 1, max, dflt);
+/** A list tool's `query`: the REST lists' rule (api/schemas/common.ts searchText), published in the schema. */
+const QUERY = (description: string, max = 100) =>
+  str(`${description} Leave it out to list everything.`, {
+    minLength: 1,
+    maxLength: max,
+    pattern: '\\S',
+    'x-expected': `a search text of 1 to ${max} characters, not only spaces (leave query out to list everything)`,
+  });
 const CURSOR = str('Opaque cursor from a previous answer (nextCursor) to continue the list.');
 
 const input = (properties: Record<string, JsonSchema>, required: string[] = []): ObjectSchema => ({
@@ -347,6 +355,8 @@ export const TOOL_SET: readonly Tool[] = [
           {
             minLength: 1,
             maxLength: 200,
+            pattern: '\\S',
+            'x-expected': 'a search text of 1 to 200 characters, not only spaces',
           },
         ),
         limit: LIMIT(10, 50),
@@ -399,7 +409,7 @@ export const TOOL_SET: readonly Tool[] = [
         default: false,
         description: 'Leave out tokens the safety assessment rates high risk.',
       },
-      query: str('Filter by name, ticker or unit.', { maxLength: 100 }),
+      query: QUERY('Filter by name, ticker or unit.'),
     }),
     outputSchema: LIST_TOKENS_OUT,
     restArgs: { ...LIST_ARGS, minLiquidity: 'minLiquidityAda' },
@@ -642,7 +652,7 @@ export const TOOL_SET: readonly Tool[] = [
         default: 'volume24h',
       }),
       limit: LIMIT(20, 100),
-      query: str('Filter by name or policy id.', { maxLength: 100 }),
+      query: QUERY('Filter by name or policy id.'),
     }),
     outputSchema: restOut('listNftCollections'),
     restArgs: LIST_ARGS,
@@ -708,7 +718,7 @@ export const TOOL_SET: readonly Tool[] = [
     inputSchema: input({
       sort: str('Order (descending; margin and fixedCost ascending).', { enum: STAKE_SORTS, default: 'liveStake' }),
       limit: LIMIT(20),
-      query: str('Filter by ticker, name or pool id.', { maxLength: 100 }),
+      query: QUERY('Filter by ticker, name or pool id.'),
       maxMarginPct: { type: 'number', minimum: 0, maximum: 100, description: 'Only pools with margin ≤ this percent.' },
       maxSaturationPct: { type: 'number', minimum: 0, description: 'Only pools with saturation ≤ this percent.' },
     }),
@@ -763,7 +773,7 @@ export const TOOL_SET: readonly Tool[] = [
     inputSchema: input({
       status: str('Only proposals with this status.', { enum: ['active', 'expired', 'removed'] }),
       limit: LIMIT(20, 100),
-      query: str('Filter by proposal id, type or title words.', { maxLength: 100 }),
+      query: QUERY('Filter by proposal id, type or title words.'),
     }),
     outputSchema: restOut('listGovernanceProposals'),
     restArgs: LIST_ARGS,
@@ -844,7 +854,7 @@ export const TOOL_SET: readonly Tool[] = [
     title: 'News',
     description:
       'Latest Cardano ecosystem news headlines, newest first, with source, publication time, summary and link.',
-    inputSchema: input({ limit: LIMIT(10, 50), query: str('Only items mentioning these words.', { maxLength: 100 }) }),
+    inputSchema: input({ limit: LIMIT(10, 50), query: QUERY('Only items mentioning these words.') }),
     outputSchema: restOut('listNews'),
     restArgs: { q: 'query' },
     run: (deps, args) =>

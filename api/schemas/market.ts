@@ -14,6 +14,7 @@ import {
   MAX_ASSET_QUANTITY,
   MAX_HOLDERS,
   PageQueryProperties,
+  searchText,
 } from './common.js';
 
 const num: JsonSchema = { type: 'number' };
@@ -349,12 +350,7 @@ export const TokensQuery: ObjectSchema = {
       'x-expected': `an integer from 0 to ${MAX_HOLDERS} (every holder holds an output of at least ~1 ADA, and 45 billion ADA exist at most)`,
       description: 'Holders floor; replaces the sort’s default (100 for mcap and fdv); 0 = none.',
     },
-    q: {
-      type: 'string',
-      maxLength: 100,
-      'x-expected': 'a search text of at most 100 characters',
-      description: 'Search text (ticker, name, unit).',
-    },
+    q: searchText(100, 'Search text (ticker, name, unit).'),
     ...PageQueryProperties,
   },
 };

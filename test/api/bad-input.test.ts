@@ -116,7 +116,7 @@ describe('REST bad input and unknown ids', () => {
     await expect('/tokens?minLiquidity=1.5e3&pageSize=1', 200);
   });
 
-  it('400 naming the parameter given twice, and what a search text must be', async () => {
+  it('400 naming the parameter given twice, and what a search text must be, on every list alike', async () => {
     // Each value alone is valid: the 400 says the parameter came twice, not that 1 or mcap is out of range.
     for (const [path, name] of <[string, string][]>[
       ['/nft/collections?page=1&page=2', 'page'],
@@ -125,8 +125,23 @@ describe('REST bad input and unknown ids', () => {
       ['/pools?dex=splash&dex=splash', 'dex'],
     ])
       await expect(path, 400, new RegExp(`^invalid parameter ${name}: given more than once`));
-    await expect('/nft/collections?q=', 400, /^invalid parameter q: must be a search text of 1 to 100 characters$/);
-    await expect(`/tokens?q=${'x'.repeat(101)}`, 400, /^invalid parameter q: must be a search text of at most 100/);
+    // One rule on every list with a search text: empty or blank is a search for nothing (400, not ignored).
+    for (const path of ['/tokens', '/nft/collections', '/governance/proposals'])
+      for (const q of ['', '%20', '%20%09'])
+        await expect(
+          `${path}?q=${q}`,
+          400,
+          /^invalid parameter q: must be a search text of 1 to 100 characters, not only spaces \(leave q out to list everything\)$/,
+        );
+    await expect(
+      '/news?q=',
+      400,
+      /^invalid parameter q: must be a search text of 1 to 200 characters, not only spaces/,
+    );
+    await expect('/news?q=%20', 400, /^invalid parameter q: must be a search text of 1 to 200 characters/);
+    await expect(`/tokens?q=${'x'.repeat(101)}`, 400, /^invalid parameter q: must be a search text of 1 to 100/);
+    // Spaces around a search text are not part of it.
+    await expect('/nft/collections?q=%20x%20', 200);
   });
 
   it('400 for a page so deep its offset is no longer an exact integer', async () => {

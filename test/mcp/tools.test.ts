@@ -356,6 +356,28 @@ describe('MCP tools through the official client on the devnet', function () {
       assert.match(huge, /^Invalid argument amount: more ADA than exists/);
     });
 
+    it('an empty or blank query is refused alike by every tool that takes one, saying to leave it out', async () => {
+      for (const name of [
+        'list_tokens',
+        'list_nft_collections',
+        'list_stake_pools',
+        'list_governance_actions',
+        'get_news',
+      ])
+        for (const query of ['', '  ']) {
+          const r = (await client.callTool({ name, arguments: { query } })) as Json;
+          assert.equal(r.isError, true, `${name} ${JSON.stringify(query)}: ${JSON.stringify(r).slice(0, 200)}`);
+          assert.match(
+            text(r),
+            /query must be a search text of 1 to 100 characters, not only spaces \(leave query out to list everything\)/,
+            name,
+          );
+        }
+      const r = (await client.callTool({ name: 'search', arguments: { query: ' ' } })) as Json;
+      assert.equal(r.isError, true);
+      assert.match(text(r), /query must be a search text of 1 to 200 characters, not only spaces/);
+    });
+
     it('list_stake_pools: filters by maxMarginPct and maxSaturationPct, sorts, reports blocks this epoch', async () => {
       const all = await rest('/staking/pools?pageSize=200');
       const cap = 50;
