@@ -64,7 +64,7 @@ export const PoolIdParams: ObjectSchema = {
     id: {
       type: 'string',
       pattern: '^[0-9]{1,20}$',
-      'x-expected': 'a pool id (a non-negative integer)',
+      'x-expected': 'a pool id (a non-negative integer of at most 20 digits)',
       description: 'Pool id (integer).',
     },
   },

@@ -144,6 +144,24 @@ describe('REST bad input and unknown ids', () => {
     await expect('/nft/collections?q=%20x%20', 200);
   });
 
+  it('a numeric id of at most 20 digits that names nothing is 404, a longer one 400, for blocks and pools alike', async () => {
+    for (const id of ['9'.repeat(16), '9007199254740993', '9'.repeat(20)]) {
+      await expect(`/explorer/blocks/${id}`, 404, new RegExp(`^block ${id} not found`));
+      await expect(`/pools/${id}`, 404, new RegExp(`^pool ${id} not found`));
+    }
+    const long = '1'.repeat(21);
+    await expect(
+      `/explorer/blocks/${long}`,
+      400,
+      /^invalid parameter id: .*a non-negative integer of at most 20 digits/,
+    );
+    await expect(
+      `/pools/${long}`,
+      400,
+      /^invalid parameter id: must be a pool id \(a non-negative integer of at most 20 digits\)$/,
+    );
+  });
+
   it('400 for a page so deep its offset is no longer an exact integer', async () => {
     await expect('/nft/collections?page=9999999999999999999', 400, /page: must be an integer from 1 to 1000000/);
     await expect('/governance/proposals?page=1000001', 400, /page/);
