@@ -223,7 +223,9 @@ export const Pool = component('Pool', {
     tokenB: AssetRef,
     reserveA: { type: 'number', description: 'Decimal-adjusted (whole ADA when tokenA is ADA).' },
     reserveB: { type: 'number', description: 'Decimal-adjusted.' },
-    tvlAda: adaOrNull('Both sides valued in ADA.'),
+    tvlAda: adaOrNull(
+      'Both sides valued in ADA: an ADA pool twice its ADA reserve; a token/token pool each side at its token’s ADA price (from the token’s price pool, as of the last stats run, about a minute), a side whose token has no ADA pool counted as much as the other; null when neither token has an ADA pool.',
+    ),
     price: { type: ['number', 'null'], description: 'tokenA per tokenB, decimal-adjusted.' },
     feePercent: { type: ['number', 'null'], description: 'Swap fee in percent (0.3 = 0.3 %).' },
     createdTime: { ...time, description: 'Creation time if createdExact, else when the pool was first seen.' },
