@@ -54,9 +54,18 @@ interface Registered {
   check: ValidateFunction;
 }
 
+/** A schema as published: without the `x-expected` wording, which only the argument errors use. */
+function published<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(published) as T;
+  if (schema === null || typeof schema !== 'object') return schema;
+  return Object.fromEntries(
+    Object.entries(schema).flatMap(([k, v]) => (k === 'x-expected' ? [] : [[k, published(v)]])),
+  ) as T;
+}
+
 const REGISTERED: readonly Registered[] = TOOL_SET.map((tool) => ({
   tool,
-  input: fromJsonSchema(tool.inputSchema, passThrough),
+  input: fromJsonSchema(published(tool.inputSchema), passThrough),
   output: fromJsonSchema(publishedOutputSchema(tool), passThrough),
   check: ajv.compile(tool.inputSchema),
 }));

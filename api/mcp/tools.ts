@@ -51,19 +51,29 @@ const int = (description: string, min: number, max: number, dflt?: number): Json
   description,
   ...(dflt === undefined ? {} : { default: dflt }),
 });
+/*
+ * `x-expected`: what an identifier argument must be, in the words of the argument error (api/mcp/server.ts), with
+ * where to get one; agents often pass a name or ticker. Not published (server.ts strips it from tools/list).
+ */
+const FIND_TOKEN = 'not a name or ticker (call search with the name to get its unit)';
 /** A swap side: any unit, ADA included. */
 const UNIT = str('Token unit: policy id (56 hex) + asset name hex, or "lovelace" for ADA.', {
   pattern: `^(lovelace|${UNIT_PATTERN.slice(1, -1)})$`,
+  'x-expected': `lovelace (ADA) or a token unit, policy id (56 hex) + asset name hex, ${FIND_TOKEN}`,
 });
 /** A token the token tools answer for: ADA (`lovelace`) is no token there, so it is not offered. */
 const TOKEN_UNIT = str('Token unit: policy id (56 hex) + asset name hex (ADA itself, lovelace, has no token answer).', {
   pattern: UNIT_PATTERN,
+  'x-expected': `a token unit, policy id (56 hex) + asset name hex, ${FIND_TOKEN}; ADA itself (lovelace) has no token answer`,
 });
 /** A stake pool id as the tool takes it: bech32 pool1…, or the pool's 28-byte key hash as 56 hex (then converted). */
 const STAKE_POOL_ID = '^(pool1[02-9ac-hj-np-z]{50,60}|[0-9a-fA-F]{56})$';
 /** The REST paging and filter parameters the list tools fill from `limit` and `query`. */
 const LIST_ARGS = { pageSize: 'limit', q: 'query' } as const;
-const POLICY = str('NFT collection policy id (56 hex characters).', { pattern: '^[0-9a-fA-F]{56}$' });
+const POLICY = str('NFT collection policy id (56 hex characters).', {
+  pattern: '^[0-9a-fA-F]{56}$',
+  'x-expected': 'an NFT policy id (56 hex), not a collection name (call list_nft_collections with query to find it)',
+});
 const LIMIT = (dflt: number, max = 200) => int(`How many items (1-${max}).`, 1, max, dflt);
 /** A list tool's `query`: the REST lists' rule (api/schemas/common.ts searchText), published in the schema. */
 const QUERY = (description: string, max = 100) =>
@@ -757,6 +767,8 @@ export const TOOL_SET: readonly Tool[] = [
           minLength: 56,
           maxLength: 70,
           pattern: STAKE_POOL_ID,
+          'x-expected':
+            'a pool1… id or the pool’s key hash (56 hex), not a ticker (call search with the ticker to find it)',
         }),
       },
       ['poolId'],
@@ -789,7 +801,15 @@ export const TOOL_SET: readonly Tool[] = [
     title: 'Get transaction',
     description:
       'Transaction by hash: block, time, fee, total output, net ADA and token change per address, minted/burned assets, certificates, withdrawals, and the DEX swaps and NFT sales it carries.',
-    inputSchema: input({ hash: str('Transaction hash (64 hex).', { pattern: '^[0-9a-fA-F]{64}$' }) }, ['hash']),
+    inputSchema: input(
+      {
+        hash: str('Transaction hash (64 hex).', {
+          pattern: '^[0-9a-fA-F]{64}$',
+          'x-expected': 'a transaction hash (64 hex)',
+        }),
+      },
+      ['hash'],
+    ),
     outputSchema: TX_OUT,
     async run(deps, args) {
       const hash = String(args.hash).toLowerCase();

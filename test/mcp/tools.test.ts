@@ -356,6 +356,31 @@ describe('MCP tools through the official client on the devnet', function () {
       assert.match(huge, /^Invalid argument amount: more ADA than exists/);
     });
 
+    it('an identifier argument given as a name or ticker is refused saying what it must be and how to find it', async () => {
+      const fail = async (name: string, args: Json) => {
+        const r = (await client.callTool({ name, arguments: args })) as Json;
+        assert.equal(r.isError, true, name);
+        return text(r);
+      };
+      assert.equal(
+        await fail('get_token', { unit: 'NIGHT' }),
+        'Invalid arguments for get_token: unit must be a token unit, policy id (56 hex) + asset name hex, not a name or ticker (call search with the name to get its unit); ADA itself (lovelace) has no token answer; fix them as its inputSchema says and call it again.',
+      );
+      assert.match(
+        await fail('get_swap_quote', { tokenIn: 'ADA', tokenOut: s.unit, amount: 1 }),
+        /tokenIn must be lovelace \(ADA\) or a token unit, .*call search with the name to get its unit\); fix them/,
+      );
+      // One sentence for the two rules the id breaks (length and form).
+      assert.match(
+        await fail('get_stake_pool', { poolId: 'CRANE' }),
+        /^Invalid arguments for get_stake_pool: poolId must be a pool1… id or the pool’s key hash \(56 hex\), not a ticker \(call search with the ticker to find it\); fix them/,
+      );
+      assert.match(await fail('get_nft_collection', { policyId: 'Chain Golems' }), /call list_nft_collections/);
+      // The wording is the errors', not the published schema's.
+      const listed = JSON.stringify((await client.listTools()).tools);
+      assert.ok(!listed.includes('x-expected'), 'tools/list publishes standard JSON Schema only');
+    });
+
     it('an empty or blank query is refused alike by every tool that takes one, saying to leave it out', async () => {
       for (const name of [
         'list_tokens',
