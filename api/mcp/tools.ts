@@ -19,6 +19,8 @@ import type { Candle } from '../read/tokens.js';
 import { safetyOf, SAFETY_SCHEMA } from '../read/token-safety.js';
 import type { JsonSchema, ObjectSchema } from '../schema.js';
 import { UNIT_PATTERN } from '../schemas/market.js';
+import { loadAssets } from '../present/market.js';
+import { scaleInteger } from '../../cardano/units.js';
 import { factorSchema, presentSchema, presentValue } from './present.js';
 import { read, routeSpec, type ReadInput } from './reads.js';
 
@@ -259,7 +261,8 @@ const TX_OUT = extend(restOut('getTransaction'), {
   },
   swaps: {
     type: 'array',
-    description: 'DEX swaps this transaction placed or executed (amounts in base units; valueAda in whole ADA).',
+    description:
+      'DEX swaps this transaction placed or executed: amounts decimal-adjusted (exact base units in *Raw), valueAda in whole ADA.',
     items: {
       type: 'object',
       required: [
@@ -270,6 +273,10 @@ const TX_OUT = extend(restOut('getTransaction'), {
         'side',
         'tokenIn',
         'tokenOut',
+        'tokenInName',
+        'tokenOutName',
+        'amountIn',
+        'amountOut',
         'amountInRaw',
         'amountOutRaw',
         'valueAda',
@@ -283,6 +290,10 @@ const TX_OUT = extend(restOut('getTransaction'), {
         side: { type: ['string', 'null'] },
         tokenIn: { type: 'string' },
         tokenOut: { type: 'string' },
+        tokenInName: { type: 'string', description: 'Ticker or name of tokenIn (ADA for lovelace).' },
+        tokenOutName: { type: 'string', description: 'Ticker or name of tokenOut.' },
+        amountIn: { type: 'number', description: 'Decimal-adjusted.' },
+        amountOut: { type: ['number', 'null'], description: 'Decimal-adjusted; null while pending or when cancelled.' },
         amountInRaw: { type: 'string' },
         amountOutRaw: { type: ['string', 'null'] },
         valueAda: { type: ['number', 'null'] },
@@ -825,6 +836,13 @@ export const TOOL_SET: readonly Tool[] = [
         tradesOfTx(deps, { hash, slot: raw.slot, makers }),
         nftSalesOfTx(deps, { hash, slot: raw.slot, policies }),
       ]);
+      // Token amounts are decimal-adjusted on every surface (spec: Units), with the exact base units beside them.
+      const assets = await loadAssets(
+        deps.store,
+        trades.flatMap((t) => [t.tokenIn, t.tokenOut]),
+        deps.config.SITE_URL,
+        'url',
+      );
       return {
         ...present('getTransaction', raw),
         netChanges: netChanges(raw),
@@ -836,6 +854,10 @@ export const TOOL_SET: readonly Tool[] = [
           side: t.side,
           tokenIn: t.tokenIn,
           tokenOut: t.tokenOut,
+          tokenInName: assets.ref(t.tokenIn).displayName,
+          tokenOutName: assets.ref(t.tokenOut).displayName,
+          amountIn: scaleInteger(t.amountInRaw, assets.decimals(t.tokenIn)),
+          amountOut: t.amountOutRaw === null ? null : scaleInteger(t.amountOutRaw, assets.decimals(t.tokenOut)),
           amountInRaw: t.amountInRaw,
           amountOutRaw: t.amountOutRaw,
           valueAda: t.valueLovelace === null ? null : Number(t.valueLovelace) / 1e6,

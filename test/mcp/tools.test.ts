@@ -445,6 +445,15 @@ describe('MCP tools through the official client on the devnet', function () {
         tx.swaps.map((w: Json) => w.tradeId).filter((id: number) => ours.includes(id)),
         ours.sort((a: number, b: number) => a - b),
       );
+      // Its amounts as the REST trade gives them: decimal-adjusted (spec: Units), named, the base units beside.
+      for (const t of (trades.items as Json[]).filter((x) => x.txHash === s.txHash)) {
+        const w = (tx.swaps as Json[]).find((x) => x.tradeId === t.id) as Json;
+        assert.deepEqual(
+          [w.amountIn, w.amountOut, w.tokenInName, w.tokenOutName],
+          [t.amountIn, t.amountOut, t.tokenIn.displayName, t.tokenOut.displayName],
+        );
+        assert.equal(w.amountInRaw, String(BigInt(Math.round(t.amountIn * 10 ** t.tokenIn.decimals))));
+      }
       if (tx.valid && tx.certificates.length === 0 && tx.withdrawals.length === 0) {
         const net = (tx.netChanges as Json[]).reduce((a, c) => a + BigInt(c.lovelace), 0n);
         assert.equal(net, -BigInt(tx.feeLovelace));
