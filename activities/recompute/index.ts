@@ -39,9 +39,9 @@ import {
   computeTokenStats,
   loadTokenInputs,
   lovelaceNumber,
-  poolTvlLovelace,
   type MarketContext,
 } from './token-stats.js';
+import { isAdaPool, pairTvlLovelace, primaryAdaPool, shownTvlLovelace } from '../../cardano/market.js';
 
 export interface RecomputeDeps {
   store: Store;
@@ -85,14 +85,24 @@ export function tokensOfPools(pools: readonly PoolDoc[]): Map<string, PoolDoc[]>
 export async function computeAllTokenStats(store: Store, nowMs: number) {
   const pools = await allDocs(store, POOLS);
   const ctx = await marketContext(store, nowMs, pools);
-  const poolStats: PoolStatsDoc[] = [];
-  for (const p of pools) poolStats.push(await computePoolStats(store, p.id, ctx));
   const byUnit = tokensOfPools(pools);
   const units = [...byUnit.keys()].sort();
   const [tokens, metas] = await Promise.all([
     store.collection(TOKENS).getMany(units),
     store.collection(TOKEN_META).getMany(units),
   ]);
+  // Each token's ADA price source, as its stats read it: a token/token pool's TVL is valued through these.
+  const priceSources = new Map<string, PoolDoc | null>();
+  for (const [i, unit] of units.entries()) {
+    const token = tokens[i];
+    priceSources.set(unit, token ? primaryAdaPool(token, byUnit.get(unit) ?? []) : null);
+  }
+  const poolStats: PoolStatsDoc[] = [];
+  for (const p of pools) {
+    const s = await computePoolStats(store, p.id, ctx);
+    const pairTvl = isAdaPool(p) ? null : pairTvlLovelace(p, (u) => priceSources.get(u) ?? null);
+    poolStats.push({ ...s, tvlLovelace: pairTvl === null ? null : String(pairTvl) });
+  }
   const stats: TokenStatsDoc[] = [];
   for (const [i, unit] of units.entries()) {
     const token = tokens[i];
@@ -164,7 +174,7 @@ export function createRecomputeActivities(deps: RecomputeDeps) {
       const snapshot = Math.max(nowMs, (previous ?? 0) + 1);
       const statsOf = new Map(poolStats.map((s) => [s.poolId, s]));
       const poolRows = pools.map((p) => {
-        const tvl = poolTvlLovelace(p);
+        const tvl = shownTvlLovelace(p, statsOf.get(p.id) ?? null);
         return {
           id: p.id,
           dex: p.dex,

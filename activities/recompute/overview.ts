@@ -12,7 +12,8 @@ import type {
 } from '../../mongo/collections/market-read.js';
 import { MARKET_OVERVIEW_ID } from '../../mongo/collections/market-read.js';
 import type { PoolDoc } from '../../mongo/collections/market.js';
-import { lovelaceNumber, poolTvlLovelace } from './token-stats.js';
+import { shownTvlLovelace } from '../../cardano/market.js';
+import { lovelaceNumber } from './token-stats.js';
 
 export const OVERVIEW_LIST_SIZE = 10;
 export const MOVERS_MIN_LIQUIDITY_ADA = 10_000;
@@ -32,7 +33,8 @@ export function buildOverview(
   let txns = 0;
   for (const p of pools) {
     const s = poolStats.get(p.id);
-    const poolTvl = poolTvlLovelace(p) ?? 0n;
+    // Token/token pools too, valued through their tokens' ADA prices (POOL_STATS.tvlLovelace).
+    const poolTvl = shownTvlLovelace(p, s ?? null) ?? 0n;
     const d = dexes.get(p.dex) ?? { volume: 0, tvl: 0n, pools: 0, txns: 0 };
     d.volume += s?.volume24h ?? 0;
     d.tvl += poolTvl;

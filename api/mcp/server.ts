@@ -43,7 +43,8 @@ const passThrough: jsonSchemaValidator = {
   getValidator: () => (input: unknown) => ({ valid: true, data: input as never, errorMessage: undefined }),
 };
 
-const ajv = new Ajv2020({ allErrors: true, useDefaults: true, strict: false });
+// `verbose` keeps the failing schema, so a message can use its `x-expected` wording (as the REST 400s do).
+const ajv = new Ajv2020({ allErrors: true, useDefaults: true, strict: false, verbose: true });
 addFormats.default(ajv);
 
 interface Registered {
@@ -53,9 +54,18 @@ interface Registered {
   check: ValidateFunction;
 }
 
+/** A schema as published: without the `x-expected` wording, which only the argument errors use. */
+function published<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(published) as T;
+  if (schema === null || typeof schema !== 'object') return schema;
+  return Object.fromEntries(
+    Object.entries(schema).flatMap(([k, v]) => (k === 'x-expected' ? [] : [[k, published(v)]])),
+  ) as T;
+}
+
 const REGISTERED: readonly Registered[] = TOOL_SET.map((tool) => ({
   tool,
-  input: fromJsonSchema(tool.inputSchema, passThrough),
+  input: fromJsonSchema(published(tool.inputSchema), passThrough),
   output: fromJsonSchema(publishedOutputSchema(tool), passThrough),
   check: ajv.compile(tool.inputSchema),
 }));
@@ -68,6 +78,8 @@ function describeArgErrors(errors: readonly ErrorObject[] | null | undefined): s
     else if (e.keyword === 'additionalProperties') parts.add(`unknown argument ${String(e.params.additionalProperty)}`);
     else if (e.keyword === 'enum')
       parts.add(`${name} must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`);
+    else if (typeof e.parentSchema?.['x-expected'] === 'string')
+      parts.add(`${name} must be ${e.parentSchema['x-expected']}`);
     else parts.add(`${name || 'arguments'} ${e.message ?? 'is invalid'}`);
   }
   return [...parts].join('; ');

@@ -19,6 +19,8 @@ import type { Candle } from '../read/tokens.js';
 import { safetyOf, SAFETY_SCHEMA } from '../read/token-safety.js';
 import type { JsonSchema, ObjectSchema } from '../schema.js';
 import { UNIT_PATTERN } from '../schemas/market.js';
+import { loadAssets } from '../present/market.js';
+import { scaleInteger } from '../../cardano/units.js';
 import { factorSchema, presentSchema, presentValue } from './present.js';
 import { read, routeSpec, type ReadInput } from './reads.js';
 
@@ -51,20 +53,38 @@ const int = (description: string, min: number, max: number, dflt?: number): Json
   description,
   ...(dflt === undefined ? {} : { default: dflt }),
 });
+/*
+ * `x-expected`: what an identifier argument must be, in the words of the argument error (api/mcp/server.ts), with
+ * where to get one; agents often pass a name or ticker. Not published (server.ts strips it from tools/list).
+ */
+const FIND_TOKEN = 'not a name or ticker (call search with the name to get its unit)';
 /** A swap side: any unit, ADA included. */
 const UNIT = str('Token unit: policy id (56 hex) + asset name hex, or "lovelace" for ADA.', {
   pattern: `^(lovelace|${UNIT_PATTERN.slice(1, -1)})$`,
+  'x-expected': `lovelace (ADA) or a token unit, policy id (56 hex) + asset name hex, ${FIND_TOKEN}`,
 });
 /** A token the token tools answer for: ADA (`lovelace`) is no token there, so it is not offered. */
 const TOKEN_UNIT = str('Token unit: policy id (56 hex) + asset name hex (ADA itself, lovelace, has no token answer).', {
   pattern: UNIT_PATTERN,
+  'x-expected': `a token unit, policy id (56 hex) + asset name hex, ${FIND_TOKEN}; ADA itself (lovelace) has no token answer`,
 });
 /** A stake pool id as the tool takes it: bech32 pool1…, or the pool's 28-byte key hash as 56 hex (then converted). */
 const STAKE_POOL_ID = '^(pool1[02-9ac-hj-np-z]{50,60}|[0-9a-fA-F]{56})$';
 /** The REST paging and filter parameters the list tools fill from `limit` and `query`. */
 const LIST_ARGS = { pageSize: 'limit', q: 'query' } as const;
-const POLICY = str('NFT collection policy id (56 hex characters).', { pattern: '^[0-9a-fA-F]{56}$' });
+const POLICY = str('NFT collection policy id (56 hex characters).', {
+  pattern: '^[0-9a-fA-F]{56}$',
+  'x-expected': 'an NFT policy id (56 hex), not a collection name (call list_nft_collections with query to find it)',
+});
 const LIMIT = (dflt: number, max = 200) => int(`How many items (1-${max}).`, 1, max, dflt);
+/** A list tool's `query`: the REST lists' rule (api/schemas/common.ts searchText), published in the schema. */
+const QUERY = (description: string, max = 100) =>
+  str(`${description} Leave it out to list everything.`, {
+    minLength: 1,
+    maxLength: max,
+    pattern: '\\S',
+    'x-expected': `a search text of 1 to ${max} characters, not only spaces (leave query out to list everything)`,
+  });
 const CURSOR = str('Opaque cursor from a previous answer (nextCursor) to continue the list.');
 
 const input = (properties: Record<string, JsonSchema>, required: string[] = []): ObjectSchema => ({
@@ -241,7 +261,8 @@ const TX_OUT = extend(restOut('getTransaction'), {
   },
   swaps: {
     type: 'array',
-    description: 'DEX swaps this transaction placed or executed (amounts in base units; valueAda in whole ADA).',
+    description:
+      'DEX swaps this transaction placed or executed: amounts decimal-adjusted (exact base units in *Raw), valueAda in whole ADA.',
     items: {
       type: 'object',
       required: [
@@ -252,6 +273,10 @@ const TX_OUT = extend(restOut('getTransaction'), {
         'side',
         'tokenIn',
         'tokenOut',
+        'tokenInName',
+        'tokenOutName',
+        'amountIn',
+        'amountOut',
         'amountInRaw',
         'amountOutRaw',
         'valueAda',
@@ -265,6 +290,10 @@ const TX_OUT = extend(restOut('getTransaction'), {
         side: { type: ['string', 'null'] },
         tokenIn: { type: 'string' },
         tokenOut: { type: 'string' },
+        tokenInName: { type: 'string', description: 'Ticker or name of tokenIn (ADA for lovelace).' },
+        tokenOutName: { type: 'string', description: 'Ticker or name of tokenOut.' },
+        amountIn: { type: 'number', description: 'Decimal-adjusted.' },
+        amountOut: { type: ['number', 'null'], description: 'Decimal-adjusted; null while pending or when cancelled.' },
         amountInRaw: { type: 'string' },
         amountOutRaw: { type: ['string', 'null'] },
         valueAda: { type: ['number', 'null'] },
@@ -347,6 +376,8 @@ export const TOOL_SET: readonly Tool[] = [
           {
             minLength: 1,
             maxLength: 200,
+            pattern: '\\S',
+            'x-expected': 'a search text of 1 to 200 characters, not only spaces',
           },
         ),
         limit: LIMIT(10, 50),
@@ -399,7 +430,7 @@ export const TOOL_SET: readonly Tool[] = [
         default: false,
         description: 'Leave out tokens the safety assessment rates high risk.',
       },
-      query: str('Filter by name, ticker or unit.', { maxLength: 100 }),
+      query: QUERY('Filter by name, ticker or unit.'),
     }),
     outputSchema: LIST_TOKENS_OUT,
     restArgs: { ...LIST_ARGS, minLiquidity: 'minLiquidityAda' },
@@ -552,7 +583,7 @@ export const TOOL_SET: readonly Tool[] = [
     name: 'get_wallet',
     title: 'Get wallet',
     description:
-      'Holdings of a wallet (addr1…; stake1… = all its addresses combined; or a $handle): ADA balance, tokens with values, total value, and its swaps in the last 24 h.',
+      'Holdings of a wallet (addr1…; stake1… = all its addresses combined; or a $handle): ADA balance, unwithdrawn staking rewards (of a stake key: ask for stake1… to include them), tokens with values, total value, and its swaps in the last 24 h.',
     inputSchema: input(
       {
         address: str('addr1…, stake1… or $handle.', { minLength: 2, maxLength: 200 }),
@@ -642,7 +673,7 @@ export const TOOL_SET: readonly Tool[] = [
         default: 'volume24h',
       }),
       limit: LIMIT(20, 100),
-      query: str('Filter by name or policy id.', { maxLength: 100 }),
+      query: QUERY('Filter by name or policy id.'),
     }),
     outputSchema: restOut('listNftCollections'),
     restArgs: LIST_ARGS,
@@ -708,7 +739,7 @@ export const TOOL_SET: readonly Tool[] = [
     inputSchema: input({
       sort: str('Order (descending; margin and fixedCost ascending).', { enum: STAKE_SORTS, default: 'liveStake' }),
       limit: LIMIT(20),
-      query: str('Filter by ticker, name or pool id.', { maxLength: 100 }),
+      query: QUERY('Filter by ticker, name or pool id.'),
       maxMarginPct: { type: 'number', minimum: 0, maximum: 100, description: 'Only pools with margin ≤ this percent.' },
       maxSaturationPct: { type: 'number', minimum: 0, description: 'Only pools with saturation ≤ this percent.' },
     }),
@@ -747,6 +778,8 @@ export const TOOL_SET: readonly Tool[] = [
           minLength: 56,
           maxLength: 70,
           pattern: STAKE_POOL_ID,
+          'x-expected':
+            'a pool1… id or the pool’s key hash (56 hex), not a ticker (call search with the ticker to find it)',
         }),
       },
       ['poolId'],
@@ -763,7 +796,7 @@ export const TOOL_SET: readonly Tool[] = [
     inputSchema: input({
       status: str('Only proposals with this status.', { enum: ['active', 'expired', 'removed'] }),
       limit: LIMIT(20, 100),
-      query: str('Filter by proposal id, type or title words.', { maxLength: 100 }),
+      query: QUERY('Filter by proposal id, type or title words.'),
     }),
     outputSchema: restOut('listGovernanceProposals'),
     restArgs: LIST_ARGS,
@@ -779,7 +812,15 @@ export const TOOL_SET: readonly Tool[] = [
     title: 'Get transaction',
     description:
       'Transaction by hash: block, time, fee, total output, net ADA and token change per address, minted/burned assets, certificates, withdrawals, and the DEX swaps and NFT sales it carries.',
-    inputSchema: input({ hash: str('Transaction hash (64 hex).', { pattern: '^[0-9a-fA-F]{64}$' }) }, ['hash']),
+    inputSchema: input(
+      {
+        hash: str('Transaction hash (64 hex).', {
+          pattern: '^[0-9a-fA-F]{64}$',
+          'x-expected': 'a transaction hash (64 hex)',
+        }),
+      },
+      ['hash'],
+    ),
     outputSchema: TX_OUT,
     async run(deps, args) {
       const hash = String(args.hash).toLowerCase();
@@ -795,6 +836,13 @@ export const TOOL_SET: readonly Tool[] = [
         tradesOfTx(deps, { hash, slot: raw.slot, makers }),
         nftSalesOfTx(deps, { hash, slot: raw.slot, policies }),
       ]);
+      // Token amounts are decimal-adjusted on every surface (spec: Units), with the exact base units beside them.
+      const assets = await loadAssets(
+        deps.store,
+        trades.flatMap((t) => [t.tokenIn, t.tokenOut]),
+        deps.config.SITE_URL,
+        'url',
+      );
       return {
         ...present('getTransaction', raw),
         netChanges: netChanges(raw),
@@ -806,6 +854,10 @@ export const TOOL_SET: readonly Tool[] = [
           side: t.side,
           tokenIn: t.tokenIn,
           tokenOut: t.tokenOut,
+          tokenInName: assets.ref(t.tokenIn).displayName,
+          tokenOutName: assets.ref(t.tokenOut).displayName,
+          amountIn: scaleInteger(t.amountInRaw, assets.decimals(t.tokenIn)),
+          amountOut: t.amountOutRaw === null ? null : scaleInteger(t.amountOutRaw, assets.decimals(t.tokenOut)),
           amountInRaw: t.amountInRaw,
           amountOutRaw: t.amountOutRaw,
           valueAda: t.valueLovelace === null ? null : Number(t.valueLovelace) / 1e6,
@@ -844,7 +896,7 @@ export const TOOL_SET: readonly Tool[] = [
     title: 'News',
     description:
       'Latest Cardano ecosystem news headlines, newest first, with source, publication time, summary and link.',
-    inputSchema: input({ limit: LIMIT(10, 50), query: str('Only items mentioning these words.', { maxLength: 100 }) }),
+    inputSchema: input({ limit: LIMIT(10, 50), query: QUERY('Only items mentioning these words.') }),
     outputSchema: restOut('listNews'),
     restArgs: { q: 'query' },
     run: (deps, args) =>

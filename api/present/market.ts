@@ -15,6 +15,7 @@ import type { PoolStatsDoc, TokenStatsDoc } from '../../mongo/collections/market
 import { LOGOS, TOKENS, TOKEN_META, logoVersion, type PoolDoc, type TradeDoc } from '../../mongo/collections/market.js';
 import type { Store } from '../../mongo/store.js';
 import { lovelaceToAda, scaleInteger } from '../../cardano/units.js';
+import { shownTvlLovelace } from '../../cardano/market.js';
 import { priceOfLeg } from '../../cardano/trades.js';
 
 /** `data` (default): logo carries the image as a data URI; `url`: logo carries logoUrl (spec: logos=url). */
@@ -171,7 +172,8 @@ const percent = (fraction: number | null | undefined) =>
   fraction === null || fraction === undefined || !Number.isFinite(fraction) ? null : Math.round(fraction * 1e8) / 1e6;
 
 export function presentPool(p: PoolDoc, assets: AssetBook, stats: PoolStatsDoc | null, clock: SlotClock) {
-  const tvl = p.tvlLovelace ?? (p.tokenA === LOVELACE ? String(2n * BigInt(p.reserveARaw)) : null);
+  // An ADA pool's own; a token/token pool's through its tokens' ADA prices (null when neither has an ADA pool).
+  const tvl = shownTvlLovelace(p, stats);
   return {
     id: p.id,
     dex: p.dex,
@@ -181,7 +183,7 @@ export function presentPool(p: PoolDoc, assets: AssetBook, stats: PoolStatsDoc |
     tokenB: assets.ref(p.tokenB),
     reserveA: scaleInteger(p.reserveARaw, assets.decimals(p.tokenA)),
     reserveB: scaleInteger(p.reserveBRaw, assets.decimals(p.tokenB)),
-    tvlAda: tvl === null ? null : lovelaceToAda(tvl),
+    tvlAda: tvl === null ? null : lovelaceToAda(String(tvl)),
     price: poolPrice(p, assets),
     feePercent: percent(p.feeAToB),
     createdTime: clock.iso(p.createdSlot),

@@ -9,6 +9,7 @@ import type { AddressDoc } from '../../mongo/collections/chain.js';
 import type { TokenStatsDoc } from '../../mongo/collections/market-read.js';
 import { lovelaceToAda, scaleInteger } from '../../cardano/units.js';
 import type { AssetBook } from './market.js';
+import type { RewardBalance } from './chain.js';
 
 export interface Holdings {
   lovelace: bigint;
@@ -37,6 +38,8 @@ export interface PortfolioInput {
   /** false when a stake key has more addresses than were summed. */
   complete: boolean;
   holdings: Holdings;
+  /** A stake key's unwithdrawn rewards (api/read/wallet.ts walletRewards); null for an address or when unknown. */
+  rewards: RewardBalance | null;
   /** unit → stats (absent: the token has no market data). */
   stats: ReadonlyMap<string, TokenStatsDoc>;
   adaUsd: number | null;
@@ -68,6 +71,9 @@ export function presentPortfolio(input: PortfolioInput, assets: AssetBook) {
   );
   const adaBalance = lovelaceToAda(String(input.holdings.lovelace));
   const tokensAda = positions.reduce((sum, p) => sum + (p.valueAda ?? 0), 0);
+  // Rewards are ADA the key owns outside the UTxO set (withdrawable at any time): part of the wallet's value.
+  const rewardsAda = input.rewards ? lovelaceToAda(input.rewards.lovelace) : null;
+  const total = adaBalance + (rewardsAda ?? 0) + tokensAda;
   return {
     address: input.address,
     stakeAddress: input.stakeAddress,
@@ -75,8 +81,17 @@ export function presentPortfolio(input: PortfolioInput, assets: AssetBook) {
     complete: input.complete,
     adaBalance,
     adaBalanceLovelace: String(input.holdings.lovelace),
+    rewards: rewardsAda,
+    rewardsLovelace: input.rewards?.lovelace ?? null,
+    rewardsAsOf: input.rewards?.asOf ?? null,
     positions,
-    totals: { ada: adaBalance + tokensAda, usd: usd(adaBalance + tokensAda), tokensAda, unpriced: unpriced(positions) },
+    totals: {
+      ada: total,
+      usd: usd(total),
+      tokensAda,
+      rewardsAda: rewardsAda ?? 0,
+      unpriced: unpriced(positions),
+    },
     adaUsd,
     asOf: input.asOf,
   };

@@ -56,9 +56,11 @@ function decimalsOf(deps: ReadDeps): DecimalsOf {
 async function getBlockAnswer(deps: ReadDeps, input: RouteInput<typeof explorerRoutes.block>) {
   const blocks = deps.store.collection(BLOCKS);
   const id = input.id.toLowerCase();
+  // A height beyond 2^53 is past any chain's tip (and no longer exact as a number): not found.
+  const height = Number(id);
   const [cp, found] = await Promise.all([
     deps.store.collection(CHECKPOINTS).get(CHECKPOINT_ID),
-    id.length === 64 ? blocks.get(id) : blockAtHeight(deps.store, Number(id)),
+    id.length === 64 ? blocks.get(id) : Number.isSafeInteger(height) ? blockAtHeight(deps.store, height) : null,
   ]);
   if (!found) throw new NotFoundError(`block ${input.id} not found`);
   return presentBlock(found, cp?.height ?? null, await blockHashAtHeight(deps.store, found.height + 1));

@@ -34,7 +34,7 @@ async function listGovernanceProposalsAnswer(deps: ReadDeps, input: RouteInput<t
   let total: number;
   if (input.q) {
     // Text search: the proposal set is small (hundreds on mainnet), so filter the ordered list in memory.
-    const q = input.q.toLowerCase();
+    const q = input.q.trim().toLowerCase();
     const hits = (await proposalsNewestFirst(deps.store, input.status)).filter((d) => matches(d, q));
     docs = hits.slice(offset, offset + input.pageSize);
     total = hits.length;

@@ -35,7 +35,7 @@ async function listNewsAnswer(deps: ReadDeps, input: RouteInput<typeof newsRoute
   // A cursor that is not one of this list is refused even when there is no list to page.
   let after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
   if (feeds.length === 0) return { items: [], nextCursor: null, reason: NO_FEEDS_REASON, feeds: [] };
-  const q = input.q?.toLowerCase();
+  const q = input.q?.trim().toLowerCase();
   const out: NewsDoc[] = [];
   // One extra match tells whether a next page exists.
   for (;;) {

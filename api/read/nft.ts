@@ -167,7 +167,7 @@ async function listNftCollectionsAnswer(deps: ReadDeps, input: RouteInput<typeof
   let total: number;
   const offset = (input.page - 1) * input.pageSize;
   if (input.q) {
-    const q = input.q.toLowerCase();
+    const q = input.q.trim().toLowerCase();
     const all: NftCollectionStatsDoc[] = [];
     for await (const d of stats.scan()) if (d.nameLower.includes(q) || d.policyId.startsWith(q)) all.push(d);
     // Same order as the index scan: key descending (null last), then _id descending.

@@ -4,7 +4,7 @@
 import { ADAUSD_SERIES, adaUsdHistory, adaUsdOfRaw, currentAdaUsd } from '../../mongo/collections/ada-usd.js';
 import { storeClock, type SlotClock } from '../../mongo/collections/clock.js';
 import { appliedFloors, readRanking, resolveRanking } from '../../cardano/rankings.js';
-import { poolSeries, poolTvlLovelace, primaryAdaPool, tokenSeries } from '../../cardano/market.js';
+import { poolSeries, primaryAdaPool, shownTvlLovelace, tokenSeries } from '../../cardano/market.js';
 import { readHolderSeries } from '../../mongo/collections/holders.js';
 import { holderTokenOr404 } from './holders.js';
 import { LOVELACE } from '../../cardano/token-metadata.js';
@@ -224,7 +224,7 @@ export async function tradesPage(
 export async function presentPools(store: Store, pools: readonly PoolDoc[], assets: AssetBook, clock: SlotClock) {
   const stats = await store.collection(POOL_STATS).getMany(pools.map((p) => String(p.id)));
   return pools
-    .map((p, i) => ({ p, s: stats[i] ?? null, tvl: poolTvlLovelace(p) ?? -1n }))
+    .map((p, i) => ({ p, s: stats[i] ?? null, tvl: shownTvlLovelace(p, stats[i] ?? null) ?? -1n }))
     .sort((a, b) => (a.tvl === b.tvl ? a.p.id - b.p.id : a.tvl > b.tvl ? -1 : 1))
     .map(({ p, s }) => presentPool(p, assets, s, clock));
 }

@@ -25,7 +25,7 @@ export const walletRoutes = {
     operationId: 'getWallet',
     path: '/wallet/{address}',
     summary: 'Wallet portfolio: ADA balance and token positions valued in ADA and USD',
-    description: `An addr1… address alone, or a stake1… key with all its addresses combined. Positions are the token balances of the UTxO set, decimal-adjusted, valued at the current price (ADA per whole token) and ADA/USD; sorted by valueAda descending, unpriced last.`,
+    description: `An addr1… address alone, or a stake1… key with all its addresses combined. Positions are the token balances of the UTxO set, decimal-adjusted, valued at the current price (ADA per whole token) and ADA/USD; sorted by valueAda descending, unpriced last. A stake key's unwithdrawn staking rewards are reported apart (rewards, as the ledger last reported them) and counted in totals.ada.`,
     tags: TAGS,
     params: WalletParams,
     response: WalletResponse,

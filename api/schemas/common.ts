@@ -8,6 +8,20 @@
  */
 import { component, type JsonSchema } from '../schema.js';
 
+/**
+ * A list's `q` search text, the same rule on every list that has one: 1 to `max` characters, one of them not a space.
+ * An empty or blank `q` is a caller's mistake (a search for nothing), answered 400 rather than ignored: the caller
+ * leaves `q` out to list everything. Spaces around the text are not part of it (the reads trim it).
+ */
+export const searchText = (max: number, description: string): JsonSchema => ({
+  type: 'string',
+  minLength: 1,
+  maxLength: max,
+  pattern: '\\S',
+  'x-expected': `a search text of 1 to ${max} characters, not only spaces (leave q out to list everything)`,
+  description,
+});
+
 export const ErrorBody = component('Error', {
   type: 'object',
   required: ['error'],

@@ -11,8 +11,10 @@ export const BlockIdParams: ObjectSchema = {
   properties: {
     id: {
       type: 'string',
-      pattern: '^([0-9a-fA-F]{64}|[0-9]{1,15})$',
-      'x-expected': 'a 64-hex block hash or a block height (non-negative integer)',
+      // Any height a block could have (the ledger's block number is a 64-bit word: at most 20 digits) is well formed;
+      // one above the tip is not found (404), as for a pool id.
+      pattern: '^([0-9a-fA-F]{64}|[0-9]{1,20})$',
+      'x-expected': 'a 64-hex block hash or a block height (a non-negative integer of at most 20 digits)',
       description: 'Block header hash (64 hex) or block height.',
     },
   },

@@ -4,7 +4,7 @@
  * described on VoteTally.
  */
 import { component, type JsonSchema, type ObjectSchema } from '../schema.js';
-import { Ada, Lovelace, PageQueryProperties } from './common.js';
+import { Ada, Lovelace, PageQueryProperties, searchText } from './common.js';
 
 export const PROPOSAL_STATUSES = ['active', 'expired', 'removed'] as const;
 
@@ -19,13 +19,10 @@ export const ProposalsQuery: ObjectSchema = {
         'active: open for votes; expired: past its last epoch; removed: left the ledger before expiring ' +
         '(ratified and enacted, or dropped).',
     },
-    q: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 100,
-      'x-expected': 'a search text of 1 to 100 characters',
-      description: 'Case-insensitive text search over summary, type, id (txId#index or gov_action1…) and anchor URL.',
-    },
+    q: searchText(
+      100,
+      'Case-insensitive text search over summary, type, id (txId#index or gov_action1…) and anchor URL.',
+    ),
   },
 };
 

@@ -14,6 +14,7 @@ import {
   MAX_ASSET_QUANTITY,
   MAX_HOLDERS,
   PageQueryProperties,
+  searchText,
 } from './common.js';
 
 const num: JsonSchema = { type: 'number' };
@@ -63,7 +64,7 @@ export const PoolIdParams: ObjectSchema = {
     id: {
       type: 'string',
       pattern: '^[0-9]{1,20}$',
-      'x-expected': 'a pool id (a non-negative integer)',
+      'x-expected': 'a pool id (a non-negative integer of at most 20 digits)',
       description: 'Pool id (integer).',
     },
   },
@@ -222,7 +223,9 @@ export const Pool = component('Pool', {
     tokenB: AssetRef,
     reserveA: { type: 'number', description: 'Decimal-adjusted (whole ADA when tokenA is ADA).' },
     reserveB: { type: 'number', description: 'Decimal-adjusted.' },
-    tvlAda: adaOrNull('Both sides valued in ADA.'),
+    tvlAda: adaOrNull(
+      'Both sides valued in ADA: an ADA pool twice its ADA reserve; a token/token pool each side at its token’s ADA price (from the token’s price pool, as of the last stats run, about a minute), a side whose token has no ADA pool counted as much as the other; null when neither token has an ADA pool.',
+    ),
     price: { type: ['number', 'null'], description: 'tokenA per tokenB, decimal-adjusted.' },
     feePercent: { type: ['number', 'null'], description: 'Swap fee in percent (0.3 = 0.3 %).' },
     createdTime: { ...time, description: 'Creation time if createdExact, else when the pool was first seen.' },
@@ -349,12 +352,7 @@ export const TokensQuery: ObjectSchema = {
       'x-expected': `an integer from 0 to ${MAX_HOLDERS} (every holder holds an output of at least ~1 ADA, and 45 billion ADA exist at most)`,
       description: 'Holders floor; replaces the sort’s default (100 for mcap and fdv); 0 = none.',
     },
-    q: {
-      type: 'string',
-      maxLength: 100,
-      'x-expected': 'a search text of at most 100 characters',
-      description: 'Search text (ticker, name, unit).',
-    },
+    q: searchText(100, 'Search text (ticker, name, unit).'),
     ...PageQueryProperties,
   },
 };

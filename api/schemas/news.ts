@@ -1,18 +1,12 @@
 /** News request and response schemas (GET /news): latest ecosystem headlines from the configured RSS/Atom feeds. */
 import { component, type ObjectSchema } from '../schema.js';
-import { CursorQueryProperties } from './common.js';
+import { CursorQueryProperties, searchText } from './common.js';
 
 export const NewsQuery: ObjectSchema = {
   type: 'object',
   properties: {
     ...CursorQueryProperties,
-    q: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 200,
-      'x-expected': 'text of 1 to 200 characters',
-      description: 'Only items whose headline, summary or source contains this text (case-insensitive).',
-    },
+    q: searchText(200, 'Only items whose headline, summary or source contains this text (case-insensitive).'),
   },
 };
 

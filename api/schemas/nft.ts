@@ -3,7 +3,7 @@
  * (`floor` + `floorLovelace`, `price` + `priceLovelace`); changes are plain fractions; times are ISO UTC.
  */
 import { component, type JsonSchema, type ObjectSchema } from '../schema.js';
-import { Ada, CursorQueryProperties, IndexedFrom, Lovelace, PageQueryProperties } from './common.js';
+import { Ada, CursorQueryProperties, IndexedFrom, Lovelace, PageQueryProperties, searchText } from './common.js';
 
 export const NFT_SORTS = [
   'volume24h',
@@ -40,13 +40,7 @@ export const NftCollectionsQuery: ObjectSchema = {
       default: 'volume24h',
       description: 'Ranking, largest first (floor: highest floor first; collections without a floor last).',
     },
-    q: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 100,
-      'x-expected': 'a search text of 1 to 100 characters',
-      description: 'Search: part of the collection name (case-insensitive) or the start of its policy id.',
-    },
+    q: searchText(100, 'Search: part of the collection name (case-insensitive) or the start of its policy id.'),
   },
 };
 

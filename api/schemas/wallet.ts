@@ -60,6 +60,9 @@ export const WalletResponse = component('WalletPortfolio', {
     'complete',
     'adaBalance',
     'adaBalanceLovelace',
+    'rewards',
+    'rewardsLovelace',
+    'rewardsAsOf',
     'positions',
     'totals',
     'adaUsd',
@@ -76,6 +79,12 @@ export const WalletResponse = component('WalletPortfolio', {
     ),
     adaBalance: d(num, 'Whole ADA in the UTxO set.'),
     adaBalanceLovelace: d(raw, 'Exact ADA balance in lovelace.'),
+    rewards: d(
+      numOrNull,
+      'Unwithdrawn staking rewards of the stake key, whole ADA (outside the UTxO set, so not in adaBalance; counted in totals.ada). As the ledger reported them at rewardsAsOf, less the withdrawals indexed since. null for a payment address (ask for its stakeAddress: the rewards belong to the key), a deregistered key, or when the ledger has not been read.',
+    ),
+    rewardsLovelace: d({ type: ['string', 'null'], pattern: '^[0-9]+$' }, 'rewards in lovelace, exact.'),
+    rewardsAsOf: d(iso, 'When the reward balance was read from the ledger (rewards are credited at epoch boundaries).'),
     positions: {
       type: 'array',
       items: WalletPosition,
@@ -83,11 +92,12 @@ export const WalletResponse = component('WalletPortfolio', {
     },
     totals: {
       type: 'object',
-      required: ['ada', 'usd', 'tokensAda', 'unpriced'],
+      required: ['ada', 'usd', 'tokensAda', 'rewardsAda', 'unpriced'],
       properties: {
-        ada: d(num, 'adaBalance + tokensAda, whole ADA.'),
+        ada: d(num, 'adaBalance + rewardsAda + tokensAda, whole ADA.'),
         usd: d(numOrNull, 'ada × ADA/USD; null without a rate.'),
         tokensAda: d(num, 'Sum of the priced positions, whole ADA.'),
+        rewardsAda: d(num, 'rewards, whole ADA (0 when null).'),
         unpriced: d(int, 'Positions without a price (not in the totals).'),
       },
     },

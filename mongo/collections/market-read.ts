@@ -80,6 +80,12 @@ export interface PoolStatsDoc {
   /** Whole ADA. */
   volume24h: number;
   txns24h: number;
+  /**
+   * A token/token pool's two sides in lovelace, valued at its tokens' ADA prices when this was computed
+   * (cardano/market.ts pairTvlLovelace); null for an ADA pool (its document has its TVL, live) or when neither
+   * token has an ADA pool. Absent in documents written before this field.
+   */
+  tvlLovelace?: string | null;
   updatedAt: string;
 }
 export const POOL_STATS = defineCollection<PoolStatsDoc>({ name: 'pool_stats' });

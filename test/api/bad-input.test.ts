@@ -116,7 +116,7 @@ describe('REST bad input and unknown ids', () => {
     await expect('/tokens?minLiquidity=1.5e3&pageSize=1', 200);
   });
 
-  it('400 naming the parameter given twice, and what a search text must be', async () => {
+  it('400 naming the parameter given twice, and what a search text must be, on every list alike', async () => {
     // Each value alone is valid: the 400 says the parameter came twice, not that 1 or mcap is out of range.
     for (const [path, name] of <[string, string][]>[
       ['/nft/collections?page=1&page=2', 'page'],
@@ -125,8 +125,41 @@ describe('REST bad input and unknown ids', () => {
       ['/pools?dex=splash&dex=splash', 'dex'],
     ])
       await expect(path, 400, new RegExp(`^invalid parameter ${name}: given more than once`));
-    await expect('/nft/collections?q=', 400, /^invalid parameter q: must be a search text of 1 to 100 characters$/);
-    await expect(`/tokens?q=${'x'.repeat(101)}`, 400, /^invalid parameter q: must be a search text of at most 100/);
+    // One rule on every list with a search text: empty or blank is a search for nothing (400, not ignored).
+    for (const path of ['/tokens', '/nft/collections', '/governance/proposals'])
+      for (const q of ['', '%20', '%20%09'])
+        await expect(
+          `${path}?q=${q}`,
+          400,
+          /^invalid parameter q: must be a search text of 1 to 100 characters, not only spaces \(leave q out to list everything\)$/,
+        );
+    await expect(
+      '/news?q=',
+      400,
+      /^invalid parameter q: must be a search text of 1 to 200 characters, not only spaces/,
+    );
+    await expect('/news?q=%20', 400, /^invalid parameter q: must be a search text of 1 to 200 characters/);
+    await expect(`/tokens?q=${'x'.repeat(101)}`, 400, /^invalid parameter q: must be a search text of 1 to 100/);
+    // Spaces around a search text are not part of it.
+    await expect('/nft/collections?q=%20x%20', 200);
+  });
+
+  it('a numeric id of at most 20 digits that names nothing is 404, a longer one 400, for blocks and pools alike', async () => {
+    for (const id of ['9'.repeat(16), '9007199254740993', '9'.repeat(20)]) {
+      await expect(`/explorer/blocks/${id}`, 404, new RegExp(`^block ${id} not found`));
+      await expect(`/pools/${id}`, 404, new RegExp(`^pool ${id} not found`));
+    }
+    const long = '1'.repeat(21);
+    await expect(
+      `/explorer/blocks/${long}`,
+      400,
+      /^invalid parameter id: .*a non-negative integer of at most 20 digits/,
+    );
+    await expect(
+      `/pools/${long}`,
+      400,
+      /^invalid parameter id: must be a pool id \(a non-negative integer of at most 20 digits\)$/,
+    );
   });
 
   it('400 for a page so deep its offset is no longer an exact integer', async () => {

@@ -80,15 +80,15 @@ describe('explorer REST routes', () => {
       assert.equal(older.confirmations, TIP.height - EARLIER.height + 1);
     });
 
-    for (const bad of ['abc', '-1', '1.5', '0110a8ab86de3795', 'g'.repeat(64), '1234567890123456'])
+    for (const bad of ['abc', '-1', '1.5', '0110a8ab86de3795', 'g'.repeat(64), '1'.repeat(21)])
       it(`answers 400 for the malformed id ${JSON.stringify(bad)}`, async () => {
         const r = await api.get(`/api/v1/explorer/blocks/${bad}`);
         assert.equal(r.status, 400);
         assert.match((r.body as Json).error, /^invalid parameter id: must be a 64-hex block hash or a block height/);
       });
 
-    it('answers 404 for an unknown height or hash', async () => {
-      for (const id of ['99999999', 'ab'.repeat(32)]) {
+    it('answers 404 for an unknown height or hash, however far above the tip (as for a pool id)', async () => {
+      for (const id of ['99999999', '1234567890123456', '9007199254740993', '9'.repeat(20), 'ab'.repeat(32)]) {
         const r = await api.get(`/api/v1/explorer/blocks/${id}`);
         assert.equal(r.status, 404);
         assert.equal(typeof (r.body as Json).error, 'string');

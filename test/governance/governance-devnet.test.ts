@@ -227,6 +227,12 @@ describe('governance on the devnet', function () {
       (byId.items as Json[]).map((x) => x.id),
       [first.id],
     );
+    // Spaces around the text are not part of it.
+    const padded = await all(`&q=%20${first.govActionId}%20`);
+    assert.deepEqual(
+      (padded.items as Json[]).map((x) => x.id),
+      [first.id],
+    );
     const paged = await api.get('/api/v1/governance/proposals?page=2&pageSize=3');
     assert.deepEqual(
       ((paged.body as Json).items as Json[]).map((x) => x.id),

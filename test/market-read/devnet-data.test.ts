@@ -193,6 +193,67 @@ describe('market data on the devnet, checked against the chain', function () {
     assert.ok(poolsWithVolume >= 2, `${poolsWithVolume} token/token pools with volume`);
   });
 
+  it('token/token pools have a TVL: each side at its token’s ADA price, counted in the market overview (hand-computed)', async () => {
+    const pools = await scan<PoolDoc>(POOLS);
+    // The reserves the last recompute saw (no block was synced since): a token's ADA price is read from its
+    // deepest ADA pool (the sync's primary pool; ties: the lower id), lovelace per base unit = ADA / token reserve.
+    const deepestAdaPool = (unit: string) =>
+      pools
+        .filter((p) => p.tokenA === LOVELACE && p.tokenB === unit && BigInt(p.reserveBRaw) > 0n)
+        .sort((a, b) =>
+          BigInt(b.reserveARaw) > BigInt(a.reserveARaw)
+            ? 1
+            : BigInt(b.reserveARaw) < BigInt(a.reserveARaw)
+              ? -1
+              : a.id - b.id,
+        )[0];
+    const sideLovelace = (unit: string, raw: string): bigint | null => {
+      const src = deepestAdaPool(unit);
+      return src ? (BigInt(raw) * BigInt(src.reserveARaw)) / BigInt(src.reserveBRaw) : null;
+    };
+    const expectedTvl = new Map<number, bigint | null>();
+    for (const p of pools) {
+      if (p.tokenA === LOVELACE) {
+        expectedTvl.set(p.id, 2n * BigInt(p.reserveARaw));
+        continue;
+      }
+      const a = sideLovelace(p.tokenA, p.reserveARaw);
+      const b = sideLovelace(p.tokenB, p.reserveBRaw);
+      // A side without an ADA price counts as much as the priced one (equal value at the pool's own price).
+      expectedTvl.set(p.id, a === null ? (b === null ? null : 2n * b) : b === null ? 2n * a : a + b);
+    }
+    const tokenPools = pools.filter((p) => p.tokenA !== LOVELACE);
+    assert.ok(tokenPools.length >= 2, 'the devnet has token/token pools');
+    let valued = 0;
+    for (const p of tokenPools) {
+      const expected = expectedTvl.get(p.id) ?? null;
+      const shown = await get(`/pools/${p.id}`);
+      if (expected === null) assert.equal(shown.tvlAda, null, `pool ${p.id}: neither token has an ADA pool`);
+      else {
+        assert.ok(
+          Math.abs(shown.tvlAda - Number(expected) / 1e6) < 1e-6,
+          `pool ${p.id}: ${shown.tvlAda} vs ${expected}`,
+        );
+        valued++;
+      }
+    }
+    assert.ok(valued >= 2, `${valued} token/token pools valued`);
+    // The overview's TVL is every pool's, token/token ones included, overall and per DEX.
+    const overview = await get('/market/overview');
+    const total = [...expectedTvl.values()].reduce<bigint>((s, v) => s + (v ?? 0n), 0n);
+    assert.ok(Math.abs(overview.tvlAda - Number(total) / 1e6) < 1e-3, `overview ${overview.tvlAda} vs ${total}`);
+    for (const d of overview.dexes as Json[]) {
+      const dexTotal = pools
+        .filter((p) => p.dex === d.dex)
+        .reduce<bigint>((s, p) => s + (expectedTvl.get(p.id) ?? 0n), 0n);
+      assert.ok(Math.abs(d.tvlAda - Number(dexTotal) / 1e6) < 1e-3, `${d.dex}: ${d.tvlAda} vs ${dexTotal}`);
+    }
+    // The TVL-ranked pool list places them by that figure.
+    const ranked = (await get('/pools?sort=tvl&pageSize=200')).items as Json[];
+    for (const p of tokenPools.filter((x) => expectedTvl.get(x.id) !== null))
+      assert.notEqual(ranked.find((r) => r.id === p.id)?.tvlAda ?? null, null, `pool ${p.id} ranked with its TVL`);
+  });
+
   it('a token/token trade is a trade of both its tokens: lists, 24 h stats and ADA candles of either side (hand-computed)', async () => {
     const pools = await scan<PoolDoc>(POOLS);
     const trades = (await scan<TradeDoc>(TRADES)).sort((a, b) => a.seq - b.seq);

@@ -356,6 +356,53 @@ describe('MCP tools through the official client on the devnet', function () {
       assert.match(huge, /^Invalid argument amount: more ADA than exists/);
     });
 
+    it('an identifier argument given as a name or ticker is refused saying what it must be and how to find it', async () => {
+      const fail = async (name: string, args: Json) => {
+        const r = (await client.callTool({ name, arguments: args })) as Json;
+        assert.equal(r.isError, true, name);
+        return text(r);
+      };
+      assert.equal(
+        await fail('get_token', { unit: 'NIGHT' }),
+        'Invalid arguments for get_token: unit must be a token unit, policy id (56 hex) + asset name hex, not a name or ticker (call search with the name to get its unit); ADA itself (lovelace) has no token answer; fix them as its inputSchema says and call it again.',
+      );
+      assert.match(
+        await fail('get_swap_quote', { tokenIn: 'ADA', tokenOut: s.unit, amount: 1 }),
+        /tokenIn must be lovelace \(ADA\) or a token unit, .*call search with the name to get its unit\); fix them/,
+      );
+      // One sentence for the two rules the id breaks (length and form).
+      assert.match(
+        await fail('get_stake_pool', { poolId: 'CRANE' }),
+        /^Invalid arguments for get_stake_pool: poolId must be a pool1… id or the pool’s key hash \(56 hex\), not a ticker \(call search with the ticker to find it\); fix them/,
+      );
+      assert.match(await fail('get_nft_collection', { policyId: 'Chain Golems' }), /call list_nft_collections/);
+      // The wording is the errors', not the published schema's.
+      const listed = JSON.stringify((await client.listTools()).tools);
+      assert.ok(!listed.includes('x-expected'), 'tools/list publishes standard JSON Schema only');
+    });
+
+    it('an empty or blank query is refused alike by every tool that takes one, saying to leave it out', async () => {
+      for (const name of [
+        'list_tokens',
+        'list_nft_collections',
+        'list_stake_pools',
+        'list_governance_actions',
+        'get_news',
+      ])
+        for (const query of ['', '  ']) {
+          const r = (await client.callTool({ name, arguments: { query } })) as Json;
+          assert.equal(r.isError, true, `${name} ${JSON.stringify(query)}: ${JSON.stringify(r).slice(0, 200)}`);
+          assert.match(
+            text(r),
+            /query must be a search text of 1 to 100 characters, not only spaces \(leave query out to list everything\)/,
+            name,
+          );
+        }
+      const r = (await client.callTool({ name: 'search', arguments: { query: ' ' } })) as Json;
+      assert.equal(r.isError, true);
+      assert.match(text(r), /query must be a search text of 1 to 200 characters, not only spaces/);
+    });
+
     it('list_stake_pools: filters by maxMarginPct and maxSaturationPct, sorts, reports blocks this epoch', async () => {
       const all = await rest('/staking/pools?pageSize=200');
       const cap = 50;
@@ -398,6 +445,15 @@ describe('MCP tools through the official client on the devnet', function () {
         tx.swaps.map((w: Json) => w.tradeId).filter((id: number) => ours.includes(id)),
         ours.sort((a: number, b: number) => a - b),
       );
+      // Its amounts as the REST trade gives them: decimal-adjusted (spec: Units), named, the base units beside.
+      for (const t of (trades.items as Json[]).filter((x) => x.txHash === s.txHash)) {
+        const w = (tx.swaps as Json[]).find((x) => x.tradeId === t.id) as Json;
+        assert.deepEqual(
+          [w.amountIn, w.amountOut, w.tokenInName, w.tokenOutName],
+          [t.amountIn, t.amountOut, t.tokenIn.displayName, t.tokenOut.displayName],
+        );
+        assert.equal(w.amountInRaw, String(BigInt(Math.round(t.amountIn * 10 ** t.tokenIn.decimals))));
+      }
       if (tx.valid && tx.certificates.length === 0 && tx.withdrawals.length === 0) {
         const net = (tx.netChanges as Json[]).reduce((a, c) => a + BigInt(c.lovelace), 0n);
         assert.equal(net, -BigInt(tx.feeLovelace));

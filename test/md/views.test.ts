@@ -190,6 +190,42 @@ describe('Markdown views on a devnet-synced store', function () {
     assert.equal(Number(row![0]!.replace(/,/g, '')), Number(lovelace) / 1e6);
   });
 
+  it('a token/token trade names the token its ADA price is of; a stake key shows its rewards as REST does', async () => {
+    type Row = { id: number; tokenA: { unit: string } };
+    const pools = JSON.parse((await get('/api/v1/pools?pageSize=200')).text) as { items: Row[] };
+    let checked = 0;
+    for (const p of pools.items.filter((x) => x.tokenA.unit !== 'lovelace')) {
+      const trades = JSON.parse((await get(`/api/v1/pools/${p.id}/trades?limit=20`)).text) as {
+        items: {
+          txHash: string;
+          priceAda: number | null;
+          tokenOut: { displayName: string };
+          amountOut: number | null;
+        }[];
+      };
+      const rows = tableRows((await get(`/api/md/pool/${p.id}`)).text, 'Time (UTC)');
+      for (const [i, t] of trades.items.entries()) {
+        if (t.priceAda === null) continue;
+        // The bought token (REST: priceAda is of the token bought), after the price.
+        assert.match(
+          rows[i]![4]!,
+          new RegExp(` per ${t.tokenOut.displayName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+        );
+        checked++;
+      }
+    }
+    assert.ok(checked > 0, 'the devnet has token/token trades');
+    // The key's rewards column is REST's figure (its ledger value is checked in test/staking/staking-devnet.test.ts).
+    const w = s.devnet.world.wallets[3]!;
+    const rest = JSON.parse((await get(`/api/v1/wallet/${w.rewardAddress}`)).text) as { rewards: number | null };
+    assert.notEqual(rest.rewards, null, 'the staking recompute read the key’s reward account');
+    const [row] = tableRows((await get(`/api/md/wallet/${w.rewardAddress}`)).text, 'ADA balance (ADA)');
+    assert.equal(row![1], rest.rewards!.toLocaleString('en-US', { maximumFractionDigits: 6 }));
+    // A payment address carrying the key points to the key's view for them (never counted once per address).
+    const [addrRow] = tableRows((await get(`/api/md/wallet/${w.address}`)).text, 'ADA balance (ADA)');
+    assert.equal(addrRow![1], 'see stake key');
+  });
+
   it('the wallet view takes a $handle and resolves it to the address the devnet ledger has its token at', async () => {
     let found: { handle: string; address: string } | null = null;
     for (const u of s.devnet.ledger.utxos.values()) {

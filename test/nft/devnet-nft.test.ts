@@ -265,6 +265,12 @@ describe('NFT collections and jpg.store on the devnet', function () {
     assert.equal(q.body.total, 1);
     const byPolicy = await get(`/nft/collections?q=${relics.policyId.slice(0, 12)}`);
     assert.equal(byPolicy.body.items[0].policyId, relics.policyId);
+    // Spaces around the text are not part of it (as on /tokens): a pasted policy id still finds its collection.
+    const padded = await get(`/nft/collections?q=%20${relics.policyId}%20`);
+    assert.deepEqual(
+      padded.body.items.map((r: Json) => r.policyId),
+      [relics.policyId],
+    );
     const floor = (await get('/nft/collections?sort=floor&pageSize=200')).body.items as Json[];
     const floors = floor.map((r) => r.floor);
     const firstNull = floors.indexOf(null);

@@ -24,6 +24,7 @@ import { httpMetadataFetcher } from '../../activities/staking/metadata.js';
 import { createApp } from '../../api/app.js';
 import { explorerRoutes } from '../../api/routes/explorer.js';
 import { stakingRoutes } from '../../api/routes/staking.js';
+import { walletRoutes } from '../../api/routes/wallet.js';
 import { ajv } from '../../api/schema.js';
 import { hash256, rewardAddress } from '../../cardano/address.js';
 import { startDevnet, type Devnet } from '../../devnet/index.js';
@@ -229,9 +230,17 @@ describe('stake pools on the devnet', function () {
       assert.ok(ajv.validate(explorerRoutes.address.response, body), JSON.stringify(ajv.errors));
       return body;
     };
+    const wallet = async (address: string) => {
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/wallet/${address}`);
+      const body = (await res.json()) as Json;
+      if (res.status === 200)
+        assert.ok(ajv.validate(walletRoutes.portfolio.response, body), JSON.stringify(ajv.errors));
+      return { status: res.status, body };
+    };
     try {
       let positive = 0;
       let checked = 0;
+      let wallets = 0;
       for await (const a of env.store.collection(STAKE_ACCOUNTS).scan()) {
         if (checked >= 40) break;
         const account = (await get(a._id)).stakeAccount as Json;
@@ -244,11 +253,21 @@ describe('stake pools on the devnet', function () {
         assert.equal(account.rewardsAsOf, new Date(NOW).toISOString());
         if (BigInt(account.rewardsLovelace as string) > 0n) positive++;
         checked++;
+        // The stake key's wallet portfolio counts the same ledger balance in its total (a key holding no output
+        // has no portfolio: 404).
+        const w = await wallet(a._id);
+        if (w.status === 200) {
+          assert.equal(w.body.rewardsLovelace, ledger.get(a._id), `${a._id}: wallet rewards = the ledger's balance`);
+          const { adaBalance, rewards, totals } = w.body;
+          assert.ok(Math.abs(totals.ada - (adaBalance + rewards + totals.tokensAda)) < 1e-6, `${a._id} total`);
+          if (rewards > 0) wallets++;
+        } else assert.equal(w.status, 404, a._id);
         // A payment address carrying the key shows the same account.
         const [addr] = await env.store.collection(ADDRESSES).find('byStake', { eq: [a._id], limit: 1 });
         if (addr) assert.deepEqual((await get(addr._id)).stakeAccount, account);
       }
       assert.ok(checked >= 10 && positive >= 3, `${checked} registered keys checked, ${positive} with rewards`);
+      assert.ok(wallets >= 3, `${wallets} wallet portfolios with rewards checked`);
     } finally {
       server.close();
     }

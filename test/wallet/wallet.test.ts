@@ -11,7 +11,17 @@ import { pnlTradeFromDoc, pnlTradesFromDocs } from '../../cardano/pnl/trade.js';
 import { walletRoutes } from '../../api/routes/wallet.js';
 import { ajv } from '../../api/schema.js';
 import { baseAddress, enterpriseAddress, rewardAddress } from '../../cardano/address.js';
-import { ADDRESSES, STAKE_SUMMARIES, type AddressDoc } from '../../mongo/collections/chain.js';
+import {
+  ADDRESS_TXS,
+  ADDRESSES,
+  STAKE_ACCOUNTS,
+  STAKE_SUMMARIES,
+  TRANSACTIONS,
+  type AddressDoc,
+  type TxDoc,
+} from '../../mongo/collections/chain.js';
+import { STAKE_REWARDS } from '../../mongo/collections/staking.js';
+import { DERIVED_RUNS } from '../../mongo/collections/sync-state.js';
 import { TOKEN_STATS } from '../../mongo/collections/market-read.js';
 import { put, type Store } from '../../mongo/store.js';
 import { startTestApi, type TestApi } from '../api/seed.js';
@@ -77,6 +87,77 @@ const TRADES = [
   trade({ id: 107, token: SNEK, slot: slotAt(DAY / 3), maker: 'stake1uxsomebodyelse', amountInRaw: '5000000', amountOutRaw: '4000000' }), // prettier-ignore
 ];
 
+// The stake key's reward account: 5 ADA as the staking recompute read it from the ledger 2 days ago; since then a
+// valid transaction withdrew 2 ADA into ADDR_A (so the UTxO balance above already holds them) and one that failed
+// phase-2 validation withdrew nothing. Left to withdraw: 3 ADA.
+const REWARDS_READ_AT = new Date(NOW_MS - 2 * DAY * 1000).toISOString();
+const WITHDRAWAL = 'e1'.repeat(32);
+const FAILED_WITHDRAWAL = 'e2'.repeat(32);
+function withdrawalTx(id: string, ago: number, valid: boolean, lovelace: string): TxDoc {
+  return {
+    _id: id,
+    blockHash: 'f0'.repeat(32),
+    blockHeight: 1,
+    blockIndex: 0,
+    slot: slotAt(ago),
+    time: new Date(NOW_MS - ago * 1000).toISOString(),
+    valid,
+    fee: '200000',
+    size: null,
+    inputs: [],
+    referenceInputs: [],
+    collaterals: [],
+    collateralReturn: null,
+    outputs: [],
+    totalOutput: '0',
+    mint: {},
+    certificates: [],
+    withdrawals: { [STAKE]: lovelace },
+    metadata: null,
+    validityInterval: { invalidBefore: null, invalidAfter: null },
+    proposals: 0,
+    votes: 0,
+    addresses: [ADDR_A],
+  };
+}
+const rewardOps = () => [
+  put(STAKE_ACCOUNTS, {
+    _id: STAKE,
+    credential: STAKE_CRED,
+    script: false,
+    registered: true,
+    deposit: '2000000',
+    poolId: null,
+    drep: null,
+    withdrawn: '2000000',
+    slot: slotAt(DAY / 2),
+  }),
+  put(STAKE_REWARDS, { _id: STAKE, rewards: '5000000' }),
+  put(DERIVED_RUNS, {
+    _id: 'recomputeStaking',
+    generation: 0,
+    from: null,
+    startedAt: REWARDS_READ_AT,
+    finishedAt: REWARDS_READ_AT,
+  }),
+  put(TRANSACTIONS, withdrawalTx(WITHDRAWAL, DAY, true, '2000000')),
+  put(TRANSACTIONS, withdrawalTx(FAILED_WITHDRAWAL, DAY / 2, false, '1000000')),
+  // A withdrawal before the reading is in the ledger's figure already.
+  put(TRANSACTIONS, withdrawalTx('e3'.repeat(32), 3 * DAY, true, '4000000')),
+  ...[
+    [WITHDRAWAL, DAY],
+    [FAILED_WITHDRAWAL, DAY / 2],
+    ['e3'.repeat(32), 3 * DAY],
+  ].map(([tx, ago]) =>
+    put(ADDRESS_TXS, {
+      _id: `${ADDR_A}|${slotAt(Number(ago))}|0|${tx}`,
+      stakeAddress: STAKE,
+      slot: slotAt(Number(ago)),
+      blockIndex: 0,
+    }),
+  ),
+];
+
 async function seed(store: Store): Promise<void> {
   await prepare(store);
   await store.write([
@@ -103,6 +184,7 @@ async function seed(store: Store): Promise<void> {
     put(TOKEN_STATS, stats(HOSK, { priceAda: 0.002, change24h: -5 })),
     ...putAll.trades(TRADES),
     ...lotsOf(STAKE),
+    ...rewardOps(),
   ]);
 }
 
@@ -158,7 +240,11 @@ describe('wallet REST routes', () => {
       );
       assert.equal(w.positions[0].valueUsd, 22.5);
       assert.equal(w.positions[0].change24h, 10);
-      assert.deepEqual(w.totals, { ada: 66, usd: 33, tokensAda: 46, unpriced: 1 });
+      // 20 ADA + 3 ADA of rewards + 45 + 1 ADA of tokens, at 0.5 USD per ADA.
+      assert.equal(w.rewards, 3);
+      assert.equal(w.rewardsLovelace, '3000000');
+      assert.equal(w.rewardsAsOf, REWARDS_READ_AT);
+      assert.deepEqual(w.totals, { ada: 69, usd: 34.5, tokensAda: 46, rewardsAda: 3, unpriced: 1 });
       assert.equal(w.positions[0].asset.logo, `http://api.test/api/v1/assets/${SNEK}/logo`, 'logos=url honoured');
       assert.equal(w.asOf, new Date(NOW_MS).toISOString());
     });
@@ -168,6 +254,11 @@ describe('wallet REST routes', () => {
       assert.equal(w.addresses, 1);
       assert.equal(w.stakeAddress, STAKE);
       assert.equal(w.adaBalance, 7.5);
+      // The rewards are the key's, counted in its portfolio only: never once per address.
+      assert.equal(w.rewards, null);
+      assert.equal(w.rewardsLovelace, null);
+      assert.equal(w.totals.rewardsAda, 0);
+      assert.equal(w.totals.ada, 7.5 + 10 * 1.5);
       assert.deepEqual(
         w.positions.map((p: Json) => [p.asset.unit, p.balance]),
         [
@@ -315,6 +406,9 @@ describe('wallet REST routes', () => {
         positions.map((p) => p.change24hPct),
         [1000, -500, null],
       );
+      // The key's unwithdrawn rewards and the total that counts them, as REST answers them (whole ADA).
+      const sc = result.structuredContent as Json;
+      assert.deepEqual([sc.rewards, sc.rewardsLovelace, sc.totals.rewardsAda, sc.totals.ada], [3, '3000000', 3, 69]);
     });
   });
 });

@@ -22,7 +22,10 @@ export function tradeTable(ctx: ViewContext, trades: Trade[], withPool = false):
       t.side ?? '—',
       `${num(t.amountIn, 6)} ${t.tokenIn.displayName}`,
       t.amountOut === null ? '—' : `${num(t.amountOut, 6)} ${t.tokenOut.displayName}`,
-      price(t.priceAda),
+      // A trade of two tokens: the price is the bought token's, named since it differs from row to row.
+      t.priceAda !== null && t.tokenIn.unit !== 'lovelace' && t.tokenOut.unit !== 'lovelace'
+        ? `${price(t.priceAda)} per ${t.tokenOut.displayName}`
+        : price(t.priceAda),
       num(t.valueAda),
       t.status,
       t.makerAddress ? link(short(t.makerAddress), md(ctx, `/wallet/${t.makerAddress}`)) : '—',

@@ -142,8 +142,10 @@ export interface Wallet {
   addresses: number;
   complete: boolean;
   adaBalance: number;
+  /** The stake key's unwithdrawn rewards, whole ADA; null for a payment address or when unknown. */
+  rewards: number | null;
   positions: WalletPosition[];
-  totals: { ada: number; usd: number | null; tokensAda: number; unpriced: number };
+  totals: { ada: number; usd: number | null; tokensAda: number; rewardsAda: number; unpriced: number };
   adaUsd: number | null;
   /** Handles held, each written with its `$` as REST answers them (`$nova.eth`). */
   handles: string[];

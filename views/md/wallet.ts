@@ -12,10 +12,23 @@ export function renderWallet(ctx: ViewContext, w: Wallet, trades: TradePage, req
       `${who}${w.stakeAddress && w.stakeAddress !== w.address ? ` · stake key ${w.stakeAddress}` : ''}${w.addresses > 1 ? ` · ${w.addresses} addresses combined${w.complete ? '' : ' (bounded: not every address summed)'}` : ''}${w.handles.length ? ` · handles ${w.handles.join(', ')}` : ''}`,
     ),
     table(
-      ['ADA balance (ADA)', 'Tokens value (ADA)', 'Total (ADA)', 'Total (USD)', 'Unpriced tokens'],
+      [
+        'ADA balance (ADA)',
+        'Staking rewards (ADA)',
+        'Tokens value (ADA)',
+        'Total (ADA)',
+        'Total (USD)',
+        'Unpriced tokens',
+      ],
       [
         [
           adaExact(w.adaBalance),
+          // A payment address's rewards are its stake key's: the stake key's view counts them.
+          w.rewards === null
+            ? w.stakeAddress && w.stakeAddress !== w.address
+              ? 'see stake key'
+              : '—'
+            : adaExact(w.rewards),
           num(w.totals.tokensAda),
           num(w.totals.ada),
           num(w.totals.usd),
