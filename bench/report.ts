@@ -10,10 +10,23 @@ import { dirname } from 'node:path';
 import type { LoadResult } from './http.js';
 import { mainnetTxSample, type TxSample } from './mainnet-weight.js';
 
+/** The checked-out commit (short hash; `+changes` when the tracked files differ from it), 'unknown' outside git. */
+function headCommit(): string {
+  try {
+    const hash = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).trim();
+    return dirty ? `${hash}+changes` : hash;
+  } catch {
+    return 'unknown';
+  }
+}
+
 export class Report {
   private readonly lines: string[] = [];
   private readonly startLoad = loadavg();
   private readonly started = new Date();
+  /** The code measured: read when the run starts (its children load the tree as it is then). */
+  private readonly commit = headCommit();
 
   constructor(
     readonly title: string,
@@ -55,13 +68,9 @@ export class Report {
   write(path: string): string {
     const end = loadavg();
     const cpu = cpus();
-    const commit = (() => {
-      try {
-        return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-      } catch {
-        return 'unknown';
-      }
-    })();
+    const now = headCommit();
+    // Children started later in the run (an API per size or route table) loaded the tree as it was then.
+    const commit = now === this.commit ? now : `${this.commit} (the tree changed to ${now} during the run)`;
     const la = (l: number[]) => l.map((x) => x.toFixed(2)).join(' / ');
     const head = [
       `# ${this.title}`,
