@@ -1,0 +1,66 @@
+/**
+ * The write batches of a slice on a store that commits slowly. On FerretDB a slice's batch of 425 devnet blocks took
+ * 9 min 17 s to commit, near the activity's 10-minute start-to-close timeout: a slice bounded only the time it spent
+ * taking blocks (60 s), not the commit of what it took. A batch now ends once its commit would take longer than the
+ * write budget at the speed the store committed the previous batch. Scaled down here: every statement takes 1 ms to
+ * commit, the budget is 400 ms.
+ */
+import assert from 'node:assert/strict';
+import { createSyncActivities } from '../../activities/sync/index.js';
+import type { Store, WriteOp } from '../../mongo/store.js';
+import { buildChain } from './build-chain.js';
+import { chainDigest, syncAll, tempStore } from './helpers.js';
+import { memoryChain } from './memory-chain.js';
+
+const MS_PER_OP = 1;
+const BUDGET_MS = 400;
+
+/** The store as a server store (MongoDB, FerretDB), each write taking MS_PER_OP per statement; logs each write. */
+function slowServerStore(store: Store, writes: { ops: number; ms: number }[]): Store {
+  const wrapped = Object.create(store) as Store & { kind: string };
+  Object.defineProperty(wrapped, 'kind', { value: 'mongodb' });
+  wrapped.write = async (ops: readonly WriteOp[]) => {
+    const t0 = performance.now();
+    await new Promise((r) => setTimeout(r, ops.length * MS_PER_OP));
+    await store.write(ops);
+    writes.push({ ops: ops.length, ms: performance.now() - t0 });
+  };
+  return wrapped;
+}
+
+describe('sync: write batches on a slow store stay within the write budget', function () {
+  this.timeout(120_000);
+
+  it('commits a 300-block slice in batches that each take about the budget, the chain as a clean sync', async () => {
+    const { events } = buildChain({ blocks: 300, forkEvery: 0, seed: 5 });
+    const clean = await tempStore();
+    const slow = await tempStore();
+    try {
+      await syncAll(clean.store, memoryChain(events), 500);
+      const writes: { ops: number; ms: number }[] = [];
+      const acts = createSyncActivities({
+        store: slowServerStore(slow.store, writes),
+        chain: memoryChain(events),
+        k: 2160,
+        network: 'mainnet',
+        writeBudgetMs: BUDGET_MS,
+      });
+      const started = performance.now();
+      const r = await acts.syncSlice({ maxBlocks: 500, waitMs: 0 });
+      const ms = performance.now() - started;
+      assert.equal(r.blocks, 300, 'the slice took every block (its 60 s for taking blocks never ran out)');
+      const statements = writes.reduce((n, w) => n + w.ops, 0);
+      // Before: one batch of all 300 blocks, a commit of `statements` ms.
+      assert.ok(statements * MS_PER_OP > 4 * BUDGET_MS, `${statements} statements: the test would show nothing`);
+      assert.ok(writes.length >= 4, `${writes.length} writes`);
+      for (const w of writes)
+        assert.ok(w.ms < 2 * BUDGET_MS, `a write of ${w.ops} statements took ${Math.round(w.ms)} ms`);
+      // Batches commit one after another while the next is applied: the slice takes about their sum.
+      assert.ok(ms < statements * MS_PER_OP + 2_000, `slice ${Math.round(ms)} ms`);
+      assert.deepEqual(await chainDigest(slow.store), await chainDigest(clean.store));
+    } finally {
+      await clean.cleanup();
+      await slow.cleanup();
+    }
+  });
+});
