@@ -280,6 +280,9 @@ export function createSyncActivities(deps: SyncDeps) {
           const seconds = Math.max(1e-3, (performance.now() - t0) / 1000);
           lastWrite = { opsPerSecond: ops.length / seconds, opsPerBlock: ops.length / blocks };
         });
+        // settle() awaits it and throws its failure; a slice that fails before (the chain source gone) must not leave
+        // it unhandled when it fails too: Node would end the worker process (seen with FerretDB stopped).
+        inFlight.catch(() => undefined);
         state = new SliceState(store, state);
         undo = [];
         applied = [];

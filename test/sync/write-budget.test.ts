@@ -63,4 +63,36 @@ describe('sync: write batches on a slow store stay within the write budget', fun
       await slow.cleanup();
     }
   });
+
+  it('a slice failing while its write is in flight leaves no unhandled rejection when that write fails too', async () => {
+    // Seen on FerretDB stopped while the worker stopped: the slice failed on the chain source, then its write batch in
+    // flight failed, nobody awaited it, and Node crashed the worker process (unhandled MongoBulkWriteError).
+    const { events } = buildChain({ blocks: 60, forkEvery: 0, seed: 7 });
+    const t = await tempStore();
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const failing = Object.create(t.store) as Store;
+      Object.defineProperty(failing, 'kind', { value: 'mongodb' }); // batches of 20 blocks: one in flight early
+      failing.write = async () => {
+        await new Promise((r) => setTimeout(r, 100));
+        throw new Error('connection 3 to 127.0.0.1:27017 closed');
+      };
+      const chain = memoryChain(events);
+      let calls = 0;
+      const next = chain.nextEvents.bind(chain);
+      chain.nextEvents = async (max, waitMs) => {
+        if (++calls > 2) throw new Error('ECONNREFUSED 127.0.0.1:1337');
+        return next(max, waitMs);
+      };
+      const acts = createSyncActivities({ store: failing, chain, k: 2160, network: 'mainnet' });
+      await assert.rejects(acts.syncSlice({ maxBlocks: 500, waitMs: 0 }), /ECONNREFUSED/);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.deepEqual(unhandled, []);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      await t.cleanup();
+    }
+  });
 });
