@@ -83,7 +83,10 @@ async function embedded(
 function temporalDown(address: string, e: unknown): unknown {
   if (e instanceof ServiceError) {
     const cause = e.cause instanceof Error ? `: ${e.cause.message.split('\n')[0]}` : '';
-    return new StartupError(`Temporal at ${address} did not answer: ${e.message}${cause}`);
+    // gRPC UNAVAILABLE, DEADLINE_EXCEEDED, or UNIMPLEMENTED (something else listens there): no Temporal answered.
+    const code = (e.cause as { code?: unknown } | undefined)?.code;
+    const down = code === 14 || code === 4 || code === 12;
+    return new StartupError(`Temporal at ${address}${down ? ' did not answer' : ''}: ${e.message}${cause}`);
   }
   // connectTemporal's "Temporal at … is unreachable: …"
   if (e instanceof Error && /is unreachable/.test(e.message)) return new StartupError(e.message);

@@ -387,8 +387,8 @@ export async function temporalRuns(
 }
 
 /**
- * The status lines the store answers (mode, store, sync health, checkpoint, tip): they need no Temporal, so scripts/ops.ts
- * prints them before it asks Temporal, and an operator whose Temporal is down still sees where the sync stands.
+ * The status lines the store answers (mode, store, sync health, checkpoint, tip): they need no Temporal, so
+ * scripts/ops.ts prints them before it asks Temporal, and an operator whose Temporal is down still sees the sync.
  */
 export async function temporalStoreStatus(store: Store, address: string, namespace: string): Promise<string[]> {
   return [`mode: temporal (${address}, namespace ${namespace})`, `store: ${store.kind}`, ...(await syncStatus(store))];
