@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { createSyncActivities } from '../../activities/sync/index.js';
+import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
 import type { Store, WriteOp } from '../../mongo/store.js';
 import { buildChain } from './build-chain.js';
 import { chainDigest, syncAll, tempStore } from './helpers.js';
@@ -61,6 +62,26 @@ describe('sync: write batches on a slow store stay within the write budget', fun
     } finally {
       await clean.cleanup();
       await slow.cleanup();
+    }
+  });
+
+  it('the embedded store keeps its batches of 500 blocks (its commits never reach the budget)', async () => {
+    const { events } = buildChain({ blocks: 1_100, forkEvery: 0, seed: 9 });
+    const t = await tempStore();
+    try {
+      const blocks: number[] = [];
+      const counting = Object.create(t.store) as Store;
+      counting.write = async (ops: readonly WriteOp[]) => {
+        const n = ops.filter((o) => 'put' in o && o.coll === 'checkpoints').length;
+        if (n) blocks.push((await t.store.collection(CHECKPOINTS).get('sync'))?.height ?? 0);
+        return t.store.write(ops);
+      };
+      const acts = createSyncActivities({ store: counting, chain: memoryChain(events), k: 2160, network: 'mainnet' });
+      assert.equal((await acts.syncSlice({ maxBlocks: 1_100, waitMs: 0 })).blocks, 1_100);
+      // The checkpoint height before each batch's write: batches of 500, 500 and the last 100.
+      assert.deepEqual(blocks, [0, 500, 1_000]);
+    } finally {
+      await t.cleanup();
     }
   });
 
