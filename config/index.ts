@@ -150,7 +150,7 @@ export const CONFIG_KEYS = {
       }),
   ),
   SYNC_SLICE_BLOCKS: key(
-    'Blocks per sync slice (one activity; written in batches of up to 500 blocks, each atomic with its checkpoint; a slice also ends after 60 s).',
+    'Blocks per sync slice (one activity; written in batches of up to 500 blocks, each atomic with its checkpoint, fewer when the store commits a batch slower than in 30 s; a slice also ends after 60 s).',
     int(1, 100_000),
     '500',
   ),

@@ -3,6 +3,7 @@
  * Temporal; otherwise it reads and queues runs in the store (DATA_DIR or MONGODB_URI) that the service's embedded
  * runner executes. Mistakes (unknown command, run id or job) exit with code 2 and a one-line reason.
  */
+import { ServiceError } from '@temporalio/client';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { KeysCommandError, KEYS_USAGE, parseKeysArgs, runKeysCommand } from '../api/access/ops-keys.js';
@@ -25,7 +26,8 @@ import {
   queuedMessage,
   temporalRetry,
   temporalRuns,
-  temporalStatus,
+  temporalRunStatus,
+  temporalStoreStatus,
   temporalSyncRun,
   temporalTrigger,
   type OpsCommand,
@@ -74,22 +76,44 @@ async function embedded(
   }
 }
 
+/**
+ * Temporal not answering, as one line naming the address and the reason (exit 1, no stack): at connect, or a call
+ * failing with the client's ServiceError ("Failed to list workflows"), whose gRPC cause says why (UNAVAILABLE…).
+ */
+function temporalDown(address: string, e: unknown): unknown {
+  if (e instanceof ServiceError) {
+    const cause = e.cause instanceof Error ? `: ${e.cause.message.split('\n')[0]}` : '';
+    // gRPC UNAVAILABLE, DEADLINE_EXCEEDED, or UNIMPLEMENTED (something else listens there): no Temporal answered.
+    const code = (e.cause as { code?: unknown } | undefined)?.code;
+    const down = code === 14 || code === 4 || code === 12;
+    return new StartupError(`Temporal at ${address}${down ? ' did not answer' : ''}: ${e.message}${cause}`);
+  }
+  // connectTemporal's "Temporal at … is unreachable: …"
+  if (e instanceof Error && /is unreachable/.test(e.message)) return new StartupError(e.message);
+  return e;
+}
+
 async function temporal(
   cmd: Exclude<OpsCommand, { cmd: 'help' | 'jobs' }>,
   config: Config,
   address: string,
 ): Promise<string[]> {
-  const t = await connectTemporal(config);
+  if (cmd.cmd === 'status') {
+    // The store's lines first, printed before Temporal is asked: with Temporal down the operator still sees the sync.
+    const store = await openOpsStore(config, { readOnly: true });
+    try {
+      console.log((await temporalStoreStatus(store, address, config.TEMPORAL_NAMESPACE)).join('\n'));
+    } finally {
+      await store.close();
+    }
+  }
+  const t = await connectTemporal(config).catch((e: unknown) => {
+    throw temporalDown(address, e);
+  });
   try {
     switch (cmd.cmd) {
-      case 'status': {
-        const store = await openOpsStore(config, { readOnly: true });
-        try {
-          return await temporalStatus(t.client, store, address);
-        } finally {
-          await store.close();
-        }
-      }
+      case 'status':
+        return await temporalRunStatus(t.client);
       case 'runs':
         return await temporalRuns(t.client, cmd);
       case 'retry':
@@ -105,6 +129,8 @@ async function temporal(
           }),
         ];
     }
+  } catch (e) {
+    throw temporalDown(address, e);
   } finally {
     await t.close();
   }
@@ -158,7 +184,8 @@ main(process.argv.slice(2)).catch((e: unknown) => {
     process.exit(2);
   }
   if (e instanceof StartupError) {
-    // The configured store does not answer: one line naming MONGODB_URI (password redacted), no stack.
+    // The configured store or Temporal does not answer: one line naming MONGODB_URI (password redacted) or the
+    // Temporal address, and the reason; no stack.
     console.error(e.message);
     process.exit(1);
   }

@@ -386,14 +386,20 @@ export async function temporalRuns(
   return table(['workflow id', 'workflow', 'status', 'attempts', 'started', 'finished', 'error'], rows);
 }
 
-export async function temporalStatus(client: Client, store: Store, address: string): Promise<string[]> {
+/**
+ * The status lines the store answers (mode, store, sync health, checkpoint, tip): they need no Temporal, so
+ * scripts/ops.ts prints them before it asks Temporal, and an operator whose Temporal is down still sees the sync.
+ */
+export async function temporalStoreStatus(store: Store, address: string, namespace: string): Promise<string[]> {
+  return [`mode: temporal (${address}, namespace ${namespace})`, `store: ${store.kind}`, ...(await syncStatus(store))];
+}
+
+/** The status lines Temporal answers: executions by status and the last failures. */
+export async function temporalRunStatus(client: Client): Promise<string[]> {
   const counts = await Promise.all(
     TEMPORAL_STATUSES.map((s) => client.workflow.count(`ExecutionStatus = "${s}"`).then((c) => c.count)),
   );
   return [
-    `mode: temporal (${address}, namespace ${client.options.namespace})`,
-    `store: ${store.kind}`,
-    ...(await syncStatus(store)),
     `workflow executions: ${TEMPORAL_STATUSES.map((s, i) => `${counts[i] ?? 0} ${s.toLowerCase()}`).join(', ')}`,
     'last failures:',
     ...(await temporalRuns(client, { failed: true, limit: 5, workflow: null })).map((l) => `  ${l}`),

@@ -63,6 +63,8 @@ export interface SyncDeps {
   extensions?: readonly SyncExtension[];
   /** A slice takes no more events after this long (ms of elapsed time; SLICE_MAX_MS when not given). */
   sliceMaxMs?: number;
+  /** How long one write batch should take to commit at the store's measured speed (WRITE_BUDGET_MS when not given). */
+  writeBudgetMs?: number;
   onProgress?: (r: SliceResult & { blocksPerSecond: number }) => void;
   /**
    * Called while a slice makes progress (each round of events, each write it starts) and every `heartbeatEveryMs`
@@ -89,9 +91,30 @@ const HEARTBEAT_EVERY_MS = 10_000;
  * A slice stops taking events after this long, short of its `maxBlocks`, and writes what it applied: on a slow store
  * (FerretDB applies about 2 devnet blocks/s) a slice of SYNC_SLICE_BLOCKS must still end well within the
  * activity's 10-minute start-to-close timeout (workflows/policies.ts), or Temporal would time out and retry
- * attempts that are still making progress.
+ * attempts that are still making progress. It bounds taking blocks; WRITE_BUDGET_MS bounds committing them.
  */
 const SLICE_MAX_MS = 60_000;
+
+/**
+ * A write batch also ends once committing it would take longer than this at the speed (statements per second) the
+ * store committed the last batches of this process (SPEED_WINDOW). Applying blocks in memory is fast on every store; committing them
+ * is what is slow on FerretDB (9 min 17 s for a batch of 425 devnet blocks, near the 10-minute start-to-close
+ * timeout, under the recomputes' load). With it, a slice ends within about SLICE_MAX_MS plus two batches' commits
+ * (the one in flight and its last), a few minutes even when the store slows down severalfold between two batches.
+ * On the embedded store a batch of BLOCKS_PER_WRITE commits in well under a second: the bound never binds there.
+ */
+const WRITE_BUDGET_MS = 30_000;
+/**
+ * Blocks of a batch on a server store (MongoDB, FerretDB) before this process measured two writes: a few seconds on
+ * FerretDB. The first write is no measure on its own: it inserts into empty collections (FerretDB: 455 statements/s,
+ * then 109, 94, 71, 60/s as later batches update what it wrote), and the next batch is sized while it commits.
+ */
+const FIRST_WRITE_BLOCKS = 20;
+/**
+ * The speed a batch is sized for: the slowest of the last this-many commits, so a store slowing down (growing
+ * collections, the recomputes' load) shrinks the next batch at once and one fast commit does not grow it.
+ */
+const SPEED_WINDOW = 3;
 
 /** Chain-sync events requested per round trip (the client pipelines them). */
 const EVENTS_PER_CALL = 100;
@@ -167,6 +190,21 @@ export function createSyncActivities(deps: SyncDeps) {
   }
 
   const store = refusingStore(deps.store);
+
+  /** The last SPEED_WINDOW write batches' commits of this process: statements per second and per block. */
+  const commits: { opsPerSecond: number; opsPerBlock: number }[] = [];
+  const writeBudgetMs = deps.writeBudgetMs ?? WRITE_BUDGET_MS;
+  /**
+   * Blocks the write batch being applied may still take, given `pending` blocks and about `dirty` statements in it
+   * (WRITE_BUDGET_MS); BLOCKS_PER_WRITE when the store's speed does not bound it.
+   */
+  const batchRoom = (pending: number, dirty: number): number => {
+    if (commits.length < 2) return (store.kind === 'embedded' ? BLOCKS_PER_WRITE : FIRST_WRITE_BLOCKS) - pending;
+    const opsPerSecond = Math.min(...commits.map((c) => c.opsPerSecond));
+    const opsPerBlock = Math.max(1, ...commits.map((c) => c.opsPerBlock));
+    const room = (opsPerSecond * writeBudgetMs) / 1000 - dirty;
+    return Math.min(BLOCKS_PER_WRITE - pending, Math.floor(room / opsPerBlock));
+  };
 
   async function syncSliceUnsafe(input: SliceInput): Promise<SliceResult> {
     const { chain } = deps;
@@ -244,7 +282,16 @@ export function createSyncActivities(deps: SyncDeps) {
         ];
         await settle();
         deps.heartbeat?.();
-        inFlight = store.write(ops);
+        const t0 = performance.now();
+        const blocks = applied.length;
+        inFlight = store.write(ops).then(() => {
+          const seconds = Math.max(1e-3, (performance.now() - t0) / 1000);
+          commits.push({ opsPerSecond: ops.length / seconds, opsPerBlock: ops.length / blocks });
+          if (commits.length > SPEED_WINDOW) commits.shift();
+        });
+        // settle() awaits it and throws its failure; a slice that fails before (the chain source gone) must not leave
+        // it unhandled when it fails too: Node would end the worker process (seen with FerretDB stopped).
+        inFlight.catch(() => undefined);
         state = new SliceState(store, state);
         undo = [];
         applied = [];
@@ -298,14 +345,17 @@ export function createSyncActivities(deps: SyncDeps) {
         total++;
       }
       // Between runs only: the blocks of a run were prefetched into the current state.
-      if (applied.length >= BLOCKS_PER_WRITE || state.dirtyCount >= DOCS_PER_WRITE) await flush(false);
+      const dirty = state.dirtyCount;
+      if (dirty >= DOCS_PER_WRITE || batchRoom(applied.length, dirty + undo.length) <= 0) await flush(false);
     };
 
     const sliceStarted = performance.now();
     const sliceMaxMs = deps.sliceMaxMs ?? SLICE_MAX_MS;
     while (total < input.maxBlocks && performance.now() - sliceStarted < sliceMaxMs) {
+      // No more blocks than the write batch has room for (at least one: a batch that is full was written already).
+      const room = Math.max(1, batchRoom(applied.length, state.dirtyCount + undo.length));
       const events: ChainEvent[] = await chain.nextEvents(
-        Math.min(EVENTS_PER_CALL, input.maxBlocks - total),
+        Math.min(EVENTS_PER_CALL, input.maxBlocks - total, room),
         total === 0 ? input.waitMs : 0,
       );
       deps.heartbeat?.();

@@ -2,7 +2,7 @@
  * Wallet sign-in for the account area: the server issues a nonce and the exact message to sign, the wallet signs it
  * with CIP-30 `signData`, and a verified signature over an unexpired, unused nonce yields a short-lived session.
  * Nonces are single-use: claimed atomically (in this process; through Redis `SET NX` across replicas when Redis is
- * configured) before the session is created, then deleted. Session tokens are stored as SHA-256 only.
+ * configured and answers) before the session is created, then deleted. Session tokens are stored as SHA-256 only.
  */
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -96,9 +96,16 @@ export class SignIn {
     if (this.claiming.has(nonce)) return false;
     this.claiming.add(nonce);
     try {
-      if (this.opts.redis) {
-        const ok = await this.opts.redis.set(`cds:nonce:${nonce}`, '1', 'PX', Math.max(1, ttlMs), 'NX');
-        if (ok !== 'OK') return false;
+      // Across replicas through Redis. While Redis does not answer (down or restarting: not `ready`, or the
+      // command fails) the claim is this process's and the store's alone, as the per-minute limits then count in
+      // this process (limits.ts sharedUp) rather than holding the request until the client gives up and answering
+      // 500. The nonce stays single-use against any later replay (its document is deleted below); only requests
+      // racing on two replicas within the same instant could both pass, each opening a session for the signer.
+      const redis = this.opts.redis;
+      if (redis?.status === 'ready') {
+        const key = `cds:nonce:${nonce}`;
+        const ok = await redis.set(key, '1', 'PX', Math.max(1, ttlMs), 'NX').catch(() => 'no answer' as const);
+        if (ok !== 'OK' && ok !== 'no answer') return false; // null: another replica claimed it first
       }
       // Re-read after the claim: another process may have consumed (deleted) it before we got here.
       const still = await this.nonces.get(nonce);

@@ -31,6 +31,7 @@ import {
 } from 'prom-client';
 import { JOB_HEALTH, readSyncLag, syncCondition, type JobHealthDoc } from '../../mongo/collections/sync-state.js';
 import type { Store } from '../../mongo/store.js';
+import { METRICS_STORE_MS, withinMs } from '../store-budget.js';
 
 /** What a finished sync slice reports (activities/sync SliceResult plus its speed). */
 export interface SliceFigures {
@@ -110,7 +111,7 @@ export function createMetrics(opts: { defaultMetrics?: boolean; work?: boolean }
   // Sync position: one store read per scrape, shared by the gauges below.
   let reading: Promise<Awaited<ReturnType<typeof readSyncLag>> | null> | null = null;
   const position = () => {
-    reading ??= (source ? readSyncLag(source.store, source.now()) : Promise.resolve(null))
+    reading ??= (source ? withinMs(readSyncLag(source.store, source.now()), METRICS_STORE_MS) : Promise.resolve(null))
       .catch(() => null)
       .finally(() => setTimeout(() => (reading = null), 0));
     return reading;
@@ -157,12 +158,12 @@ export function createMetrics(opts: { defaultMetrics?: boolean; work?: boolean }
   // store that does not answer gives no samples, and the scrape still carries every other metric (it was a 500).
   let jobsReading: Promise<JobHealthDoc[] | null> | null = null;
   const jobDocs = () => {
-    jobsReading ??= (async () => {
-      if (!source) return null;
+    const read = async (store: Store) => {
       const docs: JobHealthDoc[] = [];
-      for await (const j of source.store.collection(JOB_HEALTH).scan()) docs.push(j);
+      for await (const j of store.collection(JOB_HEALTH).scan()) docs.push(j);
       return docs;
-    })()
+    };
+    jobsReading ??= (source ? withinMs(read(source.store), METRICS_STORE_MS) : Promise.resolve(null))
       .catch(() => null)
       .finally(() => setTimeout(() => (jobsReading = null), 0));
     return jobsReading;

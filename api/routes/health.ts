@@ -9,6 +9,7 @@
  *   error retrying cannot fix, source unreachable, failing, not running), with the operator's next step.
  * - /healthz/jobs: for monitors. 200 while every scheduled job's last run succeeded; 503 naming each job whose
  *   retries ran out (recorded by the job on either engine), with the operator's next step. /readyz names them too.
+ * A store read of a probe that takes longer than PROBE_STORE_MS counts as the store not answering (store-budget.ts).
  */
 import Router from '@koa/router';
 import type Koa from 'koa';
@@ -16,13 +17,14 @@ import { failingJobs, readSyncLag, syncCondition, type SyncLag } from '../../mon
 import type { ApiDeps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { requestLog } from '../middleware.js';
+import { PROBE_STORE_MS, withinMs } from '../store-budget.js';
 
 export function healthRouter({ store, log, now = Date.now, workerDown }: ApiDeps): Router {
   const router = new Router();
   const read = async (ctx: Koa.Context, what: string): Promise<SyncLag> => {
     ctx.set('Cache-Control', 'no-store');
     try {
-      return await readSyncLag(store, now());
+      return await withinMs(readSyncLag(store, now()), PROBE_STORE_MS);
     } catch (err) {
       requestLog(ctx, log).warn({ err }, `${what}: store read failed`);
       throw new AppError(503, `${what === 'readiness' ? 'not ready' : 'sync unknown'}: the store does not answer`);
@@ -54,7 +56,7 @@ export function healthRouter({ store, log, now = Date.now, workerDown }: ApiDeps
 
   const jobs = async (ctx: Koa.Context, what: string) =>
     (
-      await failingJobs(store).catch((err: unknown) => {
+      await withinMs(failingJobs(store), PROBE_STORE_MS).catch((err: unknown) => {
         requestLog(ctx, log).warn({ err }, `${what}: store read failed`);
         throw new AppError(503, `${what === 'readiness' ? 'not ready' : 'jobs unknown'}: the store does not answer`);
       })

@@ -214,4 +214,37 @@ describe('access: Redis stops and comes back while two replicas serve (REDIS_URL
       for (const c of clients) c.disconnect();
     }
   });
+
+  it('signs a wallet in at once while Redis is down, the nonce still single-use', async () => {
+    const url = `redis://127.0.0.1:${port}`;
+    const store = new MemoryStore();
+    const redis = new Redis(url);
+    const app = await startTestApp(store, testConfig({ REDIS_URL: url }), { redis });
+    try {
+      for (let i = 0; i < 200 && redis.status !== 'ready'; i++) await new Promise((r) => setTimeout(r, 50));
+      await stop();
+      for (let i = 0; i < 100 && redis.status === 'ready'; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.notEqual(redis.status, 'ready');
+      const wallet = new TestWallet();
+      const t0 = performance.now();
+      const n = await request(`${app.url}/account/api/nonce`, { method: 'POST', body: { address: wallet.address } });
+      assert.equal(n.status, 200, JSON.stringify(n.body));
+      const signed = {
+        address: wallet.address,
+        ...wallet.signData(wallet.address, (n.body as { payload: string }).payload),
+      };
+      const session = await request(`${app.url}/account/api/session`, { method: 'POST', body: signed });
+      // Before: the nonce's Redis claim failed and the sign-in was a 500.
+      assert.equal(session.status, 200, JSON.stringify(session.body));
+      assert.match(session.headers.get('set-cookie') ?? '', /^cds_session=cdss_/);
+      assert.ok(performance.now() - t0 < 2_000, 'answered at once');
+      const replay = await request(`${app.url}/account/api/session`, { method: 'POST', body: signed });
+      assert.equal(replay.status, 401);
+      assert.match((replay.body as { error: string }).error, /already used nonce/);
+    } finally {
+      await app.close();
+      redis.disconnect();
+      await start();
+    }
+  });
 });

@@ -237,6 +237,65 @@ describe('API app: the store does not answer (MongoDB down)', () => {
   });
 });
 
+describe('API app: the store holds every read (MongoDB down, the driver waiting for a server)', () => {
+  it('answers the probes 503 within their budget and /metrics with sync_healthy 0 within its own', async function () {
+    this.timeout(30_000);
+    // The MongoDB driver holds each operation for serverSelectionTimeoutMS (30 s by default) before it fails: seen
+    // with FerretDB stopped, /readyz took 30 s to answer, longer than any Kubernetes probe waits (1-5 s).
+    let down = false;
+    const never = <T>(): Promise<T> => new Promise<T>(() => undefined);
+    const holding = (s: Store): Store => ({
+      ...s,
+      kind: s.kind,
+      collection: <D extends { _id: string }>(spec: CollectionSpec<D>): Collection<D> => {
+        const c = s.collection(spec);
+        const when =
+          <A extends unknown[], R>(f: (...a: A) => R) =>
+          (...a: A): R =>
+            (down ? never() : f(...a)) as R;
+        return {
+          ...c,
+          get: when(c.get.bind(c)),
+          getMany: when(c.getMany.bind(c)),
+          find: when(c.find.bind(c)),
+          findKeys: when(c.findKeys.bind(c)),
+          count: when(c.count.bind(c)),
+          scan: (...a: Parameters<typeof c.scan>) => {
+            if (!down) return c.scan(...a);
+            return (async function* () {
+              yield* [] as D[];
+              await never();
+            })();
+          },
+        };
+      },
+    });
+    const api = await startTestApi(seedChain, { wrapStore: holding });
+    try {
+      assert.equal((await api.get('/readyz')).status, 200);
+      down = true;
+      for (const path of ['/readyz', '/healthz/sync', '/healthz/jobs']) {
+        const t0 = performance.now();
+        const r = await api.get(path);
+        const ms = performance.now() - t0;
+        assert.equal(r.status, 503, path);
+        assert.match((r.body as Json).error, /the store does not answer/, path);
+        assert.ok(ms < 3_000, `${path} answered in ${Math.round(ms)} ms`);
+      }
+      const t0 = performance.now();
+      const metrics = await fetch(`${api.url}/metrics`);
+      const text = await metrics.text();
+      const ms = performance.now() - t0;
+      assert.equal(metrics.status, 200);
+      assert.match(text, /^cardano_sync_healthy 0$/m);
+      // Under Prometheus' default scrape_timeout (10 s).
+      assert.ok(ms < 7_000, `/metrics answered in ${Math.round(ms)} ms`);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
 describe('API app: the log of probe answers', () => {
   it('logs a 503 of /readyz and /healthz/* as one warn-level request line; other 5xx stay errors', async () => {
     const lines: Json[] = [];
