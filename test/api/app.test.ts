@@ -28,6 +28,36 @@ function rawGet(
   });
 }
 
+/** `s` whose reads answer `whenDown()` (a driver error, or a wait that never ends) while `down()` is true. */
+function switchable(s: Store, down: () => boolean, whenDown: () => Promise<never>): Store {
+  return {
+    ...s,
+    kind: s.kind,
+    collection: <D extends { _id: string }>(spec: CollectionSpec<D>): Collection<D> => {
+      const c = s.collection(spec);
+      const when =
+        <A extends unknown[], R>(f: (...a: A) => R) =>
+        (...a: A): R =>
+          (down() ? whenDown() : f(...a)) as R;
+      return {
+        ...c,
+        get: when(c.get.bind(c)),
+        getMany: when(c.getMany.bind(c)),
+        find: when(c.find.bind(c)),
+        findKeys: when(c.findKeys.bind(c)),
+        count: when(c.count.bind(c)),
+        scan: (...a: Parameters<typeof c.scan>) => {
+          if (!down()) return c.scan(...a);
+          return (async function* () {
+            yield* [] as D[];
+            await whenDown();
+          })();
+        },
+      };
+    },
+  };
+}
+
 describe('API app: probes, request ids, errors, CORS, conditional GET', () => {
   let api: TestApi;
   before(async () => {
@@ -176,33 +206,7 @@ describe('API app: the store does not answer (MongoDB down)', () => {
           {} as ConstructorParameters<typeof MongoServerSelectionError>[1],
         ),
       );
-    const flaky = (s: Store): Store => ({
-      ...s,
-      kind: s.kind,
-      collection: <D extends { _id: string }>(spec: CollectionSpec<D>): Collection<D> => {
-        const c = s.collection(spec);
-        const when =
-          <A extends unknown[], R>(f: (...a: A) => R) =>
-          (...a: A): R =>
-            (down ? gone() : f(...a)) as R;
-        return {
-          ...c,
-          get: when(c.get.bind(c)),
-          getMany: when(c.getMany.bind(c)),
-          find: when(c.find.bind(c)),
-          findKeys: when(c.findKeys.bind(c)),
-          count: when(c.count.bind(c)),
-          scan: (...a: Parameters<typeof c.scan>) => {
-            if (!down) return c.scan(...a);
-            return (async function* () {
-              yield* [] as D[];
-              await gone();
-            })();
-          },
-        };
-      },
-    });
-    const api = await startTestApi(seedChain, { wrapStore: flaky });
+    const api = await startTestApi(seedChain, { wrapStore: (s) => switchable(s, () => down, gone) });
     try {
       assert.equal((await api.get(`/api/v1/explorer/blocks/${TIP.height}`)).status, 200);
       down = true;
@@ -244,33 +248,7 @@ describe('API app: the store holds every read (MongoDB down, the driver waiting 
     // with FerretDB stopped, /readyz took 30 s to answer, longer than any Kubernetes probe waits (1-5 s).
     let down = false;
     const never = <T>(): Promise<T> => new Promise<T>(() => undefined);
-    const holding = (s: Store): Store => ({
-      ...s,
-      kind: s.kind,
-      collection: <D extends { _id: string }>(spec: CollectionSpec<D>): Collection<D> => {
-        const c = s.collection(spec);
-        const when =
-          <A extends unknown[], R>(f: (...a: A) => R) =>
-          (...a: A): R =>
-            (down ? never() : f(...a)) as R;
-        return {
-          ...c,
-          get: when(c.get.bind(c)),
-          getMany: when(c.getMany.bind(c)),
-          find: when(c.find.bind(c)),
-          findKeys: when(c.findKeys.bind(c)),
-          count: when(c.count.bind(c)),
-          scan: (...a: Parameters<typeof c.scan>) => {
-            if (!down) return c.scan(...a);
-            return (async function* () {
-              yield* [] as D[];
-              await never();
-            })();
-          },
-        };
-      },
-    });
-    const api = await startTestApi(seedChain, { wrapStore: holding });
+    const api = await startTestApi(seedChain, { wrapStore: (s) => switchable(s, () => down, never) });
     try {
       assert.equal((await api.get('/readyz')).status, 200);
       down = true;
