@@ -1,6 +1,6 @@
 /**
  * How much heavier a mainnet block is than a devnet block, for the replay projection: the devnet averages a few
- * transactions per block, a mainnet block of the DEX era tens. The mainnet side is read from the real recorded
+ * transactions per block, a mainnet block of the DEX era tens, and several times the bytes. The mainnet side is read from the real recorded
  * mainnet blocks of the shared fixtures (Ogmios v6 JSON, `fixtures/chain/ogmios/real`, the Alonzo era and later
  * only, the span the projection replays); a sample of a few blocks, so the weight is an estimate, labelled as such.
  */
@@ -20,7 +20,10 @@ export interface TxSample {
   bytes: number;
 }
 
-/** Transactions of the recorded mainnet blocks of the Plutus eras (null when the fixtures are not beside the checkout). */
+/** The fields of a recorded Ogmios block the sample reads. */
+type RecordedBlock = { era?: string; transactions?: unknown[]; size?: { bytes?: number } };
+
+/** Transactions and bytes of the recorded mainnet blocks of the Plutus eras (null when the fixtures are not beside the checkout). */
 export function mainnetTxSample(): TxSample | null {
   let files: string[];
   try {
@@ -31,7 +34,6 @@ export function mainnetTxSample(): TxSample | null {
   const sample = { blocks: 0, txs: 0, bytes: 0 };
   for (const f of files) {
     // Either a bare `block` object or a whole RollForward envelope (`result.block`).
-    type RecordedBlock = { era?: string; transactions?: unknown[]; size?: { bytes?: number } };
     const j = JSON.parse(readFileSync(new URL(f, REAL), 'utf8')) as RecordedBlock & {
       result?: { block?: RecordedBlock };
     };
@@ -46,7 +48,8 @@ export function mainnetTxSample(): TxSample | null {
 
 /**
  * Transactions, blocks and block bytes the sync indexed into `store`. The devnet's blocks grow as its history does
- * (3.8 KB → 4.9 KB on average over the first 48 h, at a flat ~6 transactions per block), so blocks/s at two history sizes compares different work; chain bytes per second does not.
+ * (3.8 KB → 4.9 KB on average over the first 48 h, at a flat ~6 transactions per block), so blocks/s at two
+ * history sizes compares different work; chain bytes per second does not.
  */
 export async function storeTxSample(store: Store): Promise<TxSample> {
   const [blocks, txs] = await Promise.all([
