@@ -331,8 +331,25 @@ export async function startTestApi(
   await store.ensureIndexes(ALL_COLLECTIONS);
   await seed(store);
   const { wrapStore, ...deps } = overrides;
+  const api = await serveTestApp(wrapStore ? wrapStore(store) : store, deps);
+  return {
+    ...api,
+    store,
+    async close() {
+      await api.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The app over a store the test owns (a synced devnet store, say), listening on an ephemeral port; `close` stops
+ * the server only.
+ */
+export async function serveTestApp(store: Store, deps: Partial<ApiDeps> = {}): Promise<TestApi> {
   const app = createApp({
-    store: wrapStore ? wrapStore(store) : store,
+    store,
     config: { SITE_URL: 'http://api.test', CARDANO_NETWORK: 'mainnet', TRUST_PROXY: false },
     log: pino({ level: 'silent' }),
     ...deps,
@@ -357,8 +374,6 @@ export async function startTestApi(
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -13,6 +13,7 @@ import { parseFeed } from '../../activities/news/parse.js';
 import { createApp } from '../../api/app.js';
 import { NEWS, NEWS_FEEDS, type NewsDoc } from '../../mongo/collections/news.js';
 import type { Store } from '../../mongo/store.js';
+import { serveTestApp } from '../api/seed.js';
 import { tempStore } from '../sync/helpers.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
@@ -227,23 +228,16 @@ describe('news feeds', function () {
   });
 
   it('answers an empty list and why when NEWS_FEEDS is not set', async () => {
-    const app = createServer(
-      createApp({
-        store: env.store,
-        config: { SITE_URL: 'http://api.test', CARDANO_NETWORK: 'mainnet', TRUST_PROXY: false },
-        log: pino({ level: 'silent' }),
-      }).callback(),
-    );
-    await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
+    const api = await serveTestApp(env.store);
     try {
-      const res = await fetch(`http://127.0.0.1:${(app.address() as AddressInfo).port}/api/v1/news`);
+      const res = await api.get('/api/v1/news');
       assert.equal(res.status, 200);
-      const body = (await res.json()) as Json;
+      const body = res.body as Json;
       assert.deepEqual(body.items, []);
       assert.equal(body.nextCursor, null);
       assert.match(body.reason, /No news feeds are configured.*NEWS_FEEDS/);
     } finally {
-      app.close();
+      await api.close();
     }
   });
 });

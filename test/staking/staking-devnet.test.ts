@@ -12,16 +12,12 @@
  * their file after registering (devnet/pool-metadata.ts) are rejected with a reason.
  */
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { pino } from 'pino';
 import { connectOgmios } from '../../activities/chain/ogmios-client.js';
 import { createDerivedActivities } from '../../activities/derived/index.js';
 import type { ChainSource } from '../../activities/chain/source.js';
 import { createStakingActivities } from '../../activities/staking/index.js';
 import { lovelace } from '../../activities/staking/compute.js';
 import { httpMetadataFetcher } from '../../activities/staking/metadata.js';
-import { createApp } from '../../api/app.js';
 import { explorerRoutes } from '../../api/routes/explorer.js';
 import { stakingRoutes } from '../../api/routes/staking.js';
 import { walletRoutes } from '../../api/routes/wallet.js';
@@ -33,7 +29,7 @@ import { DESIRED_STAKE_POOLS, GENESIS_FUNDS, MAX_LOVELACE_SUPPLY, REWARD_PER_BLO
 import { ADDRESSES, BLOCKS, STAKE_ACCOUNTS } from '../../mongo/collections/chain.js';
 import { STAKE_POOLS, type StakePoolDoc } from '../../mongo/collections/staking.js';
 import { put } from '../../mongo/store.js';
-import { startTestApi } from '../api/seed.js';
+import { serveTestApp, startTestApi } from '../api/seed.js';
 import { syncAll, tempStore } from '../sync/helpers.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
@@ -214,25 +210,17 @@ describe('stake pools on the devnet', function () {
       'queryLedgerState/rewardAccountSummaries',
     );
     const ledger = new Map(summaries.map((r) => [rewardAddress('mainnet', r.credential), String(lovelace(r.rewards))]));
-    const server = createServer(
-      createApp({
-        store: env.store,
-        config: { SITE_URL: 'http://api.test', CARDANO_NETWORK: 'mainnet', TRUST_PROXY: false },
-        log: pino({ level: 'silent' }),
-      }).callback(),
-    );
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const api = await serveTestApp(env.store);
     const get = async (address: string) => {
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/explorer/address/${address}`;
-      const res = await fetch(url);
+      const res = await api.get(`/api/v1/explorer/address/${address}`);
       assert.equal(res.status, 200, address);
-      const body = (await res.json()) as Json;
+      const body = res.body as Json;
       assert.ok(ajv.validate(explorerRoutes.address.response, body), JSON.stringify(ajv.errors));
       return body;
     };
     const wallet = async (address: string) => {
-      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/wallet/${address}`);
-      const body = (await res.json()) as Json;
+      const res = await api.get(`/api/v1/wallet/${address}`);
+      const body = res.body as Json;
       if (res.status === 200)
         assert.ok(ajv.validate(walletRoutes.portfolio.response, body), JSON.stringify(ajv.errors));
       return { status: res.status, body };
@@ -269,7 +257,7 @@ describe('stake pools on the devnet', function () {
       assert.ok(checked >= 10 && positive >= 3, `${checked} registered keys checked, ${positive} with rewards`);
       assert.ok(wallets >= 3, `${wallets} wallet portfolios with rewards checked`);
     } finally {
-      server.close();
+      await api.close();
     }
   });
 

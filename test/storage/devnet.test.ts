@@ -7,9 +7,6 @@
  * devnet forked (rollbacks leave nothing behind).
  */
 import assert from 'node:assert/strict';
-import { pino } from 'pino';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { connectOgmios } from '../../activities/chain/ogmios-client.js';
 import type { ChainSource } from '../../activities/chain/source.js';
 import { defaultExtensions } from '../../activities/extensions.js';
@@ -20,7 +17,6 @@ import { createStorageExtension } from '../../activities/storage/extension.js';
 import { IAG_UNIT, devnetIagonScripts } from '../../cardano/iagon.js';
 import { createStorageActivities } from '../../activities/storage/index.js';
 import { createSyncActivities } from '../../activities/sync/index.js';
-import { createApp } from '../../api/app.js';
 import { enterpriseAddress } from '../../cardano/address.js';
 import { scaleInteger } from '../../cardano/units.js';
 import { startDevnet, type Devnet } from '../../devnet/index.js';
@@ -30,6 +26,7 @@ import { storeDigest } from '../../mongo/digest.js';
 import type { Store } from '../../mongo/store.js';
 import type { SyncExtension } from '../../activities/sync/extension.js';
 import { tempStore } from '../sync/helpers.js';
+import { serveTestApp, type TestApi } from '../api/seed.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
 const SEED = 'devnet';
@@ -62,7 +59,7 @@ async function syncDevnet(store: Store, forkRate: number, extensions: SyncExtens
 describe('storage-network overview on the devnet', function () {
   this.timeout(240_000);
   let env: Awaited<ReturnType<typeof tempStore>>;
-  let server: Server;
+  let api: TestApi | undefined;
   let body: Json;
   let rollbacks = 0;
 
@@ -73,22 +70,13 @@ describe('storage-network overview on the devnet', function () {
     const market = createRecomputeActivities({ store: env.store, now: () => NOW });
     await market.recomputeTokenStats();
     await createStorageActivities({ store: env.store, scripts: SCRIPTS, now: () => NOW }).recomputeStorageOverview();
-    server = createServer(
-      createApp({
-        store: env.store,
-        config: { SITE_URL: 'http://api.test', CARDANO_NETWORK: 'mainnet', TRUST_PROXY: false },
-        log: pino({ level: 'silent' }),
-      }).callback(),
-    );
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const res = await fetch(
-      `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/storage-network/overview`,
-    );
+    api = await serveTestApp(env.store);
+    const res = await api.get('/api/v1/storage-network/overview');
     assert.equal(res.status, 200);
-    body = (await res.json()) as Json;
+    body = res.body as Json;
   });
   after(async () => {
-    server?.close();
+    await api?.close();
     await env?.cleanup();
   });
 
