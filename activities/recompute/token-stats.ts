@@ -43,7 +43,7 @@ import {
 /** Trades read per token for the windows; beyond it the 7 d volume and count come from hourly candles. */
 export const TRADE_SCAN_LIMIT = 50_000;
 
-export { adaPrice, lovelaceNumber, poolSeries, poolTvlLovelace, primaryAdaPool, tokenSeries };
+export { adaPrice, lovelaceNumber, poolSeries, primaryAdaPool, tokenSeries };
 
 export interface MarketContext {
   nowMs: number;
