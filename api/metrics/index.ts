@@ -108,14 +108,21 @@ export function createMetrics(opts: { defaultMetrics?: boolean; work?: boolean }
   let source: { store: Store; now: () => number } | null = null;
   const others: (() => Promise<MetricsSnapshot>)[] = [];
 
-  // Sync position: one store read per scrape, shared by the gauges below.
-  let reading: Promise<Awaited<ReturnType<typeof readSyncLag>> | null> | null = null;
-  const position = () => {
-    reading ??= (source ? withinMs(readSyncLag(source.store, source.now()), METRICS_STORE_MS) : Promise.resolve(null))
-      .catch(() => null)
-      .finally(() => setTimeout(() => (reading = null), 0));
-    return reading;
+  /**
+   * One store read per scrape, shared by the gauges that ask for it while the scrape collects; null when there is no
+   * store or it does not answer within METRICS_STORE_MS (those gauges give no samples, the scrape still answers).
+   */
+  const perScrape = <T>(read: (s: { store: Store; now: () => number }) => Promise<T>) => {
+    let reading: Promise<T | null> | null = null;
+    return () => {
+      reading ??= (source ? withinMs(read(source), METRICS_STORE_MS) : Promise.resolve(null))
+        .catch(() => null)
+        .finally(() => setTimeout(() => (reading = null), 0));
+      return reading;
+    };
   };
+  // Sync position, shared by the gauges below.
+  const position = perScrape(({ store, now }) => readSyncLag(store, now()));
   /** `unread`: the value while the store does not answer (none: the gauge has no sample then). */
   const gauge = (
     name: string,
@@ -154,20 +161,13 @@ export function createMetrics(opts: { defaultMetrics?: boolean; work?: boolean }
     (p) => p.health?.generation ?? 0,
   );
 
-  // How each scheduled job last ended, as the jobs record it in the store (either engine): one read per scrape. A
-  // store that does not answer gives no samples, and the scrape still carries every other metric (it was a 500).
-  let jobsReading: Promise<JobHealthDoc[] | null> | null = null;
-  const jobDocs = () => {
-    const read = async (store: Store) => {
-      const docs: JobHealthDoc[] = [];
-      for await (const j of store.collection(JOB_HEALTH).scan()) docs.push(j);
-      return docs;
-    };
-    jobsReading ??= (source ? withinMs(read(source.store), METRICS_STORE_MS) : Promise.resolve(null))
-      .catch(() => null)
-      .finally(() => setTimeout(() => (jobsReading = null), 0));
-    return jobsReading;
-  };
+  // How each scheduled job last ended, as the jobs record it in the store (either engine). A store that does not
+  // answer gives no samples, and the scrape still carries every other metric (it was a 500).
+  const jobDocs = perScrape(async ({ store }) => {
+    const docs: JobHealthDoc[] = [];
+    for await (const j of store.collection(JOB_HEALTH).scan()) docs.push(j);
+    return docs;
+  });
   const jobGauge = (name: string, help: string, value: (j: JobHealthDoc) => number | null) =>
     new Gauge({
       name,
