@@ -14,12 +14,11 @@ import {
   historyEnds,
   ADDRESSES,
   BLOCKS,
-  STAKE_ACCOUNTS,
   STAKE_SUMMARIES,
   TRANSACTIONS,
   type AddressTxDoc,
 } from '../../mongo/collections/chain.js';
-import { rewardBalanceOf } from '../../mongo/collections/staking.js';
+import { stakeAccountOf } from './rewards.js';
 import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
 import { CHECKPOINT_ID } from '../../mongo/collections/clock.js';
 import type { Store } from '../../mongo/store.js';
@@ -159,10 +158,9 @@ type DecimalsOf = (units: readonly string[]) => Promise<DecimalsMap>;
 async function paymentAnswer(store: Store, address: string, parsed: ParsedAddress, decimalsOf: DecimalsOf) {
   const doc = await store.collection(ADDRESSES).get(address);
   if (!doc) throw new NotFoundError(`address ${address} not found (no transaction in the indexed range)`);
-  const [{ first, last }, account, reward, decimals] = await Promise.all([
+  const [{ first, last }, { account, rewards: reward }, decimals] = await Promise.all([
     activities(store, 'address', address),
-    doc.stakeAddress ? store.collection(STAKE_ACCOUNTS).get(doc.stakeAddress) : Promise.resolve(null),
-    doc.stakeAddress ? rewardBalanceOf(store, doc.stakeAddress) : Promise.resolve(null),
+    doc.stakeAddress ? stakeAccountOf(store, doc.stakeAddress) : { account: null, rewards: null },
     decimalsOf(Object.keys(doc.balance.assets)),
   ]);
   const addressType = parsed.kind === 'reward' ? 'base' : parsed.kind;
@@ -175,11 +173,10 @@ async function paymentAnswer(store: Store, address: string, parsed: ParsedAddres
  * STAKE_ADDRESS_LIST_LIMIT addresses are listed from ADDRESSES byStake.
  */
 async function stakeAnswer(store: Store, stakeAddress: string, parsed: ParsedAddress, decimalsOf: DecimalsOf) {
-  const [summary, addresses, account, reward] = await Promise.all([
+  const [summary, addresses, { account, rewards: reward }] = await Promise.all([
     store.collection(STAKE_SUMMARIES).get(stakeAddress),
     addressesOfStake(store, stakeAddress, STAKE_ADDRESS_LIST_LIMIT),
-    store.collection(STAKE_ACCOUNTS).get(stakeAddress),
-    rewardBalanceOf(store, stakeAddress),
+    stakeAccountOf(store, stakeAddress),
   ]);
   // Every address the sync creates is created by a transaction, which writes its key's summary: addresses without
   // one were synced by a build that kept no summaries, and zeros would be a wrong answer.

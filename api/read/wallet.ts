@@ -7,17 +7,8 @@ import { firstIndexedBlock } from '../../mongo/collections/chain.js';
 import { walletLots, walletPnlPoints } from '../../mongo/collections/pnl.js';
 import { storeClock } from '../../mongo/collections/clock.js';
 import { stakeAddressOf } from '../../cardano/address.js';
-import {
-  ADDRESS_TXS,
-  ADDRESSES,
-  STAKE_ACCOUNTS,
-  STAKE_SUMMARIES,
-  TRANSACTIONS,
-  addressTxOf,
-  addressesOfStake,
-} from '../../mongo/collections/chain.js';
-import { rewardBalanceOf } from '../../mongo/collections/staking.js';
-import type { SlotClock } from '../../mongo/collections/clock.js';
+import { ADDRESSES, STAKE_SUMMARIES, addressesOfStake } from '../../mongo/collections/chain.js';
+import { stakeAccountOf } from './rewards.js';
 import type { RewardBalance } from '../present/chain.js';
 import { TOKEN_STATS, type TokenStatsDoc } from '../../mongo/collections/market-read.js';
 import { tradesNewestFirst, type TradeDoc } from '../../mongo/collections/market.js';
@@ -85,32 +76,12 @@ async function walletHoldings(store: Store, w: WalletKey): Promise<{ holdings: H
 }
 
 /**
- * The unwithdrawn rewards of a stake-key wallet: the staking recompute's ledger reading (rewardBalanceOf), less the
- * withdrawals the index has seen since that reading. A withdrawal moves rewards into the UTxO set, which the
- * portfolio already counts from the block it is in, while the reading is renewed only by the next run: without the
- * correction the withdrawn amount would be counted twice until then. Withdrawals are found in the key's history
- * after the reading (the transactions touching its addresses: a wallet pays the withdrawal's fee from them).
- * null for a payment address (the rewards belong to the key, which `stakeAddress` names: summing the portfolios of
- * a key's addresses must not count them once per address), a deregistered key (the ledger requires its reward
- * account empty) and a key no run has read.
+ * The unwithdrawn rewards of a stake-key wallet (stakeAccountOf). null for a payment address: the rewards belong to
+ * the key, which `stakeAddress` names, and summing the portfolios of a key's addresses must not count them once per
+ * address.
  */
-async function walletRewards(store: Store, clock: SlotClock, w: WalletKey): Promise<RewardBalance | null> {
-  if (!w.isStake) return null;
-  const [account, reading] = await Promise.all([
-    store.collection(STAKE_ACCOUNTS).get(w.address),
-    rewardBalanceOf(store, w.address),
-  ]);
-  if (!account?.registered || !reading) return null;
-  // The account document is rewritten by each withdrawal: unchanged since the reading, nothing was withdrawn since.
-  const readSlot = reading.asOf === null ? null : clock.msToSlot(Date.parse(reading.asOf));
-  if (readSlot === null || account.slot <= readSlot) return reading;
-  const since = await store.collection(ADDRESS_TXS).find('byStake', { eq: [w.address], gt: readSlot });
-  const txIds = [...new Set(since.map((e) => addressTxOf(e).txId))];
-  const txs = txIds.length ? await store.collection(TRANSACTIONS).getMany(txIds) : [];
-  // A transaction that failed phase-2 validation withdrew nothing.
-  const withdrawn = txs.reduce((sum, t) => sum + (t?.valid ? BigInt(t.withdrawals[w.address] ?? 0) : 0n), 0n);
-  const left = BigInt(reading.lovelace) - withdrawn;
-  return { lovelace: String(left > 0n ? left : 0n), asOf: reading.asOf };
+async function walletRewards(store: Store, w: WalletKey): Promise<RewardBalance | null> {
+  return w.isStake ? (await stakeAccountOf(store, w.address)).rewards : null;
 }
 
 async function lastTradeOf(store: Store, maker: string): Promise<TradeDoc | null> {
@@ -139,7 +110,7 @@ async function getWalletAnswer(deps: ReadDeps, input: RouteInput<typeof walletRo
     storeClock(store),
     handlesHeldBy(store, w.address),
   ]);
-  const rewards = await walletRewards(store, clock, w);
+  const rewards = await walletRewards(store, w);
   if (count === 0) throw new NotFoundError(`wallet ${w.address} not found (no activity in the indexed range)`);
   const units = [...holdings.assets.keys()];
   const [assets, stats] = await Promise.all([

@@ -268,6 +268,20 @@ describe('wallet REST routes', () => {
       );
     });
 
+    it('shows the key’s rewards in the explorer as in the portfolio: the reading less the withdrawals since', async () => {
+      // Both the key and an address carrying it show the key's account; 5 ADA read, 2 withdrawn since: 3 ADA.
+      for (const address of [STAKE, ADDR_A]) {
+        const r = await api.get(`/api/v1/explorer/address/${address}`);
+        assert.equal(r.status, 200, JSON.stringify(r.body));
+        const account = (r.body as Json).stakeAccount as Json;
+        assert.deepEqual(
+          [account.rewards, account.rewardsLovelace, account.rewardsAsOf, account.withdrawn],
+          [3, '3000000', REWARDS_READ_AT, 2],
+          address,
+        );
+      }
+    });
+
     it('answers 400 for malformed or wrong-network addresses and 404 for unseen ones', async () => {
       for (const bad of ['addr1notbech32', 'stake1qqqqqqqqqq', TESTNET, 'pool1abcdefghij']) {
         const r = await api.get(`/api/v1/wallet/${bad}`);
