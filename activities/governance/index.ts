@@ -27,6 +27,7 @@ import {
 } from '../../mongo/collections/governance.js';
 import { del, put, type CollectionSpec, type Store, type WriteOp } from '../../mongo/store.js';
 import type { ChainSource } from '../chain/source.js';
+import { assertLedgerCaughtUp } from '../chain/ledger-caught-up.js';
 import { buildGovernance, parseDReps, parsePools, parseProposals } from './compute.js';
 
 export interface GovernanceDeps {
@@ -74,6 +75,7 @@ export function createGovernanceActivities(deps: GovernanceDeps) {
   return {
     async recomputeGovernance(): Promise<GovernanceRunResult> {
       if (!chain) return { epoch: null, proposals: 0, active: 0, votes: 0, dreps: 0 };
+      await assertLedgerCaughtUp(chain, store);
       const [epoch, rawProposals, rawDReps, rawPools, rawParams] = await Promise.all([
         chain.query<number | bigint>('queryLedgerState/epoch'),
         chain.query<unknown>('queryLedgerState/governanceProposals'),

@@ -32,6 +32,7 @@ import { replaceAll, replaceChanged } from '../../mongo/replace-all.js';
 import type { Store } from '../../mongo/store.js';
 import { poolHashFromId } from '../../cardano/address.js';
 import type { ChainSource } from '../chain/source.js';
+import { assertLedgerCaughtUp } from '../chain/ledger-caught-up.js';
 import {
   adaNumber,
   epochsPerYear,
@@ -258,6 +259,7 @@ export function createStakingActivities(deps: StakingDeps) {
   const now = deps.now ?? Date.now;
   return {
     async recomputeStakePools(): Promise<{ pools: number; epoch: number }> {
+      if (chain) await assertLedgerCaughtUp(chain, store);
       const ledger = chain ? await readLedger(chain) : null;
       const regs = new Map<string, StakePoolRegDoc>();
       for await (const r of store.collection(STAKE_POOL_REGS).scan()) regs.set(r._id, r);

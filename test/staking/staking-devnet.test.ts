@@ -16,6 +16,7 @@ import { connectOgmios } from '../../activities/chain/ogmios-client.js';
 import { createDerivedActivities } from '../../activities/derived/index.js';
 import type { ChainSource } from '../../activities/chain/source.js';
 import { createStakingActivities } from '../../activities/staking/index.js';
+import { createGovernanceActivities } from '../../activities/governance/index.js';
 import { lovelace } from '../../activities/staking/compute.js';
 import { httpMetadataFetcher } from '../../activities/staking/metadata.js';
 import { explorerRoutes } from '../../api/routes/explorer.js';
@@ -288,6 +289,26 @@ describe('stake pools on the devnet', function () {
       );
     } finally {
       await api.close();
+    }
+  });
+  it('keeps its figures when the source’s ledger is behind the index (a devnet regenerating its history)', async () => {
+    // The same network an hour into regenerating its history: its ledger holds a quarter of the indexed chain.
+    const behind = await startDevnet({ seed: 'staking-test', backfillHours: 1, blockMs: 0, forkRate: 0, now: () => NOW - 3 * 3600_000, epochLength: 3600 }); // prettier-ignore
+    const partial = await connectOgmios(behind.url);
+    try {
+      const tip = await partial.query<{ slot: number }>('queryLedgerState/tip');
+      const [indexed] = await env.store.collection(BLOCKS).find('byHeight', { reverse: true, limit: 1 });
+      assert.ok(indexed && Number(tip.slot) < indexed.slot, 'the second devnet’s ledger is behind the index');
+      const run = createStakingActivities({ store: env.store, chain: partial, now: () => NOW + 60_000 });
+      await assert.rejects(run.recomputeStakePools(), /behind the indexed chain/);
+      const after: StakePoolDoc[] = [];
+      for await (const d of env.store.collection(STAKE_POOLS).scan()) after.push(d);
+      assert.deepEqual(after, docs, 'the complete reading stays');
+      const gov = createGovernanceActivities({ store: env.store, chain: partial, now: () => NOW + 60_000 });
+      await assert.rejects(gov.recomputeGovernance(), /behind the indexed chain/);
+    } finally {
+      await partial.close();
+      await behind.close();
     }
   });
 });

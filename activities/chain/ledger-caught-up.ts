@@ -1,0 +1,38 @@
+/**
+ * A ledger reading must not be older than the index it is shown beside. The recomputes that read the ledger through
+ * the chain source (stake pools and rewards, governance) replace their documents with what the ledger says now; a
+ * source whose ledger is behind the indexed chain — a node resyncing after its database was wiped, the devnet
+ * regenerating its history when `npm start` restarts over an existing DATA_DIR — would replace complete figures
+ * with those of an earlier chain state (live stake of a partial history, rewards not yet earned).
+ */
+import type { ChainSource } from './source.js';
+import { toPoint } from './json.js';
+import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
+import { CHECKPOINT_ID } from '../../mongo/collections/clock.js';
+import type { Store } from '../../mongo/store.js';
+
+/** A ledger reading that would be older than the index: retried at the job's next firing, nothing written. */
+export class LedgerBehindError extends Error {
+  constructor(ledgerSlot: number | 'origin', indexedSlot: number) {
+    super(
+      `the chain source's ledger is at ${ledgerSlot === 'origin' ? 'origin' : `slot ${ledgerSlot}`}, behind the indexed chain (slot ${indexedSlot}): it is still replaying or resyncing its chain, and its figures would be older than the index; nothing was written`,
+    );
+    this.name = 'LedgerBehindError';
+  }
+}
+
+/**
+ * Throws LedgerBehindError when the source's ledger tip (queryLedgerState/tip) is below the sync checkpoint's slot.
+ * A source that does not answer the query is taken as caught up (the reading goes ahead as before); a failure
+ * to reach it is the reading's own failure and is left to the reading.
+ */
+export async function assertLedgerCaughtUp(chain: ChainSource, store: Store): Promise<void> {
+  const [checkpoint, tip] = await Promise.all([
+    store.collection(CHECKPOINTS).get(CHECKPOINT_ID),
+    chain.query<unknown>('queryLedgerState/tip').then(toPoint, () => null),
+  ]);
+  if (!checkpoint || tip === null) return;
+  const ledgerSlot = tip === 'origin' ? -1 : tip.slot;
+  if (ledgerSlot < checkpoint.slot)
+    throw new LedgerBehindError(tip === 'origin' ? 'origin' : tip.slot, checkpoint.slot);
+}
