@@ -11,6 +11,14 @@ import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
 import { CHECKPOINT_ID } from '../../mongo/collections/clock.js';
 import type { Store } from '../../mongo/store.js';
 
+/**
+ * How far (slots; 1 s each since Shelley) the ledger may trail the checkpoint and still be read. A source serving a
+ * short fork, or a node that switched away from blocks the sync has not yet rolled back, trails by a few blocks for
+ * seconds, and a reading a few blocks old is what any reading is by the time it is shown; a source replaying or
+ * resyncing its chain trails by hours.
+ */
+export const LEDGER_LAG_TOLERANCE_SLOTS = 600;
+
 /** A ledger reading that would be older than the index: retried at the job's next firing, nothing written. */
 export class LedgerBehindError extends Error {
   constructor(ledgerSlot: number | 'origin', indexedSlot: number) {
@@ -22,7 +30,8 @@ export class LedgerBehindError extends Error {
 }
 
 /**
- * Throws LedgerBehindError when the source's ledger tip (queryLedgerState/tip) is below the sync checkpoint's slot.
+ * Throws LedgerBehindError when the source's ledger tip (queryLedgerState/tip) is more than LEDGER_LAG_TOLERANCE_SLOTS
+ * below the sync checkpoint's slot.
  * A source that does not answer the query is taken as caught up (the reading goes ahead as before); a failure
  * to reach it is the reading's own failure and is left to the reading.
  */
@@ -33,6 +42,6 @@ export async function assertLedgerCaughtUp(chain: ChainSource, store: Store): Pr
   ]);
   if (!checkpoint || tip === null) return;
   const ledgerSlot = tip === 'origin' ? -1 : tip.slot;
-  if (ledgerSlot < checkpoint.slot)
+  if (ledgerSlot < checkpoint.slot - LEDGER_LAG_TOLERANCE_SLOTS)
     throw new LedgerBehindError(tip === 'origin' ? 'origin' : tip.slot, checkpoint.slot);
 }
