@@ -356,13 +356,13 @@ class MarketBlock {
     const point = { timeSec: this.timeSec, lovelace: leg.lovelace };
     const pp = this.poolPoint(poolId, w, priceRaw, leg.tokenRaw);
     if (pp) this.points.push({ series: poolSeries(poolId), ...point, ...pp });
-    this.points.push({ series: tokenSeries(token), ...point, price: priceRaw, tokenRaw: leg.tokenRaw });
+    this.points.push({ series: tokenSeries(token), poolId, ...point, price: priceRaw, tokenRaw: leg.tokenRaw });
     // A token/token trade is the sold token's trade too (its list and stats read it through `byTokenIn`): its series
     // gets the point at the price the trade implies for it, the same ADA value over the amount sold.
     const tokenToken = w.tokenIn !== LOVELACE && w.tokenOut !== LOVELACE;
     const sold = tokenToken ? priceOfLeg({ ...leg, tokenRaw: w.amountIn }) : null;
     if (sold !== null)
-      this.points.push({ series: tokenSeries(w.tokenIn), ...point, price: sold, tokenRaw: w.amountIn });
+      this.points.push({ series: tokenSeries(w.tokenIn), poolId, ...point, price: sold, tokenRaw: w.amountIn });
   }
 
   /**

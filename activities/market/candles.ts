@@ -11,20 +11,29 @@
  *                  in the pool's orientation: tokenA base units per tokenB base unit (lovelace per token base unit
  *                  for ADA pools).
  *  - `token:<unit>` one point per complete trade of the token over all its pools, at its ADA price (a token/token
- *                  trade valued through a side's ADA price, a point for each of its two tokens); OHLC follow
- *                  the individual trade prices exactly as above, and the bucket's volume-weighted price is
- *                  `volumeLovelace / volumeTokenRaw` (both sums are exact integers, so the read side derives it
- *                  without rounding drift).
+ *                  trade valued through a side's ADA price, a point for each of its two tokens). This is the
+ *                  `pool=all` aggregate, "volume-weighted price, summed volume": each pool that traded in the
+ *                  bucket keeps its own OHLC and ADA volume of its points (`pools`, as above), and the candle's
+ *                  open / high / low / close are their averages weighted by each pool's ADA volume in the bucket
+ *                  (equal weights while every volume is 0), so a thin pool's odd trade moves the aggregate by its
+ *                  share of the volume instead of setting its close or extremes; volumes and trades are summed.
  *  - `adausd`      one point per state change of an ADA/USD-stablecoin pool; price = Σ stablecoin reserve /
  *                  Σ ADA reserve over every known ADA/stablecoin pool at that moment (stablecoin base units per
  *                  lovelace, liquidity-weighted, so a shallow or off-peg pool moves it little). It is a price
  *                  index: volumes stay "0" and `trades` counts the observations.
  */
-import { CANDLE_INTERVALS, type CandleDoc, type CandleInterval } from '../../mongo/collections/market.js';
+import {
+  CANDLE_INTERVALS,
+  type CandleDoc,
+  type CandleInterval,
+  type CandlePoolPart,
+} from '../../mongo/collections/market.js';
 import { candleId } from './ids.js';
 
 export interface CandlePoint {
   series: string;
+  /** The pool that traded, for a `token:` series point (its per-pool part); absent on the other series. */
+  poolId?: number;
   /** Unix seconds of the block. */
   timeSec: number;
   price: number;
@@ -43,30 +52,62 @@ export const bucketOf = (timeSec: number, interval: CandleInterval): number =>
 export const candleIdsOf = (p: CandlePoint): string[] =>
   INTERVALS.map((iv) => candleId(p.series, iv, bucketOf(p.timeSec, iv)));
 
+interface Ohlc {
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+}
+
+const ohlcOf = (c: Ohlc): Ohlc => ({ open: c.open, high: c.high, low: c.low, close: c.close });
+
+/** Prices after one more point: the first point opens, every point may set the extremes, the last one closes. */
+const ohlcWith = (prev: Ohlc | null | undefined, price: number): Ohlc =>
+  prev
+    ? { open: prev.open, high: Math.max(prev.high, price), low: Math.min(prev.low, price), close: price }
+    : { open: price, high: price, low: price, close: price };
+
 /** The candle after adding a point to it (a new object; `prev` is not changed). */
 export function addPoint(prev: CandleDoc | null, p: CandlePoint, interval: CandleInterval): CandleDoc {
   const time = bucketOf(p.timeSec, interval);
-  if (!prev)
-    return {
-      _id: candleId(p.series, interval, time),
-      series: p.series,
-      interval,
-      time,
-      open: p.price,
-      high: p.price,
-      low: p.price,
-      close: p.price,
-      volumeLovelace: String(p.lovelace),
-      volumeTokenRaw: String(p.tokenRaw),
-      trades: 1,
-    };
+  const pools = p.poolId === undefined ? null : poolPartsWith(prev, p.poolId, p);
   return {
-    ...prev,
-    high: Math.max(prev.high, p.price),
-    low: Math.min(prev.low, p.price),
-    close: p.price,
-    volumeLovelace: String(BigInt(prev.volumeLovelace) + p.lovelace),
-    volumeTokenRaw: String(BigInt(prev.volumeTokenRaw) + p.tokenRaw),
-    trades: prev.trades + 1,
+    _id: candleId(p.series, interval, time),
+    series: p.series,
+    interval,
+    time,
+    ...(pools ? volumeWeighted(pools) : ohlcWith(prev, p.price)),
+    volumeLovelace: String(BigInt(prev?.volumeLovelace ?? 0) + p.lovelace),
+    volumeTokenRaw: String(BigInt(prev?.volumeTokenRaw ?? 0) + p.tokenRaw),
+    trades: (prev?.trades ?? 0) + 1,
+    ...(pools ? { pools } : {}),
   };
+}
+
+/**
+ * The pool parts of an aggregate candle after `p` (a new list). A candle stored before parts were kept counts as one
+ * part (pool id -1) with its own figures.
+ */
+function poolPartsWith(prev: CandleDoc | null, poolId: number, p: CandlePoint): CandlePoolPart[] {
+  const legacy = prev && !prev.pools ? [{ poolId: -1, ...ohlcOf(prev), volumeLovelace: prev.volumeLovelace }] : [];
+  const parts = prev?.pools ? prev.pools.slice() : legacy;
+  const i = parts.findIndex((x) => x.poolId === poolId);
+  const was = i < 0 ? null : (parts[i] as CandlePoolPart);
+  const part = {
+    poolId,
+    ...ohlcWith(was, p.price),
+    volumeLovelace: String(BigInt(was?.volumeLovelace ?? 0) + p.lovelace),
+  };
+  if (i < 0) parts.push(part);
+  else parts[i] = part;
+  return parts;
+}
+
+/** Open, high, low and close averaged over the parts, weighted by their ADA volume (equally while all are 0). */
+function volumeWeighted(parts: readonly CandlePoolPart[]): Ohlc {
+  const volumes = parts.map((x) => Number(x.volumeLovelace));
+  const total = volumes.reduce((a, b) => a + b, 0);
+  const weight = (k: number) => (total > 0 ? (volumes[k] as number) / total : 1 / parts.length);
+  const avg = (f: (x: CandlePoolPart) => number) => parts.reduce((sum, x, k) => sum + f(x) * weight(k), 0);
+  return { open: avg((x) => x.open), high: avg((x) => x.high), low: avg((x) => x.low), close: avg((x) => x.close) };
 }

@@ -176,6 +176,22 @@ export interface CandleDoc {
   /** Token volume in raw units (for volume-weighted prices). */
   volumeTokenRaw: string;
   trades: number;
+  /**
+   * `token:` series only: each pool that traded in the bucket, its OHLC (ADA price per token base unit) and ADA
+   * volume, which the candle's prices are the volume-weighted average of (activities/market/candles.ts). Absent on
+   * candles written before it was kept.
+   */
+  pools?: CandlePoolPart[];
+}
+export interface CandlePoolPart {
+  /** The pool's id; -1 for what a candle written before parts were kept held. */
+  poolId: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  /** Lovelace (exact). */
+  volumeLovelace: string;
 }
 export const CANDLES = defineCollection<CandleDoc>({
   name: 'candles',

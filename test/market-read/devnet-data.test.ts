@@ -267,8 +267,11 @@ describe('market data on the devnet, checked against the chain', function () {
     const minute = (t: TradeDoc) => Math.floor(clock.slotToMs(t.slot) / 60_000) * 60;
     const valued = trades.filter((t) => t.status === 'complete' && t.valueLovelace !== null);
     /** The trade is the last of `unit`'s valued trades in its minute: `unit`'s ADA price there is this trade's. */
-    const lastOfMinute = (t: TradeDoc, unit: string) =>
-      valued.filter((u) => (u.tokenIn === unit || u.tokenOut === unit) && minute(u) === minute(t)).pop() === t;
+    const lastOfMinute = (t: TradeDoc, unit: string) => {
+      const ofMinute = valued.filter((u) => (u.tokenIn === unit || u.tokenOut === unit) && minute(u) === minute(t));
+      // Over several pools the minute's ADA price is their volume-weighted close, not one trade's.
+      return ofMinute.pop() === t && ofMinute.every((u) => u.poolId === t.poolId);
+    };
     let soldShown = 0;
     let statsChecked = 0;
     let candlesChecked = 0;
@@ -331,6 +334,42 @@ describe('market data on the devnet, checked against the chain', function () {
     assert.ok(soldShown >= 10, `${soldShown} token/token sells found in the sold token's list`);
     assert.ok(statsChecked >= 4, `${statsChecked} tokens' stats checked`);
     assert.ok(candlesChecked >= 10, `${candlesChecked} token/token candles checked by hand`);
+  });
+
+  it('pool=all candles: each pool’s own ADA candle weighted by its ADA volume in the bucket, volumes summed', async () => {
+    const pools = await scan<PoolDoc>(POOLS);
+    // Tokens traded in several pools, all against ADA: each pool's candles are the token's ADA price there.
+    const poolsOf = new Map<string, PoolDoc[]>();
+    for (const p of pools) for (const u of [p.tokenA, p.tokenB]) poolsOf.set(u, [...(poolsOf.get(u) ?? []), p]);
+    let buckets = 0;
+    let weighted = 0;
+    for (const [unit, mine] of poolsOf) {
+      if (unit === LOVELACE || mine.length < 2 || mine.some((p) => p.tokenA !== LOVELACE)) continue;
+      const all = (await get(`/tokens/${unit}/candles?pool=all&interval=1h`)).candles as Json[];
+      const perPool = await Promise.all(
+        mine.map(async (p) => {
+          const { candles } = await get(`/tokens/${unit}/candles?pool=${p.id}&interval=1h`);
+          return new Map((candles as Json[]).map((c) => [c.time, c]));
+        }),
+      );
+      for (const c of all) {
+        const parts = perPool.map((m) => m.get(c.time)).filter((x): x is Json => x !== undefined && x.trades > 0);
+        const volume = parts.reduce((sum, x) => sum + x.volume, 0);
+        assert.ok(Math.abs(c.volume - volume) < 1e-6 * Math.max(1, volume), `${unit} ${c.time}: summed volume`);
+        assert.equal(
+          c.trades,
+          parts.reduce((sum, x) => sum + x.trades, 0),
+          `${unit} ${c.time}: summed trades`,
+        );
+        for (const f of ['open', 'high', 'low', 'close'] as const) {
+          const expected = parts.reduce((sum, x) => sum + x[f] * x.volume, 0) / volume;
+          assert.ok(Math.abs(c[f] / expected - 1) < 1e-9, `${unit} ${c.time} ${f}: ${c[f]} vs ${expected}`);
+        }
+        buckets++;
+        if (parts.length > 1) weighted++;
+      }
+    }
+    assert.ok(weighted >= 5, `${weighted} of ${buckets} hourly candles combined two or more pools`);
   });
 
   it('change1h is the change of the displayed price: GET /tokens now vs an hour ago', async () => {
