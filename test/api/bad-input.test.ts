@@ -125,6 +125,9 @@ describe('REST bad input and unknown ids', () => {
       ['/pools?dex=splash&dex=splash', 'dex'],
     ])
       await expect(path, 400, new RegExp(`^invalid parameter ${name}: given more than once`));
+    // A parameter the route does not take is ignored, given once or twice alike (a tracking tag sent twice).
+    for (const path of ['/nft/collections?utm=a', '/nft/collections?utm=a&utm=b', '/nft/collections?limit=1&limit=2'])
+      await expect(path, 200);
     // One rule on every list with a search text: empty or blank is a search for nothing (400, not ignored).
     for (const path of ['/tokens', '/nft/collections', '/governance/proposals'])
       for (const q of ['', '%20', '%20%09'])
