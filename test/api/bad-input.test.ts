@@ -247,6 +247,12 @@ describe('REST bad input and unknown ids', () => {
       coverageFrom: series.coverageFrom,
     });
     assert.match(series.asOf, /^\d{4}-\d\d-\d\dT/);
+    // The chain's first indexed block is older than the token's first snapshot (the only point, today): the series'
+    // history starts at that snapshot, and a range of today alone is covered.
+    const firstBlock = (await expect(`/explorer/blocks/${TIP.height - 1}`, 200)).time as string;
+    assert.ok(Date.parse(firstBlock) < DAY * 1000, firstBlock);
+    assert.equal(series.coverageFrom, new Date(DAY * 1000).toISOString());
+    assert.equal((await expect(`/tokens/${HELD_ONLY}/series/holders?days=1`, 200)).coverageFrom, null);
     await expect(`/tokens/${HELD_ONLY}/series/liquidity`, 404, /no DEX pool/);
     await expect(`/tokens/${'cd'.repeat(28)}41/series/holders`, 404, /not found/);
     await expect(`/tokens/${HELD_ONLY}/series/volume`, 400, /metric/);
