@@ -81,17 +81,25 @@ export function defineRoute<P extends object = Record<string, never>, Q extends 
       const p: unknown = { ...rawParams };
       const q: unknown = { ...rawQuery };
       const problems: string[] = [];
-      const check = (numeric: NumericParam[], validate: ValidateFunction, raw: Record<string, unknown>, v: unknown) => {
+      const check = (
+        numeric: NumericParam[],
+        validate: ValidateFunction,
+        schema: ObjectSchema,
+        raw: Record<string, unknown>,
+        v: unknown,
+      ) => {
         const bad = numericTextProblems(numeric, raw);
-        // `?a=1&a=2` arrives as a list; ajv would say `must be string` or that 1 is out of range.
+        // `?a=1&a=2` arrives as a list; ajv would say `must be string` or that 1 is out of range. A parameter the
+        // route does not take is ignored however often it comes, as it is once (`?utm=a&utm=b`).
         for (const [name, value] of Object.entries(raw))
-          if (Array.isArray(value)) bad.set(name, `invalid parameter ${name}: given more than once (send it once)`);
+          if (Array.isArray(value) && Object.hasOwn(schema.properties, name))
+            bad.set(name, `invalid parameter ${name}: given more than once (send it once)`);
         if (!validate(v))
           for (const [name, what] of describeErrorMap(validate.errors)) if (!bad.has(name)) bad.set(name, what);
         problems.push(...bad.values());
       };
-      check(numericPath, checkParams, rawParams, p);
-      check(numericQuery, checkQuery, rawQuery, q);
+      check(numericPath, checkParams, params, rawParams, p);
+      check(numericQuery, checkQuery, query, rawQuery, q);
       if (problems.length) throw new BadRequestError(problems.join('; '));
       return { params: p as P, query: q as Q & CommonQuery };
     },

@@ -293,26 +293,31 @@ export function createSurfaceLimits(deps: LimitDeps) {
     ctx.state.accessKeyHash = principal.hash;
     // A request the per-minute limits refuse (the key's, or the PnL call's) is not charged to the daily quota.
     let charged = false;
+    const dailyTooMany = (retryAfter: number) =>
+      writeTooMany(
+        ctx,
+        `Daily quota exceeded: ${plan.perDay} requests per UTC day for this API key.`,
+        (s) => `The quota starts again at 00:00 UTC, in ${s} s; a higher plan raises it (see ${docs}).`,
+        retryAfter,
+      );
     const charge = async () => {
       charged = true;
       const day = await quota.take(principal.hash, plan.perDay);
       ctx.set('X-Daily-Remaining', String(day.remaining));
-      if (!day.allowed) {
-        writeTooMany(
-          ctx,
-          `Daily quota exceeded: ${plan.perDay} requests per UTC day for this API key.`,
-          (s) => `The quota starts again at 00:00 UTC, in ${s} s; a higher plan raises it (see ${docs}).`,
-          day.retryAfter,
-        );
-        return;
-      }
+      if (!day.allowed) return dailyTooMany(day.retryAfter);
       await next();
     };
     const pnl = pnlCalls(ctx, surface);
     await perKey[effectivePlan(config, principal.accountPlan)](ctx, () =>
       pnl ? withPnl(pnlKey, pnl)(ctx, charge) : charge(),
     );
-    if (!charged) ctx.set('X-Daily-Remaining', String(await quota.remaining(principal.hash, plan.perDay)));
+    if (charged) return;
+    const left = await quota.remaining(principal.hash, plan.perDay);
+    ctx.set('X-Daily-Remaining', String(left));
+    // Refused by a per-minute limit while the day's quota is spent too: the wait that ends the refusals is the
+    // quota's. A Retry-After of the minute's reset would only earn the daily 429 (spec Errors 1: the caller waits
+    // Retry-After seconds, then continues).
+    if (ctx.status === 429 && left === 0) dailyTooMany(quota.secondsToReset());
   };
 
   const surfaceMiddleware =

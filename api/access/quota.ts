@@ -94,6 +94,11 @@ export class DailyQuota {
     return { allowed: true, remaining: Math.max(0, limit - used - 1), retryAfter: 0 };
   }
 
+  /** Whole seconds until the quotas start again (the next UTC midnight by this quota's clock). */
+  secondsToReset(): number {
+    return secondsToUtcMidnight(this.now());
+  }
+
   /** Requests left today without counting one (for answers refused by another limit). */
   async remaining(key: string, limit: number): Promise<number> {
     const entry = await this.load(utcDay(this.now()), key);

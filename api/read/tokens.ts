@@ -5,7 +5,7 @@ import { ADAUSD_SERIES, adaUsdHistory, adaUsdOfRaw, currentAdaUsd } from '../../
 import { storeClock, type SlotClock } from '../../mongo/collections/clock.js';
 import { appliedFloors, readRanking, resolveRanking } from '../../cardano/rankings.js';
 import { poolSeries, primaryAdaPool, shownTvlLovelace, tokenSeries } from '../../cardano/market.js';
-import { readHolderSeries } from '../../mongo/collections/holders.js';
+import { firstHolderSeriesDay, readHolderSeries } from '../../mongo/collections/holders.js';
 import { holderTokenOr404 } from './holders.js';
 import { LOVELACE } from '../../cardano/token-metadata.js';
 import { firstIndexedBlock } from '../../mongo/collections/chain.js';
@@ -272,9 +272,26 @@ async function statsOf(store: Store, token: TokenDoc): Promise<TokenStatsDoc> {
 
 const DAY = 86_400;
 
+/** First day (unix seconds) of a daily series of `days` days up to today. */
+const seriesStart = (days: number, nowMs: number) => (Math.floor(nowMs / 1000 / DAY) - (days - 1)) * DAY;
+
 /** coverageFrom of a daily series of `days` days up to today. */
-const seriesCoverage = (store: Store, days: number, nowMs: number) =>
-  coverageFrom(store, (Math.floor(nowMs / 1000 / DAY) - (days - 1)) * DAY);
+const seriesCoverage = (store: Store, days: number, nowMs: number) => coverageFrom(store, seriesStart(days, nowMs));
+
+/**
+ * coverageFrom of a token's holders series. Its points are the daily snapshots of the holders-series job
+ * (activities/holders/series.ts): they begin on the first day the job ran with the token held, however far back the
+ * indexed chain reaches (a deployment that synced days of chain on its first day has points from that day on). A
+ * range starting before the token's first point says so: its coverage starts there, or at the first indexed block
+ * when that is later.
+ */
+async function holderSeriesCoverage(store: Store, unit: string, days: number, nowMs: number) {
+  const from = seriesStart(days, nowMs);
+  const [first, indexed] = await Promise.all([firstHolderSeriesDay(store, unit), coverageFrom(store, from)]);
+  if (first === null || from >= first) return indexed;
+  const firstDay = new Date(first * 1000).toISOString();
+  return indexed !== null && Date.parse(indexed) > Date.parse(firstDay) ? indexed : firstDay;
+}
 
 /** Both sides of the pools at the end of each UTC day (today: now), whole ADA; from the first day any pool existed. */
 async function liquiditySeries(store: Store, pools: readonly PoolDoc[], days: number, nowMs: number) {
@@ -408,7 +425,7 @@ async function getTokenSeriesAnswer(deps: ReadDeps, input: RouteInput<typeof tok
     return {
       metric: 'holders',
       points: await readHolderSeries(store, unit, input.days, now()),
-      coverageFrom: await seriesCoverage(store, input.days, now()),
+      coverageFrom: await holderSeriesCoverage(store, unit, input.days, now()),
     };
   }
   const token = await tokenOr404(store, unit);

@@ -486,7 +486,7 @@ export const CandlesResponse = component('CandleSeries', {
       type: ['string', 'null'],
       format: 'date-time',
       description:
-        'Start of the indexed history (time of the first indexed block) when the answer’s range reaches before it: nothing older is known to this deployment. Null when the range is fully covered.',
+        'Start of the indexed history (time of the first indexed block) when the answer’s range reaches before it: nothing older is known to this deployment. holders: the start of the token’s daily snapshots when that is later (they begin on the first day this deployment snapshotted the token held, whatever older chain it indexed). Null when the range is fully covered.',
     },
   },
 });
@@ -521,7 +521,7 @@ export const SeriesResponse = component('Series', {
       type: ['string', 'null'],
       format: 'date-time',
       description:
-        'Start of the indexed history (time of the first indexed block) when the answer’s range reaches before it: nothing older is known to this deployment. Null when the range is fully covered.',
+        'Start of the indexed history (time of the first indexed block) when the answer’s range reaches before it: nothing older is known to this deployment. holders: the start of the token’s daily snapshots when that is later (they begin on the first day this deployment snapshotted the token held, whatever older chain it indexed). Null when the range is fully covered.',
     },
   },
 });

@@ -83,6 +83,12 @@ export async function readHolderSeries(
   return docs.map((d) => ({ time: d.time, value: d.holders }));
 }
 
+/** Day (unix seconds of its start) of a token's first holder-count point, or null before its first snapshot. */
+export async function firstHolderSeriesDay(store: Store, unit: string): Promise<number | null> {
+  const [first] = await store.collection(HOLDER_SERIES).find('byUnit', { eq: [unit], limit: 1 });
+  return first?.time ?? null;
+}
+
 // ---- named reads ----------------------------------------------------------------------------------------------
 
 /** `quantityRaw` back from its `sortKey` (quantitySortKey): the digits without the padding zeros. */

@@ -175,6 +175,27 @@ describe('access: limits', function () {
     assert.equal((await request(`${app.url}/api/v1/ping`, { headers: { 'x-api-key': key } })).status, 200);
   });
 
+  it('answers a key refused by a per-minute limit after its day is spent with the daily 429: its Retry-After ends the refusals', async () => {
+    const t = Date.parse('2026-03-10T12:00:00Z');
+    app = await startTestApp(
+      store,
+      testConfig({ PLAN_LIMITS: 'free=5/3,plus=100/6,pro=100/9', RATE_LIMIT_PNL_KEY_PER_MIN: '1' }),
+      { now: () => t },
+    );
+    const key = await keyFor();
+    const call = (path = 'ping') => request(`${app!.url}/api/v1/${path}`, { headers: { 'x-api-key': key } });
+    const pnl = 'wallet/addr1qxy/pnl';
+    assert.deepEqual([(await call(pnl)).status, (await call()).status, (await call()).status], [200, 200, 200]);
+    // The day's 3 are spent. Refused by the PnL call's minute (1), by the daily quota itself, by the key's minute (5):
+    // each is the daily 429, since waiting for a minute (≤ 60 s) would only meet the day's refusal.
+    for (const refused of [await call(pnl), await call(), await call()]) {
+      const body = assertTooMany(refused, /Daily quota exceeded: 3 requests per UTC day/);
+      assert.equal(body.retryAfter, secondsToUtcMidnight(t));
+      assert.equal(body.retryAfter, 43_200);
+      assert.equal(refused.headers.get('x-daily-remaining'), '0');
+    }
+  });
+
   it('limits the wallet PnL call on top of the normal limit: per IP without a key, per key with one', async () => {
     app = await startTestApp(
       store,

@@ -125,6 +125,9 @@ describe('REST bad input and unknown ids', () => {
       ['/pools?dex=splash&dex=splash', 'dex'],
     ])
       await expect(path, 400, new RegExp(`^invalid parameter ${name}: given more than once`));
+    // A parameter the route does not take is ignored, given once or twice alike (a tracking tag sent twice).
+    for (const path of ['/nft/collections?utm=a', '/nft/collections?utm=a&utm=b', '/nft/collections?limit=1&limit=2'])
+      await expect(path, 200);
     // One rule on every list with a search text: empty or blank is a search for nothing (400, not ignored).
     for (const path of ['/tokens', '/nft/collections', '/governance/proposals'])
       for (const q of ['', '%20', '%20%09'])
@@ -244,6 +247,12 @@ describe('REST bad input and unknown ids', () => {
       coverageFrom: series.coverageFrom,
     });
     assert.match(series.asOf, /^\d{4}-\d\d-\d\dT/);
+    // The chain's first indexed block is older than the token's first snapshot (the only point, today): the series'
+    // history starts at that snapshot, and a range of today alone is covered.
+    const firstBlock = (await expect(`/explorer/blocks/${TIP.height - 1}`, 200)).time as string;
+    assert.ok(Date.parse(firstBlock) < DAY * 1000, firstBlock);
+    assert.equal(series.coverageFrom, new Date(DAY * 1000).toISOString());
+    assert.equal((await expect(`/tokens/${HELD_ONLY}/series/holders?days=1`, 200)).coverageFrom, null);
     await expect(`/tokens/${HELD_ONLY}/series/liquidity`, 404, /no DEX pool/);
     await expect(`/tokens/${'cd'.repeat(28)}41/series/holders`, 404, /not found/);
     await expect(`/tokens/${HELD_ONLY}/series/volume`, 400, /metric/);
