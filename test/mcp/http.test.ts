@@ -362,6 +362,37 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
       assert.equal(seq.status, 415);
     });
 
+    it('a body nested 100,000 deep is a 400 −32600 at once in both eras (it was left without any answer)', async () => {
+      const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+      const meta = JSON.stringify(META);
+      const bodies: [string, Record<string, string>][] = [
+        [
+          `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search","arguments":{"query":${deep}},"_meta":${meta}}}`,
+          { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'search' },
+        ],
+        [`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search","arguments":{"query":${deep}}}}`, {}],
+      ];
+      for (const base of [cached.url, site])
+        for (const [body, headers] of bodies) {
+          const res = await fetch(`${base}/api/mcp`, {
+            method: 'POST',
+            headers: { ...JSON_ACCEPT, ...headers },
+            body,
+            signal: AbortSignal.timeout(10_000),
+          });
+          assert.equal(res.status, 400, base);
+          const m = await rpc(res);
+          assert.equal(m.error.code, -32600);
+          assert.match(m.error.message, /nests deeper than 100 levels/);
+        }
+      // A few levels of nesting is an argument the tool refuses (a result with isError), as any wrong type.
+      const shallow = await call(40, 'search', { query: [[['usd']]] });
+      assert.equal(shallow.status, 200);
+      const r = (await rpc(shallow)).result;
+      assert.equal(r.isError, true);
+      assert.match(r.content[0].text, /query must be a search text/);
+    });
+
     it('concurrent callers with different arguments and ids each get their own answer', async () => {
       const calls = Array.from({ length: 24 }, (_, i) => {
         const u = i % 2 ? unit : other;
