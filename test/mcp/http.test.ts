@@ -146,6 +146,34 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
       assert.equal((await rpc(unknown)).error.code, -32601);
     });
 
+    it('the tool list never changes: listChanged false, and subscriptions/listen is acknowledged then closed', async () => {
+      const d = await rpc(await modern('server/discover', {}));
+      assert.deepEqual(d.result.capabilities.tools, { listChanged: false });
+      const init = await rpc(
+        await legacy({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+        }),
+      );
+      assert.deepEqual(init.result.capabilities.tools, { listChanged: false });
+      // The stream held open (a keep-alive every few seconds, nothing else) until the client left: this read would
+      // time out. Now the acknowledgement names no notification and the answer ends.
+      const res = await modern('subscriptions/listen', { notifications: { toolsListChanged: true } }, {});
+      const text = await Promise.race([
+        res.text(),
+        new Promise<string>((_, reject) => setTimeout(() => reject(new Error('the listen stream stayed open')), 5_000)),
+      ]);
+      const messages = text
+        .split('\n')
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => JSON.parse(l.slice(6)) as Json);
+      assert.equal(messages[0]!.method, 'notifications/subscriptions/acknowledged');
+      assert.deepEqual(messages[0]!.params.notifications, {});
+      assert.equal(messages.at(-1)!.result.resultType, 'complete');
+    });
+
     it('a bad argument is a result with isError, not a protocol error', async () => {
       const m = await rpc(await modern('tools/call', { name: 'get_token', arguments: { unit: 'nope' } }));
       assert.equal(m.result.isError, true);
