@@ -67,7 +67,8 @@ export function mdRouter(deps: ApiDeps, md: MdResponder): Router {
     ctx.type = MARKDOWN_TYPE;
     ctx.body = index;
   });
-  const q = (query: Record<string, unknown>) => Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)]));
+  const q = (query: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)]));
   for (const v of MD_VIEWS) {
     const param = paramOf(v.path);
     router.get(v.path.replace(/\{(\w+)\}/, ':$1'), (ctx) => {

@@ -270,7 +270,14 @@ describe('Markdown views on a devnet-synced store', function () {
       const st = json.items[i]!.stats;
       assert.deepEqual([r[3], r[5]], [cell(st.change24h), cell(st.change24hUsd)], `row ${i + 1}`);
     });
-    for (const bad of ['limit=0', 'limit=101', 'limit=abc', 'sort=cheapest', 'limit=3&limit=50', 'sort=new&sort=rank']) {
+    for (const bad of [
+      'limit=0',
+      'limit=101',
+      'limit=abc',
+      'sort=cheapest',
+      'limit=3&limit=50',
+      'sort=new&sort=rank',
+    ]) {
       const a = await get(`/api/md/tokens?${bad}`, { accept: 'text/markdown' });
       assert.equal(a.status, 400, bad);
       assert.equal(a.type, 'text/markdown; charset=utf-8');
