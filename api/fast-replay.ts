@@ -35,7 +35,7 @@ import { requestIp } from './access/limits.js';
 import type { AccessLayer } from './deps.js';
 import type { Metrics } from './metrics/index.js';
 import { SANE_REQUEST_ID } from './middleware.js';
-import { MODERN_REVISION, readMcpBytes } from './mcp/body.js';
+import { MODERN_REVISION, parseMcpJson, readMcpBytes } from './mcp/body.js';
 import { idTail, replayCall, type ReplayCall } from './mcp/replay.js';
 import { gatedPath } from './mcp/server.js';
 import { ResponseCache } from './response-cache.js';
@@ -117,13 +117,10 @@ function mcpReplayable(req: IncomingMessage): boolean {
  * error), not one `tools/call`, or its Mcp-Name header names another tool (the SDK refuses it, -32020).
  */
 function mcpCallOf(req: IncomingMessage, bytes: Buffer, checkpoint: string): ReplayCall | null {
-  let body: unknown;
-  try {
-    body = JSON.parse(bytes.toString('utf8'));
-  } catch {
-    return null;
-  }
-  const call = replayCall(req.headers, body, checkpoint);
+  // Not JSON, or nested too deep to key: the full chain answers its 400.
+  const json = parseMcpJson(bytes);
+  if (!('value' in json)) return null;
+  const call = replayCall(req.headers, json.value, checkpoint);
   return call && call.tool === req.headers['mcp-name'] ? call : null;
 }
 
@@ -217,7 +214,7 @@ export function fastReplay(deps: FastReplayDeps, full: Handler): Handler {
       if (await replay(req, res, surface, req.url ?? '', kept, started)) return;
     } catch (err) {
       // Nothing was sent (every await precedes writeHead): the full chain answers, errors included.
-      deps.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'replay failed; answering in full');
+      deps.log.warn({ err }, 'replay failed; answering in full');
       if (res.headersSent) return;
     }
     learn(res, key);
@@ -251,7 +248,7 @@ export function fastReplay(deps: FastReplayDeps, full: Handler): Handler {
       }
     } catch (err) {
       // Nothing was sent (every await precedes writeHead): the full chain answers, errors included.
-      deps.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'replay failed; answering in full');
+      deps.log.warn({ err }, 'replay failed; answering in full');
       if (res.headersSent) return;
     }
     return full(req, res);

@@ -15,6 +15,35 @@ import type Koa from 'koa';
 
 export const MODERN_REVISION = '2026-07-28';
 const MAX_BODY = 4 * 1024 * 1024;
+/**
+ * Nesting levels a message may have. A JSON-RPC message with tool arguments and `_meta` nests a few levels; a body
+ * like `[[[…]]]` 100,000 deep parses, but every later walk of it (the answer cache's key, the SDK's copies) overflows
+ * the stack, after the request was handed to the SDK's raw response: the caller got no answer at all.
+ */
+export const MAX_DEPTH = 100;
+
+/** Whether a parsed JSON value nests deeper than `max` arrays/objects (walked without recursion). */
+export function nestsDeeper(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [v, depth] = next;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth + 1 > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** A body's JSON value; null when it is not JSON or nests deeper than MAX_DEPTH (`deep` says which). */
+export function parseMcpJson(bytes: Buffer): { value: unknown } | { deep: boolean } {
+  let value: unknown;
+  try {
+    value = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return { deep: false };
+  }
+  return nestsDeeper(value, MAX_DEPTH) ? { deep: true } : { value };
+}
 const VERSION_META = 'io.modelcontextprotocol/protocolVersion';
 
 interface RpcMessage {
@@ -95,15 +124,20 @@ export function readMcpBody(): Koa.Middleware {
       ctx.body = { error: 'request body over 4 MiB' };
       return;
     }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(bytes.toString('utf8'));
-    } catch {
+    const json = parseMcpJson(bytes);
+    if (!('value' in json)) {
       // As the SDK answers it (JSON-RPC parse error); the stream is consumed, so it cannot be handed on.
       ctx.status = 400;
-      ctx.body = { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not JSON.' }, id: null };
+      ctx.body = {
+        jsonrpc: '2.0',
+        error: json.deep
+          ? { code: -32600, message: `Invalid Request: the body nests deeper than ${MAX_DEPTH} levels.` }
+          : { code: -32700, message: 'Parse error: the body is not JSON.' },
+        id: null,
+      };
       return;
     }
+    const parsed = json.value;
     ctx.state.mcpBody = parsed;
     // The older revisions neither need nor check Mcp-Name: the body, not a header the caller sent, says which tool
     // a legacy request calls (a header naming another tool must not slip a PnL call past its limit).

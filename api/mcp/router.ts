@@ -43,7 +43,7 @@ const UNFETCHABLE_METHODS = new Set(['CONNECT', 'TRACE']);
 
 export function mcpRouter(deps: ApiDeps): Router {
   const gate = syncGate({ store: deps.store });
-  const onerror = (e: Error) => deps.log.debug({ err: e.message }, 'mcp request rejected');
+  const onerror = (e: Error) => deps.log.debug({ err: e }, 'mcp request rejected');
   // The tool a request's body calls when it is a single tools/call (either era), by the Request the SDK hands the
   // factory: that request's server registers just that tool.
   const calls = new WeakMap<object, string>();
@@ -87,7 +87,6 @@ export function mcpRouter(deps: ApiDeps): Router {
       ctx.body = { error: `Origin ${origin} is not allowed to call the tool server.` };
       return;
     }
-    ctx.respond = false;
     const body: unknown = ctx.state.mcpBody;
     let call: ReplayCall | null = null;
     let tag = '-';
@@ -98,11 +97,15 @@ export function mcpRouter(deps: ApiDeps): Router {
       const hit = call && replay.get(call, Date.now());
       if (call && hit && !(await gate.withheld(gatedPath(call.tool)))) {
         fastReplayable(ctx, call, tag, hit.expires);
+        ctx.respond = false;
         ctx.res.writeHead(hit.status, hit.headers).end(hit.bytes);
         return;
       }
     }
     const kept = call;
+    // Only from here does the SDK write the raw response: anything thrown before is Koa's error answer, never a
+    // request left without one.
+    ctx.respond = false;
     await node(
       ctx.req,
       ctx.res,

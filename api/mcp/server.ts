@@ -215,7 +215,12 @@ export function buildMcpServer(deps: ApiDeps, only?: string | null, gate?: SyncG
     {
       instructions: INSTRUCTIONS,
       supportedProtocolVersions: [...PROTOCOL_REVISIONS],
-      // The tool list changes only with a deployment: clients may cache it for an hour, shared between users.
+      // The tool list changes only with a deployment, never while a client is connected: no list_changed is ever
+      // sent. Advertised as such (the SDK's default says true), a subscriptions/listen is acknowledged and closed
+      // at once instead of holding an event stream that never carries anything (up to the SDK's 1,024 per process,
+      // ~80 KB each, after which every other client's listen was refused).
+      capabilities: { tools: { listChanged: false } },
+      // Clients may cache the list for an hour, shared between users.
       cacheHints: { 'tools/list': { ttlMs: 3_600_000, cacheScope: 'public' } },
     },
   );

@@ -68,16 +68,19 @@ export function mdRouter(deps: ApiDeps, md: MdResponder): Router {
     ctx.body = index;
   });
   const q = (query: Record<string, unknown>) =>
-    Object.fromEntries(Object.entries(query).map(([k, v]) => [k, Array.isArray(v) ? String(v[0]) : String(v)]));
+    Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)]));
   for (const v of MD_VIEWS) {
     const param = paramOf(v.path);
-    router.get(v.path.replace(/\{(\w+)\}/, ':$1'), (ctx) =>
-      md.respond(ctx, {
+    router.get(v.path.replace(/\{(\w+)\}/, ':$1'), (ctx) => {
+      // `?limit=5&limit=50`: which one was meant is unknown, so it is the REST routes' 400, not the first value.
+      const twice = v.query && Object.entries(ctx.query).find(([, value]) => Array.isArray(value));
+      if (twice) return md.error(ctx, 400, `invalid parameter ${twice[0]}: given more than once (send it once)`);
+      return md.respond(ctx, {
         view: v.view,
         ...(param ? { id: ctx.params[param] as string } : {}),
         ...(v.query ? { query: q(ctx.query) } : {}),
-      }),
-    );
+      });
+    });
   }
   // Any other path under /api/md: a Markdown 404 naming the views (not the JSON 404 of REST).
   router.get('/{*rest}', (ctx) =>

@@ -210,7 +210,12 @@ export const WalletPnlResponse = component('WalletPnl', {
     series: {
       type: 'array',
       description: 'Cumulative realised PnL in ADA (time: unix seconds).',
-      items: { type: 'object', required: ['time', 'value'], properties: { time: int, value: num } },
+      items: {
+        type: 'object',
+        required: ['time', 'value'],
+        // The description on the field itself: it is what makes the tool server present it as an ISO time.
+        properties: { time: d(int, 'Time of the trade that realised it, unix seconds.'), value: num },
+      },
     },
   },
 });

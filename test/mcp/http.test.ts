@@ -146,6 +146,34 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
       assert.equal((await rpc(unknown)).error.code, -32601);
     });
 
+    it('the tool list never changes: listChanged false, and subscriptions/listen is acknowledged then closed', async () => {
+      const d = await rpc(await modern('server/discover', {}));
+      assert.deepEqual(d.result.capabilities.tools, { listChanged: false });
+      const init = await rpc(
+        await legacy({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+        }),
+      );
+      assert.deepEqual(init.result.capabilities.tools, { listChanged: false });
+      // The stream held open (a keep-alive every few seconds, nothing else) until the client left: this read would
+      // time out. Now the acknowledgement names no notification and the answer ends.
+      const res = await modern('subscriptions/listen', { notifications: { toolsListChanged: true } }, {});
+      const text = await Promise.race([
+        res.text(),
+        new Promise<string>((_, reject) => setTimeout(() => reject(new Error('the listen stream stayed open')), 5_000)),
+      ]);
+      const messages = text
+        .split('\n')
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => JSON.parse(l.slice(6)) as Json);
+      assert.equal(messages[0]!.method, 'notifications/subscriptions/acknowledged');
+      assert.deepEqual(messages[0]!.params.notifications, {});
+      assert.equal(messages.at(-1)!.result.resultType, 'complete');
+    });
+
     it('a bad argument is a result with isError, not a protocol error', async () => {
       const m = await rpc(await modern('tools/call', { name: 'get_token', arguments: { unit: 'nope' } }));
       assert.equal(m.result.isError, true);
@@ -360,6 +388,37 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
       // A body of another media type is refused (415), not replayed.
       const seq = await call(34, 'get_recent_trades', args, { 'content-type': 'application/json-seq' });
       assert.equal(seq.status, 415);
+    });
+
+    it('a body nested 100,000 deep is a 400 −32600 at once in both eras (it was left without any answer)', async () => {
+      const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+      const meta = JSON.stringify(META);
+      const bodies: [string, Record<string, string>][] = [
+        [
+          `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search","arguments":{"query":${deep}},"_meta":${meta}}}`,
+          { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'search' },
+        ],
+        [`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search","arguments":{"query":${deep}}}}`, {}],
+      ];
+      for (const base of [cached.url, site])
+        for (const [body, headers] of bodies) {
+          const res = await fetch(`${base}/api/mcp`, {
+            method: 'POST',
+            headers: { ...JSON_ACCEPT, ...headers },
+            body,
+            signal: AbortSignal.timeout(10_000),
+          });
+          assert.equal(res.status, 400, base);
+          const m = await rpc(res);
+          assert.equal(m.error.code, -32600);
+          assert.match(m.error.message, /nests deeper than 100 levels/);
+        }
+      // A few levels of nesting is an argument the tool refuses (a result with isError), as any wrong type.
+      const shallow = await call(40, 'search', { query: [[['usd']]] });
+      assert.equal(shallow.status, 200);
+      const r = (await rpc(shallow)).result;
+      assert.equal(r.isError, true);
+      assert.match(r.content[0].text, /query must be a search text/);
     });
 
     it('concurrent callers with different arguments and ids each get their own answer', async () => {

@@ -13,7 +13,7 @@ import { legacyToolCalls } from '../../api/mcp/body.js';
 import { ReplayCache, replayCall } from '../../api/mcp/replay.js';
 import { singleToolCall } from '../../api/mcp/router.js';
 import { adviceFor } from '../../api/mcp/server.js';
-import { TOOL_SET } from '../../api/mcp/tools.js';
+import { TOOL_DEFINITIONS, TOOL_SET } from '../../api/mcp/tools.js';
 import { BadRequestError } from '../../api/errors.js';
 import { routeSpec } from '../../api/mcp/reads.js';
 import { restRoutes } from '../../api/routes/index.js';
@@ -88,6 +88,27 @@ describe('MCP pure pieces', () => {
     };
     for (const r of restRoutes()) walk(r.response, r.operationId);
     assert.deepEqual(problems, []);
+  });
+
+  it('no tool result carries a unix-seconds time: every integer time field of a REST answer becomes ISO UTC', () => {
+    // Spec: tool-server times are UTC (the instructions promise ISO 8601). A REST integer `time` (candles, series
+    // points, the PnL series) is unix seconds; presented, it must be a date-time string, whatever the REST schema's
+    // wording around it.
+    const problems: string[] = [];
+    const walk = (s: unknown, path: string): void => {
+      if (Array.isArray(s)) return s.forEach((x) => walk(x, path));
+      if (!s || typeof s !== 'object') return;
+      const o = s as Record<string, unknown>;
+      for (const [k, v] of Object.entries((o.properties ?? {}) as Record<string, Record<string, unknown>>)) {
+        if (/^time$|Time$/.test(k) && [v.type].flat().includes('integer')) problems.push(`${path}.${k}`);
+        walk(v, `${path}.${k}`);
+      }
+      for (const [k, v] of Object.entries(o)) if (k !== 'properties') walk(v, path);
+    };
+    for (const t of TOOL_DEFINITIONS) walk(t.outputSchema, t.name);
+    assert.deepEqual(problems, []);
+    const pnl = presentValue(routeSpec('getWalletPnl').response, { series: [{ time: 1_795_582_800, value: -1.5 }] });
+    assert.deepEqual((pnl as { series: unknown[] }).series, [{ time: '2026-11-25T05:00:00.000Z', value: -1.5 }]);
   });
 
   it('REST parameter names in error texts become the tool’s argument names', () => {

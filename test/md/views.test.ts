@@ -270,12 +270,23 @@ describe('Markdown views on a devnet-synced store', function () {
       const st = json.items[i]!.stats;
       assert.deepEqual([r[3], r[5]], [cell(st.change24h), cell(st.change24hUsd)], `row ${i + 1}`);
     });
-    for (const bad of ['limit=0', 'limit=101', 'limit=abc', 'sort=cheapest']) {
+    for (const bad of [
+      'limit=0',
+      'limit=101',
+      'limit=abc',
+      'sort=cheapest',
+      'limit=3&limit=50',
+      'sort=new&sort=rank',
+    ]) {
       const a = await get(`/api/md/tokens?${bad}`, { accept: 'text/markdown' });
       assert.equal(a.status, 400, bad);
       assert.equal(a.type, 'text/markdown; charset=utf-8');
       assert.match(a.text, /^# Bad request \(HTTP 400\)\n\ninvalid parameter (limit|sort)/);
     }
+    // A parameter given twice is a 400 naming it, as on REST (not the first value's table).
+    const twice = await get('/api/md/tokens?limit=3&limit=50');
+    assert.equal(twice.status, 400);
+    assert.deepEqual(JSON.parse(twice.text), { error: 'invalid parameter limit: given more than once (send it once)' });
   });
 
   it("bad input is a 400 or 404 with the spec's { error }, in short Markdown to a client asking for it, never a 500", async () => {
