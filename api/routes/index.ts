@@ -55,6 +55,8 @@ export function restRouter(deps: ApiDeps): Router {
   const openapiEtag = createHash('sha1').update(openapi).digest('base64url');
   register(v1, openApiRoute, async (ctx) => {
     ctx.type = 'application/json';
+    // Changes with a deployment only, as the discovery files beside it (llms.txt, the AI catalog).
+    ctx.set('Cache-Control', 'public, max-age=300');
     ctx.etag = openapiEtag;
     return openapi;
   });
