@@ -160,6 +160,10 @@ describe('Markdown views on a devnet-synced store', function () {
     const index = await get('/api/md/');
     assert.equal(index.status, 200);
     assert.equal(index.type, 'text/markdown; charset=utf-8');
+    // Static per deployment, as the discovery files: kept 5 minutes, revalidated by its ETag.
+    assert.equal(index.headers.get('cache-control'), 'public, max-age=300');
+    const etag = index.headers.get('etag') ?? '';
+    assert.equal((await get('/api/md/', { 'if-none-match': etag, 'cache-control': 'max-age=0' })).status, 304);
     const linked = siteLinks(index.text);
     assert.ok(linked.length >= 3, `links in the index: ${linked.join(' ')}`);
     for (const u of linked) {
