@@ -195,6 +195,9 @@ export type RouteHandler<P extends object, Q extends object> = (
   input: { params: P; query: Q },
 ) => Promise<unknown>;
 
+/** The Cache-Control of data answers (REST JSON, Markdown views): kept by a cache only to revalidate. */
+export const NO_CACHE = 'no-cache';
+
 /** Registers `handler` for GET `spec.koaPath`; the handler returns the body (it may set headers and `ctx.etag`). */
 export function register<P extends object, Q extends object>(
   router: Router,
@@ -211,6 +214,9 @@ export function register<P extends object, Q extends object>(
       ctx.type = 'application/json; charset=utf-8';
       ctx.etag = etag;
       ctx.body = bytes;
+      // A cache may keep the answer but must ask again before each use (a 304 while the ETag holds): it changes with
+      // every block, and without an explicit lifetime RFC 9111 lets a cache pick one of its own (Varnish: 120 s).
+      ctx.set('Cache-Control', NO_CACHE);
     } else ctx.body = body;
     if (ctx.response.etag && isFresh(ctx)) ctx.status = 304;
   });

@@ -213,10 +213,12 @@ export function createRecomputeActivities(deps: RecomputeDeps) {
 
     async recomputeMarketOverview(): Promise<{ tokens: number; pools: number }> {
       const nowMs = now();
-      const [pools, poolStats, stats] = await Promise.all([
+      const [pools, poolStats, stats, ranking] = await Promise.all([
         allDocs(store, POOLS),
         allDocs(store, POOL_STATS),
         allDocs(store, TOKEN_STATS),
+        // This run's rankings snapshot (written by recomputeRankings just before, from these same token stats).
+        store.collection(RANKINGS).get(poolRankingId('tvl', null)),
       ]);
       const doc = buildOverview(
         pools,
@@ -225,7 +227,8 @@ export function createRecomputeActivities(deps: RecomputeDeps) {
         adaUsdFromPools(pools),
         nowMs,
       );
-      await store.write([put(MARKET_OVERVIEW, doc)]);
+      const snapshot = ranking?.snapshot;
+      await store.write([put(MARKET_OVERVIEW, snapshot === undefined ? doc : { ...doc, snapshot })]);
       return { tokens: stats.length, pools: pools.length };
     },
   };

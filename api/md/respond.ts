@@ -13,6 +13,7 @@ import { approxTokens, errorView } from '../../views/md/format.js';
 import type { ApiDeps } from '../deps.js';
 import { sendRepresentation, type Coded } from '../compress.js';
 import { AppError, answerableError } from '../errors.js';
+import { NO_CACHE } from '../route.js';
 import { markReplayable } from '../fast-replay.js';
 import { ResponseCache } from '../response-cache.js';
 import { readFreshness } from '../read/freshness.js';
@@ -56,6 +57,8 @@ export function mdResponder(deps: ApiDeps, src: () => MdSource): MdResponder {
     ctx.type = MARKDOWN_TYPE;
     ctx.set('x-markdown-tokens', String(tokens));
     ctx.etag = etag;
+    // As REST answers (api/route.ts): revalidated before each use, never reused on a cache's own heuristic.
+    if (status === 200) ctx.set('Cache-Control', NO_CACHE);
     if (status === 200) sendRepresentation(ctx, bytes, coded);
     else ctx.body = bytes;
   };

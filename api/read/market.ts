@@ -6,7 +6,9 @@ import { NotReadyError } from '../errors.js';
 import {
   MARKET_OVERVIEW,
   MARKET_OVERVIEW_ID,
+  RANKED_TOKEN_STATS,
   TOKEN_STATS,
+  snapshotDocId,
   type TokenStatsDoc,
 } from '../../mongo/collections/market-read.js';
 import { loadAssets, presentTokenRow } from '../present/market.js';
@@ -27,8 +29,19 @@ async function getMarketOverviewAnswer(deps: ReadDeps, input: RouteInput<typeof 
     );
   const o = stored;
   const units = [...new Set([...o.topGainers, ...o.topLosers, ...o.trending])];
-  const stats = await store.collection(TOKEN_STATS).getMany(units);
-  const byUnit = new Map(stats.filter((s): s is TokenStatsDoc => s !== null).map((s) => [s._id, s]));
+  // The figures the lists were ordered by: the snapshot of the overview's own run. The next run writes token_stats
+  // before its overview; a unit whose snapshot is gone (an overview that failed for two runs) shows the live ones.
+  const snap = o.snapshot;
+  const kept =
+    snap === undefined
+      ? []
+      : (await store.collection(RANKED_TOKEN_STATS).getMany(units.map((u) => snapshotDocId(snap, u)))).map(
+          (d) => d?.stats ?? null,
+        );
+  const live = await store.collection(TOKEN_STATS).getMany(units.filter((_, i) => !kept[i]));
+  const byUnit = new Map(
+    [...kept, ...live].filter((s): s is TokenStatsDoc => s !== null && s !== undefined).map((s) => [s._id, s]),
+  );
   const assets = await loadAssets(store, byUnit.keys(), deps.config.SITE_URL, logoMode(input));
   const rows = (list: string[]) =>
     list.flatMap((u) => {

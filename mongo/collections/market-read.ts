@@ -207,6 +207,11 @@ export interface MarketOverviewDoc {
   topLosers: string[];
   trending: string[];
   updatedAt: string;
+  /**
+   * The rankings snapshot of the same market run: its token stats are the ones the lists were ordered by (the next
+   * run writes token_stats before its overview). Absent on documents written before it was kept.
+   */
+  snapshot?: number;
 }
 export const MARKET_OVERVIEW = defineCollection<MarketOverviewDoc>({ name: 'market_overview' });
 export const MARKET_OVERVIEW_ID = 'market';

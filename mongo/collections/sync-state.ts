@@ -263,6 +263,17 @@ export function syncCondition(lag: Pick<SyncLag, 'checkpoint' | 'health'>, nowMs
       since: h.stall.since,
       abandonedAbove: h.stall.abandonedAbove,
     };
+  // Before a recorded failure: a sync that failed and then stopped (the service or worker stopped while the source
+  // was down; stopping npm start drops the devnet's connection first) is not retrying any more, and every attempt
+  // of a running one records itself (each ends within the source's 120 s timeout).
+  if (h && secondsSince(nowMs, h.updatedAt) > SYNC_SILENT_SECONDS)
+    return {
+      status: 'silent',
+      reason: `sync not running: no word from it for ${secondsSince(nowMs, h.updatedAt)} s`,
+      action: 'start the service (`npm start`) or the Temporal worker and `npm run schedules:apply`',
+      since: h.updatedAt,
+      abandonedAbove: null,
+    };
   if (h?.failing) {
     const s = secondsSince(nowMs, h.failing.since);
     return h.failing.sourceDown
@@ -281,14 +292,6 @@ export function syncCondition(lag: Pick<SyncLag, 'checkpoint' | 'health'>, nowMs
           abandonedAbove: null,
         };
   }
-  if (h && secondsSince(nowMs, h.updatedAt) > SYNC_SILENT_SECONDS)
-    return {
-      status: 'silent',
-      reason: `sync not running: no word from it for ${secondsSince(nowMs, h.updatedAt)} s`,
-      action: 'start the service (`npm start`) or the Temporal worker and `npm run schedules:apply`',
-      since: h.updatedAt,
-      abandonedAbove: null,
-    };
   if (!lag.checkpoint) return { status: 'starting', reason: 'sync starting: no block indexed yet', ...none };
   return { status: 'ok', reason: null, ...none };
 }

@@ -14,7 +14,7 @@ import { loggerOptions } from '../../api/log.js';
 import { restRoutes } from '../../api/routes/index.js';
 import { startApi, type RunningApi } from '../../api/server.js';
 import { loadConfig } from '../../config/index.js';
-import { TIP, seedChain, startTestApi, type TestApi } from './seed.js';
+import { STAKE, TIP, seedChain, startTestApi, type TestApi } from './seed.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
 
@@ -192,6 +192,35 @@ describe('API hardening: methods, headers, CORS, parser refusals', () => {
         assert.doesNotMatch(r.headers.allow ?? '', /PUT|POST|DELETE/);
         assert.match((JSON.parse(r.body) as Json).error, /not allowed/);
       }
+  });
+
+  it('data answers are kept by a cache only to revalidate (no-cache, 304 by ETag); openapi.json for 5 minutes', async () => {
+    // node:http: fetch adds `cache-control: no-cache` to a conditional request, which makes any answer a 200.
+    const get = (path: string, headers: Record<string, string>) =>
+      new Promise<http.IncomingMessage>((resolve, reject) => {
+        http
+          .get(api.url + path, { headers }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res));
+          })
+          .on('error', reject);
+      });
+    for (const path of [
+      `/api/v1/explorer/blocks/${TIP.height}`,
+      `/api/v1/explorer/address/${STAKE}`,
+      `/api/md/wallet/${STAKE}`,
+      '/api/md/tokens',
+    ]) {
+      const r = await get(path, { 'accept-encoding': 'br' });
+      assert.equal(r.statusCode, 200, path);
+      assert.equal(r.headers['cache-control'], 'no-cache', path);
+      // A 304 carries the Cache-Control its 200 would (RFC 9110 15.4.5).
+      const again = await get(path, { 'accept-encoding': 'br', 'if-none-match': r.headers.etag ?? '' });
+      assert.equal(again.statusCode, 304, path);
+      assert.equal(again.headers['cache-control'], 'no-cache', path);
+    }
+    const openapi = await get('/api/v1/openapi.json', {});
+    assert.equal(openapi.headers['cache-control'], 'public, max-age=300');
   });
 
   it('error answers are never kept by a shared cache, and a thrown error keeps the Vary of its answer', async () => {

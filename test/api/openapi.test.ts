@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { pino } from 'pino';
 import type { ApiDeps } from '../../api/deps.js';
@@ -55,6 +57,37 @@ describe('OpenAPI document (GET /api/v1/openapi.json)', () => {
         assert.equal(ok.headers?.[h]?.schema?.type, 'integer', `${path} 200 ${h}`);
     }
     assert.equal(doc.components.responses.TooManyRequests.headers['X-RateLimit-Reset'].schema.type, 'integer');
+  });
+
+  it('is compressed for a client that accepts it, as every REST answer of 1 KB or more (with its own ETag)', async () => {
+    const raw = (headers: Record<string, string>, method = 'GET') =>
+      new Promise<{ status: number; headers: http.IncomingHttpHeaders; bytes: Buffer }>((resolve, reject) => {
+        http
+          .request(api.url + '/api/v1/openapi.json', { method, headers }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () =>
+              resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes: Buffer.concat(chunks) }),
+            );
+          })
+          .on('error', reject)
+          .end();
+      });
+    const plain = await raw({ 'accept-encoding': 'identity' });
+    const br = await raw({ 'accept-encoding': 'br, gzip' });
+    const gz = await raw({ 'accept-encoding': 'gzip' });
+    assert.equal(plain.headers['content-encoding'], undefined);
+    assert.equal(br.headers['content-encoding'], 'br');
+    assert.equal(gz.headers['content-encoding'], 'gzip');
+    assert.deepEqual(JSON.parse(brotliDecompressSync(br.bytes).toString('utf8')), doc);
+    assert.deepEqual(JSON.parse(gunzipSync(gz.bytes).toString('utf8')), doc);
+    assert.ok(br.bytes.length * 4 < plain.bytes.length, `${br.bytes.length} of ${plain.bytes.length} bytes`);
+    for (const r of [plain, br, gz]) assert.match(String(r.headers.vary), /Accept-Encoding/);
+    assert.notEqual(br.headers.etag, plain.headers.etag);
+    assert.equal((await raw({ 'accept-encoding': 'br', 'if-none-match': String(br.headers.etag) })).status, 304);
+    const head = await raw({ 'accept-encoding': 'br' }, 'HEAD');
+    assert.equal(head.headers['content-encoding'], 'br');
+    assert.equal(head.headers['content-length'], String(br.bytes.length));
   });
 
   it('gives every object and array in the document a schema of its members (no bare `object`)', () => {

@@ -374,3 +374,38 @@ describe('market REST: units, candles, trades, pools, overview, logos, errors', 
     }
   });
 });
+
+describe('market overview while a market recompute is half-written', () => {
+  it("its lists show the figures they were ordered by, not a later run's token stats already written", async () => {
+    let now = NOW_MS;
+    const api = await startTestApi(seedScenario, { now: () => NOW_MS });
+    try {
+      const acts = createRecomputeActivities({ store: api.store, now: () => now });
+      await acts.recomputeTokenStats();
+      await acts.recomputeRankings();
+      await acts.recomputeMarketOverview();
+      const overview = async () => (await api.get('/api/v1/market/overview?logos=url')).body as Json;
+      const first = await overview();
+      assert.equal(first.topGainers[0].asset.unit, XTK);
+      assert.equal(first.topGainers[0].stats.change24h, 0.25);
+      // The next run, a day later (XTK untraded for 24 h): its token stats are written, its overview is not yet.
+      now = NOW_MS + DAY * 1000 + 3_600_000;
+      await acts.recomputeTokenStats();
+      const live = (await api.get(`/api/v1/tokens/${XTK}?logos=url`)).body as Json;
+      assert.notEqual(live.stats.change24h, 0.25, 'the new run changed the figures');
+      const mid = await overview();
+      assert.equal(mid.updatedAt, first.updatedAt);
+      assert.deepEqual(mid.topGainers, first.topGainers, 'the gainers as ranked, with the figures they were ranked by');
+      assert.deepEqual(mid.trending, first.trending);
+      // The run completes: the overview and its rows are the new run's.
+      await acts.recomputeRankings();
+      await acts.recomputeMarketOverview();
+      const done = await overview();
+      assert.notEqual(done.updatedAt, first.updatedAt);
+      for (const row of [...done.topGainers, ...done.topLosers, ...done.trending] as Json[])
+        assert.ok(row.stats.updatedAt <= done.updatedAt, row.asset.unit);
+    } finally {
+      await api.close();
+    }
+  });
+});

@@ -101,6 +101,15 @@ describe('discovery files', function () {
     const tipDay = new Date(s.devnet.systemStartMs + s.devnet.tip().slot * 1000).toISOString().slice(0, 10);
     assert.equal(doc.urlset.url[0]!.lastmod, tipDay);
     for (const l of locs) assert.equal((await get(l)).status, 200, l);
+    // Kept by a cache as the other discovery files are, and revalidated by its ETag (fetch would send no-cache).
+    const res = await fetch(s.url + '/sitemap.xml');
+    assert.equal(res.headers.get('cache-control'), 'public, max-age=300');
+    const etag = res.headers.get('etag') ?? '';
+    assert.ok(etag);
+    const again = await fetch(s.url + '/sitemap.xml', {
+      headers: { 'if-none-match': etag, 'cache-control': 'max-age=0' },
+    });
+    assert.equal(again.status, 304);
   });
 
   it('/docs shows surfaces, keys and the configured limits', async () => {

@@ -160,6 +160,10 @@ describe('Markdown views on a devnet-synced store', function () {
     const index = await get('/api/md/');
     assert.equal(index.status, 200);
     assert.equal(index.type, 'text/markdown; charset=utf-8');
+    // Static per deployment, as the discovery files: kept 5 minutes, revalidated by its ETag.
+    assert.equal(index.headers.get('cache-control'), 'public, max-age=300');
+    const etag = index.headers.get('etag') ?? '';
+    assert.equal((await get('/api/md/', { 'if-none-match': etag, 'cache-control': 'max-age=0' })).status, 304);
     const linked = siteLinks(index.text);
     assert.ok(linked.length >= 3, `links in the index: ${linked.join(' ')}`);
     for (const u of linked) {
@@ -383,5 +387,41 @@ describe('Markdown views on a devnet-synced store', function () {
     });
     assert.match(later.type, /^application\/json/);
     assert.equal((JSON.parse(later.text) as { items: unknown[] }).items.length, 2);
+  });
+
+  it('views of recomputed figures say when they were computed, not only the indexed tip', async () => {
+    // A new block first: the views cached at the previous checkpoint are not reused.
+    s.devnet.step();
+    await s.syncToTip();
+    const minute = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+    const started = Date.now();
+    await s.recompute();
+    const ran = [minute(started), minute(Date.now())];
+    const proposals = (JSON.parse((await get('/api/v1/governance/proposals?status=active')).text) as { total: number })
+      .total;
+    const computedLines = (text: string) =>
+      [...text.matchAll(/^_(\w[\w ]*) computed (.+)_$/gm)].map((m) => [m[1], m[2]]);
+    const expected: [string, string[]][] = [
+      ['/api/md/market', ['Figures']],
+      ['/api/md/tokens', ['Figures']],
+      ['/api/md/dashboard', ['Figures', 'Figures', 'Stats', 'Vote shares']],
+    ];
+    for (const [path, what] of expected) {
+      const lines = computedLines((await get(path)).text);
+      assert.deepEqual(
+        lines.map(([w]) => w),
+        what,
+        path,
+      );
+      for (const [w, at] of lines) {
+        // A store without proposals has no governance figures: no time (the 3 h devnet has none yet).
+        if (w === 'Vote shares' && proposals === 0) assert.equal(at, '—');
+        else assert.ok(ran.includes(at!), `${path} ${w} computed ${at}, the recompute ran ${ran}`);
+      }
+    }
+    const [row] = tableRows((await get(`/api/md/token/${unit}`)).text, 'Field').filter(
+      ([f]) => f === 'Stats computed (UTC)',
+    );
+    assert.ok(row && ran.includes(row[1]!), `token view: ${row?.[1]}, the recompute ran ${ran}`);
   });
 });

@@ -10,7 +10,7 @@ import { createMetrics } from '../../api/metrics/index.js';
 import { DERIVED_PATHS } from '../../api/sync-guard.js';
 import { createSyncActivities } from '../../activities/sync/index.js';
 import { RollbackTooDeepError } from '../../activities/sync/journal.js';
-import { isStoreRefusal, StoreRefusedError } from '../../activities/sync/health.js';
+import { isStoreRefusal, recordFailure, StoreRefusedError } from '../../activities/sync/health.js';
 import { OgmiosConnectionError } from '../../activities/chain/ogmios-client.js';
 import { syncLagSeconds } from '../../cardano/sync-lag.js';
 import { readSyncLag, syncCondition } from '../../mongo/collections/sync-state.js';
@@ -127,6 +127,31 @@ describe('sync health', function () {
       refuse = false;
       assert.ok((await stuck.syncSlice({ maxBlocks: 10, waitMs: 0 })).height > first);
       assert.equal(syncCondition(await readSyncLag(store, Date.now()), Date.now()).status, 'ok');
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('a sync that stopped while its source was down is "not running", not still "unreachable … retrying"', async () => {
+    const { store, cleanup } = await tempStore();
+    try {
+      const { events } = buildChain({ blocks: 10 });
+      await createSyncActivities({ store, chain: memoryChain(events), k: 2160, network: 'mainnet' }).syncSlice({
+        maxBlocks: 10,
+        waitMs: 0,
+      });
+      // The last attempt before the service stopped: the devnet's connection dropped (npm start stops both at once).
+      const t = Date.now();
+      const down = new OgmiosConnectionError('Ogmios connection ws://127.0.0.1:1337 closed (1006)');
+      await recordFailure(store, down, { k: 2160, nowIso: new Date(t).toISOString() });
+      const at = async (ms: number) => syncCondition(await readSyncLag(store, t + ms), t + ms);
+      // A running sync retries and records each attempt (every one ends within the source's 120 s timeout).
+      assert.equal((await at(120_000)).status, 'unreachable');
+      // No attempt recorded for over 3 minutes: nothing retries; the operator starts the service, not the source.
+      const stopped = await at(600_000);
+      assert.equal(stopped.status, 'silent');
+      assert.equal(stopped.reason, 'sync not running: no word from it for 600 s');
+      assert.match(stopped.action ?? '', /start the service/);
     } finally {
       await cleanup();
     }

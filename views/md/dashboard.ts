@@ -1,5 +1,20 @@
 /** /api/md/dashboard: one page: market, top tokens, NFT collections, chain and governance status, news. */
-import { asOfLine, enc, head, join, link, links, md, num, pct, price, rest, table, utc } from './format.js';
+import {
+  asOfLine,
+  computedLine,
+  enc,
+  head,
+  join,
+  link,
+  links,
+  md,
+  num,
+  pct,
+  price,
+  rest,
+  table,
+  utc,
+} from './format.js';
 import { marketSummary } from './market.js';
 import { tokenTable } from './tokens.js';
 import type { Dashboard, ViewContext, VoteShare } from './types.js';
@@ -12,11 +27,14 @@ export function renderDashboard(ctx: ViewContext, d: Dashboard): string {
   return join(
     head(ctx, 'Cardano dashboard', 'Market, top tokens, NFT collections, chain and governance status, news.'),
     '## Market',
+    computedLine('Figures', d.market.updatedAt),
     marketSummary(d.market),
     '## Top tokens',
+    computedLine('Figures', d.tokens.updatedAt),
     tokenTable(ctx, d.tokens.items),
     `More: ${link('all tokens', md(ctx, '/tokens'))} · ${link('market overview', md(ctx, '/market'))}`,
     '## NFT collections (by 24 h volume)',
+    computedLine('Stats', d.nft.computedAt),
     table(
       ['Collection', 'Floor (ADA)', 'Floor 24 h (%)', 'Volume 24 h (ADA)', 'Sales 24 h', 'Listings', 'Owners'],
       d.nft.items.map((c) => [
@@ -36,6 +54,7 @@ export function renderDashboard(ctx: ViewContext, d: Dashboard): string {
     ),
     '## Governance',
     `${num(d.governance.total, 0)} active proposals${d.governance.epoch === null ? '' : ` (epoch ${d.governance.epoch})`}. Vote shares in % of voting power (yes / no).`,
+    computedLine('Vote shares', d.governance.computedAt),
     table(
       ['Proposal', 'Type', 'Epochs', 'Requested (ADA)', 'DReps yes/no (%)', 'SPOs yes/no (%)'],
       d.governance.items.map((p) => [

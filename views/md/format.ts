@@ -84,6 +84,12 @@ export function asOfLine(fresh: Freshness): string {
   return `As of ${utc(fresh.asOf)} (indexed tip) · sync lag ${lag}${block}`;
 }
 
+/**
+ * When a recompute computed the figures that follow (prices, changes, volumes: the market recompute, every 20 s).
+ * The as-of line names the indexed tip; figures of a recompute that stopped succeeding no longer follow it.
+ */
+export const computedLine = (what: string, iso: string | null | undefined) => `_${what} computed ${utc(iso)}_`;
+
 /** The head of every view: title, as-of line, and a one-line summary. */
 export function head(ctx: ViewContext, title: string, summary?: string): string {
   return [`# ${title}`, '', `_${asOfLine(ctx.fresh)}_`, ...(summary ? ['', summary] : [])].join('\n');

@@ -1,5 +1,5 @@
 /** /api/md/market: the market overview. */
-import { head, join, links, md, num, price, rest, table } from './format.js';
+import { computedLine, head, join, links, md, num, price, rest, table } from './format.js';
 import { tokenTable } from './tokens.js';
 import type { MarketOverview, ViewContext } from './types.js';
 
@@ -13,6 +13,7 @@ export function marketSummary(o: MarketOverview): string {
 export function renderMarket(ctx: ViewContext, o: MarketOverview): string {
   return join(
     head(ctx, 'Cardano DEX market overview', 'Whole-market snapshot from on-chain DEX pools.'),
+    computedLine('Figures', o.updatedAt),
     marketSummary(o),
     '## DEXes',
     table(

@@ -1,5 +1,5 @@
 /** /api/md/tokens: the ranked token table (also the token tables of the market and dashboard views). */
-import { enc, head, join, link, links, md, num, pct, price, rest, table, tokenLink } from './format.js';
+import { computedLine, enc, head, join, link, links, md, num, pct, price, rest, table, tokenLink } from './format.js';
 import type { TokenList, TokenRow, ViewContext } from './types.js';
 
 export const TOKEN_SORTS = ['rank', 'trending', 'gainers', 'losers', 'volume24h', 'mcap', 'new'] as const;
@@ -54,6 +54,7 @@ export function renderTokens(ctx: ViewContext, list: TokenList, sort: TokenSort,
       `Cardano tokens: ${sort}`,
       `Top ${list.items.length} of ${num(list.total, 0)} tokens, ${SORT_MEANING[sort]}. Prices from on-chain DEX pools; read them with the liquidity. ADA/USD ${price(list.adaUsd)}.`,
     ),
+    computedLine('Figures', list.updatedAt),
     tokenTable(ctx, list.items),
     `Other orders: ${others.join(' · ')}`,
     links([

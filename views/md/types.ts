@@ -51,6 +51,8 @@ export interface TokenStats {
   circulatingSupply: number | null;
   pools: number;
   firstPoolTime: string | null;
+  /** When the market recompute computed these figures. */
+  updatedAt: string | null;
 }
 
 export interface TokenRow {
@@ -240,7 +242,7 @@ export interface NewsItem {
 export interface Dashboard {
   market: MarketOverview;
   tokens: TokenList;
-  nft: { items: NftCollectionRow[]; total: number };
-  governance: { items: ProposalRow[]; total: number; epoch: number | null };
+  nft: { items: NftCollectionRow[]; total: number; computedAt: string | null };
+  governance: { items: ProposalRow[]; total: number; epoch: number | null; computedAt: string | null };
   news: { items: NewsItem[]; reason: string | null };
 }
