@@ -12,11 +12,12 @@
  *                  for ADA pools).
  *  - `token:<unit>` one point per complete trade of the token over all its pools, at its ADA price (a token/token
  *                  trade valued through a side's ADA price, a point for each of its two tokens). This is the
- *                  `pool=all` aggregate, "volume-weighted price, summed volume": each pool that traded in the
- *                  bucket keeps its own OHLC and ADA volume of its points (`pools`, as above), and the candle's
- *                  open / high / low / close are their averages weighted by each pool's ADA volume in the bucket
- *                  (equal weights while every volume is 0), so a thin pool's odd trade moves the aggregate by its
- *                  share of the volume instead of setting its close or extremes; volumes and trades are summed.
+ *                  `pool=all` aggregate, "volume-weighted price, summed volume": a bucket one pool traded in is
+ *                  that pool's points as above (`poolId` names it); once two or more did, each keeps its own OHLC
+ *                  and ADA volume of its points (`pools`), and the candle's open / high / low / close are their
+ *                  averages weighted by each pool's ADA volume in the bucket (equal weights while every volume is
+ *                  0), so a thin pool's odd trade moves the aggregate by its share of the volume instead of setting
+ *                  its close or extremes; volumes and trades are summed.
  *  - `adausd`      one point per state change of an ADA/USD-stablecoin pool; price = Σ stablecoin reserve /
  *                  Σ ADA reserve over every known ADA/stablecoin pool at that moment (stablecoin base units per
  *                  lovelace, liquidity-weighted, so a shallow or off-peg pool moves it little). It is a price
@@ -70,7 +71,9 @@ const ohlcWith = (prev: Ohlc | null | undefined, price: number): Ohlc =>
 /** The candle after adding a point to it (a new object; `prev` is not changed). */
 export function addPoint(prev: CandleDoc | null, p: CandlePoint, interval: CandleInterval): CandleDoc {
   const time = bucketOf(p.timeSec, interval);
-  const pools = p.poolId === undefined ? null : poolPartsWith(prev, p.poolId, p);
+  // A bucket one pool traded in is that pool's candle: its prices follow the trades, and it names the pool.
+  const single = p.poolId !== undefined && (!prev || (prev.poolId === p.poolId && !prev.pools));
+  const pools = p.poolId === undefined || single ? null : poolPartsWith(prev as CandleDoc, p.poolId, p);
   return {
     _id: candleId(p.series, interval, time),
     series: p.series,
@@ -80,17 +83,19 @@ export function addPoint(prev: CandleDoc | null, p: CandlePoint, interval: Candl
     volumeLovelace: String(BigInt(prev?.volumeLovelace ?? 0) + p.lovelace),
     volumeTokenRaw: String(BigInt(prev?.volumeTokenRaw ?? 0) + p.tokenRaw),
     trades: (prev?.trades ?? 0) + 1,
-    ...(pools ? { pools } : {}),
+    ...(pools ? { pools } : single ? { poolId: p.poolId } : {}),
   };
 }
 
 /**
- * The pool parts of an aggregate candle after `p` (a new list). A candle stored before parts were kept counts as one
- * part (pool id -1) with its own figures.
+ * The pool parts of an aggregate candle after `p` (a new list), once a second pool trades in the bucket: the
+ * candle's own figures are the part of the one pool that traded before (pool id -1 for a candle stored before
+ * pools were named).
  */
-function poolPartsWith(prev: CandleDoc | null, poolId: number, p: CandlePoint): CandlePoolPart[] {
-  const legacy = prev && !prev.pools ? [{ poolId: -1, ...ohlcOf(prev), volumeLovelace: prev.volumeLovelace }] : [];
-  const parts = prev?.pools ? prev.pools.slice() : legacy;
+function poolPartsWith(prev: CandleDoc, poolId: number, p: CandlePoint): CandlePoolPart[] {
+  const parts = prev.pools
+    ? prev.pools.slice()
+    : [{ poolId: prev.poolId ?? -1, ...ohlcOf(prev), volumeLovelace: prev.volumeLovelace }];
   const i = parts.findIndex((x) => x.poolId === poolId);
   const was = i < 0 ? null : (parts[i] as CandlePoolPart);
   const part = {

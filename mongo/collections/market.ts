@@ -177,10 +177,12 @@ export interface CandleDoc {
   volumeTokenRaw: string;
   trades: number;
   /**
-   * `token:` series only: each pool that traded in the bucket, its OHLC (ADA price per token base unit) and ADA
-   * volume, which the candle's prices are the volume-weighted average of (activities/market/candles.ts). Absent on
-   * candles written before it was kept.
+   * `token:` series only (activities/market/candles.ts), absent on candles written before they were kept. While one
+   * pool traded in the bucket, `poolId` names it and the prices are its trades'; once two or more did, `pools` holds
+   * each one's OHLC (ADA price per token base unit) and ADA volume, which the prices are the volume-weighted average
+   * of.
    */
+  poolId?: number;
   pools?: CandlePoolPart[];
 }
 export interface CandlePoolPart {

@@ -43,7 +43,10 @@ describe('token candles over several pools are volume-weighted', () => {
 
   it('is the trades’ own prices when one pool traded, and equal weights while every volume is 0', () => {
     const one = candleOf([point(1, 1, 2.0, 100n), point(1, 2, 1.5, 5n), point(1, 3, 1.8, 1n)]);
-    assert.deepEqual([one.open, one.high, one.low, one.close], [2.0, 2.0, 1.5, 1.8]);
+    assert.deepEqual(
+      [one.open, one.high, one.low, one.close, one.poolId, one.pools],
+      [2.0, 2.0, 1.5, 1.8, 1, undefined],
+    );
     const free = candleOf([point(1, 1, 2.0, 0n), point(2, 2, 4.0, 0n)]);
     assert.deepEqual([free.open, free.high, free.low, free.close], [3.0, 3.0, 3.0, 3.0]);
   });

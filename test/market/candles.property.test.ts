@@ -176,13 +176,9 @@ function recompute(trades: TradeDoc[], blocks: Block[]): Map<string, CandleDoc> 
         );
       }
   }
-  // Each token here trades in one pool: its aggregate candle is that pool's figures, kept as its one pool part.
+  // Each token here trades in one pool: its aggregate candle is that pool's figures, naming the pool.
   for (const c of out.values())
-    if (c.series.startsWith('token:')) {
-      const poolId = done.find((t) => `token:${t.token}` === c.series)?.poolId as number;
-      const { open, high, low, close, volumeLovelace } = c;
-      c.pools = [{ poolId, open, high, low, close, volumeLovelace }];
-    }
+    if (c.series.startsWith('token:')) c.poolId = done.find((t) => `token:${t.token}` === c.series)?.poolId as number;
   return out;
 }
 
