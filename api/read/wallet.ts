@@ -101,8 +101,10 @@ async function walletRewards(store: Store, clock: SlotClock, w: WalletKey): Prom
     rewardBalanceOf(store, w.address),
   ]);
   if (!account?.registered || !reading) return null;
+  // The ledger point of the reading, else (a document written before it was kept) the run's end: a block dated
+  // before the run ended may have been adopted after the ledger was read, so its withdrawal would count twice.
+  const readSlot = reading.slot ?? (reading.asOf === null ? null : clock.msToSlot(Date.parse(reading.asOf)));
   // The account document is rewritten by each withdrawal: unchanged since the reading, nothing was withdrawn since.
-  const readSlot = reading.asOf === null ? null : clock.msToSlot(Date.parse(reading.asOf));
   if (readSlot === null || account.slot <= readSlot) return reading;
   const since = await store.collection(ADDRESS_TXS).find('byStake', { eq: [w.address], gt: readSlot });
   const txIds = [...new Set(since.map((e) => addressTxOf(e).txId))];
