@@ -19,6 +19,7 @@ import {
   TRANSACTIONS,
   type AddressTxDoc,
 } from '../../mongo/collections/chain.js';
+import { GOVERNANCE_CHAIN_PROPOSALS, type GovChainProposalDoc } from '../../mongo/collections/governance.js';
 import { rewardBalanceOf } from '../../mongo/collections/staking.js';
 import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
 import { CHECKPOINT_ID } from '../../mongo/collections/clock.js';
@@ -72,7 +73,15 @@ async function getTransactionAnswer(deps: ReadDeps, input: RouteInput<typeof exp
     deps.store.collection(TRANSACTIONS).get(input.hash.toLowerCase()),
   ]);
   if (!tx) throw new NotFoundError(`transaction ${input.hash} not found`);
-  return presentTx(tx, cp?.height ?? null, await decimalsOf(deps)(txUnits(tx)));
+  // Proposals take effect (and take their deposit) only in a valid transaction, which the governance extension
+  // recorded with its block.
+  const proposalIds = tx.valid ? Array.from({ length: tx.proposals }, (_, i) => `${tx._id}#${i}`) : [];
+  const [decimals, proposals] = await Promise.all([
+    decimalsOf(deps)(txUnits(tx)),
+    proposalIds.length ? deps.store.collection(GOVERNANCE_CHAIN_PROPOSALS).getMany(proposalIds) : Promise.resolve([]),
+  ]);
+  const recorded = proposals.filter((p): p is GovChainProposalDoc => p !== null);
+  return presentTx(tx, cp?.height ?? null, decimals, recorded);
 }
 
 async function getAddressAnswer(deps: ReadDeps, input: RouteInput<typeof explorerRoutes.address>) {
