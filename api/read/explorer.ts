@@ -15,13 +15,15 @@ import {
   ADDRESSES,
   BLOCKS,
   STAKE_ACCOUNTS,
+  STAKE_POOL_REGS,
   STAKE_SUMMARIES,
   TRANSACTIONS,
   type AddressTxDoc,
+  type StakeAccountDoc,
 } from '../../mongo/collections/chain.js';
 import { GOVERNANCE_CHAIN_PROPOSALS, type GovChainProposalDoc } from '../../mongo/collections/governance.js';
 import { rewardBalanceOf } from '../../mongo/collections/staking.js';
-import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
+import { CHECKPOINTS, indexedTip } from '../../mongo/collections/sync-state.js';
 import { CHECKPOINT_ID } from '../../mongo/collections/clock.js';
 import type { Store } from '../../mongo/store.js';
 import { AppError, BadRequestError, NotFoundError } from '../errors.js';
@@ -165,12 +167,33 @@ async function activities(
 
 type DecimalsOf = (units: readonly string[]) => Promise<DecimalsMap>;
 
+/**
+ * A stake account as the ledger holds it at the indexed tip: a delegation to a pool that has retired since is gone
+ * (the ledger drops a retiring pool's delegations at its retirement epoch's boundary, and no key can delegate to a
+ * retired pool), while the account document keeps the last certificate's pool until the key delegates again. A
+ * pool registered again after retiring counts as registered: its dropped delegations cannot be told apart here.
+ */
+async function liveAccount(store: Store, account: StakeAccountDoc | null): Promise<StakeAccountDoc | null> {
+  if (!account?.poolId) return account;
+  const [reg, { block }] = await Promise.all([
+    store.collection(STAKE_POOL_REGS).get(account.poolId),
+    indexedTip(store),
+  ]);
+  const retired = reg?.retiringEpoch != null && block !== null && reg.retiringEpoch <= block.epoch;
+  return retired ? { ...account, poolId: null } : account;
+}
+
 async function paymentAnswer(store: Store, address: string, parsed: ParsedAddress, decimalsOf: DecimalsOf) {
   const doc = await store.collection(ADDRESSES).get(address);
   if (!doc) throw new NotFoundError(`address ${address} not found (no transaction in the indexed range)`);
   const [{ first, last }, account, reward, decimals] = await Promise.all([
     activities(store, 'address', address),
-    doc.stakeAddress ? store.collection(STAKE_ACCOUNTS).get(doc.stakeAddress) : Promise.resolve(null),
+    doc.stakeAddress
+      ? store
+          .collection(STAKE_ACCOUNTS)
+          .get(doc.stakeAddress)
+          .then((a) => liveAccount(store, a))
+      : Promise.resolve(null),
     doc.stakeAddress ? rewardBalanceOf(store, doc.stakeAddress) : Promise.resolve(null),
     decimalsOf(Object.keys(doc.balance.assets)),
   ]);
@@ -187,7 +210,10 @@ async function stakeAnswer(store: Store, stakeAddress: string, parsed: ParsedAdd
   const [summary, addresses, account, reward] = await Promise.all([
     store.collection(STAKE_SUMMARIES).get(stakeAddress),
     addressesOfStake(store, stakeAddress, STAKE_ADDRESS_LIST_LIMIT),
-    store.collection(STAKE_ACCOUNTS).get(stakeAddress),
+    store
+      .collection(STAKE_ACCOUNTS)
+      .get(stakeAddress)
+      .then((a) => liveAccount(store, a)),
     rewardBalanceOf(store, stakeAddress),
   ]);
   // Every address the sync creates is created by a transaction, which writes its key's summary: addresses without
