@@ -49,10 +49,15 @@ const isoTime = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z')
 const ada = (n: bigint) => ({ ada: { lovelace: n } });
 const gcd = (a: bigint, b: bigint): bigint => (b === 0n ? a : gcd(b, a % b));
 
-function pointJson(env: QueryEnv): string {
-  const t = env.chain.tip;
+function pointJson(t: QueryEnv['chain']['tip']): string {
   return t === 'origin' ? '"origin"' : `{"slot":${t.slot},"id":"${t.id}"}`;
 }
+
+/**
+ * The point the ledger state is at: the last canonical block. While a fork is served, the chain's tip is an orphan
+ * the ledger never applies, and every queryLedgerState answer is the state after the fork point.
+ */
+const ledgerTip = (env: QueryEnv) => env.chain.canonical[env.chain.canonical.length - 1] ?? 'origin';
 
 function protocolParameters(): Record<string, unknown> {
   return {
@@ -236,8 +241,9 @@ export function answerQuery(env: QueryEnv, method: string, params: Record<string
   const tip = env.chain.tip;
   switch (method) {
     case 'queryNetwork/tip':
+      return { result: pointJson(tip) };
     case 'queryLedgerState/tip':
-      return { result: pointJson(env) };
+      return { result: pointJson(ledgerTip(env)) };
     case 'queryNetwork/blockHeight':
       return { result: tip === 'origin' ? '"origin"' : String(tip.height) };
     case 'queryNetwork/startTime':
@@ -264,8 +270,10 @@ export function answerQuery(env: QueryEnv, method: string, params: Record<string
           },
         ]),
       };
-    case 'queryLedgerState/epoch':
-      return { result: String(tip === 'origin' ? 0 : Math.floor(tip.slot / env.epochLength)) };
+    case 'queryLedgerState/epoch': {
+      const at = ledgerTip(env);
+      return { result: String(at === 'origin' ? 0 : Math.floor(at.slot / env.epochLength)) };
+    }
     case 'queryLedgerState/protocolParameters':
       return { result: stringify(protocolParameters()) };
     case 'queryLedgerState/stakePools':

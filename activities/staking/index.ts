@@ -27,6 +27,7 @@ import {
   type StakePoolDelegatorDoc,
   type StakePoolDoc,
   type StakePoolMetaDoc,
+  type StakeRewardDoc,
 } from '../../mongo/collections/staking.js';
 import { replaceAll, replaceChanged } from '../../mongo/replace-all.js';
 import type { Store } from '../../mongo/store.js';
@@ -150,30 +151,59 @@ async function blocksInEpoch(store: Store, epoch: number): Promise<Map<string, n
 /** Stake credentials per rewardAccountSummaries request (a mainnet pool can have tens of thousands). */
 export const REWARD_QUERY_BATCH = 1000;
 
+/** A reading of reward balances: lovelace per stake address, and the ledger slot each was read at. */
+export interface RewardReading {
+  balances: Map<string, bigint>;
+  /** Stake address → slot of the ledger tip its balance was read at; absent when the source gave no tip. */
+  slots: Map<string, number>;
+}
+
+/** Slot of the ledger tip (queryLedgerState/tip); null at origin or when the source does not answer it. */
+async function ledgerTipSlot(chain: ChainSource): Promise<number | null> {
+  const tip = await optionalQuery<{ slot?: unknown } | 'origin'>(chain, 'queryLedgerState/tip');
+  const slot = tip && tip !== 'origin' ? Number(tip.slot) : NaN;
+  return Number.isSafeInteger(slot) ? slot : null;
+}
+
+/** Readings of one batch retried while a block arrives between the tips around it. */
+const REWARD_READ_ATTEMPTS = 3;
+
 /**
  * Unwithdrawn reward balance per stake address of `accounts`, from queryLedgerState/rewardAccountSummaries (rewards
  * are credited by the ledger at epoch boundaries and appear in no block, so only the ledger knows them). Queried by
- * credential in batches; null when the source does not answer the query.
+ * credential in batches; null when the source does not answer the query. Each batch is read between two
+ * queryLedgerState/tip answers: the same tip, it was read there (a block adopted meanwhile makes it read again);
+ * still moving after the last attempt, the earlier tip is kept, so a withdrawal in a block adopted meanwhile is
+ * taken off again rather than counted twice. The wallet takes off the withdrawals after that slot, not after the
+ * run's end: a block dated before the run ended can still have been adopted after the reading.
  */
 export async function rewardBalances(
   chain: ChainSource,
   accounts: readonly StakeAccountDoc[],
-): Promise<Map<string, bigint> | null> {
+): Promise<RewardReading | null> {
   const byCred = { keys: new Map<string, string>(), scripts: new Map<string, string>() };
   for (const a of accounts) if (a.credential) (a.script ? byCred.scripts : byCred.keys).set(a.credential, a._id);
-  const out = new Map<string, bigint>();
+  const out: RewardReading = { balances: new Map(), slots: new Map() };
   try {
     for (const kind of ['keys', 'scripts'] as const) {
       const creds = [...byCred[kind].keys()];
       for (let i = 0; i < creds.length; i += REWARD_QUERY_BATCH) {
-        const rows = await chain.query<{ from?: string; credential: string; rewards: unknown }[]>(
-          'queryLedgerState/rewardAccountSummaries',
-          { [kind]: creds.slice(i, i + REWARD_QUERY_BATCH) },
-        );
+        let rows: { from?: string; credential: string; rewards: unknown }[] = [];
+        let slot: number | null = null;
+        for (let attempt = 1; attempt <= REWARD_READ_ATTEMPTS; attempt++) {
+          const before = await ledgerTipSlot(chain);
+          rows = await chain.query('queryLedgerState/rewardAccountSummaries', {
+            [kind]: creds.slice(i, i + REWARD_QUERY_BATCH),
+          });
+          slot = before;
+          if (before === null || before === (await ledgerTipSlot(chain))) break;
+        }
         for (const r of rows) {
           if ((r.from === 'script') !== (kind === 'scripts')) continue;
           const id = byCred[kind].get(r.credential);
-          if (id !== undefined) out.set(id, lovelace(r.rewards) ?? 0n);
+          if (id === undefined) continue;
+          out.balances.set(id, lovelace(r.rewards) ?? 0n);
+          if (slot !== null) out.slots.set(id, slot);
         }
       }
     }
@@ -293,7 +323,8 @@ export function createStakingActivities(deps: StakingDeps) {
         const retired = poolStatus(regs.get(id)?.retiringEpoch ?? null, epoch, ledger ? ledger.pools.has(id) : null);
         accountsOf.set(id, retired === 'retired' ? [] : (delegating.get(id) ?? []));
       }
-      const rewards = chain && ledger ? await rewardBalances(chain, registered) : null;
+      const reading = chain && ledger ? await rewardBalances(chain, registered) : null;
+      const rewards = reading?.balances ?? null;
 
       // First pass: stakes (the saturation point needs the total).
       const rows = [];
@@ -377,8 +408,18 @@ export function createStakingActivities(deps: StakingDeps) {
 
       await replaceAll(store, STAKE_POOLS, docs);
       // A run without the ledger's answer leaves no balances: an old one next to this run's time would look current.
-      const balances = [...(rewards ?? [])].map(([_id, r]) => ({ _id, rewards: String(r) }));
-      await replaceChanged(store, STAKE_REWARDS, balances, (a, b) => a.rewards === b.rewards);
+      const balances: StakeRewardDoc[] = [...(rewards ?? [])].map(([_id, r]) => {
+        const slot = reading?.slots.get(_id);
+        return slot === undefined ? { _id, rewards: String(r) } : { _id, rewards: String(r), slot };
+      });
+      // An unchanged balance keeps the slot it was first read at: a withdrawal takes the whole balance, so none was
+      // made since. A document without a slot (written before it was kept) gets one.
+      await replaceChanged(
+        store,
+        STAKE_REWARDS,
+        balances,
+        (prev, next) => prev.rewards === next.rewards && (prev.slot !== undefined || next.slot === undefined),
+      );
       return { pools: docs.length, epoch };
     },
   };

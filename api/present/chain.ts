@@ -15,6 +15,8 @@ import type {
   ValueDoc,
 } from '../../mongo/collections/chain.js';
 import { metadataObject } from '../../mongo/collections/chain.js';
+import type { GovChainProposalDoc } from '../../mongo/collections/governance.js';
+import { govActionBech32 } from '../../cardano/governance-ids.js';
 import { adaAmountsIn, decodeAssetName, lovelaceToAda, scaleInteger, splitUnit } from '../../cardano/units.js';
 
 /** Decimals per asset unit; units not in the map have 0. */
@@ -135,7 +137,29 @@ export function txUnits(t: TxDoc): string[] {
   ]);
 }
 
-export function presentTx(t: TxDoc, tipHeight: number | null, decimals: DecimalsMap) {
+/**
+ * The deposits of a transaction's governance proposals (each held by the ledger until the action ends, then
+ * returned to the return account): with them, a proposal's transaction balances like a certificate's deposit does.
+ * `proposals` are the governance extension's documents of this transaction (keyed `txId#index`).
+ */
+function proposalDeposits(proposals: readonly GovChainProposalDoc[]) {
+  return [...proposals]
+    .sort((a, b) => a.index - b.index)
+    .map((p) => ({
+      proposalId: p._id,
+      govActionId: govActionBech32(p.txId, p.index),
+      deposit: lovelaceToAda(p.deposit),
+      depositLovelace: p.deposit,
+      returnAccount: p.returnAccount,
+    }));
+}
+
+export function presentTx(
+  t: TxDoc,
+  tipHeight: number | null,
+  decimals: DecimalsMap,
+  proposals: readonly GovChainProposalDoc[] = [],
+) {
   return {
     hash: t._id,
     block: { hash: t.blockHash, height: t.blockHeight, index: t.blockIndex },
@@ -162,6 +186,7 @@ export function presentTx(t: TxDoc, tipHeight: number | null, decimals: Decimals
     metadata: metadataObject(t.metadata),
     validityInterval: t.validityInterval,
     proposals: t.proposals,
+    proposalDeposits: proposalDeposits(proposals),
     votes: t.votes,
     totalOutput: lovelaceToAda(t.totalOutput),
     totalOutputLovelace: t.totalOutput,

@@ -18,7 +18,8 @@ import {
   TRANSACTIONS,
   type AddressTxDoc,
 } from '../../mongo/collections/chain.js';
-import { stakeAccountOf } from './rewards.js';
+import { stakeAccountOf } from './stake-account.js';
+import { GOVERNANCE_CHAIN_PROPOSALS, type GovChainProposalDoc } from '../../mongo/collections/governance.js';
 import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
 import { CHECKPOINT_ID } from '../../mongo/collections/clock.js';
 import type { Store } from '../../mongo/store.js';
@@ -71,7 +72,15 @@ async function getTransactionAnswer(deps: ReadDeps, input: RouteInput<typeof exp
     deps.store.collection(TRANSACTIONS).get(input.hash.toLowerCase()),
   ]);
   if (!tx) throw new NotFoundError(`transaction ${input.hash} not found`);
-  return presentTx(tx, cp?.height ?? null, await decimalsOf(deps)(txUnits(tx)));
+  // Proposals take effect (and take their deposit) only in a valid transaction, which the governance extension
+  // recorded with its block.
+  const proposalIds = tx.valid ? Array.from({ length: tx.proposals }, (_, i) => `${tx._id}#${i}`) : [];
+  const [decimals, proposals] = await Promise.all([
+    decimalsOf(deps)(txUnits(tx)),
+    proposalIds.length ? deps.store.collection(GOVERNANCE_CHAIN_PROPOSALS).getMany(proposalIds) : Promise.resolve([]),
+  ]);
+  const recorded = proposals.filter((p): p is GovChainProposalDoc => p !== null);
+  return presentTx(tx, cp?.height ?? null, decimals, recorded);
 }
 
 async function getAddressAnswer(deps: ReadDeps, input: RouteInput<typeof explorerRoutes.address>) {

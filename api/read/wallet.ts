@@ -8,7 +8,7 @@ import { walletLots, walletPnlPoints } from '../../mongo/collections/pnl.js';
 import { storeClock } from '../../mongo/collections/clock.js';
 import { stakeAddressOf } from '../../cardano/address.js';
 import { ADDRESSES, STAKE_SUMMARIES, addressesOfStake } from '../../mongo/collections/chain.js';
-import { stakeAccountOf } from './rewards.js';
+import { stakeAccountOf } from './stake-account.js';
 import type { RewardBalance } from '../present/chain.js';
 import { TOKEN_STATS, type TokenStatsDoc } from '../../mongo/collections/market-read.js';
 import { tradesNewestFirst, type TradeDoc } from '../../mongo/collections/market.js';

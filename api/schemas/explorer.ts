@@ -249,6 +249,24 @@ export const TxResponse = component('Transaction', {
       },
     },
     proposals: { type: 'integer', minimum: 0, description: 'Governance proposals in the transaction.' },
+    proposalDeposits: {
+      type: 'array',
+      description:
+        'The deposit of each governance proposal of the transaction (returned to the return account when the ' +
+        'action ends); with the certificate deposits, inputs + withdrawals + refunds = outputs + fee + deposits. ' +
+        'Empty for a transaction without proposals or one that failed validation.',
+      items: {
+        type: 'object',
+        required: ['proposalId', 'govActionId', 'deposit', 'depositLovelace', 'returnAccount'],
+        properties: {
+          proposalId: { type: 'string', description: '`txId#index`, as /governance/proposals/{id} takes it.' },
+          govActionId: { type: 'string', description: 'CIP-129 gov_action1… id.' },
+          deposit: Ada,
+          depositLovelace: Lovelace,
+          returnAccount: { type: 'string' },
+        },
+      },
+    },
     votes: { type: 'integer', minimum: 0, description: 'Governance votes in the transaction.' },
     totalOutput: Ada,
     totalOutputLovelace: Lovelace,

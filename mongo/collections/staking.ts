@@ -106,6 +106,12 @@ export interface StakeRewardDoc {
   _id: string;
   /** Lovelace. */
   rewards: string;
+  /**
+   * Slot of the ledger tip the balance was read at (queryLedgerState/tip around the query): withdrawals in later
+   * blocks are not in it. Kept while the balance is unchanged (a withdrawal takes the whole balance, so an unchanged
+   * one saw none); absent on documents written before it was kept, or when the source did not answer the tip.
+   */
+  slot?: number;
 }
 
 export const STAKE_REWARDS = defineCollection<StakeRewardDoc>({ name: 'stake_rewards' });
@@ -121,15 +127,16 @@ export const countStakePools = (store: Store): Promise<number> => store.collecti
 
 /**
  * A stake key's unwithdrawn rewards as the staking recompute last read them from the ledger, with when that run
- * finished; null when no run has read this key (not registered at the time, or no ledger source).
+ * finished and the ledger slot they were read at (null when unknown); null when no run has read this key (not
+ * registered at the time, or no ledger source).
  */
 export async function rewardBalanceOf(
   store: Store,
   stakeAddress: string,
-): Promise<{ lovelace: string; asOf: string | null } | null> {
+): Promise<{ lovelace: string; asOf: string | null; slot: number | null } | null> {
   const [doc, run] = await Promise.all([
     store.collection(STAKE_REWARDS).get(stakeAddress),
     store.collection(DERIVED_RUNS).get('recomputeStaking'),
   ]);
-  return doc ? { lovelace: doc.rewards, asOf: run?.finishedAt ?? null } : null;
+  return doc ? { lovelace: doc.rewards, asOf: run?.finishedAt ?? null, slot: doc.slot ?? null } : null;
 }

@@ -362,6 +362,9 @@ describe('devnet', function () {
       assert.equal(orphan.tip.id, orphan.block.id, 'the orphan is the tip while it lasts');
       const onChain = await c.call('queryNetwork/tip');
       assert.deepEqual(onChain.result, { slot: orphan.block.slot, id: orphan.block.id });
+      // The ledger never applies an orphan: its state, and the point it says it is at, are the fork point's.
+      const ledger = await c.call('queryLedgerState/tip');
+      assert.deepEqual(ledger.result, { slot: fork.slot, id: fork.id });
       // Drain the rest of the fork, then the rollback and the canonical successor arrive together.
       const seen: ChainEvent[] = [];
       for (let i = 0; i < 5 && !seen.some((e) => e.direction === 'backward'); i++) {

@@ -11,11 +11,13 @@ import { parseOgmiosJson } from '../../activities/chain/json.js';
 import { connectOgmios } from '../../activities/chain/ogmios-client.js';
 import type { ChainSource } from '../../activities/chain/source.js';
 import type { Block, ChainEvent } from '../../cardano/chain/types.js';
+import { govActionBech32 } from '../../cardano/governance-ids.js';
 import { blockGovernance } from '../../activities/governance/chain.js';
 import { createGovernanceExtension } from '../../activities/governance/extension.js';
 import { createGovernanceActivities } from '../../activities/governance/index.js';
 import type { SyncExtension } from '../../activities/sync/extension.js';
 import { createSyncActivities } from '../../activities/sync/index.js';
+import { explorerRoutes } from '../../api/routes/explorer.js';
 import { governanceRoutes } from '../../api/routes/governance.js';
 import { ajv } from '../../api/schema.js';
 import { startDevnet, type Devnet } from '../../devnet/index.js';
@@ -178,6 +180,45 @@ describe('governance sync extension on the devnet', function () {
     const one = await api.get(`/api/v1/governance/dreps/${top}`);
     assert.equal(one.status, 200);
     assert.equal(((one.body as Json).votes as Json[]).length, drepVotes.filter((v) => v.voterId === top).length);
+  });
+
+  it("a proposal's transaction balances with its deposit: inputs + withdrawals = outputs + fee + deposits", async () => {
+    let checked = 0;
+    for (const block of blocks)
+      for (const tx of block.transactions ?? []) {
+        const proposals = (tx.proposals as Json[] | undefined) ?? [];
+        if (proposals.length === 0 || checked >= 5) continue;
+        const r = await api.get(`/api/v1/explorer/tx/${tx.id}`);
+        assert.equal(r.status, 200);
+        assert.ok(ajv.compile(explorerRoutes.tx.response)(r.body));
+        const t = r.body as Json;
+        // What the block carried: each proposal's deposit and return account.
+        assert.deepEqual(
+          t.proposalDeposits,
+          proposals.map((p, index) => {
+            const raw = BigInt(p.deposit.ada.lovelace);
+            return {
+              proposalId: `${tx.id}#${index}`,
+              govActionId: govActionBech32(tx.id, index),
+              deposit: Number(raw) / 1e6,
+              depositLovelace: String(raw),
+              returnAccount: p.returnAccount,
+            };
+          }),
+        );
+        const sum = (xs: string[]) => xs.reduce((s, x) => s + BigInt(x), 0n);
+        const certDeposits = sum((t.certificates as Json[]).map((c) => c.deposit?.lovelace ?? '0'));
+        assert.equal(
+          sum((t.inputs as Json[]).map((i) => i.lovelace)) + sum((t.withdrawals as Json[]).map((w) => w.lovelace)),
+          BigInt(t.totalOutputLovelace) +
+            BigInt(t.feeLovelace) +
+            certDeposits +
+            sum((t.proposalDeposits as Json[]).map((p) => p.depositLovelace)),
+          `tx ${tx.id}`,
+        );
+        checked++;
+      }
+    assert.ok(checked >= 3, `${checked} proposal transactions checked`);
   });
 
   it('a forked devnet run gives the documents of the clean run', async () => {

@@ -312,3 +312,56 @@ describe('stake pools on the devnet', function () {
     }
   });
 });
+
+describe('stake key delegations on the devnet after a pool retired', function () {
+  this.timeout(120_000);
+  let devnet: Devnet;
+  let chain: ChainSource;
+  let env: Awaited<ReturnType<typeof tempStore>>;
+
+  before(async () => {
+    // This seed's devnet retires a pool (certificate at height 570, retirement epoch 5) within the history.
+    devnet = await startDevnet({
+      seed: 'retire-c',
+      backfillHours: 6,
+      blockMs: 0,
+      forkRate: 0,
+      now: () => NOW,
+      epochLength: 3600,
+    });
+    chain = await connectOgmios(devnet.url);
+    env = await tempStore();
+    await syncAll(env.store, chain, 97);
+  });
+  after(async () => {
+    await chain?.close();
+    await devnet?.close();
+    await env?.cleanup();
+  });
+
+  it("an address answer's delegation is the ledger's: none once the pool has retired", async () => {
+    const summaries = await chain.query<{ credential: string; from: string; stakePool?: { id: string } }[]>(
+      'queryLedgerState/rewardAccountSummaries',
+    );
+    const api = await serveTestApp(env.store);
+    try {
+      let checked = 0;
+      let dropped = 0;
+      for (const r of summaries) {
+        const stake = rewardAddress('mainnet', r.credential, r.from === 'script');
+        const account = await env.store.collection(STAKE_ACCOUNTS).get(stake);
+        if (!account) continue;
+        const res = await api.get(`/api/v1/explorer/address/${stake}`);
+        assert.equal(res.status, 200, stake);
+        const shown = ((res.body as Json).stakeAccount as Json).poolId;
+        assert.equal(shown, r.stakePool?.id ?? null, `${stake}: the ledger's delegation`);
+        // The key's last certificate named a pool the ledger no longer holds it at: its retirement dropped it.
+        if (account.poolId !== null && r.stakePool === undefined) dropped++;
+        checked++;
+      }
+      assert.ok(checked >= 20 && dropped >= 1, `${checked} keys, ${dropped} delegations dropped by a retirement`);
+    } finally {
+      await api.close();
+    }
+  });
+});

@@ -1,0 +1,97 @@
+/**
+ * A stake key's wallet against the devnet ledger when a reward withdrawal lands between the staking recompute's
+ * ledger reading and the end of its run: the block is dated before the run ended but was adopted after the ledger
+ * was read, so the reading still holds the withdrawn rewards while the UTxO set already holds them. The oracle is
+ * the ledger after the block (queryLedgerState/rewardAccountSummaries and queryLedgerState/utxo), not the service.
+ */
+import assert from 'node:assert/strict';
+import { connectOgmios } from '../../activities/chain/ogmios-client.js';
+import type { ChainSource } from '../../activities/chain/source.js';
+import { createDerivedActivities } from '../../activities/derived/index.js';
+import { createStakingActivities } from '../../activities/staking/index.js';
+import { rewardAddress, stakeAddressOf } from '../../cardano/address.js';
+import type { Block } from '../../cardano/chain/types.js';
+import { startDevnet, type Devnet } from '../../devnet/index.js';
+import { STAKE_REWARDS } from '../../mongo/collections/staking.js';
+import { serveTestApp } from '../api/seed.js';
+import { syncAll, tempStore } from '../sync/helpers.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
+const NOW = Date.UTC(2026, 10, 20, 12);
+const lovelace = (v: unknown): bigint => BigInt((v as { ada: { lovelace: bigint } }).ada.lovelace);
+
+describe('wallet rewards against the devnet ledger', function () {
+  this.timeout(180_000);
+  let devnet: Devnet;
+  let chain: ChainSource;
+  let env: Awaited<ReturnType<typeof tempStore>>;
+
+  before(async () => {
+    devnet = await startDevnet({
+      seed: 'wallet-rewards',
+      backfillHours: 4,
+      blockMs: 0,
+      forkRate: 0,
+      now: () => NOW,
+      epochLength: 3600,
+    });
+    chain = await connectOgmios(devnet.url);
+    env = await tempStore();
+    await syncAll(env.store, chain, 97);
+  });
+  after(async () => {
+    await chain?.close();
+    await devnet?.close();
+    await env?.cleanup();
+  });
+
+  it('a withdrawal adopted after the reading, in a block dated before the run ended, is not counted twice', async () => {
+    const staking = createStakingActivities({ store: env.store, chain });
+    let runEnd = NOW;
+    const derived = createDerivedActivities({ store: env.store, now: () => runEnd });
+    let withdrawn: { stake: string; lovelace: bigint; read: string } | null = null;
+    for (let n = 0; n < 100 && !withdrawn; n++) {
+      // A run reads the ledger at its tip, then the next block is made and adopted before the run ends.
+      const mark = await derived.derivedRunStarted({ workflow: 'recomputeStaking' });
+      await staking.recomputeStakePools();
+      devnet.step();
+      const points = devnet.canonicalBlocks();
+      const tip = points[points.length - 1] as { slot: number; id: string };
+      const event = devnet.events().findLast((e) => e.kind === 'forward' && e.id === tip.id);
+      assert.ok(event?.kind === 'forward');
+      const block = JSON.parse(devnet.blockJson(event)) as Block;
+      runEnd = devnet.systemStartMs + tip.slot * 1000 + 1000;
+      await derived.derivedRunCompleted(mark);
+      for (const tx of block.transactions ?? [])
+        for (const [stake, w] of Object.entries(tx.withdrawals ?? {})) {
+          const read = await env.store.collection(STAKE_REWARDS).get(stake);
+          if (read && BigInt(read.rewards) > 0n) withdrawn = { stake, lovelace: lovelace(w), read: read.rewards };
+        }
+      await syncAll(env.store, chain, 97);
+    }
+    assert.ok(withdrawn, 'a block withdrew rewards the run had read');
+    assert.equal(String(withdrawn.lovelace), withdrawn.read, 'a withdrawal takes the whole balance the run read');
+
+    const summaries = await chain.query<{ credential: string; rewards: unknown }[]>(
+      'queryLedgerState/rewardAccountSummaries',
+    );
+    const ledgerRewards = summaries.find((r) => rewardAddress('mainnet', r.credential) === withdrawn.stake);
+    const utxos = await chain.query<{ address: string; value: unknown }[]>('queryLedgerState/utxo', {});
+    const utxoLovelace = utxos
+      .filter((u) => stakeAddressOf(u.address) === withdrawn.stake)
+      .reduce((s, u) => s + lovelace(u.value), 0n);
+
+    const api = await serveTestApp(env.store);
+    try {
+      const res = await api.get(`/api/v1/wallet/${withdrawn.stake}`);
+      assert.equal(res.status, 200);
+      const w = res.body as Json;
+      assert.equal(w.adaBalanceLovelace, String(utxoLovelace), "the ledger's UTxO balance (the withdrawal is in it)");
+      assert.equal(w.rewardsLovelace, String(lovelace(ledgerRewards?.rewards)), "the ledger's reward balance");
+      assert.equal(w.rewardsLovelace, '0');
+      assert.ok(Math.abs(w.totals.ada - (w.adaBalance + w.totals.tokensAda)) < 1e-6, 'the withdrawn ADA once');
+    } finally {
+      await api.close();
+    }
+  });
+});
