@@ -31,7 +31,7 @@ import { ADDRESSES, BLOCKS, STAKE_ACCOUNTS } from '../../mongo/collections/chain
 import { STAKE_POOLS, type StakePoolDoc } from '../../mongo/collections/staking.js';
 import { put } from '../../mongo/store.js';
 import { serveTestApp, startTestApi } from '../api/seed.js';
-import { syncAll, tempStore } from '../sync/helpers.js';
+import { syncedDevnet, type tempStore } from '../sync/helpers.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
 const NOW = Date.UTC(2026, 10, 20, 12);
@@ -41,32 +41,19 @@ describe('stake pools on the devnet', function () {
   let devnet: Devnet;
   let chain: ChainSource;
   let env: Awaited<ReturnType<typeof tempStore>>;
+  let close: () => Promise<void>;
   let docs: StakePoolDoc[];
   let ledgerPools: Record<string, Record<string, unknown>>;
 
   before(async () => {
-    devnet = await startDevnet({
-      seed: 'staking-test',
-      backfillHours: 4,
-      blockMs: 0,
-      forkRate: 0,
-      now: () => NOW,
-      epochLength: 3600,
-    });
-    chain = await connectOgmios(devnet.url);
-    env = await tempStore();
-    await syncAll(env.store, chain, 97);
+    ({ devnet, chain, env, close } = await syncedDevnet({ seed: 'staking-test', backfillHours: 4, now: () => NOW }));
     const fetchMetadata = httpMetadataFetcher({ resolve: devnetHostResolver(devnet.url), timeoutMs: 5000 });
     await createStakingActivities({ store: env.store, chain, fetchMetadata, now: () => NOW }).recomputeStakePools();
     docs = [];
     for await (const d of env.store.collection(STAKE_POOLS).scan()) docs.push(d);
     ledgerPools = await chain.query('queryLedgerState/stakePools', { includeStake: true });
   });
-  after(async () => {
-    await chain?.close();
-    await devnet?.close();
-    await env?.cleanup();
-  });
+  after(() => close?.());
 
   it('has one document per ledger pool with its ledger live stake and an active status', () => {
     assert.ok(Object.keys(ledgerPools).length >= 3, 'the devnet registered pools');
@@ -315,29 +302,15 @@ describe('stake pools on the devnet', function () {
 
 describe('stake key delegations on the devnet after a pool retired', function () {
   this.timeout(120_000);
-  let devnet: Devnet;
   let chain: ChainSource;
   let env: Awaited<ReturnType<typeof tempStore>>;
+  let close: () => Promise<void>;
 
   before(async () => {
     // This seed's devnet retires a pool (certificate at height 570, retirement epoch 5) within the history.
-    devnet = await startDevnet({
-      seed: 'retire-c',
-      backfillHours: 6,
-      blockMs: 0,
-      forkRate: 0,
-      now: () => NOW,
-      epochLength: 3600,
-    });
-    chain = await connectOgmios(devnet.url);
-    env = await tempStore();
-    await syncAll(env.store, chain, 97);
+    ({ chain, env, close } = await syncedDevnet({ seed: 'retire-c', backfillHours: 6, now: () => NOW }));
   });
-  after(async () => {
-    await chain?.close();
-    await devnet?.close();
-    await env?.cleanup();
-  });
+  after(() => close?.());
 
   it("an address answer's delegation is the ledger's: none once the pool has retired", async () => {
     const summaries = await chain.query<{ credential: string; from: string; stakePool?: { id: string } }[]>(

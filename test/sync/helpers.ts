@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSyncActivities, type SliceResult } from '../../activities/sync/index.js';
 import type { ChainSource } from '../../activities/chain/source.js';
+import { connectOgmios } from '../../activities/chain/ogmios-client.js';
+import { startDevnet, type Devnet } from '../../devnet/index.js';
 import { openEmbeddedStore } from '../../mongo/adapters/embedded.js';
 import { ALL_COLLECTIONS, CHAIN_COLLECTIONS, CHECKPOINTS } from '../../mongo/collections/index.js';
 import { storeDigest } from '../../mongo/digest.js';
@@ -20,6 +22,28 @@ export async function tempStore(): Promise<{ store: Store; dir: string; cleanup:
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A quiet devnet (blocks generated at start only, no forks) of `backfillHours` ending at `now`, with 1-hour epochs,
+ * synced to its tip through the production Ogmios client into a temporary store. `close` stops all three.
+ */
+export async function syncedDevnet(opts: { seed: string; backfillHours: number; now: () => number }): Promise<{
+  devnet: Devnet;
+  chain: ChainSource;
+  env: Awaited<ReturnType<typeof tempStore>>;
+  close: () => Promise<void>;
+}> {
+  const devnet = await startDevnet({ ...opts, blockMs: 0, forkRate: 0, epochLength: 3600 });
+  const chain = await connectOgmios(devnet.url);
+  const env = await tempStore();
+  await syncAll(env.store, chain, 97);
+  const close = async () => {
+    await chain.close();
+    await devnet.close();
+    await env.cleanup();
+  };
+  return { devnet, chain, env, close };
 }
 
 /** Sync until the source has nothing more, in slices of `sliceBlocks`. */

@@ -5,16 +5,15 @@
  * the ledger after the block (queryLedgerState/rewardAccountSummaries and queryLedgerState/utxo), not the service.
  */
 import assert from 'node:assert/strict';
-import { connectOgmios } from '../../activities/chain/ogmios-client.js';
 import type { ChainSource } from '../../activities/chain/source.js';
 import { createDerivedActivities } from '../../activities/derived/index.js';
 import { createStakingActivities } from '../../activities/staking/index.js';
 import { rewardAddress, stakeAddressOf } from '../../cardano/address.js';
 import type { Block } from '../../cardano/chain/types.js';
-import { startDevnet, type Devnet } from '../../devnet/index.js';
+import type { Devnet } from '../../devnet/index.js';
 import { STAKE_REWARDS } from '../../mongo/collections/staking.js';
 import { serveTestApp } from '../api/seed.js';
-import { syncAll, tempStore } from '../sync/helpers.js';
+import { syncAll, syncedDevnet, type tempStore } from '../sync/helpers.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
 const NOW = Date.UTC(2026, 10, 20, 12);
@@ -25,25 +24,12 @@ describe('wallet rewards against the devnet ledger', function () {
   let devnet: Devnet;
   let chain: ChainSource;
   let env: Awaited<ReturnType<typeof tempStore>>;
+  let close: () => Promise<void>;
 
   before(async () => {
-    devnet = await startDevnet({
-      seed: 'wallet-rewards',
-      backfillHours: 4,
-      blockMs: 0,
-      forkRate: 0,
-      now: () => NOW,
-      epochLength: 3600,
-    });
-    chain = await connectOgmios(devnet.url);
-    env = await tempStore();
-    await syncAll(env.store, chain, 97);
+    ({ devnet, chain, env, close } = await syncedDevnet({ seed: 'wallet-rewards', backfillHours: 4, now: () => NOW }));
   });
-  after(async () => {
-    await chain?.close();
-    await devnet?.close();
-    await env?.cleanup();
-  });
+  after(() => close?.());
 
   it('a withdrawal adopted after the reading, in a block dated before the run ended, is not counted twice', async () => {
     const staking = createStakingActivities({ store: env.store, chain });
