@@ -12,6 +12,7 @@ import { renderAiCatalog, renderSitemap } from '../../views/discovery/catalog.js
 import { renderDocsPage } from '../../views/discovery/docs.js';
 import { renderLlmsFull, renderLlmsTxt } from '../../views/discovery/llms.js';
 import type { OpenApiDoc, SiteInfo, ToolDef } from '../../views/discovery/types.js';
+import { sendRepresentation, type Coded } from '../compress.js';
 import type { ApiDeps } from '../deps.js';
 import { readFreshness } from '../read/freshness.js';
 import { MD_VIEWS } from '../md/routes.js';
@@ -66,13 +67,22 @@ export function discoveryRouter(deps: ApiDeps, source: () => MdSource): Router {
     let p: Promise<T> | null = null;
     return () => (p ??= f().catch((e: unknown) => ((p = null), Promise.reject(e))));
   };
+  // Each file's bytes, ETag and compressed forms, made once per body (the sitemap's changes once a minute).
+  const files = new Map<string, { bytes: Buffer; etag: string; coded: Coded }>();
   const text = (type: string, body: string) => (ctx: Context) => {
+    let file = files.get(body);
+    if (!file) {
+      if (files.size >= 16) files.clear();
+      const bytes = Buffer.from(body, 'utf8');
+      file = { bytes, etag: createHash('sha1').update(bytes).digest('base64url'), coded: {} };
+      files.set(body, file);
+    }
     ctx.type = type;
     ctx.set('Cache-Control', 'public, max-age=300');
-    ctx.etag = createHash('sha1').update(body).digest('base64url');
+    ctx.etag = file.etag;
     ctx.status = 200;
-    if (ctx.fresh) ctx.status = 304;
-    else ctx.body = body;
+    // br/gzip as every other answer of 1 KB or more (llms-full.txt is ~90 KB), with its coded ETag; 304 when fresh.
+    sendRepresentation(ctx, file.bytes, file.coded);
   };
   const full = once(async () =>
     renderLlmsFull(info, buildOpenApi(restRoutes(), deps.config.SITE_URL) as unknown as OpenApiDoc, await loadTools()),

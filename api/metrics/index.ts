@@ -17,6 +17,7 @@
  *   route pattern, never the raw URL), cardano_rate_limit_rejections_total{surface}.
  * - Store: cardano_store_operation_duration_seconds{op,collection,ok}.
  */
+import { sendRepresentation } from '../compress.js';
 import Router from '@koa/router';
 import type Koa from 'koa';
 import {
@@ -333,8 +334,11 @@ export function createMetrics(opts: { defaultMetrics?: boolean; work?: boolean }
       router.get('metrics', '/metrics', async (ctx) => {
         ctx.set('Cache-Control', 'no-store');
         ctx.type = registry.contentType;
+        // Compressed when the scraper accepts it (Prometheus sends Accept-Encoding: gzip): a scrape is 150-350 KB of
+        // text, about a tenth of that compressed; each scrape is a new body, so it is compressed per request.
+        const send = (text: string) => sendRepresentation(ctx, Buffer.from(text, 'utf8'), {});
         if (!others.length) {
-          ctx.body = await registry.metrics();
+          send(await registry.metrics());
           return;
         }
         const [own, ...rest] = await Promise.all([
@@ -347,7 +351,7 @@ export function createMetrics(opts: { defaultMetrics?: boolean; work?: boolean }
           (own ?? []).map((m) => (WORK_METRICS.includes(m.name) ? m : { ...m, aggregator: 'first' as const })),
           ...rest,
         ];
-        ctx.body = await AggregatorRegistry.aggregate(parts).metrics();
+        send(await AggregatorRegistry.aggregate(parts).metrics());
       });
       return router;
     },

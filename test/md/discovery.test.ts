@@ -5,6 +5,8 @@
  * and `mediaType` on each entry, the sitemap's pages resolve, and /docs shows the configured limits.
  */
 import assert from 'node:assert/strict';
+import { get as httpGet, type IncomingHttpHeaders } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { XMLParser } from 'fast-xml-parser';
 import { pino } from 'pino';
 import { createAccess } from '../../api/access/index.js';
@@ -110,6 +112,33 @@ describe('discovery files', function () {
       headers: { 'if-none-match': etag, 'cache-control': 'max-age=0' },
     });
     assert.equal(again.status, 304);
+  });
+
+  it('llms-full.txt and /metrics are compressed for a client that accepts it, like every answer of 1 KB or more', async () => {
+    const raw = (path: string, headers: Record<string, string>) =>
+      new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        httpGet(s.url + path, { headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+          );
+        }).on('error', reject);
+      });
+    const plain = await raw('/llms-full.txt', {});
+    assert.equal(plain.headers['content-encoding'], undefined);
+    assert.ok(plain.body.length > 20_000, `${plain.body.length} bytes`);
+    const br = await raw('/llms-full.txt', { 'accept-encoding': 'br' });
+    assert.equal(br.headers['content-encoding'], 'br');
+    assert.match(String(br.headers.vary), /accept-encoding/i);
+    assert.ok(br.body.length < plain.body.length / 3, `${br.body.length} of ${plain.body.length} bytes`);
+    assert.deepEqual(brotliDecompressSync(br.body), plain.body);
+    const again = await raw('/llms-full.txt', { 'accept-encoding': 'br', 'if-none-match': String(br.headers.etag) });
+    assert.equal(again.status, 304);
+    const metrics = await raw('/metrics', { 'accept-encoding': 'gzip' });
+    assert.equal(metrics.status, 200);
+    assert.equal(metrics.headers['content-encoding'], 'gzip');
+    assert.match(gunzipSync(metrics.body).toString('utf8'), /^cardano_sync_healthy \d/m);
   });
 
   it('/docs shows surfaces, keys and the configured limits', async () => {
