@@ -30,18 +30,35 @@ export class LedgerBehindError extends Error {
 }
 
 /**
- * Throws LedgerBehindError when the source's ledger tip (queryLedgerState/tip) is more than LEDGER_LAG_TOLERANCE_SLOTS
- * below the sync checkpoint's slot.
- * A source that does not answer the query is taken as caught up (the reading goes ahead as before); a failure
- * to reach it is the reading's own failure and is left to the reading.
+ * How long a run waits for a ledger behind the index to catch up before failing: the devnet regenerates its history
+ * in seconds when `npm start` restarts, and a run fired meanwhile then reads the whole ledger instead of failing; a
+ * node resyncing for hours still fails the run (visible to ops, /healthz/jobs and the metrics).
  */
-export async function assertLedgerCaughtUp(chain: ChainSource, store: Store): Promise<void> {
+export const LEDGER_WAIT_MS = 60_000;
+const LEDGER_POLL_MS = 1_000;
+
+/** The ledger tip's slot (-1 at origin) and the checkpoint's, or null when there is nothing to compare. */
+async function positions(chain: ChainSource, store: Store): Promise<{ ledger: number; indexed: number } | null> {
   const [checkpoint, tip] = await Promise.all([
     store.collection(CHECKPOINTS).get(CHECKPOINT_ID),
     chain.query<unknown>('queryLedgerState/tip').then(toPoint, () => null),
   ]);
-  if (!checkpoint || tip === null) return;
-  const ledgerSlot = tip === 'origin' ? -1 : tip.slot;
-  if (ledgerSlot < checkpoint.slot - LEDGER_LAG_TOLERANCE_SLOTS)
-    throw new LedgerBehindError(tip === 'origin' ? 'origin' : tip.slot, checkpoint.slot);
+  if (!checkpoint || tip === null) return null;
+  return { ledger: tip === 'origin' ? -1 : tip.slot, indexed: checkpoint.slot };
+}
+
+/**
+ * Resolves once the source's ledger tip (queryLedgerState/tip) is at most LEDGER_LAG_TOLERANCE_SLOTS below the sync
+ * checkpoint's slot, asking again every second; throws LedgerBehindError when it still is after `waitMs`. A source
+ * that does not answer the query is taken as caught up (the reading goes ahead as before); a failure to reach it is
+ * the reading's own failure and is left to the reading.
+ */
+export async function assertLedgerCaughtUp(chain: ChainSource, store: Store, waitMs = LEDGER_WAIT_MS): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const at = await positions(chain, store);
+    if (!at || at.ledger >= at.indexed - LEDGER_LAG_TOLERANCE_SLOTS) return;
+    if (Date.now() >= deadline) throw new LedgerBehindError(at.ledger < 0 ? 'origin' : at.ledger, at.indexed);
+    await new Promise((resolve) => setTimeout(resolve, Math.min(LEDGER_POLL_MS, deadline - Date.now())));
+  }
 }

@@ -35,6 +35,8 @@ export interface GovernanceDeps {
   /** The ledger-state source (Ogmios or the devnet); absent = nothing to recompute. */
   chain?: ChainSource;
   now?: () => number;
+  /** How long a run waits for a ledger behind the index (activities/chain/ledger-caught-up.ts; default 60 s). */
+  ledgerWaitMs?: number;
 }
 
 export interface GovernanceRunResult {
@@ -75,7 +77,7 @@ export function createGovernanceActivities(deps: GovernanceDeps) {
   return {
     async recomputeGovernance(): Promise<GovernanceRunResult> {
       if (!chain) return { epoch: null, proposals: 0, active: 0, votes: 0, dreps: 0 };
-      await assertLedgerCaughtUp(chain, store);
+      await assertLedgerCaughtUp(chain, store, deps.ledgerWaitMs);
       const [epoch, rawProposals, rawDReps, rawPools, rawParams] = await Promise.all([
         chain.query<number | bigint>('queryLedgerState/epoch'),
         chain.query<unknown>('queryLedgerState/governanceProposals'),

@@ -55,6 +55,8 @@ export interface StakingDeps {
   /** Fetches pool metadata JSON (production: httpMetadataFetcher()); absent = metadata not fetched. */
   fetchMetadata?: MetadataFetcher;
   now?: () => number;
+  /** How long a run waits for a ledger behind the index (activities/chain/ledger-caught-up.ts; default 60 s). */
+  ledgerWaitMs?: number;
 }
 
 /** Top delegators kept per pool (the detail's bounded list). */
@@ -289,7 +291,7 @@ export function createStakingActivities(deps: StakingDeps) {
   const now = deps.now ?? Date.now;
   return {
     async recomputeStakePools(): Promise<{ pools: number; epoch: number }> {
-      if (chain) await assertLedgerCaughtUp(chain, store);
+      if (chain) await assertLedgerCaughtUp(chain, store, deps.ledgerWaitMs);
       const ledger = chain ? await readLedger(chain) : null;
       const regs = new Map<string, StakePoolRegDoc>();
       for await (const r of store.collection(STAKE_POOL_REGS).scan()) regs.set(r._id, r);

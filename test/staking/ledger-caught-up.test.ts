@@ -40,13 +40,28 @@ describe('ledger readings wait for a ledger that is behind the index', () => {
       await assertLedgerCaughtUp(sourceAt({ slot, id: 'cd'.repeat(32) }), store);
   });
 
-  it('refuses a ledger more than ten minutes of slots behind, or at origin, naming both positions', async () => {
+  it('refuses a ledger still more than ten minutes of slots behind after its wait, or at origin, naming both positions', async () => {
     await assert.rejects(
-      assertLedgerCaughtUp(sourceAt({ slot: CHECKPOINT_SLOT - 601, id: 'cd'.repeat(32) }), store),
+      assertLedgerCaughtUp(sourceAt({ slot: CHECKPOINT_SLOT - 601, id: 'cd'.repeat(32) }), store, 0),
       (e: Error) =>
         e instanceof LedgerBehindError && /slot 99399, behind the indexed chain \(slot 100000\)/.test(e.message),
     );
-    await assert.rejects(assertLedgerCaughtUp(sourceAt('origin'), store), /ledger is at origin/);
+    await assert.rejects(assertLedgerCaughtUp(sourceAt('origin'), store, 0), /ledger is at origin/);
+  });
+
+  it('waits for a ledger that catches up within the wait (a devnet regenerating its history) and then reads it', async () => {
+    // Behind by hours on the first two asks, caught up on the third (one second apart).
+    const slots = [1_000, 50_000, CHECKPOINT_SLOT + 5];
+    let asked = 0;
+    const catchingUp = {
+      query: async () => ({ slot: slots[Math.min(asked++, slots.length - 1)], id: 'cd'.repeat(32) }),
+    } as unknown as ChainSource;
+    await assertLedgerCaughtUp(catchingUp, store, 10_000);
+    assert.equal(asked, 3);
+    // The same source asked with a wait shorter than its catching up fails, having asked until the wait ran out.
+    asked = 0;
+    await assert.rejects(assertLedgerCaughtUp(catchingUp, store, 500), LedgerBehindError);
+    assert.equal(asked, 2);
   });
 
   it('reads as before when the source does not answer the query, or nothing is indexed yet', async () => {

@@ -286,12 +286,22 @@ describe('stake pools on the devnet', function () {
       const tip = await partial.query<{ slot: number }>('queryLedgerState/tip');
       const [indexed] = await env.store.collection(BLOCKS).find('byHeight', { reverse: true, limit: 1 });
       assert.ok(indexed && Number(tip.slot) < indexed.slot, 'the second devnet’s ledger is behind the index');
-      const run = createStakingActivities({ store: env.store, chain: partial, now: () => NOW + 60_000 });
+      const run = createStakingActivities({
+        store: env.store,
+        chain: partial,
+        now: () => NOW + 60_000,
+        ledgerWaitMs: 0,
+      });
       await assert.rejects(run.recomputeStakePools(), /behind the indexed chain/);
       const after: StakePoolDoc[] = [];
       for await (const d of env.store.collection(STAKE_POOLS).scan()) after.push(d);
       assert.deepEqual(after, docs, 'the complete reading stays');
-      const gov = createGovernanceActivities({ store: env.store, chain: partial, now: () => NOW + 60_000 });
+      const gov = createGovernanceActivities({
+        store: env.store,
+        chain: partial,
+        now: () => NOW + 60_000,
+        ledgerWaitMs: 0,
+      });
       await assert.rejects(gov.recomputeGovernance(), /behind the indexed chain/);
     } finally {
       await partial.close();
