@@ -8,7 +8,8 @@
  *
  * Floor = the cheapest active single-NFT listing with a known price (bundles and unknown prices are left out, as
  * the reference advises); the floor 24 h ago is the same minimum over the listings that were active then
- * (listed at or before that slot, not closed by it). Volume = Σ sale prices in the window.
+ * (listed at or before that slot, not closed by it). Volume = Σ sale prices in the window, each what its buyer paid:
+ * the listing's payouts plus the sale's marketplace fee output (`salePaidLovelace`).
  */
 import { lovelaceToAda } from '../../cardano/units.js';
 import { MARKET_OVERVIEW, MARKET_OVERVIEW_ID } from '../../mongo/collections/market-read.js';
@@ -21,6 +22,7 @@ import {
   type NftCollectionStatsDoc,
   type NftListingDoc,
   type NftSaleDoc,
+  withPaidPrices,
 } from '../../mongo/collections/nft.js';
 import { replaceAll } from '../../mongo/replace-all.js';
 import type { Store } from '../../mongo/store.js';
@@ -36,7 +38,7 @@ export interface CollectionInputs {
   active: readonly NftListingDoc[];
   /** Listings created at or before `slot24hAgo` (active or closed since). */
   listedBy24hAgo: readonly NftListingDoc[];
-  /** Every sale of the policy. */
+  /** Every sale of the policy, priced at what its buyer paid (`withPaidPrices`). */
   sales: readonly NftSaleDoc[];
 }
 
@@ -140,7 +142,7 @@ export async function loadCollectionInputs(
     listings.find('byPolicyListed', { eq: [p], lte: tipSlot - NFT_WINDOWS['24h'] }),
     store.collection(NFT_SALES).find('byPolicy', { eq: [p] }),
   ]);
-  return { collection, active, listedBy24hAgo, sales };
+  return { collection, active, listedBy24hAgo, sales: await withPaidPrices(store, sales) };
 }
 
 export interface NftDeps {

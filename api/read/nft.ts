@@ -13,6 +13,7 @@ import {
   countActiveListings,
   countCollectionStats,
   salesNewestFirst,
+  withPaidPrices,
   NFT_STATS_SORTS,
   NFT_ASSETS,
   NFT_COLLECTIONS,
@@ -108,11 +109,14 @@ async function assetRefs(store: Store, units: Iterable<string | null>) {
 
 const ada = (lovelace: string | null) => (lovelace === null ? null : lovelaceToAda(lovelace));
 
-async function presentSales(store: Store, clock: SlotClock, sales: readonly NftSaleDoc[]) {
-  const ref = await assetRefs(
-    store,
-    sales.map((s) => s.unit),
-  );
+async function presentSales(store: Store, clock: SlotClock, stored: readonly NftSaleDoc[]) {
+  const [ref, sales] = await Promise.all([
+    assetRefs(
+      store,
+      stored.map((s) => s.unit),
+    ),
+    withPaidPrices(store, stored),
+  ]);
   return sales.map((s) => ({
     id: s.listingRef,
     txHash: s.txId,

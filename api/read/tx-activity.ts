@@ -2,9 +2,9 @@
  * What a transaction carries beyond its inputs and outputs, for the get_transaction tool: the DEX swaps it executed
  * or placed (trades whose transaction it is) and the NFT sales it settled. Index reads only: trades by their maker
  * (the stake keys and addresses the transaction touches, newest first, down to its slot) and sales by the policies
- * of the assets it moves, at its slot.
+ * of the assets it moves, at its slot. A sale's price is what its buyer paid (mongo/collections/nft.ts withPaidPrices).
  */
-import { NFT_SALES, TRADES, type NftSaleDoc, type TradeDoc } from '../../mongo/collections/index.js';
+import { NFT_SALES, TRADES, withPaidPrices, type NftSaleDoc, type TradeDoc } from '../../mongo/collections/index.js';
 import type { Store } from '../../mongo/store.js';
 
 /** Trades read per maker at most (a maker with more trades after this transaction may be missed). */
@@ -39,5 +39,5 @@ export async function nftSalesOfTx(
     const sales = await deps.store.collection(NFT_SALES).find('byPolicy', { eq: [policy], gte: tx.slot, lte: tx.slot });
     out.push(...sales.filter((s) => s.txId === tx.hash));
   }
-  return out;
+  return withPaidPrices(deps.store, out);
 }

@@ -165,7 +165,9 @@ export const NftSale = component('NftSale', {
     txHash: { type: 'string', pattern: '^[0-9a-f]{64}$' },
     time: isoTime('Block time of the sale.'),
     slot: { type: 'integer', minimum: 0 },
-    price: nullableAda('What the buyer paid (payouts + marketplace fee), whole ADA; null when unknown.'),
+    price: nullableAda(
+      "What the buyer paid: the listing's payouts plus the sale's marketplace fee output, whole ADA; null when unknown.",
+    ),
     priceLovelace: nullableLovelace,
     marketplace: { type: 'string', enum: ['jpg.store'] },
     version: { type: 'string', enum: ['v3', 'v2'], description: 'Marketplace contract version.' },

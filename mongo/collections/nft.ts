@@ -273,6 +273,33 @@ export const salesNewestFirst = (
     ...(after ? { after: { _id: after.id, policyId, slot: after.slot, txIndex: after.txIndex } } : {}),
   });
 
+/**
+ * What the buyer of a sale paid, lovelace: the listing's payouts plus the marketplace fee output of the sale
+ * (reference §3.3: sale price = Σ payouts + marketplace fee output). The stored `priceLovelace` is the listing's
+ * price, whose fee is the contract's formula (≈ 2 %); the fee output a buy carries differs from it: at least 1 ADA (the
+ * contract's minimum payout), so a buyer pays more for anything under ~49 ADA of payouts, and less under an
+ * authorised discount. Without a fee output (v2, a discount to 0) or the listing's payouts: the listing's price.
+ */
+export function salePaidLovelace(
+  sale: Pick<NftSaleDoc, 'priceLovelace' | 'feePaidLovelace'>,
+  listing: Pick<NftListingDoc, 'payouts'> | null,
+): string | null {
+  if (sale.feePaidLovelace === null || !listing?.payouts.length) return sale.priceLovelace;
+  return String(listing.payouts.reduce((sum, p) => sum + BigInt(p.lovelace), BigInt(sale.feePaidLovelace)));
+}
+
+/** `sales` with `priceLovelace` what each buyer paid (`salePaidLovelace`), from the listings they bought. */
+export async function withPaidPrices(store: Store, sales: readonly NftSaleDoc[]): Promise<NftSaleDoc[]> {
+  const out: NftSaleDoc[] = [];
+  // A sale's id is the listing output it spent, so its listing document has the same id; read in bounded batches.
+  for (let i = 0; i < sales.length; i += 1_000) {
+    const batch = sales.slice(i, i + 1_000);
+    const listings = await store.collection(NFT_LISTINGS).getMany(batch.map((s) => s._id));
+    batch.forEach((s, j) => out.push({ ...s, priceLovelace: salePaidLovelace(s, listings[j] ?? null) }));
+  }
+  return out;
+}
+
 /** A collection's active listings by price (cheapest first unless `descending`), after a cursor when given. */
 export const activeListingsByPrice = (
   store: Store,

@@ -13,7 +13,12 @@ import type { ChainSource } from '../../activities/chain/source.js';
 import type { Block, ChainEvent } from '../../cardano/chain/types.js';
 import { defaultExtensions } from '../../activities/extensions.js';
 import { createNftExtension } from '../../activities/nft/extension.js';
-import { JPG_V3_ASK_SCRIPT, decodeListingDatum, listingPrice } from '../../activities/nft/jpgstore.js';
+import {
+  JPG_V3_ASK_SCRIPT,
+  decodeListingDatum,
+  listingPrice,
+  marketplaceFeeV3,
+} from '../../activities/nft/jpgstore.js';
 import { createNftActivities } from '../../activities/nft/stats.js';
 import { createRecomputeActivities } from '../../activities/recompute/index.js';
 import { recomputeNftRarity } from '../../activities/search/rarity.js';
@@ -21,7 +26,7 @@ import { parseAddress, stakeAddressOf } from '../../cardano/address.js';
 import { SUNDAESWAP_V3 } from '../../cardano/dex/sundaeswap-v3.js';
 import { HANDLE_POLICY } from '../../cardano/handles.js';
 import { dexTokens } from '../../devnet/activity/dex-tokens.js';
-import { JPG_V3_ASK_ADDRESS, relicsCollection } from '../../devnet/activity/nft-market.js';
+import { JPG_V3_ASK_ADDRESS, JPG_V3_FEE_ADDRESS, relicsCollection } from '../../devnet/activity/nft-market.js';
 import { startDevnet, type Devnet } from '../../devnet/index.js';
 import { canonicalBlocks } from '../governance/chain-expected.js';
 import { metadataObject, TRANSACTIONS, UTXOS } from '../../mongo/collections/chain.js';
@@ -199,6 +204,36 @@ describe('NFT collections and jpg.store on the devnet', function () {
       }
     }
     assert.ok(withSales >= 3, `sales in several collections (${withSales})`);
+  });
+
+  it('a sale is priced at what its buyer paid: the listing datum’s payouts plus the sale’s marketplace fee output', async () => {
+    // Reference §3.3: sale price = Σ payouts + marketplace fee output, read here from the devnet's own sale blocks.
+    // The fee output is at least 1 ADA, above the contract formula's ~2 % for payouts under ~49 ADA.
+    const txs = new Map(canonicalBlocks(devnet).flatMap((b) => (b.transactions ?? []).map((tx) => [tx.id, tx])));
+    let aboveFormula = 0;
+    for (const name of COLLECTION_NAMES) {
+      const row = byName(name);
+      const sales = await allSales(row.policyId);
+      let volume = 0n;
+      for (const s of sales) {
+        const tx = txs.get(s.txHash)!;
+        const [datumHex] = Object.values(tx.datums ?? {});
+        const payouts = decodeListingDatum(datumHex!, 'v3').payouts.reduce((a, p) => a + p.lovelace, 0n);
+        const fee = tx.outputs.find((o) => o.address === JPG_V3_FEE_ADDRESS)!.value.ada.lovelace;
+        assert.equal(s.priceLovelace, String(payouts + fee), `${name}: sale ${s.id}`);
+        assert.equal(s.price, Number(payouts + fee) / 1e6);
+        if (fee > marketplaceFeeV3(payouts)) aboveFormula++;
+        volume += payouts + fee;
+      }
+      assert.equal(lovelaceOf(row.volumeAll), volume, `${name}: volume`);
+      const detail = (await get(`/nft/collections/${row.policyId}`)).body;
+      assert.equal(detail.lastSalePrice, sales[0] ? sales[0].price : null);
+      assert.deepEqual(
+        detail.recentSales.map((x: Json) => x.priceLovelace),
+        sales.slice(0, 10).map((x) => x.priceLovelace),
+      );
+    }
+    assert.ok(aboveFormula > 0, 'sales whose fee output is above the formula fee (the 1 ADA minimum)');
   });
 
   it('records cancels and price updates', async () => {

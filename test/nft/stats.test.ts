@@ -8,6 +8,7 @@ import { slotClock } from '../../mongo/collections/clock.js';
 import {
   UNKNOWN_PRICE_KEY,
   priceKey,
+  salePaidLovelace,
   type NftCollectionDoc,
   type NftListingDoc,
   type NftSaleDoc,
@@ -139,5 +140,25 @@ describe('NFT collection stats', () => {
     assert.equal(empty.volume24hUsd, null);
     assert.equal(empty.lastSaleTime, null);
     assert.equal(empty.rankFloor, null);
+  });
+});
+
+describe('NFT sale price: what the buyer paid', () => {
+  // A v3 listing of 5 ADA in payouts (4.8 seller + 0.2 royalty): the contract's formula fee is
+  // 5,000,000·50/49/50 = 102,040 lovelace, a list price of 5.102040 ADA; the buy paid the 1 ADA minimum fee output.
+  const payouts = [
+    { address: 'addr1seller', lovelace: '4800000' },
+    { address: 'addr1royalty', lovelace: '200000' },
+  ];
+  it('the listing payouts plus the fee output the sale carried', () => {
+    assert.equal(salePaidLovelace({ priceLovelace: '5102040', feePaidLovelace: '1000000' }, { payouts }), '6000000');
+  });
+  it('the listing price without a fee output (v2) or without the listing payouts', () => {
+    assert.equal(salePaidLovelace({ priceLovelace: '5000000', feePaidLovelace: null }, { payouts }), '5000000');
+    assert.equal(
+      salePaidLovelace({ priceLovelace: '5102040', feePaidLovelace: '1000000' }, { payouts: [] }),
+      '5102040',
+    );
+    assert.equal(salePaidLovelace({ priceLovelace: null, feePaidLovelace: '1000000' }, null), null);
   });
 });
