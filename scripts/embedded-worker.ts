@@ -16,7 +16,7 @@ import { createOgmiosClient } from '../activities/chain/ogmios-client.js';
 import { importRegistry } from '../activities/registry/import.js';
 import { loggerOptions } from '../api/log.js';
 import { createMetrics } from '../api/metrics/index.js';
-import { runWithConfig, type Config } from '../config/index.js';
+import { runWithConfig, StartupError, type Config } from '../config/index.js';
 import { ALL_COLLECTIONS } from '../mongo/collections/index.js';
 import { openStore } from '../mongo/open.js';
 import { timedStore } from '../mongo/timed-store.js';
@@ -94,7 +94,8 @@ async function claimDataDir(dir: string, log: pino.Logger): Promise<() => void> 
       continue;
     }
     if (Date.now() > deadline)
-      throw new Error(`another embedded worker (pid ${other}) still writes to ${dir}; stop it first`);
+      // One line, no stack (runWithConfig): an operator who started a second service on this DATA_DIR.
+      throw new StartupError(`another embedded worker (pid ${other}) still writes to ${dir}; stop it first`);
     if (!warned) log.warn({ pid: other }, 'waiting for the previous embedded worker to exit');
     warned = true;
     await new Promise((r) => setTimeout(r, 100));

@@ -11,7 +11,6 @@
  * one that keeps crashing stops the service with exit code 1. A devnet that dies is restarted the same way, on the
  * same port (the worker's client reconnects to the same URL and the sync resumes where it was).
  */
-import { mkdirSync } from 'node:fs';
 import { pino } from 'pino';
 import { loggerOptions } from '../api/log.js';
 import { runWithConfig, type Config } from '../config/index.js';
@@ -46,7 +45,8 @@ async function loadApi() {
 
 async function main(config: Config) {
   const log = pino(loggerOptions(config.LOG_LEVEL));
-  mkdirSync(config.DATA_DIR, { recursive: true });
+  // DATA_DIR is created by what keeps files there (the embedded store, the embedded worker's pid file, the devnet's
+  // identity): an API replica on MongoDB and Temporal has none and may run where it cannot write (deploy/Dockerfile).
 
   let shutdown: (signal: string, code?: number) => Promise<void> = async () => {};
   let stopping = false;

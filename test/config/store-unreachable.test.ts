@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../../config/index.js';
@@ -50,6 +50,30 @@ describe('a MongoDB store that cannot be reached', function () {
       assert.doesNotMatch(out, /secret/);
       assert.doesNotMatch(out, /fatal:|^\s+at /m, 'no stack trace');
     });
+
+  it('npm start as a deployed API replica (MongoDB, Temporal, Ogmios) creates no DATA_DIR', () => {
+    // deploy/Dockerfile runs it as `node` in the root-owned /app, where ./data cannot be created: an API replica keeps
+    // nothing there, so it must reach its store. DATA_DIR under a regular file cannot be created, even by root.
+    const file = join(dir, 'a-file');
+    writeFileSync(file, '');
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+      env: {
+        ...process.env,
+        MONGODB_URI: URI,
+        DATA_DIR: join(file, 'data'),
+        PORT: '0',
+        OGMIOS_URL: 'ws://127.0.0.1:1',
+        TEMPORAL_ADDRESS: '127.0.0.1:1',
+        LOG_LEVEL: 'warn',
+      },
+      encoding: 'utf8',
+      timeout: 90_000,
+    });
+    const out = `${r.stdout}${r.stderr}`;
+    assert.equal(r.status, 1, out);
+    assert.ok(r.stderr.split('\n').includes(LINE), out);
+    assert.doesNotMatch(out, /ENOTDIR|fatal:/);
+  });
 
   it('a bad MONGODB_URI is named without its password', () => {
     assert.throws(

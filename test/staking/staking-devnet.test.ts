@@ -29,12 +29,53 @@ import { devnetHostResolver, editedAfterRegistration } from '../../devnet/pool-m
 import { DESIRED_STAKE_POOLS, GENESIS_FUNDS, MAX_LOVELACE_SUPPLY, REWARD_PER_BLOCK } from '../../devnet/params.js';
 import { ADDRESSES, BLOCKS, STAKE_ACCOUNTS } from '../../mongo/collections/chain.js';
 import { STAKE_POOLS, type StakePoolDoc } from '../../mongo/collections/staking.js';
-import { put } from '../../mongo/store.js';
+import { put, type CollectionSpec, type Store, type WriteOp } from '../../mongo/store.js';
+import { WORKFLOWS } from '../../workflows/registry.js';
 import { serveTestApp, startTestApi } from '../api/seed.js';
 import { syncedDevnet, type tempStore } from '../sync/helpers.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
 const NOW = Date.UTC(2026, 10, 20, 12);
+
+/** The store and chain source as a recompute sees them, noting the collections it opens and writes and its queries. */
+function recording(store: Store, chain: ChainSource) {
+  const seen = { opened: new Set<string>(), written: new Set<string>(), queries: new Set<string>() };
+  const method = (t: object, p: string | symbol) => {
+    const v: unknown = Reflect.get(t, p, t);
+    return typeof v === 'function' ? v.bind(t) : v;
+  };
+  const s = new Proxy(store, {
+    get: (t, p) =>
+      p === 'collection'
+        ? <D extends { _id: string }>(spec: CollectionSpec<D>) => (seen.opened.add(spec.name), t.collection(spec))
+        : p === 'write'
+          ? (ops: readonly WriteOp[]) => (ops.forEach((o) => seen.written.add(o.coll)), t.write(ops))
+          : method(t, p),
+  });
+  const c = new Proxy(chain, {
+    get: (t, p) =>
+      p === 'query'
+        ? (m: string, params?: Record<string, unknown>) => (seen.queries.add(m), t.query(m, params))
+        : method(t, p),
+  });
+  return { store: s, chain: c, seen };
+}
+
+/** What `ops -- jobs` shows for the workflow covers what its run did: collections read and written, ledger queries. */
+function assertDeclared(
+  workflow: 'recomputeStaking' | 'recomputeGovernance',
+  seen: ReturnType<typeof recording>['seen'],
+) {
+  const { reads, writes } = WORKFLOWS[workflow] as { reads: readonly string[]; writes: readonly string[] };
+  const ledger = (reads.find((r) => r.startsWith('ledger:')) ?? 'ledger:')
+    .slice(7)
+    .split(',')
+    .map((q) => q.trim());
+  assert.ok(seen.written.size > 0 && seen.queries.size > 0, `${workflow} wrote and asked the ledger`);
+  for (const c of seen.written) assert.ok(writes.includes(c), `${workflow} writes ${c}, undeclared`);
+  for (const c of seen.opened) assert.ok(reads.includes(c) || writes.includes(c), `${workflow} reads ${c}, undeclared`);
+  for (const q of seen.queries) assert.ok(ledger.includes(q.split('/')[1] ?? q), `${workflow} asks ${q}, undeclared`);
+}
 
 describe('stake pools on the devnet', function () {
   this.timeout(120_000);
@@ -44,11 +85,14 @@ describe('stake pools on the devnet', function () {
   let close: () => Promise<void>;
   let docs: StakePoolDoc[];
   let ledgerPools: Record<string, Record<string, unknown>>;
+  let firstRun: ReturnType<typeof recording>['seen'];
 
   before(async () => {
     ({ devnet, chain, env, close } = await syncedDevnet({ seed: 'staking-test', backfillHours: 4, now: () => NOW }));
     const fetchMetadata = httpMetadataFetcher({ resolve: devnetHostResolver(devnet.url), timeoutMs: 5000 });
-    await createStakingActivities({ store: env.store, chain, fetchMetadata, now: () => NOW }).recomputeStakePools();
+    const rec = recording(env.store, chain);
+    firstRun = rec.seen;
+    await createStakingActivities({ ...rec, fetchMetadata, now: () => NOW }).recomputeStakePools();
     docs = [];
     for await (const d of env.store.collection(STAKE_POOLS).scan()) docs.push(d);
     ledgerPools = await chain.query('queryLedgerState/stakePools', { includeStake: true });
@@ -278,6 +322,13 @@ describe('stake pools on the devnet', function () {
       await api.close();
     }
   });
+  it('the staking and governance runs touch only what `ops -- jobs` says they read and write', async () => {
+    assertDeclared('recomputeStaking', firstRun);
+    const rec = recording(env.store, chain);
+    await createGovernanceActivities({ ...rec, now: () => NOW }).recomputeGovernance();
+    assertDeclared('recomputeGovernance', rec.seen);
+  });
+
   it('keeps its figures when the source’s ledger is behind the index (a devnet regenerating its history)', async () => {
     // The same network an hour into regenerating its history: its ledger holds a quarter of the indexed chain.
     const behind = await startDevnet({ seed: 'staking-test', backfillHours: 1, blockMs: 0, forkRate: 0, now: () => NOW - 3 * 3600_000, epochLength: 3600 }); // prettier-ignore
