@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { createOgmiosClient } from '../activities/chain/ogmios-client.js';
 import { importRegistry } from '../activities/registry/import.js';
+import { recordSyncStopped } from '../activities/sync/health.js';
 import { loggerOptions } from '../api/log.js';
 import { createMetrics } from '../api/metrics/index.js';
 import { runWithConfig, StartupError, type Config } from '../config/index.js';
@@ -145,6 +146,9 @@ async function main(config: Config) {
     stopping = true;
     log.info({ signal }, 'embedded worker stopping');
     await worker.stop().catch((e: unknown) => log.warn({ err: e }, 'runner stop failed'));
+    await recordSyncStopped(store, new Date().toISOString()).catch((e: unknown) =>
+      log.warn({ err: e }, 'recording the stop failed'),
+    );
     await chain.close().catch((e: unknown) => log.warn({ err: e }, 'chain source close failed'));
     await store.close();
     release();

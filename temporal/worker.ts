@@ -9,6 +9,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { pino } from 'pino';
 import { createOgmiosClient } from '../activities/chain/ogmios-client.js';
 import { importRegistry } from '../activities/registry/import.js';
+import { recordSyncStopped } from '../activities/sync/health.js';
 import { ConfigError, runWithConfig, StartupError, type Config } from '../config/index.js';
 import { ALL_COLLECTIONS } from '../mongo/collections/index.js';
 import { openStore } from '../mongo/open.js';
@@ -74,6 +75,10 @@ async function main(config: Config) {
     );
     await worker.run();
     log.info('worker stopped');
+    // Its sync activities have ended (the run drains them): monitors say "not running" until a worker runs it again.
+    await recordSyncStopped(store, new Date().toISOString()).catch((e: unknown) =>
+      log.warn({ err: e }, 'recording the stop failed'),
+    );
   } finally {
     await connection.close();
     await temporal.close();

@@ -137,9 +137,20 @@ function empty(nowIso: string): SyncHealthDoc {
 
 async function update(store: Store, nowIso: string, f: (d: SyncHealthDoc) => SyncHealthDoc): Promise<SyncHealthDoc> {
   const doc = f((await readSyncHealth(store)) ?? empty(nowIso));
-  const next = { ...doc, updatedAt: nowIso };
+  // Any record of the sync's means it runs again.
+  const next = { ...doc, stoppedAt: null, updatedAt: nowIso };
   await store.write([put(SYNC_HEALTH, next)]);
   return next;
+}
+
+/**
+ * The worker running the sync stopped cleanly (after its runs ended, so no slice records after this): monitors say
+ * "not running" at once instead of the last attempt's state (e.g. "chain source unreachable … retrying", the devnet
+ * being stopped first) until the silence passes SYNC_SILENT_SECONDS. Nothing is written for a store never synced.
+ */
+export async function recordSyncStopped(store: Store, nowIso: string): Promise<void> {
+  const doc = await readSyncHealth(store);
+  if (doc) await store.write([put(SYNC_HEALTH, { ...doc, stoppedAt: nowIso })]);
 }
 
 /** A successful contact: the source's tip, and any failure or stall is over. */

@@ -69,6 +69,11 @@ export interface SyncHealthDoc {
    */
   generation: number;
   lastDeepRollback: { depth: number; toHeight: number; at: string } | null;
+  /**
+   * When the worker that ran the sync stopped cleanly (SIGTERM, Ctrl-C); cleared by the sync's next record. Until
+   * then the sync is known not to run, and a failure recorded before the stop is no longer being retried.
+   */
+  stoppedAt?: string | null;
   updatedAt: string;
 }
 
@@ -262,6 +267,14 @@ export function syncCondition(lag: Pick<SyncLag, 'checkpoint' | 'health'>, nowMs
       action: h.stall.action,
       since: h.stall.since,
       abandonedAbove: h.stall.abandonedAbove,
+    };
+  if (h?.stoppedAt)
+    return {
+      status: 'silent',
+      reason: `sync not running: its worker stopped at ${h.stoppedAt}`,
+      action: 'start the service (`npm start`) or the Temporal worker',
+      since: h.stoppedAt,
+      abandonedAbove: null,
     };
   // Before a recorded failure: a sync that failed and then stopped (the service or worker stopped while the source
   // was down; stopping npm start drops the devnet's connection first) is not retrying any more, and every attempt

@@ -12,6 +12,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectOgmios } from '../../activities/chain/ogmios-client.js';
+import { openEmbeddedStore } from '../../mongo/adapters/embedded.js';
+import { readSyncLag, syncCondition } from '../../mongo/collections/sync-state.js';
 import { freePort } from '../free-port.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
@@ -209,6 +211,16 @@ describe('npm start on the embedded defaults', function () {
     assert.equal(await exited, 0, log.slice(-2000));
     // The service waited for its worker and its devnet before it exited.
     assert.deepEqual([kids.worker, kids.devnet].filter(alive), [], log.slice(-2000));
+    // Monitors reading the store (ops status) say the sync is not running, not what its last attempt met.
+    const store = await openEmbeddedStore({ path: join(dir, 'store'), readOnly: true });
+    try {
+      const now = Date.now();
+      const c = syncCondition(await readSyncLag(store, now), now);
+      assert.equal(c.status, 'silent', JSON.stringify(c));
+      assert.match(c.reason ?? '', /^sync not running: its worker stopped at /);
+    } finally {
+      await store.close();
+    }
   });
 
   it('starts again on the same DATA_DIR and resumes from its checkpoint, with no rollback of its chain', async () => {

@@ -10,7 +10,7 @@ import { createMetrics } from '../../api/metrics/index.js';
 import { DERIVED_PATHS } from '../../api/sync-guard.js';
 import { createSyncActivities } from '../../activities/sync/index.js';
 import { RollbackTooDeepError } from '../../activities/sync/journal.js';
-import { isStoreRefusal, recordFailure, StoreRefusedError } from '../../activities/sync/health.js';
+import { isStoreRefusal, recordFailure, recordSyncStopped, StoreRefusedError } from '../../activities/sync/health.js';
 import { OgmiosConnectionError } from '../../activities/chain/ogmios-client.js';
 import { syncLagSeconds } from '../../cardano/sync-lag.js';
 import { readSyncLag, syncCondition } from '../../mongo/collections/sync-state.js';
@@ -152,6 +152,33 @@ describe('sync health', function () {
       assert.equal(stopped.status, 'silent');
       assert.equal(stopped.reason, 'sync not running: no word from it for 600 s');
       assert.match(stopped.action ?? '', /start the service/);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('a sync whose worker stopped cleanly is "not running" at once, until its next record', async () => {
+    const { store, cleanup } = await tempStore();
+    try {
+      const { events } = buildChain({ blocks: 10 });
+      const sync = createSyncActivities({ store, chain: memoryChain(events), k: 2160, network: 'mainnet' });
+      await sync.syncSlice({ maxBlocks: 5, waitMs: 0 });
+      const t = Date.now();
+      const down = new OgmiosConnectionError('Ogmios connection ws://127.0.0.1:1337 closed (1006)');
+      await recordFailure(store, down, { k: 2160, nowIso: new Date(t).toISOString() });
+      const stoppedAt = new Date(t + 1_000).toISOString();
+      await recordSyncStopped(store, stoppedAt);
+      const at = async (ms: number) => syncCondition(await readSyncLag(store, t + ms), t + ms);
+      // Seconds after the stop, not after 3 minutes of silence, and not "unreachable … retrying".
+      const stopped = await at(2_000);
+      assert.deepEqual(
+        [stopped.status, stopped.reason, stopped.since],
+        ['silent', `sync not running: its worker stopped at ${stoppedAt}`, stoppedAt],
+      );
+      assert.match(stopped.action ?? '', /start the service/);
+      // Started again: its first slice records, and the stop is over.
+      await sync.syncSlice({ maxBlocks: 5, waitMs: 0 });
+      assert.equal((await at(3_000)).status, 'ok');
     } finally {
       await cleanup();
     }
