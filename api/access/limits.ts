@@ -19,6 +19,7 @@
  * driver (sliding one-minute window) over ioredis when REDIS_URL is set, so replicas share them.
  */
 import type { IncomingMessage } from 'node:http';
+import { isIP } from 'node:net';
 import { createRequire } from 'node:module';
 import type { Context, Middleware, Next } from 'koa';
 import ratelimit from 'koa-ratelimit';
@@ -82,10 +83,34 @@ export function requestIp(req: IncomingMessage, trustProxy: boolean): string {
   if (trustProxy) {
     const xff = req.headers['x-forwarded-for'];
     const last = (Array.isArray(xff) ? xff.join(',') : (xff ?? '')).split(',').pop()?.trim();
-    if (last) return last;
+    if (last) return limitAddress(last);
   }
   // A socket closed before this point has no address any more; such callers share one bucket.
-  return req.socket.remoteAddress ?? '';
+  return limitAddress(req.socket.remoteAddress ?? '');
+}
+
+/**
+ * The address a per-IP limit counts: an IPv6 client by its /64, an IPv4-mapped IPv6 address as the IPv4 address.
+ * A /64 is one subscriber's network (the smallest a provider assigns, RFC 6177) whose host picks any of its 2^64
+ * addresses at will (privacy extensions rotate them): counted per address, one IPv6 client had an unbounded
+ * number of anonymous allowances. Anything else (IPv4, '') is returned as is.
+ */
+export function limitAddress(ip: string): string {
+  if (isIP(ip) !== 6) return ip;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1] as string;
+  const [head = '', tail] = (ip.split('%')[0] as string).split('::');
+  const groups = head ? head.split(':') : [];
+  if (tail !== undefined) {
+    const rest = tail ? tail.split(':') : [];
+    // A dotted IPv4 tail (::ffff:…, 64:ff9b::…) stands for two groups.
+    const size = rest.length + (rest.at(-1)?.includes('.') ? 1 : 0);
+    groups.push(...Array<string>(8 - groups.length - size).fill('0'), ...rest);
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
 }
 
 export interface LimitDeps {
