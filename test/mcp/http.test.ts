@@ -435,15 +435,16 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
 
   describe('keys and limits', () => {
     let access: Access;
+    let limitedConfig: ReturnType<typeof loadConfig>;
     let limited: { url: string; server: Server };
     before(async () => {
-      const config = loadConfig({
+      const config = (limitedConfig = loadConfig({
         SITE_URL: 'https://cds.example',
         RATE_LIMIT_ANON_PER_MIN: '6',
         RATE_LIMIT_PNL_ANON_PER_MIN: '2',
         // Callers told apart by X-Forwarded-For: one per-minute window each.
         TRUST_PROXY: 'true',
-      });
+      }));
       access = await createAccess({ store: world.store, config, log: pino({ level: 'silent' }) });
       limited = await listen(createApp({ ...world.deps, config, access }));
     });
@@ -518,8 +519,7 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
 
     it('reads no body before the key check and the per-minute limit let the request through', async () => {
       // A 1 MiB tool call of which only the start is sent: an answer before the rest means the body was not awaited.
-      const { port } = new URL(limited.url);
-      const statusLine = (headers: string) =>
+      const statusLine = (headers: string, port = new URL(limited.url).port) =>
         new Promise<string>((resolve) => {
           let got = '';
           const socket = connect(Number(port), '127.0.0.1', () =>
@@ -548,6 +548,20 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
         Array.from({ length: 7 }, () => statusLine('X-Forwarded-For: 198.51.100.61\r\n')),
       );
       assert.deepEqual(lines.sort(), ['', '', '', '', '', '', 'HTTP/1.1 429 Too Many Requests']);
+      // The same through the answer replay's fast path (API_CACHE_MS), which reads small modern calls itself.
+      const replaying = await listen(createApp({ ...world.deps, config: limitedConfig, access, cacheMs: 60_000 }));
+      try {
+        const modern =
+          `MCP-Protocol-Version: ${MODERN}\r\nMcp-Method: tools/call\r\nMcp-Name: search\r\n` +
+          'X-Forwarded-For: 198.51.100.62\r\n';
+        const viaReplay = await Promise.all(
+          Array.from({ length: 7 }, () => statusLine(modern, new URL(replaying.url).port)),
+        );
+        assert.deepEqual(viaReplay.sort(), ['', '', '', '', '', '', 'HTTP/1.1 429 Too Many Requests']);
+      } finally {
+        replaying.server.closeAllConnections();
+        replaying.server.close();
+      }
     });
 
     it('a path in another case or with more trailing slashes is the same surface: same key check, same limit', async () => {
