@@ -22,7 +22,6 @@ import { fastReplay, type FastReplayDeps } from './fast-replay.js';
 import { microCache } from './micro-cache.js';
 import { syncGate } from './sync-guard.js';
 import { accessLog, errorAnswers, forPaths, requestId } from './middleware.js';
-import { clientIp } from './access/limits.js';
 import { API_PREFIX, restRouter, SITE_ROUTERS } from './routes/index.js';
 import { sitePages } from './pages/index.js';
 import { securityHeaders } from './security-headers.js';
@@ -117,21 +116,14 @@ export function createApp(deps: ApiDeps): Koa {
   app.use((ctx, next) => (isAccount(ctx.path) ? next() : isMcp(ctx.path) ? mcpCors(ctx, next) : readCors(ctx, next)));
 
   const { access } = deps;
-  // Read before the limits: the tool server's PnL limit needs the tool name of legacy calls (api/mcp/body.ts). Not
-  // for a caller without a key whose window is spent: the limit answers its 429 with the body left unread.
-  const bodyReader = readMcpBody();
-  app.use(
-    forPaths(isMcp, (ctx, next) =>
-      !ctx.get('x-api-key') && access?.anonymousSpent?.('mcp', clientIp(ctx, deps.config.TRUST_PROXY))
-        ? next()
-        : bodyReader(ctx, next),
-    ),
-  );
   if (access) {
     app.use(forPaths(isRest, access.rest));
     app.use(forPaths(isMarkdown, access.md));
     app.use(forPaths(isMcp, access.mcp));
   }
+  // The tool server's JSON body (api/mcp/body.ts). The access layer reads it itself once the key check and the
+  // per-minute limit passed (its PnL limit needs the tool a legacy body calls); this reads it when nothing did.
+  app.use(forPaths(isMcp, readMcpBody()));
 
   // Answers of a chain the source abandoned are withheld (api/sync-guard.ts), cached ones included.
   const gate = syncGate({ store: deps.store, siteUrl: deps.config.SITE_URL });

@@ -99,13 +99,23 @@ export interface FastReplayDeps {
 const JSON_TYPE = /^application\/json\s*(?:;|$)/i;
 
 /**
+ * The largest tool-server body the fast path reads (a replayable call is one small `tools/call`, a few hundred
+ * bytes). It reads a body before the limit counts the request, so a burst from one IP had every body of up to 4 MiB
+ * parsed before its window refused any; larger bodies, and those of unstated length, take the middleware chain,
+ * which reads a body only once the limits let it through.
+ */
+const REPLAY_MAX_BODY = 16 * 1024;
+
+/**
  * A tool-server POST the fast path may replay: revision 2026-07-28 (whose `tools/call` answers are JSON, the only
- * ones kept), no key, a JSON body, and a tool other than the wallet PnL (its own limit, counted by the full chain).
+ * ones kept), no key, a JSON body of a stated length up to REPLAY_MAX_BODY, and a tool other than the wallet PnL
+ * (its own limit, counted by the full chain).
  */
 function mcpReplayable(req: IncomingMessage): boolean {
   if (req.method !== 'POST' || (req.url !== '/api/mcp' && req.url !== '/api/mcp/')) return false;
   const h = req.headers;
   if (h['x-api-key'] || h.authorization || h['mcp-protocol-version'] !== MODERN_REVISION) return false;
+  if (!(Number(h['content-length']) <= REPLAY_MAX_BODY)) return false;
   const tool = h['mcp-name'];
   if (typeof tool !== 'string' || tool === 'get_wallet_pnl') return false;
   // The media type readMcpBody reads (Koa's `is('application/json')`); any other is left unread for the SDK.

@@ -125,6 +125,12 @@ export function errorAnswers(fallbackLog: Logger): Koa.Middleware {
       } else if (typeof e.status === 'number' && e.status >= 400 && e.status < 500 && e.expose === true) {
         status = e.status;
         body = { error: String(e.message) };
+      } else if (ctx.req.destroyed && !ctx.req.complete) {
+        // The client closed its connection while its body was being read (Node's 'aborted', ECONNRESET): nothing
+        // failed here and no answer can reach it (the request line logs 400). Not an error-level line: any client
+        // could fill the error log.
+        ctx.status = status = 400;
+        body = { error: 'the request was closed by the client before its body arrived' };
       } else {
         log.error({ err: safeError(err) }, 'unhandled error');
       }

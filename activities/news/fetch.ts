@@ -39,9 +39,36 @@ export async function fetchFeedText(
     await res.body?.cancel();
     throw new Error(`document too large (${declared} bytes)`);
   }
-  const body = await res.arrayBuffer();
-  if (body.byteLength > FEED_MAX_BYTES) throw new Error(`document too large (${body.byteLength} bytes)`);
-  return decodeDocument(new Uint8Array(body), res.headers.get('content-type'));
+  return decodeDocument(await readUpTo(res, FEED_MAX_BYTES), res.headers.get('content-type'));
+}
+
+/**
+ * The body, refused once it passes `max` bytes: read whole first (arrayBuffer), a feed sent without a length
+ * (chunked) was held in memory however large it grew before the size was checked, so one feed streaming without
+ * end could run the worker out of memory.
+ */
+async function readUpTo(res: Response, max: number): Promise<Uint8Array> {
+  const reader = res.body?.getReader();
+  if (!reader) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > max) {
+      await reader.cancel();
+      throw new Error(`document too large (over ${max} bytes)`);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
 }
 
 /** Bytes → text in the charset the Content-Type header names, else the XML declaration's encoding, else UTF-8. */

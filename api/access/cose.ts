@@ -73,12 +73,27 @@ export function normalizeSignInAddress(input: unknown): string {
 
 /**
  * The account a wallet address belongs to: its stake address when it has a key stake part (so every address of
- * one wallet is one account), else its payment key hash (hex).
+ * one wallet is one account), else its payment key hash (hex). What an operator means by an address
+ * (ops-keys.ts); a sign-in opens the account of the key that signed (signedAccountId).
  */
 export function accountIdOf(address: string): string {
   const p = parseAddress(address);
   if (p.stakeCred && !p.stakeScript && p.network) return rewardAddress(p.network, p.stakeCred);
   if (p.paymentCred && !p.paymentScript) return p.paymentCred;
+  throw new SignInError(400, 'this address has no key credential to own an account');
+}
+
+/**
+ * The account a verified sign-in opens: that of the credential whose key signed. A stake key's signature opens its
+ * stake address's account, which every address of the wallet shares (the account page signs with the wallet's
+ * reward address); a payment key's opens that key's own account (its hash, hex), also for a base address. The
+ * stake part of a base address proves nothing about its signer: anyone can build a base address of their own
+ * payment key and another wallet's stake credential (public on chain) and sign for it with their payment key.
+ */
+export function signedAccountId(address: string, signedBy: VerifiedSignature['credential']): string {
+  const p = parseAddress(address);
+  if (signedBy === 'stake' && p.stakeCred && p.network) return rewardAddress(p.network, p.stakeCred);
+  if (signedBy === 'payment' && p.paymentCred) return p.paymentCred;
   throw new SignInError(400, 'this address has no key credential to own an account');
 }
 

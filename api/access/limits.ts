@@ -19,6 +19,7 @@
  * driver (sliding one-minute window) over ioredis when REDIS_URL is set, so replicas share them.
  */
 import type { IncomingMessage } from 'node:http';
+import { isIP } from 'node:net';
 import { createRequire } from 'node:module';
 import type { Context, Middleware, Next } from 'koa';
 import ratelimit from 'koa-ratelimit';
@@ -30,6 +31,7 @@ import type { KeyCache, KeyPrincipal } from './keys.js';
 import { effectivePlan, planLimits, PLAN_NAMES } from './plans.js';
 import type { DailyQuota } from './quota.js';
 import { isLogoPath } from '../logo-path.js';
+import { readMcpBody } from '../mcp/body.js';
 
 export type Surface = 'rest' | 'md' | 'mcp';
 
@@ -82,10 +84,34 @@ export function requestIp(req: IncomingMessage, trustProxy: boolean): string {
   if (trustProxy) {
     const xff = req.headers['x-forwarded-for'];
     const last = (Array.isArray(xff) ? xff.join(',') : (xff ?? '')).split(',').pop()?.trim();
-    if (last) return last;
+    if (last) return limitAddress(last);
   }
   // A socket closed before this point has no address any more; such callers share one bucket.
-  return req.socket.remoteAddress ?? '';
+  return limitAddress(req.socket.remoteAddress ?? '');
+}
+
+/**
+ * The address a per-IP limit counts: an IPv6 client by its /64, an IPv4-mapped IPv6 address as the IPv4 address.
+ * A /64 is one subscriber's network (the smallest a provider assigns, RFC 6177) whose host picks any of its 2^64
+ * addresses at will (privacy extensions rotate them): counted per address, one IPv6 client had an unbounded
+ * number of anonymous allowances. Anything else (IPv4, '') is returned as is.
+ */
+export function limitAddress(ip: string): string {
+  if (isIP(ip) !== 6) return ip;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1] as string;
+  const [head = '', tail] = (ip.split('%')[0] as string).split('::');
+  const groups = head ? head.split(':') : [];
+  if (tail !== undefined) {
+    const rest = tail ? tail.split(':') : [];
+    // A dotted IPv4 tail (::ffff:…, 64:ff9b::…) stands for two groups.
+    const size = rest.length + (rest.at(-1)?.includes('.') ? 1 : 0);
+    groups.push(...Array<string>(8 - groups.length - size).fill('0'), ...rest);
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
 }
 
 export interface LimitDeps {
@@ -265,6 +291,17 @@ export function createSurfaceLimits(deps: LimitDeps) {
     });
   };
 
+  /**
+   * The tool server's JSON body (up to 4 MiB) is read and parsed only once the key check and the per-minute limit
+   * let the request through, then the PnL limit reads the tool a legacy body calls (api/mcp/body.ts). Read before
+   * them, any number of bodies were parsed (~0.5 s of the event loop for a 4 MiB one) before a refusal: a burst
+   * from one IP before its window counted any of them, and every request with an invalid key, which never met a
+   * limit before its body was in.
+   */
+  const readBody = readMcpBody();
+  const afterBody = (ctx: Context, surface: Surface, then: () => Promise<unknown>) =>
+    surface === 'mcp' ? readBody(ctx, then) : then();
+
   const unauthorized = (ctx: Context) => {
     // The failed-key budget's headers are not the caller's request limits: a 401 carries none.
     for (const h of RATE_HEADERS) ctx.remove(h);
@@ -307,9 +344,11 @@ export function createSurfaceLimits(deps: LimitDeps) {
       if (!day.allowed) return dailyTooMany(day.retryAfter);
       await next();
     };
-    const pnl = pnlCalls(ctx, surface);
     await perKey[effectivePlan(config, principal.accountPlan)](ctx, () =>
-      pnl ? withPnl(pnlKey, pnl)(ctx, charge) : charge(),
+      afterBody(ctx, surface, () => {
+        const pnl = pnlCalls(ctx, surface);
+        return pnl ? withPnl(pnlKey, pnl)(ctx, charge) : charge();
+      }),
     );
     if (charged) return;
     const left = await quota.remaining(principal.hash, plan.perDay);
@@ -337,11 +376,14 @@ export function createSurfaceLimits(deps: LimitDeps) {
         accountId: principal?.accountId ?? null,
       } satisfies AccessState;
       if (surface === 'rest' && isLogoPath(ctx.path)) return logo(ctx, next, principal);
-      if (!limitsOn) return next();
+      if (!limitsOn) return afterBody(ctx, surface, next);
       if (principal) return keyed(ctx, next, principal, surface);
-      const pnl = pnlCalls(ctx, surface);
-      if (pnl) return anon[surface](ctx, () => withPnl(pnlAnon, pnl)(ctx, next));
-      return anon[surface](ctx, next);
+      return anon[surface](ctx, () =>
+        afterBody(ctx, surface, () => {
+          const pnl = pnlCalls(ctx, surface);
+          return pnl ? withPnl(pnlAnon, pnl)(ctx, next) : next();
+        }),
+      );
     };
 
   /** The account area's JSON endpoints: anonymous-style per-IP limit, so nonces cannot be minted in bulk. */
@@ -371,8 +413,9 @@ export function createSurfaceLimits(deps: LimitDeps) {
   };
 
   /**
-   * Whether the anonymous window of `ip` on `surface` is spent, so its next request is a 429. The tool server asks
-   * before reading a body (up to 4 MiB): a caller over its limit gets its 429 with nothing read or parsed. Memory
+   * Whether the anonymous window of `ip` on `surface` is spent, so its next request is a 429. The replay fast path
+   * asks before reading a tool-server body (up to 4 MiB): a caller over its limit gets its 429 with nothing read or
+   * parsed (the middleware above reads it only after its limit passed). Memory
    * counters only (koa-ratelimit's memory entry holds what is left before the next request is counted, and a
    * request passes while that is above 1); with Redis the answer would cost a round trip, so the body is read.
    */

@@ -11,7 +11,7 @@ import type { Collection, Store } from '../../mongo/store.js';
 import { del, put } from '../../mongo/store.js';
 import { NONCES, SESSIONS, type NonceDoc, type SessionDoc } from '../../mongo/collections/access.js';
 import { decodeCbor } from './cbor.js';
-import { accountIdOf, normalizeSignInAddress, SignInError, verifyCip30Signature } from './cose.js';
+import { normalizeSignInAddress, signedAccountId, SignInError, verifyCip30Signature } from './cose.js';
 import { sha256Hex } from './keys.js';
 
 /** Sessions last an hour: long enough to manage keys, short enough that a left-open browser does not stay in. */
@@ -137,12 +137,21 @@ export class SignIn {
       throw new SignInError(401, 'the nonce has expired; ask for a new one and sign again');
     }
     if (nonce.address !== address) throw new SignInError(401, 'this nonce was issued to another address');
-    verifyCip30Signature({ address, message: nonce.message, signature: body.signature, key: body.key });
+    const { credential } = verifyCip30Signature({
+      address,
+      message: nonce.message,
+      signature: body.signature,
+      key: body.key,
+    });
     if (!(await this.claim(nonceId, nonce.expiresAt - t)))
       throw new SignInError(401, 'unknown or already used nonce; ask for a new one');
 
     const token = SESSION_PREFIX + randomBytes(32).toString('base64url');
-    const session: Session = { accountId: accountIdOf(address), address, expiresAt: t + SESSION_TTL_MS };
+    const session: Session = {
+      accountId: signedAccountId(address, credential),
+      address,
+      expiresAt: t + SESSION_TTL_MS,
+    };
     await this.store.write([
       put(SESSIONS, { _id: sha256Hex(token), ...session, createdAt: new Date(t).toISOString() }),
     ]);

@@ -117,6 +117,8 @@ function readBody(req: IncomingMessage, max: number): Promise<Buffer | null> {
 
 export function readMcpBody(): Koa.Middleware {
   return async (ctx, next) => {
+    // Read already (the access layer reads it after its limits; the app's own reader follows it).
+    if (ctx.state.mcpBody !== undefined) return next();
     if (ctx.method !== 'POST' || !ctx.is('application/json')) return next();
     const bytes = await readMcpBytes(ctx.req);
     if (!bytes) {

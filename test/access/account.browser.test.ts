@@ -77,7 +77,7 @@ describe('access: account page in a browser', function () {
               getUsedAddresses: async () => [${JSON.stringify(addressHex)}],
               getUnusedAddresses: async () => [],
               getChangeAddress: async () => ${JSON.stringify(addressHex)},
-              getRewardAddresses: async () => [],
+              getRewardAddresses: async () => [${JSON.stringify(TestWallet.addressHex(wallet.stakeAddress))}],
               signData: (address, payload) => window.__testWalletSign(address, payload),
             }),
           },

@@ -82,6 +82,18 @@ describe('access: limits', function () {
     assert.deepEqual(statuses(spoofed), { 200: 3, 429: 3 });
   });
 
+  it('counts an IPv6 client by its /64 and an IPv4-mapped address as its IPv4 address', async () => {
+    app = await startTestApp(store, testConfig({ RATE_LIMIT_ANON_PER_MIN: '3', TRUST_PROXY: 'true' }));
+    const from = (ip: string) => request(`${app!.url}/api/v1/ping`, { headers: { 'x-forwarded-for': ip } });
+    // One host of 2001:db8:1:2::/64 taking a new address for every request (privacy extensions do it for free).
+    const rotating = await burst(6, (i) => from(`2001:db8:1:2:${(i + 1).toString(16)}::${i + 7}`));
+    assert.deepEqual(statuses(rotating), { 200: 3, 429: 3 });
+    // The next /64 is another subscriber.
+    assert.equal((await from('2001:db8:1:3::1')).status, 200);
+    const mapped = await burst(4, (i) => from(i % 2 ? '198.51.100.4' : '::ffff:198.51.100.4'));
+    assert.deepEqual(statuses(mapped), { 200: 3, 429: 1 });
+  });
+
   it('lets exactly N of N+k concurrent keyed requests through, with the three headers on every answer', async () => {
     app = await startTestApp(
       store,

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { blake2b } from '@noble/hashes/blake2.js';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { hex } from '@scure/base';
-import { accountIdOf, SignInError, verifyCip30Signature } from '../../api/access/cose.js';
-import { keyHash } from '../../cardano/address.js';
+import { accountIdOf, signedAccountId, SignInError, verifyCip30Signature } from '../../api/access/cose.js';
+import { baseAddress, keyHash } from '../../cardano/address.js';
 import { MemoryStore } from './memory-store.js';
 import { request, signInOverHttp, startTestApp, testConfig, TestWallet } from './helpers.js';
 
@@ -23,9 +23,14 @@ describe('access: wallet sign-in (CIP-30 signData / CIP-8 COSE_Sign1)', function
       const v = verifyCip30Signature({ address: wallet.stakeAddress, message, ...byStake });
       assert.equal(v.credential, 'stake');
       assert.equal(keyHash(v.publicKey), keyHash(wallet.stakeVk));
-      // Both addresses are one account: the stake address.
+      // An operator naming either address means the wallet's account: the stake address.
       assert.equal(accountIdOf(wallet.address), wallet.stakeAddress);
       assert.equal(accountIdOf(wallet.enterprise), keyHash(wallet.paymentVk));
+      // A sign-in opens the account of the key that signed: the stake key's is the stake address, a payment key's
+      // its own hash (a base address's stake part is not proven by a payment-key signature).
+      assert.equal(signedAccountId(wallet.stakeAddress, 'stake'), wallet.stakeAddress);
+      assert.equal(signedAccountId(wallet.address, 'stake'), wallet.stakeAddress);
+      assert.equal(signedAccountId(wallet.address, 'payment'), keyHash(wallet.paymentVk));
     });
 
     it('accepts a hashed payload (blake2b-224 of the message)', () => {
@@ -112,14 +117,15 @@ describe('access: wallet sign-in (CIP-30 signData / CIP-8 COSE_Sign1)', function
 
     it('signs in with a real signature, then creates, lists and revokes keys; the key works until revoked', async () => {
       const wallet = new TestWallet();
-      // Wallets hand out hex address bytes; the server answers with the bech32 form it will check.
-      const n = await nonceFor(TestWallet.addressHex(wallet.address));
-      assert.equal(n.address, wallet.address);
+      // Wallets hand out hex address bytes; the server answers with the bech32 form it will check. The account
+      // page signs with the wallet's reward address (its stake key).
+      const n = await nonceFor(TestWallet.addressHex(wallet.stakeAddress));
+      assert.equal(n.address, wallet.stakeAddress);
       assert.match(n.message, new RegExp(`Nonce: ${n.nonce}`));
       const ok = await fetch(`${app.url}/account/api/session`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ address: wallet.address, ...wallet.signData(wallet.address, n.payload) }),
+        body: JSON.stringify({ address: wallet.stakeAddress, ...wallet.signData(wallet.stakeAddress, n.payload) }),
       });
       assert.equal(ok.status, 200);
       const me = (await ok.json()) as { account: string; plan: string; perMinute: number; perDay: number };
@@ -175,6 +181,35 @@ describe('access: wallet sign-in (CIP-30 signData / CIP-8 COSE_Sign1)', function
       assert.equal((await request(`${app.url}/account/api/keys`, { headers: { cookie } })).status, 401);
       const dump = JSON.stringify([...store.data].map(([name, docs]) => [name, [...docs.values()]]));
       assert.ok(!dump.includes(key) && !dump.includes(cookie.split('=')[1]!), 'no key or session token in clear');
+    });
+
+    it("opens the account of the key that signed: a base address of one's payment key and another wallet's stake key is not that wallet's account", async () => {
+      const victim = new TestWallet();
+      const victimCookie = await signInOverHttp(app.url, victim, victim.stakeAddress);
+      const created = await request(`${app.url}/account/api/keys`, {
+        method: 'POST',
+        headers: { cookie: victimCookie },
+        body: { name: 'victim' },
+      });
+      assert.equal(created.status, 201);
+      const { id } = created.body as { id: string };
+      // The victim's stake credential is public (any of its base addresses on chain shows it).
+      const attacker = new TestWallet();
+      const forged = baseAddress('mainnet', keyHash(attacker.paymentVk), keyHash(victim.stakeVk));
+      const n = await nonceFor(forged);
+      const a = await session({ address: forged, nonce: n.nonce, ...attacker.signData(forged, n.payload) });
+      assert.equal(a.status, 200, a.text);
+      const me = a.body as { account: string };
+      assert.equal(me.account, keyHash(attacker.paymentVk), "the attacker's own payment key's account");
+      const cookie = (a.headers.get('set-cookie') ?? '').split(';')[0]!;
+      assert.deepEqual((await request(`${app.url}/account/api/keys`, { headers: { cookie } })).body, { items: [] });
+      const revoke = await request(`${app.url}/account/api/keys/${id}`, { method: 'DELETE', headers: { cookie } });
+      assert.equal(revoke.status, 404);
+      const mine = await request(`${app.url}/account/api/keys`, { headers: { cookie: victimCookie } });
+      assert.deepEqual(
+        (mine.body as { items: { id: string; revokedAt: string | null }[] }).items.map((k) => [k.id, k.revokedAt]),
+        [[id, null]],
+      );
     });
 
     it('refuses a signature over another nonce', async () => {

@@ -151,6 +151,53 @@ describe('API hardening: secrets never in logs after HTTP parse errors', functio
     assertNoSecret(plainLines.join(''));
   });
 
+  it('a client that closes its connection in the middle of a body is no error-level line', async () => {
+    const { log, text } = capturedLog();
+    const running: RunningApi = await startApi(
+      {
+        store: api.store,
+        config: { SITE_URL: 'http://api.test', CARDANO_NETWORK: 'mainnet', TRUST_PROXY: false },
+        log,
+        access,
+      },
+      { port: 0, host: '127.0.0.1' },
+    );
+    const { port } = new URL(running.url);
+    try {
+      // Bodies read by the tool server and the account area: half sent, then the connection is gone.
+      for (const path of ['/api/mcp', '/account/api/nonce']) {
+        await new Promise<void>((resolve) => {
+          const socket = net.connect(Number(port), '127.0.0.1', () => {
+            socket.write(
+              `POST ${path} HTTP/1.1\r\nHost: api.test\r\nContent-Type: application/json\r\n` +
+                'Accept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":',
+            );
+            setTimeout(() => socket.destroy(), 200);
+          });
+          socket.on('close', () => resolve());
+        });
+      }
+      await sleep(200);
+      const lines = text()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { level: number; path?: string; status?: number });
+      assert.deepEqual(
+        lines.filter((l) => l.path !== undefined).map((l) => [l.path, l.status, l.level]),
+        [
+          ['/api/mcp', 400, 30],
+          ['/account/api/nonce', 400, 30],
+        ],
+      );
+      assert.deepEqual(
+        lines.filter((l) => l.level >= 50),
+        [],
+      );
+    } finally {
+      await running.close();
+    }
+  });
+
   it('the process logger drops rawPacket and secret headers from any error or object it is given', () => {
     const { log, text } = capturedLog();
     const err = Object.assign(new Error('Parse Error: Invalid method encountered'), {

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { createAccess, type Access } from '../../api/access/index.js';
 import Koa from 'koa';
@@ -435,15 +435,16 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
 
   describe('keys and limits', () => {
     let access: Access;
+    let limitedConfig: ReturnType<typeof loadConfig>;
     let limited: { url: string; server: Server };
     before(async () => {
-      const config = loadConfig({
+      const config = (limitedConfig = loadConfig({
         SITE_URL: 'https://cds.example',
         RATE_LIMIT_ANON_PER_MIN: '6',
         RATE_LIMIT_PNL_ANON_PER_MIN: '2',
         // Callers told apart by X-Forwarded-For: one per-minute window each.
         TRUST_PROXY: 'true',
-      });
+      }));
       access = await createAccess({ store: world.store, config, log: pino({ level: 'silent' }) });
       limited = await listen(createApp({ ...world.deps, config, access }));
     });
@@ -514,6 +515,53 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
       assert.equal(rest[0], 200);
       assert.equal(rest.at(-1), 429);
       assert.match(((await last!.json()) as Json).error, /6 requests per minute per IP/);
+    });
+
+    it('reads no body before the key check and the per-minute limit let the request through', async () => {
+      // A 1 MiB tool call of which only the start is sent: an answer before the rest means the body was not awaited.
+      const statusLine = (headers: string, port = new URL(limited.url).port) =>
+        new Promise<string>((resolve) => {
+          let got = '';
+          const socket = connect(Number(port), '127.0.0.1', () =>
+            socket.write(
+              'POST /api/mcp HTTP/1.1\r\nHost: cds.example\r\nContent-Type: application/json\r\n' +
+                `Accept: application/json, text/event-stream\r\nContent-Length: 1048576\r\n${headers}\r\n` +
+                '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search","arguments":{"query":"',
+            ),
+          );
+          socket.on('data', (d: Buffer) => (got += d.toString('latin1')));
+          socket.on('error', () => {});
+          setTimeout(() => {
+            socket.destroy();
+            resolve(got.split('\r\n')[0] ?? '');
+          }, 1000);
+        });
+      // An invalid key: 401 at once, whatever the body would have been.
+      const badKey = `cds_${'A'.repeat(43)}`;
+      assert.equal(
+        await statusLine(`X-API-Key: ${badKey}\r\nX-Forwarded-For: 198.51.100.60\r\n`),
+        'HTTP/1.1 401 Unauthorized',
+      );
+      // Seven at once from one IP with a limit of 6: six are let through (and wait for their bodies), the seventh is
+      // refused without its body being awaited.
+      const lines = await Promise.all(
+        Array.from({ length: 7 }, () => statusLine('X-Forwarded-For: 198.51.100.61\r\n')),
+      );
+      assert.deepEqual(lines.sort(), ['', '', '', '', '', '', 'HTTP/1.1 429 Too Many Requests']);
+      // The same through the answer replay's fast path (API_CACHE_MS), which reads small modern calls itself.
+      const replaying = await listen(createApp({ ...world.deps, config: limitedConfig, access, cacheMs: 60_000 }));
+      try {
+        const modern =
+          `MCP-Protocol-Version: ${MODERN}\r\nMcp-Method: tools/call\r\nMcp-Name: search\r\n` +
+          'X-Forwarded-For: 198.51.100.62\r\n';
+        const viaReplay = await Promise.all(
+          Array.from({ length: 7 }, () => statusLine(modern, new URL(replaying.url).port)),
+        );
+        assert.deepEqual(viaReplay.sort(), ['', '', '', '', '', '', 'HTTP/1.1 429 Too Many Requests']);
+      } finally {
+        replaying.server.closeAllConnections();
+        replaying.server.close();
+      }
     });
 
     it('a path in another case or with more trailing slashes is the same surface: same key check, same limit', async () => {

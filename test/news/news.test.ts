@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
+import { FEED_MAX_BYTES, fetchFeedText } from '../../activities/news/fetch.js';
 import { createNewsActivities } from '../../activities/news/index.js';
 import { parseFeed } from '../../activities/news/parse.js';
 import { createApp } from '../../api/app.js';
@@ -32,6 +33,7 @@ describe('news feeds', function () {
   this.timeout(30_000);
   let server: Server;
   let base = '';
+  let endlessSent = 0;
   let env: Awaited<ReturnType<typeof tempStore>>;
   const url = (p: string) => `${base}${p}`;
 
@@ -45,6 +47,15 @@ describe('news feeds', function () {
         res.writeHead(500, { 'content-type': 'text/plain' }).end('upstream error');
       } else if (req.url === '/page') {
         res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html><body>Not a feed</body></html>');
+      } else if (req.url === '/endless') {
+        // A feed streamed without a length that never ends: counts what it got to send before the reader stopped.
+        res.writeHead(200, { 'content-type': 'application/rss+xml' });
+        const chunk = Buffer.alloc(64 * 1024, 0x20);
+        const more = () => {
+          while (!res.destroyed && res.write(chunk)) endlessSent += chunk.length;
+        };
+        res.on('drain', more);
+        more();
       } else if (req.url === '/hang') {
         // Never answers: the ingest must time out on it.
       } else res.writeHead(404).end();
@@ -95,6 +106,11 @@ describe('news feeds', function () {
       assert.throws(() => parseFeed('<!doctype html><html><body>x</body></html>'), /not well-formed XML/);
       assert.throws(() => parseFeed('<rss><channel><item>'), /XML|channel/);
     });
+  });
+
+  it('stops reading a feed sent without a length once it passes the size cap', async () => {
+    await assert.rejects(fetchFeedText(url('/endless'), { timeoutMs: 20_000 }), /document too large/);
+    assert.ok(endlessSent < 3 * FEED_MAX_BYTES, `the server sent ${endlessSent} bytes before the reader stopped`);
   });
 
   describe('ingestion and GET /news', () => {

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { BlockList, type AddressInfo } from 'node:net';
 import { estimatedRoa, maxPoolReward, realisedRoa, type RewardModel } from '../../activities/staking/compute.js';
 import { createStakingActivities } from '../../activities/staking/index.js';
 import { fetchPoolMetadata, httpMetadataFetcher, MAX_METADATA_BYTES } from '../../activities/staking/metadata.js';
@@ -177,6 +177,53 @@ describe('stake pools', () => {
       } finally {
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    });
+    it('never connects to a non-public address for a URL from a certificate, also after a redirect', async () => {
+      // Two loopback servers serving the registered metadata: each request they get is the worker reaching them.
+      const hits: string[] = [];
+      const servers = ['127.0.0.1', '127.0.0.2'].map((host) =>
+        http.createServer((req, res) => {
+          hits.push(`${host}${req.url}`);
+          const port = (servers[1]!.address() as AddressInfo).port;
+          if (req.url === '/inside') res.writeHead(302, { location: `http://127.0.0.2:${port}/m` }).end();
+          else if (req.url === '/moved') res.writeHead(301, { location: '/m' }).end();
+          else res.end(META);
+        }),
+      );
+      await Promise.all(
+        servers.map((s, i) => new Promise<void>((resolve) => s.listen(0, `127.0.0.${i + 1}`, resolve))),
+      );
+      const port = (servers[0]!.address() as AddressInfo).port;
+      try {
+        const f = httpMetadataFetcher({ timeoutMs: 2000 });
+        for (const url of [
+          `http://127.0.0.1:${port}/m`,
+          `http://localhost:${port}/m`,
+          `http://[::ffff:127.0.0.1]:${port}/m`,
+          `http://2130706433:${port}/m`, // 127.0.0.1 as one number
+          'http://169.254.169.254/latest/meta-data/',
+          'http://10.0.0.1/m',
+        ]) {
+          const r = await fetchPoolMetadata(url, hash256(META), f);
+          assert.equal(r.verified, null, url);
+          assert.match((r as { reason: string }).reason, /is not a public address/, url);
+        }
+        assert.deepEqual(hits, []);
+
+        // With only 127.0.0.2 out of bounds: a redirect there is refused before connecting; other hops are followed.
+        const blocked = new BlockList();
+        blocked.addAddress('127.0.0.2');
+        const g = httpMetadataFetcher({ timeoutMs: 2000, blocked });
+        assert.equal((await fetchPoolMetadata(`http://127.0.0.1:${port}/moved`, hash256(META), g)).verified, true);
+        const inside = await fetchPoolMetadata(`http://127.0.0.1:${port}/inside`, hash256(META), g);
+        assert.deepEqual(inside, { verified: null, reason: 'fetch failed: 127.0.0.2 is not a public address' });
+        assert.deepEqual(hits, ['127.0.0.1/moved', '127.0.0.1/m', '127.0.0.1/inside']);
+      } finally {
+        for (const s of servers) {
+          s.closeAllConnections();
+          await new Promise<void>((resolve) => s.close(() => resolve()));
+        }
       }
     });
   });

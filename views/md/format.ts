@@ -64,7 +64,19 @@ export function utc(iso: string | null | undefined): string {
   return `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
-export const link = (text: string, url: string) => `[${text.replace(/[[\]]/g, '')}](${url})`;
+/**
+ * One line of chain text (token, collection and pool names, descriptions: anyone who mints writes them): a line
+ * break in a heading, summary or link text would start Markdown of its own (a heading, a list of links) inside the
+ * view.
+ */
+export const oneLine = (s: string) => s.replace(/\s*[\r\n]+\s*/g, ' ');
+
+/**
+ * A Markdown link. Brackets leave the text and it is one line; in the URL (a feed's link is the feed's text) a
+ * parenthesis, angle bracket or space would end the link early and let the rest read as Markdown.
+ */
+export const link = (text: string, url: string) =>
+  `[${oneLine(text).replace(/[[\]]/g, '')}](${url.replace(/[()<>\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)})`;
 export const md = (ctx: ViewContext, path: string) => `${ctx.site}/api/md${path}`;
 export const rest = (ctx: ViewContext, path: string) => `${ctx.site}/api/v1${path}`;
 export const enc = encodeURIComponent;
@@ -92,7 +104,7 @@ export const computedLine = (what: string, iso: string | null | undefined) => `_
 
 /** The head of every view: title, as-of line, and a one-line summary. */
 export function head(ctx: ViewContext, title: string, summary?: string): string {
-  return [`# ${title}`, '', `_${asOfLine(ctx.fresh)}_`, ...(summary ? ['', summary] : [])].join('\n');
+  return [`# ${oneLine(title)}`, '', `_${asOfLine(ctx.fresh)}_`, ...(summary ? ['', oneLine(summary)] : [])].join('\n');
 }
 
 /** The links section closing every view. */

@@ -125,8 +125,11 @@ async function signIn(name) {
   try {
     say(`Connecting ${wallet.name || name}…`);
     const api = await wallet.enable();
+    // The reward address first: the wallet signs it with its stake key, and the account of a stake key is the one
+    // every address of the wallet shares. A payment address's signature opens that payment key's own account.
+    const reward = (await api.getRewardAddresses?.()) || [];
     const used = (await api.getUsedAddresses?.()) || [];
-    const address = used[0] || (await api.getChangeAddress());
+    const address = reward[0] || used[0] || (await api.getChangeAddress());
     const issued = await call('POST', '/nonce', { address });
     say('Sign the message in your wallet…');
     const signed = await api.signData(address, issued.payload);
