@@ -21,6 +21,8 @@ async function main() {
   });
   const stop = (signal: string) => {
     console.log(`devnet: ${signal}, stopping`);
+    // Closing waits for its open connections to end; a follower that does not hang up must not keep it running.
+    setTimeout(() => process.exit(0), 2_000).unref();
     devnet.close().then(
       () => process.exit(0),
       (e: unknown) => {
@@ -46,6 +48,14 @@ async function main() {
   if (process.send) {
     report('devnet-ready');
     process.once('disconnect', () => stop('parent gone'));
+    // As the embedded worker: a copy of the parent's channel end held elsewhere would hide the close.
+    const parent = process.ppid;
+    const watch = setInterval(() => {
+      if (process.ppid === parent) return;
+      clearInterval(watch);
+      stop('parent gone');
+    }, 1_000);
+    watch.unref();
   }
   await devnet.backfilled;
   report('devnet-backfilled');
