@@ -93,12 +93,8 @@ describe('API hardening: secrets never in logs after HTTP parse errors', functio
     'bad request line with the key': `GET / HTTP/9 9\r\nx-api-key: ${k}\r\nCookie: ${SESSION}\r\n\r\n`,
   });
 
-  const assertNoSecret = (logText: string) => {
-    for (const secret of [key, SESSION.split('=')[1]!])
-      for (const form of secretForms(secret)) assert.ok(!logText.includes(form), `log holds ${secret} as ${form}`);
-  };
-
-  it('the service (startApi, clientError handler) logs none of the planted key, bearer or cookie', async () => {
+  /** The service (startApi) over the test's store and access layer, logging into a captured log. */
+  const startLoggedApi = async () => {
     const { log, text } = capturedLog();
     const running: RunningApi = await startApi(
       {
@@ -109,6 +105,16 @@ describe('API hardening: secrets never in logs after HTTP parse errors', functio
       },
       { port: 0, host: '127.0.0.1' },
     );
+    return { running, text };
+  };
+
+  const assertNoSecret = (logText: string) => {
+    for (const secret of [key, SESSION.split('=')[1]!])
+      for (const form of secretForms(secret)) assert.ok(!logText.includes(form), `log holds ${secret} as ${form}`);
+  };
+
+  it('the service (startApi, clientError handler) logs none of the planted key, bearer or cookie', async () => {
+    const { running, text } = await startLoggedApi();
     try {
       for (const [name, bytes] of Object.entries(attacks(key))) {
         const raw = await rawExchange(running.url, bytes);
@@ -152,16 +158,7 @@ describe('API hardening: secrets never in logs after HTTP parse errors', functio
   });
 
   it('a client that closes its connection in the middle of a body is no error-level line', async () => {
-    const { log, text } = capturedLog();
-    const running: RunningApi = await startApi(
-      {
-        store: api.store,
-        config: { SITE_URL: 'http://api.test', CARDANO_NETWORK: 'mainnet', TRUST_PROXY: false },
-        log,
-        access,
-      },
-      { port: 0, host: '127.0.0.1' },
-    );
+    const { running, text } = await startLoggedApi();
     const { port } = new URL(running.url);
     try {
       // Bodies read by the tool server and the account area: half sent, then the connection is gone.
