@@ -7,6 +7,7 @@
  */
 import type { ChainSource } from './source.js';
 import { toPoint } from './json.js';
+import type { Point } from '../../cardano/chain/types.js';
 import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
 import { CHECKPOINT_ID } from '../../mongo/collections/clock.js';
 import type { Store } from '../../mongo/store.js';
@@ -37,12 +38,14 @@ export class LedgerBehindError extends Error {
 export const LEDGER_WAIT_MS = 60_000;
 const LEDGER_POLL_MS = 1_000;
 
+/** The point the source's ledger is at (queryLedgerState/tip), or null when the source does not answer it. */
+export function ledgerTip(chain: ChainSource): Promise<Point | null> {
+  return chain.query<unknown>('queryLedgerState/tip').then(toPoint, () => null);
+}
+
 /** The ledger tip's slot (-1 at origin) and the checkpoint's, or null when there is nothing to compare. */
 async function positions(chain: ChainSource, store: Store): Promise<{ ledger: number; indexed: number } | null> {
-  const [checkpoint, tip] = await Promise.all([
-    store.collection(CHECKPOINTS).get(CHECKPOINT_ID),
-    chain.query<unknown>('queryLedgerState/tip').then(toPoint, () => null),
-  ]);
+  const [checkpoint, tip] = await Promise.all([store.collection(CHECKPOINTS).get(CHECKPOINT_ID), ledgerTip(chain)]);
   if (!checkpoint || tip === null) return null;
   return { ledger: tip === 'origin' ? -1 : tip.slot, indexed: checkpoint.slot };
 }

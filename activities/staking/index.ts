@@ -33,7 +33,7 @@ import { replaceAll, replaceChanged } from '../../mongo/replace-all.js';
 import type { Store } from '../../mongo/store.js';
 import { poolHashFromId } from '../../cardano/address.js';
 import type { ChainSource } from '../chain/source.js';
-import { assertLedgerCaughtUp } from '../chain/ledger-caught-up.js';
+import { assertLedgerCaughtUp, ledgerTip } from '../chain/ledger-caught-up.js';
 import {
   adaNumber,
   epochsPerYear,
@@ -162,9 +162,8 @@ export interface RewardReading {
 
 /** Slot of the ledger tip (queryLedgerState/tip); null at origin or when the source does not answer it. */
 async function ledgerTipSlot(chain: ChainSource): Promise<number | null> {
-  const tip = await optionalQuery<{ slot?: unknown } | 'origin'>(chain, 'queryLedgerState/tip');
-  const slot = tip && tip !== 'origin' ? Number(tip.slot) : NaN;
-  return Number.isSafeInteger(slot) ? slot : null;
+  const tip = await ledgerTip(chain);
+  return tip && tip !== 'origin' && Number.isSafeInteger(tip.slot) ? tip.slot : null;
 }
 
 /** Readings of one batch retried while a block arrives between the tips around it. */
