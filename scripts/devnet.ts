@@ -6,6 +6,7 @@
 import { ConfigError, loadConfig } from '../config/index.js';
 import type { DevnetMessage } from '../devnet/child.js';
 import { startDevnet } from '../devnet/index.js';
+import { onParentGone } from './parent-gone.js';
 
 async function main() {
   const config = loadConfig();
@@ -47,15 +48,7 @@ async function main() {
     } satisfies DevnetMessage);
   if (process.send) {
     report('devnet-ready');
-    process.once('disconnect', () => stop('parent gone'));
-    // As the embedded worker: a copy of the parent's channel end held elsewhere would hide the close.
-    const parent = process.ppid;
-    const watch = setInterval(() => {
-      if (process.ppid === parent) return;
-      clearInterval(watch);
-      stop('parent gone');
-    }, 1_000);
-    watch.unref();
+    onParentGone(() => stop('parent gone'));
   }
   await devnet.backfilled;
   report('devnet-backfilled');

@@ -15,6 +15,7 @@ import { pino } from 'pino';
 import { createOgmiosClient } from '../activities/chain/ogmios-client.js';
 import { importRegistry } from '../activities/registry/import.js';
 import { recordSyncStopped } from '../activities/sync/health.js';
+import { onParentGone } from './parent-gone.js';
 import { loggerOptions } from '../api/log.js';
 import { createMetrics } from '../api/metrics/index.js';
 import { runWithConfig, StartupError, type Config } from '../config/index.js';
@@ -43,16 +44,11 @@ process.on('message', (m: ToWorker) => {
   else if (m?.type === 'metrics') answerMetrics(m.id);
 });
 if (process.send) {
-  const parentGone = () => {
+  onParentGone(() => {
     console.error('embedded worker: npm start is gone; exiting');
     release();
     process.exit(1);
-  };
-  process.once('disconnect', parentGone);
-  // The channel's close is the usual sign, but a copy of npm start's end of it inherited by another process keeps
-  // it open (seen in CI: this worker outlived a SIGKILLed npm start, asleep): once reparented, the parent is gone.
-  const parent = process.ppid;
-  setInterval(() => process.ppid !== parent && parentGone(), 1_000).unref();
+  });
   // Ctrl-C reaches the whole process group: npm start stops this worker itself, in order.
   process.on('SIGINT', () => {});
   tell({ type: 'hello' });
