@@ -17,7 +17,6 @@
  *   route pattern, never the raw URL), cardano_rate_limit_rejections_total{surface}.
  * - Store: cardano_store_operation_duration_seconds{op,collection,ok}.
  */
-import { sendRepresentation } from '../compress.js';
 import Router from '@koa/router';
 import type Koa from 'koa';
 import {
@@ -32,6 +31,7 @@ import {
 } from 'prom-client';
 import { JOB_HEALTH, readSyncLag, syncCondition, type JobHealthDoc } from '../../mongo/collections/sync-state.js';
 import type { Store } from '../../mongo/store.js';
+import { sendRepresentation } from '../compress.js';
 import { METRICS_STORE_MS, withinMs } from '../store-budget.js';
 
 /** What a finished sync slice reports (activities/sync SliceResult plus its speed). */
