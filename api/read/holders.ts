@@ -47,8 +47,8 @@ async function getTokenHoldersAnswer(deps: ReadDeps, input: RouteInput<typeof ho
     total: count?.count ?? 0,
     partial: false,
     fetchedAt: checkpoint ? clock.iso(checkpoint.slot) : null,
-    circulatingSupply: scaleInteger(supply, decimals),
-    circulatingSupplyRaw: supply.toString(),
+    onChainQuantity: scaleInteger(supply, decimals),
+    onChainQuantityRaw: supply.toString(),
   };
 }
 

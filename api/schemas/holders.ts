@@ -45,11 +45,11 @@ export const HoldersResponse: JsonSchema = component('Holders', {
       format: 'date-time',
       description: 'Time of the indexed chain tip the answer reflects (null before the first block is indexed).',
     },
-    circulatingSupply: {
+    onChainQuantity: {
       type: 'number',
       description:
-        'Quantity of the token in unspent outputs at that tip (decimal-adjusted): the circulating supply seen on chain, which every holder quantity sums to.',
+        "Quantity of the token in unspent outputs at that tip (decimal-adjusted), which every holder quantity sums to and each share is of. The token's circulatingSupply (GET /tokens/{unit}) is this less what its largest holders keep locked in scripts that are not markets.",
     },
-    circulatingSupplyRaw: { type: 'string', pattern: '^[0-9]+$', description: 'The same, exact on-chain integer.' },
+    onChainQuantityRaw: { type: 'string', pattern: '^[0-9]+$', description: 'The same, exact on-chain integer.' },
   },
 });
