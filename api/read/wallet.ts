@@ -16,7 +16,7 @@ import type { Store } from '../../mongo/store.js';
 import { AppError, NotFoundError } from '../errors.js';
 import { loadAssets } from '../present/market.js';
 import { presentPnl, presentPortfolio, sumHoldings, type Holdings } from '../present/wallet.js';
-import { handlesHeldBy } from '../../mongo/collections/handles-read.js';
+import { handlesHeldBy, handlesHeldCount } from '../../mongo/collections/handles-read.js';
 import { addressParam, withHandle, type HandleRefBody } from './handles.js';
 import { parseForNetwork } from './explorer.js';
 import { currentAdaUsd } from '../../mongo/collections/ada-usd.js';
@@ -104,11 +104,12 @@ async function getWalletAnswer(deps: ReadDeps, input: RouteInput<typeof walletRo
   const site = deps.config.SITE_URL;
   const network = deps.config.CARDANO_NETWORK;
   const w = await walletParam(store, input.address, network);
-  const [{ holdings, count }, adaUsd, { clock, checkpoint }, handles] = await Promise.all([
+  const [{ holdings, count }, adaUsd, { clock, checkpoint }, handles, handlesTotal] = await Promise.all([
     walletHoldings(store, w),
     currentAdaUsd(store),
     storeClock(store),
     handlesHeldBy(store, w.address),
+    handlesHeldCount(store, w.address),
   ]);
   const rewards = await walletRewards(store, w);
   if (count === 0) throw new NotFoundError(`wallet ${w.address} not found (no activity in the indexed range)`);
@@ -132,7 +133,7 @@ async function getWalletAnswer(deps: ReadDeps, input: RouteInput<typeof walletRo
     assets,
   );
   const names = handles.map((h) => `$${h.handle}`).sort();
-  return withHandle({ ...body, handles: names }, w.handle);
+  return withHandle({ ...body, handles: names, handlesTotal }, w.handle);
 }
 
 async function getWalletTradesAnswer(deps: ReadDeps, input: RouteInput<typeof walletRoutes.trades>) {

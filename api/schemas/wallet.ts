@@ -68,6 +68,7 @@ export const WalletResponse = component('WalletPortfolio', {
     'adaUsd',
     'asOf',
     'handles',
+    'handlesTotal',
   ],
   properties: {
     address: d({ type: 'string' }, 'The address asked for.'),
@@ -107,8 +108,10 @@ export const WalletResponse = component('WalletPortfolio', {
       type: 'array',
       items: { type: 'string' },
       maxItems: 100,
-      description: 'ADA Handles the wallet holds ($name, $sub@root), by name; at most 100.',
+      description:
+        'ADA Handles the wallet holds ($name, $sub@root), by name; the first 100 (handlesTotal says how many).',
     },
+    handlesTotal: d(int, 'How many ADA Handles the wallet holds (handles lists the first 100 by name).'),
   },
 });
 

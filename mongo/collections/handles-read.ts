@@ -51,11 +51,15 @@ export async function resolveStoredHandle(store: Store, input: string): Promise<
  */
 export const walletKeyOfHandle = (h: StoredHandle): string => h.stakeAddress ?? h.address;
 
-/** Handles held by a stake key (or, for an address without one, by that address), by name. */
+/** The index of the handles a wallet key holds: by stake key, or by address for an address without one. */
+const heldIndex = (key: string) => (key.startsWith('stake') ? 'byStake' : 'byAddress');
+
+/** Handles held by a stake key (or, for an address without one, by that address), by name: the first `limit`. */
 export async function handlesHeldBy(store: Store, key: string, limit = 100): Promise<StoredHandle[]> {
-  const coll = store.collection(HANDLES);
-  const docs = key.startsWith('stake')
-    ? await coll.find('byStake', { eq: [key], limit })
-    : await coll.find('byAddress', { eq: [key], limit });
+  const docs = await store.collection(HANDLES).find(heldIndex(key), { eq: [key], limit });
   return docs.map(presentStoredHandle).filter((h): h is StoredHandle => h !== null);
 }
+
+/** How many handles the key holds (a collector's wallet can hold thousands; answers list the first 100). */
+export const handlesHeldCount = (store: Store, key: string): Promise<number> =>
+  store.collection(HANDLES).count(heldIndex(key), { eq: [key] });

@@ -208,7 +208,9 @@ describe('ADA Handles end to end on the devnet', function () {
         }
       }
       const holds = docs.filter((h) => h.stakeAddress === d.stakeAddress && h.address !== null);
-      assert.deepEqual((await get(`/wallet/${d.stakeAddress}`)).handles, holds.map((h) => `$${h._id}`).sort());
+      const wallet = await get(`/wallet/${d.stakeAddress}`);
+      assert.deepEqual(wallet.handles, holds.map((h) => `$${h._id}`).sort());
+      assert.equal(wallet.handlesTotal, holds.length);
       const page = await get(`/explorer/address/$${d._id}`);
       assert.deepEqual(withoutHandle(page), await get(`/explorer/address/${d.stakeAddress}`));
       assert.equal(page.handle.handle, d._id);

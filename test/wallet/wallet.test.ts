@@ -20,6 +20,7 @@ import {
   type AddressDoc,
   type TxDoc,
 } from '../../mongo/collections/chain.js';
+import { HANDLES, type HandleDoc } from '../../mongo/collections/handles.js';
 import { STAKE_REWARDS } from '../../mongo/collections/staking.js';
 import { DERIVED_RUNS } from '../../mongo/collections/sync-state.js';
 import { TOKEN_STATS } from '../../mongo/collections/market-read.js';
@@ -158,6 +159,28 @@ const rewardOps = () => [
   ),
 ];
 
+/** A handle collector's wallet: the stake key holds 130 legacy handles, h000 … h129, at ADDR_A. */
+const HELD_HANDLES = Array.from({ length: 130 }, (_, i) => `h${String(i).padStart(3, '0')}`);
+const handleDoc = (name: string): HandleDoc => ({
+  _id: name,
+  kind: 'legacy',
+  root: name,
+  policyId: 'f0ff48bbb7bbe9d59a40f1ce90e9e9d0ff5002ec48f232b49ca0fb9a',
+  unit: `f0ff48bbb7bbe9d59a40f1ce90e9e9d0ff5002ec48f232b49ca0fb9a${Buffer.from(name).toString('hex')}`,
+  address: ADDR_A,
+  stakeAddress: STAKE,
+  script: false,
+  utxo: `${'d4'.repeat(32)}#0`,
+  referenceUnit: null,
+  referenceUtxo: null,
+  image: null,
+  defaultHandle: null,
+  ogNumber: null,
+  rarity: null,
+  mintSlot: null,
+  updatedSlot: slotAt(DAY),
+});
+
 async function seed(store: Store): Promise<void> {
   await prepare(store);
   await store.write([
@@ -185,6 +208,8 @@ async function seed(store: Store): Promise<void> {
     ...putAll.trades(TRADES),
     ...lotsOf(STAKE),
     ...rewardOps(),
+    // Written in reverse: the answer's order is the names', not the writes'.
+    ...HELD_HANDLES.toReversed().map((h) => put(HANDLES, handleDoc(h))),
   ]);
 }
 
@@ -247,6 +272,22 @@ describe('wallet REST routes', () => {
       assert.deepEqual(w.totals, { ada: 69, usd: 34.5, tokensAda: 46, rewardsAda: 3, unpriced: 1 });
       assert.equal(w.positions[0].asset.logo, `http://api.test/api/v1/assets/${SNEK}/logo`, 'logos=url honoured');
       assert.equal(w.asOf, new Date(NOW_MS).toISOString());
+    });
+
+    it('lists a collector’s first 100 handles by name and says how many it holds', async () => {
+      const w = (await api.get(`/api/v1/wallet/${STAKE}`)).body as Json;
+      schemaOk(validPortfolio, w);
+      assert.deepEqual(
+        w.handles,
+        HELD_HANDLES.slice(0, 100).map((h) => `$${h}`),
+      );
+      assert.equal(w.handlesTotal, 130);
+      // One payment address of the key holds them too; the other none.
+      assert.equal(((await api.get(`/api/v1/wallet/${ADDR_A}`)).body as Json).handlesTotal, 130);
+      assert.deepEqual(((await api.get(`/api/v1/wallet/${ADDR_B}`)).body as Json).handles, []);
+      const md = await api.get(`/api/md/wallet/${STAKE}`);
+      assert.equal(md.status, 200);
+      assert.ok(String(md.body).includes('$h099 (the first 100 of 130)'), String(md.body).slice(0, 400));
     });
 
     it('answers one payment address alone', async () => {

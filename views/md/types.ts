@@ -151,6 +151,8 @@ export interface Wallet {
   adaUsd: number | null;
   /** Handles held, each written with its `$` as REST answers them (`$nova.eth`). */
   handles: string[];
+  /** How many handles the wallet holds: `handles` is the first 100 by name. */
+  handlesTotal: number;
 }
 
 export interface NftSale {

@@ -3,13 +3,19 @@ import { adaExact, enc, short, head, join, links, md, num, pct, price, rest, tab
 import { tradeTable } from './pool.js';
 import type { TradePage, ViewContext, Wallet } from './types.js';
 
+/** The wallet's handles in its heading line, saying when the list is the first 100 of more. */
+const handlesLine = (w: Wallet): string =>
+  w.handles.length
+    ? ` · handles ${w.handles.join(', ')}${w.handlesTotal > w.handles.length ? ` (the first ${w.handles.length} of ${w.handlesTotal})` : ''}`
+    : '';
+
 export function renderWallet(ctx: ViewContext, w: Wallet, trades: TradePage, requested: string): string {
   const who = requested.startsWith('$') ? `${requested} (${w.address})` : w.address;
   return join(
     head(
       ctx,
       `Wallet ${requested}`,
-      `${who}${w.stakeAddress && w.stakeAddress !== w.address ? ` · stake key ${w.stakeAddress}` : ''}${w.addresses > 1 ? ` · ${w.addresses} addresses combined${w.complete ? '' : ' (bounded: not every address summed)'}` : ''}${w.handles.length ? ` · handles ${w.handles.join(', ')}` : ''}`,
+      `${who}${w.stakeAddress && w.stakeAddress !== w.address ? ` · stake key ${w.stakeAddress}` : ''}${w.addresses > 1 ? ` · ${w.addresses} addresses combined${w.complete ? '' : ' (bounded: not every address summed)'}` : ''}${handlesLine(w)}`,
     ),
     table(
       [
