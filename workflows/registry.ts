@@ -101,7 +101,15 @@ export const WORKFLOWS = {
       'holder_counts',
       'holders',
     ],
-    writes: ['token_stats', 'pool_stats', 'rankings', 'ranked_token_stats', 'ranked_pools', 'market_overview'],
+    writes: [
+      'token_stats',
+      'pool_stats',
+      'rankings',
+      'ranking_entries',
+      'ranked_token_stats',
+      'ranked_pools',
+      'market_overview',
+    ],
   },
   recomputeGovernance: {
     body: derived('recomputeGovernance', recomputeGovernanceBody),

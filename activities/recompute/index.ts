@@ -2,16 +2,18 @@
  * Market recompute activities, run every minute by the schedules of temporal/schedules.ts:
  * - recomputeTokenStats — reads pools, tokens, token_meta, trades, candles, checkpoints, blocks, holder_counts; writes
  *   token_stats, pool_stats.
- * - recomputeRankings — reads token_stats, pools, pool_stats; writes rankings.
+ * - recomputeRankings — reads token_stats, pools, pool_stats; writes rankings, ranking_entries and the snapshots.
  * - recomputeMarketOverview — reads pools, pool_stats, token_stats; writes market_overview.
  * Each rewrites its documents wholesale and removes the ones whose token or pool no longer exists (after a
  * rollback), so a run is idempotent and a failed run is simply repeated.
  */
+import { randomUUID } from 'node:crypto';
 import {
   MARKET_OVERVIEW,
   POOL_STATS,
   RANKED_POOLS,
   RANKED_TOKEN_STATS,
+  RANKING_ENTRIES,
   RANKINGS,
   STATS_WINDOWS,
   poolRankingId,
@@ -182,7 +184,14 @@ export function createRecomputeActivities(deps: RecomputeDeps) {
           volume24h: statsOf.get(p.id)?.volume24h ?? 0,
         };
       });
+      // Each token list's entries in a document of their own, named once (a nonce: a store resynced under a fixed
+      // clock can reach the same snapshot again), so readers may keep them decoded.
+      const tokenLists = buildTokenRankings(stats, nowMs, highRisk).map(({ entries, ...list }) => ({
+        list: { ...list, entries: [], entriesId: `${snapshotDocId(snapshot, list._id)}|${randomUUID()}` },
+        entries,
+      }));
       await writeAll(store, [
+        ...tokenLists.map(({ list, entries }) => put(RANKING_ENTRIES, { _id: list.entriesId, snapshot, entries })),
         ...stats.map((s) => put(RANKED_TOKEN_STATS, { _id: snapshotDocId(snapshot, s._id), snapshot, stats: s })),
         ...pools.map((p) =>
           put(RANKED_POOLS, {
@@ -193,7 +202,7 @@ export function createRecomputeActivities(deps: RecomputeDeps) {
           }),
         ),
       ]);
-      const docs = [...buildTokenRankings(stats, nowMs, highRisk), ...buildPoolRankings(poolRows, nowMs)].map((d) => ({
+      const docs = [...tokenLists.map((t) => t.list), ...buildPoolRankings(poolRows, nowMs)].map((d) => ({
         ...d,
         snapshot,
       }));
@@ -203,10 +212,12 @@ export function createRecomputeActivities(deps: RecomputeDeps) {
       const stale = await Promise.all([
         store.collection(RANKED_TOKEN_STATS).find('bySnapshot', { lt: keepFrom }),
         store.collection(RANKED_POOLS).find('bySnapshot', { lt: keepFrom }),
+        store.collection(RANKING_ENTRIES).findKeys('bySnapshot', { lt: keepFrom }),
       ]);
       await writeAll(store, [
         ...stale[0].map((d) => del(RANKED_TOKEN_STATS, d._id)),
         ...stale[1].map((d) => del(RANKED_POOLS, d._id)),
+        ...stale[2].map((k) => del(RANKING_ENTRIES, k._id)),
       ]);
       return { lists: docs.length };
     },

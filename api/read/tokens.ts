@@ -3,7 +3,7 @@
  */
 import { ADAUSD_SERIES, adaUsdHistory, adaUsdOfRaw, currentAdaUsd } from '../../mongo/collections/ada-usd.js';
 import { storeClock, type SlotClock } from '../../mongo/collections/clock.js';
-import { appliedFloors, readRanking, resolveRanking } from '../../cardano/rankings.js';
+import { appliedFloors, readRanking, resolveRanking, type Order, type RankingFilters } from '../../cardano/rankings.js';
 import { poolSeries, primaryAdaPool, shownTvlLovelace, tokenSeries } from '../../cardano/market.js';
 import { firstHolderSeriesDay, readHolderSeries } from '../../mongo/collections/holders.js';
 import { holderTokenOr404 } from './holders.js';
@@ -14,6 +14,8 @@ import {
   RANKINGS,
   TOKEN_STATS,
   rankedTokenStats,
+  rankingEntries,
+  type RankEntry,
   type TokenStatsDoc,
 } from '../../mongo/collections/market-read.js';
 import {
@@ -314,6 +316,32 @@ async function liquiditySeries(store: Store, pools: readonly PoolDoc[], days: nu
   return points;
 }
 
+/** The most filtered orders kept per list entries (floors, search and direction a request asked for). */
+const KEPT_READS = 32;
+const keptReads = new WeakMap<readonly RankEntry[], Map<string, RankEntry[]>>();
+
+/**
+ * `readRanking` of entries `rankingEntries` keeps decoded, itself kept per filter while those entries are: the
+ * same list, floors and direction are the same order until the next rankings run writes new entries (a pass over
+ * every entry otherwise: ~20,000 of them at mainnet scale).
+ */
+function readKeptRanking(
+  entries: readonly RankEntry[],
+  list: string,
+  order: Order,
+  f: RankingFilters,
+): readonly RankEntry[] {
+  let reads = keptReads.get(entries);
+  if (!reads) keptReads.set(entries, (reads = new Map()));
+  const key = JSON.stringify([list, order, f.minLiquidity, f.minHolders, f.q, f.hideHighRisk === true]);
+  let read = reads.get(key);
+  if (read) reads.delete(key);
+  else read = readRanking(entries, list, order, f);
+  reads.set(key, read);
+  if (reads.size > KEPT_READS) reads.delete(reads.keys().next().value!);
+  return read;
+}
+
 /**
  * `hideHighRisk` (the tool server's list_tokens; not a REST parameter): tokens the safety assessment rated high risk
  * when the ranking was built are left out before paging, so a page is full and `total` counts what is left; the
@@ -328,13 +356,14 @@ async function listTokensAnswer(
   const r = resolveRanking(input);
   const filters = appliedFloors(r, input);
   const [doc, adaUsd] = await Promise.all([store.collection(RANKINGS).get(r.listId), currentAdaUsd(store)]);
+  const entries = await rankingEntries(store, doc);
   const shown = { ...filters, q: input.q ?? null };
-  const ranked = readRanking(doc?.entries ?? [], r.list, r.order, {
+  const ranked = readKeptRanking(entries, r.list, r.order, {
     ...shown,
     hideHighRisk: input.hideHighRisk === true,
   });
   const hidden = input.hideHighRisk
-    ? { hiddenHighRisk: readRanking(doc?.entries ?? [], r.list, r.order, shown).length - ranked.length }
+    ? { hiddenHighRisk: readKeptRanking(entries, r.list, r.order, shown).length - ranked.length }
     : {};
   const start = (input.page - 1) * input.pageSize;
   const units = ranked.slice(start, start + input.pageSize).map((e) => e.unit);

@@ -111,7 +111,18 @@ export interface RankEntry {
 }
 export interface RankingDoc {
   _id: string;
+  /**
+   * The list's entries, inline: lists written before `entriesId` existed. Newer token lists keep them in
+   * RANKING_ENTRIES and leave this empty.
+   */
   entries: RankEntry[];
+  /**
+   * The RANKING_ENTRIES document holding this token list's entries (`${snapshot}|${list id}|${nonce}`): written once
+   * and never changed, so a reader can keep it decoded. At mainnet scale (tens of thousands of tokens with pools) a
+   * list is megabytes, and decoding it took 17-32 ms per request (20,000 entries); the list document itself stays a
+   * few hundred bytes.
+   */
+  entriesId?: string;
   poolIds: number[];
   updatedAt: string;
   /**
@@ -122,6 +133,59 @@ export interface RankingDoc {
   snapshot?: number;
 }
 export const RANKINGS = defineCollection<RankingDoc>({ name: 'rankings' });
+
+/** One token list's entries as a rankings run wrote them (immutable: a later run writes a new document). */
+export interface RankingEntriesDoc {
+  _id: string;
+  snapshot: number;
+  entries: RankEntry[];
+}
+export const RANKING_ENTRIES = defineCollection<RankingEntriesDoc>({
+  name: 'ranking_entries',
+  indexes: [{ name: 'bySnapshot', fields: ['snapshot'] }],
+});
+
+/**
+ * How many entries a process keeps decoded per store, over the lists requests asked for last (the newest list
+ * always): ~0.7 KB of heap each (unit and search text), so ~40 MB at most — every list at devnet scale, the three
+ * or four most asked-for at 20,000 tokens.
+ */
+const KEPT_ENTRIES = 60_000;
+interface Kept {
+  lists: Map<string, readonly RankEntry[]>;
+  entries: number;
+}
+const keptEntries = new WeakMap<Store, Kept>();
+
+/**
+ * A token list's entries. Entries documents never change once written, so they are kept decoded (the lists asked
+ * for last, up to KEPT_ENTRIES entries): a request reads the small list document and, after a run's first request
+ * of the list, no entries.
+ */
+export async function rankingEntries(store: Store, list: RankingDoc | null): Promise<readonly RankEntry[]> {
+  if (!list) return [];
+  const id = list.entriesId;
+  if (id === undefined) return list.entries;
+  let kept = keptEntries.get(store);
+  if (!kept) keptEntries.set(store, (kept = { lists: new Map(), entries: 0 }));
+  const hit = kept.lists.get(id);
+  if (hit) {
+    kept.lists.delete(id);
+    kept.lists.set(id, hit);
+    return hit;
+  }
+  // Gone only when two later runs replaced it between reading the list and now: the run's list is then empty.
+  const entries = (await store.collection(RANKING_ENTRIES).get(id))?.entries ?? [];
+  if (kept.lists.has(id)) return entries;
+  kept.lists.set(id, entries);
+  kept.entries += entries.length;
+  for (const [k, v] of kept.lists) {
+    if (kept.entries <= KEPT_ENTRIES || k === id) break;
+    kept.lists.delete(k);
+    kept.entries -= v.length;
+  }
+  return entries;
+}
 
 /**
  * Ranking snapshots: the token stats (`_id` = `${snapshot}|${unit}`) and the pools with their 24 h stats
@@ -220,6 +284,7 @@ export const MARKET_READ_COLLECTIONS = [
   TOKEN_STATS,
   POOL_STATS,
   RANKINGS,
+  RANKING_ENTRIES,
   RANKED_TOKEN_STATS,
   RANKED_POOLS,
   MARKET_OVERVIEW,

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { createRecomputeActivities } from '../../activities/recompute/index.js';
-import { TOKEN_STATS, type TokenStatsDoc } from '../../mongo/collections/market-read.js';
+import { resolveRanking } from '../../cardano/rankings.js';
+import {
+  RANKING_ENTRIES,
+  RANKINGS,
+  TOKEN_STATS,
+  type RankingDoc,
+  type TokenStatsDoc,
+} from '../../mongo/collections/market-read.js';
 import { put } from '../../mongo/store.js';
 import { startTestApi, type TestApi } from '../api/seed.js';
 import { DAY, NOW_MS, checkpointOps, meta, prepare, stats, unitOf } from './seed.js';
@@ -211,5 +218,62 @@ describe('GET /tokens?sort=holders: exact counts before capped ones, holders flo
     assert.deepEqual(await names('sort=holders&minHolders=250'), ['T1', 'T2', 'T5', 'T3']);
     assert.deepEqual(await names('sort=mcap'), ['T2', 'T1', 'T6', 'T5']);
     assert.deepEqual(await names('sort=mcap&minHolders=250'), ['T2', 'T1', 'T5']);
+  });
+});
+
+describe('GET /tokens across rankings runs: each run’s list, never an earlier one', () => {
+  let api: TestApi;
+  const rankings = () => createRecomputeActivities({ store: api.store, now: () => NOW_MS }).recomputeRankings();
+  const volumeOrder = async () => {
+    const r = await api.get('/api/v1/tokens?logos=url&sort=volume&minLiquidity=0');
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    return ((r.body as Json).items as Json[]).map((i) => name[i.asset.unit] as string);
+  };
+  before(async () => {
+    api = await apiWith(dataSet());
+  });
+  after(() => api.close());
+
+  it('a later run’s order is served at once (the clock fixed: the runs differ only in their figures)', async () => {
+    assert.deepEqual(await volumeOrder(), ['T2', 'T1', 'T6', 'T5', 'T3', 'T4']);
+    // T3 now trades the most, T4 a little.
+    const moved = dataSet().map((s) =>
+      s._id === T.T3
+        ? { ...s, volume24h: 900, windows: { ...s.windows, '24h': { ...s.windows['24h'], volume: 900 } } }
+        : s._id === T.T4
+          ? { ...s, volume24h: 50, windows: { ...s.windows, '24h': { ...s.windows['24h'], volume: 50 } } }
+          : s,
+    );
+    await api.store.write(moved.map((s) => put(TOKEN_STATS, s)));
+    await rankings();
+    assert.deepEqual(await volumeOrder(), ['T3', 'T2', 'T1', 'T6', 'T5', 'T4']);
+    await api.store.write(dataSet().map((s) => put(TOKEN_STATS, s)));
+    await rankings();
+    assert.deepEqual(await volumeOrder(), ['T2', 'T1', 'T6', 'T5', 'T3', 'T4']);
+  });
+
+  it('keeps the entries of the last two runs only; each list names its own', async () => {
+    const lists: RankingDoc[] = [];
+    for await (const d of api.store.collection(RANKINGS).scan()) if (d._id.startsWith('tokens|')) lists.push(d);
+    assert.ok(lists.length >= 20, `${lists.length} token lists`);
+    const kept = new Set<number>();
+    for await (const d of api.store.collection(RANKING_ENTRIES).scan()) kept.add(d.snapshot);
+    const current = lists[0]!.snapshot!;
+    assert.deepEqual([...kept].sort(), [current - 1, current], 'this run and the one a reader may still be paging');
+    for (const l of lists) {
+      assert.deepEqual(l.entries, [], `${l._id}: entries kept apart`);
+      const entries = await api.store.collection(RANKING_ENTRIES).get(l.entriesId!);
+      assert.equal(entries?.snapshot, current, l._id);
+    }
+  });
+
+  it('reads a list written before entries were kept apart (inline, no entriesId)', async () => {
+    const list = (await api.store
+      .collection(RANKINGS)
+      .get(resolveRanking({ sort: 'volume', period: '24h', quote: 'USD' }).listId))!;
+    const entries = (await api.store.collection(RANKING_ENTRIES).get(list.entriesId!))!.entries;
+    const { entriesId: _e, ...inline } = list;
+    await api.store.write([put(RANKINGS, { ...inline, entries: entries.toReversed() })]);
+    assert.deepEqual(await volumeOrder(), ['T4', 'T3', 'T5', 'T6', 'T1', 'T2']);
   });
 });
