@@ -62,6 +62,8 @@ export async function assertLedgerCaughtUp(chain: ChainSource, store: Store, wai
     const at = await positions(chain, store);
     if (!at || at.ledger >= at.indexed - LEDGER_LAG_TOLERANCE_SLOTS) return;
     if (Date.now() >= deadline) throw new LedgerBehindError(at.ledger < 0 ? 'origin' : at.ledger, at.indexed);
-    await new Promise((resolve) => setTimeout(resolve, Math.min(LEDGER_POLL_MS, deadline - Date.now())));
+    // + 1: a timer may fire up to a millisecond before Date.now() reaches its time (libuv's loop clock is coarser),
+    // which would add an ask a moment before the deadline instead of the last ask at it.
+    await new Promise((resolve) => setTimeout(resolve, Math.min(LEDGER_POLL_MS, deadline - Date.now() + 1)));
   }
 }
