@@ -41,6 +41,7 @@ const tell = (m: FromWorker) => {
 process.on('message', (m: ToWorker) => {
   if (m?.type === 'source') announceSource({ url: m.url, devnet: m.devnet });
   else if (m?.type === 'source-complete') sourceComplete = true;
+  else if (m?.type === 'source-incomplete') sourceComplete = false;
   else if (m?.type === 'metrics') answerMetrics(m.id);
 });
 if (process.send) {

@@ -111,6 +111,9 @@ async function main(config: Config) {
     const watch = (d: DevnetChild) =>
       void d.exited.then((how) => {
         if (stopping) return;
+        // The next devnet publishes its history from origin again: until it is complete, the tip the sync meets
+        // there is not the chain's (a catch-up would report reaching it and end its warm-up firings half-way).
+        worker?.sourceIncomplete();
         const { crashes: deaths, delayMs } = backoff(Date.now());
         if (delayMs === null) {
           log.fatal(
@@ -131,6 +134,10 @@ async function main(config: Config) {
             (next) => {
               devnet = next;
               log.info({ url: next.url, pid: next.pid }, 'devnet running again (Ogmios JSON-RPC, its own process)');
+              void next.backfilled.then(
+                () => worker?.sourceComplete(),
+                () => undefined,
+              );
               watch(next);
             },
             (e: unknown) => {
