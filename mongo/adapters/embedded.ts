@@ -462,11 +462,16 @@ class EmbeddedStore implements Store {
 
   async clear(names: readonly string[]): Promise<void> {
     this.writable('clear');
-    for (const name of names) {
-      const h = this.dbs(name);
-      h?.docs.clearSync();
-      h?.idx.clearSync();
-    }
+    // Opening a sub-database needs a transaction of its own: every one first.
+    const handles = names.map((name) => this.dbs(name)).filter((h) => h !== undefined);
+    // One transaction, as every write: a kill part-way clears nothing. A resync killed between two collections left
+    // the blocks and transactions cleared under a kept checkpoint, and the sync resumed over them (history lost).
+    this.root.transactionSync(() => {
+      for (const h of handles) {
+        h.docs.clearSync();
+        h.idx.clearSync();
+      }
+    });
   }
 
   async close(): Promise<void> {
