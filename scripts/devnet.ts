@@ -3,13 +3,15 @@
  * Its identity is kept in DATA_DIR/devnet.json, so a restart continues the same chain. `npm start` runs it as a child
  * process (devnet/child.ts).
  */
-import { ConfigError, loadConfig } from '../config/index.js';
+import { ConfigError, loadConfig, StartupError } from '../config/index.js';
 import type { DevnetMessage } from '../devnet/child.js';
 import { startDevnet } from '../devnet/index.js';
+import { writableDataDir } from './data-dir.js';
 import { onParentGone } from './parent-gone.js';
 
 async function main() {
   const config = loadConfig();
+  writableDataDir(config.DATA_DIR); // its identity (devnet.json) is kept there
   const started = Date.now();
   const devnet = await startDevnet({
     seed: config.DEVNET_SEED,
@@ -61,6 +63,6 @@ async function main() {
 }
 
 main().catch((e: unknown) => {
-  console.error(e instanceof ConfigError ? e.message : e);
+  console.error(e instanceof ConfigError || e instanceof StartupError ? e.message : e);
   process.exit(1);
 });

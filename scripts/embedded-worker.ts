@@ -9,8 +9,7 @@
  * One worker per DATA_DIR: it records its pid in DATA_DIR/embedded-worker.pid and waits (up to 10 s) for a live
  * predecessor to exit, so a restarted service never has two workers writing the same store.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { pino } from 'pino';
 import { createOgmiosClient } from '../activities/chain/ogmios-client.js';
 import { importRegistry } from '../activities/registry/import.js';
@@ -23,6 +22,7 @@ import { ALL_COLLECTIONS } from '../mongo/collections/index.js';
 import { openStore } from '../mongo/open.js';
 import { timedStore } from '../mongo/timed-store.js';
 import { startEmbeddedWorker } from '../temporal/embedded.js';
+import { pidOf, workerAlive, workerPidFile } from '../temporal/worker-pid.js';
 import type { FromWorker, ToWorker } from '../temporal/worker-child.js';
 
 const PREDECESSOR_WAIT_MS = 10_000;
@@ -41,6 +41,7 @@ const tell = (m: FromWorker) => {
 process.on('message', (m: ToWorker) => {
   if (m?.type === 'source') announceSource({ url: m.url, devnet: m.devnet });
   else if (m?.type === 'source-complete') sourceComplete = true;
+  else if (m?.type === 'source-incomplete') sourceComplete = false;
   else if (m?.type === 'metrics') answerMetrics(m.id);
 });
 if (process.send) {
@@ -55,32 +56,9 @@ if (process.send) {
 }
 process.on('SIGTERM', () => onSigterm());
 
-function pidOf(file: string): number | null {
-  try {
-    const n = Number(readFileSync(file, 'utf8').trim());
-    return Number.isInteger(n) && n > 0 ? n : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Whether `pid` is a live embedded worker (not a later process that reused the number). */
-function workerAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('embedded-worker');
-  } catch {
-    return process.platform !== 'linux'; // no /proc: the live pid is all we know
-  }
-}
-
 /** Takes DATA_DIR for this worker; returns the release. */
 async function claimDataDir(dir: string, log: pino.Logger): Promise<() => void> {
-  const file = join(dir, 'embedded-worker.pid');
+  const file = workerPidFile(dir);
   const deadline = Date.now() + PREDECESSOR_WAIT_MS;
   let warned = false;
   for (;;) {

@@ -32,7 +32,9 @@ import {
   temporalTrigger,
   type OpsCommand,
 } from '../temporal/ops.js';
+import { recordInterrupted } from '../temporal/run-docs.js';
 import { SCHEDULES } from '../temporal/schedules.js';
+import { liveEmbeddedWorker } from '../temporal/worker-pid.js';
 
 /**
  * Opens the store the service uses. The embedded store must exist already, for every command: ops never creates one
@@ -49,24 +51,40 @@ async function openOpsStore(config: Config, opts: { readOnly: boolean }): Promis
   });
 }
 
+/**
+ * Over the embedded store, runs left `running` while no embedded worker runs on DATA_DIR (npm start killed, the
+ * machine gone down) are recorded interrupted before a command queues a run, as the service records them at its next
+ * start: they can never finish, and `sync restart`, `resync`, `retry` and `trigger` refused beside them ('stop the
+ * service, run this again') with the service stopped already. (On MongoDB the worker may run on another host.)
+ */
+async function recordGoneWorkerRuns(store: Store, config: Config): Promise<string[]> {
+  if (store.kind !== 'embedded') return [];
+  const checkedAt = new Date().toISOString();
+  if (liveEmbeddedWorker(config.DATA_DIR) !== null) return [];
+  return (await recordInterrupted(store, checkedAt, checkedAt)).map(
+    (r) =>
+      `run ${r._id} (${r.workflow}) was left running by a service that stopped without ending it: recorded as failed (interrupted)`,
+  );
+}
+
 async function embedded(
   cmd: Exclude<OpsCommand, { cmd: 'help' | 'jobs' }>,
   store: Store,
   config: Config,
 ): Promise<string[]> {
+  if (cmd.cmd === 'status') return embeddedStatus(store);
+  if (cmd.cmd === 'runs') return embeddedRuns(store, cmd);
+  const gone = await recordGoneWorkerRuns(store, config);
   switch (cmd.cmd) {
-    case 'status':
-      return embeddedStatus(store);
-    case 'runs':
-      return embeddedRuns(store, cmd);
     case 'retry':
-      return [queuedMessage(await embeddedRetry(store, cmd.runId))];
+      return [...gone, queuedMessage(await embeddedRetry(store, cmd.runId))];
     case 'trigger':
-      return [queuedMessage(await embeddedTrigger(store, cmd.job, SCHEDULES))];
+      return [...gone, queuedMessage(await embeddedTrigger(store, cmd.job, SCHEDULES))];
     case 'resync':
     case 'sync-restart': {
       const run = await embeddedSyncRun(store, { resync: cmd.cmd === 'resync', sliceBlocks: config.SYNC_SLICE_BLOCKS });
       return [
+        ...gone,
         queuedMessage(run),
         cmd.cmd === 'resync'
           ? 'it drops the indexed chain and what is derived from it, then syncs from origin; /healthz/sync answers 200 again once it runs'

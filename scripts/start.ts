@@ -16,6 +16,7 @@ import { loggerOptions } from '../api/log.js';
 import { runWithConfig, type Config } from '../config/index.js';
 import { spawnDevnet, type DevnetChild } from '../devnet/child.js';
 import { crashBackoff, superviseWorker, type WorkerSupervisor } from '../temporal/worker-child.js';
+import { writableDataDir } from './data-dir.js';
 
 /**
  * The API's modules, loaded after the children are started: with a cold tsx cache (a fresh checkout) loading them
@@ -45,8 +46,9 @@ async function loadApi() {
 
 async function main(config: Config) {
   const log = pino(loggerOptions(config.LOG_LEVEL));
-  // DATA_DIR is created by what keeps files there (the embedded store, the embedded worker's pid file, the devnet's
+  // DATA_DIR is needed by what keeps files there (the embedded store, the embedded worker's pid file, the devnet's
   // identity): an API replica on MongoDB and Temporal has none and may run where it cannot write (deploy/Dockerfile).
+  if (!config.MONGODB_URI || !config.TEMPORAL_ADDRESS || !config.OGMIOS_URL) writableDataDir(config.DATA_DIR);
 
   let shutdown: (signal: string, code?: number) => Promise<void> = async () => {};
   let stopping = false;
@@ -111,6 +113,9 @@ async function main(config: Config) {
     const watch = (d: DevnetChild) =>
       void d.exited.then((how) => {
         if (stopping) return;
+        // The next devnet publishes its history from origin again: until it is complete, the tip the sync meets
+        // there is not the chain's (a catch-up would report reaching it and end its warm-up firings half-way).
+        worker?.sourceIncomplete();
         const { crashes: deaths, delayMs } = backoff(Date.now());
         if (delayMs === null) {
           log.fatal(
@@ -131,6 +136,10 @@ async function main(config: Config) {
             (next) => {
               devnet = next;
               log.info({ url: next.url, pid: next.pid }, 'devnet running again (Ogmios JSON-RPC, its own process)');
+              void next.backfilled.then(
+                () => worker?.sourceComplete(),
+                () => undefined,
+              );
               watch(next);
             },
             (e: unknown) => {

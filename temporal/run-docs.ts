@@ -50,3 +50,18 @@ export async function enqueueRun(store: Store, run: NewRun, now: number = Date.n
 export function runsWithStatus(store: Store, status: RunDoc['status'], limit?: number): Promise<RunDoc[]> {
   return store.collection(RUNS).find('byStatus', { eq: [status], ...(limit === undefined ? {} : { limit }) });
 }
+
+/**
+ * Runs left `running` by a process that is gone (a crash, a kill -9) can never finish: recorded `failed` with error
+ * 'interrupted', so `ops runs` shows them and `ops retry` can restart them. The runner does it at start; the ops
+ * command over an embedded store whose worker is gone does it too (`startedBefore`: only runs started before it
+ * found the worker gone). Returns the runs recorded.
+ */
+export async function recordInterrupted(store: Store, nowIso: string, startedBefore?: string): Promise<RunDoc[]> {
+  const left = (await runsWithStatus(store, 'running')).filter(
+    (r) => startedBefore === undefined || (r.startedAt ?? '') < startedBefore,
+  );
+  for (const doc of left)
+    await store.write([put(RUNS, { ...doc, status: 'failed', error: 'interrupted', finishedAt: nowIso })]);
+  return left;
+}

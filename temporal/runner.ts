@@ -25,7 +25,7 @@ import { put, type Store } from '../mongo/store.js';
 import type { ActivityOptions, RetryPolicy, WorkflowContext } from '../workflows/context.js';
 import { WORKFLOWS, type WorkflowEntry, type WorkflowTable } from '../workflows/registry.js';
 import { recomputeWorkflowId } from './constants.js';
-import { newRunId, runsWithStatus } from './run-docs.js';
+import { newRunId, recordInterrupted, runsWithStatus } from './run-docs.js';
 import type { ScheduleSpec } from './schedules.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -163,10 +163,8 @@ export function createRunner(deps: RunnerDeps): Runner {
   // Runs left `running` by a previous process can never finish: record them, so `ops runs` shows them and
   // `ops retry` can restart them.
   const ready = (async () => {
-    for (const doc of await runsWithStatus(store, 'running')) {
-      await store.write([put(RUNS, { ...doc, status: 'failed', error: 'interrupted', finishedAt: iso() })]);
+    for (const doc of await recordInterrupted(store, iso()))
       log.warn({ run: doc._id }, 'run left running by a previous process recorded as failed (interrupted)');
-    }
   })();
   ready.catch((e: unknown) => log.error({ err: e }, 'could not record interrupted runs'));
 

@@ -45,6 +45,8 @@ export type ToWorker =
   | { type: 'source'; url: string; devnet: boolean }
   /** The source's history is complete (the devnet finished its backfill): the sync may report the tip. */
   | { type: 'source-complete' }
+  /** The source is regenerating its history (a restarted devnet): its tip is not the chain's until complete again. */
+  | { type: 'source-incomplete' }
   | { type: 'metrics'; id: number };
 
 /** Worker → parent. */
@@ -62,6 +64,8 @@ export interface WorkerSupervisor {
   /** The chain source to pass to every worker (also after a restart). */
   setSource(url: string, devnet: boolean): void;
   sourceComplete(): void;
+  /** The source went away and will serve a growing history again (the devnet died): not complete until said so. */
+  sourceIncomplete(): void;
   /** The running worker's WORK_METRICS; empty while none runs. */
   metrics(): Promise<MetricsSnapshot>;
   /** Resolves when a worker first reports ready. */
@@ -172,6 +176,10 @@ export function superviseWorker(opts: SuperviseOptions): WorkerSupervisor {
     sourceComplete() {
       complete = true;
       send({ type: 'source-complete' });
+    },
+    sourceIncomplete() {
+      complete = false;
+      send({ type: 'source-incomplete' });
     },
     metrics() {
       const c = child;

@@ -256,6 +256,25 @@ function checkField(o: object, k: string): void {
   if (Array.isArray(v)) for (let i = 0; i < v.length; i++) if (Array.isArray(v[i])) throw new BadFieldSignal(k);
 }
 
+/**
+ * The error of a write whose lmdb commit failed. lmdb rejects it with 'Commit failed (see commitError for details)'
+ * and the cause (a full disk: 'Input/output error') in a promise of its own, `commitError`, rejected by its writer
+ * thread's callback in the same turn; unhandled, that promise ended the process. The returned error names the cause
+ * (`/healthz/sync` and `ops status` show it); it is no StoreError, so the sync retries it (space may come back).
+ */
+async function commitFailure(e: unknown): Promise<unknown> {
+  const pending = (e as { commitError?: unknown } | null)?.commitError;
+  if (!(pending instanceof Promise)) return e;
+  const cause: unknown = await Promise.race([
+    pending.then(
+      () => null,
+      (c: unknown) => c,
+    ),
+    new Promise((resolve) => setTimeout(resolve, 1_000, null)),
+  ]);
+  return cause instanceof Error ? new Error(`lmdb commit failed: ${cause.message}`, { cause }) : e;
+}
+
 class EmbeddedStore implements Store {
   readonly kind = 'embedded' as const;
   /** Index definitions known to this process, by collection: from `collection(spec)` and `ensureIndexes`. */
@@ -263,6 +282,8 @@ class EmbeddedStore implements Store {
   private readonly handles = new Map<string, Handles>();
   private meta: Database<IndexSpec[], string> | undefined;
   private closed = false;
+  /** A commit of this process failed (see close). */
+  private commitFailed = false;
 
   constructor(
     private readonly root: RootDatabase,
@@ -328,7 +349,10 @@ class EmbeddedStore implements Store {
     try {
       await this.writeChecked(ops);
     } catch (e) {
-      if (!(e instanceof BadFieldSignal)) throw e;
+      if (!(e instanceof BadFieldSignal)) {
+        if (e instanceof Error && 'commitError' in e) this.commitFailed = true;
+        throw await commitFailure(e);
+      }
       validateOps(ops); // throws, naming the op and the field
       throw new StoreError(`write: field ${JSON.stringify(e.message)} is refused (see validateOps)`);
     }
@@ -438,17 +462,30 @@ class EmbeddedStore implements Store {
 
   async clear(names: readonly string[]): Promise<void> {
     this.writable('clear');
-    for (const name of names) {
-      const h = this.dbs(name);
-      h?.docs.clearSync();
-      h?.idx.clearSync();
-    }
+    // Opening a sub-database needs a transaction of its own: every one first.
+    const handles = names.map((name) => this.dbs(name)).filter((h) => h !== undefined);
+    // One transaction, as every write: a kill part-way clears nothing. A resync killed between two collections left
+    // the blocks and transactions cleared under a kept checkpoint, and the sync resumed over them (history lost).
+    this.root.transactionSync(() => {
+      for (const h of handles) {
+        h.docs.clearSync();
+        h.idx.clearSync();
+      }
+    });
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.root.close();
+    const closing = this.root.close();
+    if (!this.commitFailed) await closing;
+    else {
+      // lmdb (3.x) waits for the flush of the last commit, which never comes once a commit failed (a full disk): the
+      // process's exit releases the environment then (every committed batch is on disk, the failed one is not).
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([closing, new Promise((r) => (timer = setTimeout(r, CLOSE_AFTER_FAILURE_MS)))]);
+      clearTimeout(timer);
+    }
     this.onClose();
   }
 }
@@ -550,9 +587,33 @@ class EmbeddedCollection<D extends { _id: string }> implements Collection<D> {
   }
 }
 
+/**
+ * A failed commit (a full disk) also rejects promises lmdb (3.x) hands to no caller: the one of the event-turn batch
+ * it opens for a write, and those of the puts of a batch (writeOnWriterThread drops them: the batch's own promise
+ * says the same). Unhandled, such a rejection ended the process (the embedded worker crashed at each start until
+ * npm start gave up, its API with it), although every write of the commit is rejected to its caller as well. Once
+ * per process, such a rejection (lmdb's error with `commitError`) is handled; any other unhandled rejection still
+ * ends the process, unless another listener (a test runner) handles it.
+ */
+let lmdbCopiesHandled = false;
+/** How long `close` waits for lmdb after a commit of the process failed. */
+const CLOSE_AFTER_FAILURE_MS = 2_000;
+function handleLmdbCommitCopies(): void {
+  if (lmdbCopiesHandled) return;
+  lmdbCopiesHandled = true;
+  process.on('unhandledRejection', (reason) => {
+    if (reason instanceof Error && 'commitError' in reason) {
+      (reason.commitError as Promise<unknown> | undefined)?.catch(() => undefined);
+      return;
+    }
+    if (process.listenerCount('unhandledRejection') === 1) throw reason;
+  });
+}
+
 /** Opens (creating if needed) the store in `path`. `readOnly` for tools that read beside a running service. */
 export async function openEmbeddedStore(opts: { path: string; readOnly?: boolean }): Promise<Store> {
   const readOnly = opts.readOnly ?? false;
+  if (!readOnly) handleLmdbCommitCopies();
   if (!readOnly) mkdirSync(opts.path, { recursive: true });
   const root = lmdb.open({ path: opts.path, noSubdir: false, maxDbs: 256, readOnly });
   return new EmbeddedStore(root, readOnly);

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectOgmios } from '../../activities/chain/ogmios-client.js';
 import { openEmbeddedStore } from '../../mongo/adapters/embedded.js';
-import { readSyncLag, syncCondition } from '../../mongo/collections/sync-state.js';
+import { DERIVED_RUNS, readSyncLag, syncCondition } from '../../mongo/collections/sync-state.js';
 import { freePort } from '../free-port.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
@@ -282,6 +282,97 @@ describe('npm start killed with SIGKILL', function () {
       await gone([kids.worker, kids.devnet], 30_000, 'the children of a killed npm start');
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('npm start whose devnet dies during the catch-up', function () {
+  this.timeout(180_000);
+  it('reports the tip and reruns the jobs only once the restarted devnet has its whole history again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cds-start-devnet-'));
+    const port = await freePort();
+    let log = '';
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+      env: {
+        ...process.env,
+        DATA_DIR: dir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DEVNET_BACKFILL_HOURS: '14',
+        DEVNET_BLOCK_MS: '3600000',
+        DEVNET_SEED: 'start-devnet-dies',
+        OGMIOS_URL: '',
+        MONGODB_URI: '',
+        TEMPORAL_ADDRESS: '',
+        NEWS_FEEDS: '',
+        RATE_LIMITS: 'false',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.on('data', (d: Buffer) => (log += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (log += d.toString()));
+    const waitFor = async (what: string, ms: number, ok: () => boolean | Promise<boolean>) => {
+      const deadline = Date.now() + ms;
+      while (!(await ok())) {
+        assert.ok(Date.now() < deadline && child.exitCode === null, `${what}\n${log.slice(-3000)}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    const height = async () => {
+      const r = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => null);
+      return r?.ok ? ((await r.json()) as Json).height : 0;
+    };
+    let worker = NaN;
+    let throttle: NodeJS.Timeout | undefined;
+    try {
+      // The worker is held with its first batch written, far behind the devnet's tip.
+      await waitFor('the worker never ran', 90_000, () => /embedded worker running/.test(log));
+      worker = childPidsOf(log).worker;
+      await waitFor('the sync never wrote its first batch', 90_000, async () => (await height()) > 0);
+      process.kill(worker, 'SIGSTOP');
+      const generated = /"tipHeight":(\d+)[^\n]*"msg":"devnet history generated"/;
+      await waitFor('the devnet never finished its history', 90_000, () => generated.test(log));
+      const tipHeight = Number(generated.exec(log)?.[1]);
+      const held = await height();
+      assert.ok(held < tipHeight - 100, `the sync is behind the tip (${held} of ${tipHeight})`);
+      // The devnet dies; the one npm start restarts publishes its history from origin again.
+      process.kill(childPidsOf(log).devnet, 'SIGKILL');
+      await waitFor('the devnet never came back', 60_000, () => /devnet running again/.test(log));
+      // On a loaded machine the new devnet publishes its history slower than the sync reads it, so the sync meets the
+      // end of what is published so far: for a few seconds it runs a quarter of the time.
+      const devnet = childPidsOf(log).devnet;
+      let tick = 0;
+      throttle = setInterval(() => {
+        if (alive(devnet)) process.kill(devnet, tick++ % 4 === 0 ? 'SIGCONT' : 'SIGSTOP');
+      }, 50);
+      process.kill(worker, 'SIGCONT');
+      await new Promise((r) => setTimeout(r, 4_000));
+      clearInterval(throttle);
+      if (alive(devnet)) process.kill(devnet, 'SIGCONT');
+
+      const reached = /"height":(\d+)[^\n]*"msg":"sync reached the chain tip/;
+      await waitFor('the sync never reached the tip', 120_000, () => reached.test(log));
+      const at = Number(reached.exec(log)?.[1]);
+      assert.ok(at >= tipHeight, `the tip is reported at ${at}, the chain's is at least ${tipHeight}`);
+      // The jobs fired at the tip read the whole history: stake pools are not those of the first half of it.
+      const store = await openEmbeddedStore({ path: join(dir, 'store'), readOnly: true });
+      try {
+        await waitFor('the staking job never ran from the tip', 60_000, async () => {
+          const run = await store.collection(DERIVED_RUNS).get('recomputeStaking');
+          return (run?.from?.height ?? 0) >= tipHeight;
+        });
+      } finally {
+        await store.close();
+      }
+    } finally {
+      clearInterval(throttle);
+      for (const pid of [worker, childPidsOf(log).devnet]) if (alive(pid)) process.kill(pid, 'SIGCONT');
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -6,6 +6,8 @@
  *    as the sync writes.
  *  read <path> <target>: opens read-only beside a writer and prints `seen <count>` each time the number of outputs
  *    changes, until it reaches `target`.
+ *  clear-killed <path>: clears the outputs and the batches (in that order) and is killed with SIGKILL by the clear of
+ *    the batches, after the outputs' (a process killed part-way through `ops resync`'s clear).
  */
 import { openEmbeddedStore } from '../../mongo/adapters/embedded.js';
 import { put, type WriteOp } from '../../mongo/store.js';
@@ -45,4 +47,21 @@ if (mode === 'write' || mode === 'write-known') {
     await new Promise((r) => setTimeout(r, 5));
   }
   await store.close();
+} else if (mode === 'clear-killed') {
+  const store = await openEmbeddedStore({ path });
+  await store.ensureIndexes([CHILD_OUTPUTS, CHILD_BATCHES]);
+  // The clear of the batches' documents is where the process dies (the adapter's sub-database handles, by name).
+  type Handles = { docs: { clearSync(): void } };
+  const inner = store as unknown as { dbs(name: string): Handles | undefined };
+  const dbs = inner.dbs.bind(inner);
+  inner.dbs = (name) => {
+    const h = dbs(name);
+    if (name !== CHILD_BATCHES.name || !h) return h;
+    const docs = new Proxy(h.docs, {
+      get: (t, p) => (p === 'clearSync' ? () => process.kill(process.pid, 'SIGKILL') : (Reflect.get(t, p) as unknown)),
+    });
+    return { ...h, docs };
+  };
+  await store.clear([CHILD_OUTPUTS.name, CHILD_BATCHES.name]);
+  process.stdout.write('survived\n');
 } else throw new Error(`unknown mode ${mode}`);

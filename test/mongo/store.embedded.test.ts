@@ -259,6 +259,37 @@ describe('embedded store (lmdb) only', function () {
       }
     });
 
+  it('clears collections all or nothing: a process killed part-way through a clear (ops resync) cleared none', async () => {
+    const store = await openEmbeddedStore({ path: dir });
+    const outputs = [0, 1].flatMap((n) => [childOutput(n, 0), childOutput(n, 1)]);
+    try {
+      await store.ensureIndexes([CHILD_OUTPUTS, CHILD_BATCHES]);
+      await store.write([
+        ...outputs.map((o) => put(CHILD_OUTPUTS, o)),
+        put(CHILD_BATCHES, { _id: 'batch-0', n: 0, size: 2 }),
+        put(CHILD_BATCHES, { _id: 'batch-1', n: 1, size: 2 }),
+      ]);
+    } finally {
+      await store.close();
+    }
+    // The child clears the outputs, then dies in the clear of the batches.
+    const proc = child(['clear-killed', dir]);
+    const { signal } = await proc.exited;
+    assert.equal(signal, 'SIGKILL', proc.lines.join('\n'));
+    const after = await openEmbeddedStore({ path: dir });
+    try {
+      assert.equal(await after.collection(CHILD_BATCHES).count('_id'), 2);
+      assert.equal(
+        await after.collection(CHILD_OUTPUTS).count('byBatch'),
+        outputs.length,
+        'the outputs were not cleared',
+      );
+      assert.deepEqual(await after.collection(CHILD_OUTPUTS).get(outputs[3]!._id), outputs[3]);
+    } finally {
+      await after.close();
+    }
+  });
+
   it('lets a second process read while this one writes, seeing whole batches only', async () => {
     const store = await openEmbeddedStore({ path: dir });
     try {

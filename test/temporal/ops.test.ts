@@ -4,8 +4,8 @@
  * answers mistakes with a one-line reason and exit code 2. (Each CLI call starts a tsx process: kept to three.)
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -346,6 +346,50 @@ describe('ops command (embedded mode): what it refuses', function () {
     assert.equal(trigger.code, 2, trigger.stdout + trigger.stderr);
     assert.equal(trigger.stderr.trim(), `recompute:market already has a queued run (${id}); not starting a second one`);
     await store.write([put(RUNS, { ...(await store.collection(RUNS).get(id))!, status: 'cancelled' })]);
+  });
+
+  it('sync restart goes ahead beside a run left running by a service that was killed, recording it interrupted', async function () {
+    // npm start killed with SIGKILL (or the machine gone down) mid-run: its runs stay `running` in the store.
+    const left: RunDoc = {
+      ...finishedRun(
+        'syncChain',
+        SYNC_WORKFLOW_ID,
+        { slicesPerRun: 7, sliceBlocks: 500, tipWaitMs: 1000 },
+        Date.now() - 5_000,
+      ),
+      status: 'running',
+      error: null,
+      finishedAt: null,
+    };
+    await store.write([put(RUNS, left)]);
+    // While its embedded worker runs, the run is the service's own: refused as before.
+    const worker = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)', 'embedded-worker'], {
+      stdio: 'ignore',
+    });
+    try {
+      writeFileSync(join(dir, 'embedded-worker.pid'), String(worker.pid));
+      const refused = await ops(dir, 'sync', 'restart');
+      assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+      assert.match(refused.stderr, new RegExp(`^the sync has a running run \\(${left._id}\\)`));
+    } finally {
+      worker.kill('SIGKILL');
+      await new Promise((r) => worker.once('exit', r));
+    }
+    // The worker is gone (its pid file stays after a SIGKILL): the run can never finish, and the operator, told to
+    // stop the service and run the command again, has nothing left to stop.
+    const r = await ops(dir, 'sync', 'restart');
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(
+      r.stdout,
+      new RegExp(`run ${left._id} \\(syncChain\\) was left running .*recorded as failed \\(interrupted\\)`),
+    );
+    const id = /queued run (\S+)/.exec(r.stdout)?.[1] as string;
+    assert.equal((await store.collection(RUNS).get(id))?.status, 'queued');
+    const recorded = await store.collection(RUNS).get(left._id);
+    assert.equal(recorded?.status, 'failed');
+    assert.equal(recorded?.error, 'interrupted');
+    await store.write([put(RUNS, { ...(await store.collection(RUNS).get(id))!, status: 'cancelled' })]);
+    rmSync(join(dir, 'embedded-worker.pid'), { force: true });
   });
 
   it('runs --workflow names an unknown workflow instead of listing nothing', async function () {

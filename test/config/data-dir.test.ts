@@ -1,0 +1,51 @@
+/**
+ * A DATA_DIR the service cannot write (a read-only mount, a path under a file, no permission), as an operator meets
+ * it: `npm start` on the embedded defaults and `npm run devnet` stop with exit code 1 and one line naming DATA_DIR
+ * and the reason, before any child process starts; no stack trace (each of npm start's three processes printed its
+ * own: the devnet's EROFS on devnet.json, the API's lmdb 'Attempting to setup locks', the worker's pid file).
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+describe('a DATA_DIR that cannot be written', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let dataDir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'cds-data-dir-'));
+    // Under a regular file a folder cannot be created, even by root (who may write to any folder of a writable mount).
+    writeFileSync(join(dir, 'a-file'), '');
+    dataDir = join(dir, 'a-file', 'data');
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  const entryPoints: [string, string[]][] = [
+    ['npm start', ['scripts/start.ts']],
+    ['npm run devnet', ['scripts/devnet.ts']],
+  ];
+  for (const [what, args] of entryPoints)
+    it(`${what}: exit 1, one line naming DATA_DIR and the reason`, () => {
+      const r = spawnSync(process.execPath, ['--import', 'tsx', ...args], {
+        env: {
+          ...process.env,
+          DATA_DIR: dataDir,
+          PORT: '0',
+          DEVNET_PORT: '0',
+          OGMIOS_URL: '',
+          MONGODB_URI: '',
+          TEMPORAL_ADDRESS: '',
+          LOG_LEVEL: 'warn',
+        },
+        encoding: 'utf8',
+        timeout: 90_000,
+      });
+      const out = `${r.stdout}${r.stderr}`;
+      assert.equal(r.status, 1, out);
+      const lines = out.split('\n').filter((l) => l.trim() !== '');
+      assert.equal(lines.length, 1, out);
+      assert.match(lines[0] as string, new RegExp(`^DATA_DIR=${dataDir}: cannot write there: ENOTDIR`));
+    });
+});
