@@ -28,7 +28,7 @@ import { parseAddress, poolIdFromVkey, rewardAddress, stakeAddressOf, type Netwo
 import type { Block, OutputReference, Transaction, TxOutput } from '../../cardano/chain/types.js';
 import type { SliceState } from './slice-state.js';
 import { applyStakeSummaries, prefetchStakeSummaries } from './stake-summaries.js';
-import { addToEditedBalance, addValues, lovelaceOf, sumLovelace, toPlain, valueDoc, withOwnBalance } from './values.js';
+import { addToEditedBalance, lovelaceOf, sumLovelace, toPlain, ValueSum, valueDoc, withOwnBalance } from './values.js';
 
 export interface BlockContext {
   network: Network;
@@ -184,8 +184,8 @@ export function applyBlock(
   const addressDeltas = new Map<string, AddressDelta>();
   const touchAddress = (address: string, value: ValueDoc, sign: 1 | -1, utxos: number, newTx: boolean) => {
     let d = addressDeltas.get(address);
-    if (!d) addressDeltas.set(address, (d = { value: { lovelace: '0', assets: {} }, utxos: 0, txs: 0 }));
-    d.value = addValues(d.value, value, sign, d.value.assets);
+    if (!d) addressDeltas.set(address, (d = { value: new ValueSum(), utxos: 0, txs: 0 }));
+    d.value.add(value, sign);
     d.utxos += utxos;
     if (newTx) d.txs += 1;
   };
@@ -343,9 +343,9 @@ export function applyBlock(
   return { block: doc, spent };
 }
 
-/** What one block changed of one address: its balance (owned, summed in place), UTxO count and transactions. */
+/** What one block changed of one address: its balance, UTxO count and transactions. */
 interface AddressDelta {
-  value: ValueDoc;
+  value: ValueSum;
   utxos: number;
   txs: number;
 }
@@ -363,7 +363,7 @@ function applyAddress(state: SliceState, address: string, d: AddressDelta, slot:
       stakeAddress: info.stakeAddress,
       paymentCred: info.paymentCred,
       script: info.script,
-      balance: d.value,
+      balance: d.value.doc(),
       utxoCount: d.utxos,
       txCount: d.txs,
       firstSlot: slot,
@@ -373,7 +373,7 @@ function applyAddress(state: SliceState, address: string, d: AddressDelta, slot:
     return;
   }
   const prior = (path: string[], had: boolean, v: unknown) => state.prior(ADDRESSES, address, path, had, v);
-  addToEditedBalance(state, ADDRESSES, doc, d.value);
+  addToEditedBalance(state, ADDRESSES, doc, d.value.doc());
   if (d.utxos !== 0) {
     prior(['utxoCount'], Object.hasOwn(doc, 'utxoCount'), doc.utxoCount);
     doc.utxoCount += d.utxos;

@@ -8,15 +8,9 @@
  * Figures follow the address documents applyBlock keeps (a key's figures are the sums of its addresses'): an output
  * counts while unspent, an input created before the indexed range was never counted and is not subtracted.
  */
-import {
-  ADDRESSES,
-  STAKE_SUMMARIES,
-  type StakeSummaryDoc,
-  type TxDoc,
-  type ValueDoc,
-} from '../../mongo/collections/chain.js';
+import { ADDRESSES, STAKE_SUMMARIES, type StakeSummaryDoc, type TxDoc } from '../../mongo/collections/chain.js';
 import type { SliceState } from './slice-state.js';
-import { addToEditedBalance, addValues, withOwnBalance } from './values.js';
+import { addToEditedBalance, ValueSum, withOwnBalance } from './values.js';
 
 /** Prefetch the summaries of the stake keys the given stake addresses (null: none) name. */
 export async function prefetchStakeSummaries(
@@ -30,8 +24,8 @@ export async function prefetchStakeSummaries(
 
 /** One stake key's changes within a block. */
 interface KeyDelta {
-  /** Owned by the block's pass (its asset map is updated in place). */
-  value: ValueDoc;
+  /** The sum of the values the block's transactions moved to (+) and from (−) the key. */
+  value: ValueSum;
   utxos: number;
   newAddresses: number;
   txs: number;
@@ -61,7 +55,7 @@ export function applyStakeSummaries(state: SliceState, txs: readonly TxDoc[], sl
         deltas.set(
           stake,
           (d = {
-            value: { lovelace: '0', assets: {} },
+            value: new ValueSum(),
             utxos: 0,
             newAddresses: 0,
             txs: 0,
@@ -85,14 +79,14 @@ export function applyStakeSummaries(state: SliceState, txs: readonly TxDoc[], sl
       const stake = stakeOf(i.address);
       if (!stake) continue;
       const d = delta(stake);
-      d.value = addValues(d.value, i.value, -1, d.value.assets);
+      d.value.add(i.value, -1);
       d.utxos -= 1;
     }
     for (const o of created) {
       const stake = stakeOf(o.address);
       if (!stake) continue;
       const d = delta(stake);
-      d.value = addValues(d.value, o.value, 1, d.value.assets);
+      d.value.add(o.value, 1);
       d.utxos += 1;
     }
     // The transaction touched these addresses (its ADDRESS_TXS entries): each key among them counts it once.
@@ -111,7 +105,7 @@ export function applyStakeSummaries(state: SliceState, txs: readonly TxDoc[], sl
     if (!doc) {
       state.create(STAKE_SUMMARIES, {
         _id: stake,
-        balance: d.value,
+        balance: d.value.doc(),
         utxoCount: d.utxos,
         addressCount: d.newAddresses,
         txCount: d.txs,
@@ -123,7 +117,7 @@ export function applyStakeSummaries(state: SliceState, txs: readonly TxDoc[], sl
     }
     const prior = (path: string[], v: unknown) =>
       state.prior(STAKE_SUMMARIES, stake, path, Object.hasOwn(doc, path[0] as string), v);
-    addToEditedBalance(state, STAKE_SUMMARIES, doc, d.value);
+    addToEditedBalance(state, STAKE_SUMMARIES, doc, d.value.doc());
     prior(['utxoCount'], doc.utxoCount);
     doc.utxoCount += d.utxos;
     prior(['addressCount'], doc.addressCount);

@@ -68,6 +68,40 @@ export function addValues(a: ValueDoc, b: ValueDoc, sign: 1 | -1 = 1, into?: Rec
   return { lovelace, assets };
 }
 
+/** a + sign·b, exactly: a double while both are below 10^15 (as in addQuantity), a bigint beyond. */
+function addExact(a: number | bigint, b: string, negate: boolean): number | bigint {
+  if (typeof a === 'number' && b.length <= 15 && a < 1e15 && a > -1e15) return negate ? a - Number(b) : a + Number(b);
+  return negate ? BigInt(a) - BigInt(b) : BigInt(a) + BigInt(b);
+}
+
+/**
+ * A running sum of values (a block's change to one address or stake key), held as numbers (bigints beyond 10^15)
+ * while values are added, so no quantity is parsed from and printed back to a decimal string per added output, only
+ * once in `doc`. An asset whose sum becomes zero is dropped when it does (a later sum puts it after the others), so
+ * `doc` is the value, key order included, that a chain of addValues over the same values starting from zero gives.
+ */
+export class ValueSum {
+  private lovelace: number | bigint = 0;
+  private readonly assets = new Map<string, number | bigint>();
+
+  add(v: ValueDoc, sign: 1 | -1): void {
+    const negate = sign < 0;
+    this.lovelace = addExact(this.lovelace, v.lovelace, negate);
+    for (const unit in v.assets) {
+      const q = addExact(this.assets.get(unit) ?? 0, v.assets[unit] as string, negate);
+      if (q === 0 || q === 0n) this.assets.delete(unit);
+      else this.assets.set(unit, q);
+    }
+  }
+
+  /** The sum in document form (a new object each call). */
+  doc(): ValueDoc {
+    const assets: Record<string, string> = {};
+    for (const [unit, q] of this.assets) assets[unit] = String(q);
+    return { lovelace: String(this.lovelace), assets };
+  }
+}
+
 /**
  * Adds sign·v to `into`, a balance the caller owns (see SliceState.edit), in place, dropping assets whose quantity
  * becomes zero; `prior` hears each quantity before it changes (`unit` null: the lovelace; `had` false: the asset was
