@@ -292,6 +292,27 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       assert.equal(await coll.count('bySpent', { eq: [false] }), docs.filter((d) => !d.spent).length);
     });
 
+    it('orders strings by code point, characters outside the BMP included (a prefix scan up to U+10FFFF)', async () => {
+      // JavaScript's < compares UTF-16 code units (an emoji's surrogates sort before U+E000); both stores compare
+      // UTF-8 bytes, i.e. code points, so the expected order is written out by hand.
+      const names = ['a', 'a\ue000', 'a\uffff', 'a🐶', 'a🐶b', 'b'];
+      const docs = names.map((address, i) => ({
+        _id: `${hex(`name ${i}`)}#0`,
+        address,
+        slot: 1,
+        lovelace: '1',
+        spent: false,
+      }));
+      await store.write([...docs].reverse().map((d) => put(UTXOS, d)));
+      const coll = store.collection(UTXOS);
+      assert.deepEqual(ids(await coll.find('byAddress')), ids(docs));
+      assert.deepEqual(ids(await coll.find('byAddress', { reverse: true })), ids(docs).reverse());
+      // Every name starting with "a": the bound U+FFFF would leave out the two whose next character is an emoji.
+      assert.deepEqual(ids(await coll.find('byAddress', { gte: 'a', lt: 'a\u{10ffff}' })), ids(docs.slice(0, 5)));
+      assert.deepEqual(ids(await coll.find('byAddress', { gte: 'a', lt: 'a\uffff' })), ids(docs.slice(0, 2)));
+      assert.deepEqual(ids(await coll.find('byAddress', { after: docs[2]!, limit: 2 })), ids(docs.slice(3, 5)));
+    });
+
     it('pages through 250 documents with `after` cursors in both directions, without gaps or repeats', async () => {
       const docs = utxos(250);
       for (let i = 0; i < docs.length; i += 100) await store.write(docs.slice(i, i + 100).map((d) => put(UTXOS, d)));
