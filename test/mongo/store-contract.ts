@@ -440,6 +440,29 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       assert.equal(await store.collection(UTXOS).count('_id'), 0);
     });
 
+    it('applies concurrent writes of one process (the sync and recomputes at once), each whole', async () => {
+      // Four writers replacing 150 stored documents each (indexed fields changed), all at once: on FerretDB 1.x,
+      // update commands that together hold 100 SQLite connections never answered (nor did anything else).
+      const docs = utxos(600);
+      await store.write(docs.map((d) => put(UTXOS, d)));
+      const moved = docs.map((d, i) => ({ ...d, slot: d.slot + 1, spent: !d.spent, address: ADDRESSES[(i + 1) % 4]! }));
+      const writers = [0, 1, 2, 3].map((w) =>
+        store.write(moved.slice(w * 150, w * 150 + 150).map((d) => put(UTXOS, d))),
+      );
+      let timer: NodeJS.Timeout | undefined;
+      const stuck = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('concurrent writes did not finish within 60 s')), 60_000);
+      });
+      try {
+        await Promise.race([Promise.all(writers), stuck]);
+      } finally {
+        clearTimeout(timer);
+      }
+      const coll = store.collection(UTXOS);
+      assert.deepEqual(ids(await coll.find('bySlot')), ids([...moved].sort(byKeys(['slot']))));
+      assert.deepEqual(await coll.getMany(ids(moved)), moved);
+    });
+
     it('refuses unknown indexes and contradictory queries', async () => {
       const coll = store.collection(UTXOS);
       await assert.rejects(coll.find('byColour'), /no index "byColour"/);
