@@ -102,7 +102,7 @@ export const CONFIG_KEYS = {
   ),
   MONGODB_DB: key('MongoDB database name.', z.string().min(1), 'cardano'),
   MONGODB_WRITE_BATCH: key(
-    'Most write statements (upserts, deletes) the MongoDB adapter sends in one command. MongoDB takes 100000; FerretDB 1.x never answers an update of 100 upserts that change indexed fields, so use 50 there (tested against FerretDB 1.24.2).',
+    'Most write statements (upserts, deletes) the MongoDB adapter sends in one command, and has in flight at once per process (the sync and recomputes write concurrently). MongoDB takes 100000; FerretDB 1.x holds a connection of its pool of 100 per statement of an update until the command ends and never answers once commands together need 100, so use 50 there (tested against FerretDB 1.24.2).',
     int(1, 100_000),
     '1000',
   ),

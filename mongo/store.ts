@@ -13,7 +13,7 @@
  * A scalar that can be part of an index key. Numbers must be finite; amounts are stored as strings.
  * Each index field holds ONE of these types across its collection (plus null, which is also what a missing field
  * indexes as): that is the rule under which the embedded key order and MongoDB's sort order agree. Within it both
- * order null first, then false < true, numbers numerically, strings by code point (for characters below U+E000).
+ * order null first, then false < true, numbers numerically, strings by code point (UTF-8 bytes, not JS's UTF-16 <).
  * Range bounds (gt/gte/lt/lte) are non-null and match only values of their own type, as in MongoDB.
  */
 export type KeyPart = string | number | boolean | null;

@@ -197,7 +197,11 @@ export async function search(deps: { store: Store }, input: { query: string; lim
   const seen = new Set(exact.map((h) => `${h.kind}|${h.id}`));
   const hits = [...exact];
   if (term) {
-    const docs = await store.collection(SEARCH_TERMS).find('byTerm', { gte: term, lt: `${term}\uffff`, limit: 500 });
+    // Every term that starts with `term`: both stores order strings by code point (UTF-8 bytes), so the bound is the
+    // highest code point, U+10FFFF; U+FFFF left out every term whose next character is outside the BMP ("hosky🐶").
+    const docs = await store
+      .collection(SEARCH_TERMS)
+      .find('byTerm', { gte: term, lt: `${term}\u{10ffff}`, limit: 500 });
     docs.sort(
       (a, b) =>
         Number(b.term === term) - Number(a.term === term) || b.weight - a.weight || a.label.localeCompare(b.label),

@@ -10,9 +10,9 @@
  * whole batch applied or none of it. lmdb is multi-process: an `ops` CLI may open the same folder (read-only) while
  * the service writes; each read call sees one committed snapshot.
  *
- * Byte order of ordered-binary keys: null < false < true < numbers (numeric) < strings. Strings compare by UTF-16
- * code unit, which agrees with MongoDB's (UTF-8 byte) order for every character below U+E000 — all the hex, bech32,
- * ISO-time and ASCII values this service indexes.
+ * Byte order of ordered-binary keys: null < false < true < numbers (numeric) < strings. Strings are encoded as UTF-8,
+ * so they compare by code point, as MongoDB's (UTF-8 byte) order does, characters outside the BMP included (the
+ * contract suite checks it: JavaScript's own < differs there).
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -156,15 +156,54 @@ class MongoCollection<D extends { _id: string }> implements Collection<D> {
   }
 }
 
+/**
+ * Write statements in flight at once, shared by every write command of one store (one process): a command of `n`
+ * statements waits, first come first served, until `n` more fit under the capacity. FerretDB 1.x (SQLite) holds one
+ * pooled SQLite connection per statement of an `update` until the command ends, from a pool of 100 per database, and
+ * waits for a free one without timeout: so commands that together need 100 stop for good, and every other request on
+ * that database with them. Seen in the production composition: the sync and two recomputes each sending an update of
+ * up to 50 upserts at once held 43, 38 and 19 connections and no query of the worker or the API answered again.
+ * Bounding the sum per process, not only each command, keeps the worker's writes under the pool.
+ */
+class StatementBudget {
+  private inFlight = 0;
+  private readonly waiting: { n: number; go: () => void }[] = [];
+
+  constructor(private readonly capacity: number) {}
+
+  async run<T>(n: number, fn: () => Promise<T>): Promise<T> {
+    const need = Math.min(n, this.capacity);
+    if (this.waiting.length > 0 || this.inFlight + need > this.capacity)
+      await new Promise<void>((go) => this.waiting.push({ n: need, go }));
+    else this.inFlight += need;
+    try {
+      return await fn();
+    } finally {
+      this.inFlight -= need;
+      for (let next = this.waiting[0]; next && this.inFlight + next.n <= this.capacity; next = this.waiting[0]) {
+        this.waiting.shift();
+        this.inFlight += next.n;
+        next.go();
+      }
+    }
+  }
+}
+
 class MongoStore implements Store {
   readonly kind = 'mongodb' as const;
+  private readonly budget: StatementBudget;
 
   constructor(
     private readonly client: MongoClient,
     private readonly db: Db,
-    /** Most statements per bulkWrite: each becomes one `update`/`delete` command (see MONGODB_WRITE_BATCH). */
+    /**
+     * Most statements per bulkWrite (each becomes one `update`/`delete` command), and in flight at once over all of
+     * this store's commands (see MONGODB_WRITE_BATCH and StatementBudget).
+     */
     private readonly writeBatch: number,
-  ) {}
+  ) {
+    this.budget = new StatementBudget(writeBatch);
+  }
 
   collection<D extends { _id: string }>(spec: CollectionSpec<D>): Collection<D> {
     return new MongoCollection<D>(this.db, spec.name, spec.indexes);
@@ -181,7 +220,7 @@ class MongoStore implements Store {
           batch.push({ replaceOne: { filter: { _id: op.put._id }, replacement: op.put as Doc, upsert: true } });
         else batch.push({ deleteOne: { filter: { _id: op.del } } });
       }
-      await this.db.collection<Doc>(coll).bulkWrite(batch, { ordered: true });
+      await this.budget.run(batch.length, () => this.db.collection<Doc>(coll).bulkWrite(batch, { ordered: true }));
     }
   }
 

@@ -10,7 +10,16 @@ import type { AddressInfo } from 'node:net';
 import type { Client } from '@modelcontextprotocol/client';
 import { createApp } from '../../api/app.js';
 import { search } from '../../api/read/search.js';
-import { BLOCKS, CHECKPOINTS, POOLS, TOKENS, type BlockDoc, type PoolDoc } from '../../mongo/collections/index.js';
+import {
+  BLOCKS,
+  CHECKPOINTS,
+  POOLS,
+  SEARCH_TERMS,
+  TOKENS,
+  normaliseTerm,
+  type BlockDoc,
+  type PoolDoc,
+} from '../../mongo/collections/index.js';
 import { put } from '../../mongo/store.js';
 import { tempStore } from '../sync/helpers.js';
 import { acquireWorld, connect, releaseWorld, type World } from './world.js';
@@ -182,6 +191,34 @@ describe('search: a past epoch and an empty block (no tool answers for them) are
       );
       assert.deepEqual(await hits('block 2'), [two[0]]);
       assert.deepEqual(await hits('Epoch 2'), [two[1]]);
+    } finally {
+      await t.cleanup();
+    }
+  });
+});
+
+describe('search: prefix scans over names with characters outside the BMP', () => {
+  it('"hosky" finds a token named "HOSKY🐶" (an emoji right after the prefix), as it finds "HOSKY Token"', async () => {
+    const t = await tempStore();
+    try {
+      const term = (id: string, name: string) =>
+        put(SEARCH_TERMS, {
+          _id: `token|${id}|0`,
+          term: normaliseTerm(name),
+          kind: 'token',
+          id,
+          label: name,
+          detail: null,
+          weight: 1,
+        });
+      await t.store.write([
+        term('a'.repeat(58), 'HOSKY🐶'),
+        term('b'.repeat(58), 'HOSKY Token'),
+        term('c'.repeat(58), 'HOSKZ'),
+      ]);
+      const { hits } = await search({ store: t.store }, { query: 'hosky', limit: 50 });
+      assert.deepEqual(hits.map((h) => h.label).sort(), ['HOSKY Token', 'HOSKY🐶']);
+      assert.deepEqual((await search({ store: t.store }, { query: '🐶', limit: 50 })).hits, []);
     } finally {
       await t.cleanup();
     }

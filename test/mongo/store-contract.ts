@@ -292,6 +292,27 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       assert.equal(await coll.count('bySpent', { eq: [false] }), docs.filter((d) => !d.spent).length);
     });
 
+    it('orders strings by code point, characters outside the BMP included (a prefix scan up to U+10FFFF)', async () => {
+      // JavaScript's < compares UTF-16 code units (an emoji's surrogates sort before U+E000); both stores compare
+      // UTF-8 bytes, i.e. code points, so the expected order is written out by hand.
+      const names = ['a', 'a\ue000', 'a\uffff', 'a🐶', 'a🐶b', 'b'];
+      const docs = names.map((address, i) => ({
+        _id: `${hex(`name ${i}`)}#0`,
+        address,
+        slot: 1,
+        lovelace: '1',
+        spent: false,
+      }));
+      await store.write([...docs].reverse().map((d) => put(UTXOS, d)));
+      const coll = store.collection(UTXOS);
+      assert.deepEqual(ids(await coll.find('byAddress')), ids(docs));
+      assert.deepEqual(ids(await coll.find('byAddress', { reverse: true })), ids(docs).reverse());
+      // Every name starting with "a": the bound U+FFFF would leave out the two whose next character is an emoji.
+      assert.deepEqual(ids(await coll.find('byAddress', { gte: 'a', lt: 'a\u{10ffff}' })), ids(docs.slice(0, 5)));
+      assert.deepEqual(ids(await coll.find('byAddress', { gte: 'a', lt: 'a\uffff' })), ids(docs.slice(0, 2)));
+      assert.deepEqual(ids(await coll.find('byAddress', { after: docs[2]!, limit: 2 })), ids(docs.slice(3, 5)));
+    });
+
     it('pages through 250 documents with `after` cursors in both directions, without gaps or repeats', async () => {
       const docs = utxos(250);
       for (let i = 0; i < docs.length; i += 100) await store.write(docs.slice(i, i + 100).map((d) => put(UTXOS, d)));
@@ -417,6 +438,29 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       assert.equal(await store.collection(UTXOS).count('bySpent', { eq: [true] }), 1000);
       await store.write(docs.map((d) => del(UTXOS, d._id)));
       assert.equal(await store.collection(UTXOS).count('_id'), 0);
+    });
+
+    it('applies concurrent writes of one process (the sync and recomputes at once), each whole', async () => {
+      // Four writers replacing 150 stored documents each (indexed fields changed), all at once: on FerretDB 1.x,
+      // update commands that together hold 100 SQLite connections never answered (nor did anything else).
+      const docs = utxos(600);
+      await store.write(docs.map((d) => put(UTXOS, d)));
+      const moved = docs.map((d, i) => ({ ...d, slot: d.slot + 1, spent: !d.spent, address: ADDRESSES[(i + 1) % 4]! }));
+      const writers = [0, 1, 2, 3].map((w) =>
+        store.write(moved.slice(w * 150, w * 150 + 150).map((d) => put(UTXOS, d))),
+      );
+      let timer: NodeJS.Timeout | undefined;
+      const stuck = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('concurrent writes did not finish within 60 s')), 60_000);
+      });
+      try {
+        await Promise.race([Promise.all(writers), stuck]);
+      } finally {
+        clearTimeout(timer);
+      }
+      const coll = store.collection(UTXOS);
+      assert.deepEqual(ids(await coll.find('bySlot')), ids([...moved].sort(byKeys(['slot']))));
+      assert.deepEqual(await coll.getMany(ids(moved)), moved);
     });
 
     it('refuses unknown indexes and contradictory queries', async () => {
