@@ -41,6 +41,35 @@ async function gone(pids: number[], ms: number, what: string): Promise<void> {
   }
 }
 
+/**
+ * `node scripts/start.ts` (what `npm start` runs) on the embedded defaults with a devnet of `env`'s seed and
+ * history: no external chain source, store or Temporal, no news feeds. Its stdout and stderr go to `onLog`.
+ */
+function spawnStart(
+  dir: string,
+  port: number,
+  env: Record<string, string>,
+  onLog: (text: string) => void,
+): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+    env: {
+      ...process.env,
+      DATA_DIR: dir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      OGMIOS_URL: '',
+      MONGODB_URI: '',
+      TEMPORAL_ADDRESS: '',
+      NEWS_FEEDS: '',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (d: Buffer) => onLog(d.toString()));
+  child.stderr?.on('data', (d: Buffer) => onLog(d.toString()));
+  return child;
+}
+
 /** The pids of the children `npm start` logged: its devnet and its embedded worker (the latest one). */
 function childPidsOf(log: string): { devnet: number; worker: number } {
   const devnets = [...log.matchAll(/"pid":(\d+),"msg":"devnet running/g)].map((m) => Number(m[1]));
@@ -72,25 +101,12 @@ describe('npm start on the embedded defaults', function () {
   let port = 0;
   /** npm start on `dir` (the same DATA_DIR each time). */
   const start = () => {
-    child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
-      env: {
-        ...process.env,
-        DATA_DIR: dir,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DEVNET_BACKFILL_HOURS: '14',
-        DEVNET_BLOCK_MS: '3600000',
-        DEVNET_SEED: 'start-test',
-        OGMIOS_URL: '',
-        MONGODB_URI: '',
-        TEMPORAL_ADDRESS: '',
-        NEWS_FEEDS: '',
-        RATE_LIMITS: 'false',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout?.on('data', (d: Buffer) => (log += d.toString()));
-    child.stderr?.on('data', (d: Buffer) => (log += d.toString()));
+    child = spawnStart(
+      dir,
+      port,
+      { DEVNET_BACKFILL_HOURS: '14', DEVNET_BLOCK_MS: '3600000', DEVNET_SEED: 'start-test', RATE_LIMITS: 'false' },
+      (t) => (log += t),
+    );
   };
 
   before(async function () {
@@ -251,23 +267,7 @@ describe('npm start killed with SIGKILL', function () {
     const dir = mkdtempSync(join(tmpdir(), 'cds-start-kill-'));
     const port = await freePort();
     let log = '';
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
-      env: {
-        ...process.env,
-        DATA_DIR: dir,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DEVNET_BACKFILL_HOURS: '1',
-        DEVNET_SEED: 'start-kill',
-        OGMIOS_URL: '',
-        MONGODB_URI: '',
-        TEMPORAL_ADDRESS: '',
-        NEWS_FEEDS: '',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout?.on('data', (d: Buffer) => (log += d.toString()));
-    child.stderr?.on('data', (d: Buffer) => (log += d.toString()));
+    const child = spawnStart(dir, port, { DEVNET_BACKFILL_HOURS: '1', DEVNET_SEED: 'start-kill' }, (t) => (log += t));
     try {
       const deadline = Date.now() + 90_000;
       while (!/embedded worker running/.test(log)) {
@@ -293,25 +293,17 @@ describe('npm start whose devnet dies during the catch-up', function () {
     const dir = mkdtempSync(join(tmpdir(), 'cds-start-devnet-'));
     const port = await freePort();
     let log = '';
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
-      env: {
-        ...process.env,
-        DATA_DIR: dir,
-        PORT: String(port),
-        HOST: '127.0.0.1',
+    const child = spawnStart(
+      dir,
+      port,
+      {
         DEVNET_BACKFILL_HOURS: '14',
         DEVNET_BLOCK_MS: '3600000',
         DEVNET_SEED: 'start-devnet-dies',
-        OGMIOS_URL: '',
-        MONGODB_URI: '',
-        TEMPORAL_ADDRESS: '',
-        NEWS_FEEDS: '',
         RATE_LIMITS: 'false',
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout?.on('data', (d: Buffer) => (log += d.toString()));
-    child.stderr?.on('data', (d: Buffer) => (log += d.toString()));
+      (t) => (log += t),
+    );
     const waitFor = async (what: string, ms: number, ok: () => boolean | Promise<boolean>) => {
       const deadline = Date.now() + ms;
       while (!(await ok())) {
