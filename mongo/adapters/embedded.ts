@@ -265,14 +265,27 @@ function checkField(o: object, k: string): void {
 async function commitFailure(e: unknown): Promise<unknown> {
   const pending = (e as { commitError?: unknown } | null)?.commitError;
   if (!(pending instanceof Promise)) return e;
-  const cause: unknown = await Promise.race([
+  const cause = await settledWithin(
     pending.then(
       () => null,
       (c: unknown) => c,
     ),
-    new Promise((resolve) => setTimeout(resolve, 1_000, null)),
-  ]);
+    1_000,
+  );
   return cause instanceof Error ? new Error(`lmdb commit failed: ${cause.message}`, { cause }) : e;
+}
+
+/** `work`'s value, or undefined once `ms` passed first (lmdb promises that may never settle after a failed commit). */
+async function settledWithin<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms))),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 class EmbeddedStore implements Store {
@@ -482,9 +495,7 @@ class EmbeddedStore implements Store {
     else {
       // lmdb (3.x) waits for the flush of the last commit, which never comes once a commit failed (a full disk): the
       // process's exit releases the environment then (every committed batch is on disk, the failed one is not).
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([closing, new Promise((r) => (timer = setTimeout(r, CLOSE_AFTER_FAILURE_MS)))]);
-      clearTimeout(timer);
+      await settledWithin(closing, CLOSE_AFTER_FAILURE_MS);
     }
     this.onClose();
   }
