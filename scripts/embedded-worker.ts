@@ -3,8 +3,9 @@
  * started by `npm start` (temporal/worker-child.ts) when TEMPORAL_ADDRESS is unset. It opens the same store as the
  * API process, imports the token registry, follows the chain source `npm start` names over IPC (its devnet) or
  * OGMIOS_URL, and answers the API's metrics requests. SIGTERM stops it cleanly (runs recorded `cancelled`); when
- * its parent goes away (the IPC channel closes, even after a SIGKILL) it exits at once: every store write is one
- * atomic transaction, so this is the kill -9 the sync already survives.
+ * its parent goes away (the IPC channel closes, even after a SIGKILL) or an exception escapes, it kills itself at
+ * once (scripts/exit-now.ts): every store write is one atomic transaction, so this is the kill -9 the sync already
+ * survives.
  *
  * One worker per DATA_DIR: it records its pid in DATA_DIR/embedded-worker.pid and waits (up to 10 s) for a live
  * predecessor to exit, so a restarted service never has two workers writing the same store.
@@ -14,6 +15,7 @@ import { pino } from 'pino';
 import { createOgmiosClient } from '../activities/chain/ogmios-client.js';
 import { importRegistry } from '../activities/registry/import.js';
 import { recordSyncStopped } from '../activities/sync/health.js';
+import { exitNow } from './exit-now.js';
 import { onParentGone } from './parent-gone.js';
 import { loggerOptions } from '../api/log.js';
 import { createMetrics } from '../api/metrics/index.js';
@@ -44,11 +46,17 @@ process.on('message', (m: ToWorker) => {
   else if (m?.type === 'source-incomplete') sourceComplete = false;
   else if (m?.type === 'metrics') answerMetrics(m.id);
 });
+// Both ends come while a store write may be part-way, where process.exit() would hang (scripts/exit-now.ts).
+process.on('uncaughtException', (e) => {
+  console.error('embedded worker: fatal:', e instanceof Error ? (e.stack ?? e.message) : e);
+  release();
+  exitNow();
+});
 if (process.send) {
   onParentGone(() => {
     console.error('embedded worker: npm start is gone; exiting');
     release();
-    process.exit(1);
+    exitNow();
   });
   // Ctrl-C reaches the whole process group: npm start stops this worker itself, in order.
   process.on('SIGINT', () => {});

@@ -17,6 +17,7 @@ import { runWithConfig, type Config } from '../config/index.js';
 import { spawnDevnet, type DevnetChild } from '../devnet/child.js';
 import { crashBackoff, superviseWorker, type WorkerSupervisor } from '../temporal/worker-child.js';
 import { writableDataDir } from './data-dir.js';
+import { exitNow } from './exit-now.js';
 
 /**
  * The API's modules, loaded after the children are started: with a cold tsx cache (a fresh checkout) loading them
@@ -46,6 +47,12 @@ async function loadApi() {
 
 async function main(config: Config) {
   const log = pino(loggerOptions(config.LOG_LEVEL));
+  // An exception that escapes may come while a store write (an API key, the quota counts) is part-way, where
+  // process.exit() would hang with the port still bound (scripts/exit-now.ts); the children see this process gone.
+  process.on('uncaughtException', (e) => {
+    log.fatal({ err: e }, 'uncaught exception; exiting');
+    exitNow();
+  });
   // DATA_DIR is needed by what keeps files there (the embedded store, the embedded worker's pid file, the devnet's
   // identity): an API replica on MongoDB and Temporal has none and may run where it cannot write (deploy/Dockerfile).
   if (!config.MONGODB_URI || !config.TEMPORAL_ADDRESS || !config.OGMIOS_URL) writableDataDir(config.DATA_DIR);

@@ -32,11 +32,28 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Resolves once none of `pids` runs; fails after `ms`. */
-async function gone(pids: number[], ms: number, what: string): Promise<void> {
+/** What a failing test says of a process still running: its command line, state, parent and where it waits. */
+function describeProcess(pid: number): string {
+  const read = (f: string) => {
+    try {
+      return readFileSync(`/proc/${pid}/${f}`, 'utf8');
+    } catch {
+      return '?';
+    }
+  };
+  // stat: "pid (comm) state ppid …"; the state letter and the parent tell a sleeping orphan from a busy one.
+  const [state, ppid] = read('stat')
+    .replace(/^.*\) /s, '')
+    .split(' ');
+  return `${pid} (${read('cmdline').split('\0').join(' ').trim()}; state ${state}, ppid ${ppid}, wchan ${read('wchan')})`;
+}
+
+/** Resolves once none of `pids` runs; fails after `ms`, saying what they are and what `context` gives. */
+async function gone(pids: number[], ms: number, what: string, context: () => string = () => ''): Promise<void> {
   const deadline = Date.now() + ms;
   while (pids.some(alive)) {
-    if (Date.now() > deadline) assert.fail(`${what}: still running: ${pids.filter(alive).join(', ')}`);
+    if (Date.now() > deadline)
+      assert.fail(`${what}: still running: ${pids.filter(alive).map(describeProcess).join('; ')}\n${context()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -279,7 +296,7 @@ describe('npm start killed with SIGKILL', function () {
       child.kill('SIGKILL');
       // They notice at their next turn of the event loop; a devnet still generating its history on a loaded 2-core
       // machine can take seconds to get there.
-      await gone([kids.worker, kids.devnet], 30_000, 'the children of a killed npm start');
+      await gone([kids.worker, kids.devnet], 30_000, 'the children of a killed npm start', () => log.slice(-3000));
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });

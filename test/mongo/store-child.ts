@@ -8,8 +8,11 @@
  *    changes, until it reaches `target`.
  *  clear-killed <path>: clears the outputs and the batches (in that order) and is killed with SIGKILL by the clear of
  *    the batches, after the outputs' (a process killed part-way through `ops resync`'s clear).
+ *  exit-mid-write <path> <size> <how>: commits batch 0, then ends (`exitNow`, or `process.exit`) while batch 1's write
+ *    waits for this thread to run its transaction callback (the embedded worker told its parent is gone).
  */
 import { openEmbeddedStore } from '../../mongo/adapters/embedded.js';
+import { exitNow } from '../../scripts/exit-now.js';
 import { put, type WriteOp } from '../../mongo/store.js';
 import { CHILD_BATCHES, CHILD_OUTPUTS, childOutput } from './child-data.js';
 
@@ -64,4 +67,21 @@ if (mode === 'write' || mode === 'write-known') {
   };
   await store.clear([CHILD_OUTPUTS.name, CHILD_BATCHES.name]);
   process.stdout.write('survived\n');
+} else if (mode === 'exit-mid-write') {
+  const store = await openEmbeddedStore({ path });
+  await store.ensureIndexes([CHILD_OUTPUTS, CHILD_BATCHES]);
+  const batch = (n: number): WriteOp[] => [
+    ...Array.from({ length: Number(a) }, (_, i) => put(CHILD_OUTPUTS, childOutput(n, i))),
+    put(CHILD_BATCHES, { _id: `batch-${String(n).padStart(6, '0')}`, n, size: Number(a) }),
+  ];
+  await store.write(batch(0));
+  process.stdout.write('committed 0\n');
+  void store.write(batch(1));
+  // lmdb's writer thread starts batch 1 and waits for this thread to run its callback; this thread is busy, then ends.
+  setImmediate(() => {
+    const until = Date.now() + 300;
+    while (Date.now() < until);
+    if (b === 'exitNow') exitNow();
+    else process.exit(1);
+  });
 } else throw new Error(`unknown mode ${mode}`);

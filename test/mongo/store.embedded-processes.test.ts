@@ -75,4 +75,34 @@ describe('embedded store (lmdb): two writing processes', function () {
       await store.close();
     }
   });
+
+  it('a process ended by exitNow while a write waits on its thread is gone at once; the write is whole or absent', async () => {
+    // process.exit() there hangs for good (scripts/exit-now.ts): the embedded worker of a SIGKILLed npm start did.
+    const SIZE = 2000;
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, 'exit-mid-write', dir, String(SIZE), 'exitNow'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const ended = await new Promise<string>((resolve) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        resolve('still running after 60 s');
+      }, 60_000);
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        resolve(`ended by ${signal ?? `code ${code}`}`);
+      });
+    });
+    assert.equal(ended, 'ended by SIGKILL', out);
+    assert.match(out, /committed 0/);
+    const store = await openEmbeddedStore({ path: dir });
+    try {
+      const batches = await store.collection(CHILD_BATCHES).count('_id');
+      assert.ok(batches === 1 || batches === 2, `batch 0 committed, batch 1 whole or absent: ${batches} batches`);
+      assert.equal(await store.collection(CHILD_OUTPUTS).count('byBatch'), batches * SIZE);
+    } finally {
+      await store.close();
+    }
+  });
 });
