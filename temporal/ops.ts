@@ -4,7 +4,14 @@
  * workflow executions through the client. Each command returns text lines; errors an operator can fix are
  * OpsError (exit code 2, no stack trace).
  */
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import {
+  ScheduleNotFoundError,
+  ScheduleOverlapPolicy,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+  type Client,
+  type ScheduleHandle,
+} from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { RUNS, type RunDoc, type RunStatus } from '../mongo/collections/runs.js';
 import { readSyncLag, syncCondition } from '../mongo/collections/sync-state.js';
@@ -13,7 +20,7 @@ import type { Store } from '../mongo/store.js';
 import { WORKFLOWS, type WorkflowTable } from '../workflows/registry.js';
 import { recomputeWorkflowId, SYNC_SLICES_PER_RUN, SYNC_TIP_WAIT_MS, SYNC_WORKFLOW_ID } from './constants.js';
 import { enqueueRun, runsWithStatus } from './run-docs.js';
-import type { ScheduleSpec } from './schedules.js';
+import { SCHEDULES, type ScheduleSpec } from './schedules.js';
 
 export class OpsError extends Error {
   override name = 'OpsError';
@@ -268,7 +275,6 @@ export async function embeddedRuns(
   return runsTable(docs);
 }
 
-/** Queues a new run of `runId`'s workflow with the same input (`retryOf`, requested by 'operator'). */
 /**
  * One run of a workflow id at a time, singleton or not: a second retry or trigger (or one while the schedule's run
  * is queued or running) would run the same job twice.
@@ -281,6 +287,7 @@ async function assertNoRunOf(store: Store, workflowId: string): Promise<void> {
     throw new OpsError(`${workflowId} already has a ${busy.status} run (${busy._id}); not starting a second one`);
 }
 
+/** Queues a new run of `runId`'s workflow with the same input (`retryOf`, requested by 'operator'). */
 export async function embeddedRetry(
   store: Store,
   runId: string,
@@ -440,10 +447,66 @@ function* retryIds(base: string) {
  * the same collections. Temporal's visibility shows a started run within about a second, so two commands issued
  * within that second may both start.
  */
-async function assertNotRunning(client: Client, workflowType: string, taskQueue: string): Promise<void> {
+async function assertNotRunning(
+  client: Client,
+  workflowType: string,
+  taskQueue: string,
+  scheduled: ReadonlySet<string> = new Set(),
+): Promise<void> {
   const query = `WorkflowType = "${workflowType}" AND ExecutionStatus = "Running" AND TaskQueue = "${taskQueue}"`;
   for await (const w of client.workflow.list({ query }))
-    throw new OpsError(`${workflowType} already has a running execution (${w.workflowId}); not starting a second one`);
+    if (!scheduled.has(w.workflowId))
+      throw new OpsError(
+        `${workflowType} already has a running execution (${w.workflowId}); not starting a second one`,
+      );
+}
+
+/**
+ * The Schedule of job `id` that starts its runs on `taskQueue` (`npm run schedules:apply`), or null: not applied, or
+ * one of another deployment's queue on a shared cluster.
+ */
+async function scheduleOn(client: Client, id: string, taskQueue: string): Promise<ScheduleHandle | null> {
+  const handle = client.schedule.getHandle(id);
+  try {
+    return (await handle.describe()).action.taskQueue === taskQueue ? handle : null;
+  } catch (e) {
+    if (e instanceof ScheduleNotFoundError) return null;
+    throw e;
+  }
+}
+
+/**
+ * Runs job `s` now through its Schedule. A run started beside the Schedule was invisible to its overlap policy
+ * (SKIP), so its next firing started the job a second time over the same collections; a triggered action is the
+ * Schedule's own: with BUFFER_ONE it starts now, or once the Schedule's run in progress ends, and the firings due
+ * meanwhile are skipped. A run of the job the Schedule did not start (an earlier direct start) still refuses.
+ * `why` ends the answer's parenthesis, e.g. `retry of <id>, `.
+ */
+async function triggerSchedule(
+  client: Client,
+  handle: ScheduleHandle,
+  s: Pick<ScheduleSpec, 'id' | 'workflow'>,
+  taskQueue: string,
+  why = '',
+): Promise<string> {
+  const before = (await handle.describe()).info;
+  const running = before.runningActions.map((a) => a.workflow.workflowId);
+  await assertNotRunning(client, s.workflow, taskQueue, new Set(running));
+  await handle.trigger(ScheduleOverlapPolicy.BUFFER_ONE);
+  if (running.length)
+    return `${why}schedule ${s.id} runs ${s.workflow} once more when its run in progress (${running.join(', ')}) ends`;
+  // The Schedule names the run it starts (`<action id>-<time>`); the answer names it, as a direct start does.
+  for (let i = 0; i < 50; i++) {
+    const info = (await handle.describe()).info;
+    const newest = info.recentActions.reduce<(typeof info.recentActions)[number] | null>(
+      (a, b) => (a && a.takenAt >= b.takenAt ? a : b),
+      null,
+    );
+    if (info.numActionsTaken > before.numActionsTaken && newest)
+      return `started ${s.workflow} as ${newest.action.workflow.workflowId} (${why}schedule ${s.id})`;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return `triggered schedule ${s.id} (${why}its run of ${s.workflow} is not started yet)`;
 }
 
 export async function temporalRetry(
@@ -451,6 +514,7 @@ export async function temporalRetry(
   workflowId: string,
   taskQueue: string,
   workflows: WorkflowTable = WORKFLOWS,
+  schedules: readonly ScheduleSpec[] = SCHEDULES,
 ): Promise<string> {
   const handle = client.workflow.getHandle(workflowId);
   let type: string;
@@ -479,6 +543,10 @@ export async function temporalRetry(
       throw e;
     }
   }
+  // A run of a scheduled job (its input is the job's) is retried through the job's Schedule, as a trigger is.
+  const job = schedules.find((x) => x.workflow === type && JSON.stringify(x.input) === JSON.stringify(input ?? null));
+  const schedule = job ? await scheduleOn(client, job.id, taskQueue) : null;
+  if (job && schedule) return triggerSchedule(client, schedule, job, taskQueue, `retry of ${workflowId}, `);
   await assertNotRunning(client, type, taskQueue);
   const base = workflowId.replace(/-retry-\d+$/, '');
   const id = await startUnder(client, type, input, taskQueue, retryIds(base));
@@ -524,6 +592,9 @@ export async function temporalTrigger(
   now: number = Date.now(),
 ): Promise<string> {
   const s = findJob(schedules, job);
+  const handle = await scheduleOn(client, s.id, taskQueue);
+  if (handle) return triggerSchedule(client, handle, s, taskQueue);
+  // No Schedule of this deployment (schedules:apply not run yet): nothing fires beside a run started directly.
   await assertNotRunning(client, s.workflow, taskQueue);
   const id = await startUnder(client, s.workflow, s.input, taskQueue, [`${recomputeWorkflowId(s.id)}-manual-${now}`]);
   return `started ${s.workflow} as ${id}`;

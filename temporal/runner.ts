@@ -398,8 +398,8 @@ export function createRunner(deps: RunnerDeps): Runner {
             log.error({ err: e, schedule: s.id }, 'scheduled run could not start');
         });
       };
-      // A fresh process has no derived data yet: fire once now (schedules:apply creates Temporal Schedules with
-      // triggerImmediately for the same reason), then at the interval.
+      // A fresh process has no derived data yet: fire once now (schedules:apply triggers a Temporal Schedule it
+      // creates for the same reason), then at the interval.
       fire();
       every(s.everyMs, fire);
       fires.push(fire);

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, ScheduleOverlapPolicy } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Worker } from '@temporalio/worker';
 import { createSyncActivities } from '../../activities/sync/index.js';
 import { CHECKPOINTS } from '../../mongo/collections/index.js';
@@ -13,6 +13,7 @@ import { bundleWorkflows } from '../../temporal/bundle.js';
 import { OpsError, temporalRetry, temporalTrigger } from '../../temporal/ops.js';
 import { SCHEDULES } from '../../temporal/schedules.js';
 import { applySchedules } from '../../temporal/temporal-admin.js';
+import { WORKFLOWS } from '../../workflows/registry.js';
 import type { SyncChainInput, SyncChainResult } from '../../workflows/sync-chain.js';
 import { buildChain } from '../sync/build-chain.js';
 import { tempStore } from '../sync/helpers.js';
@@ -105,6 +106,77 @@ describe('Temporal integration (TEMPORAL_ADDRESS)', function () {
         `started ${job.workflow} as ${ids.done}-retry-1 (retry of ${ids.done})`,
       );
     } finally {
+      for await (const w of client.workflow.list({ query: `TaskQueue = "${queue}" AND ExecutionStatus = "Running"` }))
+        await client.workflow
+          .getHandle(w.workflowId, w.runId)
+          .terminate('test cleanup')
+          .catch(() => undefined);
+    }
+  });
+
+  it('every run of a scheduled job, its first and the operator’s, is tracked by its Schedule: a firing meanwhile is skipped', async function () {
+    // No worker polls this queue: a started run stays running until the test ends it. Before, the first run (the
+    // SDK's triggerImmediately, overlap ALLOW_ALL) and the operator's runs (started beside the Schedule) were not
+    // the Schedule's tracked runs: its next firing (overlap SKIP) started the job a second time beside them.
+    const queue = `test-${randomUUID()}`;
+    const spec = { id: `test-staking-${randomUUID()}`, workflow: 'recomputeStaking', everyMs: 3_600_000, input: null };
+    const job = { ...spec, overlap: 'skip' as const };
+    const schedule = client.schedule.getHandle(spec.id);
+    const running = async () => {
+      const query = `WorkflowType = "${spec.workflow}" AND ExecutionStatus = "Running" AND TaskQueue = "${queue}"`;
+      const runs: string[] = [];
+      for await (const w of client.workflow.list({ query })) runs.push(w.runId);
+      return runs;
+    };
+    const until = async (what: string, ok: () => Promise<boolean>) => {
+      for (let i = 0; i < 100 && !(await ok()); i++) await new Promise((r) => setTimeout(r, 100));
+      assert.ok(await ok(), what);
+    };
+    const tracked = async () => (await schedule.describe()).info.runningActions.map((a) => a.workflow);
+    /**
+     * The interval's firing while `run` runs: an action under the Schedule's policy (SKIP), as at each interval.
+     * A Schedule names its runs by the second, so the firing waits for the next one: in the same second it would
+     * only collide with the run's id.
+     */
+    const fireWhile = async (run: { workflowId: string; firstExecutionRunId: string }, skippedBefore: number) => {
+      await new Promise((r) => setTimeout(r, 1_100));
+      await schedule.trigger(ScheduleOverlapPolicy.SKIP);
+      await until('the firing was skipped', async () => {
+        return (await schedule.describe()).info.numActionsSkippedOverlap === skippedBefore + 1;
+      });
+      assert.deepEqual(await running(), [run.firstExecutionRunId], 'one run of the job');
+    };
+    try {
+      await applySchedules(client, [job], queue); // its first run starts at once
+      await until('the first run is tracked', async () => (await tracked()).length === 1);
+      const [first] = await tracked();
+      await until('visibility caught up', async () => (await running()).length === 1);
+      await fireWhile(first!, 0);
+      await client.workflow.getHandle(first!.workflowId).terminate('test: the first run ends');
+      await until('the first run ended', async () => (await tracked()).length === 0);
+
+      const said = await temporalTrigger(client, spec.id, [job], queue);
+      await until('the triggered run is tracked', async () => (await tracked()).length === 1);
+      const [triggered] = await tracked();
+      assert.equal(said, `started ${spec.workflow} as ${triggered!.workflowId} (schedule ${spec.id})`);
+      await until('visibility caught up', async () => (await running()).length === 1);
+      await fireWhile(triggered!, 1);
+
+      // A retry while it runs: one more run once it ends, never beside it.
+      assert.equal(
+        await temporalRetry(client, first!.workflowId, queue, WORKFLOWS, [job]),
+        `retry of ${first!.workflowId}, schedule ${spec.id} runs ${spec.workflow} once more when its run in ` +
+          `progress (${triggered!.workflowId}) ends`,
+      );
+      assert.deepEqual(await tracked(), [triggered]);
+      await client.workflow.getHandle(triggered!.workflowId).terminate('test: the triggered run ends');
+      await until('the retry started after it', async () => {
+        const now = await tracked();
+        return now.length === 1 && now[0]!.firstExecutionRunId !== triggered!.firstExecutionRunId;
+      });
+      await until('one run of the job', async () => (await running()).length === 1);
+    } finally {
+      await schedule.delete().catch(() => undefined);
       for await (const w of client.workflow.list({ query: `TaskQueue = "${queue}" AND ExecutionStatus = "Running"` }))
         await client.workflow
           .getHandle(w.workflowId, w.runId)
