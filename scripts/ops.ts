@@ -72,7 +72,13 @@ async function embedded(
   store: Store,
   config: Config,
 ): Promise<string[]> {
-  if (cmd.cmd === 'status') return embeddedStatus(store);
+  if (cmd.cmd === 'status')
+    return embeddedStatus(
+      store,
+      Date.now(),
+      // The pid file is on this host: over MongoDB the worker may run on another.
+      store.kind === 'embedded' ? { pid: liveEmbeddedWorker(config.DATA_DIR), dataDir: config.DATA_DIR } : undefined,
+    );
   if (cmd.cmd === 'runs') return embeddedRuns(store, cmd);
   const gone = await recordGoneWorkerRuns(store, config);
   switch (cmd.cmd) {

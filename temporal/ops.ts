@@ -27,7 +27,8 @@ export class OpsError extends Error {
 }
 
 export const USAGE = `usage: npm run ops -- <command>
-  status                                      mode, store, sync checkpoint and lag, runs by status, last failures
+  status                                      mode, store, whether the service runs (embedded store), sync
+                                              checkpoint and lag, runs by status, last failures
   runs [--failed] [--limit N] [--workflow W]  recorded runs, newest first
   retry <runId>                               run a finished run's workflow again with the same input
   trigger <job>                               run a scheduled job now (jobs: temporal/schedules.ts)
@@ -234,13 +235,36 @@ export async function embeddedSyncRun(
 
 const STATUSES: readonly RunStatus[] = ['queued', 'running', 'completed', 'failed', 'cancelled'];
 
-export async function embeddedStatus(store: Store, nowMs: number = Date.now()): Promise<string[]> {
+/**
+ * `worker`: over the embedded store, the pid of the embedded worker running on DATA_DIR, or null when none does
+ * (npm start stopped, or killed: its sync health and its `running` runs are what it left, and nothing moves them);
+ * undefined where the worker may run on another host (MongoDB).
+ */
+export async function embeddedStatus(
+  store: Store,
+  nowMs: number = Date.now(),
+  worker?: { pid: number | null; dataDir: string },
+): Promise<string[]> {
   const runs = store.collection(RUNS);
   const counts = await Promise.all(STATUSES.map((s) => runs.count('byStatus', { eq: [s] })));
   const failures = await runs.find('byStatus', { eq: ['failed'], reverse: true, limit: 5 });
+  const running = counts[STATUSES.indexOf('running')] ?? 0;
+  const service = !worker
+    ? []
+    : worker.pid !== null
+      ? [`service: running (embedded worker pid ${worker.pid} on DATA_DIR=${worker.dataDir})`]
+      : [
+          `service: STOPPED: no embedded worker runs on DATA_DIR=${worker.dataDir}; the sync and the jobs resume at the next npm start`,
+          ...(running
+            ? [
+                `  ${running} run(s) shown running were left by a service that stopped without ending them; the next start (or an ops command that queues a run) records them failed (interrupted)`,
+              ]
+            : []),
+        ];
   return [
     'mode: embedded (in-process runner; TEMPORAL_ADDRESS is not set)',
     `store: ${store.kind}`,
+    ...service,
     ...(await syncStatus(store, nowMs)),
     `runs: ${STATUSES.map((s, i) => `${counts[i] ?? 0} ${s}`).join(', ')}`,
     ...(failures.length ? ['last failures:', ...runsTable(failures).map((l) => `  ${l}`)] : []),

@@ -368,6 +368,12 @@ describe('ops command (embedded mode): what it refuses', function () {
     });
     try {
       writeFileSync(join(dir, 'embedded-worker.pid'), String(worker.pid));
+      const status = await ops(dir, 'status');
+      assert.match(
+        status.stdout,
+        new RegExp(`^service: running \\(embedded worker pid ${worker.pid} on DATA_DIR=`, 'm'),
+      );
+      assert.doesNotMatch(status.stdout, /STOPPED|left by a service/);
       const refused = await ops(dir, 'sync', 'restart');
       assert.equal(refused.code, 2, refused.stdout + refused.stderr);
       assert.match(refused.stderr, new RegExp(`^the sync has a running run \\(${left._id}\\)`));
@@ -375,8 +381,17 @@ describe('ops command (embedded mode): what it refuses', function () {
       worker.kill('SIGKILL');
       await new Promise((r) => worker.once('exit', r));
     }
-    // The worker is gone (its pid file stays after a SIGKILL): the run can never finish, and the operator, told to
-    // stop the service and run the command again, has nothing left to stop.
+    // The worker is gone (its pid file stays after a SIGKILL): the run can never finish. Status says so instead of
+    // showing a service at work, and the operator, told to stop the service and run the command again, has nothing
+    // left to stop.
+    const status = await ops(dir, 'status');
+    assert.equal(status.code, 0, status.stdout + status.stderr);
+    assert.match(status.stdout, /^service: STOPPED: no embedded worker runs on DATA_DIR=/m);
+    assert.match(
+      status.stdout,
+      /^ {2}1 run\(s\) shown running were left by a service that stopped without ending them/m,
+    );
+    assert.match(status.stdout, /^runs: \d+ queued, 1 running,/m);
     const r = await ops(dir, 'sync', 'restart');
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(
