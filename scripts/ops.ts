@@ -7,7 +7,8 @@ import { ServiceError } from '@temporalio/client';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { KeysCommandError, KEYS_USAGE, parseKeysArgs, runKeysCommand } from '../api/access/ops-keys.js';
-import { ConfigError, loadConfig, StartupError, type Config } from '../config/index.js';
+import { StoreTimeoutError, withinMs } from '../api/store-budget.js';
+import { ConfigError, loadConfig, redactUri, StartupError, type Config } from '../config/index.js';
 import { ACCESS_COLLECTIONS } from '../mongo/collections/access.js';
 import { openStore } from '../mongo/open.js';
 import type { Store } from '../mongo/store.js';
@@ -52,6 +53,33 @@ async function openOpsStore(config: Config, opts: { readOnly: boolean }): Promis
 }
 
 /**
+ * How long `status` and `runs` wait for the store's answers once it is open (the open itself is bounded by the
+ * driver's connect and server-selection timeouts). A store that answers at all answers their few indexed reads in
+ * milliseconds; a MongoDB server that stopped answering without closing its connections (a frozen process, a stalled
+ * disk) is waited for without end by the driver (it sets no socket timeout), and so was the operator.
+ */
+const OPS_READ_MS = 15_000;
+
+/**
+ * Closes the store after a command; its writes were acknowledged already. The driver's close waits on operations a
+ * frozen server never answers (measured: 25 s and more after `status` gave up on it), so it is given 2 s.
+ */
+function closeOpsStore(store: Store): Promise<void> {
+  return withinMs(store.close(), 2_000).catch(() => undefined);
+}
+
+/** `read`'s answer, or a StartupError naming the store (exit 1, one line) once OPS_READ_MS passed first. */
+async function readBounded<T>(config: Config, read: Promise<T>): Promise<T> {
+  try {
+    return await withinMs(read, OPS_READ_MS);
+  } catch (e) {
+    if (!(e instanceof StoreTimeoutError)) throw e;
+    const where = config.MONGODB_URI ? `MONGODB_URI=${redactUri(config.MONGODB_URI)}` : `DATA_DIR=${config.DATA_DIR}`;
+    throw new StartupError(`the store (${where}) did not answer within ${OPS_READ_MS / 1000} s`);
+  }
+}
+
+/**
  * Over the embedded store, runs left `running` while no embedded worker runs on DATA_DIR (npm start killed, the
  * machine gone down) are recorded interrupted before a command queues a run, as the service records them at its next
  * start: they can never finish, and `sync restart`, `resync`, `retry` and `trigger` refused beside them ('stop the
@@ -73,13 +101,16 @@ async function embedded(
   config: Config,
 ): Promise<string[]> {
   if (cmd.cmd === 'status')
-    return embeddedStatus(
-      store,
-      Date.now(),
-      // The pid file is on this host: over MongoDB the worker may run on another.
-      store.kind === 'embedded' ? { pid: liveEmbeddedWorker(config.DATA_DIR), dataDir: config.DATA_DIR } : undefined,
+    return readBounded(
+      config,
+      embeddedStatus(
+        store,
+        Date.now(),
+        // The pid file is on this host: over MongoDB the worker may run on another.
+        store.kind === 'embedded' ? { pid: liveEmbeddedWorker(config.DATA_DIR), dataDir: config.DATA_DIR } : undefined,
+      ),
     );
-  if (cmd.cmd === 'runs') return embeddedRuns(store, cmd);
+  if (cmd.cmd === 'runs') return readBounded(config, embeddedRuns(store, cmd));
   const gone = await recordGoneWorkerRuns(store, config);
   switch (cmd.cmd) {
     case 'retry':
@@ -126,9 +157,11 @@ async function temporal(
     // The store's lines first, printed before Temporal is asked: with Temporal down the operator still sees the sync.
     const store = await openOpsStore(config, { readOnly: true });
     try {
-      console.log((await temporalStoreStatus(store, address, config.TEMPORAL_NAMESPACE)).join('\n'));
+      console.log(
+        (await readBounded(config, temporalStoreStatus(store, address, config.TEMPORAL_NAMESPACE))).join('\n'),
+      );
     } finally {
-      await store.close();
+      await closeOpsStore(store);
     }
   }
   const t = await connectTemporal(config).catch((e: unknown) => {
@@ -196,7 +229,7 @@ async function main(argv: readonly string[]): Promise<void> {
     try {
       lines = await embedded(cmd, store, config);
     } finally {
-      await store.close();
+      await closeOpsStore(store);
     }
   }
   console.log(lines.join('\n'));
