@@ -414,12 +414,18 @@ export function createStakingActivities(deps: StakingDeps) {
         return slot === undefined ? { _id, rewards: String(r) } : { _id, rewards: String(r), slot };
       });
       // An unchanged balance keeps the slot it was first read at: a withdrawal takes the whole balance, so none was
-      // made since. A document without a slot (written before it was kept) gets one.
+      // made since. Unless the account changed after that slot: a reading kept at the tip before it while the ledger
+      // moved (rewardBalances) can already hold a withdrawal and the next boundary's credit; kept, the wallet would
+      // take that withdrawal off the balance until the balance next changed (an epoch or more). A document without a
+      // slot (written before it was kept) gets one.
+      const accountSlot = new Map(registered.map((a) => [a._id, a.slot]));
       await replaceChanged(
         store,
         STAKE_REWARDS,
         balances,
-        (prev, next) => prev.rewards === next.rewards && (prev.slot !== undefined || next.slot === undefined),
+        (prev, next) =>
+          prev.rewards === next.rewards &&
+          (prev.slot === undefined ? next.slot === undefined : (accountSlot.get(prev._id) ?? 0) <= prev.slot),
       );
       return { pools: docs.length, epoch };
     },

@@ -10,10 +10,11 @@ import { createDerivedActivities } from '../../activities/derived/index.js';
 import { createStakingActivities } from '../../activities/staking/index.js';
 import { rewardAddress, stakeAddressOf } from '../../cardano/address.js';
 import type { Block } from '../../cardano/chain/types.js';
-import type { Devnet } from '../../devnet/index.js';
+import { connectOgmios } from '../../activities/chain/ogmios-client.js';
+import { startDevnet, type Devnet } from '../../devnet/index.js';
 import { STAKE_REWARDS } from '../../mongo/collections/staking.js';
 import { serveTestApp } from '../api/seed.js';
-import { syncAll, syncedDevnet, type tempStore } from '../sync/helpers.js';
+import { syncAll, syncedDevnet, tempStore } from '../sync/helpers.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
 const NOW = Date.UTC(2026, 10, 20, 12);
@@ -79,5 +80,72 @@ describe('wallet rewards against the devnet ledger', function () {
     } finally {
       await api.close();
     }
+  });
+});
+
+describe('wallet rewards after a reading under a moving ledger', function () {
+  this.timeout(240_000);
+  let devnet: Devnet;
+  let chain: ChainSource;
+  let env: Awaited<ReturnType<typeof tempStore>>;
+
+  before(async () => {
+    devnet = await startDevnet({
+      seed: 'wallet-rewards-moving',
+      backfillHours: 6,
+      now: () => NOW,
+      blockMs: 0,
+      forkRate: 0,
+      epochLength: 3600,
+    });
+    chain = await connectOgmios(devnet.url);
+    env = await tempStore();
+    await syncAll(env.store, chain, 97);
+  });
+  after(async () => {
+    await chain?.close();
+    await devnet?.close();
+    await env?.cleanup();
+  });
+
+  /** Stake keys whose wallet rewards differ from the ledger's reward balance (queryLedgerState/rewardAccountSummaries). */
+  async function walletsOffLedger(): Promise<string[]> {
+    const summaries = await chain.query<{ credential: string; rewards: unknown }[]>(
+      'queryLedgerState/rewardAccountSummaries',
+    );
+    assert.ok(summaries.length > 20);
+    const api = await serveTestApp(env.store);
+    const off: string[] = [];
+    try {
+      for (const r of summaries) {
+        const stake = rewardAddress('mainnet', r.credential);
+        const res = await api.get(`/api/v1/wallet/${stake}`);
+        if (res.status !== 200) continue; // a key with no address on chain has no wallet
+        if ((res.body as Json).rewardsLovelace !== String(lovelace(r.rewards))) off.push(stake);
+      }
+    } finally {
+      await api.close();
+    }
+    return off;
+  }
+
+  it('a balance read while the ledger moved is read again once the next run finds a withdrawal after its slot', async () => {
+    // A devnet generating its history while the run reads (npm start's streamed backfill) adopts blocks between every
+    // tip answer and the reward reading: three attempts all see the tip move, and each reading is kept at the tip
+    // before it, older than the state it holds. Here 200 blocks (over an epoch) are made before each reading.
+    const moving = Object.create(chain) as ChainSource;
+    moving.query = async <T>(method: string, params?: Record<string, unknown>): Promise<T> => {
+      if (method === 'queryLedgerState/rewardAccountSummaries') for (let i = 0; i < 200; i++) devnet.step();
+      return chain.query<T>(method, params);
+    };
+    await createStakingActivities({ store: env.store, chain: moving }).recomputeStakePools();
+    await syncAll(env.store, chain, 97);
+    // A key that withdrew after the kept tip and was credited at the next boundary shows less than the ledger holds.
+    const before = await walletsOffLedger();
+    assert.ok(before.length > 0, 'a withdrawal and a reward credit between the kept tip and the reading');
+
+    // The next run reads a still ledger: every key's rewards are the ledger's, the balances unchanged since included.
+    await createStakingActivities({ store: env.store, chain }).recomputeStakePools();
+    assert.deepEqual(await walletsOffLedger(), []);
   });
 });
