@@ -111,6 +111,12 @@ function keysFit(s: Step): boolean {
   return true;
 }
 
+/**
+ * The key under which lmdb keeps a sub-database's shared record structures (the field lists of its document shapes,
+ * each by a record id). Every process caches them once read and asks the store again only for an id it does not know.
+ */
+const STRUCTURES = Symbol.for('structures');
+
 /** The msgpack encoder lmdb made for a sub-database (with its shared record structures); absent from the typings. */
 const encoderOf = (db: DocsDb): { encode(value: unknown): Uint8Array } =>
   (db as unknown as { encoder: { encode(value: unknown): Uint8Array } }).encoder;
@@ -317,7 +323,7 @@ class EmbeddedStore implements Store {
     const docs = this.root.openDB<Doc, string>({
       name: `docs:${name}`,
       encoding: 'msgpack',
-      sharedStructuresKey: Symbol.for('structures'),
+      sharedStructuresKey: STRUCTURES,
       // Objects written as plain maps (see isRecordShaped) read back as objects, not as Maps.
       ...packing,
     }) as DocsDb | undefined;
@@ -481,8 +487,13 @@ class EmbeddedStore implements Store {
     // the blocks and transactions cleared under a kept checkpoint, and the sync resumed over them (history lost).
     this.root.transactionSync(() => {
       for (const h of handles) {
+        // The record structures survive the clear, so a record id keeps its shape for the store's life: lmdb's clear
+        // drops them, the next write gave a new shape the first id again, and a process that had read the collection
+        // before (the API beside the resync run) decoded the new documents with the old shape's field names.
+        const structures = h.docs.getBinary(STRUCTURES as unknown as string);
         h.docs.clearSync();
         h.idx.clearSync();
+        if (structures) h.docs.putSync(STRUCTURES as unknown as string, lmdb.asBinary(structures) as unknown as Doc);
       }
     });
   }

@@ -8,13 +8,15 @@
  *    changes, until it reaches `target`.
  *  clear-killed <path>: clears the outputs and the batches (in that order) and is killed with SIGKILL by the clear of
  *    the batches, after the outputs' (a process killed part-way through `ops resync`'s clear).
+ *  clear-put <path> <json>: clears the batches, then writes the document given (a resync's clear and its first write,
+ *    while another process keeps reading).
  *  exit-mid-write <path> <size> <how>: commits batch 0, then ends (`exitNow`, or `process.exit`) while batch 1's write
  *    waits for this thread to run its transaction callback (the embedded worker told its parent is gone).
  */
 import { openEmbeddedStore } from '../../mongo/adapters/embedded.js';
 import { exitNow } from '../../scripts/exit-now.js';
 import { put, type WriteOp } from '../../mongo/store.js';
-import { CHILD_BATCHES, CHILD_OUTPUTS, childOutput } from './child-data.js';
+import { CHILD_BATCHES, CHILD_OUTPUTS, childOutput, type ChildBatchDoc } from './child-data.js';
 
 const [mode, path, a, b] = process.argv.slice(2) as [string, string, string, string];
 
@@ -67,6 +69,13 @@ if (mode === 'write' || mode === 'write-known') {
   };
   await store.clear([CHILD_OUTPUTS.name, CHILD_BATCHES.name]);
   process.stdout.write('survived\n');
+} else if (mode === 'clear-put') {
+  const store = await openEmbeddedStore({ path });
+  await store.ensureIndexes([CHILD_BATCHES]);
+  await store.clear([CHILD_BATCHES.name]);
+  await store.write([put(CHILD_BATCHES, JSON.parse(a) as ChildBatchDoc)]);
+  await store.close();
+  process.stdout.write('done\n');
 } else if (mode === 'exit-mid-write') {
   const store = await openEmbeddedStore({ path });
   await store.ensureIndexes([CHILD_OUTPUTS, CHILD_BATCHES]);

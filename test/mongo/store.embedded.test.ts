@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import * as lmdb from 'lmdb';
 import { openEmbeddedStore, openMemoryStore } from '../../mongo/adapters/embedded.js';
 import { defineCollection, put, type CollectionSpec, type Store } from '../../mongo/store.js';
-import { CHILD_BATCHES, CHILD_OUTPUTS, childOutput } from './child-data.js';
+import { CHILD_BATCHES, CHILD_OUTPUTS, childOutput, type ChildBatchDoc } from './child-data.js';
 import { storeContract } from './store-contract.js';
 
 const CHILD = new URL('./store-child.ts', import.meta.url).pathname;
@@ -287,6 +287,32 @@ describe('embedded store (lmdb) only', function () {
       assert.deepEqual(await after.collection(CHILD_OUTPUTS).get(outputs[3]!._id), outputs[3]);
     } finally {
       await after.close();
+    }
+  });
+
+  it('a process reading beside a clear (ops resync) decodes the documents written after it as written', async () => {
+    // Documents are stored as msgpack records whose shapes (field lists) are kept once per collection and cached by
+    // every process that read them; a clear that dropped those shapes let the writer give a new shape an id the
+    // reader still knew as the old one: the API read the next market overview with the old overview's field names
+    // ('Data read, but end of buffer not reached', a 500) or, shapes of one length, silently as the wrong fields.
+    const before = { _id: 'before', n: 1, size: 2 };
+    const after = { _id: 'after', label: 'resynced', n: 7 } as unknown as ChildBatchDoc;
+    const first = child(['clear-put', dir, JSON.stringify(before)]);
+    assert.equal((await first.exited).code, 0);
+    const reader = await openEmbeddedStore({ path: dir, readOnly: true });
+    try {
+      assert.deepEqual(await reader.collection(CHILD_BATCHES).get('before'), before);
+      const second = child(['clear-put', dir, JSON.stringify(after)]);
+      assert.equal((await second.exited).code, 0);
+      assert.equal(await reader.collection(CHILD_BATCHES).get('before'), null);
+      assert.deepEqual(await reader.collection(CHILD_BATCHES).get('after'), after);
+      assert.deepEqual(
+        await reader.collection(CHILD_BATCHES).find('_id'),
+        [after],
+        'the kept structures are no document',
+      );
+    } finally {
+      await reader.close();
     }
   });
 
