@@ -128,7 +128,7 @@ export const CONFIG_KEYS = {
     '48',
   ),
   DEVNET_BLOCK_MS: key(
-    'Wall-clock milliseconds between live devnet blocks (each carries ~20 s of chain time).',
+    'Wall-clock milliseconds between the live devnet’s ticks; each publishes the blocks whose slot has come (one per ~20 s of chain time on average), so its tip follows the clock.',
     int(50, 3_600_000),
     '20000',
   ),

@@ -1,7 +1,8 @@
 /**
  * The devnet: a deterministic simulated Cardano network (Conway era, mainnet-style addresses) that speaks
- * Ogmios v6 JSON-RPC over WebSocket. It backfills `backfillHours` of chain time ending at now, then makes a
- * block every `blockMs` of wall-clock time (each ~20 slots of chain time), with occasional 1–3 block forks.
+ * Ogmios v6 JSON-RPC over WebSocket. It backfills `backfillHours` of chain time ending at now, then every `blockMs` of
+ * wall-clock time publishes the blocks whose slot has come (one per ~20 slots of chain time on average), with
+ * occasional 1–3 block forks.
  * The canonical chain depends only on the seed (and the system start); forks only add events around it.
  */
 import type { TipObj } from '../cardano/chain/types.js';
@@ -20,7 +21,7 @@ export interface DevnetOptions {
   seed: string;
   /** Chain time generated at start, ending at `now` (DEVNET_BACKFILL_HOURS). */
   backfillHours: number;
-  /** Wall-clock ms between live blocks (DEVNET_BLOCK_MS); 0 or non-finite = no live blocks. */
+  /** Wall-clock ms between live ticks (DEVNET_BLOCK_MS), each publishing what is due; 0 or non-finite = no live blocks. */
   blockMs: number;
   /** Probability per canonical block that 1–3 orphan blocks and a RollBackward follow it. */
   forkRate: number;
@@ -42,6 +43,15 @@ export interface DevnetOptions {
 
 /** Blocks per chunk of a streamed backfill (a few ms of generation between the server's turns). */
 const STREAM_CHUNK_BLOCKS = 64;
+/**
+ * Most live steps (blocks, orphans, rollbacks) one timer tick publishes: every step whose slot has come, so the tip
+ * keeps pace with the clock. One step per tick let it fall behind for good: block gaps average the 20 s of a tick,
+ * so the tip's slot did a random walk kept from ever running ahead of the clock, and each fork step (an orphan, its
+ * rollback) spent a tick without moving it — at the default fork rate the tip was 4 to 17 minutes behind the clock
+ * within a day and 75 minutes after two, which is the `sync.lagSeconds` of a service at the tip and empties the
+ * 5-minute windows. Bounded so a tick after a long pause (a suspended machine) stays short; the next ticks go on.
+ */
+const LIVE_STEPS_PER_TICK = 64;
 
 export interface Devnet {
   url: string;
@@ -133,7 +143,11 @@ export async function startDevnet(opts: DevnetOptions): Promise<Devnet> {
   })();
   void backfilled.then(() => {
     if (!closed && Number.isFinite(opts.blockMs) && opts.blockMs > 0)
-      timers.push(setInterval(() => chain.tick(nowSlot()), opts.blockMs));
+      timers.push(
+        setInterval(() => {
+          for (let n = 0; n < LIVE_STEPS_PER_TICK && chain.tick(nowSlot()); n++);
+        }, opts.blockMs),
+      );
   });
   // Deflate old blocks in small batches (a few ms each), so the backfill itself stays fast and followers
   // streaming the history are never blocked for long.

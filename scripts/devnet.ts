@@ -58,7 +58,7 @@ async function main() {
   console.log(
     `devnet (Ogmios v6 JSON-RPC) at ${devnet.url}: tip height ${tip.height}, slot ${tip.slot}, id ${tip.id} ` +
       `(${devnet.canonicalBlocks().length} blocks generated in ${Date.now() - started} ms; ` +
-      `a new block every ${config.DEVNET_BLOCK_MS} ms)`,
+      `live blocks at their slot time, checked every ${config.DEVNET_BLOCK_MS} ms)`,
   );
 }
 

@@ -284,7 +284,9 @@ class MarketBlock {
       poolIds,
       primaryPoolId: primaryPool(pools),
       firstPoolSlot: first ? this.slot : prev.firstPoolSlot,
-      firstPoolExact: first ? pool.createdExact : prev.firstPoolExact,
+      // A pool first seen without its creation (older than the indexed chain, e.g. from SYNC_START_POINT) joining
+      // later says the token had a pool before the one seen created: its first pool time is then only a bound.
+      firstPoolExact: first ? pool.createdExact : prev.firstPoolExact && (known || pool.createdExact),
     };
     if (!existing || !known || next.primaryPoolId !== prev.primaryPoolId)
       this.state.put(TOKENS, { ...next, slot: this.slot });

@@ -328,6 +328,25 @@ describe('devnet', function () {
         assert.ok(d.systemStartMs + e.slot * 1000 <= nowMs, `block ${e.height} is not dated ahead`);
   });
 
+  it('keeps its tip at the clock: a tick publishes every block whose slot has come, forks included', async () => {
+    // The clock jumps ten minutes past the backfilled tip (~30 blocks due, and the orphans of their forks). With one
+    // step per tick the tip fell behind the clock for good (gaps average a tick's 20 s; fork steps move nothing): the
+    // first tick after the jump must bring the tip back within the longest block gap (240 slots) of the clock.
+    let nowMs = FIXED_NOW();
+    const d = await devnet({ backfillHours: 0.5, blockMs: 1000, forkRate: 0.2, now: () => nowMs });
+    const backfilled = d.tip();
+    nowMs += 10 * 60_000;
+    const nowSlot = Math.floor((nowMs - d.systemStartMs) / 1000);
+    // A tick runs whole between two turns of this loop: the first change seen is the first tick's work.
+    const deadline = Date.now() + 10_000;
+    while (d.tip().id === backfilled.id && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    const tip = d.tip();
+    assert.ok(tip.height >= backfilled.height + 20, `${tip.height - backfilled.height} blocks in the first tick`);
+    assert.ok(nowSlot - tip.slot <= 240, `the tip is ${nowSlot - tip.slot} s behind the clock`);
+    for (const e of d.events())
+      if (e.kind === 'forward') assert.ok(e.slot <= nowSlot, `block ${e.height} is not dated ahead`);
+  });
+
   it('makes live blocks at the tip: a waiting nextBlock is answered when the next block arrives', async () => {
     // A clock running 1000x the wall clock, so the next block's slot comes within a few ticks.
     const t0 = Date.now();

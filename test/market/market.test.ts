@@ -278,6 +278,29 @@ describe('market sync extension over real Minswap V2 pools and synthetic DEX act
       await early.close();
     }
   });
+
+  it('a token whose older pool is seen after a pool created in range is not new: firstPoolExact turns false', async () => {
+    // A history starting mid-chain (SYNC_START_POINT): a SNEK pool is created in range, then the real ADA/SNEK
+    // Minswap pool, older than the range, is first seen. SNEK had a pool before the indexed chain.
+    const b = new ChainBuilder();
+    const created = b.block([createSundaePool(b, h('late-snek').slice(0, 56), SNEK, 50_000_000_000n, 10n ** 12n).tx]);
+    realBlock12069665(b);
+    const late = await syncMarket(b.clean());
+    try {
+      const pools = await all(late, POOLS);
+      assert.deepEqual(
+        pools.filter((p) => p.tokenB === SNEK).map((p) => [p.dex, p.createdExact]),
+        [
+          ['sundaeswap-v3', true],
+          ['minswap-v2', false],
+        ],
+      );
+      const snek = await late.collection(TOKENS).get(SNEK);
+      assert.deepEqual([snek?.firstPoolSlot, snek?.firstPoolExact], [created.slot, false]);
+    } finally {
+      await late.close();
+    }
+  });
 });
 
 describe('market rollbacks', () => {
