@@ -195,32 +195,52 @@ async function review() {
   $('review').hidden = false;
 }
 
+/** The wallet's latest trades (newest first). */
+const walletTrades = () => getJson(`/api/v1/wallet/${state.address}/trades?limit=50&logos=url`);
+
 async function signAndSubmit() {
   const b = state.built;
   if (!b || !state.api) return;
   $('sign').disabled = true;
   try {
+    // The wallet's trades before this order: none of them can be its trade.
+    const before = await walletTrades().then(
+      (t) => new Set(t.items.map((x) => x.id)),
+      () => null,
+    );
     const witnesses = await state.api.signTx(b.txHex, true);
     const txId = await state.api.submitTx(spliceWitnesses(b.bodyHex, witnesses));
     $('status').hidden = false;
     $('tx-id').textContent = txId;
     $('status-text').textContent = 'Submitted by your wallet. Waiting for the order to reach the chain…';
-    watchTrade(txId);
+    watchTrade(txId, before, state.quote);
   } catch (e) {
     showError('error', `Not submitted: ${e.message || e.info || e}`);
     $('sign').disabled = false;
   }
 }
 
-/** Polls the wallet's trades until the order shows up and the batcher completes or refunds it. */
-function watchTrade(txId) {
+/**
+ * Polls the wallet's trades until the order shows up and the batcher completes or refunds it. A pending trade is
+ * listed under the order's transaction; once executed or cancelled, under that transaction instead, so the trade is
+ * followed by its id. If the order was executed before the page ever saw it pending, its trade is the wallet's one of
+ * this pair that was not there `before` submission. Nothing else is: the wallet's earlier trades are not this order.
+ */
+function watchTrade(txId, before, quote) {
   let tries = 0;
+  let tradeId = null;
+  const isNew = (x) =>
+    before !== null &&
+    !before.has(x.id) &&
+    x.tokenIn.unit === quote.tokenIn.unit &&
+    x.tokenOut.unit === quote.tokenOut.unit;
   const poll = async () => {
     tries++;
     try {
-      const t = await getJson(`/api/v1/wallet/${state.address}/trades?limit=20&logos=url`);
-      const mine = t.items.find((x) => x.txHash === txId || x.orderTxHash === txId) || t.items[0];
+      const t = await walletTrades();
+      const mine = t.items.find((x) => (tradeId !== null ? x.id === tradeId : x.txHash === txId || isNew(x)));
       if (mine) {
+        tradeId = mine.id;
         const el = $('trade-status');
         el.textContent = `Trade ${mine.status}: ${fmt(mine.amountIn)} ${mine.tokenIn.displayName} → ${fmt(mine.amountOut)} ${mine.tokenOut.displayName}`;
         el.className = mine.status === 'complete' ? 'ok' : mine.status === 'cancelled' ? 'error' : '';
