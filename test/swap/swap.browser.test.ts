@@ -6,8 +6,9 @@
  * builds that DEX's order, shows every output, gets it signed and submitted; the devnet includes it, its batcher
  * executes it, and /api/v1/wallet/{address}/trades shows the trade pending, then complete. Run once for a pair whose
  * better direct pool is on Minswap V2 and once for one on SundaeSwap V3, then for a wallet with an earlier trade (the
- * page must report its own order, not the wallet's latest trade). The oracle is the devnet ledger: the order
- * output at that DEX's order script, the tokens received. Screenshots land in test/swap/artifacts/ (gitignored).
+ * page must report its own order, not the wallet's latest trade) and for a token sold (its review in the token's
+ * units). The oracle is the devnet ledger: the order output at that DEX's order script, the tokens received.
+ * Screenshots land in test/swap/artifacts/ (gitignored).
  * Skips visibly when /usr/bin/chromium is missing.
  */
 import assert from 'node:assert/strict';
@@ -301,6 +302,74 @@ describe('swap page in a browser: quote, CIP-30 wallet, sign, submit, executed o
     await page.waitForSelector('#trade-status[data-status="complete"]', { timeout: 30_000 });
     const status = (await page.textContent('#trade-status'))!;
     assert.match(status, /^Trade complete: 150 ADA → /, `this order’s trade, not the earlier one: ${status}`);
+    assert.deepEqual(problems, []);
+  });
+
+  it('sells a token: the review shows the tokens locked and kept in the token’s own units, and the trade completes', async () => {
+    const s = stack!;
+    const wallet = new DevnetWallet(s.devnet, 'swap-sell');
+    s.devnet.fund(wallet.address, 2_000n * ADA);
+    s.devnet.step();
+    await s.syncToTip();
+    const pools = (await (await fetch(`${s.url}/api/v1/pools?pageSize=200&logos=url`)).json()) as {
+      items: {
+        dex: string;
+        tokenA: { unit: string };
+        tokenB: { unit: string; decimals: number; displayName: string };
+        tvlAda: number | null;
+      }[];
+    };
+    const token = pools.items
+      .filter((p) => p.dex === 'minswap-v2' && p.tokenA.unit === 'lovelace' && p.tokenB.decimals > 0)
+      .sort((a, b) => (b.tvlAda ?? 0) - (a.tvlAda ?? 0))[0]!.tokenB;
+    const [policy, name] = [token.unit.slice(0, 56), token.unit.slice(56)];
+    const held = () => {
+      let q = 0n;
+      for (const u of s.devnet.ledger.utxosAt(wallet.address)) q += u.value.assets[policy]?.[name] ?? 0n;
+      return q;
+    };
+    // The wallet buys the token first (300 ADA), outside the page.
+    const buy = buildOrderTx({
+      venue: { dex: 'minswap-v2' },
+      utxos: wallet.utxos(),
+      changeAddress: wallet.addressHex,
+      tokenIn: 'lovelace',
+      tokenOut: token.unit,
+      amountIn: 300n * ADA,
+      minOut: 1n,
+    });
+    await wallet.submitTx(spliceWitnesses(buy.bodyHex, wallet.signTx(buy.txHex)));
+    s.devnet.step();
+    s.devnet.step();
+    await s.syncToTip();
+    const before = held();
+    const one = 10n ** BigInt(token.decimals);
+    const sell = before / one / 2n; // whole tokens
+    assert.ok(sell > 0n);
+
+    const { page, problems } = await walletPage(wallet);
+    await page.goto(`${s.url}/swap?in=${token.unit}&out=lovelace&amount=${sell}`);
+    await page.waitForSelector('#q-route:text-matches("pool [0-9]+")');
+    await page.click('button[data-wallet="devnetwallet"]');
+    await page.waitForSelector('#review:not([hidden])');
+    const rows = await page.$$eval('#outputs tbody tr', (trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')),
+    );
+    // Oracle: the wallet's ledger balance of the token, less what the order locks.
+    const grouped = (d: string) => d.replace(/^\d+/, (i) => BigInt(i).toLocaleString('en-US'));
+    const kept = decimalText(before - sell * one, token.decimals).replace(/\.?0+$/, '');
+    assert.equal(rows[0]![4], `${grouped(String(sell))} ${token.displayName}`, 'the order locks the amount sold');
+    assert.equal(rows[1]![4], `${grouped(kept)} ${token.displayName}`, 'the change keeps the rest');
+
+    await page.click('#sign');
+    await page.waitForSelector('#tx-id:text-matches("^[0-9a-f]{64}$")');
+    s.devnet.step();
+    await s.syncToTip();
+    assert.equal(held(), before - sell * one, 'the ledger: the order took what the review showed');
+    s.devnet.step();
+    await s.syncToTip();
+    await page.waitForSelector('#trade-status[data-status="complete"]', { timeout: 30_000 });
+    assert.match((await page.textContent('#trade-status'))!, new RegExp(`^Trade complete: ${grouped(String(sell))} `));
     assert.deepEqual(problems, []);
   });
 });

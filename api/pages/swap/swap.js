@@ -39,6 +39,14 @@ function toBase(amount, decimals) {
   return BigInt((i || '0') + f.slice(0, decimals).padEnd(decimals, '0'));
 }
 
+/** A base-unit quantity as a decimal amount with `decimals` digits, exact (thousands grouped, no trailing zeros). */
+function fromBase(quantity, decimals) {
+  const s = quantity.toString().padStart(decimals + 1, '0');
+  const whole = BigInt(s.slice(0, s.length - decimals)).toLocaleString('en-US');
+  const fraction = s.slice(s.length - decimals).replace(/0+$/, '');
+  return fraction ? `${whole}.${fraction}` : whole;
+}
+
 async function getJson(path) {
   const res = await fetch(path, { headers: { accept: 'application/json' } });
   const body = await res.json().catch(() => ({}));
@@ -170,6 +178,12 @@ async function review() {
     minOut: minReceived(v),
   });
   state.built = built;
+  // Outputs hold base units: the pair's tokens are shown in their own units, any other token as base units.
+  const known = new Map([q.tokenIn, q.tokenOut].map((a) => [a.unit, a]));
+  const tokenText = (unit, qty) => {
+    const a = known.get(unit);
+    return a ? `${fromBase(qty, a.decimals)} ${a.displayName}` : `${qty} base units of ${unit}`;
+  };
   $('r-fee').textContent = ada(built.fee);
   $('r-inputs').textContent = String(built.inputs.length);
   const body = $('outputs').querySelector('tbody');
@@ -182,7 +196,7 @@ async function review() {
       o.role === 'order' ? `${VENUES[dex]} order (script)` : 'change (your wallet)',
       o.address,
       ada(o.lovelace),
-      o.assets.map(([u, qty]) => `${qty} ${u === q.tokenIn.unit ? q.tokenIn.displayName : u}`).join(', ') || '—',
+      o.assets.map(([u, qty]) => tokenText(u, qty)).join(', ') || '—',
       o.datum ? `inline order datum (${o.datum.length / 2} bytes)` : '—',
     ];
     for (const c of cells) {
