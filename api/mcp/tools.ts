@@ -76,6 +76,12 @@ const POLICY = str('NFT collection policy id (56 hex characters).', {
   pattern: '^[0-9a-fA-F]{56}$',
   'x-expected': 'an NFT policy id (56 hex), not a collection name (call list_nft_collections with query to find it)',
 });
+/*
+ * `max` keeps a tool's largest answer under 25,000 tokens (≈ characters / 4; agents' clients refuse or cut a larger
+ * result): a list pages with `cursor` or `page` instead (checked by test/mcp/tools.test.ts). A trade is ~320 tokens
+ * (two assets with their logo URLs), a wallet position ~125, an NFT listing ~220 (more for a bundle), a token row
+ * ~420, a governance action ~410.
+ */
 const LIMIT = (dflt: number, max = 200) => int(`How many items (1-${max}).`, 1, max, dflt);
 /** A list tool's `query`: the REST lists' rule (api/schemas/common.ts searchText), published in the schema. */
 const QUERY = (description: string, max = 100) =>
@@ -218,13 +224,19 @@ const STAKE_POOLS_OUT: ObjectSchema = (() => {
   return extend(base, {}, ['page', 'pageSize']);
 })();
 
+/** Swaps of the last 24 h a get_wallet answer lists (beside up to 50 positions: both within the token budget). */
+const WALLET_TRADES = 20;
+
 const WALLET_OUT = extend(restOut('getWallet'), {
   trades24h: {
     type: 'object',
     required: ['count', 'items'],
     properties: {
       count: { type: 'integer', description: 'Swaps of the wallet in the last 24 h (up to 200 counted).' },
-      items: (restOut('getWalletTrades').properties.items ?? {}) as JsonSchema,
+      items: {
+        ...(restOut('getWalletTrades').properties.items as JsonSchema),
+        description: `The latest ${WALLET_TRADES} of them; get_recent_trades with address pages through the rest.`,
+      },
     },
   },
 });
@@ -422,7 +434,7 @@ export const TOOL_SET: readonly Tool[] = [
         enum: ['rank', 'trending', 'volume24h', 'liquidity', 'mcap', 'fdv', 'gainers', 'losers', 'new', 'holders'],
         default: 'rank',
       }),
-      limit: LIMIT(20, 100),
+      limit: LIMIT(20, 40),
       page: int('Page number (1-based).', 1, 1000, 1),
       minLiquidityAda: { type: 'number', minimum: 0, description: 'Only tokens with at least this liquidity (ADA).' },
       hideHighRisk: {
@@ -556,7 +568,7 @@ export const TOOL_SET: readonly Tool[] = [
       unit: TOKEN_UNIT,
       poolId: int('Pool id.', 1, 2 ** 31),
       address: str('addr1…, stake1… or $handle.', { minLength: 2, maxLength: 200 }),
-      limit: LIMIT(20),
+      limit: LIMIT(20, 50),
       cursor: CURSOR,
     }),
     outputSchema: RECENT_TRADES_OUT,
@@ -587,7 +599,7 @@ export const TOOL_SET: readonly Tool[] = [
     inputSchema: input(
       {
         address: str('addr1…, stake1… or $handle.', { minLength: 2, maxLength: 200 }),
-        limit: LIMIT(50),
+        limit: LIMIT(50, 50),
       },
       ['address'],
     ),
@@ -603,7 +615,7 @@ export const TOOL_SET: readonly Tool[] = [
       return {
         ...body,
         positions: positions.slice(0, limit),
-        trades24h: { count: recent.length, items: recent.slice(0, limit) },
+        trades24h: { count: recent.length, items: recent.slice(0, WALLET_TRADES) },
       };
     },
   },
@@ -613,7 +625,7 @@ export const TOOL_SET: readonly Tool[] = [
     description:
       'Realised and unrealised profit and loss of a wallet (FIFO, ADA and USD), win rate percent, trade count, volume, top contributing tokens. Only swaps since coverageFrom. Slower: fewer calls per minute.',
     inputSchema: input(
-      { address: str('addr1…, stake1… or $handle.', { minLength: 2, maxLength: 200 }), limit: LIMIT(10, 100) },
+      { address: str('addr1…, stake1… or $handle.', { minLength: 2, maxLength: 200 }), limit: LIMIT(10, 50) },
       ['address'],
     ),
     outputSchema: restOut('getWalletPnl'),
@@ -703,7 +715,7 @@ export const TOOL_SET: readonly Tool[] = [
       {
         policyId: POLICY,
         sort: str('Order.', { enum: ['price_asc', 'price_desc'], default: 'price_asc' }),
-        limit: LIMIT(20),
+        limit: LIMIT(20, 50),
         cursor: CURSOR,
       },
       ['policyId'],
@@ -795,7 +807,7 @@ export const TOOL_SET: readonly Tool[] = [
       'On-chain governance proposals with status, epochs, requested ADA and the current yes/no vote shares (percent of voting power) of DReps and stake pools.',
     inputSchema: input({
       status: str('Only proposals with this status.', { enum: ['active', 'expired', 'removed'] }),
-      limit: LIMIT(20, 100),
+      limit: LIMIT(20, 40),
       query: QUERY('Filter by proposal id, type or title words.'),
     }),
     outputSchema: restOut('listGovernanceProposals'),

@@ -224,6 +224,15 @@ describe('MCP tools through the official client on the devnet', function () {
       assert.notEqual(r.isError, true, text(r));
       return r.structuredContent as Json;
     };
+    /** Every listed token by liquidity, page by page (list_tokens answers at most 40 a call). */
+    const allTokens = async (): Promise<Json[]> => {
+      const items: Json[] = [];
+      for (let page = 1; ; page++) {
+        const p = await call('list_tokens', { sort: 'liquidity', limit: 40, page });
+        items.push(...(p.items as Json[]));
+        if (items.length >= p.total || p.items.length === 0) return items;
+      }
+    };
 
     it('get_token: percent changes are REST fractions × 100, prices equal, safety factors carry values', async () => {
       const [tool, body] = await Promise.all([call('get_token', { unit: s.unit }), rest(`/tokens/${s.unit}`)]);
@@ -248,9 +257,8 @@ describe('MCP tools through the official client on the devnet', function () {
     });
 
     it('safety: the devnet’s witnessed mint policies (single-signature native scripts, no time lock) can mint', async () => {
-      const list = await call('list_tokens', { limit: 100, sort: 'liquidity' });
       const mints = await Promise.all(
-        (list.items as Json[]).map(async (t) => {
+        (await allTokens()).map(async (t) => {
           const tok = await call('get_token', { unit: t.asset.unit });
           return tok.safety?.factors.find((f: Json) => f.name === 'mintPolicy') as Json | undefined;
         }),
@@ -474,6 +482,54 @@ describe('MCP tools through the official client on the devnet', function () {
       assert.equal(tool.rarityRankedOf, collection.supply);
       assert.ok(tool.items.length > 0);
       for (const l of tool.items) assert.ok(l.rarityRank >= 1 && l.rarityRank <= tool.rarityRankedOf, l.id);
+    });
+
+    it('every result stays under 25,000 tokens at the largest limit its schema allows, whatever the list holds', async () => {
+      const tools = (await client.listTools()).tools as Json[];
+      const max = (name: string) => tools.find((t) => t.name === name)!.inputSchema.properties.limit.maximum as number;
+      const tokens = (v: unknown) => JSON.stringify(v).length / 4; // ≈ characters / 4, as the bench counts them
+      // The busiest subjects: the deepest token (s.unit) and its pool, the collection with most listings (s.policy),
+      // the wallet with the most of the token's latest trades.
+      const trades = await rest(`/tokens/${s.unit}/trades?limit=200`);
+      const makers = new Map<string, number>();
+      for (const t of trades.items as Json[]) if (t.maker) makers.set(t.maker, (makers.get(t.maker) ?? 0) + 1);
+      const wallet = [...makers].sort((a, b) => b[1] - a[1])[0]![0];
+      // Each tool at its largest limit, with its lists and how many items each may hold at that limit.
+      const calls: [string, Json, [string, (limit: number) => number][]][] = [
+        ['search', { query: 'a' }, [['hits', (l) => l]]],
+        ['list_tokens', {}, [['items', (l) => l]]],
+        ['get_token_candles', { unit: s.unit, interval: '1m' }, [['candles', (l) => l]]],
+        ['get_recent_trades', { unit: s.unit }, [['items', (l) => l]]],
+        ['get_recent_trades', { poolId: s.poolId }, [['items', (l) => l]]],
+        [
+          'get_wallet',
+          { address: wallet },
+          [
+            ['positions', (l) => l],
+            ['trades24h.items', () => 20],
+          ],
+        ],
+        ['get_wallet_pnl', { address: wallet }, [['tokens', (l) => l]]],
+        ['list_nft_collections', {}, [['items', (l) => l]]],
+        ['get_nft_listings', { policyId: s.policy }, [['items', (l) => l]]],
+        ['list_stake_pools', {}, [['items', (l) => l]]],
+        ['list_governance_actions', {}, [['items', (l) => l]]],
+        ['get_news', {}, [['items', (l) => l]]],
+      ];
+      for (const [name, args, lists] of calls) {
+        const limit = max(name);
+        const r = (await client.callTool({ name, arguments: { ...args, limit } })) as Json;
+        assert.notEqual(r.isError, true, `${name}: ${text(r)}`);
+        // Oracle: this answer with every list filled to what the limit lets it hold, each with copies of its largest
+        // item here (a mainnet list is longer than the devnet's, its items alike).
+        let projected = text(r).length / 4;
+        for (const [path, cap] of lists) {
+          const items = path.split('.').reduce((v: Json, k) => v[k], r.structuredContent as Json) as unknown[];
+          assert.ok(items.length > 0, `${name} ${path}: the devnet gives at least one item`);
+          projected += (cap(limit) - items.length) * Math.max(...items.map(tokens));
+        }
+        assert.ok(projected < 25_000, `${name} at limit ${limit}: ${Math.round(projected)} tokens with full lists`);
+      }
     });
 
     it('two concurrent callers never see each other’s results', async () => {

@@ -293,6 +293,32 @@ describe('Markdown views on a devnet-synced store', function () {
     assert.deepEqual(JSON.parse(twice.text), { error: 'invalid parameter limit: given more than once (send it once)' });
   });
 
+  it('each token table says the order it is in and the floors its list applied, as REST ranks it', async () => {
+    const summary = async (sort: string) => (await get(`/api/md/tokens?sort=${sort}&limit=10`)).text.split('\n')[4]!;
+    // Oracle: the REST list of the same sort (its order, its windows and the floors it echoes).
+    const trending = JSON.parse((await get('/api/v1/tokens?sort=trending&pageSize=10')).text) as {
+      items: { stats: { windows: Record<string, { txns: number }> } }[];
+    };
+    const trades1h = trending.items.map((i) => i.stats.windows['1h']!.txns);
+    assert.deepEqual(
+      trades1h,
+      [...trades1h].sort((a, b) => b - a),
+      'REST trending is by trades in the last hour',
+    );
+    assert.match(await summary('trending'), /tokens, by trades in the last hour\./);
+    assert.match(await summary('rank'), /tokens, by market cap and liquidity combined/);
+    const mcap = JSON.parse((await get('/api/v1/tokens?sort=mcap&pageSize=1')).text) as {
+      filters: { minLiquidity: number; minHolders: number };
+    };
+    assert.deepEqual(mcap.filters, { minLiquidity: 10_000, minHolders: 100 });
+    assert.match(await summary('mcap'), /Only tokens with liquidity of 10,000 ADA or more and 100 holders or more\./);
+    assert.match(
+      await summary('gainers'),
+      /highest 24 h change of the USD price.*Only tokens with liquidity of 10,000 ADA or more\./,
+    );
+    assert.doesNotMatch(await summary('volume24h'), /Only tokens/, 'a list without floors names none');
+  });
+
   it("bad input is a 400 or 404 with the spec's { error }, in short Markdown to a client asking for it, never a 500", async () => {
     const cases: [string, number][] = [
       ['/api/md/token/nothex', 400],

@@ -5,8 +5,10 @@
  * shows the live quote, picks the venue (the Minswap V2 or SundaeSwap V3 direct pool that pays more), connects,
  * builds that DEX's order, shows every output, gets it signed and submitted; the devnet includes it, its batcher
  * executes it, and /api/v1/wallet/{address}/trades shows the trade pending, then complete. Run once for a pair whose
- * better direct pool is on Minswap V2 and once for one on SundaeSwap V3. The oracle is the devnet ledger: the order
- * output at that DEX's order script, the tokens received. Screenshots land in test/swap/artifacts/ (gitignored).
+ * better direct pool is on Minswap V2 and once for one on SundaeSwap V3, then for a wallet with an earlier trade (the
+ * page must report its own order, not the wallet's latest trade) and for a token sold (its review in the token's
+ * units). The oracle is the devnet ledger: the order output at that DEX's order script, the tokens received.
+ * Screenshots land in test/swap/artifacts/ (gitignored).
  * Skips visibly when /usr/bin/chromium is missing.
  */
 import assert from 'node:assert/strict';
@@ -18,6 +20,7 @@ import { MINSWAP_V2 } from '../../cardano/dex/minswap-v2.js';
 import { SUNDAESWAP_V3 } from '../../cardano/dex/sundaeswap-v3.js';
 import { parseAddress } from '../../cardano/address.js';
 import { startStack, type Stack } from '../md/stack.js';
+import { buildOrderTx, spliceWitnesses } from '../../api/pages/swap/order.js';
 import { DevnetWallet } from './wallet.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -90,6 +93,41 @@ describe('swap page in a browser: quote, CIP-30 wallet, sign, submit, executed o
     if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
+  /** A page with a CIP-30 wallet injected: its UTxOs, signatures and submissions are `wallet`'s (test process). */
+  async function walletPage(wallet: DevnetWallet) {
+    const page = await context!.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+    });
+    let submitted = '';
+    await page.exposeFunction('__walletUtxos', () => wallet.utxos());
+    await page.exposeFunction('__walletSign', (tx: string) => wallet.signTx(tx));
+    await page.exposeFunction('__walletSubmit', async (tx: string) => (submitted = await wallet.submitTx(tx)));
+    await page.addInitScript({
+      content: `
+      window.cardano = Object.assign(window.cardano || {}, {
+        devnetwallet: {
+          name: 'Devnet Wallet',
+          apiVersion: '1',
+          icon: '',
+          isEnabled: async () => true,
+          enable: async () => ({
+            getNetworkId: async () => 1,
+            getUtxos: () => window.__walletUtxos(),
+            getChangeAddress: async () => ${JSON.stringify(wallet.addressHex)},
+            getUsedAddresses: async () => [${JSON.stringify(wallet.addressHex)}],
+            getRewardAddresses: async () => [],
+            signTx: (tx, partial) => window.__walletSign(tx),
+            submitTx: (tx) => window.__walletSubmit(tx),
+          }),
+        },
+      });`,
+    });
+    return { page, problems, submitted: () => submitted };
+  }
+
   for (const c of CASES)
     it(`opens /swap from a quote link, signs and submits a ${c.name} order, and sees the trade complete`, async () => {
       const s = stack!;
@@ -120,37 +158,7 @@ describe('swap page in a browser: quote, CIP-30 wallet, sign, submit, executed o
       assert.ok(pool && quote, `a token whose better direct pool is on ${c.name}`);
       assert.ok(quote.link.startsWith(`${s.url}/swap?`), quote.link);
 
-      const page = await context!.newPage();
-      const problems: string[] = [];
-      page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-      page.on('console', (m) => {
-        if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-      });
-      let submitted = '';
-      await page.exposeFunction('__walletUtxos', () => wallet.utxos());
-      await page.exposeFunction('__walletSign', (tx: string) => wallet.signTx(tx));
-      await page.exposeFunction('__walletSubmit', async (tx: string) => (submitted = await wallet.submitTx(tx)));
-      await page.addInitScript({
-        content: `
-        window.cardano = Object.assign(window.cardano || {}, {
-          devnetwallet: {
-            name: 'Devnet Wallet',
-            apiVersion: '1',
-            icon: '',
-            isEnabled: async () => true,
-            enable: async () => ({
-              getNetworkId: async () => 1,
-              getUtxos: () => window.__walletUtxos(),
-              getChangeAddress: async () => ${JSON.stringify(wallet.addressHex)},
-              getUsedAddresses: async () => [${JSON.stringify(wallet.addressHex)}],
-              getRewardAddresses: async () => [],
-              signTx: (tx, partial) => window.__walletSign(tx),
-              submitTx: (tx) => window.__walletSubmit(tx),
-            }),
-          },
-        });`,
-      });
-
+      const { page, problems, submitted: submittedTx } = await walletPage(wallet);
       await page.goto(quote.link);
       await page.waitForSelector('#quote-table:not([hidden])');
       await page.waitForSelector('#q-route:text-matches("pool [0-9]+")').catch(async (e: Error) => {
@@ -180,7 +188,7 @@ describe('swap page in a browser: quote, CIP-30 wallet, sign, submit, executed o
       await page.waitForSelector('#tx-id:text-matches("^[0-9a-f]{64}$")');
       assert.equal(wallet.signed, 1);
       const txId = (await page.textContent('#tx-id'))!;
-      assert.equal(txId, submitted);
+      assert.equal(txId, submittedTx());
 
       // The devnet includes the order: the trade is pending on REST.
       s.devnet.step();
@@ -229,4 +237,139 @@ describe('swap page in a browser: quote, CIP-30 wallet, sign, submit, executed o
       await page.screenshot({ path: join(ARTIFACTS, `swap-${c.dex}.png`), fullPage: true });
       assert.deepEqual(problems, []);
     });
+
+  it('a wallet that traded before: the page follows its own order to complete, not the wallet’s last trade', async () => {
+    const s = stack!;
+    const wallet = new DevnetWallet(s.devnet, 'swap-again');
+    s.devnet.fund(wallet.address, 2_000n * ADA);
+    s.devnet.step();
+    await s.syncToTip();
+    const pools = (await (await fetch(`${s.url}/api/v1/pools?pageSize=200&logos=url`)).json()) as {
+      items: { dex: string; tokenA: { unit: string }; tokenB: { unit: string }; tvlAda: number | null }[];
+    };
+    const unit = pools.items
+      .filter((p) => p.dex === 'minswap-v2' && p.tokenA.unit === 'lovelace')
+      .sort((a, b) => (b.tvlAda ?? 0) - (a.tvlAda ?? 0))[0]!.tokenB.unit;
+    const trades = async () =>
+      (
+        (await (await fetch(`${s.url}/api/v1/wallet/${wallet.address}/trades?logos=url`)).json()) as {
+          items: Trade[];
+        }
+      ).items;
+
+    // The wallet's earlier trade, 50 ADA into the same token, placed and executed before the page opens.
+    const earlier = buildOrderTx({
+      venue: { dex: 'minswap-v2' },
+      utxos: wallet.utxos(),
+      changeAddress: wallet.addressHex,
+      tokenIn: 'lovelace',
+      tokenOut: unit,
+      amountIn: 50n * ADA,
+      minOut: 1n,
+    });
+    await wallet.submitTx(spliceWitnesses(earlier.bodyHex, wallet.signTx(earlier.txHex)));
+    s.devnet.step();
+    s.devnet.step();
+    await s.syncToTip();
+    assert.deepEqual(
+      (await trades()).map((t) => [t.status, t.amountIn]),
+      [['complete', 50]],
+    );
+
+    const { page, problems, submitted } = await walletPage(wallet);
+    // Resolves once the page has read the wallet's trades after the wallet submitted: its first look for the order.
+    const firstLook = new Promise<void>((resolve) => {
+      const afterSubmit = new WeakSet<object>();
+      page.on('request', (r) => {
+        if (submitted() && r.url().includes(`/wallet/${wallet.address}/trades`)) afterSubmit.add(r);
+      });
+      page.on('requestfinished', (r) => afterSubmit.has(r) && resolve());
+    });
+    await page.goto(`${s.url}/swap?in=lovelace&out=${unit}&amount=150`);
+    await page.waitForSelector('#q-route:text-matches("pool [0-9]+")');
+    await page.click('button[data-wallet="devnetwallet"]');
+    await page.waitForSelector('#review:not([hidden])');
+    await page.click('#sign');
+    await page.waitForSelector('#tx-id:text-matches("^[0-9a-f]{64}$")');
+    // The page looks at the wallet's trades at once, before the order is on chain: only the earlier trade is there.
+    await firstLook;
+    s.devnet.step();
+    await s.syncToTip();
+    s.devnet.step();
+    await s.syncToTip();
+    const done = (await trades()).find((t) => t.amountIn === 150);
+    assert.equal(done?.status, 'complete', 'the batcher executed the new order');
+    await page.waitForSelector('#trade-status[data-status="complete"]', { timeout: 30_000 });
+    const status = (await page.textContent('#trade-status'))!;
+    assert.match(status, /^Trade complete: 150 ADA → /, `this order’s trade, not the earlier one: ${status}`);
+    assert.deepEqual(problems, []);
+  });
+
+  it('sells a token: the review shows the tokens locked and kept in the token’s own units, and the trade completes', async () => {
+    const s = stack!;
+    const wallet = new DevnetWallet(s.devnet, 'swap-sell');
+    s.devnet.fund(wallet.address, 2_000n * ADA);
+    s.devnet.step();
+    await s.syncToTip();
+    const pools = (await (await fetch(`${s.url}/api/v1/pools?pageSize=200&logos=url`)).json()) as {
+      items: {
+        dex: string;
+        tokenA: { unit: string };
+        tokenB: { unit: string; decimals: number; displayName: string };
+        tvlAda: number | null;
+      }[];
+    };
+    const token = pools.items
+      .filter((p) => p.dex === 'minswap-v2' && p.tokenA.unit === 'lovelace' && p.tokenB.decimals > 0)
+      .sort((a, b) => (b.tvlAda ?? 0) - (a.tvlAda ?? 0))[0]!.tokenB;
+    const [policy, name] = [token.unit.slice(0, 56), token.unit.slice(56)];
+    const held = () => {
+      let q = 0n;
+      for (const u of s.devnet.ledger.utxosAt(wallet.address)) q += u.value.assets[policy]?.[name] ?? 0n;
+      return q;
+    };
+    // The wallet buys the token first (300 ADA), outside the page.
+    const buy = buildOrderTx({
+      venue: { dex: 'minswap-v2' },
+      utxos: wallet.utxos(),
+      changeAddress: wallet.addressHex,
+      tokenIn: 'lovelace',
+      tokenOut: token.unit,
+      amountIn: 300n * ADA,
+      minOut: 1n,
+    });
+    await wallet.submitTx(spliceWitnesses(buy.bodyHex, wallet.signTx(buy.txHex)));
+    s.devnet.step();
+    s.devnet.step();
+    await s.syncToTip();
+    const before = held();
+    const one = 10n ** BigInt(token.decimals);
+    const sell = before / one / 2n; // whole tokens
+    assert.ok(sell > 0n);
+
+    const { page, problems } = await walletPage(wallet);
+    await page.goto(`${s.url}/swap?in=${token.unit}&out=lovelace&amount=${sell}`);
+    await page.waitForSelector('#q-route:text-matches("pool [0-9]+")');
+    await page.click('button[data-wallet="devnetwallet"]');
+    await page.waitForSelector('#review:not([hidden])');
+    const rows = await page.$$eval('#outputs tbody tr', (trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')),
+    );
+    // Oracle: the wallet's ledger balance of the token, less what the order locks.
+    const grouped = (d: string) => d.replace(/^\d+/, (i) => BigInt(i).toLocaleString('en-US'));
+    const kept = decimalText(before - sell * one, token.decimals).replace(/\.?0+$/, '');
+    assert.equal(rows[0]![4], `${grouped(String(sell))} ${token.displayName}`, 'the order locks the amount sold');
+    assert.equal(rows[1]![4], `${grouped(kept)} ${token.displayName}`, 'the change keeps the rest');
+
+    await page.click('#sign');
+    await page.waitForSelector('#tx-id:text-matches("^[0-9a-f]{64}$")');
+    s.devnet.step();
+    await s.syncToTip();
+    assert.equal(held(), before - sell * one, 'the ledger: the order took what the review showed');
+    s.devnet.step();
+    await s.syncToTip();
+    await page.waitForSelector('#trade-status[data-status="complete"]', { timeout: 30_000 });
+    assert.match((await page.textContent('#trade-status'))!, new RegExp(`^Trade complete: ${grouped(String(sell))} `));
+    assert.deepEqual(problems, []);
+  });
 });

@@ -36,15 +36,25 @@ export function tokenTable(ctx: ViewContext, rows: TokenRow[], offset = 0): stri
   );
 }
 
-const SORT_MEANING: Record<TokenSort, string> = {
-  rank: 'ranked by liquidity-weighted activity',
-  trending: 'most traded by 24 h volume',
-  gainers: 'highest 24 h price change',
-  losers: 'lowest 24 h price change',
-  volume24h: 'by 24 h volume in ADA',
-  mcap: 'by market capitalisation',
-  new: 'newest first (first pool)',
+/** The order of each table, as REST ranks it (spec: /tokens sort semantics; cardano/rankings.ts). */
+const SORT_MEANING: Record<TokenSort, (list: TokenList) => string> = {
+  rank: () => 'by market cap and liquidity combined (their geometric mean)',
+  trending: () => 'by trades in the last hour',
+  gainers: (l) => `highest 24 h change of the ${l.quote} price, among tokens traded in those 24 h`,
+  losers: (l) => `lowest 24 h change of the ${l.quote} price, among tokens traded in those 24 h`,
+  volume24h: () => 'by 24 h volume in ADA',
+  mcap: () => 'by market capitalisation',
+  new: () => 'newest first (first pool)',
 };
+
+/** The floors the list applied (REST echoes them in `filters`): which tokens it leaves out. */
+function floors(f: TokenList['filters']): string {
+  const parts = [
+    f.minLiquidity ? `liquidity of ${num(f.minLiquidity, 0)} ADA or more` : null,
+    f.minHolders ? `${num(f.minHolders, 0)} holders or more` : null,
+  ].filter((p) => p !== null);
+  return parts.length ? ` Only tokens with ${parts.join(' and ')}.` : '';
+}
 
 export function renderTokens(ctx: ViewContext, list: TokenList, sort: TokenSort, limit: number): string {
   const others = TOKEN_SORTS.filter((s) => s !== sort).map((s) => link(s, md(ctx, `/tokens?sort=${s}&limit=${limit}`)));
@@ -52,7 +62,7 @@ export function renderTokens(ctx: ViewContext, list: TokenList, sort: TokenSort,
     head(
       ctx,
       `Cardano tokens: ${sort}`,
-      `Top ${list.items.length} of ${num(list.total, 0)} tokens, ${SORT_MEANING[sort]}. Prices from on-chain DEX pools; read them with the liquidity. ADA/USD ${price(list.adaUsd)}.`,
+      `Top ${list.items.length} of ${num(list.total, 0)} tokens, ${SORT_MEANING[sort](list)}.${floors(list.filters)} Prices from on-chain DEX pools; read them with the liquidity. ADA/USD ${price(list.adaUsd)}.`,
     ),
     computedLine('Figures', list.updatedAt),
     tokenTable(ctx, list.items),

@@ -66,6 +66,10 @@ export interface TokenList {
   total: number;
   sort: string;
   period: string;
+  /** Currency the price changes are ranked in (gainers, losers). */
+  quote: string;
+  /** The floors the list applied: the given ones, else the sort's defaults. */
+  filters: { minLiquidity: number | null; minHolders: number | null };
   adaUsd: number | null;
   updatedAt: string | null;
 }

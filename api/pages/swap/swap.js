@@ -39,6 +39,14 @@ function toBase(amount, decimals) {
   return BigInt((i || '0') + f.slice(0, decimals).padEnd(decimals, '0'));
 }
 
+/** A base-unit quantity as a decimal amount with `decimals` digits, exact (thousands grouped, no trailing zeros). */
+function fromBase(quantity, decimals) {
+  const s = quantity.toString().padStart(decimals + 1, '0');
+  const whole = BigInt(s.slice(0, s.length - decimals)).toLocaleString('en-US');
+  const fraction = s.slice(s.length - decimals).replace(/0+$/, '');
+  return fraction ? `${whole}.${fraction}` : whole;
+}
+
 async function getJson(path) {
   const res = await fetch(path, { headers: { accept: 'application/json' } });
   const body = await res.json().catch(() => ({}));
@@ -170,6 +178,12 @@ async function review() {
     minOut: minReceived(v),
   });
   state.built = built;
+  // Outputs hold base units: the pair's tokens are shown in their own units, any other token as base units.
+  const known = new Map([q.tokenIn, q.tokenOut].map((a) => [a.unit, a]));
+  const tokenText = (unit, qty) => {
+    const a = known.get(unit);
+    return a ? `${fromBase(qty, a.decimals)} ${a.displayName}` : `${qty} base units of ${unit}`;
+  };
   $('r-fee').textContent = ada(built.fee);
   $('r-inputs').textContent = String(built.inputs.length);
   const body = $('outputs').querySelector('tbody');
@@ -182,7 +196,7 @@ async function review() {
       o.role === 'order' ? `${VENUES[dex]} order (script)` : 'change (your wallet)',
       o.address,
       ada(o.lovelace),
-      o.assets.map(([u, qty]) => `${qty} ${u === q.tokenIn.unit ? q.tokenIn.displayName : u}`).join(', ') || '—',
+      o.assets.map(([u, qty]) => tokenText(u, qty)).join(', ') || '—',
       o.datum ? `inline order datum (${o.datum.length / 2} bytes)` : '—',
     ];
     for (const c of cells) {
@@ -195,32 +209,52 @@ async function review() {
   $('review').hidden = false;
 }
 
+/** The wallet's latest trades (newest first). */
+const walletTrades = () => getJson(`/api/v1/wallet/${state.address}/trades?limit=50&logos=url`);
+
 async function signAndSubmit() {
   const b = state.built;
   if (!b || !state.api) return;
   $('sign').disabled = true;
   try {
+    // The wallet's trades before this order: none of them can be its trade.
+    const before = await walletTrades().then(
+      (t) => new Set(t.items.map((x) => x.id)),
+      () => null,
+    );
     const witnesses = await state.api.signTx(b.txHex, true);
     const txId = await state.api.submitTx(spliceWitnesses(b.bodyHex, witnesses));
     $('status').hidden = false;
     $('tx-id').textContent = txId;
     $('status-text').textContent = 'Submitted by your wallet. Waiting for the order to reach the chain…';
-    watchTrade(txId);
+    watchTrade(txId, before, state.quote);
   } catch (e) {
     showError('error', `Not submitted: ${e.message || e.info || e}`);
     $('sign').disabled = false;
   }
 }
 
-/** Polls the wallet's trades until the order shows up and the batcher completes or refunds it. */
-function watchTrade(txId) {
+/**
+ * Polls the wallet's trades until the order shows up and the batcher completes or refunds it. A pending trade is
+ * listed under the order's transaction; once executed or cancelled, under that transaction instead, so the trade is
+ * followed by its id. If the order was executed before the page ever saw it pending, its trade is the wallet's one of
+ * this pair that was not there `before` submission. Nothing else is: the wallet's earlier trades are not this order.
+ */
+function watchTrade(txId, before, quote) {
   let tries = 0;
+  let tradeId = null;
+  const isNew = (x) =>
+    before !== null &&
+    !before.has(x.id) &&
+    x.tokenIn.unit === quote.tokenIn.unit &&
+    x.tokenOut.unit === quote.tokenOut.unit;
   const poll = async () => {
     tries++;
     try {
-      const t = await getJson(`/api/v1/wallet/${state.address}/trades?limit=20&logos=url`);
-      const mine = t.items.find((x) => x.txHash === txId || x.orderTxHash === txId) || t.items[0];
+      const t = await walletTrades();
+      const mine = t.items.find((x) => (tradeId !== null ? x.id === tradeId : x.txHash === txId || isNew(x)));
       if (mine) {
+        tradeId = mine.id;
         const el = $('trade-status');
         el.textContent = `Trade ${mine.status}: ${fmt(mine.amountIn)} ${mine.tokenIn.displayName} → ${fmt(mine.amountOut)} ${mine.tokenOut.displayName}`;
         el.className = mine.status === 'complete' ? 'ok' : mine.status === 'cancelled' ? 'error' : '';
