@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Client } from '@modelcontextprotocol/client';
 import { createApp } from '../../api/app.js';
-import { acquireWorld, connect, releaseWorld } from './world.js';
+import { acquireWorld, allListedTokens, connect, releaseWorld } from './world.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -22,15 +22,7 @@ describe('list_tokens hideHighRisk hides before paging', function () {
     assert.notEqual(r.isError, true, JSON.stringify(r.content));
     return r.structuredContent as Json;
   };
-  /** Every listed token by liquidity, page by page (list_tokens answers at most 40 a call). */
-  const allTokens = async (): Promise<Json[]> => {
-    const items: Json[] = [];
-    for (let page = 1; ; page++) {
-      const p = await call('list_tokens', { sort: 'liquidity', limit: 40, page });
-      items.push(...(p.items as Json[]));
-      if (items.length >= p.total || p.items.length === 0) return items;
-    }
-  };
+  const allTokens = () => allListedTokens(call);
 
   before(async () => {
     const world = await acquireWorld();

@@ -16,7 +16,7 @@ import addFormats from 'ajv-formats';
 import { createApp } from '../../api/app.js';
 import { poolHashFromId } from '../../cardano/address.js';
 import { HANDLES } from '../../mongo/collections/index.js';
-import { acquireWorld, connect, releaseWorld, type World } from './world.js';
+import { acquireWorld, allListedTokens, connect, releaseWorld, type World } from './world.js';
 
 const TOOL_NAMES = [
   'search',
@@ -224,15 +224,7 @@ describe('MCP tools through the official client on the devnet', function () {
       assert.notEqual(r.isError, true, text(r));
       return r.structuredContent as Json;
     };
-    /** Every listed token by liquidity, page by page (list_tokens answers at most 40 a call). */
-    const allTokens = async (): Promise<Json[]> => {
-      const items: Json[] = [];
-      for (let page = 1; ; page++) {
-        const p = await call('list_tokens', { sort: 'liquidity', limit: 40, page });
-        items.push(...(p.items as Json[]));
-        if (items.length >= p.total || p.items.length === 0) return items;
-      }
-    };
+    const allTokens = () => allListedTokens(call);
 
     it('get_token: percent changes are REST fractions × 100, prices equal, safety factors carry values', async () => {
       const [tool, body] = await Promise.all([call('get_token', { unit: s.unit }), rest(`/tokens/${s.unit}`)]);

@@ -125,3 +125,18 @@ export async function connect(url: string, era: 'modern' | 'legacy'): Promise<Cl
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   return client;
 }
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tool results
+
+/**
+ * Every token list_tokens lists, by liquidity, page by page (a call answers at most 40: the tool's limit keeps each
+ * result under the 25,000-token budget). `call` returns a tool's structuredContent and fails on an error result.
+ */
+export async function allListedTokens(call: (name: string, args: Json) => Promise<Json>): Promise<Json[]> {
+  const items: Json[] = [];
+  for (let page = 1; ; page++) {
+    const p = await call('list_tokens', { sort: 'liquidity', limit: 40, page });
+    items.push(...(p.items as Json[]));
+    if (items.length >= p.total || p.items.length === 0) return items;
+  }
+}
