@@ -10,6 +10,7 @@ import {
   WorkflowExecutionAlreadyStartedError,
   WorkflowNotFoundError,
   type Client,
+  type ScheduleDescription,
   type ScheduleHandle,
 } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
@@ -485,14 +486,18 @@ async function assertNotRunning(
       );
 }
 
+/** A job's Schedule and what its description said when it was found (its runs in progress, its actions taken). */
+type ScheduleOn = { handle: ScheduleHandle; info: ScheduleDescription['info'] };
+
 /**
  * The Schedule of job `id` that starts its runs on `taskQueue` (`npm run schedules:apply`), or null: not applied, or
  * one of another deployment's queue on a shared cluster.
  */
-async function scheduleOn(client: Client, id: string, taskQueue: string): Promise<ScheduleHandle | null> {
+async function scheduleOn(client: Client, id: string, taskQueue: string): Promise<ScheduleOn | null> {
   const handle = client.schedule.getHandle(id);
   try {
-    return (await handle.describe()).action.taskQueue === taskQueue ? handle : null;
+    const { action, info } = await handle.describe();
+    return action.taskQueue === taskQueue ? { handle, info } : null;
   } catch (e) {
     if (e instanceof ScheduleNotFoundError) return null;
     throw e;
@@ -508,12 +513,11 @@ async function scheduleOn(client: Client, id: string, taskQueue: string): Promis
  */
 async function triggerSchedule(
   client: Client,
-  handle: ScheduleHandle,
+  { handle, info: before }: ScheduleOn,
   s: Pick<ScheduleSpec, 'id' | 'workflow'>,
   taskQueue: string,
   why = '',
 ): Promise<string> {
-  const before = (await handle.describe()).info;
   const running = before.runningActions.map((a) => a.workflow.workflowId);
   await assertNotRunning(client, s.workflow, taskQueue, new Set(running));
   await handle.trigger(ScheduleOverlapPolicy.BUFFER_ONE);
@@ -616,8 +620,8 @@ export async function temporalTrigger(
   now: number = Date.now(),
 ): Promise<string> {
   const s = findJob(schedules, job);
-  const handle = await scheduleOn(client, s.id, taskQueue);
-  if (handle) return triggerSchedule(client, handle, s, taskQueue);
+  const schedule = await scheduleOn(client, s.id, taskQueue);
+  if (schedule) return triggerSchedule(client, schedule, s, taskQueue);
   // No Schedule of this deployment (schedules:apply not run yet): nothing fires beside a run started directly.
   await assertNotRunning(client, s.workflow, taskQueue);
   const id = await startUnder(client, s.workflow, s.input, taskQueue, [`${recomputeWorkflowId(s.id)}-manual-${now}`]);
