@@ -926,11 +926,33 @@ const AS_OF_PROPS = {
   lagSeconds: { type: ['integer', 'null'], description: 'Seconds the index is behind the chain tip.' },
 };
 
-/** The output schema as published: the tool's own plus asOf and lagSeconds, repeated components in `$defs`. */
+/** Present only when the server cut lists to keep the result under ~20,000 tokens (api/mcp/fit.ts). */
+const TRUNCATED_PROP = {
+  truncated: {
+    type: 'array',
+    description:
+      'Lists cut to keep this result under about 20,000 tokens (absent when nothing was cut): each list by its path ' +
+      'in this result, with the first `shown` of its `total` items kept. The REST route of the same data answers whole.',
+    items: {
+      type: 'object',
+      required: ['path', 'shown', 'total'],
+      properties: {
+        path: { type: 'string', description: 'The list, e.g. inputs[3].assets.' },
+        shown: { type: 'integer', minimum: 1 },
+        total: { type: 'integer', minimum: 2 },
+      },
+    },
+  },
+};
+
+/**
+ * The output schema as published: the tool's own plus asOf, lagSeconds and truncated, repeated components in
+ * `$defs`.
+ */
 export function publishedOutputSchema(tool: Pick<Tool, 'outputSchema'>): ObjectSchema {
   return factorSchema({
     ...tool.outputSchema,
-    properties: { ...tool.outputSchema.properties, ...AS_OF_PROPS },
+    properties: { ...tool.outputSchema.properties, ...AS_OF_PROPS, ...TRUNCATED_PROP },
     required: [...(tool.outputSchema.required ?? []).filter((r) => !(r in AS_OF_PROPS)), 'asOf', 'lagSeconds'],
   }) as ObjectSchema;
 }

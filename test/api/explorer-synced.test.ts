@@ -17,34 +17,15 @@ import { safeJSON } from '@cardano-ogmios/client';
 import { connectOgmios } from '../../activities/chain/ogmios-client.js';
 import { startDevnet, type Devnet } from '../../devnet/index.js';
 import type { Block, OutputReference, Transaction, TxOutput, Value } from '../../cardano/chain/types.js';
-import { startFakeOgmios } from '../chain/fake-ogmios.js';
 import { syncAll } from '../sync/helpers.js';
 import { startTestApi, type TestApi } from './seed.js';
+import { apiOverSyncedFrames, mainnetEpoch, mainnetTime, recorded } from './synced-frames.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
 
 const FIXTURES = new URL('../../../shared/fixtures/', import.meta.url);
-const REAL = new URL('chain/ogmios/real/', FIXTURES);
 const REGISTRY = new URL('dex/token-registry/mappings/', FIXTURES);
 
-/** Mainnet: the Shelley era began at slot 4,492,800 = 2020-07-29T21:44:51Z (epoch 208); 1 s slots, 432,000 per epoch. */
-const SHELLEY_SLOT = 4_492_800;
-const SHELLEY_MS = Date.UTC(2020, 6, 29, 21, 44, 51);
-const mainnetTime = (slot: number) => new Date(SHELLEY_MS + (slot - SHELLEY_SLOT) * 1000).toISOString();
-const mainnetEpoch = (slot: number) => 208 + Math.floor((slot - SHELLEY_SLOT) / 432_000);
-/** What a mainnet Ogmios answers for the time queries the sync makes (system start 2017-09-23T21:44:51Z). */
-const MAINNET_QUERIES = {
-  'queryLedgerState/eraSummaries': () => ({
-    result: [
-      {
-        start: { time: { seconds: 89_856_000 }, slot: SHELLEY_SLOT, epoch: 208 },
-        end: null,
-        parameters: { epochLength: 432_000, slotLength: { milliseconds: 1000 }, safeZone: 129_600 },
-      },
-    ],
-  }),
-  'queryNetwork/startTime': () => ({ result: new Date(Date.UTC(2017, 8, 23, 21, 44, 51)).toISOString() }),
-};
 /** Mainnet's stake key deposit (protocol parameter keyDeposit), taken by a registration certificate without one. */
 const KEY_DEPOSIT = 2_000_000n;
 
@@ -455,37 +436,6 @@ const RECORDED: RecordedCase[] = [
   { file: 'block.mainnet-conway-11322313-slot144718597.koralabs.json', height: 11322313 },
 ];
 
-/**
- * The recorded block and the chain-sync frame replaying it. The Mary recording is a whole RollForward message whose
- * tip is the node's tip when it was recorded (millions of blocks later); replayed alone, the block is the tip, so
- * every frame names its own block as tip (a client behind the tip would wait for blocks that never come).
- */
-function recorded(file: string): { block: Block; frame: object } {
-  const parsed = safeJSON.parse(readFileSync(new URL(file, REAL), 'utf8')) as { result?: { block: Block } };
-  const block = parsed.result ? parsed.result.block : (parsed as unknown as Block);
-  return {
-    block,
-    frame: { direction: 'forward', block, tip: { slot: block.slot, id: block.id, height: block.height } },
-  };
-}
-
-/** A store the sync filled from `frames` (through a stand-in Ogmios and the production client), served by the API. */
-async function apiOverSyncedFrames(frames: object[]): Promise<TestApi> {
-  const fake = await startFakeOgmios(frames, { queries: MAINNET_QUERIES });
-  const client = await connectOgmios(fake.url);
-  try {
-    return await startTestApi(
-      async (store) => {
-        await syncAll(store, client, 10);
-      },
-      { tokenDecimals: async (unit) => registryDecimals(unit) },
-    );
-  } finally {
-    await client.close();
-    await fake.close();
-  }
-}
-
 describe('explorer routes over documents the sync wrote', function () {
   this.timeout(120_000);
 
@@ -498,7 +448,7 @@ describe('explorer routes over documents the sync wrote', function () {
         chain.apply(block);
         let api: TestApi;
         before(async () => {
-          api = await apiOverSyncedFrames([frame]);
+          api = await apiOverSyncedFrames([frame], { tokenDecimals: async (unit) => registryDecimals(unit) });
         });
         after(() => api?.close());
 

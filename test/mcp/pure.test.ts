@@ -1,12 +1,13 @@
 /**
  * The tool server's pure pieces against hand-computed figures: the presenter rules (fraction → percent, unix
  * seconds → ISO), native-script mint deadlines and the safety levels, rarity ranks from trait frequencies, search
- * terms, the server card's reverse-DNS name.
+ * terms, the server card's reverse-DNS name, the cut of a result too large for an agent.
  */
 import assert from 'node:assert/strict';
 import { mintDeadline, assessSafety, type NativeScript } from '../../activities/safety/assess.js';
 import { rarityRanks } from '../../activities/search/rarity.js';
 import { termsOf } from '../../activities/search/index.js';
+import { fitResult } from '../../api/mcp/fit.js';
 import { presentSchema, presentValue } from '../../api/mcp/present.js';
 import { reverseDns } from '../../api/mcp/server-card.js';
 import { legacyToolCalls } from '../../api/mcp/body.js';
@@ -19,6 +20,75 @@ import { routeSpec } from '../../api/mcp/reads.js';
 import { restRoutes } from '../../api/routes/index.js';
 
 describe('MCP pure pieces', () => {
+  describe('fitResult: a result over the budget loses the tails of its longest lists, and says which', () => {
+    /** An output of `n` assets, each 100 characters of JSON or so. */
+    const output = (i: number, n: number) => ({
+      address: `addr1${String(i).padStart(98, 'q')}`,
+      assets: Array.from({ length: n }, (_, k) => ({ unit: `${'ab'.repeat(28)}${String(k).padStart(8, '0')}`, n: k })),
+    });
+    const fitted = (r: Record<string, unknown>, max: number) => {
+      const { result, cuts } = fitResult(r, max);
+      const text = JSON.stringify(cuts.length ? { ...result, truncated: cuts } : result);
+      return { result: result as { outputs: ReturnType<typeof output>[] }, cuts, text };
+    };
+
+    it('a result within the budget is the same object, uncut', () => {
+      const r = { outputs: [output(0, 3)] };
+      assert.deepEqual(fitResult(r, 10_000), { result: r, cuts: [] });
+      assert.equal(fitResult(r, 10_000).result, r);
+    });
+
+    it('cuts the inner lists evenly and keeps every outer item; the kept items are the first ones', () => {
+      const r = { outputs: Array.from({ length: 20 }, (_, i) => output(i, 40)), fee: 0.17 };
+      assert.ok(JSON.stringify(r).length > 3 * 20_000);
+      const before = structuredClone(r);
+      const { result, cuts, text } = fitted(r, 20_000);
+      assert.deepEqual(r, before, 'the input is not changed');
+      assert.ok(text.length <= 20_000, `${text.length}`);
+      assert.equal(result.outputs.length, 20);
+      assert.equal(cuts.length, 20);
+      const shown = cuts[0]!.shown;
+      for (const [i, c] of cuts.entries()) {
+        assert.deepEqual(c, { path: `outputs[${i}].assets`, shown, total: 40 });
+        assert.deepEqual(result.outputs[i]!.assets, r.outputs[i]!.assets.slice(0, shown));
+      }
+      // As much as fits: one more asset in every list would be over the budget.
+      assert.ok(text.length + 20 * JSON.stringify(r.outputs[0]!.assets[shown]).length + 20 > 20_000);
+    });
+
+    it('a short list stays whole while the long ones are cut to its length', () => {
+      const r = { outputs: [output(0, 300), output(1, 10), output(2, 300)] };
+      const { result, cuts, text } = fitted(r, 30_000);
+      assert.ok(text.length <= 30_000);
+      assert.deepEqual(
+        result.outputs.map((o) => o.assets.length),
+        [cuts[0]!.shown, 10, cuts[0]!.shown],
+      );
+      assert.deepEqual(
+        cuts.map((c) => [c.path, c.total]),
+        [
+          ['outputs[0].assets', 300],
+          ['outputs[2].assets', 300],
+        ],
+      );
+    });
+
+    it('cuts an outer list only once its inner lists are down to one item', () => {
+      const r = { outputs: Array.from({ length: 400 }, (_, i) => output(i, 5)) };
+      const { result, cuts, text } = fitted(r, 20_000);
+      assert.ok(text.length <= 20_000);
+      assert.ok(result.outputs.length < 400);
+      for (const o of result.outputs) assert.equal(o.assets.length, 1);
+      const outer = cuts.find((c) => c.path === 'outputs')!;
+      assert.deepEqual(outer, { path: 'outputs', shown: result.outputs.length, total: 400 });
+      // The cuts of inner lists of outputs that were cut away are not reported.
+      assert.deepEqual(
+        cuts.filter((c) => c.path !== 'outputs').map((c) => c.path),
+        result.outputs.map((_, i) => `outputs[${i}].assets`),
+      );
+    });
+  });
+
   it('presents fractions as *Pct percent and unix seconds as ISO, schema and value alike', () => {
     const schema = {
       type: 'object',
