@@ -207,6 +207,37 @@ export function votingBodies(action: Obj): { drep: boolean; spo: boolean; commit
   }
 }
 
+/** A vote on a proposal the ledger no longer lists, cast or changed after its tally was taken. */
+interface LateMove {
+  role: 'drep' | 'spo';
+  /** The stand the tally counts the voter's power in: its earlier vote, or not voted. */
+  from: VoteChoice | 'notVoted';
+  to: VoteChoice;
+  power: bigint;
+}
+
+/**
+ * A kept tally with the late votes of its body moved in: each voter's power leaves the stand the tally counted it
+ * in for its vote. The base stays the tally's (the voting power at the last listing): a move takes at most what
+ * its `from` stand holds, so a voter the tally did not count (an inactive DRep, a pool whose silence counted as
+ * abstain) cannot inflate it.
+ */
+function withLateVotes(
+  t: VoteTallyDoc | null,
+  moves: readonly LateMove[],
+  role: LateMove['role'],
+): VoteTallyDoc | null {
+  const mine = moves.filter((m) => m.role === role);
+  if (!t || mine.length === 0) return t;
+  const stands = { yes: BigInt(t.yes), no: BigInt(t.no), abstain: BigInt(t.abstain), notVoted: BigInt(t.notVoted) };
+  for (const m of mine) {
+    const moved = m.power < stands[m.from] ? m.power : stands[m.from];
+    stands[m.from] -= moved;
+    stands[m.to] += moved;
+  }
+  return tallyOf(stands.yes, stands.no, stands.abstain, stands.notVoted);
+}
+
 /** A body's tally: the voting power behind each stand and the shares over one base (cardano/governance-shares). */
 export function tallyOf(yes: bigint, no: bigint, abstain: bigint, notVoted: bigint): VoteTallyDoc {
   const { base, ...shares } = voteShares(yes, no, abstain, notVoted);
@@ -481,6 +512,7 @@ export function buildGovernance(input: GovernanceInput): GovernanceOutput {
       drepStakeById.set(drepBech32({ hash: d.credential as string, script: d.script }), d.stake);
   const unlistedVotes = new Map<string, GovernanceVoteDoc>();
   for (const v of input.previous.votes) if (!listed.has(v.proposalId)) unlistedVotes.set(v._id, v);
+  const lateMoves = new Map<string, LateMove[]>();
   for (const c of input.chain?.votes ?? []) {
     if (listed.has(c.proposalId)) continue;
     const prev = unlistedVotes.get(c._id);
@@ -493,6 +525,13 @@ export function buildGovernance(input: GovernanceInput): GovernanceOutput {
           : c.role === 'spo'
             ? (input.pools.get(c.voterId)?.stake ?? null)
             : null;
+    // The proposal's kept tally counts `prev` (the vote the last listing had, or one moved in since) and nothing of
+    // a voter new to it: this vote moves the voter's power once, in the run that first sees it.
+    if (power !== null && (c.role === 'drep' || c.role === 'spo') && prev?.vote !== c.vote) {
+      let moves = lateMoves.get(c.proposalId);
+      if (!moves) lateMoves.set(c.proposalId, (moves = []));
+      moves.push({ role: c.role, from: prev?.vote ?? 'notVoted', to: c.vote, power });
+    }
     unlistedVotes.set(c._id, {
       _id: c._id,
       proposalId: c.proposalId,
@@ -514,8 +553,8 @@ export function buildGovernance(input: GovernanceInput): GovernanceOutput {
     votes.push(v);
   }
 
-  // Proposals the ledger no longer lists keep their last tallies; the status moves on and the vote counts follow
-  // the votes above. Those known only from blocks are rebuilt from their block document on every run (so a
+  // Proposals the ledger no longer lists keep their last tallies, with the votes cast since moved in; the status
+  // moves on and the vote counts follow the votes above. Those known only from blocks are rebuilt from their block document on every run (so a
   // rolled-back submission disappears), never from an earlier run's document.
   const lifetime = lifetimeOf(input);
   const kept = new Set(listed);
@@ -525,12 +564,15 @@ export function buildGovernance(input: GovernanceInput): GovernanceOutput {
     const status = prev.status === 'active' ? proposalStatus(false, epoch, prev.untilEpoch) : prev.status;
     const origin = chainProposals.get(prev._id);
     const voteCounts = votesOf.has(prev._id) ? countVotes(votesOf.get(prev._id) ?? []) : prev.voteCounts;
+    const moves = lateMoves.get(prev._id) ?? [];
     proposals.push({
       ...prev,
       status,
       proposedSlot: origin?.slot ?? prev.proposedSlot,
       proposedAt: origin?.time ?? prev.proposedAt,
       voteCounts,
+      drep: withLateVotes(prev.drep, moves, 'drep'),
+      spo: withLateVotes(prev.spo, moves, 'spo'),
       source: 'ledger',
       epoch,
       computedAt,

@@ -260,6 +260,58 @@ describe('governance documents', () => {
     assert.equal(late.proposals[0]?.status, 'expired');
   });
 
+  it('a kept tally moves in the votes cast after the ledger stopped listing the proposal', () => {
+    const first = buildGovernance(base({ proposals: parseProposals([withdrawal, info]) }));
+    const w0 = first.proposals.find((p) => p._id === `${TX}#0`)!;
+    const i0 = first.proposals.find((p) => p._id === `${TX}#1`)!;
+    // At the listing (DREPS, POOLS above): DReps yes 100 (1), no 50 (2) + 40 noConfidence, abstain 30 (3),
+    // not voted 20 (4; 5 is inactive). Pools on the info action: yes 100 (1), abstain 40 (3, by its reward
+    // account's delegation), not voted 60 (2) + 50 (4).
+    const tally = (t: typeof w0.drep) =>
+      t && [t.yes, t.no, t.abstain, t.notVoted].map((x) => Number(BigInt(x) / 1_000_000n));
+    assert.deepEqual(tally(w0.drep), [100, 90, 30, 20]);
+    assert.deepEqual(tally(i0.spo), [100, 0, 40, 110]);
+    // Blocks after that listing: DRep 4 votes yes, DRep 2 turns to yes, pool 2 votes no on the info action.
+    const chainVote = (proposalId: string, role: 'drep' | 'spo', voterId: string, vote: 'yes' | 'no') => ({
+      _id: `${proposalId}|${role}|${voterId}`,
+      proposalId,
+      role,
+      voterId,
+      vote,
+      anchor: null,
+      txId: 'cd'.repeat(32),
+      slot: 5000,
+      height: 50,
+      time: '2026-01-02T00:00:00.000Z',
+      epoch: 12,
+    });
+    const drepId = (n: number) => drepBech32({ hash: cred(n), script: false });
+    const late = [
+      chainVote(`${TX}#0`, 'drep', drepId(4), 'yes'),
+      chainVote(`${TX}#0`, 'drep', drepId(2), 'yes'),
+      chainVote(`${TX}#1`, 'spo', POOL(2), 'no'),
+    ];
+    const previous = { proposals: first.proposals, votes: first.votes, dreps: first.dreps };
+    const next = buildGovernance(base({ epoch: 13, proposals: [], previous, chain: { proposals: [], votes: late } }));
+    const w1 = next.proposals.find((p) => p._id === `${TX}#0`)!;
+    const i1 = next.proposals.find((p) => p._id === `${TX}#1`)!;
+    assert.deepEqual(tally(w1.drep), [170, 40, 30, 0]);
+    assert.deepEqual(w1.voteCounts.drep, { yes: 4, no: 0, abstain: 1 });
+    assert.deepEqual(tally(i1.spo), [100, 60, 40, 50]);
+    assert.equal(w1.drep?.base, w0.drep?.base, 'the base is the listing’s');
+    // The next run sees the same votes again: nothing moves twice.
+    const again = buildGovernance(
+      base({
+        epoch: 14,
+        proposals: [],
+        previous: { proposals: next.proposals, votes: next.votes, dreps: next.dreps },
+        chain: { proposals: [], votes: late },
+      }),
+    );
+    assert.deepEqual(tally(again.proposals.find((p) => p._id === `${TX}#0`)!.drep), [170, 40, 30, 0]);
+    assert.deepEqual(tally(again.proposals.find((p) => p._id === `${TX}#1`)!.spo), [100, 60, 40, 50]);
+  });
+
   it('reads the generated Ogmios v6.14 query vectors', () => {
     const props = [
       ...parseProposals(fixture('queryLedgerState.governanceProposals.004.json')),
