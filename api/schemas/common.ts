@@ -52,6 +52,15 @@ export const MAX_ASSET_QUANTITY = 18_446_744_073_709_551_615n;
  */
 export const MAX_HOLDERS = MAX_ADA_SUPPLY;
 
+/**
+ * The Bech32 part of an address pattern (addr1…, stake1…, their _test forms), in either case. Addresses are lowercase
+ * everywhere (keys, answers, the index); a capitalised one passes this pattern so that the read refuses it with a 400
+ * saying to write it in lowercase (api/read/explorer.ts parseForNetwork), not as "not a Cardano address": in
+ * capitals most addresses hold a 0, which no base58 (Byron) text does, so they matched no pattern at all.
+ */
+export const BECH32_ADDRESS_PATTERN =
+  '([Aa][Dd][Dd][Rr]|[Ss][Tt][Aa][Kk][Ee])(_[Tt][Ee][Ss][Tt])?1[02-9ac-hj-np-zAC-HJ-NP-Z]{6,}';
+
 /** Handle characters (cardano/handles.ts): a-z 0-9 _ - . (case-insensitive: the service lowercases). */
 const HANDLE_CHARS = '[A-Za-z0-9_.-]';
 const HANDLE_EXPECTED = '$name, name (1-28 of a-z 0-9 _ - .) or sub@root (3-28 characters)';

@@ -3,7 +3,17 @@
  * allows fields to be added within /v1, so objects are open (no `additionalProperties: false`).
  */
 import { component, type JsonSchema, type ObjectSchema } from '../schema.js';
-import { Activity, Ada, AsOf, AssetList, handleSchemas, Hash64, IndexedFrom, Lovelace } from './common.js';
+import {
+  Activity,
+  Ada,
+  AsOf,
+  AssetList,
+  BECH32_ADDRESS_PATTERN,
+  handleSchemas,
+  Hash64,
+  IndexedFrom,
+  Lovelace,
+} from './common.js';
 
 export const BlockIdParams: ObjectSchema = {
   type: 'object',
@@ -43,8 +53,9 @@ export const AddressParams: ObjectSchema = {
         {
           minLength: 8,
           maxLength: 1023,
-          // Bech32 (addr1…, stake1…, their _test forms) or Byron base58; the checksum must hold too.
-          pattern: '^((addr|stake)(_test)?1[02-9ac-hj-np-z]{6,}|[1-9A-HJ-NP-Za-km-z]{8,})$',
+          // Bech32 (addr1…, stake1…, their _test forms; capitals are refused by the read, saying so) or Byron
+          // base58; the checksum must hold too.
+          pattern: `^(${BECH32_ADDRESS_PATTERN}|[1-9A-HJ-NP-Za-km-z]{8,})$`,
           'x-expected': 'a Cardano address (addr1…, stake1… or Byron base58) or an ADA Handle ($name or sub@root)',
         },
         ...handleSchemas(false),

@@ -4,7 +4,7 @@
  * Units: whole ADA, decimal-adjusted token amounts, USD; raw integers as strings beside them.
  */
 import { component, type JsonSchema, type ObjectSchema } from '../schema.js';
-import { handleSchemas } from './common.js';
+import { BECH32_ADDRESS_PATTERN, handleSchemas } from './common.js';
 import { AssetRef } from './market.js';
 
 const num: JsonSchema = { type: 'number' };
@@ -24,8 +24,8 @@ export const WalletParams: ObjectSchema = {
         {
           minLength: 8,
           maxLength: 1023,
-          // The checksum must hold too.
-          pattern: '^(addr|stake)(_test)?1[02-9ac-hj-np-z]{6,}$',
+          // The checksum must hold too; capitals are refused by the read, saying so.
+          pattern: `^${BECH32_ADDRESS_PATTERN}$`,
           'x-expected': 'a Bech32 address (addr1… or stake1…) or an ADA Handle ($name or sub@root)',
         },
         ...handleSchemas(false),

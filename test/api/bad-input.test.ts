@@ -12,7 +12,7 @@ import { HOLDER_COUNTS, HOLDER_SERIES, holderSeriesId } from '../../mongo/collec
 import { nftCursor } from '../../api/read/nft.js';
 import { NFT_LISTINGS, NFT_SALES, priceKey } from '../../mongo/collections/nft.js';
 import { put, type Store } from '../../mongo/store.js';
-import { STAKE, TIP, seedChain, startTestApi, type TestApi } from './seed.js';
+import { STAKE, STAKE_CHANGE_ADDRESS, TIP, seedChain, startTestApi, type TestApi } from './seed.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
 
@@ -234,6 +234,23 @@ describe('REST bad input and unknown ids', () => {
     await expect(`/explorer/address/${TESTNET_BYRON}`, 400, /testnet/);
     await expect(`/explorer/address/${STAKE}`, 200);
     await expect(`/explorer/address/${STAKE.toUpperCase()}`, 400, /lowercase/);
+  });
+
+  it('capitalised Bech32 is told to be written in lowercase on the explorer and wallet routes, whatever its characters', async () => {
+    // The change address holds a 0, which base58 lacks: in capitals it matched neither the (lowercase) Bech32 nor the
+    // Byron pattern and was refused as "must be a Cardano address", though it is one. The wallet routes (no Byron
+    // pattern) answered so for every capitalised address.
+    await expect(`/explorer/address/${STAKE_CHANGE_ADDRESS}`, 200);
+    const capitalised = (a: string) => `${a.slice(0, 1).toUpperCase()}${a.slice(1)}`;
+    for (const address of [STAKE_CHANGE_ADDRESS, STAKE])
+      for (const written of [address.toUpperCase(), capitalised(address)])
+        for (const path of [
+          `/explorer/address/${written}`,
+          `/wallet/${written}`,
+          `/wallet/${written}/trades`,
+          `/wallet/${written}/pnl`,
+        ])
+          await expect(path, 400, /write the Bech32 address in lowercase/);
   });
 
   it('the holders series of a token held on chain but traded on no DEX answers like its holders', async () => {

@@ -5,6 +5,16 @@ import type { StakePool, ViewContext } from './types.js';
 /** A REST fraction (saturation 0.8, margin 0.02, returns) as percent. */
 const asPct = (f: number | null) => (f === null ? '—' : (f * 100).toFixed(2));
 
+/**
+ * The status with its retirement epoch: a retirement certificate names the epoch at whose first block the pool stops
+ * (retiringEpoch), so a retired pool has been so since that epoch and a retiring one stops when it starts.
+ */
+function status(p: StakePool): string {
+  if (p.retiringEpoch === null) return p.status;
+  if (p.status === 'retired') return `retired (since epoch ${p.retiringEpoch})`;
+  return `${p.status} (retires at the start of epoch ${p.retiringEpoch})`;
+}
+
 export function renderStakePool(ctx: ViewContext, p: StakePool): string {
   const name = p.ticker ? `[${p.ticker}] ${p.name ?? ''}`.trim() : (p.name ?? p.id);
   return join(
@@ -13,7 +23,7 @@ export function renderStakePool(ctx: ViewContext, p: StakePool): string {
       ['Field', 'Value'],
       [
         ['Pool id', `\`${p.id}\``],
-        ['Status', `${p.status}${p.retiringEpoch === null ? '' : ` (retiring in epoch ${p.retiringEpoch})`}`],
+        ['Status', status(p)],
         ['Live stake (ADA)', num(p.liveStake, 0)],
         ['Active stake (ADA)', num(p.activeStake, 0)],
         ['Saturation (%)', asPct(p.saturation)],

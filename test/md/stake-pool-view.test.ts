@@ -1,0 +1,50 @@
+/**
+ * The stake pool view's status line against the ledger's retirement rule: a pool's retirement certificate names the
+ * epoch at whose start it stops, so at epoch 8 a pool retiring in epoch 1 has been retired since epoch 1, and one
+ * retiring in epoch 10 is still producing and stops when epoch 10 starts.
+ */
+import assert from 'node:assert/strict';
+import { renderStakePool } from '../../views/md/stake-pool.js';
+import type { StakePool, ViewContext } from '../../views/md/types.js';
+
+const ctx: ViewContext = {
+  site: 'https://cds.example',
+  fresh: { asOf: '2026-11-29T03:26:00Z', lagSeconds: 3, height: 8653, tipHeight: 8653 },
+} as ViewContext;
+
+const pool = (status: string, retiringEpoch: number | null): StakePool => ({
+  id: 'pool1s4luqhypv267vv3njgruw9u77lk7psqsqszxe3jdnkdjsm6d0uc',
+  ticker: 'KELP',
+  name: 'Kelp Stake Pool',
+  status,
+  liveStake: 0,
+  activeStake: null,
+  saturation: 0,
+  margin: 0.05,
+  fixedCost: 180,
+  pledge: 250_000,
+  delegators: 0,
+  blocksThisEpoch: 0,
+  roa: null,
+  epoch: 8,
+  computedAt: '2026-11-29T03:23:17Z',
+  retiringEpoch,
+  rewardAccount: null,
+  metadata: { description: null, homepage: null, verified: true, reason: null },
+  performance: { blocksMinted: 78, estimatedRoa: null, realisedRoa: null },
+});
+
+const statusCell = (text: string) => /^\| Status \| (.*) \|$/m.exec(text)?.[1];
+
+describe('Markdown stake pool view: status and retirement epoch', () => {
+  it('a retired pool has been retired since its retirement epoch (it read "retired (retiring in epoch 1)")', () => {
+    assert.equal(statusCell(renderStakePool(ctx, pool('retired', 1))), 'retired (since epoch 1)');
+  });
+
+  it('a retiring pool stops at the start of its retirement epoch; an active pool shows its status alone', () => {
+    assert.equal(statusCell(renderStakePool(ctx, pool('retiring', 10))), 'retiring (retires at the start of epoch 10)');
+    assert.equal(statusCell(renderStakePool(ctx, pool('active', null))), 'active');
+    // A pool the ledger no longer lists, its retirement not seen in the indexed range.
+    assert.equal(statusCell(renderStakePool(ctx, pool('retired', null))), 'retired');
+  });
+});
