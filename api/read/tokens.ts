@@ -235,10 +235,15 @@ export async function presentPools(store: Store, pools: readonly PoolDoc[], asse
 
 const normUnit = (u: string) => u.toLowerCase();
 
-/** The token document, or 404 (ADA is not a token of this list). */
+/**
+ * The token document of a token with market data, or 404 (ADA is not a token of this list). The sync also keeps a
+ * document for a fungible token that was only minted (its supply), with no pool: such a token has no price,
+ * candles, trades or liquidity, so every market answer of it is the same 404 as `GET /tokens/{unit}`'s.
+ */
 async function tokenOr404(store: Store, unit: string): Promise<TokenDoc> {
   const token = await store.collection(TOKENS).get(unit);
   if (!token) throw new NotFoundError(`token ${unit} not found (no DEX pool of it is indexed)`);
+  if (token.poolIds.length === 0) throw new NotFoundError(`token ${unit} has no indexed DEX pool, so no market data`);
   return token;
 }
 
@@ -263,9 +268,7 @@ async function candlePool(store: Store, token: TokenDoc, asked: string | undefin
 async function statsOf(store: Store, token: TokenDoc): Promise<TokenStatsDoc> {
   const stored = await store.collection(TOKEN_STATS).get(token._id);
   if (stored) return stored;
-  // Minted but never pooled: the market recompute values pooled tokens only, so no stats will ever come (not a 503).
-  if (token.poolIds.length === 0)
-    throw new NotFoundError(`token ${token._id} has no indexed DEX pool, so no market data`);
+  // A pooled token (tokenOr404) the market recompute has not valued yet: its stats come with the next run.
   throw new NotReadyError(
     `token ${token._id} is newer than the last market recompute (it runs every 20 s); retry shortly`,
     20,
