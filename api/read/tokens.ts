@@ -235,15 +235,23 @@ export async function presentPools(store: Store, pools: readonly PoolDoc[], asse
 
 const normUnit = (u: string) => u.toLowerCase();
 
-/**
- * The token document of a token with market data, or 404 (ADA is not a token of this list). The sync also keeps a
- * document for a fungible token that was only minted (its supply), with no pool: such a token has no price,
- * candles, trades or liquidity, so every market answer of it is the same 404 as `GET /tokens/{unit}`'s.
- */
+/** The token document, or 404 (ADA is not a token of this list). */
 async function tokenOr404(store: Store, unit: string): Promise<TokenDoc> {
   const token = await store.collection(TOKENS).get(unit);
   if (!token) throw new NotFoundError(`token ${unit} not found (no DEX pool of it is indexed)`);
-  if (token.poolIds.length === 0) throw new NotFoundError(`token ${unit} has no indexed DEX pool, so no market data`);
+  return token;
+}
+
+/** The 404 of a token with a document but no DEX pool (only minted): no stats, candles, trades or liquidity. */
+const noMarketData = (unit: string) => new NotFoundError(`token ${unit} has no indexed DEX pool, so no market data`);
+
+/**
+ * The token document of a token in a DEX pool, or 404: the sync also keeps a document for a fungible token that was
+ * only minted (its supply), and such a token has no candles, trades or liquidity, as `GET /tokens/{unit}` says of it.
+ */
+async function pooledTokenOr404(store: Store, unit: string): Promise<TokenDoc> {
+  const token = await tokenOr404(store, unit);
+  if (token.poolIds.length === 0) throw noMarketData(unit);
   return token;
 }
 
@@ -268,7 +276,8 @@ async function candlePool(store: Store, token: TokenDoc, asked: string | undefin
 async function statsOf(store: Store, token: TokenDoc): Promise<TokenStatsDoc> {
   const stored = await store.collection(TOKEN_STATS).get(token._id);
   if (stored) return stored;
-  // A pooled token (tokenOr404) the market recompute has not valued yet: its stats come with the next run.
+  // Minted but never pooled: the market recompute values pooled tokens only, so no stats will ever come (not a 503).
+  if (token.poolIds.length === 0) throw noMarketData(token._id);
   throw new NotReadyError(
     `token ${token._id} is newer than the last market recompute (it runs every 20 s); retry shortly`,
     20,
@@ -420,7 +429,7 @@ async function getTokenCandlesAnswer(deps: ReadDeps, input: RouteInput<typeof to
   const site = deps.config.SITE_URL;
   const now = deps.now ?? Date.now;
   const unit = normUnit(input.unit);
-  const token = await tokenOr404(store, unit);
+  const token = await pooledTokenOr404(store, unit);
   const assets = await loadAssets(store, [unit], site, 'url');
   let poolId = 0;
   let series = tokenSeries(unit);
@@ -442,7 +451,7 @@ async function getTokenTradesAnswer(deps: ReadDeps, input: RouteInput<typeof tok
   const { store } = deps;
   const site = deps.config.SITE_URL;
   const unit = normUnit(input.unit);
-  await tokenOr404(store, unit);
+  await pooledTokenOr404(store, unit);
   return tradesPage(store, { token: unit }, input.limit, input.cursor, site, logoMode(input));
 }
 
@@ -460,7 +469,7 @@ async function getTokenSeriesAnswer(deps: ReadDeps, input: RouteInput<typeof tok
       coverageFrom: await holderSeriesCoverage(store, unit, input.days, now()),
     };
   }
-  const token = await tokenOr404(store, unit);
+  const token = await pooledTokenOr404(store, unit);
   const pools = (await store.collection(POOLS).getMany(token.poolIds.map(String)))
     .filter((p): p is PoolDoc => p !== null && p.tokenA === LOVELACE)
     .sort((a, b) => (BigInt(b.reserveARaw) > BigInt(a.reserveARaw) ? 1 : -1))
