@@ -242,6 +242,19 @@ async function tokenOr404(store: Store, unit: string): Promise<TokenDoc> {
   return token;
 }
 
+/** The 404 of a token with a document but no DEX pool (only minted): no stats, candles, trades or liquidity. */
+const noMarketData = (unit: string) => new NotFoundError(`token ${unit} has no indexed DEX pool, so no market data`);
+
+/**
+ * The token document of a token in a DEX pool, or 404: the sync also keeps a document for a fungible token that was
+ * only minted (its supply), and such a token has no candles, trades or liquidity, as `GET /tokens/{unit}` says of it.
+ */
+async function pooledTokenOr404(store: Store, unit: string): Promise<TokenDoc> {
+  const token = await tokenOr404(store, unit);
+  if (token.poolIds.length === 0) throw noMarketData(unit);
+  return token;
+}
+
 /** The pool whose candles a token answer shows: the one asked for (404 unless it trades the token), else the primary. */
 async function candlePool(store: Store, token: TokenDoc, asked: string | undefined): Promise<PoolDoc | null> {
   const pools = store.collection(POOLS);
@@ -264,8 +277,7 @@ async function statsOf(store: Store, token: TokenDoc): Promise<TokenStatsDoc> {
   const stored = await store.collection(TOKEN_STATS).get(token._id);
   if (stored) return stored;
   // Minted but never pooled: the market recompute values pooled tokens only, so no stats will ever come (not a 503).
-  if (token.poolIds.length === 0)
-    throw new NotFoundError(`token ${token._id} has no indexed DEX pool, so no market data`);
+  if (token.poolIds.length === 0) throw noMarketData(token._id);
   throw new NotReadyError(
     `token ${token._id} is newer than the last market recompute (it runs every 20 s); retry shortly`,
     20,
@@ -417,7 +429,7 @@ async function getTokenCandlesAnswer(deps: ReadDeps, input: RouteInput<typeof to
   const site = deps.config.SITE_URL;
   const now = deps.now ?? Date.now;
   const unit = normUnit(input.unit);
-  const token = await tokenOr404(store, unit);
+  const token = await pooledTokenOr404(store, unit);
   const assets = await loadAssets(store, [unit], site, 'url');
   let poolId = 0;
   let series = tokenSeries(unit);
@@ -439,7 +451,7 @@ async function getTokenTradesAnswer(deps: ReadDeps, input: RouteInput<typeof tok
   const { store } = deps;
   const site = deps.config.SITE_URL;
   const unit = normUnit(input.unit);
-  await tokenOr404(store, unit);
+  await pooledTokenOr404(store, unit);
   return tradesPage(store, { token: unit }, input.limit, input.cursor, site, logoMode(input));
 }
 
@@ -457,7 +469,7 @@ async function getTokenSeriesAnswer(deps: ReadDeps, input: RouteInput<typeof tok
       coverageFrom: await holderSeriesCoverage(store, unit, input.days, now()),
     };
   }
-  const token = await tokenOr404(store, unit);
+  const token = await pooledTokenOr404(store, unit);
   const pools = (await store.collection(POOLS).getMany(token.poolIds.map(String)))
     .filter((p): p is PoolDoc => p !== null && p.tokenA === LOVELACE)
     .sort((a, b) => (BigInt(b.reserveARaw) > BigInt(a.reserveARaw) ? 1 : -1))

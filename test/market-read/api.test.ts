@@ -373,6 +373,26 @@ describe('market REST: units, candles, trades, pools, overview, logos, errors', 
       assert.equal(typeof (r.body as Json).error, 'string', p);
     }
   });
+
+  it('a token only minted, in no DEX pool, is the same 404 on its candles, trades and liquidity as on itself', async () => {
+    // CIP68 has a token document (its on-chain metadata) and no pool: the devnet's minted-only tokens look so.
+    // Its candles, trades and liquidity series answered 200 with nothing in them (candles under poolId 0, which
+    // means pool=all), while GET /tokens/{unit} said the token has no market data.
+    for (const p of [
+      `/tokens/${CIP68}`,
+      `/tokens/${CIP68}/candles`,
+      `/tokens/${CIP68}/candles?pool=all&quote=USD`,
+      `/tokens/${CIP68}/trades`,
+      `/tokens/${CIP68}/series/liquidity`,
+    ]) {
+      const r = await api.get(`/api/v1${p}`);
+      assert.equal(r.status, 404, `${p}: ${JSON.stringify(r.body)}`);
+      assert.match((r.body as Json).error, /has no indexed DEX pool/, p);
+    }
+    // What is not market data still answers: its logo and a (routeless) swap quote.
+    assert.equal((await rawGet(`${api.url}/api/v1/assets/${CIP68}/logo`)).status, 200);
+    assert.deepEqual((await get(`/swap/quote?in=lovelace&out=${CIP68}&amount=1`)).routes, []);
+  });
 });
 
 describe('market overview while a market recompute is half-written', () => {
