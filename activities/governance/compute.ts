@@ -217,10 +217,9 @@ interface LateMove {
 }
 
 /**
- * A kept tally with the late votes of its body moved in: each voter's power leaves the stand the tally counted it
- * in for its vote. The base stays the tally's (the voting power at the last listing): a move takes at most what
- * its `from` stand holds, so a voter the tally did not count (an inactive DRep, a pool whose silence counted as
- * abstain) cannot inflate it.
+ * A kept tally with the late votes of its body moved in: each voter's power goes to its vote, out of the stand the
+ * tally counted it in, as far as that stand holds it. Power the tally did not count (a DRep registered or a pool
+ * grown since the listing) joins the base, as it would join the ledger's when the vote counts.
  */
 function withLateVotes(
   t: VoteTallyDoc | null,
@@ -231,9 +230,8 @@ function withLateVotes(
   if (!t || mine.length === 0) return t;
   const stands = { yes: BigInt(t.yes), no: BigInt(t.no), abstain: BigInt(t.abstain), notVoted: BigInt(t.notVoted) };
   for (const m of mine) {
-    const moved = m.power < stands[m.from] ? m.power : stands[m.from];
-    stands[m.from] -= moved;
-    stands[m.to] += moved;
+    stands[m.from] -= m.power < stands[m.from] ? m.power : stands[m.from];
+    stands[m.to] += m.power;
   }
   return tallyOf(stands.yes, stands.no, stands.abstain, stands.notVoted);
 }

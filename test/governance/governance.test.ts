@@ -271,7 +271,8 @@ describe('governance documents', () => {
       t && [t.yes, t.no, t.abstain, t.notVoted].map((x) => Number(BigInt(x) / 1_000_000n));
     assert.deepEqual(tally(w0.drep), [100, 90, 30, 20]);
     assert.deepEqual(tally(i0.spo), [100, 0, 40, 110]);
-    // Blocks after that listing: DRep 4 votes yes, DRep 2 turns to yes, pool 2 votes no on the info action.
+    // Blocks after that listing: DRep 4 votes yes, DRep 2 turns to yes, DRep 6 (registered since, 70 ADA) votes
+    // yes, pool 2 votes no on the info action.
     const chainVote = (proposalId: string, role: 'drep' | 'spo', voterId: string, vote: 'yes' | 'no') => ({
       _id: `${proposalId}|${role}|${voterId}`,
       proposalId,
@@ -289,26 +290,43 @@ describe('governance documents', () => {
     const late = [
       chainVote(`${TX}#0`, 'drep', drepId(4), 'yes'),
       chainVote(`${TX}#0`, 'drep', drepId(2), 'yes'),
+      chainVote(`${TX}#0`, 'drep', drepId(6), 'yes'),
       chainVote(`${TX}#1`, 'spo', POOL(2), 'no'),
     ];
     const previous = { proposals: first.proposals, votes: first.votes, dreps: first.dreps };
-    const next = buildGovernance(base({ epoch: 13, proposals: [], previous, chain: { proposals: [], votes: late } }));
+    const dreps = [
+      ...DREPS,
+      ...parseDReps([
+        {
+          type: 'registered',
+          from: 'verificationKey',
+          id: cred(6),
+          mandate: { epoch: 20 },
+          deposit: ada(500),
+          stake: ada(70),
+          delegators: [],
+        },
+      ]),
+    ];
+    const chain = { proposals: [], votes: late };
+    const next = buildGovernance(base({ epoch: 13, proposals: [], dreps, previous, chain }));
     const w1 = next.proposals.find((p) => p._id === `${TX}#0`)!;
     const i1 = next.proposals.find((p) => p._id === `${TX}#1`)!;
-    assert.deepEqual(tally(w1.drep), [170, 40, 30, 0]);
-    assert.deepEqual(w1.voteCounts.drep, { yes: 4, no: 0, abstain: 1 });
+    // DRep 4's 20 ADA leaves not voted; DRep 6's 70 ADA was in no stand, so the base grows by it.
+    assert.deepEqual(tally(w1.drep), [240, 40, 30, 0]);
+    assert.deepEqual(w1.voteCounts.drep, { yes: 5, no: 0, abstain: 1 });
     assert.deepEqual(tally(i1.spo), [100, 60, 40, 50]);
-    assert.equal(w1.drep?.base, w0.drep?.base, 'the base is the listing’s');
     // The next run sees the same votes again: nothing moves twice.
     const again = buildGovernance(
       base({
         epoch: 14,
         proposals: [],
+        dreps,
         previous: { proposals: next.proposals, votes: next.votes, dreps: next.dreps },
-        chain: { proposals: [], votes: late },
+        chain,
       }),
     );
-    assert.deepEqual(tally(again.proposals.find((p) => p._id === `${TX}#0`)!.drep), [170, 40, 30, 0]);
+    assert.deepEqual(tally(again.proposals.find((p) => p._id === `${TX}#0`)!.drep), [240, 40, 30, 0]);
     assert.deepEqual(tally(again.proposals.find((p) => p._id === `${TX}#1`)!.spo), [100, 60, 40, 50]);
   });
 
