@@ -70,6 +70,12 @@ function headed(prefix: string, header: number, cred: Credential): string {
   return bech32.encode(prefix, bech32.toWords(bytes), LIMIT);
 }
 
+/** The ids of the two predefined voting options a stake key may delegate its vote to (Ogmios `type`), as listed. */
+export const PREDEFINED_DREPS = {
+  abstain: 'drep_always_abstain',
+  noConfidence: 'drep_always_no_confidence',
+} as const;
+
 /** CIP-129 DRep id (`drep1…` with the 0x22/0x23 header). */
 export const drepBech32 = (cred: Credential): string => headed('drep', 0x20, cred);
 

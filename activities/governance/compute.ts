@@ -13,6 +13,7 @@ import {
   drepBech32,
   drepLegacyBech32,
   govActionBech32,
+  PREDEFINED_DREPS,
   proposalKey,
 } from '../../cardano/governance-ids.js';
 import { lovelaceToAda } from '../../cardano/units.js';
@@ -394,10 +395,8 @@ export interface GovernanceOutput {
   dreps: DRepDoc[];
 }
 
-const PREDEFINED_IDS = { abstain: 'drep_always_abstain', noConfidence: 'drep_always_no_confidence' } as const;
-
 export const drepDocId = (d: { kind: ParsedDRep['kind']; credential: string | null; script: boolean }): string =>
-  d.kind === 'registered' ? drepBech32({ hash: d.credential as string, script: d.script }) : PREDEFINED_IDS[d.kind];
+  d.kind === 'registered' ? drepBech32({ hash: d.credential as string, script: d.script }) : PREDEFINED_DREPS[d.kind];
 
 /** A voter's public id: drep1… / cc_hot1… (CIP-129) or pool1…. */
 export function voterId(v: ParsedVote): string {

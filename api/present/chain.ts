@@ -16,7 +16,7 @@ import type {
 } from '../../mongo/collections/chain.js';
 import { metadataObject } from '../../mongo/collections/chain.js';
 import type { GovChainProposalDoc } from '../../mongo/collections/governance.js';
-import { govActionBech32 } from '../../cardano/governance-ids.js';
+import { govActionBech32, PREDEFINED_DREPS } from '../../cardano/governance-ids.js';
 import { adaAmountsIn, decodeAssetName, lovelaceToAda, scaleInteger, splitUnit } from '../../cardano/units.js';
 
 /** Decimals per asset unit; units not in the map have 0. */
@@ -199,6 +199,13 @@ export interface RewardBalance {
   asOf: string | null;
 }
 
+/**
+ * A stored vote delegation as the governance routes name it. Stores synced before the sync wrote those ids hold
+ * Ogmios' `abstain` / `noConfidence`, mapped here, and a registered DRep's credential hex, left as it is (whether it
+ * is a key or a script was not kept; GET /governance/dreps/{id} takes the hex too).
+ */
+const drepOf = (d: string | null): string | null => (d === 'abstain' || d === 'noConfidence' ? PREDEFINED_DREPS[d] : d);
+
 export function presentStakeAccount(a: StakeAccountDoc | null, reward: RewardBalance | null) {
   if (!a) return null;
   // A deregistered key has no reward account (the ledger requires it empty to deregister).
@@ -206,7 +213,7 @@ export function presentStakeAccount(a: StakeAccountDoc | null, reward: RewardBal
   return {
     registered: a.registered,
     poolId: a.poolId,
-    drep: a.drep,
+    drep: drepOf(a.drep),
     deposit: a.deposit === null ? null : lovelaceToAda(a.deposit),
     depositLovelace: a.deposit,
     withdrawn: lovelaceToAda(a.withdrawn),

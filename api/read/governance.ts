@@ -1,7 +1,13 @@
 /**
  * Read functions of governance (REST, MCP and Markdown present their results).
  */
-import { drepBech32, parseDRepId, parseGovActionRef, proposalKey } from '../../cardano/governance-ids.js';
+import {
+  drepBech32,
+  parseDRepId,
+  parseGovActionRef,
+  PREDEFINED_DREPS,
+  proposalKey,
+} from '../../cardano/governance-ids.js';
 import { type GovernanceProposalDoc } from '../../mongo/collections/governance.js';
 import { BadRequestError, NotFoundError } from '../errors.js';
 import { presentDRepRow, presentProposal, presentProposalRow, presentVote } from '../present/governance.js';
@@ -22,7 +28,7 @@ import type { ReadDeps, RouteInput } from './deps.js';
 import { withAsOf } from './freshness.js';
 export type Paged = { page: number; pageSize: number };
 
-const PREDEFINED = new Set(['drep_always_abstain', 'drep_always_no_confidence']);
+const PREDEFINED = new Set<string>(Object.values(PREDEFINED_DREPS));
 
 function matches(d: GovernanceProposalDoc, q: string): boolean {
   return [d.summary, d.type, d._id, d.govActionId, d.anchor?.url ?? ''].some((s) => s.toLowerCase().includes(q));

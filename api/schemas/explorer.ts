@@ -302,7 +302,12 @@ export const StakeAccount = component('StakeAccount', {
   properties: {
     registered: { type: 'boolean' },
     poolId: { type: ['string', 'null'], description: 'pool1… id the key delegates to.' },
-    drep: { type: ['string', 'null'], description: 'DRep the key delegates its vote to.' },
+    drep: {
+      type: ['string', 'null'],
+      description:
+        'DRep the key delegates its vote to, as GET /governance/dreps/{id} takes it: CIP-129 drep1…, or ' +
+        'drep_always_abstain / drep_always_no_confidence (a store synced before this form holds the credential hex).',
+    },
     deposit: { type: ['number', 'null'], description: 'Registration deposit, whole ADA.' },
     depositLovelace: { type: ['string', 'null'] },
     withdrawn: { ...Ada, description: 'Rewards withdrawn in the indexed range, whole ADA.' },

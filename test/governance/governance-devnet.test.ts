@@ -9,6 +9,7 @@ import { connectOgmios } from '../../activities/chain/ogmios-client.js';
 import type { ChainSource } from '../../activities/chain/source.js';
 import { createGovernanceActivities } from '../../activities/governance/index.js';
 import { lovelace } from '../../activities/staking/compute.js';
+import { rewardAddress } from '../../cardano/address.js';
 import { drepBech32, drepLegacyBech32, govActionBech32 } from '../../cardano/governance-ids.js';
 import { governanceRoutes } from '../../api/routes/governance.js';
 import { ajv } from '../../api/schema.js';
@@ -265,6 +266,28 @@ describe('governance on the devnet', function () {
       assert.equal((one.body as Json).id, top.id);
       assert.equal(((one.body as Json).votes as Json[]).length, top.votesCast);
     }
+  });
+
+  it('a stake key’s vote delegation on the explorer is the DRep id the governance routes answer', async () => {
+    // Oracle: the devnet ledger's DReps and their delegators (queryLedgerState/delegateRepresentatives).
+    let checked = 0;
+    for (const d of ledgerDReps) {
+      const id =
+        d.type === 'registered'
+          ? drepBech32({ hash: d.id, script: d.from === 'script' })
+          : { abstain: 'drep_always_abstain', noConfidence: 'drep_always_no_confidence' }[d.type as string]!;
+      for (const del of (d.delegators as Json[]).slice(0, 3)) {
+        const stake = rewardAddress('mainnet', del.credential, del.from === 'script');
+        const r = await api.get(`/api/v1/explorer/address/${stake}`);
+        assert.equal(r.status, 200, stake);
+        assert.equal((r.body as Json).stakeAccount.drep, id, `${stake} delegates to ${id}`);
+        checked++;
+      }
+      const one = await api.get(`/api/v1/governance/dreps/${id}`);
+      assert.equal(one.status, 200, id);
+    }
+    assert.ok(checked >= 5, `${checked} delegators`);
+    assert.ok(ledgerDReps.some((d) => d.type === 'abstain' && d.delegators.length > 0));
   });
 
   it('answers 400 for malformed ids and parameters, 404 for unknown ones', async () => {
