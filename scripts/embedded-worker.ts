@@ -14,7 +14,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { pino } from 'pino';
 import { createOgmiosClient } from '../activities/chain/ogmios-client.js';
 import { importRegistry } from '../activities/registry/import.js';
-import { recordSyncStopped } from '../activities/sync/health.js';
+import { recordSyncStarted, recordSyncStopped } from '../activities/sync/health.js';
 import { exitNow } from './exit-now.js';
 import { onParentGone } from './parent-gone.js';
 import { loggerOptions } from '../api/log.js';
@@ -117,6 +117,9 @@ async function main(config: Config) {
   if (config.OGMIOS_URL) sourceComplete = true;
   // Connected on first use: a source not up yet is the sync's outage to retry, not a crash of the worker.
   const chain = createOgmiosClient(source.url);
+  // The previous worker's stop (or last failure) is over: until the first slice ends, monitors say "starting" (a
+  // restarted devnet regenerates its history first, and held it at "not running: its worker stopped at …").
+  await recordSyncStarted(store, new Date().toISOString());
   const worker = await startEmbeddedWorker(config, {
     store,
     chain,
