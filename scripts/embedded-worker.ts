@@ -38,7 +38,9 @@ let answerMetrics: (id: number) => void = (id) => tell({ type: 'metrics', id, me
 let onSigterm: () => void = () => process.exit(0);
 let release: () => void = () => {};
 const tell = (m: FromWorker) => {
-  if (process.connected) process.send?.(m);
+  // A parent that exited meanwhile (a port it could not listen on) fails the write with EPIPE; without a callback
+  // that is an uncaught 'error' and a fatal stack trace here. Its going is handled by onParentGone.
+  if (process.connected) process.send?.(m, undefined, undefined, () => undefined);
 };
 process.on('message', (m: ToWorker) => {
   if (m?.type === 'source') announceSource({ url: m.url, devnet: m.devnet });
