@@ -25,7 +25,7 @@ import { backoffMs, createRunner, isRetryable } from '../../temporal/runner.js';
 import { SYNC_ACTIVITY } from '../../workflows/policies.js';
 import { recomputesReadingChain, WORKFLOWS } from '../../workflows/registry.js';
 import { SYNC_WORKFLOW_ID } from '../../temporal/constants.js';
-import { embeddedSyncRun, OpsError, parseOpsArgs, syncStatus } from '../../temporal/ops.js';
+import { embeddedStatus, embeddedSyncRun, OpsError, parseOpsArgs, syncStatus } from '../../temporal/ops.js';
 import { buildChain } from '../sync/build-chain.js';
 import { memoryChain } from '../sync/memory-chain.js';
 import { tempStore } from '../sync/helpers.js';
@@ -227,6 +227,42 @@ describe('sync health', function () {
       assert.equal((await at(41_000)).status, 'starting');
       await sync.syncSlice({ maxBlocks: 5, waitMs: 0 });
       assert.equal((await at(Date.now() - t)).status, 'ok');
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('ops status over a DATA_DIR no embedded worker runs on: the sync is not running, not "ok"', async () => {
+    // npm start killed (SIGKILL, a crash of the machine): the sync's last record said ok or retrying, and for the
+    // 3 minutes before it reads as silence ops status said 'sync health: ok' under 'service: STOPPED'.
+    const { store, cleanup } = await tempStore();
+    try {
+      const { events } = buildChain({ blocks: 10 });
+      await createSyncActivities({ store, chain: memoryChain(events), k: 2160, network: 'mainnet' }).syncSlice({
+        maxBlocks: 10,
+        waitMs: 0,
+      });
+      const t = Date.now();
+      const health = async (pid: number | null) =>
+        (await embeddedStatus(store, t + 5_000, { pid, dataDir: '/data' })).filter((l) =>
+          /^( {2}next|sync health)/.test(l),
+        );
+      assert.deepEqual(await health(4242), ['sync health: ok']);
+      const updatedAt = (await readSyncLag(store, t)).health?.updatedAt;
+      assert.deepEqual(await health(null), [
+        `sync health: NOT RUNNING: no embedded worker runs it (its last record, ${updatedAt}: ok)`,
+        '  next: start the service (`npm start`)',
+      ]);
+      // Its last record a retried outage: that is no longer being retried either.
+      await recordFailure(store, new OgmiosConnectionError('Ogmios connection ws://127.0.0.1:1337 closed (1006)'), {
+        k: 2160,
+        nowIso: new Date(t).toISOString(),
+      });
+      assert.match(
+        (await health(null))[0] ?? '',
+        /^sync health: NOT RUNNING: no embedded worker runs it \(its last record, .*: chain source unreachable for 5 s/,
+      );
+      assert.match((await health(4242))[0] ?? '', /^sync health: UNREACHABLE: /);
     } finally {
       await cleanup();
     }
