@@ -14,7 +14,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { pino } from 'pino';
 import { createOgmiosClient } from '../activities/chain/ogmios-client.js';
 import { importRegistry } from '../activities/registry/import.js';
-import { recordSyncStopped } from '../activities/sync/health.js';
+import { recordSyncStarted, recordSyncStopped } from '../activities/sync/health.js';
 import { exitNow } from './exit-now.js';
 import { onParentGone } from './parent-gone.js';
 import { loggerOptions } from '../api/log.js';
@@ -38,7 +38,9 @@ let answerMetrics: (id: number) => void = (id) => tell({ type: 'metrics', id, me
 let onSigterm: () => void = () => process.exit(0);
 let release: () => void = () => {};
 const tell = (m: FromWorker) => {
-  if (process.connected) process.send?.(m);
+  // A parent that exited meanwhile (a port it could not listen on) fails the write with EPIPE; without a callback
+  // that is an uncaught 'error' and a fatal stack trace here. Its going is handled by onParentGone.
+  if (process.connected) process.send?.(m, undefined, undefined, () => undefined);
 };
 process.on('message', (m: ToWorker) => {
   if (m?.type === 'source') announceSource({ url: m.url, devnet: m.devnet });
@@ -117,6 +119,9 @@ async function main(config: Config) {
   if (config.OGMIOS_URL) sourceComplete = true;
   // Connected on first use: a source not up yet is the sync's outage to retry, not a crash of the worker.
   const chain = createOgmiosClient(source.url);
+  // The previous worker's stop (or last failure) is over: until the first slice ends, monitors say "starting" (a
+  // restarted devnet regenerates its history first, and held it at "not running: its worker stopped at …").
+  await recordSyncStarted(store, new Date().toISOString());
   const worker = await startEmbeddedWorker(config, {
     store,
     chain,

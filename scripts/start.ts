@@ -16,6 +16,7 @@ import { loggerOptions } from '../api/log.js';
 import { runWithConfig, type Config } from '../config/index.js';
 import { spawnDevnet, type DevnetChild } from '../devnet/child.js';
 import { crashBackoff, superviseWorker, type WorkerSupervisor } from '../temporal/worker-child.js';
+import { checkListen, listenError } from './api-port.js';
 import { writableDataDir } from './data-dir.js';
 import { exitNow } from './exit-now.js';
 
@@ -56,6 +57,8 @@ async function main(config: Config) {
   // DATA_DIR is needed by what keeps files there (the embedded store, the embedded worker's pid file, the devnet's
   // identity): an API replica on MongoDB and Temporal has none and may run where it cannot write (deploy/Dockerfile).
   if (!config.MONGODB_URI || !config.TEMPORAL_ADDRESS || !config.OGMIOS_URL) writableDataDir(config.DATA_DIR);
+  // Before the children start: a port taken is one line, not a stack trace and two child processes stopping.
+  if (config.PORT !== 0) await checkListen(config.PORT, config.HOST);
 
   let shutdown: (signal: string, code?: number) => Promise<void> = async () => {};
   let stopping = false;
@@ -176,7 +179,9 @@ async function main(config: Config) {
       ...(worker ? { workerDown: worker.down } : {}),
     },
     { port: config.PORT, host: config.HOST },
-  );
+  ).catch((e: unknown) => {
+    throw listenError(e, config.PORT, config.HOST);
+  });
   log.info({ url: api.url, site: config.SITE_URL }, `API listening on ${api.url} (REST ${config.SITE_URL}/api/v1)`);
 
   shutdown = async (signal: string, code = 0) => {

@@ -156,7 +156,11 @@ export function jobsTable(schedules: readonly ScheduleSpec[], workflows: Workflo
  * Sync health, checkpoint, tip and lag lines, read from the store (the same in both modes). The lag is the one of
  * every other surface (readSyncLag): max(tip − indexed, now − time of the indexed tip block).
  */
-export async function syncStatus(store: Store, nowMs: number = Date.now()): Promise<string[]> {
+export async function syncStatus(
+  store: Store,
+  nowMs: number = Date.now(),
+  opts: { noWorker?: boolean } = {},
+): Promise<string[]> {
   const lag = await readSyncLag(store, nowMs);
   const c = syncCondition(lag, nowMs);
   const health =
@@ -164,6 +168,20 @@ export async function syncStatus(store: Store, nowMs: number = Date.now()): Prom
       ? ['sync health: ok']
       : [`sync health: ${c.status.toUpperCase()}: ${c.reason ?? ''}${c.since ? ` (since ${c.since})` : ''}`];
   if (c.action) health.push(`  next: ${c.action}`);
+  // No embedded worker runs on DATA_DIR (npm start killed): the sync's last record still reads ok, retrying or
+  // starting for up to SYNC_SILENT_SECONDS, but nothing runs it. A stall or a recorded stop says so already.
+  if (
+    opts.noWorker &&
+    (c.status === 'ok' || c.status === 'unreachable' || c.status === 'failing' || c.status === 'starting')
+  ) {
+    const last = c.status === 'ok' ? 'ok' : (c.reason ?? c.status);
+    health.splice(
+      0,
+      health.length,
+      `sync health: NOT RUNNING: no embedded worker runs it (its last record${lag.health ? `, ${lag.health.updatedAt}` : ''}: ${last})`,
+      '  next: start the service (`npm start`)',
+    );
+  }
   const cp = lag.checkpoint;
   if (!cp) return [...health, 'sync: no block indexed yet'];
   const lines = [
@@ -266,7 +284,7 @@ export async function embeddedStatus(
     'mode: embedded (in-process runner; TEMPORAL_ADDRESS is not set)',
     `store: ${store.kind}`,
     ...service,
-    ...(await syncStatus(store, nowMs)),
+    ...(await syncStatus(store, nowMs, { noWorker: worker?.pid === null })),
     `runs: ${STATUSES.map((s, i) => `${counts[i] ?? 0} ${s}`).join(', ')}`,
     ...(failures.length ? ['last failures:', ...runsTable(failures).map((l) => `  ${l}`)] : []),
   ];

@@ -138,7 +138,7 @@ function empty(nowIso: string): SyncHealthDoc {
 async function update(store: Store, nowIso: string, f: (d: SyncHealthDoc) => SyncHealthDoc): Promise<SyncHealthDoc> {
   const doc = f((await readSyncHealth(store)) ?? empty(nowIso));
   // Any record of the sync's means it runs again.
-  const next = { ...doc, stoppedAt: null, updatedAt: nowIso };
+  const next = { ...doc, stoppedAt: null, startedAt: null, updatedAt: nowIso };
   await store.write([put(SYNC_HEALTH, next)]);
   return next;
 }
@@ -150,7 +150,17 @@ async function update(store: Store, nowIso: string, f: (d: SyncHealthDoc) => Syn
  */
 export async function recordSyncStopped(store: Store, nowIso: string): Promise<void> {
   const doc = await readSyncHealth(store);
-  if (doc) await store.write([put(SYNC_HEALTH, { ...doc, stoppedAt: nowIso })]);
+  if (doc) await store.write([put(SYNC_HEALTH, { ...doc, stoppedAt: nowIso, startedAt: null })]);
+}
+
+/**
+ * A worker starts the sync again (before its first slice): monitors say "starting" instead of the previous worker's
+ * "not running: its worker stopped at …" (whose action is to start the service) or its last failure, until the first
+ * slice records. Its silence still counts from now (SYNC_SILENT_SECONDS). Nothing is written for a store never synced.
+ */
+export async function recordSyncStarted(store: Store, nowIso: string): Promise<void> {
+  const doc = await readSyncHealth(store);
+  if (doc) await store.write([put(SYNC_HEALTH, { ...doc, stoppedAt: null, startedAt: nowIso, updatedAt: nowIso })]);
 }
 
 /** A successful contact: the source's tip, and any failure or stall is over. */

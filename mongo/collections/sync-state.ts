@@ -74,6 +74,12 @@ export interface SyncHealthDoc {
    * then the sync is known not to run, and a failure recorded before the stop is no longer being retried.
    */
   stoppedAt?: string | null;
+  /**
+   * When a worker started the sync again (npm start's embedded worker); cleared, as `stoppedAt` is, by the sync's
+   * next record. Until then its first slice has not ended (a restarted devnet regenerating its history holds it for
+   * tens of seconds): the sync is starting, neither stopped nor known to progress.
+   */
+  startedAt?: string | null;
   updatedAt: string;
 }
 
@@ -285,6 +291,14 @@ export function syncCondition(lag: Pick<SyncLag, 'checkpoint' | 'health'>, nowMs
       reason: `sync not running: no word from it for ${secondsSince(nowMs, h.updatedAt)} s`,
       action: 'start the service (`npm start`) or the Temporal worker and `npm run schedules:apply`',
       since: h.updatedAt,
+      abandonedAbove: null,
+    };
+  if (h?.startedAt)
+    return {
+      status: 'starting',
+      reason: `sync starting: its worker started at ${h.startedAt}; its first slice has not ended yet`,
+      action: 'none: it reports within about a minute (an unreachable source, a failure or progress)',
+      since: h.startedAt,
       abandonedAbove: null,
     };
   if (h?.failing) {

@@ -261,10 +261,18 @@ describe('npm start on the embedded defaults', function () {
     log = '';
     start();
     try {
-      // The devnet regenerates its history while the sync asks where the chains meet: at its own tip.
+      // The devnet regenerates its history while the sync asks where the chains meet: at its own tip. Meanwhile,
+      // once the new worker runs (/readyz 200), the sync is starting: not 'not running: its worker stopped at …'
+      // (the stop recorded above, whose action is to start the service that runs).
       const atTip = /"msg":"sync reached the chain tip/;
-      for (let i = 0; i < 1200 && !atTip.test(log); i++) await new Promise((res) => setTimeout(res, 50));
+      const seen = new Set<string>();
+      for (let i = 0; i < 1200 && !atTip.test(log); i++) {
+        const ready = await get('/../../readyz').catch(() => null);
+        if (ready?.status === 200 && !atTip.test(log)) seen.add(ready.body.sync.status as string);
+        await new Promise((res) => setTimeout(res, 50));
+      }
       assert.match(log, atTip, log.slice(-3000));
+      assert.ok(seen.has('starting') && !seen.has('silent'), `sync states while it started: ${[...seen].join(', ')}`);
       assert.doesNotMatch(log, /RollbackTooDeepError|run failed/);
       const sync = (await get('/../../healthz/sync')).body;
       assert.equal(sync.status, 'ok', `${JSON.stringify(sync)}\n${log.slice(-3000)}`);

@@ -10,7 +10,13 @@ import { createMetrics } from '../../api/metrics/index.js';
 import { DERIVED_PATHS } from '../../api/sync-guard.js';
 import { createSyncActivities } from '../../activities/sync/index.js';
 import { RollbackTooDeepError } from '../../activities/sync/journal.js';
-import { isStoreRefusal, recordFailure, recordSyncStopped, StoreRefusedError } from '../../activities/sync/health.js';
+import {
+  isStoreRefusal,
+  recordFailure,
+  recordSyncStarted,
+  recordSyncStopped,
+  StoreRefusedError,
+} from '../../activities/sync/health.js';
 import { OgmiosConnectionError } from '../../activities/chain/ogmios-client.js';
 import { syncLagSeconds } from '../../cardano/sync-lag.js';
 import { readSyncLag, syncCondition } from '../../mongo/collections/sync-state.js';
@@ -19,7 +25,7 @@ import { backoffMs, createRunner, isRetryable } from '../../temporal/runner.js';
 import { SYNC_ACTIVITY } from '../../workflows/policies.js';
 import { recomputesReadingChain, WORKFLOWS } from '../../workflows/registry.js';
 import { SYNC_WORKFLOW_ID } from '../../temporal/constants.js';
-import { embeddedSyncRun, OpsError, parseOpsArgs } from '../../temporal/ops.js';
+import { embeddedStatus, embeddedSyncRun, OpsError, parseOpsArgs, syncStatus } from '../../temporal/ops.js';
 import { buildChain } from '../sync/build-chain.js';
 import { memoryChain } from '../sync/memory-chain.js';
 import { tempStore } from '../sync/helpers.js';
@@ -179,6 +185,96 @@ describe('sync health', function () {
       // Started again: its first slice records, and the stop is over.
       await sync.syncSlice({ maxBlocks: 5, waitMs: 0 });
       assert.equal((await at(3_000)).status, 'ok');
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('a sync started again is "starting" until its first slice ends, not "not running: its worker stopped"', async () => {
+    // npm start restarted over its DATA_DIR: the new worker waits on its devnet regenerating its history (tens of
+    // seconds) before the first slice ends; /healthz/sync, /readyz and ops status told the operator to start the
+    // service that was running.
+    const { store, cleanup } = await tempStore();
+    try {
+      const { events } = buildChain({ blocks: 10 });
+      const sync = createSyncActivities({ store, chain: memoryChain(events), k: 2160, network: 'mainnet' });
+      await sync.syncSlice({ maxBlocks: 5, waitMs: 0 });
+      const t = Date.now();
+      await recordSyncStopped(store, new Date(t).toISOString());
+      const startedAt = new Date(t + 10_000).toISOString();
+      await recordSyncStarted(store, startedAt);
+      const at = async (ms: number) => syncCondition(await readSyncLag(store, t + ms), t + ms);
+      const starting = await at(30_000);
+      assert.deepEqual(
+        [starting.status, starting.reason, starting.since],
+        ['starting', `sync starting: its worker started at ${startedAt}; its first slice has not ended yet`, startedAt],
+      );
+      assert.doesNotMatch(starting.action ?? '', /start the service/);
+      // ops status says the same.
+      assert.match(
+        (await syncStatus(store, t + 30_000))[0] ?? '',
+        /^sync health: STARTING: sync starting: its worker started at /,
+      );
+      // A start that never records anything is silence, counted from the start.
+      assert.equal((await at(10_000 + 181_000)).reason, 'sync not running: no word from it for 181 s');
+      // Its first record ends the start: an unreachable source says so, and a slice makes it ok.
+      await recordFailure(store, new OgmiosConnectionError('cannot connect to Ogmios at ws://127.0.0.1:1337'), {
+        k: 2160,
+        nowIso: new Date(t + 31_000).toISOString(),
+      });
+      assert.equal((await at(32_000)).status, 'unreachable');
+      await recordSyncStarted(store, new Date(t + 40_000).toISOString());
+      assert.equal((await at(41_000)).status, 'starting');
+      await sync.syncSlice({ maxBlocks: 5, waitMs: 0 });
+      assert.equal((await at(Date.now() - t)).status, 'ok');
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('ops status over a DATA_DIR no embedded worker runs on: the sync is not running, not "ok"', async () => {
+    // npm start killed (SIGKILL, a crash of the machine): the sync's last record said ok or retrying, and for the
+    // 3 minutes before it reads as silence ops status said 'sync health: ok' under 'service: STOPPED'.
+    const { store, cleanup } = await tempStore();
+    try {
+      const { events } = buildChain({ blocks: 10 });
+      await createSyncActivities({ store, chain: memoryChain(events), k: 2160, network: 'mainnet' }).syncSlice({
+        maxBlocks: 10,
+        waitMs: 0,
+      });
+      const t = Date.now();
+      const health = async (pid: number | null) =>
+        (await embeddedStatus(store, t + 5_000, { pid, dataDir: '/data' })).filter((l) =>
+          /^( {2}next|sync health)/.test(l),
+        );
+      assert.deepEqual(await health(4242), ['sync health: ok']);
+      const updatedAt = (await readSyncLag(store, t)).health?.updatedAt;
+      assert.deepEqual(await health(null), [
+        `sync health: NOT RUNNING: no embedded worker runs it (its last record, ${updatedAt}: ok)`,
+        '  next: start the service (`npm start`)',
+      ]);
+      // Its last record a retried outage: that is no longer being retried either.
+      await recordFailure(store, new OgmiosConnectionError('Ogmios connection ws://127.0.0.1:1337 closed (1006)'), {
+        k: 2160,
+        nowIso: new Date(t).toISOString(),
+      });
+      assert.match(
+        (await health(null))[0] ?? '',
+        /^sync health: NOT RUNNING: no embedded worker runs it \(its last record, .*: chain source unreachable for 5 s/,
+      );
+      assert.match((await health(4242))[0] ?? '', /^sync health: UNREACHABLE: /);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('a store never synced gets no start record (no block indexed is its own "starting")', async () => {
+    const { store, cleanup } = await tempStore();
+    try {
+      await recordSyncStarted(store, new Date().toISOString());
+      const lag = await readSyncLag(store, Date.now());
+      assert.equal(lag.health, null);
+      assert.equal(syncCondition(lag, Date.now()).reason, 'sync starting: no block indexed yet');
     } finally {
       await cleanup();
     }

@@ -1,0 +1,29 @@
+/**
+ * PORT and HOST as `npm start` needs them: a port this process can listen on. A port taken (another service, a
+ * second `npm start`), one below 1024 without the right, or a HOST that is no address of this machine stopped
+ * `npm start` with `fatal:` and a stack trace, after its devnet and worker had started (the worker then printed
+ * its own EPIPE stack). Checked before any child starts, and the listen itself reports the same way.
+ */
+import { createServer } from 'node:net';
+import { StartupError } from '../config/index.js';
+
+const LISTEN_CODES = new Set(['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/** A listen error as one line naming PORT and HOST (StartupError: exit 1, no stack); other errors as they are. */
+export function listenError(e: unknown, port: number, host: string): unknown {
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  if (!code || !LISTEN_CODES.has(code)) return e;
+  const why = code === 'EADDRINUSE' ? 'the port is in use' : code === 'EACCES' ? 'not permitted' : 'no such address';
+  return new StartupError(
+    `PORT=${port} HOST=${host}: cannot listen there (${why}): ${e instanceof Error ? e.message : String(e)}`,
+  );
+}
+
+/** Resolves when `port` on `host` can be listened on (bound and released at once); rejects with listenError. */
+export function checkListen(port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (e) => reject(listenError(e, port, host)));
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
+  });
+}
