@@ -13,7 +13,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { pino } from 'pino';
 import { createOgmiosClient } from '../activities/chain/ogmios-client.js';
-import { importRegistry } from '../activities/registry/import.js';
+import { importRegistry, logRegistryImport } from '../activities/registry/import.js';
 import { recordSyncStarted, recordSyncStopped } from '../activities/sync/health.js';
 import { exitNow } from './exit-now.js';
 import { onParentGone } from './parent-gone.js';
@@ -108,8 +108,7 @@ async function main(config: Config) {
     );
   const store = timedStore(await openStore(config), (op, coll, s, ok) => metrics.storeOp(op, coll, s, ok));
   await store.ensureIndexes(ALL_COLLECTIONS);
-  const registry = await importRegistry(store, config.TOKEN_REGISTRY_DIR);
-  log.info({ dir: config.TOKEN_REGISTRY_DIR, ...registry }, 'token registry imported');
+  logRegistryImport(log, config.TOKEN_REGISTRY_DIR, await importRegistry(store, config.TOKEN_REGISTRY_DIR));
 
   // A configured node is complete; the devnet of `npm start` says when its backfill is done. A configured source
   // that is the standalone devnet (OGMIOS_IS_DEVNET) serves its pools' `.devnet` metadata, as for `npm run worker`.

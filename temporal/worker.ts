@@ -8,7 +8,7 @@ import { Context } from '@temporalio/activity';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { pino } from 'pino';
 import { createOgmiosClient } from '../activities/chain/ogmios-client.js';
-import { importRegistry } from '../activities/registry/import.js';
+import { importRegistry, logRegistryImport } from '../activities/registry/import.js';
 import { recordSyncStopped } from '../activities/sync/health.js';
 import { ConfigError, runWithConfig, StartupError, type Config } from '../config/index.js';
 import { ALL_COLLECTIONS } from '../mongo/collections/index.js';
@@ -34,7 +34,7 @@ async function main(config: Config) {
   await store.ensureIndexes(ALL_COLLECTIONS);
   // Connected on first use: a node not up yet is the sync's outage to retry, not a crash of the worker.
   const chain = createOgmiosClient(config.OGMIOS_URL);
-  await importRegistry(store, config.TOKEN_REGISTRY_DIR);
+  logRegistryImport(log, config.TOKEN_REGISTRY_DIR, await importRegistry(store, config.TOKEN_REGISTRY_DIR));
   const activities = buildActivities(config, {
     store,
     chain,

@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Logger } from 'pino';
 import { LOGOS, TOKEN_META, logoVersion, type LogoDoc, type TokenMetaDoc } from '../../mongo/collections/market.js';
 import { del, put, type Store, type WriteOp } from '../../mongo/store.js';
 
@@ -144,4 +145,21 @@ export async function importRegistry(store: Store, dir: string): Promise<Registr
   }
   await flush();
   return result;
+}
+
+/**
+ * The start's log line of an import: info with its counts, or a warning when TOKEN_REGISTRY_DIR held no mapping (a
+ * mistyped or unmounted folder): tokens then go without registry names, tickers, decimals and logos, and amounts
+ * of a token with decimals read as base units, which an operator must not find out from the answers.
+ */
+export function logRegistryImport(log: Logger, dir: string, r: RegistryImportResult): void {
+  if (r.files > 0) {
+    log.info({ dir, ...r }, 'token registry imported');
+    return;
+  }
+  log.warn(
+    { dir, ...r },
+    `token registry: no mappings/*.json under TOKEN_REGISTRY_DIR=${dir}; tokens get no registry names, tickers, ` +
+      'decimals or logos (set it to the folder of a CIP-26 snapshot)',
+  );
 }

@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { imageType, importRegistry, parseRegistryEntry } from '../../activities/registry/import.js';
+import { pino } from 'pino';
+import { imageType, importRegistry, logRegistryImport, parseRegistryEntry } from '../../activities/registry/import.js';
 import { loadAssets } from '../../api/present/market.js';
 import { openMemoryStore } from '../../mongo/adapters/embedded.js';
 import { LOGOS, TOKENS, TOKEN_META } from '../../mongo/collections/market.js';
@@ -18,6 +19,13 @@ const logoBytes = (dir: string, unit: string) =>
       .value,
     'base64',
   );
+
+/** Registry metadata documents in the store. */
+async function countOf(store: Store): Promise<number> {
+  let n = 0;
+  for await (const _ of store.collection(TOKEN_META).scan()) n++;
+  return n;
+}
 
 describe('token registry import (real CIP-26 files)', () => {
   let store: Store;
@@ -90,6 +98,28 @@ describe('token registry import (real CIP-26 files)', () => {
     writeFileSync(file, JSON.stringify(entry));
     assert.equal((await importRegistry(store, dir)).written, 1);
     assert.equal(await dataUri(), `data:image/png;base64,${logoBytes(dir, other).toString('base64')}`);
+  });
+
+  it('a TOKEN_REGISTRY_DIR without mappings is a warning at start and removes nothing; a real one is an info line', async () => {
+    const lines: { level: number; msg: string; files: number }[] = [];
+    const log = pino({ level: 'info' }, { write: (l: string) => void lines.push(JSON.parse(l)) });
+    const before = await countOf(store);
+    assert.ok(before > 0);
+    const typo = path.join(dir, 'no-such-folder');
+    logRegistryImport(log, typo, await importRegistry(store, typo));
+    logRegistryImport(log, dir, await importRegistry(store, dir));
+    assert.equal(await countOf(store), before, 'nothing removed');
+    assert.deepEqual(
+      lines.map((l) => [l.level, l.files]),
+      [
+        [40, 0],
+        [30, before],
+      ],
+    );
+    assert.match(
+      lines[0]!.msg,
+      /no mappings\/\*\.json under TOKEN_REGISTRY_DIR=.*no-such-folder; tokens get no registry/,
+    );
   });
 
   it('recognises image types by their magic bytes and rejects entries that are not tokens', () => {
