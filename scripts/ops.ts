@@ -48,6 +48,12 @@ async function openOpsStore(config: Config, opts: { readOnly: boolean }): Promis
   if (!config.MONGODB_URI && !existsSync(join(config.DATA_DIR, 'store', 'data.mdb'))) throw missing();
   return openStore(config, opts).catch((e: unknown) => {
     if (!config.MONGODB_URI && e instanceof Error && /No such file/i.test(e.message)) throw missing();
+    // lmdb says only 'Permission denied: Attempting to setup locks' when the operator's user may not open the
+    // store (its lock file is written even by readers): name the folder and whose it is.
+    if (!config.MONGODB_URI && e instanceof Error && /permission denied/i.test(e.message))
+      throw new StartupError(
+        `cannot open the store under DATA_DIR=${config.DATA_DIR}: ${e.message} (run ops as the user that runs the service)`,
+      );
     throw e;
   });
 }
