@@ -14,6 +14,7 @@ import { ALL_COLLECTIONS } from '../../mongo/collections/index.js';
 
 const SETPRIV = '/usr/bin/setpriv';
 const NOBODY = '65534';
+const AS_NOBODY = [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups'];
 /** A mainnet stake address (a real one, from the recorded block 11322313): `keys create` writes to the store. */
 const ACCOUNT = 'stake1uxt4uu2d5l4f7amgv75rauk3stxmx69pwfwmum9vtyjww2g7uhk22';
 
@@ -23,6 +24,17 @@ describe('npm run ops over a store its user may not open', function () {
   before(async function () {
     if (process.getuid?.() !== 0 || !existsSync(SETPRIV)) {
       console.log('      skipped: needs root and setpriv to run ops as another user');
+      this.skip();
+    }
+    // The checkout must be readable by that user (a clone under a private home folder is not).
+    const reads = spawnSync(SETPRIV, [
+      ...AS_NOBODY,
+      process.execPath,
+      '-e',
+      "require('fs').accessSync('scripts/ops.ts')",
+    ]);
+    if (reads.status !== 0) {
+      console.log('      skipped: user nobody cannot read this checkout');
       this.skip();
     }
     dir = mkdtempSync(join(tmpdir(), 'cds-ops-perm-'));
@@ -40,18 +52,7 @@ describe('npm run ops over a store its user may not open', function () {
   it('a command that writes (keys create): exit 1 and one line naming DATA_DIR and what to do', () => {
     const r = spawnSync(
       SETPRIV,
-      [
-        `--reuid=${NOBODY}`,
-        `--regid=${NOBODY}`,
-        '--clear-groups',
-        process.execPath,
-        '--import',
-        'tsx',
-        'scripts/ops.ts',
-        'keys',
-        'create',
-        ACCOUNT,
-      ],
+      [...AS_NOBODY, process.execPath, '--import', 'tsx', 'scripts/ops.ts', 'keys', 'create', ACCOUNT],
       {
         env: { ...process.env, DATA_DIR: dir, HOME: tmpdir(), TEMPORAL_ADDRESS: '', MONGODB_URI: '' },
         encoding: 'utf8',
