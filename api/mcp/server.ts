@@ -16,7 +16,7 @@ import type { SyncGate } from '../sync-guard.js';
 import { ResponseCache } from '../response-cache.js';
 import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
 import { readFreshness } from '../read/freshness.js';
-import { fitResult } from './fit.js';
+import { fitResult, RESULT_MAX_CHARS } from './fit.js';
 import { publishedOutputSchema, TOOL_SET, type Tool } from './tools.js';
 
 export const SERVER_NAME = 'cardano-data-service';
@@ -187,13 +187,17 @@ async function callTool(deps: ApiDeps, r: Registered, raw: unknown, gate?: SyncG
         };
     }
     const [data, fresh] = await Promise.all([r.tool.run(deps, args), readFreshness(deps)]);
-    const { result, cuts } = fitResult({
+    let structured: Record<string, unknown> = {
       ...data,
       asOf: typeof data.asOf === 'string' ? data.asOf : fresh.asOf,
       lagSeconds: fresh.lagSeconds,
-    });
-    const structured = cuts.length ? { ...result, truncated: cuts } : result;
-    const text = JSON.stringify(structured);
+    };
+    let text = JSON.stringify(structured);
+    if (text.length > RESULT_MAX_CHARS) {
+      const { result, cuts } = fitResult(structured);
+      structured = cuts.length ? { ...result, truncated: cuts } : result;
+      text = JSON.stringify(structured);
+    }
     // The bytes count the entry against the cache's size bound; a hit answers with the kept string, not a decode.
     if (cache && key) cache.setBytes(key, Buffer.from(text), { expires: Date.now() + ttl, text, structured });
     return { content: [{ type: 'text', text }], structuredContent: structured };
