@@ -47,6 +47,7 @@ process.on('message', (m: ToWorker) => {
   else if (m?.type === 'source-complete') sourceComplete = true;
   else if (m?.type === 'source-incomplete') sourceComplete = false;
   else if (m?.type === 'metrics') answerMetrics(m.id);
+  else if (m?.type === 'ping') tell({ type: 'pong' });
 });
 // Both ends come while a store write may be part-way, where process.exit() would hang (scripts/exit-now.ts).
 process.on('uncaughtException', (e) => {

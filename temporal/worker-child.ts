@@ -9,6 +9,9 @@
  * A worker that exits unexpectedly is logged at error level and restarted after 1, 2, 4, 8, 16 s; while none runs,
  * `down()` says why (/readyz answers 503 with it). After MAX_CRASHES crashes within CRASH_WINDOW_MS, `onGiveUp` is
  * called: `npm start` then stops and exits non-zero, so a supervisor (systemd, a container's restart policy) sees it.
+ * A worker that is alive but does not answer (stopped by SIGSTOP, a debugger, its event loop blocked) is pinged
+ * every PING_MS: after UNRESPONSIVE_MS without an answer `down()` says so too, instead of the sync looking healthy
+ * until its records go stale (3 min).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +40,8 @@ export function crashBackoff(): (now: number) => { crashes: number; delayMs: num
   };
 }
 const METRICS_TIMEOUT_MS = 2_000;
+const PING_MS = 5_000;
+export const UNRESPONSIVE_MS = 30_000;
 const STOP_TIMEOUT_MS = 30_000;
 
 /** Parent → worker. */
@@ -47,7 +52,9 @@ export type ToWorker =
   | { type: 'source-complete' }
   /** The source is regenerating its history (a restarted devnet): its tip is not the chain's until complete again. */
   | { type: 'source-incomplete' }
-  | { type: 'metrics'; id: number };
+  | { type: 'metrics'; id: number }
+  /** Liveness: the worker answers `pong` from its event loop. */
+  | { type: 'ping' };
 
 /** Worker → parent. */
 export type FromWorker =
@@ -55,7 +62,8 @@ export type FromWorker =
   | { type: 'hello' }
   /** The sync run is recorded and the schedules are set. */
   | { type: 'ready' }
-  | { type: 'metrics'; id: number; metrics: MetricsSnapshot };
+  | { type: 'metrics'; id: number; metrics: MetricsSnapshot }
+  | { type: 'pong' };
 
 export interface WorkerSupervisor {
   /** Null while a worker runs and has started the sync; else why not (for /readyz). */
@@ -100,6 +108,9 @@ export function superviseWorker(opts: SuperviseOptions): WorkerSupervisor {
   let markReady!: () => void;
   const ready = new Promise<void>((r) => (markReady = r));
   let exited: Promise<void> = Promise.resolve();
+  /** When the running worker last sent anything (unix ms), and whether its silence has been logged. */
+  let lastAnswer = Date.now();
+  let silent = false;
 
   const send = (m: ToWorker) => {
     if (child?.connected) child.send(m);
@@ -115,7 +126,14 @@ export function superviseWorker(opts: SuperviseOptions): WorkerSupervisor {
     });
     child = c;
     childReady = false;
+    lastAnswer = Date.now();
+    silent = false;
     c.on('message', (m: FromWorker) => {
+      lastAnswer = Date.now();
+      if (silent) {
+        silent = false;
+        log.info({ pid: c.pid }, 'embedded worker answers again');
+      }
       if (m?.type === 'hello') {
         if (source) c.send({ type: 'source', ...source } satisfies ToWorker);
         if (complete) c.send({ type: 'source-complete' } satisfies ToWorker);
@@ -166,8 +184,26 @@ export function superviseWorker(opts: SuperviseOptions): WorkerSupervisor {
 
   spawnOne();
 
+  const unresponsive = (): string | null => {
+    const ms = Date.now() - lastAnswer;
+    return ms > UNRESPONSIVE_MS
+      ? `the embedded worker (pid ${child?.pid}, sync and scheduled jobs) has not answered for ${Math.round(ms / 1000)} s ` +
+          '(stopped, or its event loop blocked)'
+      : null;
+  };
+  const pinger = setInterval(() => {
+    if (!child?.connected || !childReady) return;
+    const why = unresponsive();
+    if (why && !silent) {
+      silent = true;
+      log.error({ pid: child.pid }, why);
+    }
+    send({ type: 'ping' });
+  }, PING_MS);
+  pinger.unref();
+
   return {
-    down: () => (childReady && child ? null : downReason),
+    down: () => (childReady && child ? unresponsive() : downReason),
     pid: () => child?.pid ?? null,
     setSource(url, devnet) {
       source = { url, devnet };
@@ -201,6 +237,7 @@ export function superviseWorker(opts: SuperviseOptions): WorkerSupervisor {
     async stop() {
       stopping = true;
       downReason = 'stopping';
+      clearInterval(pinger);
       if (restartTimer) clearTimeout(restartTimer);
       const c = child;
       if (c && c.exitCode === null && c.signalCode === null) {

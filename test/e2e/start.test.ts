@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { connectOgmios } from '../../activities/chain/ogmios-client.js';
 import { openEmbeddedStore } from '../../mongo/adapters/embedded.js';
 import { DERIVED_RUNS, readSyncLag, syncCondition } from '../../mongo/collections/sync-state.js';
+import { UNRESPONSIVE_MS } from '../../temporal/worker-child.js';
 import { freePort } from '../free-port.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
@@ -235,6 +236,36 @@ describe('npm start on the embedded defaults', function () {
     // The same chain, continued: no rollback of the indexed chain, no stall.
     assert.doesNotMatch(log, /RollbackTooDeepError/);
     assert.equal((await get('/../../healthz/sync')).body.status, 'ok');
+  });
+
+  it('a worker that stops answering (SIGSTOP) makes /readyz 503 saying so; answering again, it is ready', async () => {
+    const { worker } = childPidsOf(log);
+    process.kill(worker, 'SIGSTOP');
+    try {
+      let down: Json | null = null;
+      const deadline = Date.now() + UNRESPONSIVE_MS + 30_000;
+      while (!down) {
+        assert.ok(Date.now() < deadline, `/readyz never said the worker does not answer\n${log.slice(-3000)}`);
+        const r = await get('/../../readyz').catch(() => null);
+        if (r?.status === 503) down = r.body;
+        else await new Promise((res) => setTimeout(res, 500));
+      }
+      assert.match(
+        down.error,
+        new RegExp(`^not ready: the embedded worker \\(pid ${worker}, .*\\) has not answered for \\d+ s`),
+      );
+      // Logged at error level by the supervisor's next ping (up to 5 s after /readyz first says it).
+      const silentLine = /"level":50[^\n]*has not answered for/;
+      for (let i = 0; i < 200 && !silentLine.test(log); i++) await new Promise((res) => setTimeout(res, 50));
+      assert.match(log, silentLine);
+    } finally {
+      process.kill(worker, 'SIGCONT');
+    }
+    await until('/../../readyz', (b) => b.status === 'ready');
+    assert.equal(childPidsOf(log).worker, worker, 'the same worker, not restarted');
+    for (let i = 0; i < 200 && !/embedded worker answers again/.test(log); i++)
+      await new Promise((res) => setTimeout(res, 50));
+    assert.match(log, /embedded worker answers again/);
   });
 
   it('stops on SIGTERM, its children with it', async () => {
