@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { handleOfAsset } from '../../cardano/handles.js';
+import { dexTokens } from '../../devnet/activity/dex-tokens.js';
 import { HANDLE_POLICY } from '../../devnet/activity/handles.js';
 import { startStack, type Stack } from './stack.js';
 
@@ -192,6 +193,47 @@ describe('Markdown views on a devnet-synced store', function () {
     const [row] = tableRows(view, 'ADA balance (ADA)');
     const lovelace = s.devnet.ledger.coinAt(w.address);
     assert.equal(Number(row![0]!.replace(/,/g, '')), Number(lovelace) / 1e6);
+  });
+
+  it('the wallet view shows each token balance exactly: every digit of the devnet ledger quantity', async () => {
+    // Oracle: the devnet's own token definitions (registry and CIP-68 tokens publish their decimals; meme tokens publish
+    // none, so the chain says 0) and the ledger's quantities at one address, formatted here with BigInt arithmetic.
+    const decimals = new Map(dexTokens(s.devnet.world).map((t) => [t.unit, t.source === 'meme' ? 0 : t.decimals]));
+    const held = new Map<string, Map<string, bigint>>();
+    for (const u of s.devnet.ledger.utxos.values())
+      for (const [policy, names] of Object.entries(u.value.assets))
+        for (const [name, q] of Object.entries(names)) {
+          if (!decimals.has(policy + name)) continue;
+          const at = held.get(u.address) ?? new Map<string, bigint>();
+          at.set(policy + name, (at.get(policy + name) ?? 0n) + q);
+          held.set(u.address, at);
+        }
+    const exact = (q: bigint, d: number) => {
+      const scale = 10n ** BigInt(d);
+      const fraction = (q % scale).toString().padStart(d, '0').replace(/0+$/, '');
+      return `${(q / scale).toLocaleString('en-US')}${fraction ? `.${fraction}` : ''}`;
+    };
+    // A figure rounded as prices are (whole tokens from 1,000 up, 6 decimals, 4 significant digits under 1) is not
+    // the balance: the address holding the most such quantities is the one to look at.
+    const rounded = (q: bigint, d: number) => {
+      const v = Number(q) / 10 ** d;
+      return v < 1
+        ? Number(v.toPrecision(4)).toString()
+        : v.toLocaleString('en-US', { maximumFractionDigits: v >= 1000 ? 0 : 6 });
+    };
+    const inexact = (m: Map<string, bigint>) =>
+      [...m].filter(([u, q]) => rounded(q, decimals.get(u)!) !== exact(q, decimals.get(u)!)).length;
+    const [address, quantities] = [...held].sort((a, b) => inexact(b[1]) - inexact(a[1]))[0]!;
+    assert.ok(inexact(quantities) > 0, 'the devnet has a balance a rounded figure misstates');
+    const rows = tableRows((await get(`/api/md/wallet/${address}`)).text, 'Token');
+    let checked = 0;
+    for (const [unit, q] of quantities) {
+      const row = rows.find((r) => r[0]!.includes(`/api/md/token/${unit})`));
+      assert.ok(row, `${unit} is listed`);
+      assert.equal(row[1], exact(q, decimals.get(unit)!), unit);
+      checked++;
+    }
+    assert.ok(checked > 0);
   });
 
   it('a token/token trade names the token its ADA price is of; a stake key shows its rewards as REST does', async () => {

@@ -28,6 +28,20 @@ export function adaExact(n: number | null | undefined): string {
 }
 
 /**
+ * An exact token quantity (balances) from its base-unit integer and the token's decimals: every digit kept, thousands
+ * separated, trailing fractional zeros dropped. A double cannot hold it: quantities reach 2^64 − 1 (beyond 2^53 a
+ * double drops the last digits) and a token may have more decimals than a rounded figure shows.
+ */
+export function tokenExact(raw: string, decimals: number): string {
+  if (!/^-?[0-9]+$/.test(raw)) return '—';
+  const neg = raw.startsWith('-');
+  const digits = (neg ? raw.slice(1) : raw).padStart(decimals + 1, '0');
+  const whole = digits.slice(0, digits.length - decimals).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, '');
+  return `${neg ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+}
+
+/**
  * en-US number formats by maximum fraction digits, built once: `toLocaleString` with options builds a new
  * Intl.NumberFormat on every call, the largest cost of rendering a view.
  */

@@ -136,6 +136,8 @@ export interface MarketOverview {
 export interface WalletPosition {
   asset: AssetRef;
   balance: number;
+  /** The exact on-chain quantity in base units (an integer string): `balance` is it over 10^decimals as a double. */
+  balanceRaw: string;
   priceAda: number | null;
   valueAda: number | null;
   valueUsd: number | null;
