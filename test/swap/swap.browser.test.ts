@@ -274,11 +274,9 @@ describe('swap page in a browser: quote, CIP-30 wallet, sign, submit, executed o
 
     // A new amount typed in: the order under review is rebuilt for it (150 → 200 ADA, + 3 ADA deposit and fee).
     await page.fill('#amount', '200');
-    await page.waitForFunction(
-      () => document.querySelector('#outputs tbody tr[data-role="order"] td:nth-child(4)')?.textContent === '203',
-      undefined,
-      { timeout: 15_000 },
-    );
+    await page.waitForSelector('#outputs tbody tr[data-role="order"] td:nth-child(4):text-is("203")', {
+      timeout: 15_000,
+    });
     assert.match((await page.textContent('#q-in'))!, /^200 ADA$/);
 
     // A slippage that is no percentage: no quote shown, no order to sign.
