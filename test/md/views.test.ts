@@ -10,6 +10,11 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { handleOfAsset } from '../../cardano/handles.js';
 import { dexTokens } from '../../devnet/activity/dex-tokens.js';
 import { HANDLE_POLICY } from '../../devnet/activity/handles.js';
+import { renderNft } from '../../views/md/nft.js';
+import { renderPool } from '../../views/md/pool.js';
+import { renderStakePool } from '../../views/md/stake-pool.js';
+import { renderToken } from '../../views/md/token.js';
+import { renderWallet } from '../../views/md/wallet.js';
 import { startStack, type Stack } from './stack.js';
 
 interface Answer {
@@ -234,6 +239,70 @@ describe('Markdown views on a devnet-synced store', function () {
       checked++;
     }
     assert.ok(checked > 0);
+  });
+
+  it('chain text with Markdown in it (|, `, *, _, <, [, ], line breaks) is text: tables keep their columns, no link, HTML or emphasis', async () => {
+    // The devnet mints only plain names, so its real REST answers are rendered with their names replaced by what
+    // anyone may write in a token, collection or pool's metadata.
+    const evil = 'Ev|l `x` *y* _z_ <img src=x onerror=alert(1)> [Claim](https://evil.example)\n# Fake';
+    // Hand-escaped: one line, each inline-syntax character after a backslash, the pipe left to the table cell.
+    const shown =
+      'Ev|l \\`x\\` \\*y\\* \\_z\\_ \\<img src=x onerror=alert(1)\\> \\[Claim\\](https://evil.example) # Fake';
+    const json = async <T>(path: string) => JSON.parse((await get(path)).text) as T;
+    type Named = { displayName: string; name: string | null; ticker: string | null };
+    const rename = (a: Named) => Object.assign(a, { displayName: evil, name: evil, ticker: evil });
+    const ctx = { site: s.url, fresh: { asOf: '2026-11-25T12:00:00.000Z', lagSeconds: 0, height: 1, tipHeight: 1 } };
+
+    const token = await json<Parameters<typeof renderToken>[1]>(`/api/v1/tokens/${unit}?logos=url`);
+    rename(token.asset);
+    token.description = evil;
+    token.url = evil;
+    for (const p of token.pools) rename(p.tokenB);
+    const pool = await json<Parameters<typeof renderPool>[1]>(`/api/v1/pools/${poolId}?logos=url`);
+    const trades = await json<Parameters<typeof renderPool>[2]>(`/api/v1/pools/${poolId}/trades?limit=5&logos=url`);
+    rename(pool.tokenB);
+    for (const t of trades.items) [t.tokenIn, t.tokenOut].filter((a) => a.unit !== 'lovelace').forEach(rename);
+    // A wallet holding tokens: the largest holder of the top token; a collection with sales.
+    const holders = await json<{ items: { address: string }[] }>(`/api/v1/tokens/${unit}/holders`);
+    const address = holders.items[0]!.address;
+    const wallet = await json<Parameters<typeof renderWallet>[1]>(`/api/v1/wallet/${address}?logos=url`);
+    for (const p of wallet.positions) {
+      rename(p.asset);
+      p.priceAda = null; // an unpriced token: named in plain text, not linked
+    }
+    const collections = await json<{ items: { policyId: string; salesAll: number }[] }>('/api/v1/nft/collections');
+    const sold = collections.items.find((c) => c.salesAll > 0)!.policyId;
+    const nft = await json<Parameters<typeof renderNft>[1]>(`/api/v1/nft/collections/${sold}`);
+    nft.name = evil;
+    for (const sale of nft.recentSales) Object.assign(sale, { asset: { name: evil }, marketplace: evil });
+    const stake = await json<Parameters<typeof renderStakePool>[1]>(`/api/v1/staking/pools/${stakePool}`);
+    Object.assign(stake, { name: evil, ticker: evil });
+    Object.assign(stake.metadata, { description: evil, homepage: evil });
+    assert.ok(trades.items.length, 'trades to render');
+    assert.ok(wallet.positions.length, 'positions to render');
+    assert.ok(nft.recentSales.length, 'sales to render');
+
+    const views = {
+      token: renderToken(ctx, token),
+      pool: renderPool(ctx, pool, trades),
+      wallet: renderWallet(ctx, wallet, trades, address),
+      nft: renderNft(ctx, nft),
+      stakePool: renderStakePool(ctx, stake),
+    };
+    const cells = (line: string) => line.replace(/\\\\/g, '').split(/(?<!\\)\|/).length - 2;
+    for (const [name, view] of Object.entries(views)) {
+      assert.ok(view.includes(shown) || view.includes(shown.replace('|', '\\|')), `${name} shows the name as text`);
+      assert.doesNotMatch(view, /(^|[^\\])<img/m, `${name}: no raw HTML`);
+      assert.doesNotMatch(view, /(^|[^\\])\[Claim/m, `${name}: no link of the name's making`);
+      assert.doesNotMatch(view, /^# Fake/m, `${name}: no heading of the name's making`);
+      // Every row of a table has its header's number of cells (a pipe of the name is escaped).
+      let header = 0;
+      for (const line of view.split('\n')) {
+        if (!line.startsWith('|')) header = 0;
+        else if (!header) header = cells(line);
+        else assert.equal(cells(line), header, `${name}: ${line}`);
+      }
+    }
   });
 
   it('a token/token trade names the token its ADA price is of; a stake key shows its rewards as REST does', async () => {

@@ -1,5 +1,5 @@
 /** /api/md/nft/{policyId}: one NFT collection with its recent sales. */
-import { head, join, links, md, num, pct, rest, short, table, utc, link } from './format.js';
+import { text, head, join, links, md, num, pct, rest, short, table, utc, link } from './format.js';
 import type { NftCollection, ViewContext } from './types.js';
 
 const assetName = (a: unknown): string => {
@@ -12,7 +12,7 @@ const assetName = (a: unknown): string => {
 
 export function renderNft(ctx: ViewContext, c: NftCollection): string {
   return join(
-    head(ctx, `NFT collection: ${c.name}`, `Policy \`${c.policyId}\` · ${c.standards.join(', ') || 'CIP-25'}`),
+    head(ctx, `NFT collection: ${text(c.name)}`, `Policy \`${c.policyId}\` · ${c.standards.join(', ') || 'CIP-25'}`),
     table(
       ['Field', 'Value'],
       [
@@ -38,9 +38,9 @@ export function renderNft(ctx: ViewContext, c: NftCollection): string {
       ['Time (UTC)', 'Asset', 'Price (ADA)', 'Marketplace', 'Buyer', 'Tx'],
       c.recentSales.map((s) => [
         utc(s.time),
-        assetName(s.asset),
+        text(assetName(s.asset)),
         num(s.price),
-        s.marketplace,
+        text(s.marketplace),
         s.buyer ? link(short(s.buyer), md(ctx, `/wallet/${s.buyer}`)) : '—',
         link(short(s.txHash, 6), rest(ctx, `/explorer/tx/${s.txHash}`)),
       ]),

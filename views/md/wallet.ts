@@ -3,6 +3,7 @@ import {
   adaExact,
   enc,
   tokenExact,
+  text,
   short,
   head,
   join,
@@ -62,7 +63,7 @@ export function renderWallet(ctx: ViewContext, w: Wallet, trades: TradePage, req
       ['Token', 'Balance (tokens)', 'Price (ADA)', '24 h, ADA (%)', 'Value (ADA)', 'Value (USD)'],
       w.positions.map((p) => [
         // Only traded tokens have a token view (its pools); NFTs and unpriced tokens are named, not linked.
-        p.priceAda === null ? `${p.asset.displayName} (\`${short(p.asset.unit, 10)}\`)` : tokenLink(ctx, p.asset),
+        p.priceAda === null ? `${text(p.asset.displayName)} (\`${short(p.asset.unit, 10)}\`)` : tokenLink(ctx, p.asset),
         // Exact, as the ADA balance: a rounded figure would misstate what the wallet holds.
         tokenExact(p.balanceRaw, p.asset.decimals),
         price(p.priceAda),
