@@ -305,6 +305,16 @@ describe('Markdown views on a devnet-synced store', function () {
     }
   });
 
+  it('the NFT view says its all-time totals are of the indexed history, and since when', async () => {
+    // The store was synced from the devnet's first block: the history starts at its time.
+    const first = JSON.parse((await get('/api/v1/explorer/blocks/1')).text) as { time: string };
+    const rows = tableRows((await get(`/api/md/nft/${policy}`)).text, 'Field');
+    const row = (label: string) => rows.find((r) => r[0] === label)?.[1];
+    assert.equal(row('Indexed history since (UTC)'), `${first.time.slice(0, 16).replace('T', ' ')} UTC`);
+    assert.ok(row('Volume 24 h / 7 d / 30 d / all indexed (ADA)'));
+    assert.ok(row('Sales 24 h / 7 d / 30 d / all indexed'));
+  });
+
   it('a token/token trade names the token its ADA price is of; a stake key shows its rewards as REST does', async () => {
     type Row = { id: number; tokenA: { unit: string } };
     const pools = JSON.parse((await get('/api/v1/pools?pageSize=200')).text) as { items: Row[] };

@@ -19,17 +19,19 @@ export function renderNft(ctx: ViewContext, c: NftCollection): string {
         ['Floor (ADA / USD)', `${num(c.floor)} / ${num(c.floorUsd)}`],
         ['Floor change 24 h (%)', pct(c.floorChange24h)],
         [
-          'Volume 24 h / 7 d / 30 d / all (ADA)',
+          'Volume 24 h / 7 d / 30 d / all indexed (ADA)',
           [c.volume24h, c.volume7d, c.volume30d, c.volumeAll].map((v) => num(v, 0)).join(' / '),
         ],
         [
-          'Sales 24 h / 7 d / 30 d / all',
+          'Sales 24 h / 7 d / 30 d / all indexed',
           [c.sales24h, c.sales7d, c.sales30d, c.salesAll].map((v) => num(v, 0)).join(' / '),
         ],
         ['Active listings', num(c.listings, 0)],
         ['Supply (minted − burned)', `${num(c.supply, 0)} (${num(c.minted, 0)} − ${num(c.burned, 0)})`],
         ['Owners', num(c.owners, 0)],
         ['Last sale (ADA, UTC)', `${num(c.lastSalePrice)} at ${utc(c.lastSaleTime)}`],
+        // A deployment that starts its sync at a later point has no earlier sales or mints: "all" is since then.
+        ['Indexed history since (UTC)', utc(c.coverageFrom)],
         ['Stats computed (UTC)', utc(c.computedAt)],
       ],
     ),

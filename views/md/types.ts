@@ -196,6 +196,8 @@ export interface NftCollectionRow {
 export interface NftCollection extends NftCollectionRow {
   recentSales: NftSale[];
   computedAt: string;
+  /** The first indexed block's time: the all-time totals, minted and burned counts are of the history since then. */
+  coverageFrom: string | null;
   minted: number;
   burned: number;
 }
