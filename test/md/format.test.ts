@@ -3,7 +3,7 @@
  * and a feed link with parentheses stay inside their heading, summary or link.
  */
 import assert from 'node:assert/strict';
-import { head, link } from '../../views/md/format.js';
+import { head, link, tokenExact } from '../../views/md/format.js';
 
 const ctx = {
   site: 'https://cds.example',
@@ -33,5 +33,16 @@ describe('Markdown views: chain text stays where it is put', () => {
       '[News ## Fake](https://news.example/a%29%20[Claim]%28https://evil.example)',
     );
     assert.equal(link('[x]', 'https://cds.example/api/md/token/ab'), '[x](https://cds.example/api/md/token/ab)');
+  });
+
+  it('a token balance keeps every digit: past 2^53, more than 6 decimals, under 1 whole token', () => {
+    // Hand-computed: the raw quantity over 10^decimals, thousands grouped, trailing zeros dropped.
+    assert.equal(tokenExact('9223371559564378207', 0), '9,223,371,559,564,378,207');
+    assert.equal(tokenExact('35932427716', 8), '359.32427716');
+    assert.equal(tokenExact('266291', 6), '0.266291');
+    assert.equal(tokenExact('25309071123300', 6), '25,309,071.1233');
+    assert.equal(tokenExact('5', 4), '0.0005');
+    assert.equal(tokenExact('1000000', 6), '1');
+    assert.equal(tokenExact('0', 6), '0');
   });
 });

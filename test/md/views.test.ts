@@ -8,7 +8,13 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { handleOfAsset } from '../../cardano/handles.js';
+import { dexTokens } from '../../devnet/activity/dex-tokens.js';
 import { HANDLE_POLICY } from '../../devnet/activity/handles.js';
+import { renderNft } from '../../views/md/nft.js';
+import { renderPool } from '../../views/md/pool.js';
+import { renderStakePool } from '../../views/md/stake-pool.js';
+import { renderToken } from '../../views/md/token.js';
+import { renderWallet } from '../../views/md/wallet.js';
 import { startStack, type Stack } from './stack.js';
 
 interface Answer {
@@ -192,6 +198,121 @@ describe('Markdown views on a devnet-synced store', function () {
     const [row] = tableRows(view, 'ADA balance (ADA)');
     const lovelace = s.devnet.ledger.coinAt(w.address);
     assert.equal(Number(row![0]!.replace(/,/g, '')), Number(lovelace) / 1e6);
+  });
+
+  it('the wallet view shows each token balance exactly: every digit of the devnet ledger quantity', async () => {
+    // Oracle: the devnet's own token definitions (registry and CIP-68 tokens publish their decimals; meme tokens publish
+    // none, so the chain says 0) and the ledger's quantities at one address, formatted here with BigInt arithmetic.
+    const decimals = new Map(dexTokens(s.devnet.world).map((t) => [t.unit, t.source === 'meme' ? 0 : t.decimals]));
+    const held = new Map<string, Map<string, bigint>>();
+    for (const u of s.devnet.ledger.utxos.values())
+      for (const [policy, names] of Object.entries(u.value.assets))
+        for (const [name, q] of Object.entries(names)) {
+          if (!decimals.has(policy + name)) continue;
+          const at = held.get(u.address) ?? new Map<string, bigint>();
+          at.set(policy + name, (at.get(policy + name) ?? 0n) + q);
+          held.set(u.address, at);
+        }
+    const exact = (q: bigint, d: number) => {
+      const scale = 10n ** BigInt(d);
+      const fraction = (q % scale).toString().padStart(d, '0').replace(/0+$/, '');
+      return `${(q / scale).toLocaleString('en-US')}${fraction ? `.${fraction}` : ''}`;
+    };
+    // A figure rounded as prices are (whole tokens from 1,000 up, 6 decimals, 4 significant digits under 1) is not
+    // the balance: the address holding the most such quantities is the one to look at.
+    const rounded = (q: bigint, d: number) => {
+      const v = Number(q) / 10 ** d;
+      return v < 1
+        ? Number(v.toPrecision(4)).toString()
+        : v.toLocaleString('en-US', { maximumFractionDigits: v >= 1000 ? 0 : 6 });
+    };
+    const inexact = (m: Map<string, bigint>) =>
+      [...m].filter(([u, q]) => rounded(q, decimals.get(u)!) !== exact(q, decimals.get(u)!)).length;
+    const [address, quantities] = [...held].sort((a, b) => inexact(b[1]) - inexact(a[1]))[0]!;
+    assert.ok(inexact(quantities) > 0, 'the devnet has a balance a rounded figure misstates');
+    const rows = tableRows((await get(`/api/md/wallet/${address}`)).text, 'Token');
+    let checked = 0;
+    for (const [unit, q] of quantities) {
+      const row = rows.find((r) => r[0]!.includes(`/api/md/token/${unit})`));
+      assert.ok(row, `${unit} is listed`);
+      assert.equal(row[1], exact(q, decimals.get(unit)!), unit);
+      checked++;
+    }
+    assert.ok(checked > 0);
+  });
+
+  it('chain text with Markdown in it (|, `, *, _, <, [, ], line breaks) is text: tables keep their columns, no link, HTML or emphasis', async () => {
+    // The devnet mints only plain names, so its real REST answers are rendered with their names replaced by what
+    // anyone may write in a token, collection or pool's metadata.
+    const evil = 'Ev|l `x` *y* _z_ <img src=x onerror=alert(1)> [Claim](https://evil.example)\n# Fake';
+    // Hand-escaped: one line, each inline-syntax character after a backslash, the pipe left to the table cell.
+    const shown =
+      'Ev|l \\`x\\` \\*y\\* \\_z\\_ \\<img src=x onerror=alert(1)\\> \\[Claim\\](https://evil.example) # Fake';
+    const json = async <T>(path: string) => JSON.parse((await get(path)).text) as T;
+    type Named = { displayName: string; name: string | null; ticker: string | null };
+    const rename = (a: Named) => Object.assign(a, { displayName: evil, name: evil, ticker: evil });
+    const ctx = { site: s.url, fresh: { asOf: '2026-11-25T12:00:00.000Z', lagSeconds: 0, height: 1, tipHeight: 1 } };
+
+    const token = await json<Parameters<typeof renderToken>[1]>(`/api/v1/tokens/${unit}?logos=url`);
+    rename(token.asset);
+    token.description = evil;
+    token.url = evil;
+    for (const p of token.pools) rename(p.tokenB);
+    const pool = await json<Parameters<typeof renderPool>[1]>(`/api/v1/pools/${poolId}?logos=url`);
+    const trades = await json<Parameters<typeof renderPool>[2]>(`/api/v1/pools/${poolId}/trades?limit=5&logos=url`);
+    rename(pool.tokenB);
+    for (const t of trades.items) [t.tokenIn, t.tokenOut].filter((a) => a.unit !== 'lovelace').forEach(rename);
+    // A wallet holding tokens: the largest holder of the top token; a collection with sales.
+    const holders = await json<{ items: { address: string }[] }>(`/api/v1/tokens/${unit}/holders`);
+    const address = holders.items[0]!.address;
+    const wallet = await json<Parameters<typeof renderWallet>[1]>(`/api/v1/wallet/${address}?logos=url`);
+    for (const p of wallet.positions) {
+      rename(p.asset);
+      p.priceAda = null; // an unpriced token: named in plain text, not linked
+    }
+    const collections = await json<{ items: { policyId: string; salesAll: number }[] }>('/api/v1/nft/collections');
+    const sold = collections.items.find((c) => c.salesAll > 0)!.policyId;
+    const nft = await json<Parameters<typeof renderNft>[1]>(`/api/v1/nft/collections/${sold}`);
+    nft.name = evil;
+    for (const sale of nft.recentSales) Object.assign(sale, { asset: { name: evil }, marketplace: evil });
+    const stake = await json<Parameters<typeof renderStakePool>[1]>(`/api/v1/staking/pools/${stakePool}`);
+    Object.assign(stake, { name: evil, ticker: evil });
+    Object.assign(stake.metadata, { description: evil, homepage: evil });
+    assert.ok(trades.items.length, 'trades to render');
+    assert.ok(wallet.positions.length, 'positions to render');
+    assert.ok(nft.recentSales.length, 'sales to render');
+
+    const views = {
+      token: renderToken(ctx, token),
+      pool: renderPool(ctx, pool, trades),
+      wallet: renderWallet(ctx, wallet, trades, address),
+      nft: renderNft(ctx, nft),
+      stakePool: renderStakePool(ctx, stake),
+    };
+    const cells = (line: string) => line.replace(/\\\\/g, '').split(/(?<!\\)\|/).length - 2;
+    for (const [name, view] of Object.entries(views)) {
+      assert.ok(view.includes(shown) || view.includes(shown.replace('|', '\\|')), `${name} shows the name as text`);
+      assert.doesNotMatch(view, /(^|[^\\])<img/m, `${name}: no raw HTML`);
+      assert.doesNotMatch(view, /(^|[^\\])\[Claim/m, `${name}: no link of the name's making`);
+      assert.doesNotMatch(view, /^# Fake/m, `${name}: no heading of the name's making`);
+      // Every row of a table has its header's number of cells (a pipe of the name is escaped).
+      let header = 0;
+      for (const line of view.split('\n')) {
+        if (!line.startsWith('|')) header = 0;
+        else if (!header) header = cells(line);
+        else assert.equal(cells(line), header, `${name}: ${line}`);
+      }
+    }
+  });
+
+  it('the NFT view says its all-time totals are of the indexed history, and since when', async () => {
+    // The store was synced from the devnet's first block: the history starts at its time.
+    const first = JSON.parse((await get('/api/v1/explorer/blocks/1')).text) as { time: string };
+    const rows = tableRows((await get(`/api/md/nft/${policy}`)).text, 'Field');
+    const row = (label: string) => rows.find((r) => r[0] === label)?.[1];
+    assert.equal(row('Indexed history since (UTC)'), `${first.time.slice(0, 16).replace('T', ' ')} UTC`);
+    assert.ok(row('Volume 24 h / 7 d / 30 d / all indexed (ADA)'));
+    assert.ok(row('Sales 24 h / 7 d / 30 d / all indexed'));
   });
 
   it('a token/token trade names the token its ADA price is of; a stake key shows its rewards as REST does', async () => {

@@ -238,6 +238,69 @@ describe('swap page in a browser: quote, CIP-30 wallet, sign, submit, executed o
       assert.deepEqual(problems, []);
     });
 
+  it('the quote and the order follow the form: the quote is /swap/quote’s, a new amount rebuilds the order, a refused amount or a bad slippage leaves nothing to sign', async () => {
+    const s = stack!;
+    const wallet = new DevnetWallet(s.devnet, 'swap-form');
+    s.devnet.fund(wallet.address, 2_000n * ADA);
+    s.devnet.step();
+    await s.syncToTip();
+    const pools = (await (await fetch(`${s.url}/api/v1/pools?pageSize=200&logos=url`)).json()) as {
+      items: { dex: string; tokenA: { unit: string }; tokenB: { unit: string }; tvlAda: number | null }[];
+    };
+    const unit = pools.items
+      .filter((p) => p.dex === 'minswap-v2' && p.tokenA.unit === 'lovelace')
+      .sort((a, b) => (b.tvlAda ?? 0) - (a.tvlAda ?? 0))[0]!.tokenB.unit;
+    // Oracle: the REST quote of the same pair and amount (the devnet does not move between the two reads).
+    const quote = (await (await fetch(`${s.url}/api/v1/swap/quote?in=lovelace&out=${unit}&amount=150`)).json()) as {
+      tokenOut: { displayName: string; decimals: number };
+      best: { amountOut: number };
+      routes: Route[];
+    };
+    const venue = directVenue(quote.routes)!;
+    const text = (v: number) => v.toLocaleString('en-US', { maximumFractionDigits: 6 });
+    const name = quote.tokenOut.displayName;
+
+    const { page, problems } = await walletPage(wallet);
+    await page.goto(`${s.url}/swap?in=lovelace&out=${unit}&amount=150`);
+    await page.waitForSelector('#q-route:text-matches("pool [0-9]+")');
+    assert.equal(await page.textContent('#q-out'), `${text(quote.best.amountOut)} ${name}`);
+    // 1 % slippage, in basis points, floored: the order's minimum.
+    const min = (BigInt(venue.amountOutRaw) * 9_900n) / 10_000n;
+    assert.equal(await page.textContent('#q-min'), `${text(Number(min) / 10 ** quote.tokenOut.decimals)} ${name}`);
+    await page.click('button[data-wallet="devnetwallet"]');
+    await page.waitForSelector('#review:not([hidden])');
+    const orderAda = () => page.textContent('#outputs tbody tr[data-role="order"] td:nth-child(4)');
+    assert.equal(await orderAda(), '153');
+
+    // A new amount typed in: the order under review is rebuilt for it (150 → 200 ADA, + 3 ADA deposit and fee).
+    await page.fill('#amount', '200');
+    await page.waitForSelector('#outputs tbody tr[data-role="order"] td:nth-child(4):text-is("203")', {
+      timeout: 15_000,
+    });
+    assert.match((await page.textContent('#q-in'))!, /^200 ADA$/);
+
+    // A slippage that is no percentage: no quote shown, no order to sign.
+    for (const bad of ['-5', '100', 'abc']) {
+      await page.fill('#slippage', bad);
+      await page.waitForSelector('#review[hidden]', { state: 'attached', timeout: 15_000 });
+      await page.waitForSelector('#quote-table[hidden]', { state: 'attached' });
+      assert.match((await page.textContent('#quote-error'))!, /^Slippage must be a percentage/, bad);
+      await page.fill('#slippage', '1');
+      await page.waitForSelector('#review:not([hidden])', { timeout: 15_000 });
+    }
+
+    // An amount the service refuses: its error, and nothing of the earlier quote or order stays up.
+    await page.fill('#amount', '0');
+    await page.waitForSelector('#review[hidden]', { state: 'attached', timeout: 15_000 });
+    assert.equal(await page.isHidden('#quote-table'), true);
+    assert.match((await page.textContent('#quote-error'))!, /^Quote failed: invalid parameter amount/);
+    assert.equal(wallet.signed, 0);
+    assert.deepEqual(
+      problems.filter((p) => !p.includes('400')),
+      [],
+    );
+  });
+
   it('a wallet that traded before: the page follows its own order to complete, not the wallet’s last trade', async () => {
     const s = stack!;
     const wallet = new DevnetWallet(s.devnet, 'swap-again');

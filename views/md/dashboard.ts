@@ -13,6 +13,7 @@ import {
   price,
   rest,
   table,
+  text,
   utc,
 } from './format.js';
 import { marketSummary } from './market.js';
@@ -69,7 +70,10 @@ export function renderDashboard(ctx: ViewContext, d: Dashboard): string {
     '## News',
     d.news.items.length
       ? d.news.items
-          .map((n) => `- ${n.link ? link(n.headline, n.link) : n.headline} — ${n.source}, ${utc(n.publishedAt)}`)
+          .map(
+            (n) =>
+              `- ${n.link ? link(n.headline, n.link) : text(n.headline)} — ${text(n.source)}, ${utc(n.publishedAt)}`,
+          )
           .join('\n')
       : `_No news: ${d.news.reason ?? 'no items'}_`,
     `ADA/USD ${price(d.market.adaUsd)} · ${asOfLine(f)}`,

@@ -28,6 +28,20 @@ export function adaExact(n: number | null | undefined): string {
 }
 
 /**
+ * An exact token quantity (balances) from its base-unit integer and the token's decimals: every digit kept, thousands
+ * separated, trailing fractional zeros dropped. A double cannot hold it: quantities reach 2^64 − 1 (beyond 2^53 a
+ * double drops the last digits) and a token may have more decimals than a rounded figure shows.
+ */
+export function tokenExact(raw: string, decimals: number): string {
+  if (!/^-?[0-9]+$/.test(raw)) return '—';
+  const neg = raw.startsWith('-');
+  const digits = (neg ? raw.slice(1) : raw).padStart(decimals + 1, '0');
+  const whole = digits.slice(0, digits.length - decimals).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, '');
+  return `${neg ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+}
+
+/**
  * en-US number formats by maximum fraction digits, built once: `toLocaleString` with options builds a new
  * Intl.NumberFormat on every call, the largest cost of rendering a view.
  */
@@ -72,11 +86,20 @@ export function utc(iso: string | null | undefined): string {
 export const oneLine = (s: string) => s.replace(/\s*[\r\n]+\s*/g, ' ');
 
 /**
- * A Markdown link. Brackets leave the text and it is one line; in the URL (a feed's link is the feed's text) a
+ * Chain text shown as text (names, tickers, descriptions, URLs: whoever mints or registers writes them): one line, with
+ * Markdown's inline syntax escaped, so a name never turns into a link or image (`[Claim](https://…)`), raw HTML
+ * (`<img src=… onerror=…>`), code or emphasis in the view. An underscore inside a word (`MY_TOKEN`) opens no emphasis
+ * and is left as it is. Pipes are the table cell's to escape (`cell`).
+ */
+export const text = (s: string) =>
+  oneLine(s).replace(/[\\`*[\]<>~]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, (c) => `\\${c}`);
+
+/**
+ * A Markdown link. Brackets leave the text and the rest of its Markdown is escaped (`text`); in the URL (a feed's link is the feed's text) a
  * parenthesis, angle bracket or space would end the link early and let the rest read as Markdown.
  */
-export const link = (text: string, url: string) =>
-  `[${oneLine(text).replace(/[[\]]/g, '')}](${url.replace(/[()<>\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)})`;
+export const link = (label: string, url: string) =>
+  `[${text(label.replace(/[[\]]/g, ''))}](${url.replace(/[()<>\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)})`;
 export const md = (ctx: ViewContext, path: string) => `${ctx.site}/api/md${path}`;
 export const rest = (ctx: ViewContext, path: string) => `${ctx.site}/api/v1${path}`;
 export const enc = encodeURIComponent;

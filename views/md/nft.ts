@@ -1,5 +1,5 @@
 /** /api/md/nft/{policyId}: one NFT collection with its recent sales. */
-import { head, join, links, md, num, pct, rest, short, table, utc, link } from './format.js';
+import { text, head, join, links, md, num, pct, rest, short, table, utc, link } from './format.js';
 import type { NftCollection, ViewContext } from './types.js';
 
 const assetName = (a: unknown): string => {
@@ -12,24 +12,26 @@ const assetName = (a: unknown): string => {
 
 export function renderNft(ctx: ViewContext, c: NftCollection): string {
   return join(
-    head(ctx, `NFT collection: ${c.name}`, `Policy \`${c.policyId}\` · ${c.standards.join(', ') || 'CIP-25'}`),
+    head(ctx, `NFT collection: ${text(c.name)}`, `Policy \`${c.policyId}\` · ${c.standards.join(', ') || 'CIP-25'}`),
     table(
       ['Field', 'Value'],
       [
         ['Floor (ADA / USD)', `${num(c.floor)} / ${num(c.floorUsd)}`],
         ['Floor change 24 h (%)', pct(c.floorChange24h)],
         [
-          'Volume 24 h / 7 d / 30 d / all (ADA)',
+          'Volume 24 h / 7 d / 30 d / all indexed (ADA)',
           [c.volume24h, c.volume7d, c.volume30d, c.volumeAll].map((v) => num(v, 0)).join(' / '),
         ],
         [
-          'Sales 24 h / 7 d / 30 d / all',
+          'Sales 24 h / 7 d / 30 d / all indexed',
           [c.sales24h, c.sales7d, c.sales30d, c.salesAll].map((v) => num(v, 0)).join(' / '),
         ],
         ['Active listings', num(c.listings, 0)],
         ['Supply (minted − burned)', `${num(c.supply, 0)} (${num(c.minted, 0)} − ${num(c.burned, 0)})`],
         ['Owners', num(c.owners, 0)],
         ['Last sale (ADA, UTC)', `${num(c.lastSalePrice)} at ${utc(c.lastSaleTime)}`],
+        // A deployment that starts its sync at a later point has no earlier sales or mints: "all" is since then.
+        ['Indexed history since (UTC)', utc(c.coverageFrom)],
         ['Stats computed (UTC)', utc(c.computedAt)],
       ],
     ),
@@ -38,9 +40,9 @@ export function renderNft(ctx: ViewContext, c: NftCollection): string {
       ['Time (UTC)', 'Asset', 'Price (ADA)', 'Marketplace', 'Buyer', 'Tx'],
       c.recentSales.map((s) => [
         utc(s.time),
-        assetName(s.asset),
+        text(assetName(s.asset)),
         num(s.price),
-        s.marketplace,
+        text(s.marketplace),
         s.buyer ? link(short(s.buyer), md(ctx, `/wallet/${s.buyer}`)) : '—',
         link(short(s.txHash, 6), rest(ctx, `/explorer/tx/${s.txHash}`)),
       ]),

@@ -1,5 +1,20 @@
 /** /api/md/pool/{id}: one pool with its recent trades. */
-import { head, join, link, links, md, num, percent, price, rest, short, table, tokenLink, utc } from './format.js';
+import {
+  text,
+  head,
+  join,
+  link,
+  links,
+  md,
+  num,
+  percent,
+  price,
+  rest,
+  short,
+  table,
+  tokenLink,
+  utc,
+} from './format.js';
 import type { Pool, TradePage, ViewContext, Trade } from './types.js';
 
 export function tradeTable(ctx: ViewContext, trades: Trade[], withPool = false): string {
@@ -20,11 +35,11 @@ export function tradeTable(ctx: ViewContext, trades: Trade[], withPool = false):
       utc(t.time),
       ...(withPool ? [t.poolId === null ? t.dex : link(`#${t.poolId} ${t.dex}`, md(ctx, `/pool/${t.poolId}`))] : []),
       t.side ?? '—',
-      `${num(t.amountIn, 6)} ${t.tokenIn.displayName}`,
-      t.amountOut === null ? '—' : `${num(t.amountOut, 6)} ${t.tokenOut.displayName}`,
+      `${num(t.amountIn, 6)} ${text(t.tokenIn.displayName)}`,
+      t.amountOut === null ? '—' : `${num(t.amountOut, 6)} ${text(t.tokenOut.displayName)}`,
       // A trade of two tokens: the price is the bought token's, named since it differs from row to row.
       t.priceAda !== null && t.tokenIn.unit !== 'lovelace' && t.tokenOut.unit !== 'lovelace'
-        ? `${price(t.priceAda)} per ${t.tokenOut.displayName}`
+        ? `${price(t.priceAda)} per ${text(t.tokenOut.displayName)}`
         : price(t.priceAda),
       num(t.valueAda),
       t.status,
@@ -35,14 +50,15 @@ export function tradeTable(ctx: ViewContext, trades: Trade[], withPool = false):
 }
 
 export function renderPool(ctx: ViewContext, p: Pool, trades: TradePage): string {
+  const [a, b] = [text(p.tokenA.displayName), text(p.tokenB.displayName)];
   return join(
-    head(ctx, `${p.tokenA.displayName}/${p.tokenB.displayName} on ${p.dex} (pool #${p.id})`),
+    head(ctx, `${a}/${b} on ${p.dex} (pool #${p.id})`),
     table(
       ['Field', 'Value'],
       [
         ['Pair', `${tokenLink(ctx, p.tokenA)} / ${tokenLink(ctx, p.tokenB)}`],
-        [`Reserves (${p.tokenA.displayName} / ${p.tokenB.displayName})`, `${num(p.reserveA)} / ${num(p.reserveB)}`],
-        [`Price (${p.tokenA.displayName} per ${p.tokenB.displayName})`, price(p.price)],
+        [`Reserves (${a} / ${b})`, `${num(p.reserveA)} / ${num(p.reserveB)}`],
+        [`Price (${a} per ${b})`, price(p.price)],
         ['TVL (ADA)', num(p.tvlAda, 0)],
         ['Volume 24 h (ADA)', num(p.volume24h, 0)],
         ['Swaps 24 h', num(p.txns24h, 0)],

@@ -1,5 +1,5 @@
 /** /api/md/stake-pool/{poolId}: one stake pool. */
-import { head, join, links, md, num, rest, table, utc } from './format.js';
+import { text, head, join, links, md, num, rest, table, utc } from './format.js';
 import type { StakePool, ViewContext } from './types.js';
 
 /** A REST fraction (saturation 0.8, margin 0.02, returns) as percent. */
@@ -16,9 +16,9 @@ function status(p: StakePool): string {
 }
 
 export function renderStakePool(ctx: ViewContext, p: StakePool): string {
-  const name = p.ticker ? `[${p.ticker}] ${p.name ?? ''}`.trim() : (p.name ?? p.id);
+  const name = p.ticker ? `[${text(p.ticker)}] ${text(p.name ?? '')}`.trim() : text(p.name ?? p.id);
   return join(
-    head(ctx, `Stake pool ${name}`, p.metadata.description ?? undefined),
+    head(ctx, `Stake pool ${name}`, p.metadata.description === null ? undefined : text(p.metadata.description)),
     table(
       ['Field', 'Value'],
       [
@@ -37,10 +37,14 @@ export function renderStakePool(ctx: ViewContext, p: StakePool): string {
         ],
         ['Estimated yearly return (%)', asPct(p.performance.estimatedRoa ?? p.roa)],
         ['Realised yearly return, last epoch (%)', asPct(p.performance.realisedRoa)],
-        ['Homepage', p.metadata.homepage ?? '—'],
+        ['Homepage', p.metadata.homepage === null ? '—' : text(p.metadata.homepage)],
         [
           'Metadata verified against its hash',
-          p.metadata.verified === null ? '—' : p.metadata.verified ? 'yes' : `no (${p.metadata.reason ?? 'unknown'})`,
+          p.metadata.verified === null
+            ? '—'
+            : p.metadata.verified
+              ? 'yes'
+              : `no (${text(p.metadata.reason ?? 'unknown')})`,
         ],
         ['Computed (UTC)', utc(p.computedAt)],
       ],

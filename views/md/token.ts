@@ -1,5 +1,5 @@
 /** /api/md/token/{unit}: one token with its pools. */
-import { enc, head, join, link, links, md, num, pct, percent, price, rest, short, table, utc } from './format.js';
+import { enc, text, head, join, link, links, md, num, pct, percent, price, rest, short, table, utc } from './format.js';
 import type { Pool, TokenDetail, ViewContext } from './types.js';
 
 export function poolTable(ctx: ViewContext, pools: Pool[]): string {
@@ -8,7 +8,7 @@ export function poolTable(ctx: ViewContext, pools: Pool[]): string {
     pools.map((p) => [
       link(`#${p.id}`, md(ctx, `/pool/${p.id}`)),
       p.dex,
-      `${p.tokenA.displayName}/${p.tokenB.displayName}`,
+      `${text(p.tokenA.displayName)}/${text(p.tokenB.displayName)}`,
       price(p.price),
       num(p.tvlAda, 0),
       num(p.volume24h, 0),
@@ -23,7 +23,7 @@ export function renderToken(ctx: ViewContext, t: TokenDetail): string {
   const a = t.asset;
   const title = a.name && a.ticker && a.name !== a.ticker ? `${a.name} (${a.ticker})` : a.displayName;
   return join(
-    head(ctx, `${title}`, t.description ?? undefined),
+    head(ctx, text(title), t.description === null ? undefined : text(t.description)),
     table(
       ['Field', 'Value'],
       [
@@ -51,7 +51,7 @@ export function renderToken(ctx: ViewContext, t: TokenDetail): string {
         ['Decimals', String(a.decimals)],
         ['First pool (UTC)', utc(s.firstPoolTime)],
         ['Stats computed (UTC)', utc(s.updatedAt)],
-        ...(t.url ? [['Website', t.url]] : []),
+        ...(t.url ? [['Website', text(t.url)]] : []),
       ],
     ),
     `## Pools (${t.pools.length})`,

@@ -136,6 +136,8 @@ export interface MarketOverview {
 export interface WalletPosition {
   asset: AssetRef;
   balance: number;
+  /** The exact on-chain quantity in base units (an integer string): `balance` is it over 10^decimals as a double. */
+  balanceRaw: string;
   priceAda: number | null;
   valueAda: number | null;
   valueUsd: number | null;
@@ -194,6 +196,8 @@ export interface NftCollectionRow {
 export interface NftCollection extends NftCollectionRow {
   recentSales: NftSale[];
   computedAt: string;
+  /** The first indexed block's time: the all-time totals, minted and burned counts are of the history since then. */
+  coverageFrom: string | null;
   minted: number;
   burned: number;
 }

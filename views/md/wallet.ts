@@ -1,5 +1,21 @@
 /** /api/md/wallet/{address} (and /api/md/address/{address}): holdings and recent trades of a wallet. */
-import { adaExact, enc, short, head, join, links, md, num, pct, price, rest, table, tokenLink } from './format.js';
+import {
+  adaExact,
+  enc,
+  tokenExact,
+  text,
+  short,
+  head,
+  join,
+  links,
+  md,
+  num,
+  pct,
+  price,
+  rest,
+  table,
+  tokenLink,
+} from './format.js';
 import { tradeTable } from './pool.js';
 import type { TradePage, ViewContext, Wallet } from './types.js';
 
@@ -47,8 +63,9 @@ export function renderWallet(ctx: ViewContext, w: Wallet, trades: TradePage, req
       ['Token', 'Balance (tokens)', 'Price (ADA)', '24 h, ADA (%)', 'Value (ADA)', 'Value (USD)'],
       w.positions.map((p) => [
         // Only traded tokens have a token view (its pools); NFTs and unpriced tokens are named, not linked.
-        p.priceAda === null ? `${p.asset.displayName} (\`${short(p.asset.unit, 10)}\`)` : tokenLink(ctx, p.asset),
-        num(p.balance, 6),
+        p.priceAda === null ? `${text(p.asset.displayName)} (\`${short(p.asset.unit, 10)}\`)` : tokenLink(ctx, p.asset),
+        // Exact, as the ADA balance: a rounded figure would misstate what the wallet holds.
+        tokenExact(p.balanceRaw, p.asset.decimals),
         price(p.priceAda),
         pct(p.change24h),
         num(p.valueAda),

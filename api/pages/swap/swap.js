@@ -24,13 +24,34 @@ function showError(where, message) {
   el.hidden = !message;
 }
 
+/** The slippage tolerance in percent: a number from 0 up to (not including) 100, else NaN. */
+function slippageOf(text) {
+  const t = text.trim();
+  const v = /^[0-9]+(\.[0-9]*)?$|^\.[0-9]+$/.test(t) ? Number(t) : NaN;
+  return v < 100 ? v : NaN;
+}
+
 function params() {
   return {
     in: $('in').value.trim(),
     out: $('out').value.trim(),
     amount: $('amount').value.trim(),
-    slippage: Number($('slippage').value) || 1,
+    slippage: slippageOf($('slippage').value),
   };
+}
+
+/**
+ * No quote for the form as it stands (a field left empty, a quote the service refused, a bad slippage): nothing of an
+ * earlier quote stays on screen and no order built from it can be signed.
+ */
+function clearQuote(message) {
+  state.quote = null;
+  state.venueRoute = null;
+  state.built = null;
+  $('quote-table').hidden = true;
+  $('quote-time').textContent = '';
+  if ($('status').hidden) $('review').hidden = true;
+  showError('quote-error', message);
 }
 
 /** Base units of a decimal amount with `decimals` digits (truncated, as the quote does). */
@@ -82,7 +103,8 @@ function venueRoute(q) {
 
 async function refreshQuote() {
   const p = params();
-  if (!p.in || !p.out || !p.amount) return;
+  if (!p.in || !p.out || !p.amount) return clearQuote('');
+  if (Number.isNaN(p.slippage)) return clearQuote('Slippage must be a percentage from 0 up to 100, e.g. 1 or 0.5.');
   try {
     const q = await getJson(
       `/api/v1/swap/quote?${new URLSearchParams({ in: p.in, out: p.out, amount: p.amount, logos: 'url' })}`,
@@ -97,6 +119,8 @@ async function refreshQuote() {
     if (!best) {
       $('q-out').textContent = 'no route: no indexed pool trades this pair';
       for (const id of ['q-min', 'q-route', 'q-impact', 'q-fees', 'q-liquidity', 'q-venue']) $(id).textContent = '—';
+      // No route: an order built for an earlier pair or amount does not stay up for signing.
+      if (state.api && $('status').hidden) await reviewOrHide();
       return;
     }
     const usd = q.adaUsd && q.tokenOut.unit === LOVELACE ? ` (≈ ${fmt(best.amountOut * q.adaUsd, 2)} USD)` : '';
@@ -121,8 +145,19 @@ async function refreshQuote() {
       ? `${VENUES[v.hops[0].dex]} pool ${v.hops[0].poolId}: ${fmt(v.amountOut)} ${q.tokenOut.displayName}${sameRoute(v, best) ? ' (the best route)' : ''}`
       : 'this page builds Minswap V2 and SundaeSwap V3 orders; no pool of theirs trades this pair directly';
   } catch (e) {
-    showError('quote-error', `Quote failed: ${e.message}`);
+    return clearQuote(`Quote failed: ${e.message}`);
   }
+  // The order under review follows the quote shown (amount, slippage, a moved pool) until it is submitted.
+  if (state.api && $('status').hidden) await reviewOrHide();
+}
+
+/** Rebuilds the order for the current quote; when none can be built, none stays up for signing. */
+function reviewOrHide() {
+  return review().catch((err) => {
+    state.built = null;
+    $('review').hidden = true;
+    showError('error', `Order: ${err.message}`);
+  });
 }
 
 /** The order's minimum: the venue route's exact output less the slippage tolerance (basis points, floor). */
@@ -207,6 +242,7 @@ async function review() {
     body.appendChild(tr);
   });
   $('review').hidden = false;
+  showError('error', '');
 }
 
 /** The wallet's latest trades (newest first). */
@@ -281,10 +317,8 @@ function init() {
   $('pair').addEventListener('submit', (e) => {
     e.preventDefault();
     poolCache.clear();
-    // A new pair, amount or slippage: the order under review is rebuilt from the fresh quote.
-    void refreshQuote().then(() =>
-      state.api && $('status').hidden ? review().catch((err) => showError('error', `Order: ${err.message}`)) : null,
-    );
+    // A new pair, amount or slippage: the order under review is rebuilt from the fresh quote (refreshQuote).
+    void refreshQuote();
   });
   for (const id of ['amount', 'slippage'])
     $(id).addEventListener('input', () => {
