@@ -114,6 +114,26 @@ export function limitAddress(ip: string): string {
     .join(':')}::/64`;
 }
 
+/** A window of koa-ratelimit's memory driver: its limit, what is left before the next request, its end (unix s). */
+interface MemoryWindow {
+  total: number;
+  remaining: number;
+  reset: number;
+}
+
+/**
+ * Give an open memory-driver window the limit `max` when it was opened under another one, keeping the requests it
+ * counted. The driver fixes a window's limit when the window opens; a key's plan limiters share its window
+ * (namespace `key`), so after an upgrade the key kept its old per-minute limit (and X-RateLimit-Limit) until the
+ * window ended: up to a minute after this process learnt of the plan, itself up to 30 s (the key cache) after the
+ * change, where the spec says "within a minute". The redis driver takes `max` on every call already.
+ */
+function fitWindow(entry: MemoryWindow | undefined, max: number): void {
+  if (!entry || entry.total === max) return;
+  entry.remaining = Math.max(0, entry.remaining + max - entry.total);
+  entry.total = max;
+}
+
 export interface LimitDeps {
   config: Config;
   keys: KeyCache;
@@ -221,6 +241,7 @@ export function createSurfaceLimits(deps: LimitDeps) {
         }
       }
       // Redis does not answer: this replica counts alone (see sharedUp).
+      fitWindow(deps.memory.get(`${namespace}:${id(ctx)}`) as MemoryWindow | undefined, max);
       return local(ctx, pass);
     };
   };
@@ -236,7 +257,8 @@ export function createSurfaceLimits(deps: LimitDeps) {
         .catch(() => null); // not answering: the window this replica counts in meanwhile
       if (status) return { remaining: Math.max(0, status.remaining), reset: Math.ceil(status.reset) };
     }
-    const entry = deps.memory.get(`key:${hash}`) as { reset: number; remaining: number } | undefined;
+    const entry = deps.memory.get(`key:${hash}`) as MemoryWindow | undefined;
+    fitWindow(entry, max);
     const nowS = Date.now() / 1000;
     if (!entry || entry.reset < nowS) return { remaining: max, reset: Math.ceil(nowS + MINUTE_MS / 1000) };
     // The memory driver's `remaining` is one above what its last answer reported (it reports remaining − 1).
@@ -251,8 +273,8 @@ export function createSurfaceLimits(deps: LimitDeps) {
     md: limiter('anon', 'anon-md', config.RATE_LIMIT_ANON_PER_MIN, ipOf),
     mcp: limiter('anon', 'anon-mcp', config.RATE_LIMIT_ANON_PER_MIN, ipOf),
   };
-  // One limiter per plan over the same counters (namespace `key`): a plan change applies when the current window
-  // ends with the memory driver (≤ 1 min) and at once with the redis driver, which takes `max` on every call.
+  // One limiter per plan over the same counters (namespace `key`): a plan change applies to the open window as soon
+  // as this process knows the plan (the redis driver takes `max` on every call; memory windows are refitted).
   const perKey = Object.fromEntries(
     PLAN_NAMES.map((p) => [p, limiter('key', 'key', planLimits(config, p).perMinute, keyOf)]),
   ) as Record<PlanName, Middleware>;

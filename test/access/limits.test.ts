@@ -276,6 +276,24 @@ describe('access: limits', function () {
     assert.equal(after.headers.get('x-daily-remaining'), '2');
     await app.close();
 
+    // The per-minute limit follows in the minute already open. Free allows 100 a minute: 101 requests, the last
+    // refused; once this process knows of Plus (its own registry: no cache delay), Plus's 300 apply to the same
+    // minute: with this request 102 are counted, 198 left.
+    app = await startTestApp(
+      new MemoryStore(),
+      testConfig({ PLAN_LIMITS: 'free=100/1000,plus=300/5000,pro=600/9000', PLANS_ENFORCED: 'true' }),
+      { now: () => t },
+    );
+    const minuteKey = await keyFor('stake1uxminute');
+    const spend = await burst(101, () => request(`${app!.url}/api/v1/ping`, { headers: { 'x-api-key': minuteKey } }));
+    assert.deepEqual(statuses(spend), { 200: 100, 429: 1 });
+    await app.access.registry.setPlan('stake1uxminute', 'plus');
+    const upgraded = await request(`${app.url}/api/v1/ping`, { headers: { 'x-api-key': minuteKey } });
+    assert.equal(upgraded.status, 200, 'the Plus limit in the open minute');
+    assert.equal(upgraded.headers.get('x-ratelimit-limit'), '300');
+    assert.equal(upgraded.headers.get('x-ratelimit-remaining'), '198');
+    await app.close();
+
     // With PLANS_ENFORCED=false (the spec's current rule) the same Plus account's key gets Free limits.
     app = await startTestApp(new MemoryStore(), testConfig({ ...limits, PLANS_ENFORCED: 'false' }), { now: () => t });
     await app.access.registry.setPlan('stake1uxplan', 'pro');
