@@ -314,6 +314,31 @@ export function createSurfaceLimits(deps: LimitDeps) {
   };
 
   /**
+   * Requests a tool-server body stands for: each JSON-RPC message of a batch (the 2025-03-26 form the server takes,
+   * up to 100 messages) is a call of its own. Counted as one, a batch of 100 tool calls cost one request: an
+   * anonymous caller made 6,000 calls a minute under the limit of 60, a key 1,000,000 a day under its 10,000.
+   */
+  const messagesOf = (ctx: Context, surface: Surface): number => {
+    const body: unknown = ctx.state.mcpBody;
+    return surface === 'mcp' && Array.isArray(body) ? Math.max(1, body.length) : 1;
+  };
+
+  /**
+   * Spend `n` more requests of a per-minute limit's window after the one its middleware counted; false when one is
+   * refused (its 429 written). A batch larger than what is left is refused whole, and spends what was left.
+   */
+  const spendMore = async (limit: Middleware, ctx: Context, n: number): Promise<boolean> => {
+    for (let i = 0; i < n; i++) {
+      let passed = false;
+      await limit(ctx, async () => {
+        passed = true;
+      });
+      if (!passed) return false;
+    }
+    return true;
+  };
+
+  /**
    * The tool server's JSON body (up to 4 MiB) is read and parsed only once the key check and the per-minute limit
    * let the request through, then the PnL limit reads the tool a legacy body calls (api/mcp/body.ts). Read before
    * them, any number of bodies were parsed (~0.5 s of the event loop for a 4 MiB one) before a refusal: a burst
@@ -361,13 +386,15 @@ export function createSurfaceLimits(deps: LimitDeps) {
       );
     const charge = async () => {
       charged = true;
-      const day = await quota.take(principal.hash, plan.perDay);
+      const day = await quota.take(principal.hash, plan.perDay, messagesOf(ctx, surface));
       ctx.set('X-Daily-Remaining', String(day.remaining));
       if (!day.allowed) return dailyTooMany(day.retryAfter);
       await next();
     };
-    await perKey[effectivePlan(config, principal.accountPlan)](ctx, () =>
-      afterBody(ctx, surface, () => {
+    const minute = perKey[effectivePlan(config, principal.accountPlan)];
+    await minute(ctx, () =>
+      afterBody(ctx, surface, async () => {
+        if (!(await spendMore(minute, ctx, messagesOf(ctx, surface) - 1))) return;
         const pnl = pnlCalls(ctx, surface);
         return pnl ? withPnl(pnlKey, pnl)(ctx, charge) : charge();
       }),
@@ -401,7 +428,8 @@ export function createSurfaceLimits(deps: LimitDeps) {
       if (!limitsOn) return afterBody(ctx, surface, next);
       if (principal) return keyed(ctx, next, principal, surface);
       return anon[surface](ctx, () =>
-        afterBody(ctx, surface, () => {
+        afterBody(ctx, surface, async () => {
+          if (!(await spendMore(anon[surface], ctx, messagesOf(ctx, surface) - 1))) return;
           const pnl = pnlCalls(ctx, surface);
           return pnl ? withPnl(pnlAnon, pnl)(ctx, next) : next();
         }),
