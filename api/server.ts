@@ -25,16 +25,30 @@ const CLOSE_GRACE_MS = 5_000;
  */
 const HEADERS_TIMEOUT_MS = 15_000;
 const REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * How often Node looks for connections past those timeouts. Its default (30 s) is when they are enforced, not what
+ * they say: a client trickling header lines got its 408 after 30 s, not 15 s (up to 45 s), a slow body up to 60 s.
+ */
+const TIMEOUT_CHECK_MS = 1_000;
 
 /** The last request each connection carried: a timeout after its answer went out ends the connection silently. */
 const lastRequest = new WeakMap<Socket, http.IncomingMessage>();
 
-export async function startApi(deps: ApiDeps, opts: { port: number; host: string }): Promise<RunningApi> {
+export async function startApi(
+  deps: ApiDeps,
+  opts: { port: number; host: string; headersTimeoutMs?: number; requestTimeoutMs?: number },
+): Promise<RunningApi> {
   const app = createApp(deps);
   const handle = app.callback();
+  const headersTimeout = opts.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
   const server = http.createServer(
-    // Node refuses an HTTP/1.1 request without Host itself, with an empty 400; it is refused below, with `{ error }`.
-    { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, requireHostHeader: false },
+    {
+      headersTimeout,
+      requestTimeout: opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_MS, headersTimeout / 4),
+      // Node refuses an HTTP/1.1 request without Host itself, with an empty 400; it is refused below, with `{ error }`.
+      requireHostHeader: false,
+    },
     (req, res) => {
       if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1)
         jsonRefusal(res, 400, 'the Host header is required (HTTP/1.1)');
@@ -105,14 +119,17 @@ export function clientErrorAnswer(log: Logger) {
     const [status, error] = parserRefusal(err.code);
     log.info({ code: err.code ?? null, status }, 'refused a malformed request');
     // A response already under way on this connection cannot be followed by another status line; nor can one
-    // already sent for a request whose body never arrived (its request timeout fires after the answer).
+    // already sent for a request whose body never arrived (its request timeout fires after the answer; the finished
+    // response has left the socket). A request still waiting for its body has an unstarted response on the socket:
+    // it gets the 408 (it was dropped without an answer).
     const inFlight = (socket as Socket & { _httpMessage?: http.ServerResponse | null })._httpMessage;
+    const unanswered = inFlight != null && !inFlight.headersSent;
     const answered = lastRequest.get(socket);
     if (
       err.code === 'ECONNRESET' ||
       !socket.writable ||
       inFlight?.headersSent ||
-      (answered !== undefined && !answered.complete)
+      (answered !== undefined && !answered.complete && !unanswered)
     ) {
       socket.destroy();
       return;

@@ -139,7 +139,11 @@ export async function startDevnet(opts: DevnetOptions): Promise<Devnet> {
     if (!opts.streamBackfill) return;
     // Until now's slot is reached; the clock moves meanwhile, so the target is re-read after every chunk.
     while (!closed && !chain.backfillTo(nowSlot(), STREAM_CHUNK_BLOCKS)) await new Promise((r) => setImmediate(r));
-    chain.endBackfill();
+    // Closed part-way, the history is not complete: ending the backfill would answer the intersections still
+    // waiting for it over the part published so far, at origin (a rollback of the follower's whole chain). A sync
+    // stopping with `npm start` recorded that as a rollback beyond its undo window: "resync needed" until the next
+    // start's sync passed its tip again.
+    if (!closed) chain.endBackfill();
   })();
   void backfilled.then(() => {
     if (!closed && Number.isFinite(opts.blockMs) && opts.blockMs > 0)

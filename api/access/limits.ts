@@ -114,6 +114,26 @@ export function limitAddress(ip: string): string {
     .join(':')}::/64`;
 }
 
+/** A window of koa-ratelimit's memory driver: its limit, what is left before the next request, its end (unix s). */
+interface MemoryWindow {
+  total: number;
+  remaining: number;
+  reset: number;
+}
+
+/**
+ * Give an open memory-driver window the limit `max` when it was opened under another one, keeping the requests it
+ * counted. The driver fixes a window's limit when the window opens; a key's plan limiters share its window
+ * (namespace `key`), so after an upgrade the key kept its old per-minute limit (and X-RateLimit-Limit) until the
+ * window ended: up to a minute after this process learnt of the plan, itself up to 30 s (the key cache) after the
+ * change, where the spec says "within a minute". The redis driver takes `max` on every call already.
+ */
+function fitWindow(entry: MemoryWindow | undefined, max: number): void {
+  if (!entry || entry.total === max) return;
+  entry.remaining = Math.max(0, entry.remaining + max - entry.total);
+  entry.total = max;
+}
+
 export interface LimitDeps {
   config: Config;
   keys: KeyCache;
@@ -221,6 +241,7 @@ export function createSurfaceLimits(deps: LimitDeps) {
         }
       }
       // Redis does not answer: this replica counts alone (see sharedUp).
+      fitWindow(deps.memory.get(`${namespace}:${id(ctx)}`) as MemoryWindow | undefined, max);
       return local(ctx, pass);
     };
   };
@@ -236,7 +257,8 @@ export function createSurfaceLimits(deps: LimitDeps) {
         .catch(() => null); // not answering: the window this replica counts in meanwhile
       if (status) return { remaining: Math.max(0, status.remaining), reset: Math.ceil(status.reset) };
     }
-    const entry = deps.memory.get(`key:${hash}`) as { reset: number; remaining: number } | undefined;
+    const entry = deps.memory.get(`key:${hash}`) as MemoryWindow | undefined;
+    fitWindow(entry, max);
     const nowS = Date.now() / 1000;
     if (!entry || entry.reset < nowS) return { remaining: max, reset: Math.ceil(nowS + MINUTE_MS / 1000) };
     // The memory driver's `remaining` is one above what its last answer reported (it reports remaining − 1).
@@ -251,8 +273,8 @@ export function createSurfaceLimits(deps: LimitDeps) {
     md: limiter('anon', 'anon-md', config.RATE_LIMIT_ANON_PER_MIN, ipOf),
     mcp: limiter('anon', 'anon-mcp', config.RATE_LIMIT_ANON_PER_MIN, ipOf),
   };
-  // One limiter per plan over the same counters (namespace `key`): a plan change applies when the current window
-  // ends with the memory driver (≤ 1 min) and at once with the redis driver, which takes `max` on every call.
+  // One limiter per plan over the same counters (namespace `key`): a plan change applies to the open window as soon
+  // as this process knows the plan (the redis driver takes `max` on every call; memory windows are refitted).
   const perKey = Object.fromEntries(
     PLAN_NAMES.map((p) => [p, limiter('key', 'key', planLimits(config, p).perMinute, keyOf)]),
   ) as Record<PlanName, Middleware>;
@@ -289,6 +311,31 @@ export function createSurfaceLimits(deps: LimitDeps) {
       for (const [h, v] of saved) if (v !== '') ctx.set(h, v);
       await next();
     });
+  };
+
+  /**
+   * Requests a tool-server body stands for: each JSON-RPC message of a batch (the 2025-03-26 form the server takes,
+   * up to 100 messages) is a call of its own. Counted as one, a batch of 100 tool calls cost one request: an
+   * anonymous caller made 6,000 calls a minute under the limit of 60, a key 1,000,000 a day under its 10,000.
+   */
+  const messagesOf = (ctx: Context, surface: Surface): number => {
+    const body: unknown = ctx.state.mcpBody;
+    return surface === 'mcp' && Array.isArray(body) ? Math.max(1, body.length) : 1;
+  };
+
+  /**
+   * Spend `n` more requests of a per-minute limit's window after the one its middleware counted; false when one is
+   * refused (its 429 written). A batch larger than what is left is refused whole, and spends what was left.
+   */
+  const spendMore = async (limit: Middleware, ctx: Context, n: number): Promise<boolean> => {
+    for (let i = 0; i < n; i++) {
+      let passed = false;
+      await limit(ctx, async () => {
+        passed = true;
+      });
+      if (!passed) return false;
+    }
+    return true;
   };
 
   /**
@@ -339,13 +386,15 @@ export function createSurfaceLimits(deps: LimitDeps) {
       );
     const charge = async () => {
       charged = true;
-      const day = await quota.take(principal.hash, plan.perDay);
+      const day = await quota.take(principal.hash, plan.perDay, messagesOf(ctx, surface));
       ctx.set('X-Daily-Remaining', String(day.remaining));
       if (!day.allowed) return dailyTooMany(day.retryAfter);
       await next();
     };
-    await perKey[effectivePlan(config, principal.accountPlan)](ctx, () =>
-      afterBody(ctx, surface, () => {
+    const minute = perKey[effectivePlan(config, principal.accountPlan)];
+    await minute(ctx, () =>
+      afterBody(ctx, surface, async () => {
+        if (!(await spendMore(minute, ctx, messagesOf(ctx, surface) - 1))) return;
         const pnl = pnlCalls(ctx, surface);
         return pnl ? withPnl(pnlKey, pnl)(ctx, charge) : charge();
       }),
@@ -379,7 +428,8 @@ export function createSurfaceLimits(deps: LimitDeps) {
       if (!limitsOn) return afterBody(ctx, surface, next);
       if (principal) return keyed(ctx, next, principal, surface);
       return anon[surface](ctx, () =>
-        afterBody(ctx, surface, () => {
+        afterBody(ctx, surface, async () => {
+          if (!(await spendMore(anon[surface], ctx, messagesOf(ctx, surface) - 1))) return;
           const pnl = pnlCalls(ctx, surface);
           return pnl ? withPnl(pnlAnon, pnl)(ctx, next) : next();
         }),

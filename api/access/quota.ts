@@ -83,15 +83,19 @@ export class DailyQuota {
     return pending;
   }
 
-  /** Count one request of `key` (a key hash) against `limit` per day; refused requests are not counted. */
-  async take(key: string, limit: number): Promise<QuotaResult> {
+  /**
+   * Count `n` requests of `key` (a key hash: one, or the calls of a tool-server batch) against `limit` per day, all
+   * or none; refused requests are not counted.
+   */
+  async take(key: string, limit: number, n = 1): Promise<QuotaResult> {
     const t = this.now();
     const entry = await this.load(utcDay(t), key);
     entry.usedAt = t;
     const used = entry.own + entry.others;
-    if (used >= limit) return { allowed: false, remaining: 0, retryAfter: secondsToUtcMidnight(t) };
-    entry.own += 1;
-    return { allowed: true, remaining: Math.max(0, limit - used - 1), retryAfter: 0 };
+    if (used + n > limit)
+      return { allowed: false, remaining: Math.max(0, limit - used), retryAfter: secondsToUtcMidnight(t) };
+    entry.own += n;
+    return { allowed: true, remaining: Math.max(0, limit - used - n), retryAfter: 0 };
   }
 
   /** Whole seconds until the quotas start again (the next UTC midnight by this quota's clock). */

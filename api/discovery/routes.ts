@@ -9,7 +9,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { loadConfig, type Config } from '../../config/index.js';
 import { renderAiCatalog, renderSitemap } from '../../views/discovery/catalog.js';
-import { renderDocsPage } from '../../views/discovery/docs.js';
+import { DOCS_STYLE, renderDocsPage } from '../../views/discovery/docs.js';
 import { renderLlmsFull, renderLlmsTxt } from '../../views/discovery/llms.js';
 import type { OpenApiDoc, SiteInfo, ToolDef } from '../../views/discovery/types.js';
 import { sendRepresentation, type Coded } from '../compress.js';
@@ -19,6 +19,11 @@ import { MD_VIEWS } from '../md/routes.js';
 import type { MdSource } from '../md/source.js';
 import { buildOpenApi } from '../openapi.js';
 import { restRoutes } from '../routes/index.js';
+
+/** The /docs page's CSP: its inline stylesheet (by sha-256), its empty data: icon; no script, never framed. */
+const DOCS_CSP =
+  `default-src 'none'; style-src 'sha256-${createHash('sha256').update(DOCS_STYLE).digest('base64')}'; ` +
+  "img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 export const SITE_TITLE = 'Cardano data service';
 export const SITE_SUMMARY =
@@ -91,7 +96,13 @@ export function discoveryRouter(deps: ApiDeps, source: () => MdSource): Router {
   router.get('/llms.txt', async (ctx) => text('text/markdown; charset=utf-8', await llms())(ctx));
   router.get('/llms-full.txt', async (ctx) => text('text/markdown; charset=utf-8', await full())(ctx));
   router.get('/.well-known/ai-catalog.json', text('application/json; charset=utf-8', renderAiCatalog(info)));
-  router.get('/docs', text('text/html; charset=utf-8', renderDocsPage(info)));
+  // The site-wide CSP (default-src 'none') refused the page's inline stylesheet: /docs rendered unstyled, with a
+  // CSP violation in the console. Its own CSP allows that one stylesheet by hash and nothing else.
+  const docs = text('text/html; charset=utf-8', renderDocsPage(info));
+  router.get('/docs', (ctx) => {
+    ctx.set('Content-Security-Policy', DOCS_CSP);
+    docs(ctx);
+  });
   // The site root (the `url` of the AI catalog and the server card) leads to the documentation page.
   router.get('/', (ctx) => ctx.redirect('/docs'));
 

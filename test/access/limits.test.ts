@@ -246,6 +246,35 @@ describe('access: limits', function () {
     assert.equal(await daily(), before - 4);
   });
 
+  it('counts each message of a tool-server batch as a request, per minute and per day', async () => {
+    app = await startTestApp(
+      store,
+      testConfig({ RATE_LIMIT_ANON_PER_MIN: '5', PLAN_LIMITS: 'free=100/4,plus=300/50,pro=600/90' }),
+    );
+    const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_token' } });
+    const mcp = (body: unknown, headers: Record<string, string> = {}) =>
+      request(`${app!.url}/api/mcp`, { method: 'POST', headers, body });
+    // Anonymous, 5 a minute: a batch of 3 leaves 2; a batch of 3 more is refused; the window is then spent.
+    const three = await mcp([call(1), call(2), call(3)]);
+    assert.equal(three.status, 200);
+    assert.equal(three.headers.get('x-ratelimit-remaining'), '2');
+    assertTooMany(await mcp([call(4), call(5), call(6)]), /5 requests per minute per IP/);
+    assert.equal((await mcp(call(7))).status, 429);
+
+    // A key, 4 a day: a batch of 3 leaves 1; a batch of 2 is refused and not counted; one call still passes.
+    const key = await keyFor();
+    const keyed = await mcp([call(1), call(2), call(3)], { 'X-API-Key': key });
+    assert.equal(keyed.status, 200);
+    assert.equal(keyed.headers.get('x-daily-remaining'), '1');
+    assert.equal(keyed.headers.get('x-ratelimit-remaining'), '97');
+    const two = await mcp([call(4), call(5)], { 'X-API-Key': key });
+    assertTooMany(two, /Daily quota exceeded: 4 requests per UTC day/);
+    assert.equal(two.headers.get('x-daily-remaining'), '1');
+    const one = await mcp(call(6), { 'X-API-Key': key });
+    assert.equal(one.status, 200);
+    assert.equal(one.headers.get('x-daily-remaining'), '0');
+  });
+
   it('RATE_LIMITS=false switches every limit off but still refuses bad keys', async () => {
     app = await startTestApp(store, testConfig({ RATE_LIMITS: 'false', RATE_LIMIT_ANON_PER_MIN: '1' }));
     assert.deepEqual(statuses(await burst(6, () => request(`${app!.url}/api/v1/ping`))), { 200: 6 });
@@ -274,6 +303,24 @@ describe('access: limits', function () {
     const after = await call();
     assert.equal(after.status, 200);
     assert.equal(after.headers.get('x-daily-remaining'), '2');
+    await app.close();
+
+    // The per-minute limit follows in the minute already open. Free allows 100 a minute: 101 requests, the last
+    // refused; once this process knows of Plus (its own registry: no cache delay), Plus's 300 apply to the same
+    // minute: with this request 102 are counted, 198 left.
+    app = await startTestApp(
+      new MemoryStore(),
+      testConfig({ PLAN_LIMITS: 'free=100/1000,plus=300/5000,pro=600/9000', PLANS_ENFORCED: 'true' }),
+      { now: () => t },
+    );
+    const minuteKey = await keyFor('stake1uxminute');
+    const spend = await burst(101, () => request(`${app!.url}/api/v1/ping`, { headers: { 'x-api-key': minuteKey } }));
+    assert.deepEqual(statuses(spend), { 200: 100, 429: 1 });
+    await app.access.registry.setPlan('stake1uxminute', 'plus');
+    const upgraded = await request(`${app.url}/api/v1/ping`, { headers: { 'x-api-key': minuteKey } });
+    assert.equal(upgraded.status, 200, 'the Plus limit in the open minute');
+    assert.equal(upgraded.headers.get('x-ratelimit-limit'), '300');
+    assert.equal(upgraded.headers.get('x-ratelimit-remaining'), '198');
     await app.close();
 
     // With PLANS_ENFORCED=false (the spec's current rule) the same Plus account's key gets Free limits.

@@ -44,6 +44,30 @@ function rawExchange(url: string, bytes: string): Promise<string> {
   });
 }
 
+/**
+ * Sends `head`, then `drip` every 50 ms (a slowloris client) until the server closes the connection; returns what
+ * it sent. Gives up after `giveUpMs` (what arrived by then is returned: nothing, when the server never answered).
+ */
+function tricklingExchange(url: string, head: string, drip: string, giveUpMs = 10_000): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(port), hostname);
+    let out = '';
+    const timer = setInterval(() => socket.writable && socket.write(drip), 50);
+    const done = () => {
+      clearInterval(timer);
+      clearTimeout(giveUp);
+      socket.destroy();
+      resolve(out);
+    };
+    const giveUp = setTimeout(done, giveUpMs);
+    socket.on('data', (d: Buffer) => (out += d.toString('latin1')));
+    socket.on('error', () => {});
+    socket.on('close', done);
+    socket.write(head);
+  });
+}
+
 /** Every form a secret can take in a JSON log line: as text, and as the byte list JSON makes of a Buffer. */
 function secretForms(secret: string): string[] {
   const bytes = [...Buffer.from(secret)].join(',');
@@ -354,6 +378,44 @@ describe('API hardening: methods, headers, CORS, parser refusals', () => {
       'HEAD',
       'OPTIONS',
     ]);
+  });
+
+  it('a client trickling its headers or its body gets 408 { error } (never a dropped connection), once', async () => {
+    const running = await startApi(
+      {
+        store: api.store,
+        config: { SITE_URL: 'http://api.test', CARDANO_NETWORK: 'mainnet', TRUST_PROXY: false },
+        log: pino({ level: 'silent' }),
+      },
+      { port: 0, host: '127.0.0.1', headersTimeoutMs: 400, requestTimeoutMs: 800 },
+    );
+    try {
+      const timedOut = (raw: string, what: string) => {
+        const a = parseRaw(raw);
+        assert.equal(a.status, 408, `${what}: ${JSON.stringify(raw.slice(0, 200))}`);
+        assert.match(a.headers['content-type'] ?? '', /application\/json/);
+        assert.deepEqual(JSON.parse(a.body), { error: 'request timed out' });
+        assert.equal(raw.match(/HTTP\/1\.1 \d{3} /g)?.length, 1, `${what}: one answer`);
+      };
+      // Header lines that never end (the request is never dispatched).
+      timedOut(await tricklingExchange(running.url, 'GET /healthz HTTP/1.1\r\nHost: x\r\n', 'X-A: b\r\n'), 'headers');
+      // A tool-server body of 1000 bytes sent a byte at a time: the request waits for its body when the timeout
+      // fires. It was dropped without any answer.
+      const post =
+        'POST /api/mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+        'Accept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{';
+      timedOut(await tricklingExchange(running.url, post, ' '), 'body');
+      // Answered before its body arrived (405): the later timeout adds no second status line to the connection.
+      const early = await tricklingExchange(
+        running.url,
+        'POST /healthz HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{',
+        ' ',
+      );
+      assert.equal(parseRaw(early).status, 405);
+      assert.equal(early.match(/HTTP\/1\.1 \d{3} /g)?.length, 1, 'one answer');
+    } finally {
+      await running.close();
+    }
   });
 
   it('parser-level refusals (431, bad request line, no Host, Expect) answer JSON { error }', async () => {

@@ -452,6 +452,30 @@ describe('devnet', function () {
       c.close();
     }
   });
+
+  it('a devnet closed while it streams its history back leaves a waiting intersection unanswered, never at origin', async () => {
+    // `npm start` stopped during its devnet's backfill: the sync, resuming from its checkpoint, still waits for the
+    // devnet to publish its tip again when both stop.
+    const first = await devnet({ backfillHours: 12 });
+    const held = first.canonicalBlocks().at(-3)!;
+    await first.close();
+    const restarted = await devnet({ backfillHours: 12, streamBackfill: true });
+    const c = await RawClient.open(restarted.url);
+    try {
+      assert.ok(restarted.tip().height < held.height, 'asked before the devnet published the point again');
+      c.send('findIntersection', { points: [{ slot: held.slot, id: held.id }, 'origin'] });
+      await new Promise((r) => setTimeout(r, 50));
+      await restarted.close();
+      await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual(
+        c.raw.filter((f) => f.includes('findIntersection')),
+        [],
+        'no intersection answered over a history cut short',
+      );
+    } finally {
+      c.close();
+    }
+  });
 });
 
 function toValue(v: { coin: bigint; assets: Record<string, Record<string, bigint>> }): Value {

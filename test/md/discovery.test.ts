@@ -5,6 +5,7 @@
  * and `mediaType` on each entry, the sitemap's pages resolve, and /docs shows the configured limits.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { get as httpGet, type IncomingHttpHeaders } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { XMLParser } from 'fast-xml-parser';
@@ -147,5 +148,25 @@ describe('discovery files', function () {
     assert.match(a.type, /^text\/html/);
     for (const t of ['<td>37</td>', 'x-api-key', 'Retry-After', '/api/md', '/api/mcp', `${s.url}/account`, '10,000'])
       assert.ok(a.text.includes(t), t);
+  });
+
+  it('/docs is allowed its own inline stylesheet by its CSP, and nothing else inline', async () => {
+    const res = await fetch(`${s.url}/docs`);
+    const html = await res.text();
+    const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1] as string);
+    assert.equal(styles.length, 1, 'one inline stylesheet');
+    assert.ok(!/<script|\sstyle=|\son[a-z]+=/i.test(html), 'no script, no style or event attributes');
+    // CSP Level 2: an inline <style> applies only when style-src (else default-src) lists the sha-256 of its text.
+    const csp = new Map(
+      (res.headers.get('content-security-policy') ?? '')
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name, ...values]) => [name!.toLowerCase(), values]),
+    );
+    const hash = `'sha256-${createHash('sha256').update(styles[0]!).digest('base64')}'`;
+    assert.deepEqual(csp.get('style-src') ?? csp.get('default-src'), [hash]);
+    assert.deepEqual(csp.get('default-src'), ["'none'"]);
+    assert.equal(csp.get('script-src'), undefined, 'no script source');
+    assert.deepEqual(csp.get('frame-ancestors'), ["'none'"]);
   });
 });

@@ -1,6 +1,17 @@
 /** The human docs page at /docs: surfaces, keys and limits (the 429 answers' `docs` link). Static HTML, no script. */
 import type { SiteInfo } from './types.js';
 
+/**
+ * The page's one inline stylesheet, exactly the text of its <style> element: the route allows it in the page's CSP
+ * by its sha-256 (api/discovery/routes.ts), so any other inline style or script stays refused.
+ */
+export const DOCS_STYLE = `
+body{font-family:system-ui,sans-serif;margin:0;color:#1b1f24;background:#fafafa}
+main{max-width:52rem;margin:0 auto;padding:1rem 1.25rem 3rem}
+code{background:#eef0f3;padding:0 .25em;border-radius:3px}
+table{border-collapse:collapse}th,td{text-align:left;padding:.3rem .6rem;border-bottom:1px solid #dde1e6}
+`;
+
 const h = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 export function renderDocsPage(info: SiteInfo): string {
@@ -23,12 +34,7 @@ export function renderDocsPage(info: SiteInfo): string {
 <title>${h(info.title)}: docs</title>
 <link rel="icon" href="data:," />
 <link rel="alternate" type="text/markdown" href="${s}/llms.txt" />
-<style>
-body{font-family:system-ui,sans-serif;margin:0;color:#1b1f24;background:#fafafa}
-main{max-width:52rem;margin:0 auto;padding:1rem 1.25rem 3rem}
-code{background:#eef0f3;padding:0 .25em;border-radius:3px}
-table{border-collapse:collapse}th,td{text-align:left;padding:.3rem .6rem;border-bottom:1px solid #dde1e6}
-</style>
+<style>${DOCS_STYLE}</style>
 </head>
 <body>
 <main>
