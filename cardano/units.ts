@@ -31,6 +31,19 @@ export function scaleBigInt(raw: string | bigint, decimals: number): number {
   return Number(`${negative ? '-' : ''}${abs / base}.${frac}`);
 }
 
+/**
+ * `raw · 10^-decimals` as exact decimal text (no exponent, trailing fraction zeros dropped), for messages that
+ * name an amount beyond 2^53 base units: 2^64 − 1 at 0 decimals is 18446744073709551615, which a double prints
+ * as 18446744073709552000.
+ */
+export function decimalText(raw: bigint, decimals: number): string {
+  const negative = raw < 0n;
+  const digits = String(negative ? -raw : raw).padStart(decimals + 1, '0');
+  const whole = digits.slice(0, digits.length - decimals);
+  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, '');
+  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+}
+
 /** 1 ADA = 1,000,000 lovelace. */
 export const LOVELACE_DECIMALS = 6;
 export const lovelaceToAda = (lovelace: string | bigint): number => scaleInteger(lovelace, LOVELACE_DECIMALS);

@@ -11,7 +11,7 @@ import type { Store } from '../../mongo/store.js';
 import { BadRequestError, NotFoundError } from '../errors.js';
 import { MAX_ASSET_QUANTITY } from '../schemas/common.js';
 import { loadAssets, type AssetBook } from '../present/market.js';
-import { scaleInteger } from '../../cardano/units.js';
+import { decimalText, scaleInteger } from '../../cardano/units.js';
 import { currentAdaUsd } from '../../mongo/collections/ada-usd.js';
 import { logoMode } from './tokens.js';
 import type { swapRoutes } from '../routes/swap.js';
@@ -292,7 +292,7 @@ async function getSwapQuoteAnswer(
   const bound = await supplyBound(store, tokenIn);
   if (amountIn === null || amountIn > bound.raw)
     throw new BadRequestError(
-      `invalid parameter amount: more ${assets.ref(tokenIn).displayName} than exists: at most ${scaleInteger(String(bound.raw), assets.decimals(tokenIn))}, ${bound.what}`,
+      `invalid parameter amount: more ${assets.ref(tokenIn).displayName} than exists: at most ${decimalText(bound.raw, assets.decimals(tokenIn))}, ${bound.what}`,
     );
   if (amountIn <= 0n)
     throw new BadRequestError(

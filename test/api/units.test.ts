@@ -1,5 +1,12 @@
 import assert from 'node:assert/strict';
-import { cip67Label, decodeAssetName, lovelaceToAda, scaleBigInt, scaleInteger } from '../../cardano/units.js';
+import {
+  cip67Label,
+  decimalText,
+  decodeAssetName,
+  lovelaceToAda,
+  scaleBigInt,
+  scaleInteger,
+} from '../../cardano/units.js';
 
 describe('API units', () => {
   const scaled: { name: string; raw: string; decimals: number; expected: number }[] = [
@@ -26,6 +33,15 @@ describe('API units', () => {
         const expected = scaleBigInt(raw, decimals);
         assert.ok(Object.is(scaleInteger(raw, decimals), expected), `${raw} with ${decimals} decimals: ${expected}`);
       }
+  });
+
+  it('writes an amount as exact decimal text, beyond 2^53 too', () => {
+    assert.equal(decimalText(18446744073709551615n, 0), '18446744073709551615');
+    assert.equal(decimalText(18446744073709551615n, 6), '18446744073709.551615');
+    assert.equal(decimalText(45_000_000_000_000_000n, 6), '45000000000');
+    assert.equal(decimalText(1n, 6), '0.000001');
+    assert.equal(decimalText(-1_500_000n, 6), '-1.5');
+    assert.equal(decimalText(0n, 8), '0');
   });
 
   it('converts lovelace without float multiplication error', () => {

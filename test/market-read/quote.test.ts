@@ -178,6 +178,11 @@ describe('GET /swap/quote', () => {
     assert.equal(over.status, 400);
     assert.match((over.body as Json).error, /at most 1000, its minted supply/);
     assert.equal((await api.get(`/api/v1/swap/quote?in=${MINTED}&out=lovelace&amount=1000`)).status, 200);
+    // A token whose mint the index did not see (SNEK, 0 decimals): at most 2^64 − 1, named exactly, not as a double
+    // (18446744073709552000).
+    const beyond = await api.get(`/api/v1/swap/quote?in=${SNEK}&out=lovelace&amount=18446744073709551616`);
+    assert.equal(beyond.status, 400);
+    assert.match((beyond.body as Json).error, /at most 18446744073709551615, the largest quantity an output can hold/);
   });
 
   it('an amount no pool can turn into any output answers no routes and best null', async () => {
