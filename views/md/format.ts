@@ -2,6 +2,7 @@
  * Markdown building blocks of the views: compact tables, numbers with their units, links, and the as-of line every
  * view carries. Pure: no clock (times come from the data), no I/O.
  */
+import { decimalText } from '../../cardano/units.js';
 import type { AssetRef, Freshness, ViewContext } from './types.js';
 
 /** A table cell: pipes and line breaks would break the row. */
@@ -34,11 +35,8 @@ export function adaExact(n: number | null | undefined): string {
  */
 export function tokenExact(raw: string, decimals: number): string {
   if (!/^-?[0-9]+$/.test(raw)) return '—';
-  const neg = raw.startsWith('-');
-  const digits = (neg ? raw.slice(1) : raw).padStart(decimals + 1, '0');
-  const whole = digits.slice(0, digits.length - decimals).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, '');
-  return `${neg ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+  // The whole part's digits grouped by three; the sign and the fraction untouched.
+  return decimalText(BigInt(raw), decimals).replace(/(?<!\.\d*)\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
 /**
