@@ -76,6 +76,10 @@ export const PREDEFINED_DREPS = {
   noConfidence: 'drep_always_no_confidence',
 } as const;
 
+/** The id of a predefined option by its Ogmios `type` (`abstain`, `noConfidence`); null for anything else. */
+export const predefinedDRepId = (type: unknown): string | null =>
+  type === 'abstain' || type === 'noConfidence' ? PREDEFINED_DREPS[type] : null;
+
 /** CIP-129 DRep id (`drep1…` with the 0x22/0x23 header). */
 export const drepBech32 = (cred: Credential): string => headed('drep', 0x20, cred);
 

@@ -26,7 +26,7 @@ import {
 } from '../../mongo/collections/chain.js';
 import { parseAddress, poolIdFromVkey, rewardAddress, stakeAddressOf, type Network } from '../../cardano/address.js';
 import type { Block, OutputReference, Transaction, TxOutput } from '../../cardano/chain/types.js';
-import { drepBech32, PREDEFINED_DREPS } from '../../cardano/governance-ids.js';
+import { drepBech32, predefinedDRepId } from '../../cardano/governance-ids.js';
 import type { SliceState } from './slice-state.js';
 import { applyStakeSummaries, prefetchStakeSummaries } from './stake-summaries.js';
 import { addToEditedBalance, lovelaceOf, sumLovelace, toPlain, ValueSum, valueDoc, withOwnBalance } from './values.js';
@@ -439,7 +439,7 @@ function drepId(d: unknown): string | null {
   if (!d || typeof d !== 'object') return null;
   const r = d as { type?: string; id?: string; from?: string };
   if (r.type === 'registered') return r.id ? drepBech32({ hash: r.id, script: r.from === 'script' }) : null;
-  return r.type === 'abstain' || r.type === 'noConfidence' ? PREDEFINED_DREPS[r.type] : null;
+  return predefinedDRepId(r.type);
 }
 
 /**

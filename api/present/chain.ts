@@ -16,7 +16,7 @@ import type {
 } from '../../mongo/collections/chain.js';
 import { metadataObject } from '../../mongo/collections/chain.js';
 import type { GovChainProposalDoc } from '../../mongo/collections/governance.js';
-import { govActionBech32, PREDEFINED_DREPS } from '../../cardano/governance-ids.js';
+import { govActionBech32, predefinedDRepId } from '../../cardano/governance-ids.js';
 import { adaAmountsIn, decodeAssetName, lovelaceToAda, scaleInteger, splitUnit } from '../../cardano/units.js';
 
 /** Decimals per asset unit; units not in the map have 0. */
@@ -204,7 +204,7 @@ export interface RewardBalance {
  * Ogmios' `abstain` / `noConfidence`, mapped here, and a registered DRep's credential hex, left as it is (whether it
  * is a key or a script was not kept; GET /governance/dreps/{id} takes the hex too).
  */
-const drepOf = (d: string | null): string | null => (d === 'abstain' || d === 'noConfidence' ? PREDEFINED_DREPS[d] : d);
+const drepOf = (d: string | null): string | null => predefinedDRepId(d) ?? d;
 
 export function presentStakeAccount(a: StakeAccountDoc | null, reward: RewardBalance | null) {
   if (!a) return null;
