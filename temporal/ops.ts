@@ -163,25 +163,22 @@ export async function syncStatus(
 ): Promise<string[]> {
   const lag = await readSyncLag(store, nowMs);
   const c = syncCondition(lag, nowMs);
-  const health =
-    c.status === 'ok'
-      ? ['sync health: ok']
-      : [`sync health: ${c.status.toUpperCase()}: ${c.reason ?? ''}${c.since ? ` (since ${c.since})` : ''}`];
-  if (c.action) health.push(`  next: ${c.action}`);
   // No embedded worker runs on DATA_DIR (npm start killed): the sync's last record still reads ok, retrying or
   // starting for up to SYNC_SILENT_SECONDS, but nothing runs it. A stall or a recorded stop says so already.
-  if (
+  const orphaned =
     opts.noWorker &&
-    (c.status === 'ok' || c.status === 'unreachable' || c.status === 'failing' || c.status === 'starting')
-  ) {
-    const last = c.status === 'ok' ? 'ok' : (c.reason ?? c.status);
-    health.splice(
-      0,
-      health.length,
-      `sync health: NOT RUNNING: no embedded worker runs it (its last record${lag.health ? `, ${lag.health.updatedAt}` : ''}: ${last})`,
-      '  next: start the service (`npm start`)',
-    );
-  }
+    (c.status === 'ok' || c.status === 'unreachable' || c.status === 'failing' || c.status === 'starting');
+  const health = orphaned
+    ? [
+        `sync health: NOT RUNNING: no embedded worker runs it (its last record${lag.health ? `, ${lag.health.updatedAt}` : ''}: ${c.status === 'ok' ? 'ok' : (c.reason ?? c.status)})`,
+        '  next: start the service (`npm start`)',
+      ]
+    : [
+        c.status === 'ok'
+          ? 'sync health: ok'
+          : `sync health: ${c.status.toUpperCase()}: ${c.reason ?? ''}${c.since ? ` (since ${c.since})` : ''}`,
+        ...(c.action ? [`  next: ${c.action}`] : []),
+      ];
   const cp = lag.checkpoint;
   if (!cp) return [...health, 'sync: no block indexed yet'];
   const lines = [
