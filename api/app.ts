@@ -15,7 +15,7 @@ import Koa from 'koa';
 import compose from 'koa-compose';
 import type { ApiDeps } from './deps.js';
 import { readMcpBody } from './mcp/body.js';
-import { mcpRouter } from './mcp/router.js';
+import { mcpOriginAllowed, mcpRouter } from './mcp/router.js';
 import { safeError } from './log.js';
 import { createMetrics } from './metrics/index.js';
 import { fastReplay, type FastReplayDeps } from './fast-replay.js';
@@ -112,7 +112,14 @@ export function createApp(deps: ApiDeps): Koa {
   app.use(accessLog(deps.log));
   app.use(errorAnswers(deps.log));
   const readCors = cors({ exposeHeaders: EXPOSED_HEADERS, maxAge: 86_400, allowMethods: READ_METHODS });
-  const mcpCors = cors({ exposeHeaders: EXPOSED_HEADERS, maxAge: 86_400, allowMethods: MCP_METHODS });
+  // A refused Origin gets no CORS grant: its preflight passes on to the tool server, whose guard answers 403 { error }.
+  const mcpOrigin = mcpOriginAllowed(deps.config.SITE_URL);
+  const mcpCors = cors({
+    exposeHeaders: EXPOSED_HEADERS,
+    maxAge: 86_400,
+    allowMethods: MCP_METHODS,
+    origin: (ctx) => (mcpOrigin(ctx.get('origin')) ? '*' : ''),
+  });
   app.use((ctx, next) => (isAccount(ctx.path) ? next() : isMcp(ctx.path) ? mcpCors(ctx, next) : readCors(ctx, next)));
 
   const { access } = deps;

@@ -24,6 +24,16 @@ import { serverCard } from './server-card.js';
 
 export const MCP_PATH = '/api/mcp';
 
+/**
+ * The DNS-rebinding guard's test of a browser's `Origin`: the site itself or a loopback origin. The tool server
+ * answers other origins 403, and its CORS preflight grants them nothing, so a browser is not told it may send what
+ * the endpoint then refuses.
+ */
+export function mcpOriginAllowed(siteUrl: string): (origin: string) => boolean {
+  const allowed = [...localhostAllowedOrigins(), new URL(siteUrl).hostname];
+  return (origin) => validateOriginHeader(origin, allowed).ok;
+}
+
 /** The tool name of a body that is one `tools/call` request (not a batch), else null. */
 export function singleToolCall(body: unknown): string | null {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
@@ -68,7 +78,7 @@ export function mcpRouter(deps: ApiDeps): Router {
   const ttl = deps.cacheMs ?? 0;
   const replay = ttl > 0 ? new ReplayCache(ttl) : null;
   const checkpoints = deps.store.collection(CHECKPOINTS);
-  const allowedOrigins = [...localhostAllowedOrigins(), new URL(deps.config.SITE_URL).hostname];
+  const originAllowed = mcpOriginAllowed(deps.config.SITE_URL);
   const card = serverCard(deps.config.SITE_URL);
 
   const router = new Router();
@@ -82,7 +92,7 @@ export function mcpRouter(deps: ApiDeps): Router {
       return;
     }
     const origin = ctx.get('origin');
-    if (origin && !validateOriginHeader(origin, allowedOrigins).ok) {
+    if (origin && !originAllowed(origin)) {
       ctx.status = 403;
       ctx.body = { error: `Origin ${origin} is not allowed to call the tool server.` };
       return;
@@ -122,7 +132,7 @@ export function mcpRouter(deps: ApiDeps): Router {
   router.all(`${MCP_PATH}/`, serve);
   router.get(`${MCP_PATH}/server-card`, (ctx) => {
     ctx.set('Access-Control-Allow-Origin', '*');
-    ctx.set('Cache-Control', 'public, max-age=3600');
+    ctx.set('Cache-Control', 'public, max-age=300'); // as every discovery file
     ctx.etag = card.etag;
     ctx.type = 'application/mcp-server-card+json';
     ctx.status = 200;

@@ -261,12 +261,35 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
     assert.equal(own.status, 200);
   });
 
+  it("a browser's CORS preflight is granted only to an Origin the guard lets through", async () => {
+    const preflight = (origin: string) =>
+      fetch(url, {
+        method: 'OPTIONS',
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type, mcp-protocol-version',
+        },
+      });
+    for (const origin of ['https://cds.example', 'http://localhost:5173']) {
+      const ok = await preflight(origin);
+      assert.equal(ok.status, 204, origin);
+      assert.equal(ok.headers.get('access-control-allow-origin'), '*', origin);
+      assert.match(ok.headers.get('access-control-allow-methods') ?? '', /POST/, origin);
+    }
+    // Granting it would have the browser send a POST that the guard answers 403.
+    const evil = await preflight('https://evil.example');
+    assert.equal(evil.headers.get('access-control-allow-origin'), null);
+    assert.equal(evil.status, 403);
+    assert.match(((await evil.json()) as Json).error, /Origin https:\/\/evil\.example is not allowed/);
+  });
+
   it('serves the server card: v1 schema, reverse-DNS name, short description, media type, CORS, caching', async () => {
     const res = await fetch(`${url}/server-card`);
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('content-type'), 'application/mcp-server-card+json');
     assert.equal(res.headers.get('access-control-allow-origin'), '*');
-    assert.match(res.headers.get('cache-control') ?? '', /max-age=\d+/);
+    assert.equal(res.headers.get('cache-control'), 'public, max-age=300', 'as every discovery file (README)');
     const etag = res.headers.get('etag');
     assert.ok(etag);
     const card = (await res.json()) as Json;
