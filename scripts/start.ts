@@ -13,9 +13,10 @@
  */
 import { pino } from 'pino';
 import { loggerOptions } from '../api/log.js';
-import { runWithConfig, type Config } from '../config/index.js';
+import { runWithConfig, StartupError, type Config } from '../config/index.js';
 import { spawnDevnet, type DevnetChild } from '../devnet/child.js';
 import { crashBackoff, superviseWorker, type WorkerSupervisor } from '../temporal/worker-child.js';
+import { liveEmbeddedWorker } from '../temporal/worker-pid.js';
 import { checkListen, listenError } from './api-port.js';
 import { writableDataDir } from './data-dir.js';
 import { exitNow } from './exit-now.js';
@@ -59,6 +60,13 @@ async function main(config: Config) {
   if (!config.MONGODB_URI || !config.TEMPORAL_ADDRESS || !config.OGMIOS_URL) writableDataDir(config.DATA_DIR);
   // Before the children start: a port taken is one line, not a stack trace and two child processes stopping.
   if (config.PORT !== 0) await checkListen(config.PORT, config.HOST);
+  // A second `npm start` on this DATA_DIR (on another PORT): its worker would refuse the folder, and be restarted
+  // for about 80 s before the crash loop stopped the service. One line now instead.
+  const holder = config.TEMPORAL_ADDRESS ? null : liveEmbeddedWorker(config.DATA_DIR);
+  if (holder !== null)
+    throw new StartupError(
+      `DATA_DIR=${config.DATA_DIR} is in use: its embedded worker (pid ${holder}) belongs to another npm start; stop that one, or give this one its own DATA_DIR`,
+    );
 
   let shutdown: (signal: string, code?: number) => Promise<void> = async () => {};
   let stopping = false;

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -30,6 +30,32 @@ describe('a second embedded worker on one DATA_DIR', function () {
         r.stderr.trim(),
         `another embedded worker (pid ${String(holder.pid)}) still writes to ${dir}; stop it first`,
       );
+    } finally {
+      holder.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a second npm start on the DATA_DIR (another PORT) exits 1 at once with one line, starting no child', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cds-claim-'));
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)', 'embedded-worker'], {
+      stdio: 'ignore',
+    });
+    try {
+      writeFileSync(join(dir, 'embedded-worker.pid'), String(holder.pid));
+      // Its worker would wait 10 s for the folder, then be restarted after 1, 2, 4, 8 and 16 s (about 80 s in all).
+      const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+        env: { ...process.env, DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'warn' },
+        encoding: 'utf8',
+        timeout: 45_000,
+      });
+      assert.equal(r.status, 1, `${r.stdout}${r.stderr}`);
+      assert.equal(
+        r.stderr.trim(),
+        `DATA_DIR=${dir} is in use: its embedded worker (pid ${String(holder.pid)}) belongs to another npm start; stop that one, or give this one its own DATA_DIR`,
+      );
+      assert.equal(r.stdout, '');
+      assert.deepEqual(readdirSync(dir), ['embedded-worker.pid'], 'no child wrote to the folder');
     } finally {
       holder.kill();
       rmSync(dir, { recursive: true, force: true });
