@@ -31,6 +31,15 @@ const REQUEST_TIMEOUT_MS = 30_000;
  */
 const TIMEOUT_CHECK_MS = 1_000;
 
+/**
+ * The longest request target served (path and query, bytes). The longest a route takes is a Byron address with its
+ * query, well under 1 KB; longer is a client's mistake or a probe, answered 414 as nginx does past its 8 KB buffers.
+ * Past Node's header limit (16 KB for the request line and headers together) the parser refuses it first: that
+ * refusal is a 414 too when the request line alone is what overflowed (`clientErrorAnswer`).
+ */
+const MAX_URL_BYTES = 8_192;
+const URL_TOO_LONG = `URL too long: at most ${MAX_URL_BYTES} bytes of path and query`;
+
 /** The last request each connection carried: a timeout after its answer went out ends the connection silently. */
 const lastRequest = new WeakMap<Socket, http.IncomingMessage>();
 
@@ -52,6 +61,7 @@ export async function startApi(
     (req, res) => {
       if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1)
         jsonRefusal(res, 400, 'the Host header is required (HTTP/1.1)');
+      else if ((req.url?.length ?? 0) > MAX_URL_BYTES) jsonRefusal(res, 414, URL_TOO_LONG);
       else void handle(req, res);
     },
   );
@@ -94,10 +104,10 @@ export async function startApi(
 }
 
 /** Status and `{ error }` text of a request the HTTP parser refused before any route saw it. */
-function parserRefusal(code: string | undefined): [number, string] {
-  switch (code) {
+function parserRefusal(err: Error & { code?: string; rawPacket?: unknown }): [number, string] {
+  switch (err.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return [431, 'request headers too large'];
+      return requestLineOverflowed(err.rawPacket) ? [414, URL_TOO_LONG] : [431, 'request headers too large'];
     case 'ERR_HTTP_REQUEST_TIMEOUT':
     case 'ERR_HTTP_HEADERS_TIMEOUT':
       return [408, 'request timed out'];
@@ -109,14 +119,24 @@ function parserRefusal(code: string | undefined): [number, string] {
 }
 
 /**
+ * Whether the bytes the parser refused for size begin a request whose request line alone is over MAX_URL_BYTES (no
+ * line end within them, or a late one). A request line split across packets shows only its tail: that stays 431.
+ */
+function requestLineOverflowed(raw: unknown): boolean {
+  if (!Buffer.isBuffer(raw) || !/^[A-Z]+ [^ \r\n]/.test(raw.toString('latin1', 0, 32))) return false;
+  const eol = raw.indexOf(0x0a);
+  return eol === -1 || eol > MAX_URL_BYTES;
+}
+
+/**
  * Answers what Node's HTTP parser refuses (a bad request line, oversized headers, trailing bytes after a request)
  * with the API's JSON `{ error }` instead of an empty body. The socket is ended without the error: destroying it
  * with the error would hand the parser error, whose `rawPacket` holds the raw request bytes (API keys, session
  * cookies), to every socket error listener. Logged as code only.
  */
 export function clientErrorAnswer(log: Logger) {
-  return (err: Error & { code?: string }, socket: Socket): void => {
-    const [status, error] = parserRefusal(err.code);
+  return (err: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void => {
+    const [status, error] = parserRefusal(err);
     log.info({ code: err.code ?? null, status }, 'refused a malformed request');
     // A response already under way on this connection cannot be followed by another status line; nor can one
     // already sent for a request whose body never arrived (its request timeout fires after the answer; the finished

@@ -418,7 +418,7 @@ describe('API hardening: methods, headers, CORS, parser refusals', () => {
     }
   });
 
-  it('parser-level refusals (431, bad request line, no Host, Expect) answer JSON { error }', async () => {
+  it('parser-level refusals (431, 414, bad request line, no Host, Expect) answer JSON { error }', async () => {
     const running = await startApi(
       {
         store: api.store,
@@ -434,6 +434,19 @@ describe('API hardening: methods, headers, CORS, parser refusals', () => {
       assert.equal(big.status, 431);
       assert.match(big.headers['content-type'] ?? '', /application\/json/);
       assert.deepEqual(JSON.parse(big.body), { error: 'request headers too large' });
+      // A request target over 8 KB is 414, below Node's 16 KB header limit and past it (where the parser refuses it).
+      const tooLong = { error: 'URL too long: at most 8192 bytes of path and query' };
+      for (const n of [8_200, 20_000]) {
+        const long = parseRaw(
+          await rawExchange(running.url, `GET /api/v1/tokens?q=${'a'.repeat(n)} HTTP/1.1\r\nHost: x\r\n\r\n`),
+        );
+        assert.equal(long.status, 414, `${n}`);
+        assert.match(long.headers['content-type'] ?? '', /application\/json/);
+        assert.deepEqual(JSON.parse(long.body), tooLong);
+      }
+      const fetched = await fetch(`${running.url}/api/v1/tokens?q=${'a'.repeat(9_000)}`);
+      assert.equal(fetched.status, 414);
+      assert.deepEqual(await fetched.json(), tooLong);
       // CONNECT (a proxy tunnel) gets the same 405 { error } as any other method the service does not take.
       const connect = parseRaw(await rawExchange(running.url, 'CONNECT example.org:443 HTTP/1.1\r\nHost: x\r\n\r\n'));
       assert.equal(connect.status, 405);
