@@ -61,7 +61,7 @@ const isAccount = (p: string) => under(p, '/account');
  * page sets its own CSP, its script and stylesheet from 'self' only (api/access/account-routes.ts). Resources are cross-origin
  * readable: the API is public and logos are embedded by other sites' <img> tags. HSTS only when served over https.
  */
-function securityOptions(siteUrl: string) {
+export function securityOptions(siteUrl: string) {
   return {
     contentSecurityPolicy: {
       useDefaults: false,

@@ -49,9 +49,14 @@ const DOCUMENT_ONLY = new Set([
 /** Answers under /api/ (REST, Markdown views, tool server) are data, never a page. */
 const isApiPath = (path: string) => path.startsWith('/api/');
 
+/** The headers of a data answer (JSON, Markdown, an image): helmet's for `options` less the document-only ones. */
+export function dataSecurityHeaders(options: HelmetOptions): [string, string][] {
+  return helmetHeaders(options).filter(([name]) => !DOCUMENT_ONLY.has(name.toLowerCase()));
+}
+
 export function securityHeaders(options: HelmetOptions): Koa.Middleware {
   const page = helmetHeaders(options);
-  const data = page.filter(([name]) => !DOCUMENT_ONLY.has(name.toLowerCase()));
+  const data = dataSecurityHeaders(options);
   return (ctx, next) => {
     for (const [name, value] of isApiPath(ctx.path) ? data : page) ctx.res.setHeader(name, value);
     return next();

@@ -5,8 +5,9 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Logger } from 'pino';
-import { createApp } from './app.js';
+import { createApp, securityOptions } from './app.js';
 import type { ApiDeps } from './deps.js';
+import { dataSecurityHeaders } from './security-headers.js';
 
 export interface RunningApi {
   /** Base URL of the listener (localhost when bound to every interface). */
@@ -49,6 +50,7 @@ export async function startApi(
 ): Promise<RunningApi> {
   const app = createApp(deps);
   const handle = app.callback();
+  const refuse = refusalWriter(dataSecurityHeaders(securityOptions(deps.config.SITE_URL)));
   const headersTimeout = opts.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
   const server = http.createServer(
     {
@@ -60,21 +62,21 @@ export async function startApi(
     },
     (req, res) => {
       if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1)
-        jsonRefusal(res, 400, 'the Host header is required (HTTP/1.1)');
-      else if ((req.url?.length ?? 0) > MAX_URL_BYTES) jsonRefusal(res, 414, URL_TOO_LONG);
+        refuse.json(res, 400, 'the Host header is required (HTTP/1.1)');
+      else if ((req.url?.length ?? 0) > MAX_URL_BYTES) refuse.json(res, 414, URL_TOO_LONG);
       else void handle(req, res);
     },
   );
   server.on('request', (req: http.IncomingMessage) => lastRequest.set(req.socket, req));
-  server.on('clientError', clientErrorAnswer(deps.log));
+  server.on('clientError', clientErrorAnswer(deps.log, refuse));
   // An Expect other than 100-continue (which Node answers and then serves the request): 417, as Node would, with
   // `{ error }` instead of an empty body.
   server.on('checkExpectation', (_req: http.IncomingMessage, res: http.ServerResponse) =>
-    jsonRefusal(res, 417, 'unsupported Expect header (only 100-continue is supported)'),
+    refuse.json(res, 417, 'unsupported Expect header (only 100-continue is supported)'),
   );
   // CONNECT (a proxy tunnel) is no method of this service: 405 like any other, instead of a dropped connection.
   server.on('connect', (_req: http.IncomingMessage, socket: Socket) =>
-    socket.end(plainAnswer(405, 'method CONNECT is not allowed', 'Allow: GET, HEAD, OPTIONS, POST\r\n')),
+    socket.end(refuse.plain(405, 'method CONNECT is not allowed', 'Allow: GET, HEAD, OPTIONS, POST\r\n')),
   );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -134,7 +136,7 @@ function requestLineOverflowed(raw: unknown): boolean {
  * with the error would hand the parser error, whose `rawPacket` holds the raw request bytes (API keys, session
  * cookies), to every socket error listener. Logged as code only.
  */
-export function clientErrorAnswer(log: Logger) {
+export function clientErrorAnswer(log: Logger, refuse: Refusals) {
   return (err: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void => {
     const [status, error] = parserRefusal(err);
     log.info({ code: err.code ?? null, status }, 'refused a malformed request');
@@ -154,34 +156,44 @@ export function clientErrorAnswer(log: Logger) {
       socket.destroy();
       return;
     }
-    socket.end(plainAnswer(status, error));
+    socket.end(refuse.plain(status, error));
   };
 }
 
-/** A refusal before the app sees the request: JSON `{ error }`, never cached, then the connection closes. */
-function jsonRefusal(res: http.ServerResponse, status: number, error: string): void {
-  const body = JSON.stringify({ error });
-  res.writeHead(status, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(body),
-    'X-Content-Type-Options': 'nosniff',
-    'Cache-Control': 'no-store',
-    Connection: 'close',
-  });
-  res.end(body);
+/**
+ * Refusals written before the app sees a request (or where it never will), carrying the security headers of every
+ * data answer (`security`: nosniff, the CSP of 'none', no referrer, never framed, HSTS over https).
+ */
+function refusalWriter(security: readonly [string, string][]) {
+  const lines = security.map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const headed = Object.fromEntries(security);
+  return {
+    /** JSON `{ error }` on a request's response, never cached, then the connection closes. */
+    json(res: http.ServerResponse, status: number, error: string): void {
+      const body = JSON.stringify({ error });
+      res.writeHead(status, {
+        ...headed,
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Length': Buffer.byteLength(body),
+        'Cache-Control': 'no-store',
+        Connection: 'close',
+      });
+      res.end(body);
+    },
+    /** A whole HTTP/1.1 answer written on the socket itself: JSON `{ error }`, then the connection closes. */
+    plain(status: number, error: string, extraHeaders = ''): string {
+      const body = JSON.stringify({ error });
+      return (
+        `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        lines +
+        'Cache-Control: no-store\r\n' +
+        extraHeaders +
+        'Connection: close\r\n\r\n' +
+        body
+      );
+    },
+  };
 }
-
-/** A whole HTTP/1.1 answer written on the socket itself: JSON `{ error }`, then the connection closes. */
-function plainAnswer(status: number, error: string, extraHeaders = ''): string {
-  const body = JSON.stringify({ error });
-  return (
-    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n` +
-    'Content-Type: application/json; charset=utf-8\r\n' +
-    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-    'X-Content-Type-Options: nosniff\r\n' +
-    'Cache-Control: no-store\r\n' +
-    extraHeaders +
-    'Connection: close\r\n\r\n' +
-    body
-  );
-}
+type Refusals = ReturnType<typeof refusalWriter>;

@@ -427,11 +427,22 @@ describe('API hardening: methods, headers, CORS, parser refusals', () => {
       },
       { port: 0, host: '127.0.0.1' },
     );
+    // Refused before the app sees them (or where it never does), they carry every data answer's security headers.
+    const secured = (r: { status: number; headers: Record<string, string> }) => {
+      assert.equal(r.headers['x-content-type-options'], 'nosniff', String(r.status));
+      assert.equal(r.headers['x-frame-options'], 'DENY', String(r.status));
+      assert.equal(r.headers['referrer-policy'], 'no-referrer', String(r.status));
+      const csp = r.headers['content-security-policy'] ?? '';
+      assert.match(csp, /default-src 'none'/, String(r.status));
+      assert.match(csp, /frame-ancestors 'none'/, String(r.status));
+      assert.equal(r.headers['cache-control'], 'no-store', String(r.status));
+    };
     try {
       const big = parseRaw(
         await rawExchange(running.url, `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
       );
       assert.equal(big.status, 431);
+      secured(big);
       assert.match(big.headers['content-type'] ?? '', /application\/json/);
       assert.deepEqual(JSON.parse(big.body), { error: 'request headers too large' });
       // A request target over 8 KB is 414, below Node's 16 KB header limit and past it (where the parser refuses it).
@@ -441,6 +452,7 @@ describe('API hardening: methods, headers, CORS, parser refusals', () => {
           await rawExchange(running.url, `GET /api/v1/tokens?q=${'a'.repeat(n)} HTTP/1.1\r\nHost: x\r\n\r\n`),
         );
         assert.equal(long.status, 414, `${n}`);
+        secured(long);
         assert.match(long.headers['content-type'] ?? '', /application\/json/);
         assert.deepEqual(JSON.parse(long.body), tooLong);
       }
@@ -450,6 +462,7 @@ describe('API hardening: methods, headers, CORS, parser refusals', () => {
       // CONNECT (a proxy tunnel) gets the same 405 { error } as any other method the service does not take.
       const connect = parseRaw(await rawExchange(running.url, 'CONNECT example.org:443 HTTP/1.1\r\nHost: x\r\n\r\n'));
       assert.equal(connect.status, 405);
+      secured(connect);
       assert.match(JSON.parse(connect.body).error, /CONNECT is not allowed/);
       for (const line of ['GET / HTTP/9 9', 'G\x01T / HTTP/1.1', 'GET /a b c HTTP/1.1']) {
         const bad = parseRaw(await rawExchange(running.url, `${line}\r\nHost: x\r\n\r\n`));
@@ -461,6 +474,7 @@ describe('API hardening: methods, headers, CORS, parser refusals', () => {
       // refused with the same JSON body, not Node's empty one.
       const noHost = parseRaw(await rawExchange(running.url, 'GET /healthz HTTP/1.1\r\n\r\n'));
       assert.equal(noHost.status, 400);
+      secured(noHost);
       assert.match(noHost.headers['content-type'] ?? '', /application\/json/);
       assert.match(JSON.parse(noHost.body).error, /Host header is required/);
       const expect = parseRaw(
