@@ -8,12 +8,28 @@ export const FEED_MAX_BYTES = 5 * 1024 * 1024;
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 
-export async function fetchFeedText(
+/** What the feed's server said identifies the document it sent (ETag, Last-Modified), for the next conditional GET. */
+export interface FeedValidators {
+  etag: string | null;
+  lastModified: string | null;
+}
+
+/** A fetched feed document, or `notModified` when the server answered 304 to the validators sent. */
+export type FeedFetch = { notModified: false; text: string; validators: FeedValidators } | { notModified: true };
+
+/**
+ * GETs the feed; with `validators` of the document last ingested, conditionally (If-None-Match, If-Modified-Since),
+ * so an unchanged feed costs its server a 304 instead of the document every 15 minutes.
+ */
+export async function fetchFeed(
   url: string,
-  opts: { fetch?: FetchLike; timeoutMs?: number } = {},
-): Promise<string> {
+  opts: { fetch?: FetchLike; timeoutMs?: number; validators?: FeedValidators | null } = {},
+): Promise<FeedFetch> {
   const doFetch = opts.fetch ?? fetch;
   const timeoutMs = opts.timeoutMs ?? FEED_TIMEOUT_MS;
+  const conditional: Record<string, string> = {};
+  if (opts.validators?.etag) conditional['if-none-match'] = opts.validators.etag;
+  if (opts.validators?.lastModified) conditional['if-modified-since'] = opts.validators.lastModified;
   let res: Response;
   try {
     res = await doFetch(url, {
@@ -22,6 +38,7 @@ export async function fetchFeedText(
       headers: {
         accept: 'application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5',
         'user-agent': 'cardano-data-service news ingest',
+        ...conditional,
       },
     });
   } catch (e) {
@@ -29,6 +46,10 @@ export async function fetchFeedText(
     if (err.name === 'TimeoutError' || err.name === 'AbortError')
       throw new Error(`timed out after ${timeoutMs} ms`, { cause: e });
     throw new Error(`fetch failed: ${(err.cause as Error | undefined)?.message ?? err.message}`, { cause: e });
+  }
+  if (res.status === 304 && Object.keys(conditional).length > 0) {
+    await res.body?.cancel();
+    return { notModified: true };
   }
   if (!res.ok) {
     await res.body?.cancel();
@@ -39,7 +60,22 @@ export async function fetchFeedText(
     await res.body?.cancel();
     throw new Error(`document too large (${declared} bytes)`);
   }
-  return decodeDocument(await readUpTo(res, FEED_MAX_BYTES), res.headers.get('content-type'));
+  const text = decodeDocument(await readUpTo(res, FEED_MAX_BYTES), res.headers.get('content-type'));
+  return {
+    notModified: false,
+    text,
+    validators: { etag: res.headers.get('etag'), lastModified: res.headers.get('last-modified') },
+  };
+}
+
+/** The feed's document, fetched unconditionally. */
+export async function fetchFeedText(
+  url: string,
+  opts: { fetch?: FetchLike; timeoutMs?: number } = {},
+): Promise<string> {
+  const r = await fetchFeed(url, opts);
+  if (r.notModified) throw new Error('HTTP 304 to an unconditional GET');
+  return r.text;
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * News ingest, run every 15 minutes (temporal/schedules.ts `news`):
- * - ingestNewsFeeds — fetches every NEWS_FEEDS URL (in parallel, each with its own timeout), parses RSS 2.0/Atom,
+ * - ingestNewsFeeds — fetches every NEWS_FEEDS URL (in parallel, each with its own timeout; conditionally, with the
+ *   ETag / Last-Modified of the document last ingested, so an unchanged feed answers 304), parses RSS 2.0/Atom,
  *   writes one `news` document per item (idempotent ids, activities/news/items.ts), one `news_feeds` status per feed,
  *   and prunes (newest NEWS_KEEP_PER_FEED per feed, nothing older than NEWS_MAX_AGE_DAYS, no unconfigured feed).
  * A failing feed does not stop the others: its error is in the result and in its `news_feeds` document. When every
@@ -8,7 +9,7 @@
  */
 import { NEWS, NEWS_FEEDS, type NewsDoc, type NewsFeedDoc } from '../../mongo/collections/news.js';
 import { del, put, type Store, type WriteOp } from '../../mongo/store.js';
-import { fetchFeedText, type FetchLike } from './fetch.js';
+import { fetchFeed, type FeedValidators, type FetchLike } from './fetch.js';
 import { newsDocOf, newsId, pruneIds } from './items.js';
 import { parseFeed, type ParsedFeed } from './parse.js';
 
@@ -25,11 +26,18 @@ export interface NewsDeps {
 export interface NewsIngestResult {
   feeds: number;
   ok: number;
+  /** Feeds that answered 304 to the validators of the document last ingested (counted in `ok`). */
+  unchanged: number;
   failed: { url: string; error: string }[];
   /** Items written (new or rewritten). */
   items: number;
   pruned: number;
 }
+
+type FeedOutcome =
+  | { url: string; feed: ParsedFeed; validators: FeedValidators }
+  | { url: string; unchanged: true }
+  | { url: string; error: string };
 
 export function createNewsActivities(deps: NewsDeps) {
   const { store } = deps;
@@ -37,14 +45,20 @@ export function createNewsActivities(deps: NewsDeps) {
   return {
     async ingestNewsFeeds(): Promise<NewsIngestResult> {
       const nowMs = now();
+      const prevStatus = await store.collection(NEWS_FEEDS).getMany(deps.feeds);
       const results = await Promise.all(
-        deps.feeds.map(async (url): Promise<{ url: string; feed: ParsedFeed } | { url: string; error: string }> => {
+        deps.feeds.map(async (url, i): Promise<FeedOutcome> => {
+          // Conditional only after a good ingest: a feed whose last fetch failed is asked for its document.
+          const prev = prevStatus[i];
+          const validators = prev?.ok ? { etag: prev.etag ?? null, lastModified: prev.lastModified ?? null } : null;
           try {
-            const text = await fetchFeedText(url, {
+            const got = await fetchFeed(url, {
               ...(deps.fetch ? { fetch: deps.fetch } : {}),
               ...(deps.timeoutMs ? { timeoutMs: deps.timeoutMs } : {}),
+              validators,
             });
-            return { url, feed: parseFeed(text) };
+            if (got.notModified) return { url, unchanged: true };
+            return { url, feed: parseFeed(got.text), validators: got.validators };
           } catch (e) {
             return { url, error: (e as Error).message };
           }
@@ -53,9 +67,14 @@ export function createNewsActivities(deps: NewsDeps) {
 
       const ops: WriteOp[] = [];
       const written = new Map<string, NewsDoc>();
-      const prevStatus = await store.collection(NEWS_FEEDS).getMany(deps.feeds);
       for (const [i, r] of results.entries()) {
         const fetchedAt = new Date(nowMs).toISOString();
+        if ('unchanged' in r) {
+          // 304: the document last ingested is still the feed's; its items are stored already.
+          const prev = prevStatus[i] as NewsFeedDoc;
+          ops.push(put(NEWS_FEEDS, { ...prev, ok: true, error: null, fetchedAt, lastOkAt: fetchedAt }));
+          continue;
+        }
         if ('error' in r) {
           const status: NewsFeedDoc = {
             _id: r.url,
@@ -65,6 +84,8 @@ export function createNewsActivities(deps: NewsDeps) {
             items: 0,
             fetchedAt,
             lastOkAt: prevStatus[i]?.lastOkAt ?? null,
+            etag: null,
+            lastModified: null,
           };
           ops.push(put(NEWS_FEEDS, status));
           continue;
@@ -86,6 +107,7 @@ export function createNewsActivities(deps: NewsDeps) {
             items: r.feed.items.length,
             fetchedAt,
             lastOkAt: fetchedAt,
+            ...r.validators,
           }),
         );
       }
@@ -108,6 +130,7 @@ export function createNewsActivities(deps: NewsDeps) {
       return {
         feeds: deps.feeds.length,
         ok: deps.feeds.length - failed.length,
+        unchanged: results.filter((r) => 'unchanged' in r).length,
         failed,
         items: written.size,
         pruned: stale.length,

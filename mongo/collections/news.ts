@@ -47,8 +47,14 @@ export interface NewsFeedDoc {
   /** Items in the last document fetched. */
   items: number;
   fetchedAt: string;
-  /** Last time the feed answered with a parsable document; null if never. */
+  /** Last time the feed answered with a parsable document (or a 304: the one ingested before); null if never. */
   lastOkAt: string | null;
+  /**
+   * The validators of the document last ingested (its ETag and Last-Modified headers), sent on the next fetch so an
+   * unchanged feed answers 304; absent in documents written before they were kept.
+   */
+  etag?: string | null;
+  lastModified?: string | null;
 }
 export const NEWS_FEEDS = defineCollection<NewsFeedDoc>({ name: 'news_feeds' });
 

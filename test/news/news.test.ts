@@ -34,6 +34,13 @@ describe('news feeds', function () {
   let server: Server;
   let base = '';
   let endlessSent = 0;
+  /** The conditional feeds' state: the document's version, whether the host is down, what each request sent. */
+  const cond = {
+    version: 1,
+    down: false,
+    extra: '',
+    requests: [] as { url: string; inm: string | undefined; ims: string | undefined }[],
+  };
   let env: Awaited<ReturnType<typeof tempStore>>;
   const url = (p: string) => `${base}${p}`;
 
@@ -56,6 +63,19 @@ describe('news feeds', function () {
         };
         res.on('drain', more);
         more();
+      } else if (req.url === '/cond/rss' || req.url === '/cond/atom') {
+        // A feed server that honours validators: the RSS one by ETag, the Atom one by Last-Modified.
+        const rss = req.url === '/cond/rss';
+        cond.requests.push({ url: req.url, inm: req.headers['if-none-match'], ims: req.headers['if-modified-since'] });
+        const etag = `"rss-${cond.version}"`;
+        const modified = new Date(Date.UTC(2026, 10, 20, 11, cond.version)).toUTCString();
+        if (cond.down) res.writeHead(503).end();
+        else if (rss ? req.headers['if-none-match'] === etag : req.headers['if-modified-since'] === modified)
+          res.writeHead(304).end();
+        else
+          res
+            .writeHead(200, rss ? { etag } : { 'last-modified': modified })
+            .end(rss ? RSS.replace('</channel>', cond.extra + '</channel>') : ATOM);
       } else if (req.url === '/hang') {
         // Never answers: the ingest must time out on it.
       } else res.writeHead(404).end();
@@ -221,6 +241,69 @@ describe('news feeds', function () {
         assert.equal((await get('/news?cursor=bm9wZQ')).status, 400);
       } finally {
         app.close();
+      }
+    });
+
+    it('asks an unchanged feed conditionally (ETag, Last-Modified): a 304 keeps its items and counts as a good fetch', async () => {
+      const store = await tempStore();
+      try {
+        const condFeeds = [url('/cond/rss'), url('/cond/atom')];
+        const run = (at: number) =>
+          createNewsActivities({ store: store.store, feeds: condFeeds, now: () => at }).ingestNewsFeeds();
+        const items = async () => (await all(store.store)).map((d) => d.headline).sort();
+        const first = await run(NOW);
+        assert.equal(first.unchanged, 0);
+        const stored = await items();
+        assert.equal(stored.length, 6);
+        assert.deepEqual(
+          cond.requests.map((r) => [r.inm, r.ims]),
+          [
+            [undefined, undefined],
+            [undefined, undefined],
+          ],
+          'nothing ingested yet: unconditional',
+        );
+
+        cond.requests.length = 0;
+        const second = await run(NOW + 900_000);
+        assert.deepEqual([second.ok, second.unchanged, second.items, second.failed], [2, 2, 0, []]);
+        assert.deepEqual(cond.requests.map((r) => [r.url, r.inm, r.ims]).sort(), [
+          ['/cond/atom', undefined, 'Fri, 20 Nov 2026 11:01:00 GMT'],
+          ['/cond/rss', '"rss-1"', undefined],
+        ]);
+        assert.deepEqual(await items(), stored, 'a 304 keeps the items');
+        const status = await store.store.collection(NEWS_FEEDS).get(url('/cond/rss'));
+        assert.deepEqual(
+          [status?.ok, status?.items, status?.lastOkAt, status?.etag],
+          [true, 4, new Date(NOW + 900_000).toISOString(), '"rss-1"'],
+        );
+
+        // The feed changes: its new document (a new item) is fetched and ingested.
+        cond.version = 2;
+        cond.extra =
+          '<item><title>Chang upgrade: a recap</title><link>https://cardanofoundation.org/blog/chang-recap</link>' +
+          '<guid>https://cardanofoundation.org/?p=18500</guid><pubDate>Fri, 20 Nov 2026 09:00:00 +0000</pubDate></item>';
+        const third = await run(NOW + 1_800_000);
+        assert.equal(third.unchanged, 0);
+        assert.ok((await items()).includes('Chang upgrade: a recap'));
+        assert.equal((await store.store.collection(NEWS_FEEDS).get(url('/cond/rss')))?.etag, '"rss-2"');
+
+        // After a failed fetch the next one asks for the whole document again.
+        cond.down = true;
+        await assert.rejects(run(NOW + 2_700_000), /every news feed failed/);
+        cond.down = false;
+        cond.requests.length = 0;
+        const fourth = await run(NOW + 3_600_000);
+        assert.equal(fourth.unchanged, 0);
+        assert.deepEqual(
+          cond.requests.map((r) => [r.inm, r.ims]),
+          [
+            [undefined, undefined],
+            [undefined, undefined],
+          ],
+        );
+      } finally {
+        await store.cleanup();
       }
     });
 
