@@ -1,5 +1,5 @@
 /**
- * Discovery files at the site root: /llms.txt, /llms-full.txt, /.well-known/ai-catalog.json, /sitemap.xml and the
+ * Discovery files at the site root: /llms.txt, /llms-full.txt, /.well-known/ai-catalog.json, /sitemap.xml, /robots.txt and the
  * human docs page /docs (the 429 answers' `docs` link). Generated from what is served: the OpenAPI document
  * (buildOpenApi over restRoutes), the Markdown views, the configured limits and the MCP tool list (`TOOLS` of
  * api/mcp/tools.ts, read when that module exists).
@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { loadConfig, type Config } from '../../config/index.js';
-import { renderAiCatalog, renderSitemap } from '../../views/discovery/catalog.js';
+import { renderAiCatalog, renderRobots, renderSitemap } from '../../views/discovery/catalog.js';
 import { DOCS_STYLE, renderDocsPage } from '../../views/discovery/docs.js';
 import { renderLlmsFull, renderLlmsTxt } from '../../views/discovery/llms.js';
 import type { OpenApiDoc, SiteInfo, ToolDef } from '../../views/discovery/types.js';
@@ -96,6 +96,7 @@ export function discoveryRouter(deps: ApiDeps, source: () => MdSource): Router {
   router.get('/llms.txt', async (ctx) => text('text/markdown; charset=utf-8', await llms())(ctx));
   router.get('/llms-full.txt', async (ctx) => text('text/markdown; charset=utf-8', await full())(ctx));
   router.get('/.well-known/ai-catalog.json', text('application/json; charset=utf-8', renderAiCatalog(info)));
+  router.get('/robots.txt', text('text/plain; charset=utf-8', renderRobots(s)));
   // The site-wide CSP (default-src 'none') refused the page's inline stylesheet: /docs rendered unstyled, with a
   // CSP violation in the console. Its own CSP allows that one stylesheet by hash and nothing else.
   const docs = text('text/html; charset=utf-8', renderDocsPage(info));

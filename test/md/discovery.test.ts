@@ -113,6 +113,16 @@ describe('discovery files', function () {
       headers: { 'if-none-match': etag, 'cache-control': 'max-age=0' },
     });
     assert.equal(again.status, 304);
+    // robots.txt names it: a crawler finds the sitemap from the site root.
+    const robots = await fetch(s.url + '/robots.txt');
+    assert.equal(robots.status, 200);
+    assert.equal(robots.headers.get('content-type'), 'text/plain; charset=utf-8');
+    const rules = await robots.text();
+    assert.match(rules, /^User-agent: \*$/m);
+    assert.doesNotMatch(rules, /^Disallow: \/\s*$/m, 'nothing is closed to crawlers');
+    const named = /^Sitemap: (\S+)$/m.exec(rules)?.[1];
+    assert.equal(named, s.url + '/sitemap.xml');
+    assert.equal((await fetch(named)).status, 200);
   });
 
   it('llms-full.txt and /metrics are compressed for a client that accepts it, like every answer of 1 KB or more', async () => {

@@ -64,3 +64,11 @@ export function renderSitemap(site: string, paths: string[], lastmod: string | n
   );
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
 }
+
+/**
+ * robots.txt: the whole site is public read-only data meant to be read by crawlers and agents alike (the Markdown
+ * views and llms.txt are written for them); it names the sitemap, where the pages and the top views are listed.
+ */
+export function renderRobots(site: string): string {
+  return `# ${site}: public read-only Cardano data. The sitemap lists the pages and Markdown views; agents start at /llms.txt.\nUser-agent: *\nAllow: /\n\nSitemap: ${site}/sitemap.xml\n`;
+}
