@@ -92,6 +92,19 @@ const QUERY = (description: string, max = 100) =>
     'x-expected': `a search text of 1 to ${max} characters, not only spaces (leave query out to list everything)`,
   });
 const CURSOR = str('Opaque cursor from a previous answer (nextCursor) to continue the list.');
+/** The page a list tool answers; `what` names the list when the result also carries other fields. */
+const PAGE = (what = 'the list') =>
+  int(
+    `Page of ${what} (1-based; pages are limit items long: ask for the next while a page comes back full).`,
+    1,
+    1000,
+    1,
+  );
+/** Page `page` (from 1) of `size` items of `items`. */
+const pageOf = <T>(items: readonly T[], page: unknown, size: number): T[] => {
+  const from = (((page as number | undefined) ?? 1) - 1) * size;
+  return items.slice(from, from + size);
+};
 
 const input = (properties: Record<string, JsonSchema>, required: string[] = []): ObjectSchema => ({
   type: 'object',
@@ -219,15 +232,16 @@ const LISTINGS_OUT = (() => {
   });
 })();
 
-const STAKE_POOLS_OUT: ObjectSchema = (() => {
-  const base = restOut('listStakePools');
-  return extend(base, {}, ['page', 'pageSize']);
-})();
+const STAKE_POOLS_OUT = restOut('listStakePools');
 
 /** Swaps of the last 24 h a get_wallet answer lists (beside up to 50 positions: both within the token budget). */
 const WALLET_TRADES = 20;
 
 const WALLET_OUT = extend(restOut('getWallet'), {
+  positionsTotal: {
+    type: 'integer',
+    description: 'Positions the wallet holds; positions lists `limit` of them, page by page (argument page).',
+  },
   trades24h: {
     type: 'object',
     required: ['count', 'items'],
@@ -435,7 +449,7 @@ export const TOOL_SET: readonly Tool[] = [
         default: 'rank',
       }),
       limit: LIMIT(20, 40),
-      page: int('Page number (1-based).', 1, 1000, 1),
+      page: PAGE(),
       minLiquidityAda: { type: 'number', minimum: 0, description: 'Only tokens with at least this liquidity (ADA).' },
       hideHighRisk: {
         type: 'boolean',
@@ -599,7 +613,8 @@ export const TOOL_SET: readonly Tool[] = [
     inputSchema: input(
       {
         address: str('addr1…, stake1… or $handle.', { minLength: 2, maxLength: 200 }),
-        limit: LIMIT(50, 50),
+        limit: int('How many positions (1-50), largest value first.', 1, 50, 50),
+        page: PAGE('the positions'),
       },
       ['address'],
     ),
@@ -614,7 +629,8 @@ export const TOOL_SET: readonly Tool[] = [
       const positions = body.positions as unknown[];
       return {
         ...body,
-        positions: positions.slice(0, limit),
+        positions: pageOf(positions, args.page, limit),
+        positionsTotal: positions.length,
         trades24h: { count: recent.length, items: recent.slice(0, WALLET_TRADES) },
       };
     },
@@ -625,15 +641,24 @@ export const TOOL_SET: readonly Tool[] = [
     description:
       'Realised and unrealised profit and loss of a wallet (FIFO, ADA and USD), win rate percent, trade count, volume, top contributing tokens. Only swaps since coverageFrom. Slower: fewer calls per minute.',
     inputSchema: input(
-      { address: str('addr1…, stake1… or $handle.', { minLength: 2, maxLength: 200 }), limit: LIMIT(10, 50) },
+      {
+        address: str('addr1…, stake1… or $handle.', { minLength: 2, maxLength: 200 }),
+        limit: int('How many per-token rows in tokens (1-50).', 1, 50, 10),
+        page: PAGE('tokens'),
+      },
       ['address'],
     ),
-    outputSchema: restOut('getWalletPnl'),
+    outputSchema: extend(restOut('getWalletPnl'), {
+      tokensTotal: {
+        type: 'integer',
+        description: 'Tokens the wallet traded; tokens lists `limit` of them, page by page (argument page).',
+      },
+    }),
     async run(deps, args) {
       const body = await get(deps, 'getWalletPnl', { address: String(args.address) });
-      const tokens = body.tokens as unknown[] | undefined;
+      const tokens = (body.tokens as unknown[] | undefined) ?? [];
       const limit = (args.limit as number | undefined) ?? 10;
-      return tokens ? { ...body, tokens: tokens.slice(0, limit) } : body;
+      return { ...body, tokens: pageOf(tokens, args.page, limit), tokensTotal: tokens.length };
     },
   },
   {
@@ -685,6 +710,7 @@ export const TOOL_SET: readonly Tool[] = [
         default: 'volume24h',
       }),
       limit: LIMIT(20, 100),
+      page: PAGE(),
       query: QUERY('Filter by name or policy id.'),
     }),
     outputSchema: restOut('listNftCollections'),
@@ -693,6 +719,7 @@ export const TOOL_SET: readonly Tool[] = [
       get(deps, 'listNftCollections', {
         sort: args.sort as string | undefined,
         pageSize: (args.limit as number | undefined) ?? 20,
+        page: args.page as number | undefined,
         q: args.query as string | undefined,
       }),
   },
@@ -751,6 +778,7 @@ export const TOOL_SET: readonly Tool[] = [
     inputSchema: input({
       sort: str('Order (descending; margin and fixedCost ascending).', { enum: STAKE_SORTS, default: 'liveStake' }),
       limit: LIMIT(20),
+      page: PAGE(),
       query: QUERY('Filter by ticker, name or pool id.'),
       maxMarginPct: { type: 'number', minimum: 0, maximum: 100, description: 'Only pools with margin ≤ this percent.' },
       maxSaturationPct: { type: 'number', minimum: 0, description: 'Only pools with saturation ≤ this percent.' },
@@ -776,7 +804,15 @@ export const TOOL_SET: readonly Tool[] = [
       const asc = sort === 'margin' || sort === 'fixedCost';
       rows.sort((a, b) => (asc ? key(a) - key(b) : key(b) - key(a)) || a.id.localeCompare(b.id));
       const limit = (args.limit as number | undefined) ?? 20;
-      return present('listStakePools', { items: rows.slice(0, limit), total: rows.length, epoch, computedAt });
+      const page = (args.page as number | undefined) ?? 1;
+      return present('listStakePools', {
+        items: pageOf(rows, page, limit),
+        page,
+        pageSize: limit,
+        total: rows.length,
+        epoch,
+        computedAt,
+      });
     },
   },
   {
@@ -808,6 +844,7 @@ export const TOOL_SET: readonly Tool[] = [
     inputSchema: input({
       status: str('Only proposals with this status.', { enum: ['active', 'expired', 'removed'] }),
       limit: LIMIT(20, 40),
+      page: PAGE(),
       query: QUERY('Filter by proposal id, type or title words.'),
     }),
     outputSchema: restOut('listGovernanceProposals'),
@@ -816,6 +853,7 @@ export const TOOL_SET: readonly Tool[] = [
       get(deps, 'listGovernanceProposals', {
         status: args.status as string | undefined,
         pageSize: (args.limit as number | undefined) ?? 20,
+        page: args.page as number | undefined,
         q: args.query as string | undefined,
       }),
   },
@@ -908,11 +946,15 @@ export const TOOL_SET: readonly Tool[] = [
     title: 'News',
     description:
       'Latest Cardano ecosystem news headlines, newest first, with source, publication time, summary and link.',
-    inputSchema: input({ limit: LIMIT(10, 50), query: QUERY('Only items mentioning these words.') }),
+    inputSchema: input({ limit: LIMIT(10, 50), cursor: CURSOR, query: QUERY('Only items mentioning these words.') }),
     outputSchema: restOut('listNews'),
     restArgs: { q: 'query' },
     run: (deps, args) =>
-      get(deps, 'listNews', { limit: (args.limit as number | undefined) ?? 10, q: args.query as string | undefined }),
+      get(deps, 'listNews', {
+        limit: (args.limit as number | undefined) ?? 10,
+        cursor: args.cursor as string | undefined,
+        q: args.query as string | undefined,
+      }),
   },
 ];
 

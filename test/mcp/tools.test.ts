@@ -417,6 +417,76 @@ describe('MCP tools through the official client on the devnet', function () {
       );
     });
 
+    it('every list a tool cuts at its limit pages to its end, item for item the REST list', async () => {
+      // Each tool at a small limit, followed page by page (page or nextCursor) until it says there is no more; the
+      // oracle is the whole list REST gives in one answer. Before, list_stake_pools, list_nft_collections,
+      // list_governance_actions, get_wallet (positions) and get_wallet_pnl (tokens) answered their first `limit`
+      // items with no way to reach the rest, and get_news answered a nextCursor it took no argument for.
+      const follow = async (tool: string, args: Json, list: string, by: 'page' | 'cursor') => {
+        const seen: Json[] = [];
+        let first: Json | null = null;
+        let next: Json = {};
+        for (let i = 0; i < 100; i++) {
+          const r = await call(tool, { ...args, ...next });
+          first ??= r;
+          seen.push(...(r[list] as Json[]));
+          if (by === 'cursor' ? r.nextCursor === null : (r[list] as Json[]).length < args.limit) break;
+          next = by === 'cursor' ? { cursor: r.nextCursor } : { page: i + 2 };
+        }
+        return { first: first as Json, seen };
+      };
+      const ids = (xs: Json[], key: (x: Json) => string) => xs.map(key);
+
+      const pools = (await rest('/staking/pools?pageSize=200')).items as Json[];
+      const sp = await follow('list_stake_pools', { limit: 5 }, 'items', 'page');
+      assert.ok(pools.length > 5, 'the devnet has more stake pools than one page');
+      assert.equal(sp.first.total, pools.length);
+      assert.deepEqual(ids(sp.seen, (p) => p.id).sort(), ids(pools, (p) => p.id).sort());
+      assert.equal(new Set(ids(sp.seen, (p) => p.id)).size, pools.length, 'no pool on two pages');
+
+      const colls = (await rest('/nft/collections?pageSize=200')).items as Json[];
+      const nft = await follow('list_nft_collections', { limit: 2 }, 'items', 'page');
+      assert.ok(colls.length > 2);
+      assert.deepEqual(
+        ids(nft.seen, (c) => c.policyId),
+        ids(colls, (c) => c.policyId),
+      );
+
+      const props = (await rest('/governance/proposals?pageSize=200')).items as Json[];
+      const gov = await follow('list_governance_actions', { limit: 3 }, 'items', 'page');
+      assert.ok(props.length > 3);
+      assert.deepEqual(
+        ids(gov.seen, (p) => p.id),
+        ids(props, (p) => p.id),
+      );
+
+      const news = (await rest('/news?limit=200')).items as Json[];
+      const feed = await follow('get_news', { limit: 2 }, 'items', 'cursor');
+      assert.ok(news.length > 2);
+      assert.deepEqual(
+        ids(feed.seen, (n) => n.id),
+        ids(news, (n) => n.id),
+      );
+
+      const wallet = await rest(`/wallet/${s.stake}`);
+      const w = await follow('get_wallet', { address: s.stake, limit: 2 }, 'positions', 'page');
+      assert.ok(wallet.positions.length > 2, 'the sample wallet holds more than one page of tokens');
+      assert.equal(w.first.positionsTotal, wallet.positions.length);
+      assert.deepEqual(
+        ids(w.seen, (p) => p.asset.unit),
+        ids(wallet.positions, (p) => p.asset.unit),
+      );
+
+      const pnl = await rest(`/wallet/${s.stake}/pnl`);
+      const p = await follow('get_wallet_pnl', { address: s.stake, limit: 1 }, 'tokens', 'page');
+      assert.ok(pnl.tokens.length > 1, 'the sample wallet traded more than one token');
+      assert.equal(p.first.tokensTotal, pnl.tokens.length);
+      assert.deepEqual(
+        ids(p.seen, (t) => t.asset.unit),
+        ids(pnl.tokens, (t) => t.asset.unit),
+      );
+    });
+
     it('search names the next tool for tokens, stake pools, transactions, addresses, blocks and handles', async () => {
       const token = await rest(`/tokens/${s.unit}`);
       const ticker = token.asset.ticker as string;
