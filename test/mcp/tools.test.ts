@@ -468,8 +468,21 @@ describe('MCP tools through the official client on the devnet', function () {
         ids(news, (n) => n.id),
       );
 
-      const wallet = await rest(`/wallet/${s.stake}`);
-      const w = await follow('get_wallet', { address: s.stake, limit: 2 }, 'positions', 'page');
+      // A maker who holds more than one page of tokens and traded more than one: the devnet's chain follows the
+      // clock, so the sample wallet of the other tests may have traded a single token.
+      let stake = '';
+      for (const t of ((await rest('/tokens?sort=liquidity&pageSize=5')).items as Json[]).map((x) => x.asset.unit)) {
+        for (const tr of (await rest(`/tokens/${t}/trades?limit=50`)).items as Json[]) {
+          if (!tr.maker?.startsWith('stake1')) continue;
+          const [held, traded] = [await rest(`/wallet/${tr.maker}`), await rest(`/wallet/${tr.maker}/pnl`)];
+          if (held.positions.length > 2 && traded.tokens.length > 1) stake = tr.maker as string;
+          if (stake) break;
+        }
+        if (stake) break;
+      }
+      assert.ok(stake, 'a maker of a recent trade holds more than 2 tokens and traded more than 1');
+      const wallet = await rest(`/wallet/${stake}`);
+      const w = await follow('get_wallet', { address: stake, limit: 2 }, 'positions', 'page');
       assert.ok(wallet.positions.length > 2, 'the sample wallet holds more than one page of tokens');
       assert.equal(w.first.positionsTotal, wallet.positions.length);
       assert.deepEqual(
@@ -477,8 +490,8 @@ describe('MCP tools through the official client on the devnet', function () {
         ids(wallet.positions, (p) => p.asset.unit),
       );
 
-      const pnl = await rest(`/wallet/${s.stake}/pnl`);
-      const p = await follow('get_wallet_pnl', { address: s.stake, limit: 1 }, 'tokens', 'page');
+      const pnl = await rest(`/wallet/${stake}/pnl`);
+      const p = await follow('get_wallet_pnl', { address: stake, limit: 1 }, 'tokens', 'page');
       assert.ok(pnl.tokens.length > 1, 'the sample wallet traded more than one token');
       assert.equal(p.first.tokensTotal, pnl.tokens.length);
       assert.deepEqual(
