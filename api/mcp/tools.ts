@@ -827,7 +827,7 @@ export const TOOL_SET: readonly Tool[] = [
           maxLength: 70,
           pattern: STAKE_POOL_ID,
           'x-expected':
-            'a pool1… id or the pool’s key hash (56 hex), not a ticker (call search with the ticker to find it)',
+            'a pool1… id (lowercase) or the pool’s key hash (56 hex), not a ticker (call search with the ticker to find it)',
         }),
       },
       ['poolId'],

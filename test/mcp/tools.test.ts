@@ -373,7 +373,12 @@ describe('MCP tools through the official client on the devnet', function () {
       // One sentence for the two rules the id breaks (length and form).
       assert.match(
         await fail('get_stake_pool', { poolId: 'CRANE' }),
-        /^Invalid arguments for get_stake_pool: poolId must be a pool1… id or the pool’s key hash \(56 hex\), not a ticker \(call search with the ticker to find it\); fix them/,
+        /^Invalid arguments for get_stake_pool: poolId must be a pool1… id \(lowercase\) or the pool’s key hash \(56 hex\), not a ticker \(call search with the ticker to find it\); fix them/,
+      );
+      // A pool1… id in capitals (valid Bech32, as get_address takes too) is told what is wrong with it.
+      assert.match(
+        await fail('get_stake_pool', { poolId: s.stakePool.toUpperCase() }),
+        /poolId must be a pool1… id \(lowercase\)/,
       );
       assert.match(await fail('get_nft_collection', { policyId: 'Chain Golems' }), /call list_nft_collections/);
       // The wording is the errors', not the published schema's.
