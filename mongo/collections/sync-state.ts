@@ -75,9 +75,10 @@ export interface SyncHealthDoc {
    */
   stoppedAt?: string | null;
   /**
-   * When a worker started the sync again (npm start's embedded worker); cleared, as `stoppedAt` is, by the sync's
-   * next record. Until then its first slice has not ended (a restarted devnet regenerating its history holds it for
-   * tens of seconds): the sync is starting, neither stopped nor known to progress.
+   * When a worker started the sync again (npm start's embedded worker, `npm run worker`); cleared, as `stoppedAt`
+   * is, by the sync's next record. Until then its first slice has not ended (a restarted devnet regenerating its
+   * history holds it for tens of seconds; a catch-up's first slice on FerretDB takes a minute or more): the sync is
+   * starting, neither stopped nor known to progress.
    */
   startedAt?: string | null;
   updatedAt: string;
