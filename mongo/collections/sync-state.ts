@@ -263,10 +263,18 @@ export interface SyncCondition {
 
 const secondsSince = (nowMs: number, iso: string) => Math.max(0, Math.round((nowMs - Date.parse(iso)) / 1000));
 
+/** A failure of the MongoDB store's connection (the server down or not reachable), as recorded `name: message`. */
+const STORE_DOWN = /^Mongo(ServerSelection|Network|NetworkTimeout|TopologyClosed)Error\b/;
+
 /** Whether the sync progresses, from what it recorded (pure; /healthz/sync, /readyz and `ops status` show it). */
 export function syncCondition(lag: Pick<SyncLag, 'checkpoint' | 'health'>, nowMs: number): SyncCondition {
   const h = lag.health;
   const none = { action: null, since: null, abandonedAbove: null };
+  // A write batch commits the checkpoint as it goes, and the health record is written only when a slice ends (a
+  // minute or more into a catch-up on FerretDB): a checkpoint written after a record (a stop, a start, a failure)
+  // says the sync has run since, whatever that record says.
+  const committedMs = lag.checkpoint ? Date.parse(lag.checkpoint.updatedAt) : Number.NaN;
+  const committedSince = (iso: string) => committedMs > Date.parse(iso);
   if (h?.stall)
     return {
       status: 'stalled',
@@ -275,7 +283,7 @@ export function syncCondition(lag: Pick<SyncLag, 'checkpoint' | 'health'>, nowMs
       since: h.stall.since,
       abandonedAbove: h.stall.abandonedAbove,
     };
-  if (h?.stoppedAt)
+  if (h?.stoppedAt && !committedSince(h.stoppedAt))
     return {
       status: 'silent',
       reason: `sync not running: its worker stopped at ${h.stoppedAt}`,
@@ -286,15 +294,16 @@ export function syncCondition(lag: Pick<SyncLag, 'checkpoint' | 'health'>, nowMs
   // Before a recorded failure: a sync that failed and then stopped (the service or worker stopped while the source
   // was down; stopping npm start drops the devnet's connection first) is not retrying any more, and every attempt
   // of a running one records itself (each ends within the source's 120 s timeout).
-  if (h && secondsSince(nowMs, h.updatedAt) > SYNC_SILENT_SECONDS)
+  const lastWord = h && lag.checkpoint && committedSince(h.updatedAt) ? lag.checkpoint.updatedAt : h?.updatedAt;
+  if (lastWord && secondsSince(nowMs, lastWord) > SYNC_SILENT_SECONDS)
     return {
       status: 'silent',
-      reason: `sync not running: no word from it for ${secondsSince(nowMs, h.updatedAt)} s`,
+      reason: `sync not running: no word from it for ${secondsSince(nowMs, lastWord)} s`,
       action: 'start the service (`npm start`) or the Temporal worker and `npm run schedules:apply`',
-      since: h.updatedAt,
+      since: lastWord,
       abandonedAbove: null,
     };
-  if (h?.startedAt)
+  if (h?.startedAt && !committedSince(h.startedAt))
     return {
       status: 'starting',
       reason: `sync starting: its worker started at ${h.startedAt}; its first slice has not ended yet`,
@@ -302,8 +311,16 @@ export function syncCondition(lag: Pick<SyncLag, 'checkpoint' | 'health'>, nowMs
       since: h.startedAt,
       abandonedAbove: null,
     };
-  if (h?.failing) {
+  if (h?.failing && !committedSince(h.updatedAt)) {
     const s = secondsSince(nowMs, h.failing.since);
+    if (STORE_DOWN.test(h.failing.error))
+      return {
+        status: 'failing',
+        reason: `store unreachable for ${s} s (${h.failing.error}); retrying`,
+        action: 'check the store (MONGODB_URI: the server and the network to it); the sync resumes once it answers',
+        since: h.failing.since,
+        abandonedAbove: null,
+      };
     return h.failing.sourceDown
       ? {
           status: 'unreachable',

@@ -11,6 +11,7 @@ import { DERIVED_PATHS } from '../../api/sync-guard.js';
 import { createSyncActivities } from '../../activities/sync/index.js';
 import { RollbackTooDeepError } from '../../activities/sync/journal.js';
 import {
+  isSourceDown,
   isStoreRefusal,
   recordFailure,
   recordSyncStarted,
@@ -19,8 +20,9 @@ import {
 } from '../../activities/sync/health.js';
 import { OgmiosConnectionError } from '../../activities/chain/ogmios-client.js';
 import { syncLagSeconds } from '../../cardano/sync-lag.js';
-import { readSyncLag, syncCondition } from '../../mongo/collections/sync-state.js';
-import type { Store } from '../../mongo/store.js';
+import { CHECKPOINTS, readSyncLag, syncCondition } from '../../mongo/collections/sync-state.js';
+import { put, type Store } from '../../mongo/store.js';
+import { MongoServerSelectionError } from 'mongodb';
 import { backoffMs, createRunner, isRetryable } from '../../temporal/runner.js';
 import { SYNC_ACTIVITY } from '../../workflows/policies.js';
 import { recomputesReadingChain, WORKFLOWS } from '../../workflows/registry.js';
@@ -227,6 +229,76 @@ describe('sync health', function () {
       assert.equal((await at(41_000)).status, 'starting');
       await sync.syncSlice({ maxBlocks: 5, waitMs: 0 });
       assert.equal((await at(Date.now() - t)).status, 'ok');
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('a write batch committed after a stop, a start or a failure record says the sync runs again', async () => {
+    // The health record is written when a slice ends; a catch-up's slice on FerretDB commits batches for a minute
+    // or more before that. Seen: a Temporal worker restarted after a kill read "not running: no word for 278 s", and
+    // after FerretDB came back "unreachable … retrying", while the checkpoint moved.
+    const { store, cleanup } = await tempStore();
+    try {
+      const { events } = buildChain({ blocks: 10 });
+      await createSyncActivities({ store, chain: memoryChain(events), k: 2160, network: 'mainnet' }).syncSlice({
+        maxBlocks: 5,
+        waitMs: 0,
+      });
+      const t = Date.now() + 1_000;
+      const iso = (ms: number) => new Date(t + ms).toISOString();
+      const commitAt = async (ms: number) => {
+        const cp = (await store.collection(CHECKPOINTS).get('sync'))!;
+        await store.write([put(CHECKPOINTS, { ...cp, updatedAt: iso(ms) })]);
+      };
+      const at = async (ms: number) => syncCondition(await readSyncLag(store, t + ms), t + ms);
+      const down = new OgmiosConnectionError('Ogmios connection ws://127.0.0.1:1337 closed (1006)');
+      await recordFailure(store, down, { k: 2160, nowIso: iso(0) });
+      assert.equal((await at(1_000)).status, 'unreachable');
+      await commitAt(5_000);
+      assert.equal((await at(6_000)).status, 'ok');
+      await recordSyncStopped(store, iso(10_000));
+      assert.match((await at(11_000)).reason ?? '', /its worker stopped at/);
+      await commitAt(20_000);
+      assert.equal((await at(21_000)).status, 'ok');
+      await recordSyncStarted(store, iso(30_000));
+      assert.equal((await at(31_000)).status, 'starting');
+      await commitAt(40_000);
+      assert.equal((await at(41_000)).status, 'ok');
+      // Silence counts from the last commit, the latest word from the sync.
+      assert.equal((await at(40_000 + 180_000)).status, 'ok');
+      assert.equal((await at(40_000 + 181_000)).reason, 'sync not running: no word from it for 181 s');
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it("a MongoDB server that does not answer is the store's outage, not the chain source's", async () => {
+    // Seen with FerretDB stopped: "chain source unreachable … (MongoServerSelectionError: connect ECONNREFUSED
+    // 127.0.0.1:8331)", next: check OGMIOS_URL. The driver's socket codes are the ones the source's client reports.
+    const { store, cleanup } = await tempStore();
+    try {
+      const { events } = buildChain({ blocks: 10 });
+      await createSyncActivities({ store, chain: memoryChain(events), k: 2160, network: 'mainnet' }).syncSlice({
+        maxBlocks: 5,
+        waitMs: 0,
+      });
+      const gone = new MongoServerSelectionError(
+        'connect ECONNREFUSED 127.0.0.1:27017',
+        {} as ConstructorParameters<typeof MongoServerSelectionError>[1],
+      );
+      assert.equal(isSourceDown(gone), false);
+      assert.equal(isSourceDown(new OgmiosConnectionError('connect ECONNREFUSED 127.0.0.1:1337')), true);
+      const t = Date.now() + 1_000;
+      await recordFailure(store, gone, { k: 2160, nowIso: new Date(t).toISOString() });
+      const c = syncCondition(await readSyncLag(store, t + 20_000), t + 20_000);
+      assert.equal(c.status, 'failing');
+      assert.equal(
+        c.reason,
+        'store unreachable for 20 s (MongoServerSelectionError: connect ECONNREFUSED 127.0.0.1:27017); retrying',
+      );
+      assert.match(c.action ?? '', /MONGODB_URI/);
+      assert.doesNotMatch(c.action ?? '', /OGMIOS_URL/);
     } finally {
       await cleanup();
     }
