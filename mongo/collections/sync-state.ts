@@ -337,6 +337,16 @@ export function syncCondition(lag: Pick<SyncLag, 'checkpoint' | 'health'>, nowMs
           abandonedAbove: null,
         };
   }
-  if (!lag.checkpoint) return { status: 'starting', reason: 'sync starting: no block indexed yet', ...none };
+  // Nothing recorded at all: a worker may be on its first batch, or none may run (on Temporal, the API starts
+  // neither the worker nor the sync workflow), so the action covers both.
+  if (!lag.checkpoint)
+    return {
+      status: 'starting',
+      reason: 'sync starting: no block indexed yet',
+      ...none,
+      action:
+        'none while a worker runs the sync (its first write batch is under way); else start it: `npm start` without ' +
+        'TEMPORAL_ADDRESS, or `npm run worker` and `npm run schedules:apply`',
+    };
   return { status: 'ok', reason: null, ...none };
 }
