@@ -241,6 +241,13 @@ async function main(argv: readonly string[]): Promise<void> {
   console.log(lines.join('\n'));
 }
 
+// `npm run ops -- status | head -3`: a reader that closed the pipe has read what it wanted. Node reports the failed
+// write as an unhandled 'error' event (a stack trace and exit 1); like other command-line tools, stop quietly.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
+
 main(process.argv.slice(2)).catch((e: unknown) => {
   if (e instanceof OpsError || e instanceof ConfigError || e instanceof KeysCommandError) {
     console.error(e.message);
