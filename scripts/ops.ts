@@ -176,7 +176,7 @@ async function temporal(
   try {
     switch (cmd.cmd) {
       case 'status':
-        return await temporalRunStatus(t.client);
+        return await temporalRunStatus(t.client, taskQueue(config));
       case 'runs':
         return await temporalRuns(t.client, cmd);
       case 'retry':

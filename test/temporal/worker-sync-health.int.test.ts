@@ -3,14 +3,16 @@
  * sync slice ends, as for npm start's embedded worker, not the previous worker's "not running" (whose action is to
  * start the worker that is already running). On FerretDB the first slice of a catch-up takes a minute or more, and
  * for that whole minute /healthz/sync, /readyz, `ops status` and `cardano_sync_healthy` said the sync was not running
- * while its checkpoint moved. Real servers: TEMPORAL_ADDRESS and MONGODB_URI (scripts/servers.sh).
+ * while its checkpoint moved. `ops status` names the workers polling the task queue, and says when none does.
+ * Real servers: TEMPORAL_ADDRESS and MONGODB_URI (scripts/servers.sh).
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { put } from '../../mongo/store.js';
 import {
   readSyncLag,
@@ -71,16 +73,29 @@ describe('npm run worker (Temporal) restarted: sync health says starting, not st
     // The chain source is a closed port (the worker connects on first use) and the task queue is the test's own, so
     // no sync runs: only the worker's own start is recorded.
     const closedPort = await freePort();
+    const queue = `worker-health-${randomBytes(4).toString('hex')}`;
+    const env = {
+      ...process.env,
+      MONGODB_DB: mongo.db,
+      OGMIOS_URL: `ws://127.0.0.1:${closedPort}`,
+      TEMPORAL_TASK_QUEUE: queue,
+      DATA_DIR: dir,
+      LOG_LEVEL: 'info',
+    };
+    const workersLine = async () =>
+      (
+        await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/ops.ts', 'status'], { cwd: ROOT, env })
+      ).stdout
+        .split('\n')
+        .find((l) => l.startsWith('workers: '));
+    // No worker polls the queue yet: ops status says so (it listed only the runs, so a dead worker went unseen).
+    assert.equal(
+      await workersLine(),
+      `workers: NONE polling task queue ${queue}; next: start \`npm run worker\` with this TEMPORAL_TASK_QUEUE`,
+    );
     worker = spawn(process.execPath, ['--import', 'tsx', 'temporal/worker.ts'], {
       cwd: ROOT,
-      env: {
-        ...process.env,
-        MONGODB_DB: mongo.db,
-        OGMIOS_URL: `ws://127.0.0.1:${closedPort}`,
-        TEMPORAL_TASK_QUEUE: `worker-health-${randomBytes(4).toString('hex')}`,
-        DATA_DIR: dir,
-        LOG_LEVEL: 'info',
-      },
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = new Promise<number | null>((resolve) => worker!.once('exit', (code) => resolve(code)));
@@ -98,6 +113,14 @@ describe('npm run worker (Temporal) restarted: sync health says starting, not st
     const starting = await condition();
     assert.equal(starting.status, 'starting', `${starting.status}: ${starting.reason}`);
     assert.match(starting.reason ?? '', /^sync starting: its worker started at .*; its first slice has not ended yet$/);
+    // The worker's pollers, named by its identity (pid@host).
+    let line: string | undefined;
+    for (let i = 0; i < 30; i++) {
+      line = await workersLine();
+      if (line?.startsWith('workers: 1 ')) break;
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
+    assert.match(line ?? '', new RegExp(`^workers: 1 polling task queue ${queue} \\(${worker.pid}@`));
 
     worker.kill('SIGTERM');
     assert.equal(await exited, 0, log.join('').slice(-2000));
