@@ -230,7 +230,11 @@ export function perTipBlock<T>(compute: (store: Store) => Promise<T>): (store: S
 
 export async function readSyncLag(store: Store, nowMs: number): Promise<SyncLag> {
   const [{ checkpoint, block }, health] = await Promise.all([indexedTip(store), readSyncHealth(store)]);
-  const tip = health?.tip ?? checkpoint?.tip ?? null;
+  // The tip of whichever was written last: the health record's is the last slice's end, the checkpoint's is each
+  // committed batch's (a catch-up slice commits for a minute or more; it read "height 279, tip 259").
+  const checkpointNewer =
+    checkpoint?.tip && (!health?.tip || Date.parse(checkpoint.updatedAt) > Date.parse(health.updatedAt));
+  const tip = checkpointNewer ? checkpoint.tip : (health?.tip ?? checkpoint?.tip ?? null);
   const timeMs = block ? Date.parse(block.time) : null;
   return {
     lagSeconds: checkpoint

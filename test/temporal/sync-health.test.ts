@@ -268,6 +268,11 @@ describe('sync health', function () {
       // Silence counts from the last commit, the latest word from the sync.
       assert.equal((await at(40_000 + 180_000)).status, 'ok');
       assert.equal((await at(40_000 + 181_000)).reason, 'sync not running: no word from it for 181 s');
+      // The tip a batch committed after the slice's record is the newer one (it said height 279, tip 259).
+      const cp = (await store.collection(CHECKPOINTS).get('sync'))!;
+      const newTip = { slot: cp.slot + 1_000, id: 'cd'.repeat(32), height: cp.height + 50 };
+      await store.write([put(CHECKPOINTS, { ...cp, tip: newTip, updatedAt: iso(42_000) })]);
+      assert.equal((await readSyncLag(store, t + 43_000)).tipHeight, cp.height + 50);
     } finally {
       await cleanup();
     }
