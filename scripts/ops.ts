@@ -176,7 +176,7 @@ async function temporal(
   try {
     switch (cmd.cmd) {
       case 'status':
-        return await temporalRunStatus(t.client);
+        return await temporalRunStatus(t.client, taskQueue(config));
       case 'runs':
         return await temporalRuns(t.client, cmd);
       case 'retry':
@@ -240,6 +240,13 @@ async function main(argv: readonly string[]): Promise<void> {
   }
   console.log(lines.join('\n'));
 }
+
+// `npm run ops -- status | head -3`: a reader that closed the pipe has read what it wanted. Node reports the failed
+// write as an unhandled 'error' event (a stack trace and exit 1); like other command-line tools, stop quietly.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
 
 main(process.argv.slice(2)).catch((e: unknown) => {
   if (e instanceof OpsError || e instanceof ConfigError || e instanceof KeysCommandError) {

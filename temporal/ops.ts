@@ -441,12 +441,43 @@ export async function temporalStoreStatus(store: Store, address: string, namespa
   return [`mode: temporal (${address}, namespace ${namespace})`, `store: ${store.kind}`, ...(await syncStatus(store))];
 }
 
-/** The status lines Temporal answers: executions by status and the last failures. */
-export async function temporalRunStatus(client: Client): Promise<string[]> {
+/**
+ * A poller seen within this long is a live worker: each poll is a long poll of at most about a minute, and a worker
+ * polls again at once. Temporal lists a gone worker's pollers for minutes after its last poll.
+ */
+export const POLLER_LIVE_SECONDS = 90;
+
+/**
+ * The `workers:` line: who polls the task queue for activities (the sync and the recomputes run there), so an operator
+ * sees a killed or never-started `npm run worker` at once, not after the sync's 3 minutes of silence.
+ */
+export async function temporalWorkersLine(client: Client, queue: string, nowMs: number = Date.now()): Promise<string> {
+  const res = await client.workflowService.describeTaskQueue({
+    namespace: client.options.namespace,
+    taskQueue: { name: queue },
+    taskQueueType: 2, // TASK_QUEUE_TYPE_ACTIVITY
+  });
+  const pollers = (res.pollers ?? []).map((p) => {
+    const seconds = Number(p.lastAccessTime?.seconds ?? 0);
+    return { identity: p.identity ?? '?', age: Math.max(0, Math.round(nowMs / 1000 - seconds)) };
+  });
+  const live = pollers.filter((p) => p.age <= POLLER_LIVE_SECONDS);
+  if (live.length)
+    return `workers: ${live.length} polling task queue ${queue} (${live.map((p) => p.identity).join(', ')})`;
+  const last = pollers.sort((a, b) => a.age - b.age)[0];
+  return (
+    `workers: NONE polling task queue ${queue}${last ? ` (last poll ${last.age} s ago, by ${last.identity})` : ''}; ` +
+    'next: start `npm run worker` with this TEMPORAL_TASK_QUEUE'
+  );
+}
+
+/** The status lines Temporal answers: workers polling, executions by status and the last failures. */
+export async function temporalRunStatus(client: Client, queue: string): Promise<string[]> {
   const counts = await Promise.all(
     TEMPORAL_STATUSES.map((s) => client.workflow.count(`ExecutionStatus = "${s}"`).then((c) => c.count)),
   );
   return [
+    await temporalWorkersLine(client, queue),
     `workflow executions: ${TEMPORAL_STATUSES.map((s, i) => `${counts[i] ?? 0} ${s.toLowerCase()}`).join(', ')}`,
     'last failures:',
     ...(await temporalRuns(client, { failed: true, limit: 5, workflow: null })).map((l) => `  ${l}`),

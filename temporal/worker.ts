@@ -9,7 +9,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { pino } from 'pino';
 import { createOgmiosClient } from '../activities/chain/ogmios-client.js';
 import { importRegistry, logRegistryImport } from '../activities/registry/import.js';
-import { recordSyncStopped } from '../activities/sync/health.js';
+import { recordSyncStarted, recordSyncStopped } from '../activities/sync/health.js';
 import { ConfigError, runWithConfig, StartupError, type Config } from '../config/index.js';
 import { ALL_COLLECTIONS } from '../mongo/collections/index.js';
 import { openStore } from '../mongo/open.js';
@@ -64,6 +64,10 @@ async function main(config: Config) {
         throw new StartupError(`TEMPORAL_NAMESPACE=${config.TEMPORAL_NAMESPACE}: ${firstLine(e)}`);
       throw e;
     });
+    // The previous worker's stop ("not running: its worker stopped at …") or its silence after a kill is over: until
+    // this worker's first sync slice ends (on FerretDB a minute or more), monitors say "starting", not "not running".
+    // As npm start's embedded worker does; nothing is written for a store never synced.
+    await recordSyncStarted(store, new Date().toISOString());
     log.info(
       {
         address: config.TEMPORAL_ADDRESS,

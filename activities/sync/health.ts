@@ -75,6 +75,9 @@ const CONNECTION_CODES = /ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENOTFOUND|ETIMEDO
 export function isSourceDown(e: unknown): boolean {
   if (!(e instanceof Error)) return false;
   if (CONNECTION_ERRORS.has(e.name)) return true;
+  // The store's driver reports the same socket codes (`connect ECONNREFUSED` of a MongoDB server that is down): that
+  // is the store's outage, not the chain source's (syncCondition names the store for it).
+  if (e.name.startsWith('Mongo')) return false;
   return CONNECTION_CODES.test(`${(e as { code?: unknown }).code ?? ''} ${e.message}`);
 }
 

@@ -138,8 +138,12 @@ export function createMetrics(opts: { defaultMetrics?: boolean; work?: boolean }
       async collect() {
         const p = await position();
         const v = p ? pick(p) : source ? unread : null;
-        if (v === null) this.reset();
-        else this.set(v);
+        // prom-client's reset() of a gauge without labels sets it to 0 (a lag of 0 s, height 0: "in sync", which
+        // an alert on the lag never fires for); remove() drops that sample, so the scrape has none.
+        if (v === null) {
+          this.reset();
+          this.remove();
+        } else this.set(v);
       },
     });
   gauge('cardano_sync_height', 'Height of the last indexed block.', (p) => p.height);

@@ -75,9 +75,10 @@ export interface SyncHealthDoc {
    */
   stoppedAt?: string | null;
   /**
-   * When a worker started the sync again (npm start's embedded worker); cleared, as `stoppedAt` is, by the sync's
-   * next record. Until then its first slice has not ended (a restarted devnet regenerating its history holds it for
-   * tens of seconds): the sync is starting, neither stopped nor known to progress.
+   * When a worker started the sync again (npm start's embedded worker, `npm run worker`); cleared, as `stoppedAt`
+   * is, by the sync's next record. Until then its first slice has not ended (a restarted devnet regenerating its
+   * history holds it for tens of seconds; a catch-up's first slice on FerretDB takes a minute or more): the sync is
+   * starting, neither stopped nor known to progress.
    */
   startedAt?: string | null;
   updatedAt: string;
@@ -229,7 +230,11 @@ export function perTipBlock<T>(compute: (store: Store) => Promise<T>): (store: S
 
 export async function readSyncLag(store: Store, nowMs: number): Promise<SyncLag> {
   const [{ checkpoint, block }, health] = await Promise.all([indexedTip(store), readSyncHealth(store)]);
-  const tip = health?.tip ?? checkpoint?.tip ?? null;
+  // The tip of whichever was written last: the health record's is the last slice's end, the checkpoint's is each
+  // committed batch's (a catch-up slice commits for a minute or more; it read "height 279, tip 259").
+  const checkpointNewer =
+    checkpoint?.tip && (!health?.tip || Date.parse(checkpoint.updatedAt) > Date.parse(health.updatedAt));
+  const tip = checkpointNewer ? checkpoint.tip : (health?.tip ?? checkpoint?.tip ?? null);
   const timeMs = block ? Date.parse(block.time) : null;
   return {
     lagSeconds: checkpoint
@@ -262,10 +267,18 @@ export interface SyncCondition {
 
 const secondsSince = (nowMs: number, iso: string) => Math.max(0, Math.round((nowMs - Date.parse(iso)) / 1000));
 
+/** A failure of the MongoDB store's connection (the server down or not reachable), as recorded `name: message`. */
+const STORE_DOWN = /^Mongo(ServerSelection|Network|NetworkTimeout|TopologyClosed)Error\b/;
+
 /** Whether the sync progresses, from what it recorded (pure; /healthz/sync, /readyz and `ops status` show it). */
 export function syncCondition(lag: Pick<SyncLag, 'checkpoint' | 'health'>, nowMs: number): SyncCondition {
   const h = lag.health;
   const none = { action: null, since: null, abandonedAbove: null };
+  // A write batch commits the checkpoint as it goes, and the health record is written only when a slice ends (a
+  // minute or more into a catch-up on FerretDB): a checkpoint written after a record (a stop, a start, a failure)
+  // says the sync has run since, whatever that record says.
+  const committedMs = lag.checkpoint ? Date.parse(lag.checkpoint.updatedAt) : Number.NaN;
+  const committedSince = (iso: string) => committedMs > Date.parse(iso);
   if (h?.stall)
     return {
       status: 'stalled',
@@ -274,7 +287,7 @@ export function syncCondition(lag: Pick<SyncLag, 'checkpoint' | 'health'>, nowMs
       since: h.stall.since,
       abandonedAbove: h.stall.abandonedAbove,
     };
-  if (h?.stoppedAt)
+  if (h?.stoppedAt && !committedSince(h.stoppedAt))
     return {
       status: 'silent',
       reason: `sync not running: its worker stopped at ${h.stoppedAt}`,
@@ -285,15 +298,16 @@ export function syncCondition(lag: Pick<SyncLag, 'checkpoint' | 'health'>, nowMs
   // Before a recorded failure: a sync that failed and then stopped (the service or worker stopped while the source
   // was down; stopping npm start drops the devnet's connection first) is not retrying any more, and every attempt
   // of a running one records itself (each ends within the source's 120 s timeout).
-  if (h && secondsSince(nowMs, h.updatedAt) > SYNC_SILENT_SECONDS)
+  const lastWord = h && lag.checkpoint && committedSince(h.updatedAt) ? lag.checkpoint.updatedAt : h?.updatedAt;
+  if (lastWord && secondsSince(nowMs, lastWord) > SYNC_SILENT_SECONDS)
     return {
       status: 'silent',
-      reason: `sync not running: no word from it for ${secondsSince(nowMs, h.updatedAt)} s`,
+      reason: `sync not running: no word from it for ${secondsSince(nowMs, lastWord)} s`,
       action: 'start the service (`npm start`) or the Temporal worker and `npm run schedules:apply`',
-      since: h.updatedAt,
+      since: lastWord,
       abandonedAbove: null,
     };
-  if (h?.startedAt)
+  if (h?.startedAt && !committedSince(h.startedAt))
     return {
       status: 'starting',
       reason: `sync starting: its worker started at ${h.startedAt}; its first slice has not ended yet`,
@@ -301,8 +315,16 @@ export function syncCondition(lag: Pick<SyncLag, 'checkpoint' | 'health'>, nowMs
       since: h.startedAt,
       abandonedAbove: null,
     };
-  if (h?.failing) {
+  if (h?.failing && !committedSince(h.updatedAt)) {
     const s = secondsSince(nowMs, h.failing.since);
+    if (STORE_DOWN.test(h.failing.error))
+      return {
+        status: 'failing',
+        reason: `store unreachable for ${s} s (${h.failing.error}); retrying`,
+        action: 'check the store (MONGODB_URI: the server and the network to it); the sync resumes once it answers',
+        since: h.failing.since,
+        abandonedAbove: null,
+      };
     return h.failing.sourceDown
       ? {
           status: 'unreachable',
@@ -319,6 +341,16 @@ export function syncCondition(lag: Pick<SyncLag, 'checkpoint' | 'health'>, nowMs
           abandonedAbove: null,
         };
   }
-  if (!lag.checkpoint) return { status: 'starting', reason: 'sync starting: no block indexed yet', ...none };
+  // Nothing recorded at all: a worker may be on its first batch, or none may run (on Temporal, the API starts
+  // neither the worker nor the sync workflow), so the action covers both.
+  if (!lag.checkpoint)
+    return {
+      status: 'starting',
+      reason: 'sync starting: no block indexed yet',
+      ...none,
+      action:
+        'none while a worker runs the sync (its first write batch is under way); else start it: `npm start` without ' +
+        'TEMPORAL_ADDRESS, or `npm run worker` and `npm run schedules:apply`',
+    };
   return { status: 'ok', reason: null, ...none };
 }

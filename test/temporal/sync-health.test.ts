@@ -11,6 +11,7 @@ import { DERIVED_PATHS } from '../../api/sync-guard.js';
 import { createSyncActivities } from '../../activities/sync/index.js';
 import { RollbackTooDeepError } from '../../activities/sync/journal.js';
 import {
+  isSourceDown,
   isStoreRefusal,
   recordFailure,
   recordSyncStarted,
@@ -19,8 +20,9 @@ import {
 } from '../../activities/sync/health.js';
 import { OgmiosConnectionError } from '../../activities/chain/ogmios-client.js';
 import { syncLagSeconds } from '../../cardano/sync-lag.js';
-import { readSyncLag, syncCondition } from '../../mongo/collections/sync-state.js';
-import type { Store } from '../../mongo/store.js';
+import { CHECKPOINTS, readSyncLag, syncCondition } from '../../mongo/collections/sync-state.js';
+import { put, type Store } from '../../mongo/store.js';
+import { MongoServerSelectionError } from 'mongodb';
 import { backoffMs, createRunner, isRetryable } from '../../temporal/runner.js';
 import { SYNC_ACTIVITY } from '../../workflows/policies.js';
 import { recomputesReadingChain, WORKFLOWS } from '../../workflows/registry.js';
@@ -232,6 +234,81 @@ describe('sync health', function () {
     }
   });
 
+  it('a write batch committed after a stop, a start or a failure record says the sync runs again', async () => {
+    // The health record is written when a slice ends; a catch-up's slice on FerretDB commits batches for a minute
+    // or more before that. Seen: a Temporal worker restarted after a kill read "not running: no word for 278 s", and
+    // after FerretDB came back "unreachable … retrying", while the checkpoint moved.
+    const { store, cleanup } = await tempStore();
+    try {
+      const { events } = buildChain({ blocks: 10 });
+      await createSyncActivities({ store, chain: memoryChain(events), k: 2160, network: 'mainnet' }).syncSlice({
+        maxBlocks: 5,
+        waitMs: 0,
+      });
+      const t = Date.now() + 1_000;
+      const iso = (ms: number) => new Date(t + ms).toISOString();
+      const commitAt = async (ms: number) => {
+        const cp = (await store.collection(CHECKPOINTS).get('sync'))!;
+        await store.write([put(CHECKPOINTS, { ...cp, updatedAt: iso(ms) })]);
+      };
+      const at = async (ms: number) => syncCondition(await readSyncLag(store, t + ms), t + ms);
+      const down = new OgmiosConnectionError('Ogmios connection ws://127.0.0.1:1337 closed (1006)');
+      await recordFailure(store, down, { k: 2160, nowIso: iso(0) });
+      assert.equal((await at(1_000)).status, 'unreachable');
+      await commitAt(5_000);
+      assert.equal((await at(6_000)).status, 'ok');
+      await recordSyncStopped(store, iso(10_000));
+      assert.match((await at(11_000)).reason ?? '', /its worker stopped at/);
+      await commitAt(20_000);
+      assert.equal((await at(21_000)).status, 'ok');
+      await recordSyncStarted(store, iso(30_000));
+      assert.equal((await at(31_000)).status, 'starting');
+      await commitAt(40_000);
+      assert.equal((await at(41_000)).status, 'ok');
+      // Silence counts from the last commit, the latest word from the sync.
+      assert.equal((await at(40_000 + 180_000)).status, 'ok');
+      assert.equal((await at(40_000 + 181_000)).reason, 'sync not running: no word from it for 181 s');
+      // The tip a batch committed after the slice's record is the newer one (it said height 279, tip 259).
+      const cp = (await store.collection(CHECKPOINTS).get('sync'))!;
+      const newTip = { slot: cp.slot + 1_000, id: 'cd'.repeat(32), height: cp.height + 50 };
+      await store.write([put(CHECKPOINTS, { ...cp, tip: newTip, updatedAt: iso(42_000) })]);
+      assert.equal((await readSyncLag(store, t + 43_000)).tipHeight, cp.height + 50);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it("a MongoDB server that does not answer is the store's outage, not the chain source's", async () => {
+    // Seen with FerretDB stopped: "chain source unreachable … (MongoServerSelectionError: connect ECONNREFUSED
+    // 127.0.0.1:8331)", next: check OGMIOS_URL. The driver's socket codes are the ones the source's client reports.
+    const { store, cleanup } = await tempStore();
+    try {
+      const { events } = buildChain({ blocks: 10 });
+      await createSyncActivities({ store, chain: memoryChain(events), k: 2160, network: 'mainnet' }).syncSlice({
+        maxBlocks: 5,
+        waitMs: 0,
+      });
+      const gone = new MongoServerSelectionError(
+        'connect ECONNREFUSED 127.0.0.1:27017',
+        {} as ConstructorParameters<typeof MongoServerSelectionError>[1],
+      );
+      assert.equal(isSourceDown(gone), false);
+      assert.equal(isSourceDown(new OgmiosConnectionError('connect ECONNREFUSED 127.0.0.1:1337')), true);
+      const t = Date.now() + 1_000;
+      await recordFailure(store, gone, { k: 2160, nowIso: new Date(t).toISOString() });
+      const c = syncCondition(await readSyncLag(store, t + 20_000), t + 20_000);
+      assert.equal(c.status, 'failing');
+      assert.equal(
+        c.reason,
+        'store unreachable for 20 s (MongoServerSelectionError: connect ECONNREFUSED 127.0.0.1:27017); retrying',
+      );
+      assert.match(c.action ?? '', /MONGODB_URI/);
+      assert.doesNotMatch(c.action ?? '', /OGMIOS_URL/);
+    } finally {
+      await cleanup();
+    }
+  });
+
   it('ops status over a DATA_DIR no embedded worker runs on: the sync is not running, not "ok"', async () => {
     // npm start killed (SIGKILL, a crash of the machine): the sync's last record said ok or retrying, and for the
     // 3 minutes before it reads as silence ops status said 'sync health: ok' under 'service: STOPPED'.
@@ -274,7 +351,10 @@ describe('sync health', function () {
       await recordSyncStarted(store, new Date().toISOString());
       const lag = await readSyncLag(store, Date.now());
       assert.equal(lag.health, null);
-      assert.equal(syncCondition(lag, Date.now()).reason, 'sync starting: no block indexed yet');
+      const c = syncCondition(lag, Date.now());
+      assert.equal(c.reason, 'sync starting: no block indexed yet');
+      // On Temporal nothing may run it yet (API up, worker or schedules:apply not): the answer says what starts it.
+      assert.match(c.action ?? '', /`npm run worker` and `npm run schedules:apply`/);
     } finally {
       await cleanup();
     }
