@@ -432,9 +432,11 @@ describe('devnet', function () {
     }
   });
 
-  it('a follower restarted while the devnet streams its history back intersects at its own tip, not at origin', async () => {
-    // What `npm start` does on a DATA_DIR it used before: the devnet regenerates the same history in chunks while the
-    // sync, resuming from its checkpoint, asks where the chains meet.
+  /**
+   * A devnet that ran 12 h of history, restarted to stream it back, and a client that asks it for the intersection at
+   * the first run's third-last block (and origin) before the restarted one has published that block again.
+   */
+  async function askWhileRestreaming() {
     const first = await devnet({ backfillHours: 12 });
     const held = first.canonicalBlocks().at(-3)!;
     await first.close();
@@ -442,7 +444,19 @@ describe('devnet', function () {
     const c = await RawClient.open(restarted.url);
     try {
       assert.ok(restarted.tip().height < held.height, 'asked before the devnet published the point again');
-      c.send('findIntersection', { points: [{ slot: held.slot, id: held.id }, 'origin'] });
+    } catch (e) {
+      c.close();
+      throw e;
+    }
+    c.send('findIntersection', { points: [{ slot: held.slot, id: held.id }, 'origin'] });
+    return { held, restarted, c };
+  }
+
+  it('a follower restarted while the devnet streams its history back intersects at its own tip, not at origin', async () => {
+    // What `npm start` does on a DATA_DIR it used before: the devnet regenerates the same history in chunks while the
+    // sync, resuming from its checkpoint, asks where the chains meet.
+    const { held, restarted, c } = await askWhileRestreaming();
+    try {
       // Answered once the regenerated history reaches the point (seconds alone; a minute on a busy machine).
       const found = await c.next(280_000);
       assert.deepEqual((found.result as { intersection: unknown }).intersection, { slot: held.slot, id: held.id });
@@ -458,14 +472,8 @@ describe('devnet', function () {
   it('a devnet closed while it streams its history back leaves a waiting intersection unanswered, never at origin', async () => {
     // `npm start` stopped during its devnet's backfill: the sync, resuming from its checkpoint, still waits for the
     // devnet to publish its tip again when both stop.
-    const first = await devnet({ backfillHours: 12 });
-    const held = first.canonicalBlocks().at(-3)!;
-    await first.close();
-    const restarted = await devnet({ backfillHours: 12, streamBackfill: true });
-    const c = await RawClient.open(restarted.url);
+    const { restarted, c } = await askWhileRestreaming();
     try {
-      assert.ok(restarted.tip().height < held.height, 'asked before the devnet published the point again');
-      c.send('findIntersection', { points: [{ slot: held.slot, id: held.id }, 'origin'] });
       await new Promise((r) => setTimeout(r, 50));
       await restarted.close();
       await new Promise((r) => setTimeout(r, 50));
