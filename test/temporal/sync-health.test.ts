@@ -32,6 +32,23 @@ import { buildChain } from '../sync/build-chain.js';
 import { memoryChain } from '../sync/memory-chain.js';
 import { tempStore } from '../sync/helpers.js';
 
+/**
+ * A temporary store and the sync of a built 10-block chain, its first `indexed` blocks synced: a sync that has
+ * recorded progress, for the conditions below to read.
+ */
+async function syncedBuiltChain(indexed: number) {
+  const t = await tempStore();
+  try {
+    const { events } = buildChain({ blocks: 10 });
+    const sync = createSyncActivities({ store: t.store, chain: memoryChain(events), k: 2160, network: 'mainnet' });
+    await sync.syncSlice({ maxBlocks: indexed, waitMs: 0 });
+    return { ...t, sync };
+  } catch (e) {
+    await t.cleanup();
+    throw e;
+  }
+}
+
 describe('sync health', function () {
   this.timeout(30_000);
 
@@ -141,13 +158,8 @@ describe('sync health', function () {
   });
 
   it('a sync that stopped while its source was down is "not running", not still "unreachable … retrying"', async () => {
-    const { store, cleanup } = await tempStore();
+    const { store, cleanup } = await syncedBuiltChain(10);
     try {
-      const { events } = buildChain({ blocks: 10 });
-      await createSyncActivities({ store, chain: memoryChain(events), k: 2160, network: 'mainnet' }).syncSlice({
-        maxBlocks: 10,
-        waitMs: 0,
-      });
       // The last attempt before the service stopped: the devnet's connection dropped (npm start stops both at once).
       const t = Date.now();
       const down = new OgmiosConnectionError('Ogmios connection ws://127.0.0.1:1337 closed (1006)');
@@ -166,11 +178,8 @@ describe('sync health', function () {
   });
 
   it('a sync whose worker stopped cleanly is "not running" at once, until its next record', async () => {
-    const { store, cleanup } = await tempStore();
+    const { store, cleanup, sync } = await syncedBuiltChain(5);
     try {
-      const { events } = buildChain({ blocks: 10 });
-      const sync = createSyncActivities({ store, chain: memoryChain(events), k: 2160, network: 'mainnet' });
-      await sync.syncSlice({ maxBlocks: 5, waitMs: 0 });
       const t = Date.now();
       const down = new OgmiosConnectionError('Ogmios connection ws://127.0.0.1:1337 closed (1006)');
       await recordFailure(store, down, { k: 2160, nowIso: new Date(t).toISOString() });
@@ -196,11 +205,8 @@ describe('sync health', function () {
     // npm start restarted over its DATA_DIR: the new worker waits on its devnet regenerating its history (tens of
     // seconds) before the first slice ends; /healthz/sync, /readyz and ops status told the operator to start the
     // service that was running.
-    const { store, cleanup } = await tempStore();
+    const { store, cleanup, sync } = await syncedBuiltChain(5);
     try {
-      const { events } = buildChain({ blocks: 10 });
-      const sync = createSyncActivities({ store, chain: memoryChain(events), k: 2160, network: 'mainnet' });
-      await sync.syncSlice({ maxBlocks: 5, waitMs: 0 });
       const t = Date.now();
       await recordSyncStopped(store, new Date(t).toISOString());
       const startedAt = new Date(t + 10_000).toISOString();
@@ -238,13 +244,8 @@ describe('sync health', function () {
     // The health record is written when a slice ends; a catch-up's slice on FerretDB commits batches for a minute
     // or more before that. Seen: a Temporal worker restarted after a kill read "not running: no word for 278 s", and
     // after FerretDB came back "unreachable … retrying", while the checkpoint moved.
-    const { store, cleanup } = await tempStore();
+    const { store, cleanup } = await syncedBuiltChain(5);
     try {
-      const { events } = buildChain({ blocks: 10 });
-      await createSyncActivities({ store, chain: memoryChain(events), k: 2160, network: 'mainnet' }).syncSlice({
-        maxBlocks: 5,
-        waitMs: 0,
-      });
       const t = Date.now() + 1_000;
       const iso = (ms: number) => new Date(t + ms).toISOString();
       const commitAt = async (ms: number) => {
@@ -281,13 +282,8 @@ describe('sync health', function () {
   it("a MongoDB server that does not answer is the store's outage, not the chain source's", async () => {
     // Seen with FerretDB stopped: "chain source unreachable … (MongoServerSelectionError: connect ECONNREFUSED
     // 127.0.0.1:8331)", next: check OGMIOS_URL. The driver's socket codes are the ones the source's client reports.
-    const { store, cleanup } = await tempStore();
+    const { store, cleanup } = await syncedBuiltChain(5);
     try {
-      const { events } = buildChain({ blocks: 10 });
-      await createSyncActivities({ store, chain: memoryChain(events), k: 2160, network: 'mainnet' }).syncSlice({
-        maxBlocks: 5,
-        waitMs: 0,
-      });
       const gone = new MongoServerSelectionError(
         'connect ECONNREFUSED 127.0.0.1:27017',
         {} as ConstructorParameters<typeof MongoServerSelectionError>[1],
@@ -312,13 +308,8 @@ describe('sync health', function () {
   it('ops status over a DATA_DIR no embedded worker runs on: the sync is not running, not "ok"', async () => {
     // npm start killed (SIGKILL, a crash of the machine): the sync's last record said ok or retrying, and for the
     // 3 minutes before it reads as silence ops status said 'sync health: ok' under 'service: STOPPED'.
-    const { store, cleanup } = await tempStore();
+    const { store, cleanup } = await syncedBuiltChain(10);
     try {
-      const { events } = buildChain({ blocks: 10 });
-      await createSyncActivities({ store, chain: memoryChain(events), k: 2160, network: 'mainnet' }).syncSlice({
-        maxBlocks: 10,
-        waitMs: 0,
-      });
       const t = Date.now();
       const health = async (pid: number | null) =>
         (await embeddedStatus(store, t + 5_000, { pid, dataDir: '/data' })).filter((l) =>
