@@ -3,21 +3,50 @@
  * generation and chain point are read when the run starts, and recorded when it completes. A rollback deeper than a
  * few blocks starts a new generation; until the job completed a run started after it, the API withholds the job's
  * answers (api/sync-guard.ts) instead of serving documents of the abandoned chain. Every scheduled job also records
- * how its runs end (`recorded`).
+ * how its runs end (`recorded`). A job reading another job's documents (workflows/registry.ts `upstreamOf`) waits,
+ * within bounds, for that job to have run in its generation.
  */
 import type { DerivedActivities } from '../activities/derived/index.js';
-import type { WorkflowBody } from './context.js';
+import type { WorkflowBody, WorkflowContext } from './context.js';
+
+/**
+ * How long a run waits for the recomputes whose documents it reads (`upstream`) to have run in its generation, and
+ * how often it looks. After a deep rollback every job is started at once (workflows/sync-chain.ts); the market run
+ * takes seconds, so the safety run that reads its token stats waits for it instead of assessing liquidity on the
+ * abandoned chain. A job whose upstream does not catch up in time still runs, but records its inputs' older
+ * generation, so its answers stay withheld until a later run.
+ */
+export const UPSTREAM_WAIT_MS = 120_000;
+export const UPSTREAM_POLL_MS = 2_000;
 
 export function derived<A, I, R>(
   workflow: string,
   body: WorkflowBody<A, I, R>,
+  upstream: () => readonly string[] = () => [],
 ): WorkflowBody<A & DerivedActivities, I, R> {
   return recorded<A & DerivedActivities, I, R>(workflow, async (ctx, input) => {
     const mark = await ctx.activities.derivedRunStarted({ workflow });
+    const inputs = await upstreamGeneration(ctx, upstream(), mark.generation);
     const result = await body(ctx, input);
-    await ctx.activities.derivedRunCompleted(mark);
+    // Documents built from older inputs are of those inputs' generation (a rollback's abandoned chain).
+    await ctx.activities.derivedRunCompleted({ ...mark, generation: Math.min(mark.generation, inputs) });
     return result;
   });
+}
+
+/** The generation of the upstream jobs' documents, once it reached `generation` or the wait ran out. */
+async function upstreamGeneration(
+  ctx: WorkflowContext<DerivedActivities>,
+  upstream: readonly string[],
+  generation: number,
+): Promise<number> {
+  if (upstream.length === 0) return generation;
+  const deadline = ctx.now() + UPSTREAM_WAIT_MS;
+  for (;;) {
+    const inputs = await ctx.activities.derivedInputsGeneration({ workflows: upstream });
+    if (inputs >= generation || ctx.now() >= deadline) return inputs;
+    await ctx.sleep(UPSTREAM_POLL_MS);
+  }
 }
 
 /**

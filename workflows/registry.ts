@@ -88,7 +88,7 @@ export const WORKFLOWS = {
     ],
   },
   recomputeMarket: {
-    body: derived('recomputeMarket', recomputeMarketBody),
+    body: recompute('recomputeMarket', recomputeMarketBody),
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: [
       'checkpoints',
@@ -112,7 +112,7 @@ export const WORKFLOWS = {
     ],
   },
   recomputeGovernance: {
-    body: derived('recomputeGovernance', recomputeGovernanceBody),
+    body: recompute('recomputeGovernance', recomputeGovernanceBody),
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: [
       'checkpoints',
@@ -129,7 +129,7 @@ export const WORKFLOWS = {
     writes: ['governance_proposals', 'governance_votes', 'dreps'],
   },
   recomputeStaking: {
-    body: derived('recomputeStaking', recomputeStakingBody),
+    body: recompute('recomputeStaking', recomputeStakingBody),
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: [
       'checkpoints',
@@ -144,19 +144,19 @@ export const WORKFLOWS = {
     writes: ['stake_pools', 'stake_rewards'],
   },
   recomputeHolders: {
-    body: derived('recomputeHolders', recomputeHoldersBody),
+    body: recompute('recomputeHolders', recomputeHoldersBody),
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: ['checkpoints', 'holder_counts'],
     writes: ['holder_series'],
   },
   recomputeNft: {
-    body: derived('recomputeNft', recomputeNftBody),
+    body: recompute('recomputeNft', recomputeNftBody),
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: ['checkpoints', 'blocks', 'nft_collections', 'nft_listings', 'nft_sales', 'market_overview', 'pools'],
     writes: ['nft_collection_stats'],
   },
   recomputeStorage: {
-    body: derived('recomputeStorage', recomputeStorageBody),
+    body: recompute('recomputeStorage', recomputeStorageBody),
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: [
       'checkpoints',
@@ -177,7 +177,7 @@ export const WORKFLOWS = {
     writes: ['news', 'news_feeds'],
   },
   recomputeSearch: {
-    body: derived('recomputeSearch', recomputeSearchBody),
+    body: recompute('recomputeSearch', recomputeSearchBody),
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: [
       'tokens',
@@ -196,7 +196,7 @@ export const WORKFLOWS = {
     writes: ['search_terms', 'nft_rarity'],
   },
   recomputeSafety: {
-    body: derived('recomputeSafety', recomputeSafetyBody),
+    body: recompute('recomputeSafety', recomputeSafetyBody),
     activityOptions: RECOMPUTE_ACTIVITY,
     reads: [
       'checkpoints',
@@ -228,6 +228,23 @@ export function recomputesReadingChain(table: WorkflowTable = WORKFLOWS): string
   return Object.entries(table)
     .filter(([name, w]) => name !== 'syncChain' && w.reads.some((c) => chainWrites.has(c)))
     .map(([name]) => name);
+}
+
+/**
+ * The recomputes whose documents `workflow` reads (another job's `writes` among its `reads`): recomputeSafety reads
+ * the token stats recomputeMarket writes. Each run waits for them to have run in its sync generation
+ * (workflows/derived.ts).
+ */
+export function upstreamOf(workflow: string, table: WorkflowTable = WORKFLOWS): string[] {
+  const reads = new Set(table[workflow]?.reads ?? []);
+  return Object.entries(table)
+    .filter(([name, w]) => name !== workflow && name !== 'syncChain' && w.writes.some((c) => reads.has(c)))
+    .map(([name]) => name);
+}
+
+/** A recompute job: its documents carry their sync generation, and it waits for the jobs it reads (`upstreamOf`). */
+function recompute<A, I, R>(workflow: string, body: WorkflowBody<A, I, R>) {
+  return derived(workflow, body, () => upstreamOf(workflow));
 }
 
 export function isWorkflowName(name: string): name is WorkflowName {

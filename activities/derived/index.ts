@@ -32,6 +32,15 @@ export function createDerivedActivities(deps: { store: Store; now?: () => number
         startedAt: new Date(now()).toISOString(),
       };
     },
+    /**
+     * The oldest sync generation among the documents of these recomputes (`workflows`, the jobs whose writes a run
+     * reads: workflows/registry.ts `upstreamOf`): a job that never completed a run counts as generation 0, older
+     * than any rollback or resync.
+     */
+    async derivedInputsGeneration({ workflows }: { workflows: readonly string[] }): Promise<number> {
+      const runs = await Promise.all(workflows.map((w) => store.collection(DERIVED_RUNS).get(w)));
+      return Math.min(...runs.map((r) => r?.generation ?? 0));
+    },
     /** The run completed: its documents are of generation `mark.generation`. */
     async derivedRunCompleted(mark: DerivedMark): Promise<void> {
       const prev = await store.collection(DERIVED_RUNS).get(mark.workflow);
