@@ -18,7 +18,7 @@ import { RUNS, type RunDoc, type RunStatus } from '../mongo/collections/runs.js'
 import { readSyncLag, syncCondition } from '../mongo/collections/sync-state.js';
 import type { SyncChainInput } from '../workflows/sync-chain.js';
 import type { Store } from '../mongo/store.js';
-import { WORKFLOWS, type WorkflowTable } from '../workflows/registry.js';
+import { WORKFLOWS, upstreamOf, type WorkflowTable } from '../workflows/registry.js';
 import { recomputeWorkflowId, SYNC_SLICES_PER_RUN, SYNC_TIP_WAIT_MS, SYNC_WORKFLOW_ID } from './constants.js';
 import { enqueueRun, runsWithStatus } from './run-docs.js';
 import { SCHEDULES, type ScheduleSpec } from './schedules.js';
@@ -33,7 +33,7 @@ export const USAGE = `usage: npm run ops -- <command>
   runs [--failed] [--limit N] [--workflow W]  recorded runs, newest first
   retry <runId>                               run a finished run's workflow again with the same input
   trigger <job>                               run a scheduled job now (jobs: temporal/schedules.ts)
-  jobs                                        every scheduled job: workflow, interval, what it reads and writes
+  jobs                                        every scheduled job: workflow, interval, the jobs it runs after, reads, writes
   resync --from origin                        drop the indexed chain and what is derived from it, sync again from
                                               origin (after "rollback beyond the undo window" / a chain switch)
   sync restart                                start the stopped or failed sync again where it is (after fixing
@@ -141,13 +141,18 @@ export function runsTable(runs: readonly RunDoc[]): string[] {
 const every = (ms: number) =>
   ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`;
 
-/** `ops -- jobs`: the schedule table joined with each workflow's declared reads and writes (no store needed). */
+/**
+ * `ops -- jobs`: the schedule table joined with each workflow's declared reads and writes, and the jobs whose
+ * documents it reads (each run first waits for them to have run in its sync generation). No store needed.
+ */
 export function jobsTable(schedules: readonly ScheduleSpec[], workflows: WorkflowTable = WORKFLOWS): string[] {
+  const jobOf = (workflow: string) => schedules.find((s) => s.workflow === workflow)?.id ?? workflow;
   return table(
-    ['job', 'workflow', 'every', 'reads', 'writes'],
+    ['job', 'workflow', 'every', 'after', 'reads', 'writes'],
     schedules.map((s) => {
       const w = workflows[s.workflow];
-      return [s.id, s.workflow, every(s.everyMs), w?.reads.join(', ') ?? '?', w?.writes.join(', ') ?? '?'];
+      const after = upstreamOf(s.workflow, workflows).map(jobOf).join(', ') || '-';
+      return [s.id, s.workflow, every(s.everyMs), after, w?.reads.join(', ') ?? '?', w?.writes.join(', ') ?? '?'];
     }),
   );
 }

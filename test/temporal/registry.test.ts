@@ -41,5 +41,9 @@ describe('workflow registry: declared reads and writes', function () {
     assert.equal(lines.length, SCHEDULES.length + 2);
     const market = lines.find((l) => l.startsWith('market '));
     assert.ok(market?.includes('20 s') && market.includes('token_stats'), market);
+    // The safety job reads the market job's token stats: it runs after it (workflows/derived.ts).
+    const [header, , safety] = [lines[0], lines[1], lines.find((l) => l.startsWith('safety '))];
+    const after = header!.indexOf('after');
+    assert.equal(safety?.slice(after).split(/\s{2,}/)[0], 'market', safety);
   });
 });
