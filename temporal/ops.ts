@@ -236,7 +236,7 @@ export async function embeddedSyncRun(
       runs.find((r) => r.workflowId === SYNC_WORKFLOW_ID),
       opts.sliceBlocks,
     ),
-    ...(opts.resync ? { resync: { from: 'origin' as const } } : {}),
+    ...(opts.resync ? { resync: { from: 'origin' as const, requestedAt: new Date(now).toISOString() } } : {}),
   };
   return enqueueRun(
     store,
@@ -649,7 +649,7 @@ export async function temporalSyncRun(
   }
   const input: SyncChainInput = {
     ...syncInput(undefined, opts.sliceBlocks),
-    ...(opts.resync ? { resync: { from: 'origin' as const } } : {}),
+    ...(opts.resync ? { resync: { from: 'origin' as const, requestedAt: new Date().toISOString() } } : {}),
   };
   try {
     await client.workflow.start('syncChain', { workflowId: SYNC_WORKFLOW_ID, taskQueue, args: [input] });

@@ -9,7 +9,7 @@
  * from it, then follows the source from origin; the recomputes run again when the sync reaches the tip.
  */
 import type { SyncActivities } from '../activities/sync/index.js';
-import type { ResyncActivities } from '../activities/sync/reset.js';
+import type { ResyncActivities, ResyncRequest } from '../activities/sync/reset.js';
 import type { WorkflowContext } from './context.js';
 
 export interface SyncChainInput {
@@ -21,8 +21,12 @@ export interface SyncChainInput {
   tipWaitMs: number;
   /** Stop when the tip is reached instead of following (used by tests and catch-up runs). */
   stopAtTip?: boolean;
-  /** Drop the indexed chain and start again from this point (only origin: see activities/sync/reset.ts). */
-  resync?: { from: 'origin' };
+  /**
+   * Drop the indexed chain and start again from this point (only origin: see activities/sync/reset.ts).
+   * `requestedAt` (when the operator asked) names the request: an `ops retry` of a run that already cleared the store
+   * for it continues the rebuild from its checkpoint instead of clearing hours of it again.
+   */
+  resync?: ResyncRequest;
   /**
    * Rerun the recomputes when the tip is reached (set by a resync and by `schedules:apply`; carried across
    * continueAsNew).

@@ -208,6 +208,11 @@ export function recordResync(store: Store, nowIso: string): Promise<SyncHealthDo
   }));
 }
 
+/** The store was cleared for the resync requested at `requestedAt` (activities/sync/reset.ts). */
+export async function recordResyncCleared(store: Store, requestedAt: string, nowIso: string): Promise<void> {
+  await update(store, nowIso, (d) => ({ ...d, resyncCleared: requestedAt }));
+}
+
 /**
  * Rolls the store back to `target` (rollbackTo), recording a rollback deeper than DEEP_ROLLBACK_BLOCKS as a new
  * generation *before* undoing it, so no derived answer of the abandoned chain is served after the chain documents

@@ -12,9 +12,9 @@ import { ALL_COLLECTIONS } from '../../mongo/collections/index.js';
 import { LOGOS, TOKEN_META } from '../../mongo/collections/market.js';
 import { NEWS_COLLECTIONS } from '../../mongo/collections/news.js';
 import { RUNS } from '../../mongo/collections/runs.js';
-import { DERIVED_RUNS, SYNC_HEALTH } from '../../mongo/collections/sync-state.js';
+import { DERIVED_RUNS, SYNC_HEALTH, readSyncHealth } from '../../mongo/collections/sync-state.js';
 import type { Store } from '../../mongo/store.js';
-import { recordResync } from './health.js';
+import { recordResync, recordResyncCleared } from './health.js';
 
 const KEPT = new Set(
   [...ACCESS_COLLECTIONS, ...NEWS_COLLECTIONS, RUNS, TOKEN_META, LOGOS, SYNC_HEALTH, DERIVED_RUNS].map((c) => c.name),
@@ -23,14 +23,31 @@ const KEPT = new Set(
 /** The collections a resync drops: the indexed chain and everything derived from it. */
 export const RESYNC_CLEARS: readonly string[] = ALL_COLLECTIONS.map((c) => c.name).filter((n) => !KEPT.has(n));
 
+/**
+ * One operator request (`ops -- resync --from origin`). `requestedAt` (ISO) identifies it; runs queued by builds
+ * before it have none and clear the store on every run.
+ */
+export interface ResyncRequest {
+  from: 'origin';
+  requestedAt?: string;
+}
+
 export function createResyncActivities(deps: { store: Store; now?: () => number; onReset?: () => void }) {
   const now = deps.now ?? Date.now;
   return {
-    async resetSync(input: { from: 'origin' }): Promise<{ cleared: number }> {
+    /**
+     * Clears the store for `input`, once per request: a retried run of the same resync (after a failure or a kill
+     * hours into the rebuild) finds the request recorded as cleared and goes on from the rebuild's checkpoint.
+     */
+    async resetSync(input: ResyncRequest): Promise<{ cleared: number }> {
       if (input.from !== 'origin') throw new TypeError(`resync from ${String(input.from)}: only origin is supported`);
+      if (input.requestedAt && (await readSyncHealth(deps.store))?.resyncCleared === input.requestedAt)
+        return { cleared: 0 };
       // The new generation first: derived answers are withheld before their chain documents disappear.
       await recordResync(deps.store, new Date(now()).toISOString());
       await deps.store.clear(RESYNC_CLEARS);
+      // Only once the clear completed: a clear interrupted half-way is done again by the retry.
+      if (input.requestedAt) await recordResyncCleared(deps.store, input.requestedAt, new Date(now()).toISOString());
       deps.onReset?.();
       return { cleared: RESYNC_CLEARS.length };
     },

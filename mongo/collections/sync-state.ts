@@ -81,6 +81,11 @@ export interface SyncHealthDoc {
    * starting, neither stopped nor known to progress.
    */
   startedAt?: string | null;
+  /**
+   * The resync request (its `requestedAt`) whose clear of the store completed last: a retry of that resync's run
+   * continues the rebuild instead of clearing it again (activities/sync/reset.ts).
+   */
+  resyncCleared?: string;
   updatedAt: string;
 }
 

@@ -358,13 +358,15 @@ describe('sync health', function () {
     assert.throws(() => parseOpsArgs(['resync']), OpsError);
     const { store, cleanup } = await tempStore();
     try {
-      const run = await embeddedSyncRun(store, { resync: true, sliceBlocks: 500 });
+      const at = Date.parse('2026-11-29T09:00:00.000Z');
+      const run = await embeddedSyncRun(store, { resync: true, sliceBlocks: 500 }, at);
       assert.equal(run.workflowId, SYNC_WORKFLOW_ID);
       assert.deepEqual(run.input, {
         slicesPerRun: 1000,
         sliceBlocks: 500,
         tipWaitMs: 5000,
-        resync: { from: 'origin' },
+        // The request's identity: a retry of this run does not clear the store a second time (resync-retry test).
+        resync: { from: 'origin', requestedAt: '2026-11-29T09:00:00.000Z' },
       });
       await assert.rejects(embeddedSyncRun(store, { resync: false, sliceBlocks: 500 }), /has a queued run/);
     } finally {
