@@ -92,10 +92,13 @@ export interface PoolTerms {
 
 /**
  * Estimated yearly return for delegators (a fraction, an ESTIMATE): the Shelley rewards model at the pool's live
- * stake with ideal performance, the latest reward pot carried forward, pledge assumed met. Null without a pot.
+ * stake with ideal performance, the latest reward pot carried forward. `ownerStake` is the owners' live stake
+ * delegated to the pool: below the pledge the ledger's reward rule pays the pool nothing (the estimate is 0, as the
+ * realised return of such an epoch is); null = unknown, the pledge is taken as met. Null without a pot.
  */
-export function estimatedRoa(pool: PoolTerms, m: RewardModel): number | null {
+export function estimatedRoa(pool: PoolTerms & { ownerStake?: bigint | null }, m: RewardModel): number | null {
   if (pool.stake <= 0n) return null;
+  if (m.pot !== null && pool.ownerStake != null && pool.ownerStake < pool.pledge) return 0;
   const reward = maxPoolReward(pool.stake, pool.pledge, m);
   return reward === null ? null : delegatorsYearly(reward, pool.stake, pool.cost, pool.margin, m);
 }

@@ -241,6 +241,22 @@ export async function delegatorsOf(
   });
 }
 
+/**
+ * The owners' live stake as the ledger's pledge check counts it: Σ over the pool's delegators whose stake key is
+ * one of the certificate's owners (an owner delegating elsewhere counts for nothing here). Null when the
+ * parameters name no owner list (unknown, not empty: an empty list is 0).
+ */
+export function ownersLiveStake(
+  params: Record<string, unknown>,
+  accounts: readonly StakeAccountDoc[],
+  delegators: readonly StakePoolDelegatorDoc[],
+): bigint | null {
+  if (!Array.isArray(params.owners)) return null;
+  const owners = new Set(params.owners.map(String));
+  const ownerAddresses = new Set(accounts.filter((a) => !a.script && owners.has(a.credential)).map((a) => a._id));
+  return delegators.reduce((s, d) => (ownerAddresses.has(d.stakeAddress) ? s + BigInt(d.stake) : s), 0n);
+}
+
 /** A metadata document that failed (not verified) is fetched again after this long. */
 export const METADATA_RETRY_MS = 3_600_000;
 /** Metadata fetches in flight at once. */
@@ -338,7 +354,8 @@ export function createStakingActivities(deps: StakingDeps) {
         const delegatorRewards = rewards ? delegators.reduce((s, d) => s + BigInt(d.rewards ?? 0), 0n) : null;
         const documented = utxoStake + (delegatorRewards ?? 0n);
         const live = ledgerPool ? (lovelace(ledgerPool.stake) ?? documented) : ledger ? 0n : documented;
-        rows.push({ id, reg, ledgerPool, params, delegators, utxoStake, delegatorRewards, live });
+        const ownerStake = ownersLiveStake(params, accountsOf.get(id) ?? [], delegators);
+        rows.push({ id, reg, ledgerPool, params, delegators, utxoStake, delegatorRewards, live, ownerStake });
       }
       // The saturation point and σ are over the ledger's total stake (circulation), not over what is delegated;
       // Σ live stake stands in only when the source reports neither the reserves nor the epoch's reward figures.
@@ -386,7 +403,11 @@ export function createStakingActivities(deps: StakingDeps) {
           topDelegators: r.delegators.slice(0, TOP_DELEGATORS),
           blocksThisEpoch: blocksNow.get(r.id) ?? 0,
           blocksMinted: r.reg?.blocksMinted ?? 0,
-          estimatedRoa: status === 'retired' ? null : estimatedRoa({ stake: r.live, pledge, cost, margin }, model),
+          ownerStake: r.ownerStake === null ? null : String(r.ownerStake),
+          estimatedRoa:
+            status === 'retired'
+              ? null
+              : estimatedRoa({ stake: r.live, pledge, cost, margin, ownerStake: r.ownerStake }, model),
           realisedRoa:
             perf?.stake == null
               ? null

@@ -29,7 +29,8 @@ const fraction = (description: string): JsonSchema => ({ type: 'number', descrip
 const nullableFraction = (description: string): JsonSchema => ({ type: ['number', 'null'], description });
 const ROA =
   'Estimated yearly return for delegators, fraction (an estimate: the Shelley rewards model at the live stake ' +
-  'with ideal performance and the latest epoch reward pot); null when the reward pot is unknown.';
+  "with ideal performance and the latest epoch reward pot; 0 when the owners' live stake is below the pledge, " +
+  'as the ledger then pays the pool nothing); null when the reward pot is unknown.';
 
 const rowProps: Record<string, JsonSchema> = {
   id: { type: 'string', description: 'pool1… id.' },
@@ -84,6 +85,28 @@ export const StakePoolDetailResponse = component('StakePoolDetail', {
     activeStake: {
       type: ['number', 'null'],
       description: 'Stake of the epoch snapshot, whole ADA; null when unknown.',
+    },
+    activeStakeLovelace: {
+      type: ['string', 'null'],
+      pattern: '^[0-9]+$',
+      description: 'activeStake, exact lovelace; null when unknown.',
+    },
+    ownerStake: {
+      type: ['number', 'null'],
+      description:
+        "The owners' live stake delegated to the pool, whole ADA (what the ledger's reward rule compares with the " +
+        'pledge); null when unknown.',
+    },
+    ownerStakeLovelace: {
+      type: ['string', 'null'],
+      pattern: '^[0-9]+$',
+      description: 'ownerStake, exact lovelace; null when unknown.',
+    },
+    pledgeMet: {
+      type: ['boolean', 'null'],
+      description:
+        "Whether the owners' live stake covers the pledge; false: the ledger pays the pool and its delegators " +
+        'nothing for an epoch whose snapshot has it so. Null when unknown.',
     },
     vrfKeyHash: { type: ['string', 'null'] },
     rewardAccount: { type: ['string', 'null'] },

@@ -79,7 +79,15 @@ export interface StakePoolDoc {
   topDelegators: StakePoolDelegatorDoc[];
   blocksThisEpoch: number;
   blocksMinted: number;
-  /** Estimated yearly return for delegators as a fraction; null when the reward pot is unknown. */
+  /**
+   * The owners' live stake delegated to the pool (what the ledger's pledge check compares with the pledge),
+   * lovelace; null when the owners are unknown. Absent on documents written before it was kept.
+   */
+  ownerStake?: string | null;
+  /**
+   * Estimated yearly return for delegators as a fraction (0 when the owners' live stake is below the pledge: the
+   * ledger pays such a pool nothing); null when the reward pot is unknown.
+   */
   estimatedRoa: number | null;
   /** Realised yearly return as a fraction; null when not derivable from what is indexed. */
   realisedRoa: number | null;

@@ -14,6 +14,7 @@ import { hash256, poolIdFromHash, rewardAddress } from '../../cardano/address.js
 import { ADDRESSES, BLOCKS, STAKE_ACCOUNTS, STAKE_POOL_REGS } from '../../mongo/collections/index.js';
 import { put, type Store, type WriteOp } from '../../mongo/store.js';
 import { startTestApi, type TestApi } from '../api/seed.js';
+import type { ChainSource } from '../../activities/chain/source.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
 const enc = new TextEncoder();
@@ -297,6 +298,126 @@ describe('stake pools', () => {
       }
       const r = await api.get(`/api/v1/staking/pools/${poolIdFromHash('ab'.repeat(28))}`);
       assert.equal(r.status, 404);
+    });
+  });
+  describe("a pool whose owners' live stake is below its pledge", () => {
+    // Mainnet-like ledger answers (k = 500, a0 = 0, circulation 30 B ADA, pot R = 13 M ADA, 5-day epochs: 73 a
+    // year). Two pools of 30 M ADA live stake pledging 1 M ADA, cost 340 ADA, margin 1 %; the owner of MET holds
+    // 1.5 M ADA delegated to it, the owner of SHORT 999,999 ADA. The Shelley reward rule pays a pool nothing when its
+    // owners' stake is below the pledge (maxPool is 0), so its delegators' estimated return is 0, not the 3 % of MET:
+    // (13 M · 0.001 − 340) · 0.99 / 30 M · 73 = 0.030498.
+    const ADA = 1_000_000n;
+    const MET = poolIdFromHash('a1'.repeat(28));
+    const SHORT = poolIdFromHash('b2'.repeat(28));
+    const ownerOf = { [MET]: 'c3'.repeat(28), [SHORT]: 'd4'.repeat(28) };
+    const ownerAda = { [MET]: 1_500_000n, [SHORT]: 999_999n };
+    const params = (id: string) => ({
+      id,
+      owners: [ownerOf[id]],
+      cost: { ada: { lovelace: String(340n * ADA) } },
+      pledge: { ada: { lovelace: String(1_000_000n * ADA) } },
+      margin: '1/100',
+    });
+    const ledger: Record<string, unknown> = {
+      'queryLedgerState/epoch': 5,
+      'queryLedgerState/stakePools': Object.fromEntries(
+        [MET, SHORT].map((id) => [id, { ...params(id), stake: { ada: { lovelace: String(30_000_000n * ADA) } } }]),
+      ),
+      'queryLedgerState/protocolParameters': { desiredNumberOfStakePools: 500 },
+      'queryLedgerState/stakePoolsPerformances': {
+        stakePoolPledgeInfluence: '0/1',
+        totalRewardsInEpoch: { ada: { lovelace: String(13_000_000n * ADA) } },
+        totalStakeInEpoch: { ada: { lovelace: String(30_000_000_000n * ADA) } },
+        stakePools: {},
+      },
+      'queryLedgerState/rewardAccountSummaries': [],
+    };
+    const chain = {
+      query: async (method: string) => {
+        if (method in ledger) return ledger[method];
+        throw new Error(`${method} not answered`);
+      },
+      networkTime: async () => ({
+        startTimeMs: 0,
+        startSlot: 0,
+        slotLengthMs: 1000,
+        epochLength: 432_000,
+        startEpoch: 0,
+      }),
+    } as unknown as ChainSource;
+
+    async function seedPledges(store: Store): Promise<void> {
+      const ops: WriteOp[] = [];
+      for (const id of [MET, SHORT]) {
+        ops.push(
+          put(STAKE_POOL_REGS, {
+            _id: id,
+            params: params(id),
+            registeredSlot: 100,
+            retiringEpoch: null,
+            blocksMinted: 0,
+            slot: 100,
+          }),
+        );
+        // The owner's key and one other delegator, together the 30 M ADA the ledger reports.
+        const owner = ownerOf[id] as string;
+        const other = id === MET ? 'e5'.repeat(28) : 'f6'.repeat(28);
+        for (const [cred, ada] of [
+          [owner, ownerAda[id] as bigint],
+          [other, 30_000_000n - (ownerAda[id] as bigint)],
+        ] as const) {
+          const s = rewardAddress('mainnet', cred);
+          ops.push(
+            put(STAKE_ACCOUNTS, {
+              _id: s,
+              credential: cred,
+              script: false,
+              registered: true,
+              deposit: '2000000',
+              poolId: id,
+              drep: null,
+              withdrawn: '0',
+              slot: 1,
+            }),
+            put(ADDRESSES, {
+              _id: `addr_${cred}`,
+              stakeAddress: s,
+              paymentCred: null,
+              script: false,
+              balance: { lovelace: String(ada * ADA), assets: {} },
+              utxoCount: 1,
+              txCount: 1,
+              firstSlot: 1,
+              lastSlot: 1,
+              slot: 1,
+            }),
+          );
+        }
+      }
+      await store.write(ops);
+      await createStakingActivities({ store, chain, now: () => Date.UTC(2026, 0, 1) }).recomputeStakePools();
+    }
+
+    let api: TestApi;
+    before(async () => {
+      api = await startTestApi(seedPledges);
+    });
+    after(() => api.close());
+
+    it('estimates 0 for its delegators and says the pledge is not met; the other pool keeps its estimate', async () => {
+      const met = (await api.get(`/api/v1/staking/pools/${MET}`)).body as Json;
+      const short = (await api.get(`/api/v1/staking/pools/${SHORT}`)).body as Json;
+      assert.ok(ajv.validate(stakingRoutes.detail.response, short), JSON.stringify(ajv.errors));
+      assert.equal(short.liveStake, met.liveStake);
+      assert.equal(short.roa, 0);
+      assert.equal(short.performance.estimatedRoa, 0);
+      assert.ok(Math.abs(met.roa - 0.0304982) < 1e-6, String(met.roa));
+      assert.equal(met.pledgeMet, true);
+      assert.equal(met.ownerStake, 1_500_000);
+      assert.equal(short.pledgeMet, false);
+      assert.equal(short.ownerStakeLovelace, String(999_999n * ADA));
+      const md = await fetch(`${api.url}/api/md/stake-pool/${SHORT}`).then((r) => r.text());
+      assert.match(md, /Owners' live stake \(ADA\) \| 999,999 \(below the pledge/);
     });
   });
 });

@@ -15,6 +15,13 @@ function status(p: StakePool): string {
   return `${p.status} (retires at the start of epoch ${p.retiringEpoch})`;
 }
 
+/** The owners' stake beside the pledge: below it the ledger pays the pool and its delegators nothing. */
+function pledgeLine(p: StakePool): string {
+  if (p.ownerStake == null) return '—';
+  const met = p.pledgeMet === false ? 'below the pledge: no rewards while it stays so' : 'pledge met';
+  return `${num(p.ownerStake, 0)} (${met})`;
+}
+
 export function renderStakePool(ctx: ViewContext, p: StakePool): string {
   const name = p.ticker ? `[${text(p.ticker)}] ${text(p.name ?? '')}`.trim() : text(p.name ?? p.id);
   return join(
@@ -30,6 +37,7 @@ export function renderStakePool(ctx: ViewContext, p: StakePool): string {
         ['Margin (%)', asPct(p.margin)],
         ['Fixed cost (ADA per epoch)', num(p.fixedCost)],
         ['Pledge (ADA)', num(p.pledge, 0)],
+        ["Owners' live stake (ADA)", pledgeLine(p)],
         ['Delegators', num(p.delegators, 0)],
         [
           `Blocks in epoch ${p.epoch} / minted in total`,

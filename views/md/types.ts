@@ -213,6 +213,9 @@ export interface StakePool {
   margin: number;
   fixedCost: number;
   pledge: number;
+  /** The owners' live stake delegated to the pool (ADA) and whether it covers the pledge; null when unknown. */
+  ownerStake?: number | null;
+  pledgeMet?: boolean | null;
   delegators: number;
   blocksThisEpoch: number;
   roa: number | null;
