@@ -156,6 +156,7 @@ const STAKE_SORTS = ['liveStake', 'saturation', 'margin', 'fixedCost', 'pledge',
 interface StakePoolRow {
   id: string;
   ticker: string | null;
+  status: string;
   name: string | null;
   liveStake: number;
   saturation: number;
@@ -780,8 +781,18 @@ export const TOOL_SET: readonly Tool[] = [
       limit: LIMIT(20),
       page: PAGE(),
       query: QUERY('Filter by ticker, name or pool id.'),
-      maxMarginPct: { type: 'number', minimum: 0, maximum: 100, description: 'Only pools with margin ≤ this percent.' },
-      maxSaturationPct: { type: 'number', minimum: 0, description: 'Only pools with saturation ≤ this percent.' },
+      maxMarginPct: {
+        type: 'number',
+        minimum: 0,
+        maximum: 100,
+        description: 'Only pools with margin ≤ this percent (retired pools, which cannot be delegated to, left out).',
+      },
+      maxSaturationPct: {
+        type: 'number',
+        minimum: 0,
+        description:
+          'Only pools with saturation ≤ this percent (retired pools, which cannot be delegated to, left out).',
+      },
     }),
     outputSchema: STAKE_POOLS_OUT,
     async run(deps, args) {
@@ -789,8 +800,11 @@ export const TOOL_SET: readonly Tool[] = [
       const q = (args.query as string | undefined)?.trim().toLowerCase();
       const maxMargin = args.maxMarginPct as number | undefined;
       const maxSat = args.maxSaturationPct as number | undefined;
+      // Either cap is a search for a pool to delegate to: a retired pool (saturation 0, its old margin) is none.
+      const delegating = maxMargin !== undefined || maxSat !== undefined;
       const rows = items.filter(
         (p) =>
+          (!delegating || p.status !== 'retired') &&
           (!q ||
             p.id.toLowerCase().includes(q) ||
             (p.ticker ?? '').toLowerCase().includes(q) ||

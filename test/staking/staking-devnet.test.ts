@@ -398,4 +398,37 @@ describe('stake key delegations on the devnet after a pool retired', function ()
       await api.close();
     }
   });
+
+  it('list_stake_pools capped by saturation or margin leaves the retired pool out: it cannot be delegated to', async () => {
+    await createStakingActivities({ store: env.store, chain, now: () => NOW }).recomputeStakePools();
+    const ledger = await chain.query<Record<string, unknown>>('queryLedgerState/stakePools');
+    const api = await serveTestApp(env.store);
+    try {
+      const listed = ((await api.get('/api/v1/staking/pools?pageSize=100')).body as Json).items as Json[];
+      // The ledger no longer holds the retired pool; the list still shows it, marked, with saturation 0.
+      const retired = listed.filter((p) => p.status === 'retired');
+      assert.ok(retired.length >= 1 && retired.every((p) => !(String(p.id) in ledger) && p.saturation === 0));
+      for (const args of [{ maxSaturationPct: 100 }, { maxMarginPct: 100 }]) {
+        const res = await fetch(`${api.url}/api/mcp`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/call',
+            params: { name: 'list_stake_pools', arguments: { ...args, limit: 100 } },
+          }),
+        });
+        // One JSON-RPC answer, as JSON or as the data line of one server-sent event.
+        const text = await res.text();
+        const message = JSON.parse(/^data: (.*)$/m.exec(text)?.[1] ?? text) as Json;
+        const result = message.result.structuredContent as Json;
+        const ids = (result.items as Json[]).map((p) => p.id).sort();
+        const delegatable = listed.filter((p) => p.status !== 'retired').map((p) => p.id);
+        assert.deepEqual(ids, delegatable.sort(), JSON.stringify(args));
+      }
+    } finally {
+      await api.close();
+    }
+  });
 });
