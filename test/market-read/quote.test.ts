@@ -220,6 +220,15 @@ describe('GET /swap/quote', () => {
     assert.match((beyond.body as Json).error, /at most 18446744073709551615, the largest quantity an output can hold/);
   });
 
+  it('an amount that is not a positive number is a 400 naming the bound exactly (2^64 − 1, not a double)', async () => {
+    for (const amount of ['0', '-1', 'NaN', 'Infinity', '1e400', '']) {
+      const r = await api.get(`/api/v1/swap/quote?in=lovelace&out=${SNEK}&amount=${amount}`);
+      assert.equal(r.status, 400, amount);
+      assert.match((r.body as Json).error, /^invalid parameter amount: must be a positive number/, amount);
+      assert.doesNotMatch((r.body as Json).error, /18446744073709552000/, amount);
+    }
+  });
+
   it('an amount no pool can turn into any output answers no routes and best null', async () => {
     const q = await get(`/swap/quote?in=${USDM}&out=${SNEK}&amount=0.000001`);
     assert.deepEqual(q.routes, []);
