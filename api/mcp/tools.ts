@@ -694,9 +694,9 @@ export const TOOL_SET: readonly Tool[] = [
         const tvl = pool.tvlAda ?? pool.tvl ?? null;
         if (tvl !== null && (minLiquidity === null || tvl < minLiquidity)) minLiquidity = tvl;
       }
-      const swapUrl =
-        `${deps.config.SITE_URL}/swap?in=${encodeURIComponent(String(args.tokenIn))}` +
-        `&out=${encodeURIComponent(String(args.tokenOut))}&amount=${encodeURIComponent(String(args.amount))}`;
+      // The quote's own link: the units as quoted (lower case) and the amount quoted (cut to the token's decimals),
+      // not the arguments as sent, so the page opens on the trade this answer priced.
+      const swapUrl = String(q.link);
       return { ...present('getSwapQuote', q), swapUrl, minPoolLiquidityAda: minLiquidity };
     },
   },

@@ -17,7 +17,10 @@ import { logoMode } from './tokens.js';
 import type { swapRoutes } from '../routes/swap.js';
 import type { ReadDeps, RouteInput } from './deps.js';
 import { withAsOf } from './freshness.js';
-/** ADA pools per leg tried in two-hop routes (the deepest), so a quote stays a handful of pool reads. */
+/**
+ * ADA pools per leg combined in two-hop routes: those paying most for the amount quoted, so the routes list stays
+ * short (at most 3 × 3 two-hop routes) while still holding the best one.
+ */
 export const TWO_HOP_POOLS_PER_LEG = 3;
 
 // ---- pool math ---------------------------------------------------------------------------------------------------
@@ -148,13 +151,26 @@ function chain(amountIn: bigint, tokenIn: string, pools: readonly QuotablePool[]
 
 const pairOf = (p: PoolDoc, a: string, b: string) =>
   (p.tokenA === a && p.tokenB === b) || (p.tokenA === b && p.tokenB === a);
-const adaDepth = (p: PoolDoc) => BigInt(p.tokenA === LOVELACE ? p.reserveARaw : '0');
-const deepestFirst = (a: PoolDoc, b: PoolDoc) =>
-  adaDepth(a) === adaDepth(b) ? a.id - b.id : adaDepth(a) > adaDepth(b) ? -1 : 1;
 
 /**
- * Every route from `tokenIn` to `tokenOut`: each pool of the pair, and for two tokens each combination of their
- * deepest ADA pools. Best (largest output) first; ties: fewer hops, then pool ids.
+ * The TWO_HOP_POOLS_PER_LEG pools paying most for `amountIn` of `tokenIn` (ties: lower pool id), with what each
+ * pays. Ranked by output, not by depth: a shallower pool at a better price or a lower fee pays more.
+ */
+function bestLegs(pools: readonly QuotablePool[], tokenIn: string, amountIn: bigint): HopQuote[] {
+  return pools
+    .map((p) => quoteHop(p, tokenIn, amountIn))
+    .filter((h): h is HopQuote => h !== null)
+    .sort((a, b) => (a.amountOut === b.amountOut ? a.pool.doc.id - b.pool.doc.id : a.amountOut > b.amountOut ? -1 : 1))
+    .slice(0, TWO_HOP_POOLS_PER_LEG);
+}
+
+/**
+ * Every route from `tokenIn` to `tokenOut`: each pool of the pair, and for two tokens the combinations of their
+ * best ADA pools for this amount. Best (largest output) first; ties: fewer hops, then pool ids.
+ *
+ * The best two-hop route is among them: a leg's output grows with its input, so the best route takes the first-leg
+ * pool paying the most ADA, then the second-leg pool paying the most for that ADA; the second leg's pools are
+ * ranked at exactly that amount.
  */
 export function quoteRoutes(
   tokenIn: string,
@@ -171,21 +187,15 @@ export function quoteRoutes(
     if (r) routes.push(r);
   }
   if (tokenIn !== LOVELACE && tokenOut !== LOVELACE) {
-    const legIn = q(
-      poolsIn
-        .filter((p) => pairOf(p, LOVELACE, tokenIn))
-        .sort(deepestFirst)
-        .slice(0, TWO_HOP_POOLS_PER_LEG),
-    );
-    const legOut = q(
-      poolsOut
-        .filter((p) => pairOf(p, LOVELACE, tokenOut))
-        .sort(deepestFirst)
-        .slice(0, TWO_HOP_POOLS_PER_LEG),
-    );
+    const legIn = bestLegs(q(poolsIn.filter((p) => pairOf(p, LOVELACE, tokenIn))), tokenIn, amountIn);
+    const mostAda = legIn[0]?.amountOut;
+    const legOut =
+      mostAda === undefined
+        ? []
+        : bestLegs(q(poolsOut.filter((p) => pairOf(p, LOVELACE, tokenOut))), LOVELACE, mostAda);
     for (const a of legIn)
       for (const b of legOut) {
-        const r = chain(amountIn, tokenIn, [a, b]);
+        const r = chain(amountIn, tokenIn, [a.pool, b.pool]);
         if (r) routes.push(r);
       }
   }

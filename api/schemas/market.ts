@@ -426,7 +426,7 @@ export const SwapQuoteQuery: ObjectSchema = {
       // No output holds more than 2^64 − 1 base units of a token (or 45 × 10^15 lovelace); the quote also refuses
       // an amount beyond the input token's supply.
       maximum: Number(MAX_ASSET_QUANTITY),
-      'x-expected': `a positive number of at most ${Number(MAX_ASSET_QUANTITY)} (the largest quantity an output can hold)`,
+      'x-expected': `a positive number of at most ${MAX_ASSET_QUANTITY} (the largest quantity an output can hold)`,
       description:
         'Input amount, decimal-adjusted. At most what can exist: the ADA supply (45 billion) or the token’s minted supply (400 beyond it).',
     },

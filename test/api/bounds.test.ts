@@ -65,7 +65,7 @@ describe('REST bounds: numbers and identifiers beyond what the chain can hold', 
 
   it('refuses a swap amount beyond the largest quantity an output can hold (2^64 − 1)', async () => {
     for (const amount of ['1e303', '18446744073709551616000', '1e20'])
-      await expect400(`/swap/quote?in=lovelace&out=${UNIT}&amount=${amount}`, /amount: .*18446744073709552000/);
+      await expect400(`/swap/quote?in=lovelace&out=${UNIT}&amount=${amount}`, /amount: .*18446744073709551615 /);
   });
 
   it('refuses candle times after year 9999', async () => {

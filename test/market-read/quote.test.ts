@@ -63,6 +63,41 @@ describe('swap quotes: the DEX adapters’ exact integer math', () => {
     assert.ok((routes[0]?.priceImpact ?? 1) < (routes[1]?.priceImpact ?? 0), 'less impact in the deeper pool');
   });
 
+  it('token → token: each leg uses the pools paying most for this amount, not the deepest three', () => {
+    // X has one ADA pool; Y has four, the three deepest at 1 Y per ADA and a shallower one at 2 Y per ADA (a devnet
+    // ADA/IAG SundaeSwap pool was 20 % cheaper than the three deeper IAG pools: the best route went through it).
+    const X = `${'aa'.repeat(28)}58`;
+    const Y = `${'bb'.repeat(28)}59`;
+    const xPool = pool({ id: 10, tokenB: X, reserveARaw: '1000000000000', reserveBRaw: '1000000000000' });
+    const yPools = [
+      pool({ id: 11, tokenB: Y, reserveARaw: '4000000000000', reserveBRaw: '4000000000000' }),
+      pool({ id: 12, tokenB: Y, reserveARaw: '3000000000000', reserveBRaw: '3000000000000' }),
+      pool({ id: 13, tokenB: Y, reserveARaw: '2000000000000', reserveBRaw: '2000000000000' }),
+      pool({ id: 14, tokenB: Y, reserveARaw: '1000000000000', reserveBRaw: '2000000000000' }),
+    ];
+    const routes = quoteRoutes(X, Y, 1_000_000n, [xPool], yPools);
+    // By hand, Minswap V2 with 30 / 10,000: out = ⌊997·in·rOut / (1000·rIn + 997·in)⌋.
+    // Hop 1 (pool 10): ⌊997·10^6·10^12 / (10^15 + 997·10^6)⌋ = 996,999 lovelace.
+    // Hop 2 via pool 14: ⌊997·996,999·2·10^12 / (10^15 + 997·996,999)⌋ = 1,988,014 Y; via 11, 12 or 13: 994,007 Y.
+    assert.deepEqual(
+      routes[0]?.hops.map((h) => [h.pool.doc.id, h.amountOut]),
+      [
+        [10, 996_999n],
+        [14, 1_988_014n],
+      ],
+    );
+    assert.equal(routes[0]?.amountOut, 1_988_014n);
+    // Still a short list: the best TWO_HOP_POOLS_PER_LEG pools of each leg, combined (1 × 3 here).
+    assert.deepEqual(
+      routes.map((r) => [r.hops.map((h) => h.pool.doc.id), r.amountOut]),
+      [
+        [[10, 14], 1_988_014n],
+        [[10, 11], 994_007n],
+        [[10, 12], 994_007n],
+      ],
+    );
+  });
+
   it('decimal amounts convert to base units exactly (truncated to the token’s decimals)', () => {
     assert.equal(toBaseUnits('1.5', 6), 1_500_000n);
     assert.equal(toBaseUnits('0.1234567', 6), 123_456n);
@@ -183,6 +218,15 @@ describe('GET /swap/quote', () => {
     const beyond = await api.get(`/api/v1/swap/quote?in=${SNEK}&out=lovelace&amount=18446744073709551616`);
     assert.equal(beyond.status, 400);
     assert.match((beyond.body as Json).error, /at most 18446744073709551615, the largest quantity an output can hold/);
+  });
+
+  it('an amount that is not a positive number is a 400 naming the bound exactly (2^64 − 1, not a double)', async () => {
+    for (const amount of ['0', '-1', 'NaN', 'Infinity', '1e400', '']) {
+      const r = await api.get(`/api/v1/swap/quote?in=lovelace&out=${SNEK}&amount=${amount}`);
+      assert.equal(r.status, 400, amount);
+      assert.match((r.body as Json).error, /^invalid parameter amount: must be a positive number/, amount);
+      assert.doesNotMatch((r.body as Json).error, /18446744073709552000/, amount);
+    }
   });
 
   it('an amount no pool can turn into any output answers no routes and best null', async () => {

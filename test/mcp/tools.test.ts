@@ -300,6 +300,18 @@ describe('MCP tools through the official client on the devnet', function () {
       assert.ok(Math.abs(tool.best.priceImpactPct - 0) >= 0);
     });
 
+    it('get_swap_quote: swapUrl names the trade quoted (unit in lower case, amount cut to the decimals), as REST link does', async () => {
+      // ADA has 6 decimals: 250.0000009 ADA is quoted as 250 ADA (amountIn); the page must open on that same trade.
+      const tool = await call('get_swap_quote', {
+        tokenIn: 'lovelace',
+        tokenOut: s.unit.toUpperCase(),
+        amount: 250.0000009,
+      });
+      assert.equal(tool.amountIn, 250);
+      assert.equal(tool.swapUrl, `https://cds.example/swap?in=lovelace&out=${s.unit}&amount=250`);
+      assert.equal(tool.swapUrl, tool.link);
+    });
+
     it('get_swap_quote: the effective price is amountOut / amount, as REST gives it', async () => {
       const amount = 250;
       const [tool, body] = await Promise.all([
