@@ -10,11 +10,13 @@ import type { DerivedActivities } from '../activities/derived/index.js';
 import type { WorkflowBody, WorkflowContext } from './context.js';
 
 /**
- * How long a run waits for the recomputes whose documents it reads (`upstream`) to have run in its generation, and
- * how often it looks. After a deep rollback every job is started at once (workflows/sync-chain.ts); the market run
- * takes seconds, so the safety run that reads its token stats waits for it instead of assessing liquidity on the
- * abandoned chain. A job whose upstream does not catch up in time still runs, but records its inputs' older
- * generation, so its answers stay withheld until a later run.
+ * How long a run waits for the recomputes whose documents it reads (`upstream`), and how often it looks. It waits
+ * while one of them has a run in progress, and until each has run in its sync generation: at the tip of a first
+ * sync, a resync or a deep rollback every job is started at once (workflows/sync-chain.ts), and the safety run read
+ * the token stats of the backfill (or of the abandoned chain) while the market run was still computing the new
+ * ones. The first look is one interval after the start, so an upstream run started at the same moment is seen.
+ * A job whose upstream does not catch up in time still runs, but records its inputs' older generation, so its
+ * answers stay withheld until a later run.
  */
 export const UPSTREAM_WAIT_MS = 120_000;
 export const UPSTREAM_POLL_MS = 2_000;
@@ -34,7 +36,7 @@ export function derived<A, I, R>(
   });
 }
 
-/** The generation of the upstream jobs' documents, once it reached `generation` or the wait ran out. */
+/** The generation of the upstream jobs' documents, once none runs and it reached `generation`, or the wait ran out. */
 async function upstreamGeneration(
   ctx: WorkflowContext<DerivedActivities>,
   upstream: readonly string[],
@@ -43,9 +45,10 @@ async function upstreamGeneration(
   if (upstream.length === 0) return generation;
   const deadline = ctx.now() + UPSTREAM_WAIT_MS;
   for (;;) {
-    const inputs = await ctx.activities.derivedInputsGeneration({ workflows: upstream });
-    if (inputs >= generation || ctx.now() >= deadline) return inputs;
     await ctx.sleep(UPSTREAM_POLL_MS);
+    const inputs = await ctx.activities.derivedInputs({ workflows: upstream });
+    if ((inputs.generation >= generation && inputs.running.length === 0) || ctx.now() >= deadline)
+      return inputs.generation;
   }
 }
 

@@ -18,28 +18,54 @@ export interface DerivedMark {
   startedAt: string;
 }
 
+export interface UpstreamState {
+  generation: number;
+  running: string[];
+}
+
 export function createDerivedActivities(deps: { store: Store; now?: () => number }) {
   const { store } = deps;
   const now = deps.now ?? Date.now;
   return {
-    /** The generation and indexed tip a recompute run starts from. */
+    /** The generation and indexed tip a recompute run starts from; the job is recorded running until it ends. */
     async derivedRunStarted({ workflow }: { workflow: string }): Promise<DerivedMark> {
-      const [health, cp] = await Promise.all([readSyncHealth(store), store.collection(CHECKPOINTS).get('sync')]);
+      const [health, cp, job] = await Promise.all([
+        readSyncHealth(store),
+        store.collection(CHECKPOINTS).get('sync'),
+        store.collection(JOB_HEALTH).get(workflow),
+      ]);
+      const startedAt = new Date(now()).toISOString();
+      await store.write([
+        put(JOB_HEALTH, {
+          lastSuccessAt: null,
+          failing: null,
+          ...job,
+          _id: workflow,
+          runningSince: startedAt,
+          updatedAt: startedAt,
+        }),
+      ]);
       return {
         workflow,
         generation: health?.generation ?? 0,
         from: cp ? { slot: cp.slot, id: cp.id, height: cp.height } : null,
-        startedAt: new Date(now()).toISOString(),
+        startedAt,
       };
     },
     /**
-     * The oldest sync generation among the documents of these recomputes (`workflows`, the jobs whose writes a run
-     * reads: workflows/registry.ts `upstreamOf`): a job that never completed a run counts as generation 0, older
-     * than any rollback or resync.
+     * What a run reading these recomputes' documents (`workflows`: workflows/registry.ts `upstreamOf`) waits on:
+     * the oldest sync generation among their documents (a job that never completed a run counts as generation 0,
+     * older than any rollback or resync), and those of them with a run in progress.
      */
-    async derivedInputsGeneration({ workflows }: { workflows: readonly string[] }): Promise<number> {
-      const runs = await Promise.all(workflows.map((w) => store.collection(DERIVED_RUNS).get(w)));
-      return Math.min(...runs.map((r) => r?.generation ?? 0));
+    async derivedInputs({ workflows }: { workflows: readonly string[] }): Promise<UpstreamState> {
+      const [runs, jobs] = await Promise.all([
+        Promise.all(workflows.map((w) => store.collection(DERIVED_RUNS).get(w))),
+        Promise.all(workflows.map((w) => store.collection(JOB_HEALTH).get(w))),
+      ]);
+      return {
+        generation: Math.min(...runs.map((r) => r?.generation ?? 0)),
+        running: workflows.filter((_, i) => jobs[i]?.runningSince),
+      };
     },
     /** The run completed: its documents are of generation `mark.generation`. */
     async derivedRunCompleted(mark: DerivedMark): Promise<void> {

@@ -142,6 +142,11 @@ export interface JobHealthDoc {
   lastSuccessAt: string | null;
   /** Set when a run failed after its retries: since when (the first failed run after the last success), why, and how many runs failed. */
   failing: { since: string; error: string; runs: number } | null;
+  /**
+   * When the run in progress started (recomputes, workflows/derived.ts); cleared when it ends. A job reading this
+   * one's documents waits for it to end. A run killed with its process leaves it set until the job's next run ends.
+   */
+  runningSince?: string | null;
   updatedAt: string;
 }
 export const JOB_HEALTH = defineCollection<JobHealthDoc>({ name: 'job_health' });

@@ -1,14 +1,15 @@
 /**
- * After a deep rollback the sync starts every recompute at once (workflows/sync-chain.ts → fireWorkflows). The
- * token safety run reads the token stats the market run writes: it must assess tokens on the new chain's stats,
- * not on the abandoned chain's that are still there while the market run is in progress. The real registry's
+ * After a deep rollback, and at the tip of a first sync or a resync, the sync starts every recompute at once
+ * (workflows/sync-chain.ts → fireWorkflows). The token safety run reads the token stats the market run writes: it
+ * must assess tokens on the stats the market run is computing, not on those of the abandoned chain or of the
+ * backfill that are still there while it runs. The real registry's
  * bodies run on the embedded runner over an embedded store; the recompute activities are fakes that stand for the
  * documents they write ("stats of the abandoned chain" / "of the new chain").
  */
 import assert from 'node:assert/strict';
 import { createDerivedActivities } from '../../activities/derived/index.js';
 import { syncGate } from '../../api/sync-guard.js';
-import { DERIVED_RUNS, SYNC_HEALTH, SYNC_HEALTH_ID } from '../../mongo/collections/sync-state.js';
+import { DERIVED_RUNS, SYNC_HEALTH, SYNC_HEALTH_ID, readSyncHealth } from '../../mongo/collections/sync-state.js';
 import { RUNS } from '../../mongo/collections/runs.js';
 import { put, type Store } from '../../mongo/store.js';
 import { createRunner, type Runner } from '../../temporal/runner.js';
@@ -29,7 +30,7 @@ async function waitFor(what: string, probe: () => Promise<boolean>, ms = 20_000)
   }
 }
 
-describe('recomputes reading another recompute’s documents after a deep rollback', function () {
+describe('recomputes reading another recompute’s documents, at the tip and after a deep rollback', function () {
   this.timeout(60_000);
   let store: Store;
   let cleanup: () => Promise<void>;
@@ -114,13 +115,28 @@ describe('recomputes reading another recompute’s documents after a deep rollba
       for await (const _ of store.collection(RUNS).scan()) n++;
       return n === 2;
     });
-    await new Promise((r) => setTimeout(r, 300));
+    // Past the safety run's first look (2 s after its start): it still waits while the market run computes.
+    await new Promise((r) => setTimeout(r, 3_000));
     assert.deepEqual(assessedOn, [], 'safety did not assess tokens on the abandoned chain’s stats');
     release();
     await waitFor('the safety run', completed('recomputeSafety'));
     assert.deepEqual(assessedOn, ['stats of the new chain']);
     assert.equal((await store.collection(DERIVED_RUNS).get('recomputeSafety'))?.generation, 1);
     assert.equal(await syncGate({ store, ttlMs: 0 }).withheld('/mcp/tokens'), null);
+  });
+
+  it('at the tip of a first sync (no rollback), the safety run started with the market run waits for its stats', async () => {
+    const at = new Date().toISOString();
+    await store.write([
+      put(SYNC_HEALTH, { ...(await readSyncHealth(store))!, generation: 0, lastDeepRollback: null, updatedAt: at }),
+    ]);
+    const marketBusy = new Promise<void>((r) => (release = r));
+    const { assessedOn } = start({ tokenStats: () => marketBusy });
+    await new Promise((r) => setTimeout(r, 3_000));
+    assert.deepEqual(assessedOn, [], 'safety did not assess tokens on the backfill’s stats');
+    release();
+    await waitFor('the safety run', completed('recomputeSafety'));
+    assert.deepEqual(assessedOn, ['stats of the new chain']);
   });
 
   it('when the market run fails, the safety run still ends but its answers stay withheld', async () => {
