@@ -183,6 +183,8 @@ export function presentPool(p: PoolDoc, assets: AssetBook, stats: PoolStatsDoc |
     tokenB: assets.ref(p.tokenB),
     reserveA: scaleInteger(p.reserveARaw, assets.decimals(p.tokenA)),
     reserveB: scaleInteger(p.reserveBRaw, assets.decimals(p.tokenB)),
+    reserveARaw: p.reserveARaw,
+    reserveBRaw: p.reserveBRaw,
     tvlAda: tvl === null ? null : lovelaceToAda(String(tvl)),
     price: poolPrice(p, assets),
     feePercent: percent(p.feeAToB),

@@ -205,6 +205,8 @@ export const Pool = component('Pool', {
     'tokenB',
     'reserveA',
     'reserveB',
+    'reserveARaw',
+    'reserveBRaw',
     'tvlAda',
     'price',
     'feePercent',
@@ -223,6 +225,13 @@ export const Pool = component('Pool', {
     tokenB: AssetRef,
     reserveA: { type: 'number', description: 'Decimal-adjusted (whole ADA when tokenA is ADA).' },
     reserveB: { type: 'number', description: 'Decimal-adjusted.' },
+    reserveARaw: {
+      type: 'string',
+      pattern: '^[0-9]+$',
+      description:
+        'reserveA exact, in base units (lovelace when tokenA is ADA): a JSON number loses digits above 2^53 base units.',
+    },
+    reserveBRaw: { type: 'string', pattern: '^[0-9]+$', description: 'reserveB exact, in base units.' },
     tvlAda: adaOrNull(
       'Both sides valued in ADA: an ADA pool twice its ADA reserve; a token/token pool each side at its token’s ADA price (from the token’s price pool, as of the last stats run, about a minute), a side whose token has no ADA pool counted as much as the other; null when neither token has an ADA pool.',
     ),

@@ -141,6 +141,9 @@ describe('market REST: units, candles, trades, pools, overview, logos, errors', 
     assert.equal(p1.tokenA.ticker, 'ADA');
     assert.equal(p1.reserveA, 100_000);
     assert.equal(p1.reserveB, 2_000_000);
+    // Exact base units beside the decimal-adjusted figures (a JSON number loses digits above 2^53).
+    assert.equal(p1.reserveARaw, '100000000000', '100,000 ADA in lovelace');
+    assert.equal(p1.reserveBRaw, String(2_000_000n * 10n ** BigInt(p1.tokenB.decimals)));
     assert.equal(p1.price, 0.05, 'the token price equals its primary pool’s reserve ratio');
     assert.equal(p1.tvlAda, 200_000);
     assert.equal(p1.feePercent, 0.3);
