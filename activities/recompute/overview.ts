@@ -20,6 +20,12 @@ export const MOVERS_MIN_LIQUIDITY_ADA = 10_000;
 
 const byUnit = (a: TokenStatsDoc, b: TokenStatsDoc) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
 
+/**
+ * A pool's 24 h volume (whole ADA, at most 6 decimals: lovelace scaled) back in lovelace, so the sums are exact:
+ * added as binary floats, 0.1 + 0.2 ADA would show as 0.30000000000000004 ADA.
+ */
+const volumeLovelace = (s: PoolStatsDoc | undefined): bigint => BigInt(Math.round((s?.volume24h ?? 0) * 1_000_000));
+
 export function buildOverview(
   pools: readonly PoolDoc[],
   poolStats: ReadonlyMap<number, PoolStatsDoc>,
@@ -27,26 +33,32 @@ export function buildOverview(
   adaUsd: number | null,
   nowMs: number,
 ): MarketOverviewDoc {
-  const dexes = new Map<string, { volume: number; tvl: bigint; pools: number; txns: number }>();
+  const dexes = new Map<string, { volume: bigint; tvl: bigint; pools: number; txns: number }>();
   let tvl = 0n;
-  let volume = 0;
+  let volume = 0n;
   let txns = 0;
   for (const p of pools) {
     const s = poolStats.get(p.id);
     // Token/token pools too, valued through their tokens' ADA prices (POOL_STATS.tvlLovelace).
     const poolTvl = shownTvlLovelace(p, s ?? null) ?? 0n;
-    const d = dexes.get(p.dex) ?? { volume: 0, tvl: 0n, pools: 0, txns: 0 };
-    d.volume += s?.volume24h ?? 0;
+    const d = dexes.get(p.dex) ?? { volume: 0n, tvl: 0n, pools: 0, txns: 0 };
+    d.volume += volumeLovelace(s);
     d.tvl += poolTvl;
     d.pools++;
     d.txns += s?.txns24h ?? 0;
     dexes.set(p.dex, d);
     tvl += poolTvl;
-    volume += s?.volume24h ?? 0;
+    volume += volumeLovelace(s);
     txns += s?.txns24h ?? 0;
   }
   const dexList: DexOverview[] = [...dexes.entries()]
-    .map(([dex, d]) => ({ dex, volume24h: d.volume, tvlAda: lovelaceNumber(d.tvl), pools: d.pools, txns24h: d.txns }))
+    .map(([dex, d]) => ({
+      dex,
+      volume24h: lovelaceNumber(d.volume),
+      tvlAda: lovelaceNumber(d.tvl),
+      pools: d.pools,
+      txns24h: d.txns,
+    }))
     .sort((a, b) => b.volume24h - a.volume24h || b.tvlAda - a.tvlAda || (a.dex < b.dex ? -1 : 1));
 
   const movers = tokens.filter(
@@ -67,7 +79,7 @@ export function buildOverview(
   return {
     _id: MARKET_OVERVIEW_ID,
     adaUsd,
-    volume24h: volume,
+    volume24h: lovelaceNumber(volume),
     tvlAda: lovelaceNumber(tvl),
     txns24h: txns,
     dexes: dexList,

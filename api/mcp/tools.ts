@@ -979,7 +979,12 @@ const AS_OF_PROPS = {
     format: 'date-time',
     description: 'Time of the indexed chain tip block the answer reflects.',
   },
-  lagSeconds: { type: ['integer', 'null'], description: 'Seconds the index is behind the chain tip.' },
+  lagSeconds: {
+    type: ['integer', 'null'],
+    description:
+      'Seconds the index is behind the chain: the larger of (chain tip slot − indexed slot) and (now − time of the ' +
+      'indexed tip block); at the tip, the age of the newest block.',
+  },
 };
 
 /** Present only when the server cut lists to keep the result under ~20,000 tokens (api/mcp/fit.ts). */

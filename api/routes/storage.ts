@@ -1,8 +1,8 @@
 /**
  * Storage network (spec: Storage network and market): GET /storage-network/overview — Iagon's network-wide totals
  * and recent activity, the document of the `storage` recompute (activities/storage/, every 60 s; `computedAt`
- * says when); its IAG market figures are read afresh from the token stats of the market recompute. Before its first run the answer carries the market and supply figures read now and says the staking
- * figures are not computed yet.
+ * says when); its IAG market figures are read afresh from the token stats of the market recompute. Before its first run the answer
+ * is 503 with Retry-After (api/read/storage.ts): no figure is computed on the request path.
  */
 import Router from '@koa/router';
 import type { ApiDeps } from '../deps.js';

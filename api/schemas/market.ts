@@ -579,7 +579,13 @@ export const MarketOverviewResponse = component('MarketOverview', {
       type: 'object',
       required: ['lagSeconds', 'height', 'tipHeight'],
       properties: {
-        lagSeconds: { type: ['integer', 'null'], description: 'Seconds between the chain tip and the indexed tip.' },
+        lagSeconds: {
+          type: ['integer', 'null'],
+          description:
+            'Seconds the index is behind the chain: the larger of (chain tip slot − indexed slot) and (now − time of ' +
+            'the indexed tip block). At the tip it is the age of the newest block, so it is above 0 when height ' +
+            'equals tipHeight.',
+        },
         height: { type: ['integer', 'null'], description: 'Indexed tip height.' },
         tipHeight: { type: ['integer', 'null'], description: 'Chain tip height last reported by the source.' },
       },

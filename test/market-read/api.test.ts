@@ -7,7 +7,7 @@ import { importRegistry } from '../../activities/registry/import.js';
 import { TOKENS, TOKEN_META } from '../../mongo/collections/market.js';
 import { put } from '../../mongo/store.js';
 import { startTestApi, type TestApi } from '../api/seed.js';
-import { DAY, MIN, NOW_MS, NOW_SEC, USDM, token } from './seed.js';
+import { DAY, MIN, NOW_MS, NOW_SEC, TIP_HEIGHT, USDM, checkpointOps, token } from './seed.js';
 import { OTHER, XTK, seedScenario } from './scenario.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
@@ -427,6 +427,37 @@ describe('market overview while a market recompute is half-written', () => {
       assert.notEqual(done.updatedAt, first.updatedAt);
       for (const row of [...done.topGainers, ...done.topLosers, ...done.trending] as Json[])
         assert.ok(row.stats.updatedAt <= done.updatedAt, row.asset.unit);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+describe('market overview sync lag once the index is at the chain tip', () => {
+  it('sync.lagSeconds is the age of the newest block, and the published description says so', async () => {
+    // The index holds the chain tip (the source reports the same slot), whose block was made 90 s before now: the
+    // overview shows height = tipHeight with a lag of 90 s, which "seconds between the chain tip and the indexed
+    // tip" (0 here) would leave an agent unable to read.
+    const api = await startTestApi(
+      async (store) => {
+        await seedScenario(store);
+        await store.write(checkpointOps(0));
+        const acts = createRecomputeActivities({ store, now: () => NOW_MS });
+        await acts.recomputeTokenStats();
+        await acts.recomputeRankings();
+        await acts.recomputeMarketOverview();
+      },
+      { now: () => NOW_MS + 90_000 },
+    );
+    try {
+      const o = (await api.get('/api/v1/market/overview')).body as Json;
+      assert.equal(o.sync.lagSeconds, 90);
+      assert.equal(o.sync.height, TIP_HEIGHT);
+      const spec = (await api.get('/api/v1/openapi.json')).body as Json;
+      const body = spec.paths['/market/overview'].get.responses['200'].content['application/json'].schema;
+      const lag = body.properties.sync.properties.lagSeconds;
+      assert.match(lag.description, /now − time of the indexed tip block/);
+      assert.match(lag.description, /age of the newest block/);
     } finally {
       await api.close();
     }

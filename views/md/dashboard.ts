@@ -31,6 +31,7 @@ export function renderDashboard(ctx: ViewContext, d: Dashboard): string {
     computedLine('Figures', d.market.updatedAt),
     marketSummary(d.market),
     '## Top tokens',
+    'By market cap and liquidity combined (their geometric mean).',
     computedLine('Figures', d.tokens.updatedAt),
     tokenTable(ctx, d.tokens.items),
     `More: ${link('all tokens', md(ctx, '/tokens'))} · ${link('market overview', md(ctx, '/market'))}`,

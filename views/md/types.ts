@@ -5,7 +5,10 @@
 export interface Freshness {
   /** ISO time of the indexed tip block; null before the first block. */
   asOf: string | null;
-  /** Seconds between the chain tip and the indexed tip (the market overview's sync.lagSeconds). */
+  /**
+   * Seconds the index is behind the chain: max(tip − indexed, now − time of the indexed tip block) (the market
+   * overview's sync.lagSeconds, cardano/sync-lag.ts).
+   */
   lagSeconds: number | null;
   height: number | null;
   tipHeight: number | null;
