@@ -114,9 +114,12 @@ describe('ops retry of a resync run that failed part-way', function () {
     assert.equal(await checkpoint(), 300);
     assert.equal((await readSyncHealth(store))?.generation, generation, 'no second resync generation');
 
-    // A new request is a new resync: the store is cleared and rebuilt from origin.
+    // A new request is a new resync: the store is cleared and rebuilt from origin. Queued with the runner stopped,
+    // so it is not picked up before it is made to stop at the tip (it would follow the tip forever).
+    await runner!.stop();
     const again = await embeddedSyncRun(store, { resync: true, sliceBlocks: 100 }, Date.now() + 1_000);
     await stoppingAtTip(again);
+    startRunner();
     assert.equal((await finished(again)).status, 'completed');
     assert.deepEqual(source.slices, [100, 200, 300, 100, 200, 300]);
   });
