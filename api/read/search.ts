@@ -130,12 +130,13 @@ async function identifierHits(store: Store, raw: string): Promise<SearchHit[]> {
   }
   if (/^\$[^\s]+$/.test(q)) {
     const h = await store.collection(HANDLES).get(q.slice(1).toLowerCase());
-    if (h)
+    // Only a held handle: resolve_handle answers "not found" for one whose holder is unknown (address null).
+    if (h?.address)
       hits.push({
         kind: 'handle',
         id: h._id,
         label: `$${h._id}`,
-        detail: h.address ? `held at ${h.address.slice(0, 20)}…` : 'not held',
+        detail: `held at ${h.address.slice(0, 20)}…`,
         tool: 'resolve_handle',
         arguments: { handle: `$${h._id}` },
       });
