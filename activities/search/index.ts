@@ -185,11 +185,14 @@ export async function searchEntities(store: Store): Promise<SearchEntity[]> {
 
   const handles = await collect<HandleDoc>(store, HANDLES);
   for (const h of handles) {
+    // A handle whose holder is unknown (only its (100) token seen in the indexed range) is no hit: resolve_handle,
+    // the tool its hit names, answers "not found" for it (mongo/collections/handles-read.ts).
+    if (h.address === null) continue;
     entities.push({
       kind: 'handle',
       id: h._id,
       label: `$${h._id}`,
-      detail: h.address ? `held at ${h.address.slice(0, 20)}…` : 'not held',
+      detail: `held at ${h.address.slice(0, 20)}…`,
       weight: 0,
       terms: termsOf(h._id),
     });

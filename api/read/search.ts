@@ -4,12 +4,12 @@
  * to call next and the arguments to pass.
  *
  * Names, tickers and ids of tokens, pools, collections, stake pools and handles come from the `search_terms` index
- * (rebuilt every minute by activities/search/): a prefix scan of one index. Exact identifiers of transactions,
+ * (rebuilt every minute by activities/search/): a prefix scan of one index per entity kind. Exact identifiers of transactions,
  * blocks (hash or height), addresses (addr1…, stake1…) and epochs are point reads of the chain documents. No
  * collection is scanned on the request path.
  *
  * Order: exact matches (the whole term, or an identifier) first, then prefix matches by weight (liquidity or
- * stake in ADA, all-time volume), then by label.
+ * stake in ADA, all-time volume), then by label; a query written `$name…` puts handle hits first.
  */
 import { parseAddress } from '../../cardano/address.js';
 import {
@@ -59,6 +59,9 @@ const NEXT: Record<SearchTermDoc['kind'], (id: string) => [string, Record<string
   stake_pool: (id) => ['get_stake_pool', { poolId: id }],
   handle: (id) => ['resolve_handle', { handle: `$${id}` }],
 };
+
+/** The kinds the search index holds terms of, each scanned on its own. */
+const TERM_KINDS = Object.keys(NEXT) as SearchTermDoc['kind'][];
 
 const fromTerm = (d: SearchTermDoc): SearchHit => {
   const [tool, args] = NEXT[d.kind](d.id);
@@ -127,12 +130,13 @@ async function identifierHits(store: Store, raw: string): Promise<SearchHit[]> {
   }
   if (/^\$[^\s]+$/.test(q)) {
     const h = await store.collection(HANDLES).get(q.slice(1).toLowerCase());
-    if (h)
+    // Only a held handle: resolve_handle answers "not found" for one whose holder is unknown (address null).
+    if (h?.address)
       hits.push({
         kind: 'handle',
         id: h._id,
         label: `$${h._id}`,
-        detail: h.address ? `held at ${h.address.slice(0, 20)}…` : 'not held',
+        detail: `held at ${h.address.slice(0, 20)}…`,
         tool: 'resolve_handle',
         arguments: { handle: `$${h._id}` },
       });
@@ -197,14 +201,25 @@ export async function search(deps: { store: Store }, input: { query: string; lim
   const seen = new Set(exact.map((h) => `${h.kind}|${h.id}`));
   const hits = [...exact];
   if (term) {
-    // Every term that starts with `term`: both stores order strings by code point (UTF-8 bytes), so the bound is the
+    // Every term that starts with `term`, per kind (an entity kind's own budget of 500 terms: the handles sharing a
+    // prefix cannot crowd out the tokens). Both stores order strings by code point (UTF-8 bytes), so the bound is the
     // highest code point, U+10FFFF; U+FFFF left out every term whose next character is outside the BMP ("hosky🐶").
-    const docs = await store
-      .collection(SEARCH_TERMS)
-      .find('byTerm', { gte: term, lt: `${term}\u{10ffff}`, limit: 500 });
+    const perKind = await Promise.all(
+      TERM_KINDS.map((kind) =>
+        store
+          .collection(SEARCH_TERMS)
+          .find('byKindTerm', { eq: [kind], gte: term, lt: `${term}\u{10ffff}`, limit: 500 }),
+      ),
+    );
+    // "$name" says the caller means a handle: handles first, then the other kinds as usual.
+    const handleFirst = query.startsWith('$');
+    const docs = perKind.flat();
     docs.sort(
       (a, b) =>
-        Number(b.term === term) - Number(a.term === term) || b.weight - a.weight || a.label.localeCompare(b.label),
+        (handleFirst ? Number(b.kind === 'handle') - Number(a.kind === 'handle') : 0) ||
+        Number(b.term === term) - Number(a.term === term) ||
+        b.weight - a.weight ||
+        a.label.localeCompare(b.label),
     );
     for (const d of docs) {
       const key = `${d.kind}|${d.id}`;

@@ -10,7 +10,7 @@ export const normaliseTerm = (s: string): string => s.normalize('NFKC').toLowerC
 
 export type SearchKind = 'token' | 'pool' | 'nft_collection' | 'stake_pool' | 'handle';
 
-/** One search term of one entity: a name, ticker or identifier, lower-cased, for prefix scans over `byTerm`. */
+/** One search term of one entity: a name, ticker or identifier, lower-cased, for prefix scans over `byKindTerm`. */
 export interface SearchTermDoc {
   /** `${kind}|${id}|${n}`: one document per term of an entity. */
   _id: string;
@@ -28,7 +28,9 @@ export interface SearchTermDoc {
 }
 export const SEARCH_TERMS = defineCollection<SearchTermDoc>({
   name: 'search_terms',
-  indexes: [{ name: 'byTerm', fields: ['term'] }],
+  // Prefix scans per kind: mainnet has over a million handles, so one scan over all kinds could end inside the
+  // handles sharing a prefix before reaching the token, pool or stake pool the query names (api/read/search.ts).
+  indexes: [{ name: 'byKindTerm', fields: ['kind', 'term'] }],
 });
 
 export type RiskLevel = 'low' | 'medium' | 'high';

@@ -17,9 +17,12 @@ import {
 } from '../../mongo/collections/handles-read.js';
 import { enterpriseAddress, stakeAddressOf } from '../../cardano/address.js';
 import { HANDLES } from '../../mongo/collections/handles.js';
+import { createSearchActivities } from '../../activities/search/index.js';
+import { search } from '../../api/read/search.js';
 import { startFakeOgmios } from '../chain/fake-ogmios.js';
 import { realBlock, realTx } from '../dex/fixtures.js';
 import { syncWith } from '../holders/sync-holders.js';
+import { put } from '../../mongo/store.js';
 import { tempStore } from '../sync/helpers.js';
 
 const SYSTEM_START = Date.UTC(2017, 8, 23, 21, 44, 51);
@@ -130,6 +133,40 @@ describe('handles extension on real mainnet blocks', function () {
       // The eight legacy handles block 11322286 tx 35 moves to one wallet are indexed too.
       const eventbrite = await resolveStoredHandle(t.store, '$eventbrite.ca');
       assert.equal(eventbrite?.address, realTx(11322286, 35).outputs.find((o) => o.value[HANDLE_POLICY])?.address);
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it('search names no handle whose holder is unknown: resolve_handle would answer "not found" for it', async () => {
+    // Block 11322286 tx 57 moves b-263-54's (100) reference token (a new datum) with its (222) token. Kept alone (the
+    // (222) token minted and last moved before the indexed range, as on a sync started after it), the index knows
+    // the handle's datum and not who holds it. Tx 35 moves the legacy handle eventbrite.ca (holder known).
+    const block = realBlock(11322286);
+    const docs = blockHandleEvents(block)
+      .filter(
+        (e) => (e.asset.handle === 'b-263-54' && e.asset.role === 'reference') || e.asset.handle === 'eventbrite.ca',
+      )
+      .map((e) => applyHandleEvent(null, e, block.slot ?? 0)!);
+    const t = await tempStore();
+    try {
+      await t.store.write(docs.map((d) => put(HANDLES, d)));
+      assert.equal((await t.store.collection(HANDLES).get('b-263-54'))?.address, null);
+      assert.equal(await resolveStoredHandle(t.store, '$b-263-54'), null, 'GET /handles/$b-263-54 answers 404');
+      await createSearchActivities({ store: t.store }).recomputeSearchIndex();
+      for (const query of ['b-263', 'b-263-54', '$b-263-54'])
+        assert.deepEqual(
+          (await search({ store: t.store }, { query, limit: 50 })).hits.filter((h) => h.kind === 'handle'),
+          [],
+          query,
+        );
+      // The legacy handles tx 35 moves (their holder is known) stay hits, each naming a handle that resolves.
+      const hits = (await search({ store: t.store }, { query: 'eventbrite', limit: 50 })).hits;
+      assert.deepEqual(
+        hits.map((h) => [h.kind, h.tool, h.arguments]),
+        [['handle', 'resolve_handle', { handle: '$eventbrite.ca' }]],
+      );
+      assert.ok(await resolveStoredHandle(t.store, '$eventbrite.ca'));
     } finally {
       await t.cleanup();
     }

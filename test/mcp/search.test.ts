@@ -19,6 +19,7 @@ import {
   normaliseTerm,
   type BlockDoc,
   type PoolDoc,
+  type SearchTermDoc,
 } from '../../mongo/collections/index.js';
 import { put } from '../../mongo/store.js';
 import { tempStore } from '../sync/helpers.js';
@@ -219,6 +220,65 @@ describe('search: prefix scans over names with characters outside the BMP', () =
       const { hits } = await search({ store: t.store }, { query: 'hosky', limit: 50 });
       assert.deepEqual(hits.map((h) => h.label).sort(), ['HOSKY Token', 'HOSKY🐶']);
       assert.deepEqual((await search({ store: t.store }, { query: '🐶', limit: 50 })).hits, []);
+    } finally {
+      await t.cleanup();
+    }
+  });
+});
+
+describe('search: ranking when many terms share a prefix', () => {
+  /** A search term document as the search recompute writes it (activities/search/index.ts entityDocs). */
+  const term = (kind: SearchTermDoc['kind'], id: string, name: string, weight: number, n = 0) =>
+    put(SEARCH_TERMS, {
+      _id: `${kind}|${id}|${n}`,
+      term: normaliseTerm(name),
+      kind,
+      id,
+      label: kind === 'handle' ? `$${name}` : name,
+      detail: null,
+      weight,
+    });
+
+  it('a token is found by its ticker prefix although more than 500 handles start with the same letters', async () => {
+    // Mainnet holds over a million handles; "agi0" … "agi599" sort before "agix", so one prefix scan of 500 terms
+    // over all kinds ended in handles and the AGIX token (the only token, most weight) was no hit at all.
+    const t = await tempStore();
+    try {
+      const handles = Array.from({ length: 600 }, (_, i) => `agi${i}`);
+      const agix = 'f'.repeat(56) + '41474958';
+      await t.store.write([
+        ...handles.map((h) => term('handle', h, h, 0)),
+        term('token', agix, 'AGIX', 589_114),
+        term('token', agix, 'SingularityNet AGIX Token', 589_114, 1),
+      ]);
+      const { hits } = await search({ store: t.store }, { query: 'agi', limit: 10 });
+      assert.equal(hits.length, 10);
+      assert.deepEqual(
+        [hits[0]?.kind, hits[0]?.id, hits[0]?.tool],
+        ['token', agix, 'get_token'],
+        hits.map((h) => h.label).join(', '),
+      );
+      assert.ok(hits.slice(1).every((h) => h.kind === 'handle'));
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it('"$name…" ranks handles first: "$fjord" finds the handle $fjord2473 before the stake pool ticker FJORD', async () => {
+    const t = await tempStore();
+    try {
+      const pool = 'pool16hgexh7wpdux0v5tze8shcry0lvxpspanac0qur3ed222cwy6gf';
+      await t.store.write([
+        term('stake_pool', pool, 'FJORD', 6_948_091),
+        term('stake_pool', pool, 'Fjord Stake Pool', 6_948_091, 1),
+        term('handle', 'fjord2473', 'fjord2473', 0),
+      ]);
+      const kinds = async (query: string) =>
+        (await search({ store: t.store }, { query, limit: 10 })).hits.map((h) => `${h.kind} ${h.id}`);
+      assert.deepEqual(await kinds('$fjord'), ['handle fjord2473', `stake_pool ${pool}`]);
+      assert.deepEqual(await kinds('$FJORD'), ['handle fjord2473', `stake_pool ${pool}`]);
+      // Without "$" the exact ticker comes first, as before.
+      assert.deepEqual(await kinds('fjord'), [`stake_pool ${pool}`, 'handle fjord2473']);
     } finally {
       await t.cleanup();
     }

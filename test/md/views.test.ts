@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { parseAddress, stakeAddressOf } from '../../cardano/address.js';
 import { handleOfAsset } from '../../cardano/handles.js';
 import { dexTokens } from '../../devnet/activity/dex-tokens.js';
 import { HANDLE_POLICY } from '../../devnet/activity/handles.js';
@@ -369,6 +370,34 @@ describe('Markdown views on a devnet-synced store', function () {
     assert.ok(rest.handles.includes(`$${found.handle}`), rest.handles.join(', '));
     assert.ok(view.text.includes(` · handles ${rest.handles.join(', ')}`), view.text.slice(0, 600));
     assert.ok(!view.text.includes('$$'), view.text.slice(0, 600));
+  });
+
+  it('the wallet view names a handle as the chain writes it: $Name and sub@root (no "$") both head it as $name', async () => {
+    // Oracle: the devnet ledger's handle tokens (names are lowercase on chain) and the addresses holding them.
+    const held: { handle: string; address: string }[] = [];
+    for (const u of s.devnet.ledger.utxos.values())
+      for (const name of Object.keys(u.value.assets[HANDLE_POLICY] ?? {})) {
+        const a = handleOfAsset(HANDLE_POLICY + name);
+        if (a?.role === 'holder') held.push({ handle: a.handle, address: u.address });
+      }
+    const root = held.find((h) => !h.handle.includes('@') && /[a-z]/.test(h.handle));
+    const sub = held.find((h) => h.handle.includes('@'));
+    assert.ok(root && sub, `the devnet has minted a root handle and an NFT subhandle: ${held.map((h) => h.handle)}`);
+    for (const [asked, h] of [
+      [`$${root.handle.toUpperCase()}`, root],
+      [sub.handle, sub],
+    ] as const) {
+      const view = await get(`/api/md/wallet/${encodeURIComponent(asked)}`);
+      assert.equal(view.status, 200, view.text);
+      // The wallet a handle names: its holder's stake key (all its addresses), or the address without one.
+      const wallet = stakeAddressOf(h.address) ?? h.address;
+      assert.ok(view.text.startsWith(`# Wallet $${h.handle}\n`), view.text.slice(0, 200));
+      assert.ok(view.text.includes(`$${h.handle} (${wallet}`), view.text.slice(0, 400));
+      if (asked.startsWith('$')) assert.ok(!view.text.includes(asked), view.text.slice(0, 400));
+      // A handle at a script (the devnet lists one at a marketplace script) is said to be held by one.
+      const script = parseAddress(h.address).paymentScript;
+      assert.equal(view.text.includes('a script holds the handle'), script, view.text.slice(0, 400));
+    }
   });
 
   it('the token table takes sort and a limit of 1–100', async () => {

@@ -162,6 +162,8 @@ export interface Wallet {
   handles: string[];
   /** How many handles the wallet holds: `handles` is the first 100 by name. */
   handlesTotal: number;
+  /** The handle the wallet was asked for (REST's HandleRef), absent when it was asked for by address. */
+  handle?: { name: string; script: boolean };
 }
 
 export interface NftSale {

@@ -26,11 +26,16 @@ const handlesLine = (w: Wallet): string =>
     : '';
 
 export function renderWallet(ctx: ViewContext, w: Wallet, trades: TradePage, requested: string): string {
-  const who = requested.startsWith('$') ? `${requested} (${w.address})` : w.address;
+  // A handle as the chain writes it ($name, lowercase), however it was asked for ($Name, sub@root without "$"); one a
+  // script holds (a marketplace listing, a multisig) makes this the script's holdings, not a person's wallet.
+  const handle = w.handle;
+  const who = handle
+    ? `${handle.name} (${w.address})${handle.script ? ' · a script holds the handle (e.g. a marketplace listing)' : ''}`
+    : w.address;
   return join(
     head(
       ctx,
-      `Wallet ${requested}`,
+      `Wallet ${handle?.name ?? requested}`,
       `${who}${w.stakeAddress && w.stakeAddress !== w.address ? ` · stake key ${w.stakeAddress}` : ''}${w.addresses > 1 ? ` · ${w.addresses} addresses combined${w.complete ? '' : ' (bounded: not every address summed)'}` : ''}${handlesLine(w)}`,
     ),
     table(
