@@ -27,6 +27,12 @@ export const StakePoolsQuery: ObjectSchema = {
 
 const fraction = (description: string): JsonSchema => ({ type: 'number', description });
 const nullableFraction = (description: string): JsonSchema => ({ type: ['number', 'null'], description });
+/** An exact lovelace amount as a decimal string (beside its whole-ADA number), or null. */
+const nullableLovelace = (description: string): JsonSchema => ({
+  type: ['string', 'null'],
+  pattern: '^[0-9]+$',
+  description,
+});
 const ROA =
   'Estimated yearly return for delegators, fraction (an estimate: the Shelley rewards model at the live stake ' +
   "with ideal performance and the latest epoch reward pot; 0 when the owners' live stake is below the pledge, " +
@@ -86,22 +92,14 @@ export const StakePoolDetailResponse = component('StakePoolDetail', {
       type: ['number', 'null'],
       description: 'Stake of the epoch snapshot, whole ADA; null when unknown.',
     },
-    activeStakeLovelace: {
-      type: ['string', 'null'],
-      pattern: '^[0-9]+$',
-      description: 'activeStake, exact lovelace; null when unknown.',
-    },
+    activeStakeLovelace: nullableLovelace('activeStake, exact lovelace; null when unknown.'),
     ownerStake: {
       type: ['number', 'null'],
       description:
         "The owners' live stake delegated to the pool, whole ADA (what the ledger's reward rule compares with the " +
         'pledge); null when unknown.',
     },
-    ownerStakeLovelace: {
-      type: ['string', 'null'],
-      pattern: '^[0-9]+$',
-      description: 'ownerStake, exact lovelace; null when unknown.',
-    },
+    ownerStakeLovelace: nullableLovelace('ownerStake, exact lovelace; null when unknown.'),
     pledgeMet: {
       type: ['boolean', 'null'],
       description:
@@ -186,11 +184,9 @@ export const StakePoolDetailResponse = component('StakePoolDetail', {
             "Σ of the delegators' unwithdrawn rewards, whole ADA; null when the ledger was not asked. Live stake = " +
             'delegatedStake + delegatedRewards.',
         },
-        delegatedRewardsLovelace: {
-          type: ['string', 'null'],
-          pattern: '^[0-9]+$',
-          description: 'delegatedRewards, exact lovelace (liveStakeLovelace = delegatedStakeLovelace + this).',
-        },
+        delegatedRewardsLovelace: nullableLovelace(
+          'delegatedRewards, exact lovelace (liveStakeLovelace = delegatedStakeLovelace + this).',
+        ),
         top: {
           type: 'array',
           description: 'Largest delegators by live stake (address balances + unwithdrawn rewards; at most 20).',
