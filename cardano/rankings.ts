@@ -233,7 +233,8 @@ export function appliedFloors(
 
 /** Entries of a stored list after floors and search, in the requested direction. */
 export function readRanking(entries: readonly RankEntry[], list: string, order: Order, f: RankingFilters): RankEntry[] {
-  const q = f.q?.trim().toLowerCase() || null;
+  // Compatibility forms folded as the stored text is (token-stats `search`): full-width ＩＡＧ finds IAG.
+  const q = f.q?.trim().normalize('NFKC').toLowerCase() || null;
   const kept = entries.filter(
     (e) =>
       (f.minLiquidity === null || (e.liquidityAda !== null && e.liquidityAda >= f.minLiquidity)) &&

@@ -165,7 +165,8 @@ export function computeTokenStats(input: TokenInputs, ctx: MarketContext): Token
     primaryPoolId: primary?.id ?? token.primaryPoolId,
     fdvAda,
     holdersCapped: false,
-    search: [meta.unit, meta.ticker, meta.name].filter(Boolean).join(' ').toLowerCase(),
+    // NFKC as the query is (cardano/rankings.ts readRanking): a name written in full-width or ligature forms is found.
+    search: [meta.unit, meta.ticker, meta.name].filter(Boolean).join(' ').normalize('NFKC').toLowerCase(),
   };
 }
 

@@ -176,6 +176,15 @@ describe('market REST: units, candles, trades, pools, overview, logos, errors', 
     assert.equal(usdm.asset.ticker, 'USDM', 'registry metadata');
     assert.equal(usdm.asset.logoUrl, `http://api.test/api/v1/assets/${USDM}/logo`);
     assert.match(usdm.asset.logo, /^data:image\/png;base64,/);
+    // The text filter folds compatibility forms as the search tool does: full-width "ｘＴｋ" is XTK.
+    for (const q of ['xtk', 'ｘＴｋ'])
+      assert.deepEqual(
+        (await get(`/tokens?sort=volume&minLiquidity=0&q=${encodeURIComponent(q)}`)).items.map(
+          (i: Json) => i.asset.unit,
+        ),
+        [XTK],
+        q,
+      );
     const u = await get('/tokens?sort=volume&logos=url');
     const again = (u.items as Json[]).find((i) => i.asset.unit === USDM);
     assert.equal(again?.asset.logo, again?.asset.logoUrl);
