@@ -953,7 +953,8 @@ export const TOOL_SET: readonly Tool[] = [
       'Resolve an ADA Handle ($name, or sub@root for a subhandle) to the address holding it, its stake address and whether a script holds it.',
     inputSchema: input({ handle: str('$name, name or sub@root.', { minLength: 1, maxLength: 80 }) }, ['handle']),
     outputSchema: restOut('getHandle'),
-    run: (deps, args) => get(deps, 'getHandle', { handle: String(args.handle) }),
+    // Spaces around a pasted handle are no part of it (search takes the same text trimmed).
+    run: (deps, args) => get(deps, 'getHandle', { handle: String(args.handle).trim() }),
   },
   {
     name: 'get_news',

@@ -536,6 +536,11 @@ describe('MCP tools through the official client on the devnet', function () {
       assert.equal(pool.hits[0].tool, 'get_stake_pool');
       const handle = await call('search', { query: `$${s.handle}` });
       assert.deepEqual(handle.hits[0].arguments, { handle: `$${s.handle}` });
+      // A handle pasted with spaces around it (search takes it so) resolves as written without them.
+      assert.deepEqual(
+        await call('resolve_handle', { handle: ` $${s.handle} ` }),
+        await call('resolve_handle', { handle: `$${s.handle}` }),
+      );
     });
 
     it('get_transaction: net changes balance to minus the fee, carries its swap and its NFT sale', async () => {
