@@ -43,6 +43,11 @@ export interface RouteDef {
   etag?: boolean;
   /** Media type of the 200 answer when it is not JSON (the logo image: `image/*`). */
   contentType?: string;
+  /**
+   * For a path parameter that failed validation, a sentence naming the form the route takes when the value given is
+   * recognisably another form of the same thing (a stake pool's key hash for its pool1… id), or null.
+   */
+  paramHints?: Readonly<Record<string, (raw: string) => string | null>>;
 }
 
 export interface RouteSpec<P extends object = object, Q extends object = object> extends RouteDef {
@@ -99,6 +104,12 @@ export function defineRoute<P extends object = Record<string, never>, Q extends 
         problems.push(...bad.values());
       };
       check(numericPath, checkParams, params, rawParams, p);
+      for (const [name, hint] of Object.entries(def.paramHints ?? {})) {
+        const raw = rawParams[name];
+        const i = problems.findIndex((m) => m.startsWith(`invalid parameter ${name}:`));
+        const extra = i >= 0 && raw !== undefined ? hint(raw) : null;
+        if (extra) problems[i] = `${problems[i]}; ${extra}`;
+      }
       check(numericQuery, checkQuery, query, rawQuery, q);
       if (problems.length) throw new BadRequestError(problems.join('; '));
       return { params: p as P, query: q as Q & CommonQuery };

@@ -3,6 +3,7 @@
  * stake_pools documents of the staking recompute (every 5 minutes; `computedAt` says when).
  */
 import Router from '@koa/router';
+import { poolIdFromHash } from '../../cardano/address.js';
 import type { ApiDeps } from '../deps.js';
 import { defineRoute, register, type AnyRouteSpec, type CommonQuery, type RestModule } from '../route.js';
 import {
@@ -31,8 +32,19 @@ export const stakingRoutes = {
     tags: TAGS,
     params: StakePoolIdParams,
     response: StakePoolDetailResponse,
+    paramHints: { id: stakePoolIdHint },
   }),
 } satisfies Record<string, AnyRouteSpec>;
+
+/**
+ * What to send instead of a pool id in another form: the pool's 28-byte key hash (56 hex, as explorers and the
+ * ledger show it) is its pool1… id; a pool1… id in capitals is the same id in lowercase (bech32 is one case).
+ */
+export function stakePoolIdHint(raw: string): string | null {
+  if (/^[0-9a-fA-F]{56}$/.test(raw)) return `this key hash is stake pool ${poolIdFromHash(raw.toLowerCase())}`;
+  if (/^pool1[0-9a-z]+$/i.test(raw) && raw !== raw.toLowerCase()) return `write it in lowercase: ${raw.toLowerCase()}`;
+  return null;
+}
 
 export function stakingRouter(deps: ApiDeps): Router {
   const router = new Router();

@@ -299,6 +299,20 @@ describe('stake pools', () => {
       const r = await api.get(`/api/v1/staking/pools/${poolIdFromHash('ab'.repeat(28))}`);
       assert.equal(r.status, 404);
     });
+
+    it('a pool id in another form is refused with the pool1… id to send instead', async () => {
+      // The key hash as the detail answer (and explorers) show it, and the id in capitals.
+      const { hash } = (await api.get(`/api/v1/staking/pools/${POOLS[0]}`)).body as Json;
+      for (const [given, hint] of [
+        [hash as string, `this key hash is stake pool ${POOLS[0]}`],
+        [(hash as string).toUpperCase(), `this key hash is stake pool ${POOLS[0]}`],
+        [POOLS[0]!.toUpperCase(), `write it in lowercase: ${POOLS[0]}`],
+      ] as const) {
+        const r = await api.get(`/api/v1/staking/pools/${given}`);
+        assert.equal(r.status, 400, given);
+        assert.equal((r.body as Json).error, `invalid parameter id: must be a bech32 pool id (pool1…); ${hint}`);
+      }
+    });
   });
   describe("a pool whose owners' live stake is below its pledge", () => {
     // Mainnet-like ledger answers (k = 500, a0 = 0, circulation 30 B ADA, pot R = 13 M ADA, 5-day epochs: 73 a
