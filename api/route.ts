@@ -92,6 +92,7 @@ export function defineRoute<P extends object = Record<string, never>, Q extends 
         schema: ObjectSchema,
         raw: Record<string, unknown>,
         v: unknown,
+        hints: RouteDef['paramHints'] = {},
       ) => {
         const bad = numericTextProblems(numeric, raw);
         // `?a=1&a=2` arrives as a list; ajv would say `must be string` or that 1 is out of range. A parameter the
@@ -101,15 +102,13 @@ export function defineRoute<P extends object = Record<string, never>, Q extends 
             bad.set(name, `invalid parameter ${name}: given more than once (send it once)`);
         if (!validate(v))
           for (const [name, what] of describeErrorMap(validate.errors)) if (!bad.has(name)) bad.set(name, what);
-        problems.push(...bad.values());
+        for (const [name, what] of bad) {
+          const given = raw[name];
+          const extra = typeof given === 'string' ? hints[name]?.(given) : null;
+          problems.push(extra ? `${what}; ${extra}` : what);
+        }
       };
-      check(numericPath, checkParams, params, rawParams, p);
-      for (const [name, hint] of Object.entries(def.paramHints ?? {})) {
-        const raw = rawParams[name];
-        const i = problems.findIndex((m) => m.startsWith(`invalid parameter ${name}:`));
-        const extra = i >= 0 && raw !== undefined ? hint(raw) : null;
-        if (extra) problems[i] = `${problems[i]}; ${extra}`;
-      }
+      check(numericPath, checkParams, params, rawParams, p, def.paramHints);
       check(numericQuery, checkQuery, query, rawQuery, q);
       if (problems.length) throw new BadRequestError(problems.join('; '));
       return { params: p as P, query: q as Q & CommonQuery };
