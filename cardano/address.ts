@@ -179,6 +179,9 @@ export function poolIdFromVkey(vkeyHex: string): string {
 export function poolIdFromHash(hashHex: string): string {
   return bech32.encode('pool', bech32.toWords(hex.decode(hashHex)));
 }
+/** A stake pool id as a user may give it: pool1… as given, a 56-hex key hash (any case) as its bech32 pool1… id. */
+export const bech32PoolId = (id: string): string =>
+  /^[0-9a-fA-F]{56}$/.test(id) ? poolIdFromHash(id.toLowerCase()) : id;
 export function poolHashFromId(poolId: string): string {
   const d = bech32.decode(poolId as `${string}1${string}`);
   if (d.prefix !== 'pool') throw new AddressError('not a pool id (pool1…)');

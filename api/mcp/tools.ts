@@ -9,7 +9,7 @@
  * carries `asOf` (ISO time of the indexed tip block) and `lagSeconds` (chain tip − indexed tip), added by the
  * server (api/mcp/server.ts) to every result.
  */
-import { poolIdFromHash } from '../../cardano/address.js';
+import { bech32PoolId } from '../../cardano/address.js';
 import { BadRequestError } from '../errors.js';
 import type { ApiDeps } from '../deps.js';
 import { rarityOf } from '../read/nft-rarity.js';
@@ -384,10 +384,6 @@ export function netChanges(tx: {
     return [{ address, ada: Number(e.lovelace) / 1e6, lovelace: e.lovelace.toString(), assets }];
   });
 }
-
-/** A stake pool id as REST takes it: pool1… as given, a 56-hex key hash as its bech32 pool1… id. */
-export const bech32PoolId = (id: string): string =>
-  /^[0-9a-fA-F]{56}$/.test(id) ? poolIdFromHash(id.toLowerCase()) : id;
 
 /** The tools with their implementations, in list order. */
 export const TOOL_SET: readonly Tool[] = [

@@ -3,7 +3,7 @@
  * stake_pools documents of the staking recompute (every 5 minutes; `computedAt` says when).
  */
 import Router from '@koa/router';
-import { poolIdFromHash } from '../../cardano/address.js';
+import { bech32PoolId } from '../../cardano/address.js';
 import type { ApiDeps } from '../deps.js';
 import { defineRoute, register, type AnyRouteSpec, type CommonQuery, type RestModule } from '../route.js';
 import {
@@ -41,7 +41,8 @@ export const stakingRoutes = {
  * ledger show it) is its pool1… id; a pool1… id in capitals is the same id in lowercase (bech32 is one case).
  */
 export function stakePoolIdHint(raw: string): string | null {
-  if (/^[0-9a-fA-F]{56}$/.test(raw)) return `this key hash is stake pool ${poolIdFromHash(raw.toLowerCase())}`;
+  const bech32 = bech32PoolId(raw);
+  if (bech32 !== raw) return `this key hash is stake pool ${bech32}`;
   if (/^pool1[0-9a-z]+$/i.test(raw) && raw !== raw.toLowerCase()) return `write it in lowercase: ${raw.toLowerCase()}`;
   return null;
 }
