@@ -9,6 +9,7 @@
  * keeps everything else (tie order, missing last). For `holders`, exact counts come before capped ones.
  */
 import type { RankEntry, RankingDoc, StatsWindow, TokenStatsDoc } from '../mongo/collections/market-read.js';
+import { foldText } from './text.js';
 
 /** Id of the stored ranking of one sort, period and quote (`-` where the list has none). */
 export const tokenRankingId = (sort: string, period: string, quote: string) => `tokens|${sort}|${period}|${quote}`;
@@ -233,8 +234,8 @@ export function appliedFloors(
 
 /** Entries of a stored list after floors and search, in the requested direction. */
 export function readRanking(entries: readonly RankEntry[], list: string, order: Order, f: RankingFilters): RankEntry[] {
-  // Compatibility forms folded as the stored text is (token-stats `search`): full-width ＩＡＧ finds IAG.
-  const q = f.q?.trim().normalize('NFKC').toLowerCase() || null;
+  // Folded as the stored text is (token-stats `search`): full-width ＩＡＧ finds IAG.
+  const q = foldText(f.q?.trim() ?? '') || null;
   const kept = entries.filter(
     (e) =>
       (f.minLiquidity === null || (e.liquidityAda !== null && e.liquidityAda >= f.minLiquidity)) &&

@@ -30,6 +30,7 @@ import type { Store } from '../../mongo/store.js';
 import { scaleInteger } from '../../cardano/units.js';
 import type { TokenMetadata } from '../../cardano/token-metadata.js';
 import type { SlotClock } from '../../mongo/collections/clock.js';
+import { foldText } from '../../cardano/text.js';
 import {
   adaPrice,
   isAdaPool,
@@ -165,8 +166,8 @@ export function computeTokenStats(input: TokenInputs, ctx: MarketContext): Token
     primaryPoolId: primary?.id ?? token.primaryPoolId,
     fdvAda,
     holdersCapped: false,
-    // NFKC as the query is (cardano/rankings.ts readRanking): a name written in full-width or ligature forms is found.
-    search: [meta.unit, meta.ticker, meta.name].filter(Boolean).join(' ').normalize('NFKC').toLowerCase(),
+    // Folded as the query is (cardano/rankings.ts readRanking): a name written in full-width or ligature forms is found.
+    search: foldText([meta.unit, meta.ticker, meta.name].filter(Boolean).join(' ')),
   };
 }
 

@@ -3,10 +3,11 @@
  * activities/safety): the search index, the token safety assessments and NFT rarity ranks. Chain data (names,
  * tickers, trait values) is only ever a field value here, never a field name.
  */
+import { foldText } from '../../cardano/text.js';
 import { defineCollection } from '../store.js';
 
-/** Lower case, compatibility-normalised, spaces collapsed: the form search terms are stored and queried in. */
-export const normaliseTerm = (s: string): string => s.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+/** Folded (foldText), spaces collapsed: the form search terms are stored and queried in. */
+export const normaliseTerm = (s: string): string => foldText(s).replace(/\s+/g, ' ').trim();
 
 export type SearchKind = 'token' | 'pool' | 'nft_collection' | 'stake_pool' | 'handle';
 
