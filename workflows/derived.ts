@@ -4,7 +4,7 @@
  * few blocks starts a new generation; until the job completed a run started after it, the API withholds the job's
  * answers (api/sync-guard.ts) instead of serving documents of the abandoned chain. Every scheduled job also records
  * how its runs end (`recorded`). A job reading another job's documents (workflows/registry.ts `upstreamOf`) waits,
- * within bounds, for that job to have run in its generation.
+ * within bounds, while that job runs and until it has run in its generation.
  */
 import type { DerivedActivities } from '../activities/derived/index.js';
 import type { WorkflowBody, WorkflowContext } from './context.js';

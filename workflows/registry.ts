@@ -224,22 +224,29 @@ export type WorkflowTable = Record<string, WorkflowEntry<any, any, unknown>>;
  * sync writes. Run at once after a deep rollback (workflows/sync-chain.ts) and after a resync reaches the tip.
  */
 export function recomputesReadingChain(table: WorkflowTable = WORKFLOWS): string[] {
-  const chainWrites = new Set(table.syncChain?.writes ?? []);
+  const sync = table.syncChain;
   return Object.entries(table)
-    .filter(([name, w]) => name !== 'syncChain' && w.reads.some((c) => chainWrites.has(c)))
+    .filter(([name, w]) => name !== 'syncChain' && sync !== undefined && readsWritesOf(w, sync))
     .map(([name]) => name);
 }
 
 /**
  * The recomputes whose documents `workflow` reads (another job's `writes` among its `reads`): recomputeSafety reads
- * the token stats recomputeMarket writes. Each run waits for them to have run in its sync generation
- * (workflows/derived.ts).
+ * the token stats recomputeMarket writes. Each run waits while they run and until they have run in its sync
+ * generation (workflows/derived.ts).
  */
 export function upstreamOf(workflow: string, table: WorkflowTable = WORKFLOWS): string[] {
-  const reads = new Set(table[workflow]?.reads ?? []);
+  const reader = table[workflow];
   return Object.entries(table)
-    .filter(([name, w]) => name !== workflow && name !== 'syncChain' && w.writes.some((c) => reads.has(c)))
+    .filter(
+      ([name, w]) => name !== workflow && name !== 'syncChain' && reader !== undefined && readsWritesOf(reader, w),
+    )
     .map(([name]) => name);
+}
+
+/** Whether `reader` reads a collection `writer` writes. */
+function readsWritesOf(reader: WorkflowEntry<never, never, unknown>, writer: WorkflowEntry<never, never, unknown>) {
+  return reader.reads.some((c) => writer.writes.includes(c));
 }
 
 /** A recompute job: its documents carry their sync generation, and it waits for the jobs it reads (`upstreamOf`). */
