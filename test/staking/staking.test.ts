@@ -22,6 +22,35 @@ const POOLS = Array.from({ length: 5 }, (_, i) => poolIdFromHash(String(i + 1).r
 const stake = (i: number) => rewardAddress('mainnet', (i + 10).toString(16).padStart(2, '0').repeat(28));
 const META = enc.encode(JSON.stringify({ name: 'Pool Zero', ticker: 'ZERO', description: 'd', homepage: 'https://z' }));
 
+/** A registered stake key (`credential` hex, '' when no test reads it) delegating to `poolId`. */
+const delegatingKey = (stakeAddress: string, credential: string, poolId: string): WriteOp =>
+  put(STAKE_ACCOUNTS, {
+    _id: stakeAddress,
+    credential,
+    script: false,
+    registered: true,
+    deposit: '2000000',
+    poolId,
+    drep: null,
+    withdrawn: '0',
+    slot: 1,
+  });
+
+/** An address under `stakeAddress` holding `lovelace` and no token. */
+const keyAddress = (id: string, stakeAddress: string, lovelace: bigint): WriteOp =>
+  put(ADDRESSES, {
+    _id: id,
+    stakeAddress,
+    paymentCred: null,
+    script: false,
+    balance: { lovelace: String(lovelace), assets: {} },
+    utxoCount: 1,
+    txCount: 1,
+    firstSlot: 1,
+    lastSlot: 1,
+    slot: 1,
+  });
+
 async function seed(store: Store): Promise<void> {
   const ops: WriteOp[] = [];
   POOLS.forEach((id, i) => {
@@ -44,34 +73,7 @@ async function seed(store: Store): Promise<void> {
     // Pool i has i + 1 delegators of 1,000 ADA each (two addresses of 500 each).
     for (let j = 0; j <= i; j++) {
       const s = stake(i * 10 + j);
-      ops.push(
-        put(STAKE_ACCOUNTS, {
-          _id: s,
-          credential: '',
-          script: false,
-          registered: true,
-          deposit: '2000000',
-          poolId: id,
-          drep: null,
-          withdrawn: '0',
-          slot: 1,
-        }),
-      );
-      for (const k of [0, 1])
-        ops.push(
-          put(ADDRESSES, {
-            _id: `addr_${i}_${j}_${k}`,
-            stakeAddress: s,
-            paymentCred: null,
-            script: false,
-            balance: { lovelace: '500000000', assets: {} },
-            utxoCount: 1,
-            txCount: 1,
-            firstSlot: 1,
-            lastSlot: 1,
-            slot: 1,
-          }),
-        );
+      ops.push(delegatingKey(s, '', id), ...[0, 1].map((k) => keyAddress(`addr_${i}_${j}_${k}`, s, 500_000_000n)));
     }
   });
   // Epoch 5: pool 0 made two blocks, pool 1 one; epoch 4 blocks do not count.
@@ -381,31 +383,7 @@ describe('stake pools', () => {
           [other, 30_000_000n - (ownerAda[id] as bigint)],
         ] as const) {
           const s = rewardAddress('mainnet', cred);
-          ops.push(
-            put(STAKE_ACCOUNTS, {
-              _id: s,
-              credential: cred,
-              script: false,
-              registered: true,
-              deposit: '2000000',
-              poolId: id,
-              drep: null,
-              withdrawn: '0',
-              slot: 1,
-            }),
-            put(ADDRESSES, {
-              _id: `addr_${cred}`,
-              stakeAddress: s,
-              paymentCred: null,
-              script: false,
-              balance: { lovelace: String(ada * ADA), assets: {} },
-              utxoCount: 1,
-              txCount: 1,
-              firstSlot: 1,
-              lastSlot: 1,
-              slot: 1,
-            }),
-          );
+          ops.push(delegatingKey(s, cred, id), keyAddress(`addr_${cred}`, s, ada * ADA));
         }
       }
       await store.write(ops);
