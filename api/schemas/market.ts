@@ -444,7 +444,11 @@ export const SwapQuoteQuery: ObjectSchema = {
 
 // ---- responses ---------------------------------------------------------------------------------------------------
 
-const adaUsd: JsonSchema = { type: ['number', 'null'], description: 'USD per ADA from the ADA/stablecoin pools.' };
+const adaUsd: JsonSchema = {
+  type: ['number', 'null'],
+  description:
+    'USD per ADA from the ADA/stablecoin pools: the ADA-weighted median over pools with at least 25,000 ADA a side, fiat-backed coins (USDM, USDCx) preferred; null without any ADA/stablecoin pool.',
+};
 
 export const TokenListResponse = component('TokenList', {
   type: 'object',

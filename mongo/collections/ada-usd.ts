@@ -1,6 +1,7 @@
 /**
  * ADA/USD from the chain (spec: prices derive from on-chain DEX pools). Now: the ADA/stablecoin pools' reserves,
- * TVL-weighted median over pools (one thin or off-peg pool cannot move it). History: the `adausd` candle series the
+ * TVL-weighted median over the deep pools of fiat-backed coins when there are any (one thin or off-peg pool cannot
+ * move it; reference dex-nft-handles.md §6.1). History: the `adausd` candle series the
  * market sync keeps (stablecoin base units per lovelace; every USD stablecoin counted there has 6 decimals like
  * ADA, so the raw ratio is USD per ADA).
  */
@@ -21,22 +22,56 @@ export const USD_STABLECOINS: ReadonlyMap<string, number> = new Map([
   ['25c5de5f5b286073c593edfd77b48abc7a48e5a4f3d4cd9d428ff93555534454', 8], // wanUSDT
 ]);
 
+/**
+ * The fiat-backed ones (redeemable 1:1 for dollars held in reserve): USDM, USDCx, wanUSDC, wanUSDT. DJED
+ * (algorithmic, ADA collateral), iUSD (synthetic, CDP), USDA and MyUSD can trade off their peg for weeks, so the
+ * rate uses them only when no fiat-backed coin has a pool deep enough (reference §6.1).
+ */
+const FIAT_BACKED_USD: ReadonlySet<string> = new Set([
+  'c48cbb3d5e57ed56e276bc45f99ab39abe94e6cd7ac39fb402da47ad0014df105553444d',
+  '1f3aec8bfe7ea4fe14c5f121e2a92e301afe414147860d557cac7e345553444378',
+  '25c5de5f5b286073c593edfd77b48abc7a48e5a4f3d4cd9d428ff93555534443',
+  '25c5de5f5b286073c593edfd77b48abc7a48e5a4f3d4cd9d428ff93555534454',
+]);
+
+/**
+ * ADA reserve (whole ADA) below which an ADA/stablecoin pool is too thin to set the rate: 25,000 ADA a side, a TVL
+ * of 50,000 ADA (reference §6.1), where a swap of a few hundred ADA moves the price by about 1 %. Thin pools count
+ * only when no pool is this deep.
+ */
+export const MIN_ADA_USD_POOL_ADA = 25_000;
+
 export const ADAUSD_SERIES = 'adausd';
 /** Base units of the stablecoins in the adausd series (all 6, like lovelace). */
 const ADAUSD_SERIES_DECIMALS = 6;
 
+interface PoolRate {
+  rate: number;
+  /** The ADA reserve, whole ADA. */
+  weight: number;
+  fiatBacked: boolean;
+}
+
 /** USD per ADA of one ADA/stablecoin pool, with its weight (the ADA reserve); null for other pools. */
-export function poolAdaUsd(p: PoolDoc): { rate: number; weight: number } | null {
+function poolAdaUsd(p: PoolDoc): PoolRate | null {
   const dec = USD_STABLECOINS.get(p.tokenB);
   if (p.tokenA !== LOVELACE || dec === undefined) return null;
   const ada = Number(p.reserveARaw) / 1e6;
   const usd = Number(p.reserveBRaw) / 10 ** dec;
-  return ada > 0 && usd > 0 ? { rate: usd / ada, weight: ada } : null;
+  return ada > 0 && usd > 0 ? { rate: usd / ada, weight: ada, fiatBacked: FIAT_BACKED_USD.has(p.tokenB) } : null;
 }
 
-/** Weighted median of the pools' rates; null without any ADA/stablecoin pool. */
+/**
+ * The rate: the ADA-weighted median over the pools that set it. Those are the pools at least MIN_ADA_USD_POOL_ADA
+ * deep (every pool when none is), and among them only the fiat-backed coins' when any is there. Null without any
+ * ADA/stablecoin pool.
+ */
 export function adaUsdFromPools(pools: Iterable<PoolDoc>): number | null {
-  const rates = [...pools].map(poolAdaUsd).filter((r): r is { rate: number; weight: number } => r !== null);
+  const all = [...pools].map(poolAdaUsd).filter((r): r is PoolRate => r !== null);
+  const deep = all.filter((r) => r.weight >= MIN_ADA_USD_POOL_ADA);
+  const candidates = deep.length ? deep : all;
+  const fiat = candidates.filter((r) => r.fiatBacked);
+  const rates = fiat.length ? fiat : candidates;
   if (!rates.length) return null;
   rates.sort((a, b) => a.rate - b.rate);
   const half = rates.reduce((s, r) => s + r.weight, 0) / 2;
@@ -52,7 +87,7 @@ export function adaUsdFromPools(pools: Iterable<PoolDoc>): number | null {
 export const adaUsdOfRaw = (raw: number): number => (raw * 10 ** 6) / 10 ** ADAUSD_SERIES_DECIMALS;
 
 /**
- * USD per ADA at `slot` by the estimator of the rate now (`adaUsdFromPools`, the TVL-weighted median): the
+ * USD per ADA at `slot` by the estimator of the rate now (`adaUsdFromPools`): the
  * ADA/stablecoin pools among `pools` at their last state at or before `slot` (a pool without one did not exist
  * yet); null when none existed. A USD change must divide two rates of one estimator: the adausd candle series is
  * the liquidity-weighted mean of the same pools, which differs from their median by the pools' spread, so the

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { currentAdaUsd } from '../../mongo/collections/ada-usd.js';
+import { adaUsdFromPools, currentAdaUsd } from '../../mongo/collections/ada-usd.js';
 import { CHECKPOINTS, type CheckpointDoc } from '../../mongo/collections/sync-state.js';
 import { openMemoryStore } from '../../mongo/adapters/embedded.js';
 import { put } from '../../mongo/store.js';
@@ -28,5 +28,39 @@ describe('ADA/USD now follows the indexed tip', () => {
     ]);
     assert.equal(await currentAdaUsd(store), 0.52);
     await store.close();
+  });
+});
+
+// Reference dex-nft-handles.md §6.1: prefer the fiat-backed coins (USDM, USDCx, wanUSDC/T) over synthetic and
+// algorithmic ones (iUSD, DJED), and leave out pools under 50,000 ADA of TVL (25,000 ADA a side).
+describe('ADA/USD now: which pools set the rate', () => {
+  const IUSD = 'f66d78b4a3cb3d37afa0ec36461e51ecbde00f26c8f0a68f94b6988069555344';
+  const DJED = '8db269c3ec630e06ae29f74bc39edd1f87c819f1056206e879a1cd61446a65644d6963726f555344';
+  let id = 0;
+  // `ada` whole ADA against `usd` whole dollars of a 6-decimal stablecoin.
+  const at = (tokenB: string, ada: number, usd: number) =>
+    pool({ id: ++id, tokenB, reserveARaw: String(ada * 1e6), reserveBRaw: String(usd * 1e6) });
+
+  it('a deep USDM pool sets it although a deeper iUSD pool trades above the peg: 0.50, not 0.52', () => {
+    assert.equal(adaUsdFromPools([at(USDM, 1_000_000, 500_000), at(IUSD, 3_000_000, 1_560_000)]), 0.5);
+  });
+
+  it('a USDM pool of 10,000 ADA a side is too thin while a deep DJED pool exists: 0.60', () => {
+    assert.equal(adaUsdFromPools([at(USDM, 10_000, 4_000), at(DJED, 200_000, 120_000)]), 0.6);
+  });
+
+  it('with only thin pools, the fiat-backed one still comes first: 0.45', () => {
+    assert.equal(adaUsdFromPools([at(USDM, 1_000, 450), at(IUSD, 2_000, 940)]), 0.45);
+  });
+
+  it('among the deep fiat-backed pools, the ADA-weighted median: 0.51 (700,000 of 1,300,000 ADA)', () => {
+    const wanUsdc = '25c5de5f5b286073c593edfd77b48abc7a48e5a4f3d4cd9d428ff93555534443';
+    const eightDecimals = pool({
+      id: ++id,
+      tokenB: wanUsdc,
+      reserveARaw: String(700_000e6),
+      reserveBRaw: String(357_000e8),
+    });
+    assert.equal(adaUsdFromPools([at(USDM, 600_000, 300_000), eightDecimals, at(IUSD, 5_000_000, 2_600_000)]), 0.51);
   });
 });
