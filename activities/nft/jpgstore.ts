@@ -5,8 +5,9 @@
  * v3 "ask" (Aiken, jpg-store/contracts-v3 @ de7365cb): an NFT is listed by locking it at the ask script
  * `c727443d…` (usually with jpg.store's stake script `2c967f4b…`) with datum `C0[payouts, owner]`,
  * `payouts = [C0[Address, I lovelace]]` (royalty and seller; the marketplace fee is NOT in the list) and
- * `owner` = the lister's payment key hash. The list price shown by jpg.store is Σ payouts + fee with
- * `fee = Σpayouts·50/49/50` (integer division, ≈ 2 % of the total; the contract's own formula). Spending the ask
+ * `owner` = the lister's payment key hash. A buyer pays Σ payouts + fee, the fee being the contract's formula
+ * `Σpayouts·50/49/50` (integer division, ≈ 2 % of the total) but at least jpg.store's minimum payout of 1 ADA (the
+ * fee output is a payout output: below ~49 ADA of payouts the formula asks for less). Spending the ask
  * UTxO with redeemer `Buy C0[offset]` is a sale (outputs from `offset`: the fee output at the marketplace address
  * tagged with inline datum blake2b_256(serialise(out_ref)), then the payouts in datum order); `WithdrawOrUpdate C1[]`
  * (owner signs) is a cancel, or a price update when the same NFT is locked again at the ask script in the same tx.
@@ -153,10 +154,23 @@ export function marketplaceFeeV3(payoutsSum: bigint): bigint {
   return (payoutsSum * 50n) / 49n / 50n;
 }
 
-/** Price a buyer pays for the listing, in lovelace (v3: payouts + fee; v2: payouts). */
+/**
+ * Lovelace of the smallest marketplace fee output a v3 buy carries: jpg.store's minimum payout (`min_payout`,
+ * 1 ADA, jpg-store/contracts-v3 lib/jpg/constants.ak; reference §3.3). Every devnet sale's fee output is
+ * max(formula, this).
+ */
+export const JPG_V3_MIN_FEE = 1_000_000n;
+
+/**
+ * Price a buyer pays for the listing, in lovelace: v3 = payouts + the fee output of a buy (the contract's formula,
+ * at least `JPG_V3_MIN_FEE`: a listing with 5 ADA of payouts costs 6 ADA, not 5.10); v2 = payouts (they are
+ * believed to hold the fee).
+ */
 export function listingPrice(d: JpgListingDatum): bigint {
   const sum = d.payouts.reduce((a, p) => a + p.lovelace, 0n);
-  return d.version === 'v3' ? sum + marketplaceFeeV3(sum) : sum;
+  if (d.version !== 'v3') return sum;
+  const fee = marketplaceFeeV3(sum);
+  return sum + (fee > JPG_V3_MIN_FEE ? fee : JPG_V3_MIN_FEE);
 }
 
 /**

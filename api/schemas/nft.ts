@@ -213,7 +213,9 @@ export const NftListing = component('NftListing', {
     asset: { anyOf: [NftAssetRef, { type: 'null' }] },
     units: { type: 'array', items: { type: 'string' } },
     bundle: { type: 'boolean', description: 'More than one NFT listed together, priced as a whole.' },
-    price: nullableAda('List price a buyer pays (payouts + marketplace fee), whole ADA; null when unknown.'),
+    price: nullableAda(
+      'List price a buyer pays (payouts + marketplace fee, the fee at least 1 ADA), whole ADA; null when unknown.',
+    ),
     priceLovelace: nullableLovelace,
     marketplace: { type: 'string', enum: ['jpg.store'] },
     version: { type: 'string', enum: ['v3', 'v2'] },

@@ -7,7 +7,8 @@
  * - Listings: a holder of a piece of any devnet collection (nfts.ts or the relics) locks it at the v3 ask script
  *   (`c727443d…` + jpg.store's stake script `2c967f4b…`) with a datum hash; the datum `C0[[royalty, seller
  *   payouts], owner pkh]` goes into the witness set and, as jpg.store does, hex-chunked into metadata labels
- *   30 ("6") and 50… (64 characters each, ","-terminated). List price = payouts + the contract's fee.
+ *   30 ("6") and 50… (64 characters each, ","-terminated). Sellers price by payouts + the contract's formula fee
+ *   (`formulaPrice`); a buyer pays the fee output at its 1 ADA minimum when the formula asks for less.
  * - Sales: the ask UTxO is spent with `Buy C0[1]`: output 0 gives the NFT to the buyer, output 1 is the marketplace
  *   fee output (tagged with inline datum blake2b_256(out_ref)), then the payouts in datum order.
  * - Cancels and price updates: `WithdrawOrUpdate C1[]` signed by the owner: the NFT goes back to the seller, or is
@@ -23,7 +24,6 @@ import {
   JPG_V3_ASK_SCRIPT,
   JPG_V3_FEE_SCRIPT,
   encodeListingDatum,
-  listingPrice,
   marketplaceFeeV3,
   saleTagDatum,
   type JpgListingDatum,
@@ -92,6 +92,15 @@ interface OpenListing {
   datumHex: string;
   seller: Wallet;
   piece: Assets;
+}
+
+/**
+ * Payouts + the contract's formula fee: what the devnet's sellers aim at when they re-price and its buyers budget
+ * for (without the fee's 1 ADA minimum, as the devnet always has; it keeps the generated history unchanged).
+ */
+function formulaPrice(d: JpgListingDatum): bigint {
+  const sum = d.payouts.reduce((a, p) => a + p.lovelace, 0n);
+  return sum + marketplaceFeeV3(sum);
 }
 
 const ENCODE = { indefinite: true } as const;
@@ -196,7 +205,7 @@ export function nftMarketModule(world: World): ActivityModule {
   const buy = (ctx: ActivityContext): DevTx | null => {
     const l = takeListing(ctx);
     if (!l) return null;
-    const price = listingPrice(l.datum);
+    const price = formulaPrice(l.datum);
     const buyer = pickFunded(ctx, world.wallets, price + 10n * ADA);
     if (!buyer || buyer.address === l.seller.address) {
       open.push(l);
@@ -228,7 +237,7 @@ export function nftMarketModule(world: World): ActivityModule {
     if (!l) return null;
     const policy = Object.keys(l.piece)[0] as string;
     const c = byPolicy.get(policy) as NftCollection;
-    const price = listingPrice(l.datum);
+    const price = formulaPrice(l.datum);
     const next = update ? listingDatum(ctx, c, l.seller, (price * BigInt(ctx.rng.int(70, 95))) / 100n) : null;
     const nextHex = next ? encodeListingDatum(next) : null;
     // The seller pays the fee: one of their UTxOs is spent too (the ask's own ADA is re-locked by an update).

@@ -114,7 +114,7 @@ export interface NftListingDoc {
   bundle: boolean;
   marketplace: 'jpg.store';
   version: 'v3' | 'v2';
-  /** What a buyer pays (v3: payouts + marketplace fee), lovelace; null when the datum was never seen. */
+  /** What a buyer pays (v3: payouts + marketplace fee, at least 1 ADA), lovelace; null when the datum was never seen. */
   priceLovelace: string | null;
   /** priceKey(priceLovelace), UNKNOWN_PRICE_KEY when unknown: cheapest-first scans. */
   priceKey: string;
@@ -276,9 +276,9 @@ export const salesNewestFirst = (
 /**
  * What the buyer of a sale paid, lovelace: the listing's payouts plus the marketplace fee output of the sale
  * (reference §3.3: sale price = Σ payouts + marketplace fee output). The stored `priceLovelace` is the listing's
- * price, whose fee is the contract's formula (≈ 2 %); the fee output a buy carries differs from it: at least 1 ADA (the
- * contract's minimum payout), so a buyer pays more for anything under ~49 ADA of payouts, and less under an
- * authorised discount. Without a fee output (v2, a discount to 0) or the listing's payouts: the listing's price.
+ * price (payouts + the formula fee, at least 1 ADA); the fee output a buy carries can differ from it (less under an
+ * authorised discount; stores synced before the 1 ADA minimum priced listings under ~49 ADA of payouts at the bare
+ * formula fee). Without a fee output (v2, a discount to 0) or the listing's payouts: the listing's price.
  */
 export function salePaidLovelace(
   sale: Pick<NftSaleDoc, 'priceLovelace' | 'feePaidLovelace'>,

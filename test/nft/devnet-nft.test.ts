@@ -236,6 +236,36 @@ describe('NFT collections and jpg.store on the devnet', function () {
     assert.ok(aboveFormula > 0, 'sales whose fee output is above the formula fee (the 1 ADA minimum)');
   });
 
+  it('a listing is priced at what its buyer pays: a sold listing at its sale’s payment, the fee at least 1 ADA', async () => {
+    // What buying a listing cost, from the devnet's own sale blocks: the listing datum's payouts plus the sale's
+    // marketplace fee output, which is 1 ADA (jpg.store's minimum payout) where the contract formula's ~2 % is less.
+    const txs = new Map(canonicalBlocks(devnet).flatMap((b) => (b.transactions ?? []).map((tx) => [tx.id, tx])));
+    let minimumFee = 0;
+    for (const name of COLLECTION_NAMES) {
+      for (const s of await allSales(byName(name).policyId)) {
+        const tx = txs.get(s.txHash)!;
+        const [datumHex] = Object.values(tx.datums ?? {});
+        const payouts = decodeListingDatum(datumHex!, 'v3').payouts.reduce((a, p) => a + p.lovelace, 0n);
+        const fee = tx.outputs.find((o) => o.address === JPG_V3_FEE_ADDRESS)!.value.ada.lovelace;
+        if (fee === 1_000_000n) minimumFee++;
+        // The listing document the listings route presented (its priceLovelace) while the listing was active.
+        const listing = await api.store.collection(NFT_LISTINGS).get(s.id);
+        assert.equal(listing?.priceLovelace, String(payouts + fee), `${name}: listing ${s.id} before its sale`);
+      }
+      // Active listings: the price is the datum's payouts plus a fee of at least 1 ADA (the formula's above ~49 ADA).
+      for (const l of await allListings(byName(name).policyId)) {
+        const meta = metadataObject((await api.store.collection(TRANSACTIONS).get(l.txHash))?.metadata ?? null);
+        let hex = '';
+        for (let label = 50; typeof meta?.[String(label)] === 'string'; label++) hex += meta[String(label)] as string;
+        const payouts = decodeListingDatum(hex.replace(/,$/, ''), 'v3').payouts.reduce((a, p) => a + p.lovelace, 0n);
+        const fee = BigInt(l.priceLovelace) - payouts;
+        assert.ok(fee >= 1_000_000n, `${name}: listing ${l.id} fee ${fee} lovelace`);
+        if (payouts >= 49_000_000n) assert.equal(fee, marketplaceFeeV3(payouts), `${name}: listing ${l.id}`);
+      }
+    }
+    assert.ok(minimumFee > 0, 'sales that paid the 1 ADA minimum fee');
+  });
+
   it('records cancels and price updates', async () => {
     const closed = { cancelled: new Set<string>(), updated: new Set<string>() };
     for await (const l of api.store.collection(NFT_LISTINGS).scan())

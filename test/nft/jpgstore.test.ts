@@ -88,6 +88,19 @@ describe('jpg.store v3: the real mainnet listing transaction', () => {
     assert.equal(e.seller, tx.outputs[1]?.address);
   });
 
+  it('prices a cheap listing with the 1 ADA minimum fee a buy carries, a dear one with the formula fee', () => {
+    const v3 = (...lovelace: bigint[]) => ({
+      ...decodeListingDatum(fx.listingDatumCbor, 'v3'),
+      payouts: lovelace.map((l) => ({ address: tx.outputs[1]!.address, lovelace: l })),
+    });
+    // Hand-computed: the formula's fee on 5 ADA is 0.102040 ADA, below the 1 ADA minimum payout, so a buyer pays 6 ADA.
+    assert.equal(listingPrice(v3(1_000_000n, 4_000_000n)), 6_000_000n);
+    // 48.99 ADA: formula 0.999795 ADA, still the minimum; 49 ADA: formula exactly 1 ADA; 98 ADA: formula 2 ADA.
+    assert.equal(listingPrice(v3(48_990_000n)), 49_990_000n);
+    assert.equal(listingPrice(v3(49_000_000n)), 50_000_000n);
+    assert.equal(listingPrice(v3(3_000_000n, 95_000_000n)), 100_000_000n);
+  });
+
   it('finds the same listing from the datum jpg.store chunked into metadata when the witness is absent', () => {
     const fromMetadata = datumsFromMetadata(tx);
     assert.equal(fromMetadata.get(fx.listingOutput.datumHash), fx.listingDatumCbor);
