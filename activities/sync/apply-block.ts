@@ -271,7 +271,11 @@ export function applyBlock(
     const fee =
       tx.spends === 'collaterals' ? failedTxFee(tx, collaterals, collateralReturn) : BigInt(lovelaceOf(tx.fee) ?? 0);
     fees += fee;
-    const txTotal = sumLovelace(outputs.map((o) => o.value));
+    // What the transaction created: a failed one's declared outputs never exist, only its collateral return does
+    // (so its collaterals = total output + fee, as a valid transaction's inputs balance).
+    const txTotal = valid
+      ? sumLovelace(outputs.map((o) => o.value))
+      : sumLovelace(collateralReturn ? [collateralReturn.value] : []);
     totalOutput += BigInt(txTotal);
     const mint: Record<string, string> = {};
     for (const [policy, names] of Object.entries(tx.mint ?? {}))

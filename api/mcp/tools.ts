@@ -272,9 +272,11 @@ const SIGNED_ASSET: JsonSchema = {
 
 const TX_OUT = extend(restOut('getTransaction'), {
   netChanges: {
-    type: 'array',
+    type: ['array', 'null'],
     description:
-      'Per address: outputs received minus inputs spent (ADA and tokens); addresses with no change left out.',
+      'Per address: outputs received minus inputs spent (ADA and tokens); addresses with no change left out. ' +
+      'null when an input it spent was created before the indexed history (its address and value are unknown): ' +
+      'netChangesNote says so.',
     items: {
       type: 'object',
       required: ['address', 'ada', 'lovelace', 'assets'],
@@ -285,6 +287,10 @@ const TX_OUT = extend(restOut('getTransaction'), {
         assets: { type: 'array', items: SIGNED_ASSET },
       },
     },
+  },
+  netChangesNote: {
+    type: ['string', 'null'],
+    description: 'Why netChanges is null (inputs older than the indexed history); null when it is given.',
   },
   swaps: {
     type: 'array',
@@ -352,7 +358,12 @@ interface TxSide {
   assets: { unit: string; policyId: string; quantity: number; quantityRaw: string }[];
 }
 
-/** Outputs minus inputs per address (valid transactions: inputs → outputs; failed: collaterals → return). */
+/**
+ * Outputs minus inputs per address (valid transactions: inputs → outputs; failed: collaterals → return), with
+ * `note` null. When an input it spent is unresolved (created before the indexed history), its address and value
+ * are unknown and any address's change may be off by it (a change output would read as a gain): `changes` is null
+ * and `note` says why.
+ */
 export function netChanges(tx: {
   valid: boolean;
   inputs: TxSide[];
@@ -362,6 +373,15 @@ export function netChanges(tx: {
 }) {
   const spent = tx.valid ? tx.inputs : tx.collaterals;
   const made = tx.valid ? tx.outputs : tx.collateralReturn ? [tx.collateralReturn] : [];
+  const unknown = spent.filter((i) => !i.address).length;
+  if (unknown > 0)
+    return {
+      changes: null,
+      note:
+        `${unknown} of the ${spent.length} ${tx.valid ? 'inputs' : 'collateral inputs'} it spent ` +
+        `${unknown === 1 ? 'was' : 'were'} created before the indexed history (address and value unknown), so ` +
+        'no net change per address can be given; its inputs and outputs are listed.',
+    };
   const by = new Map<string, { lovelace: bigint; assets: Map<string, bigint> }>();
   const scale = new Map<string, number>();
   const add = (side: TxSide, sign: 1n | -1n) => {
@@ -376,13 +396,14 @@ export function netChanges(tx: {
   };
   for (const i of spent) add(i, -1n);
   for (const o of made) add(o, 1n);
-  return [...by.entries()].flatMap(([address, e]) => {
+  const changes = [...by.entries()].flatMap(([address, e]) => {
     const assets = [...e.assets.entries()]
       .filter(([, q]) => q !== 0n)
       .map(([unit, q]) => ({ unit, quantity: Number(q) * (scale.get(unit) ?? 1), quantityRaw: q.toString() }));
     if (e.lovelace === 0n && assets.length === 0) return [];
     return [{ address, ada: Number(e.lovelace) / 1e6, lovelace: e.lovelace.toString(), assets }];
   });
+  return { changes, note: null };
 }
 
 /** The tools with their implementations, in list order. */
@@ -903,9 +924,11 @@ export const TOOL_SET: readonly Tool[] = [
         deps.config.SITE_URL,
         'url',
       );
+      const net = netChanges(raw);
       return {
         ...present('getTransaction', raw),
-        netChanges: netChanges(raw),
+        netChanges: net.changes,
+        netChangesNote: net.note,
         swaps: trades.map((t) => ({
           tradeId: t.id,
           poolId: t.poolId,

@@ -34,13 +34,12 @@ import {
   type DecimalsMap,
 } from '../present/chain.js';
 import { addressParam, withHandle } from './handles.js';
-
-/** The sync keeps one checkpoint document (mongo/collections/sync-state.ts). */
 import { tokenDecimalsLookup, type DecimalsLookup } from '../present/market.js';
 import type { explorerRoutes } from '../routes/explorer.js';
 import type { ReadDeps, RouteInput } from './deps.js';
 import { withAsOf, withCoverage } from './freshness.js';
 
+/** Addresses of one stake key listed in its answer (all of them are summed into its totals). */
 export const STAKE_ADDRESS_LIST_LIMIT = 100;
 
 /** Decimals of the units an answer shows (registry, else CIP-68, else 0). */

@@ -5,7 +5,7 @@
  *
  * Names, tickers and ids of tokens, pools, collections, stake pools and handles come from the `search_terms` index
  * (rebuilt every minute by activities/search/): a prefix scan of one index per entity kind. Exact identifiers of transactions,
- * blocks (hash or height), addresses (addr1…, stake1…) and epochs are point reads of the chain documents. No
+ * blocks (hash or height), addresses (addr1…, stake1…, Byron base58) and epochs are point reads of the chain documents. No
  * collection is scanned on the request path.
  *
  * Order: exact matches (the whole term, or an identifier) first, then prefix matches by weight (liquidity or
@@ -23,6 +23,10 @@ import {
   type SearchTermDoc,
 } from '../../mongo/collections/index.js';
 import type { Store } from '../../mongo/store.js';
+import { byronNetwork } from './explorer.js';
+
+/** Base58 text (Bitcoin alphabet: no 0, O, I, l) of a Byron address's length (Ae2… 58-59, Ddz… 104-128 characters). */
+const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{50,130}$/;
 
 export const SEARCH_KINDS = [
   'token',
@@ -108,10 +112,12 @@ async function identifierHits(store: Store, raw: string): Promise<SearchHit[]> {
     if (block) hits.push(block);
     if (epoch) hits.push(epoch);
   }
-  if (/^(addr|stake)(_test)?1[0-9a-z]+$/.test(q)) {
+  // Bech32 (addr1…, stake1…) or a Byron address (base58 with a valid checksum, Ae2…/Ddz…), which get_address takes too.
+  const bech32 = /^(addr|stake)(_test)?1[0-9a-z]+$/.test(q);
+  if (bech32 || (BASE58.test(q) && byronNetwork(q) !== null)) {
     let known: boolean;
     try {
-      parseAddress(q);
+      if (bech32) parseAddress(q);
       known = q.startsWith('stake')
         ? (await store.collection(ADDRESSES).find('byStake', { eq: [q], limit: 1 })).length > 0
         : (await store.collection(ADDRESSES).get(q)) !== null;

@@ -19,11 +19,6 @@ import {
   TxResponse,
 } from '../schemas/explorer.js';
 
-/** The sync keeps one checkpoint document (mongo/collections/sync-state.ts). */
-/** Addresses of one stake key listed in the answer. */
-/** Addresses of one stake key summed into its totals; beyond it the answer says `complete: false`. */
-/** Address-transaction entries read to count distinct transactions of a stake key exactly. */
-
 const TAGS = ['Explorer'];
 
 export const explorerRoutes = {

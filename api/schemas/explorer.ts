@@ -106,7 +106,11 @@ export const BlockResponse = component('Block', {
     txCount: { type: 'integer', minimum: 0 },
     fees: { ...Ada, description: 'Sum of the transaction fees, whole ADA.' },
     feesLovelace: Lovelace,
-    totalOutput: { ...Ada, description: 'Sum of all transaction outputs, whole ADA.' },
+    totalOutput: {
+      ...Ada,
+      description:
+        'Sum of the outputs its transactions created, whole ADA (a failed transaction created only its collateral return).',
+    },
     totalOutputLovelace: Lovelace,
     issuerPoolId: { type: ['string', 'null'], description: 'pool1… id of the issuer; null for Byron blocks.' },
     issuerVkey: { type: ['string', 'null'], description: 'Issuer cold verification key (hex).' },
@@ -205,7 +209,11 @@ export const TxResponse = component('Transaction', {
     feeLovelace: Lovelace,
     size: { type: ['integer', 'null'], description: 'Serialized size in bytes.' },
     inputs: { type: 'array', items: TxInput },
-    outputs: { type: 'array', items: TxOutput },
+    outputs: {
+      type: 'array',
+      items: TxOutput,
+      description: 'The outputs the body declares; a failed transaction (valid false) created none of them.',
+    },
     referenceInputs: {
       type: 'array',
       items: {
@@ -279,7 +287,11 @@ export const TxResponse = component('Transaction', {
       },
     },
     votes: { type: 'integer', minimum: 0, description: 'Governance votes in the transaction.' },
-    totalOutput: Ada,
+    totalOutput: {
+      ...Ada,
+      description:
+        'Sum of the outputs it created, whole ADA: its outputs, or for a failed transaction its collateral return.',
+    },
     totalOutputLovelace: Lovelace,
   },
 });

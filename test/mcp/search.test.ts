@@ -22,6 +22,9 @@ import {
   type SearchTermDoc,
 } from '../../mongo/collections/index.js';
 import { put } from '../../mongo/store.js';
+import type { Block } from '../../cardano/chain/types.js';
+import type { TestApi } from '../api/seed.js';
+import { apiOverSyncedFrames, recorded } from '../api/synced-frames.js';
 import { tempStore } from '../sync/helpers.js';
 import { acquireWorld, connect, releaseWorld, type World } from './world.js';
 
@@ -282,5 +285,51 @@ describe('search: ranking when many terms share a prefix', () => {
     } finally {
       await t.cleanup();
     }
+  });
+});
+
+describe('search: a Byron address (base58) of a recorded mainnet block', function () {
+  this.timeout(120_000);
+  let api: TestApi;
+  let client: Client;
+  let block: Block;
+
+  before(async () => {
+    const rec = recorded('nextBlock.rollForward.mainnet-mary-5567164.kupo-golden-1.json');
+    block = rec.block;
+    api = await apiOverSyncedFrames([rec.frame]);
+    client = await connect(`${api.url}/api/mcp`, 'modern');
+  });
+  after(async () => {
+    await client?.close();
+    await api?.close();
+  });
+
+  it('finds each Byron address the block pays (Ae2…, Ddz…) and names get_address, which answers its balance', async () => {
+    // Oracle: the recorded outputs. Every output of this block is unspent within it, so an address holds the sum
+    // of its outputs.
+    const held = new Map<string, bigint>();
+    for (const t of block.transactions ?? [])
+      for (const o of t.outputs)
+        if (!o.address.startsWith('addr'))
+          held.set(o.address, (held.get(o.address) ?? 0n) + (o.value.ada as { lovelace: bigint }).lovelace);
+    assert.ok([...held.keys()].some((a) => a.startsWith('Ae2')) && [...held.keys()].some((a) => a.startsWith('Ddz')));
+    for (const [address, lovelace] of held) {
+      const r = (await client.callTool({ name: 'search', arguments: { query: address } })) as Json;
+      const hits = (r.structuredContent as Json).hits as Json[];
+      assert.deepEqual(
+        hits.map((h) => [h.kind, h.tool, h.arguments]),
+        [['address', 'get_address', { address }]],
+        address,
+      );
+      const a = (await client.callTool({ name: 'get_address', arguments: { address } })) as Json;
+      assert.notEqual(a.isError, true, text(a));
+      assert.equal((a.structuredContent as Json).balanceLovelace, String(lovelace), address);
+    }
+    // A base58 text that is no Byron address (its checksum broken) is no hit.
+    const [some] = held.keys();
+    const broken = `${some!.slice(0, -1)}${some!.endsWith('1') ? '2' : '1'}`;
+    const r = (await client.callTool({ name: 'search', arguments: { query: broken } })) as Json;
+    assert.deepEqual((r.structuredContent as Json).hits, []);
   });
 });

@@ -352,6 +352,24 @@ describe('Markdown views on a devnet-synced store', function () {
     assert.equal(addrRow![1], 'see stake key');
   });
 
+  it("a payment address's view links the explorer answer of that address, and its stake key's view", async () => {
+    // Oracle: the devnet ledger's coin at the address. The stake key's answer sums all addresses carrying the key
+    // (DEX orders at script addresses carry it too), so it is linked as the key's, never as this address's.
+    const w = s.devnet.world.wallets[3]!;
+    const view = (await get(`/api/md/wallet/${w.address}`)).text;
+    const linked = (label: string) => new RegExp(`\\[${label}\\]\\((http[^)\\s]+)\\)`).exec(view)?.[1];
+    const explorer = linked('REST: explorer address');
+    assert.equal(explorer, `${s.url}/api/v1/explorer/address/${w.address}`);
+    const answer = JSON.parse((await get(explorer!)).text) as { balanceLovelace: string };
+    assert.equal(answer.balanceLovelace, String(s.devnet.ledger.coinAt(w.address)));
+    assert.equal(linked('REST: explorer stake key'), `${s.url}/api/v1/explorer/address/${w.rewardAddress}`);
+    assert.equal(
+      linked('Stake key view \\(rewards, all its addresses\\)'),
+      `${s.url}/api/md/wallet/${w.rewardAddress}`,
+    );
+    for (const url of [explorer!, linked('REST: explorer stake key')!]) assert.equal((await get(url)).status, 200, url);
+  });
+
   it('the wallet view takes a $handle and resolves it to the address the devnet ledger has its token at', async () => {
     let found: { handle: string; address: string } | null = null;
     for (const u of s.devnet.ledger.utxos.values()) {

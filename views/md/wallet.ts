@@ -25,6 +25,15 @@ const handlesLine = (w: Wallet): string =>
     ? ` · handles ${w.handles.join(', ')}${w.handlesTotal > w.handles.length ? ` (the first ${w.handles.length} of ${w.handlesTotal})` : ''}`
     : '';
 
+/** A payment address's stake key: its explorer answer and its view (rewards, all its addresses combined). */
+const stakeKeyLinks = (ctx: ViewContext, w: Wallet): [string, string][] =>
+  w.stakeAddress && w.stakeAddress !== w.address
+    ? [
+        ['REST: explorer stake key', rest(ctx, `/explorer/address/${enc(w.stakeAddress)}`)],
+        ['Stake key view (rewards, all its addresses)', md(ctx, `/wallet/${enc(w.stakeAddress)}`)],
+      ]
+    : [];
+
 export function renderWallet(ctx: ViewContext, w: Wallet, trades: TradePage, requested: string): string {
   // A handle as the chain writes it ($name, lowercase), however it was asked for ($Name, sub@root without "$"); one a
   // script holds (a marketplace listing, a multisig) makes this the script's holdings, not a person's wallet.
@@ -83,7 +92,10 @@ export function renderWallet(ctx: ViewContext, w: Wallet, trades: TradePage, req
       ['REST: wallet (JSON)', rest(ctx, `/wallet/${enc(requested)}?logos=url`)],
       ['REST: trades', rest(ctx, `/wallet/${enc(requested)}/trades`)],
       ['REST: profit and loss (FIFO)', rest(ctx, `/wallet/${enc(requested)}/pnl`)],
-      ['REST: explorer address', rest(ctx, `/explorer/address/${enc(w.stakeAddress ?? w.address)}`)],
+      // The explorer answer of what this view shows (its balance is this view's); a payment address's stake key
+      // sums every address carrying it (DEX orders at script addresses too), so it is linked as the key's.
+      ['REST: explorer address', rest(ctx, `/explorer/address/${enc(w.address)}`)],
+      ...stakeKeyLinks(ctx, w),
       ['Dashboard', md(ctx, '/dashboard')],
     ]),
   );
