@@ -74,15 +74,18 @@ const fromTerm = (d: SearchTermDoc): SearchHit => {
 
 /**
  * Exact-identifier hits: transactions, blocks, addresses, epochs (point reads). A number is a block height and an
- * epoch; "block N" and "epoch N" (the labels the hits show) are that one only.
+ * epoch; "block N" and "epoch N" (the labels the hits show) are that one only, and so is "#N" (a block height as
+ * explorers write it). A hash is a transaction and a block; "tx <hash>" or "transaction <hash>" is the transaction.
  */
 async function identifierHits(store: Store, raw: string): Promise<SearchHit[]> {
   const hits: SearchHit[] = [];
-  const q = raw.trim();
-  const labelled = /^(block|epoch)\s+(\d{1,10})$/i.exec(q);
+  const trimmed = raw.trim();
+  const txLabelled = /^(?:tx|transaction)\s+([0-9a-fA-F]{64})$/i.exec(trimmed);
+  const q = txLabelled ? txLabelled[1]! : trimmed;
+  const labelled = /^(block|epoch)\s+(\d{1,10})$/i.exec(q) ?? /^(#)\s*(\d{1,10})$/.exec(q);
   if (labelled) {
     const n = Number(labelled[2]);
-    if (labelled[1]!.toLowerCase() === 'block') {
+    if (labelled[1]!.toLowerCase() !== 'epoch') {
       const hit = await blockByHeight(store, n);
       if (hit) hits.push(hit);
     } else {
@@ -103,7 +106,7 @@ async function identifierHits(store: Store, raw: string): Promise<SearchHit[]> {
         tool: 'get_transaction',
         arguments: { hash: id },
       });
-    const hit = block && blockHit(block);
+    const hit = !txLabelled && block && blockHit(block);
     if (hit) hits.push(hit);
   }
   if (/^\d{1,10}$/.test(q)) {

@@ -132,12 +132,37 @@ describe('search: every hit names a tool call that answers (devnet)', function (
       block.some((h) => h.kind === 'block' && h.label === `block ${withTxs}`),
       JSON.stringify(block),
     );
+    // "#N", as explorers write a height, is that block only (never epoch N).
+    assert.deepEqual(
+      (await search(`#${withTxs}`)).map((h) => h.label),
+      [`block ${withTxs}`],
+    );
+    // "tx <hash>" is that transaction: the block's first one (the devnet's own block document lists it).
+    const [first] = await world.store.collection(BLOCKS).find('byHeight', { eq: [withTxs], limit: 1 });
+    const txId = first!.txIds![0]!;
+    for (const q of [`tx ${txId}`, `Transaction ${txId.toUpperCase()}`]) {
+      const hits = await search(q);
+      assert.deepEqual(
+        hits.map((h) => [h.kind, h.tool, h.arguments]),
+        [['transaction', 'get_transaction', { hash: txId }]],
+        q,
+      );
+    }
     const epoch = await search(`epoch ${tip.epoch}`);
     assert.ok(
       epoch.some((h) => h.kind === 'epoch' && h.label === `epoch ${tip.epoch}`),
       JSON.stringify(epoch),
     );
-    const queries = ['epoch 1', 'block 10', '1', '10', String(tip.height), `Epoch ${tip.epoch}`, String(tip.epoch)];
+    const queries = [
+      'epoch 1',
+      'block 10',
+      '#10',
+      '1',
+      '10',
+      String(tip.height),
+      `Epoch ${tip.epoch}`,
+      String(tip.epoch),
+    ];
     if (empty !== null) queries.push(String(empty), `block ${empty}`);
     const bad: string[] = [];
     for (const q of queries) bad.push(...(await failures(q, await search(q))));
