@@ -9,6 +9,7 @@ import { defineRoute, register, type AnyRouteSpec, type RestModule } from '../ro
 import { HOLDERS_LIMIT, HoldersResponse } from '../schemas/holders.js';
 import { UnitParams } from '../schemas/market.js';
 import { getTokenHolders } from '../read/holders.js';
+import { tokenUnitHint } from './tokens.js';
 
 export const holderRoutes = {
   holders: defineRoute<{ unit: string }>({
@@ -19,6 +20,7 @@ export const holderRoutes = {
     tags: ['Tokens'],
     params: UnitParams,
     response: HoldersResponse,
+    paramHints: { unit: tokenUnitHint },
   }),
 } satisfies Record<string, AnyRouteSpec>;
 

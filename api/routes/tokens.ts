@@ -31,6 +31,20 @@ import {
 
 const TAGS = ['Tokens'];
 
+/**
+ * What a bad `unit` of a token route was, when it is recognisably something else: ADA (spec: the unit `lovelace`
+ * denotes ADA, which has no token answer: no stats, candles, trades or holders), or a ticker or name, whose unit the
+ * list's search finds. The tool server's get_token says the same of its argument.
+ */
+export function tokenUnitHint(raw: string): string | null {
+  if (/^(lovelace|ada)$/i.test(raw))
+    return 'ADA (lovelace) is no token here: its USD price is adaUsd of GET /market/overview, its pools are GET /pools';
+  if (/^[\p{L}\p{N}$._ -]{1,40}$/u.test(raw) && !/^[0-9a-f]*$/i.test(raw))
+    return `a name or ticker: GET /tokens?q=${encodeURIComponent(raw)} lists the tokens it names, with their units`;
+  return null;
+}
+const paramHints = { unit: tokenUnitHint };
+
 export const tokenRoutes = {
   list: defineRoute<
     Record<string, never>,
@@ -63,6 +77,7 @@ export const tokenRoutes = {
     tags: TAGS,
     params: UnitParams,
     response: TokenDetailResponse,
+    paramHints,
   }),
   candles: defineRoute<{ unit: string }, CandleQuery & { pool?: string }>({
     operationId: 'getTokenCandles',
@@ -74,6 +89,7 @@ export const tokenRoutes = {
     params: UnitParams,
     query: CandlesQuery,
     response: CandlesResponse,
+    paramHints,
   }),
   trades: defineRoute<{ unit: string }, CommonQuery & { limit: number; cursor?: string }>({
     operationId: 'getTokenTrades',
@@ -83,6 +99,7 @@ export const tokenRoutes = {
     params: UnitParams,
     query: CursorQuery,
     response: TradesResponse,
+    paramHints,
   }),
   series: defineRoute<{ unit: string; metric: 'liquidity' | 'holders' }, CommonQuery & { days: number }>({
     operationId: 'getTokenSeries',
@@ -94,6 +111,7 @@ export const tokenRoutes = {
     params: SeriesParams,
     query: SeriesQuery,
     response: SeriesResponse,
+    paramHints,
   }),
 } satisfies Record<string, AnyRouteSpec>;
 

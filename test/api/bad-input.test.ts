@@ -253,6 +253,21 @@ describe('REST bad input and unknown ids', () => {
           await expect(path, 400, /write the Bech32 address in lowercase/);
   });
 
+  it('ADA or a ticker where a token unit is expected: the 400 says ADA has no token answer, or how to find the unit', async () => {
+    // Spec: the unit `lovelace` denotes ADA; ADA is not a token of /tokens (no stats, candles, trades or holders).
+    for (const sub of ['', '/candles', '/trades', '/holders', '/series/liquidity', '/series/holders'])
+      for (const ada of ['lovelace', 'LOVELACE', 'ada'])
+        await expect(`/tokens/${ada}${sub}`, 400, /^invalid parameter unit: .*; ADA \(lovelace\) is no token here/);
+    // A ticker or name is not a unit: the list's search finds its unit.
+    await expect(
+      '/tokens/INDY',
+      400,
+      /; a name or ticker: GET \/tokens\?q=INDY lists the tokens it names, with their units$/,
+    );
+    // Hex of the wrong length is neither: the plain message.
+    await expect(`/tokens/${'ab'.repeat(27)}`, 400, /^invalid parameter unit: must be a policy id \(56 hex\)[^;]*$/);
+  });
+
   it('the holders series of a token held on chain but traded on no DEX answers like its holders', async () => {
     const holders = await expect(`/tokens/${HELD_ONLY}/holders`, 200);
     assert.equal(holders.total, 2);

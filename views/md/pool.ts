@@ -12,6 +12,7 @@ import {
   rest,
   short,
   table,
+  tokenExact,
   tokenLink,
   utc,
 } from './format.js';
@@ -57,7 +58,12 @@ export function renderPool(ctx: ViewContext, p: Pool, trades: TradePage): string
       ['Field', 'Value'],
       [
         ['Pair', `${tokenLink(ctx, p.tokenA)} / ${tokenLink(ctx, p.tokenB)}`],
-        [`Reserves (${a} / ${b})`, `${num(p.reserveA)} / ${num(p.reserveB)}`],
+        // Every digit of the pool's on-chain reserves, from the base-unit integers (the decimal-adjusted numbers are
+        // JSON doubles: past 2^53 base units their last digits are not the chain's).
+        [
+          `Reserves (${a} / ${b})`,
+          `${tokenExact(p.reserveARaw, p.tokenA.decimals)} / ${tokenExact(p.reserveBRaw, p.tokenB.decimals)}`,
+        ],
         [`Price (${a} per ${b})`, price(p.price)],
         ['TVL (ADA)', num(p.tvlAda, 0)],
         ['Volume 24 h (ADA)', num(p.volume24h, 0)],

@@ -86,6 +86,9 @@ export interface Pool {
   tokenB: AssetRef;
   reserveA: number;
   reserveB: number;
+  /** The reserves exact in base units (reserveA/reserveB lose digits past 2^53 base units). */
+  reserveARaw: string;
+  reserveBRaw: string;
   tvlAda: number | null;
   price: number | null;
   feePercent: number | null;
