@@ -520,7 +520,7 @@ export const TOOL_SET: readonly Tool[] = [
     name: 'get_token_candles',
     title: 'Token candles',
     description:
-      'OHLCV candles of a token, newest last, as compact rows [time ISO, open, high, low, close, volumeAda, trades]. Prices in ADA (default) or USD; volume in ADA.',
+      'OHLCV candles of a token, newest last, as compact rows [time ISO, open, high, low, close, volumeAda, trades]: the latest `limit` intervals in which it traded, however long ago (intervals without trades have no row). Prices in ADA (default) or USD; volume in ADA.',
     inputSchema: input(
       {
         unit: TOKEN_UNIT,
@@ -554,11 +554,14 @@ export const TOOL_SET: readonly Tool[] = [
       const limit = (args.limit as number | undefined) ?? 100;
       // REST: no `pool` = the token's primary pool; `pool=all` = every pool combined (poolId 0).
       const pool = args.allPools === false ? undefined : 'all';
+      // `from` 0: the latest candles the token has, however long ago it last traded. REST's default range is the
+      // last 1,000 intervals of time (about 16.7 h at 1m), which would leave a quiet token with no rows at all.
       const body = await read<{ poolId: number | null; candles: Candle[] }>(deps, 'getTokenCandles', {
         unit,
         interval,
         quote,
         pool,
+        from: 0,
       });
       const candles = body.candles.slice(-limit);
       return {

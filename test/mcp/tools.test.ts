@@ -292,6 +292,36 @@ describe('MCP tools through the official client on the devnet', function () {
       );
     });
 
+    it('get_token_candles: a token quiet for two days still has its latest 1m candles (REST’s default range has none)', async () => {
+      // The same store read two days after its tip: REST's default 1m range (the last 1,000 minutes) is empty.
+      const later = createServer(createApp({ ...world.deps, now: () => Date.now() + 2 * 86_400_000 }).callback());
+      await new Promise<void>((r) => later.listen(0, '127.0.0.1', r));
+      const laterBase = `http://127.0.0.1:${(later.address() as AddressInfo).port}`;
+      const laterClient = await connect(`${laterBase}/api/mcp`, 'modern');
+      try {
+        const quiet = (await (
+          await fetch(`${laterBase}/api/v1/tokens/${s.unit}/candles?interval=1m&pool=all`)
+        ).json()) as Json;
+        assert.deepEqual(quiet.candles, []);
+        const r = (await laterClient.callTool({
+          name: 'get_token_candles',
+          arguments: { unit: s.unit, interval: '1m', limit: 7 },
+        })) as Json;
+        assert.notEqual(r.isError, true, text(r));
+        // Oracle: REST over the whole history (from 0), its last 7 candles.
+        const all = await rest(`/tokens/${s.unit}/candles?interval=1m&pool=all&from=0`);
+        const last = (all.candles as Json[]).slice(-7);
+        assert.equal(last.length, 7, 'the token traded in at least 7 minutes');
+        assert.deepEqual(
+          r.structuredContent.candles.map((row: unknown[]) => [row[0], row[4], row[6]]),
+          last.map((c) => [new Date(c.time * 1000).toISOString(), c.close, c.trades]),
+        );
+      } finally {
+        await laterClient.close();
+        await new Promise<void>((r) => later.close(() => r()));
+      }
+    });
+
     it('get_swap_quote: swapUrl on the site and the smallest pool TVL on the route', async () => {
       const tool = await call('get_swap_quote', { tokenIn: 'lovelace', tokenOut: s.unit, amount: 250 });
       assert.equal(tool.swapUrl, `https://cds.example/swap?in=lovelace&out=${s.unit}&amount=250`);
