@@ -21,6 +21,11 @@ export interface BatchSpec<P, O> {
   ): { tokenIn: Unit; tokenOut: Unit; amountIn: bigint } | null;
   /** Lovelace the DEX returns to the receiver with the result, not part of the trade. */
   adaReturned(order: Order<O>): bigint;
+  /**
+   * Part of the offered `tokenIn` the result hands back untraded (an exact-out order's change), when the DEX has
+   * such orders; the trade's input is the offer minus it.
+   */
+  changeOf?(order: Order<O>, result: TxOutput, tokenIn: Unit): bigint;
 }
 
 function poolFor<P, O>(spec: BatchSpec<P, O>, order: Order<O>, input: TxOutput, pools: PoolState<P>[]) {
@@ -69,7 +74,8 @@ export function receiverMatchedSwaps<P, O>(
     } else {
       got = quantityOf(result.value, m.tokenOut) - (m.tokenOut === LOVELACE ? spec.adaReturned(o) : 0n);
     }
-    if (m.amountIn <= 0n || got <= 0n) continue;
+    const amountIn = m.amountIn - (spec.changeOf?.(o, result, m.tokenIn) ?? 0n);
+    if (amountIn <= 0n || got <= 0n) continue;
     swaps.push({
       dex: spec.dex,
       txId: tx.id,
@@ -78,7 +84,7 @@ export function receiverMatchedSwaps<P, O>(
       trader: o.owner,
       tokenIn: m.tokenIn,
       tokenOut: m.tokenOut,
-      amountIn: m.amountIn,
+      amountIn,
       amountOut: got,
       side: sideOf(m.tokenIn, m.tokenOut),
       outputIndex: outIx,

@@ -291,6 +291,13 @@ function extractSwaps(tx: Transaction, resolveInput: InputResolver): ExecutedSwa
         return { tokenIn, tokenOut: out, amountIn: amount };
       },
       adaReturned: (o) => o.deposit ?? 0n,
+      // SwapExactOut locks the most the trader will pay; the batcher returns what the pool did not take with the
+      // bought tokens (and the deposit, when the change is ADA).
+      changeOf: (o, result, tokenIn) => {
+        if (o.extra.step.type !== 'swap-exact-out') return 0n;
+        const change = quantityOf(result.value, tokenIn) - (tokenIn === LOVELACE ? (o.deposit ?? 0n) : 0n);
+        return change > 0n ? change : 0n;
+      },
     },
     tx,
     resolveInput,

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { TxOutput, Value } from '../../cardano/chain/types.js';
+import type { Transaction, TxOutput, Value } from '../../cardano/chain/types.js';
 import type { MinswapV1Order, MinswapV1Pool } from '../../cardano/dex/minswap-v1.js';
 import { decodeMinswapV1OrderDatum, minswapV1 } from '../../cardano/dex/minswap-v1.js';
 import type { MuesliOrder, MuesliPool } from '../../cardano/dex/muesliswap.js';
@@ -15,7 +15,7 @@ import {
   wingridersV1,
 } from '../../cardano/dex/wingriders-v1.js';
 import type { IrisItem } from './fixtures.js';
-import { irisItems, irisOutput, readJson, realTx } from './fixtures.js';
+import { irisItems, irisOutput, readJson, realTx, resolverOf } from './fixtures.js';
 
 const IUSD = 'f66d78b4a3cb3d37afa0ec36461e51ecbde00f26c8f0a68f94b6988069555344';
 const setup = (): Map<string, TxOutput> =>
@@ -94,6 +94,97 @@ describe('Minswap V1', () => {
     assert.ok(p);
     assert.ok(p.reserveA > 0n && p.reserveB > 0n);
     assert.ok(realTx(11322286, 58).outputs.some((o) => minswapV1.isOrderOutput(o)));
+  });
+});
+
+/**
+ * A Minswap V1 batch built on the real ADA/SNEK pool of block 11322313 tx 9 (225,255.452243 ADA, 34,478,019 SNEK,
+ * fee 0.3 %): a SwapExactOut locks 700 ADA to buy exactly 100,000 SNEK. By hand, the smallest input that buys them is
+ * ⌊225255452243·100000·10000 / ((34478019 − 100000)·9970)⌋ + 1 = 657,202,651 lovelace (657,202,650 buys only
+ * 99,999); the batcher hands the other 42,797,349 lovelace back with the 2 ADA deposit and the SNEK.
+ */
+describe('Minswap V1 batch: SwapExactOut pays only what the pool took', () => {
+  const SNEK = '279c909f348e533da5808898f87f9a14bb2c3dfbbacccd631d927a3f534e454b';
+  const poolTx = realTx(11322313, 9);
+  const poolIn = poolTx.outputs.find((o) => minswapV1.isPoolOutput(o)) as TxOutput;
+  const real = minswapV1.decodeOrder(
+    realTx(11322286, 58).outputs[0] as TxOutput,
+    (h) => realTx(11322286, 58).datums?.[h],
+  ) as MinswapV1Order;
+  const orderAddress = (realTx(11322286, 58).outputs[0] as TxOutput).address;
+  const trader = real.owner as string;
+  const seller = (poolTx.outputs.find((o) => !minswapV1.isPoolOutput(o)) as TxOutput).address;
+  const snek = (lovelace: bigint, q: bigint): Value => ({
+    ada: { lovelace },
+    [SNEK.slice(0, 56)]: { [SNEK.slice(56)]: q },
+  });
+  const exactOut: TxOutput = {
+    address: orderAddress,
+    value: { ada: { lovelace: 704_000_000n } }, // 700 ADA at most + 2 ADA batcher fee + 2 ADA deposit
+    datum: minswapV1.encodeOrderDatum({
+      ...real,
+      extra: { ...real.extra, step: { type: 'swap-exact-out', desired: SNEK, expectedReceive: 100_000n } },
+    }),
+  };
+  const exactIn: TxOutput = {
+    address: orderAddress,
+    value: snek(4_000_000n, 50_000n), // sell 50,000 SNEK
+    datum: minswapV1.encodeOrderDatum({
+      ...real,
+      owner: seller,
+      extra: { ...real.extra, step: { type: 'swap-exact-in', desired: 'lovelace', minimumReceive: 1n } },
+    }),
+  };
+  const paid = 657_202_651n;
+  const boughtResult: TxOutput = { address: trader, value: snek(2_000_000n + 700_000_000n - paid, 100_000n) };
+  const ref = (c: string) => ({ transaction: { id: c.repeat(32) }, index: 0 });
+  const utxo = new Map([
+    [`${'aa'.repeat(32)}#0`, poolIn],
+    [`${'bb'.repeat(32)}#0`, exactOut],
+    [`${'cc'.repeat(32)}#0`, exactIn],
+  ]);
+  const batch = (orders: string[], outputs: TxOutput[]): Transaction => ({
+    id: 'dd'.repeat(32),
+    spends: 'inputs',
+    inputs: ['aa', ...orders].map(ref),
+    outputs,
+    datums: poolTx.datums,
+  });
+  const poolAfter = (lovelace: bigint, q: bigint): TxOutput => ({
+    ...poolIn,
+    value: { ...poolIn.value, ...snek(lovelace, q) },
+  });
+
+  it('alone in its batch: amount in = the pool’s ADA gain (657.202651 ADA), not the 700 ADA locked', () => {
+    const tx = batch(['bb'], [poolAfter(225_255_452_243n + paid, 34_478_019n - 100_000n), boughtResult]);
+    const [s] = minswapV1.extractSwaps(tx, resolverOf(utxo));
+    assert.ok(s);
+    assert.deepEqual(
+      [s.tokenIn, s.tokenOut, s.amountIn, s.amountOut, s.trader, s.side],
+      ['lovelace', SNEK, paid, 100_000n, trader, 'buy'],
+    );
+  });
+
+  it('beside another order: the change in its result output is taken off the offer', () => {
+    // Then 50,000 SNEK sold into the pool the first order left: ⌊9970·50000·225912654894 /
+    // (10000·34378019 + 9970·50000)⌋ = 327,111,325 lovelace.
+    const sold = 327_111_325n;
+    const tx = batch(
+      ['bb', 'cc'],
+      [
+        poolAfter(225_255_452_243n + paid - sold, 34_478_019n - 100_000n + 50_000n),
+        boughtResult,
+        { address: seller, value: { ada: { lovelace: 2_000_000n + sold } } },
+      ],
+    );
+    const swaps = minswapV1.extractSwaps(tx, resolverOf(utxo));
+    assert.deepEqual(
+      swaps.map((s) => [s.trader, s.tokenIn, s.amountIn, s.amountOut]),
+      [
+        [trader, 'lovelace', paid, 100_000n],
+        [seller, SNEK, 50_000n, sold],
+      ],
+    );
   });
 });
 
