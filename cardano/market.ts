@@ -17,6 +17,46 @@ export const lovelaceNumber = (lovelace: bigint | string): number => scaleIntege
 
 export const isAdaPool = (p: PoolDoc) => p.tokenA === LOVELACE;
 
+/** Weights of a pool's two sides (PoolDoc.weightA/weightB): absent unless the pool is weighted. */
+export interface SideWeights {
+  weightA?: number;
+  weightB?: number;
+}
+
+/**
+ * Reserves as a constant-product pool with the same spot price would hold them, for every figure read off a
+ * reserve ratio (price, ADA value of a token amount). A weighted pool's spot price (tokenA per tokenB) is
+ * (reserveA / weightA) / (reserveB / weightB), i.e. reserveA × weightB against reserveB × weightA: a Splash 20/80
+ * ADA pool holding 1,000 ADA against 4,000 tokens prices the token at 1 ADA, not 0.25. Equal or absent weights
+ * leave the reserves as they are.
+ */
+export function spotReserves(a: bigint, b: bigint, w: SideWeights): { a: bigint; b: bigint } {
+  const { weightA, weightB } = w;
+  if (weightA === undefined || weightB === undefined || weightA === weightB) return { a, b };
+  return { a: a * BigInt(weightB), b: b * BigInt(weightA) };
+}
+
+/** spotReserves of a pool document (or a pool state read with its pool's weights). */
+export const docSpotReserves = (p: { reserveARaw: string; reserveBRaw: string } & SideWeights) =>
+  spotReserves(BigInt(p.reserveARaw), BigInt(p.reserveBRaw), p);
+
+/** Spot price, tokenA base units per tokenB base unit (spotReserves); null while a reserve is 0. */
+export function spotPriceRaw(p: { reserveARaw: string; reserveBRaw: string } & SideWeights): number | null {
+  const { a, b } = docSpotReserves(p);
+  return a > 0n && b > 0n ? Number(a) / Number(b) : null;
+}
+
+/**
+ * An ADA pool's value in lovelace: its ADA reserve over ADA's share of the pool's value, the weight of tokenA over
+ * both weights (at spot price each side holds value in proportion to its weight): twice the ADA reserve at equal
+ * weights, five times it in a 20/80 pool. Integer lovelace, rounded down.
+ */
+export function adaPoolTvlLovelace(reserveA: bigint, w: SideWeights): bigint {
+  const { weightA, weightB } = w;
+  if (weightA === undefined || weightB === undefined || weightA <= 0) return 2n * reserveA;
+  return (reserveA * BigInt(weightA + weightB)) / BigInt(weightA);
+}
+
 /** The pool the token's price is read from: the sync's primary pool if it is an ADA pool, else the deepest. */
 export function primaryAdaPool(token: TokenDoc, pools: readonly PoolDoc[]): PoolDoc | null {
   const ada = pools.filter(isAdaPool);
@@ -29,24 +69,27 @@ export function primaryAdaPool(token: TokenDoc, pools: readonly PoolDoc[]): Pool
 
 /** Both sides of an ADA pool in lovelace. */
 export const poolTvlLovelace = (p: PoolDoc): bigint | null =>
-  p.tvlLovelace !== null ? BigInt(p.tvlLovelace) : isAdaPool(p) ? 2n * BigInt(p.reserveARaw) : null;
+  p.tvlLovelace !== null ? BigInt(p.tvlLovelace) : isAdaPool(p) ? adaPoolTvlLovelace(BigInt(p.reserveARaw), p) : null;
 
 /**
  * Both sides of a token/token pool in lovelace: each side at its token's ADA price, from the reserves of the ADA
  * pool that price is read from (`priceSource`: primaryAdaPool), as a token/token trade's volume is valued; a side
  * whose token has no ADA pool counts as much as the other (the pool holds its two sides at equal value at its own
- * price). null when neither token has an ADA pool. Integer lovelace, rounded down per side.
+ * price; in a weighted pool, in proportion to their weights). null when neither token has an ADA pool. Integer
+ * lovelace, rounded down per side.
  */
 export function pairTvlLovelace(p: PoolDoc, priceSource: (unit: string) => PoolDoc | null): bigint | null {
   const side = (unit: string, raw: string): bigint | null => {
     const src = priceSource(unit);
-    const token = src ? BigInt(src.reserveBRaw) : 0n;
-    return src && token > 0n ? (BigInt(raw) * BigInt(src.reserveARaw)) / token : null;
+    const spot = src ? docSpotReserves(src) : null;
+    return spot && spot.b > 0n ? (BigInt(raw) * spot.a) / spot.b : null;
   };
   const a = side(p.tokenA, p.reserveARaw);
   const b = side(p.tokenB, p.reserveBRaw);
-  if (a === null) return b === null ? null : 2n * b;
-  return b === null ? 2n * a : a + b;
+  const wa = BigInt(p.weightA ?? 1);
+  const wb = BigInt(p.weightB ?? 1);
+  if (a === null) return b === null ? null : (b * (wa + wb)) / wb;
+  return b === null ? (a * (wa + wb)) / wa : a + b;
 }
 
 /**

@@ -35,6 +35,7 @@ import {
   pnlPointDocs,
   type WalletLotsDoc,
 } from '../../mongo/collections/pnl.js';
+import { docSpotReserves } from '../../cardano/market.js';
 import { applyFifoTrade } from '../../cardano/pnl/fifo.js';
 import { docOfFifo, fifoOfDoc } from '../../cardano/pnl/stored.js';
 import { pnlTradeFromDoc } from '../../cardano/pnl/trade.js';
@@ -46,7 +47,7 @@ import { decodeCip68Metadata, isFungibleMint } from './cip68.js';
 import { addPoint, candleIdsOf, INTERVALS, type CandlePoint } from './candles.js';
 import { ADA_USD_SERIES, POOL_COUNTER, TRADE_COUNTER, TRADE_SEQ_COUNTER } from './constants.js';
 import { poolKeyId, poolSeries, poolStateId, tokenSeries, tradeId } from './ids.js';
-import { nonAdaUnits, priceOfReserves, primaryPool, tvlOf } from './pools.js';
+import { nonAdaUnits, priceOfReserves, primaryPool, spotPriceOf, tvlOf } from './pools.js';
 import type { OrderSeen, PoolSeen, TxScan } from './scan.js';
 import { adaLeg, makerOf, priceOfLeg, sideOf, tradeToken } from '../../cardano/trades.js';
 
@@ -226,7 +227,7 @@ class MarketBlock {
       state.put(POOL_KEYS, { _id: p.key, poolId: id });
     }
     const v = p.view;
-    const priceRaw = priceOfReserves(v.reserveA, v.reserveB);
+    const priceRaw = spotPriceOf(v);
     const tvlLovelace = tvlOf(v);
     const doc: PoolDoc = {
       _id: String(id),
@@ -242,6 +243,7 @@ class MarketBlock {
       totalLpRaw: p.state.totalLp === null ? null : String(p.state.totalLp),
       feeAToB: v.feeAToB,
       feeBToA: v.feeBToA,
+      ...(v.weightA !== undefined && v.weightB !== undefined ? { weightA: v.weightA, weightB: v.weightB } : {}),
       utxo: `${tx.id}#${p.outIndex}`,
       createdSlot: prev?.createdSlot ?? slot,
       createdExact: prev ? prev.createdExact : isCreation(),
@@ -299,7 +301,8 @@ class MarketBlock {
     for (const unit of this.opts.stablecoins)
       for (const id of this.state.get(TOKENS, unit)?.poolIds ?? []) {
         const p = this.state.get(POOLS, String(id));
-        if (!p || p.tokenA !== LOVELACE || p.tokenB !== unit) continue;
+        // A weighted pool's reserve ratio is not its price: the sum is over constant-product pools only.
+        if (!p || p.tokenA !== LOVELACE || p.tokenB !== unit || p.weightA !== undefined) continue;
         ada += BigInt(p.reserveARaw);
         usd += BigInt(p.reserveBRaw);
       }
@@ -385,13 +388,15 @@ class MarketBlock {
     return null;
   }
 
-  /** The reserves of a token's primary (deepest ADA) pool now, or null without one. */
+  /**
+   * The reserves of a token's primary (deepest ADA) pool now, at its spot price (a weighted pool's scaled by the
+   * weights: cardano/market.ts spotReserves), or null without one.
+   */
   private adaReserves(unit: string): { ada: bigint; token: bigint } | null {
     const primary = this.state.get(TOKENS, unit)?.primaryPoolId;
     const p = primary === null || primary === undefined ? null : this.state.get(POOLS, String(primary));
     if (!p || p.tokenA !== LOVELACE || p.tokenB !== unit) return null;
-    const ada = BigInt(p.reserveARaw);
-    const token = BigInt(p.reserveBRaw);
+    const { a: ada, b: token } = docSpotReserves(p);
     return ada > 0n && token > 0n ? { ada, token } : null;
   }
 

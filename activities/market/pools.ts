@@ -3,13 +3,15 @@
  *
  * Orientation: the DEX's own pair order is kept, except that ADA is always tokenA (reserves and per-direction
  * fees are swapped with it), so `priceRaw = reserveA / reserveB` is lovelace per token base unit for every ADA
- * pool. Reserves are the DEX's tradable reserves (datum or value minus treasuries/oil), raw integer strings.
+ * pool (weighted pools: (reserveA / weightA) / (reserveB / weightB)). Reserves are the DEX's tradable reserves
+ * (datum or value minus treasuries/oil), raw integer strings.
  */
 import type { PoolDoc } from '../../mongo/collections/market.js';
 import { LOVELACE } from '../../cardano/dex/plutus-data.js';
 import type { PoolState } from '../../cardano/dex/types.js';
+import { adaPoolTvlLovelace, spotReserves, type SideWeights } from '../../cardano/market.js';
 
-export interface PoolView {
+export interface PoolView extends SideWeights {
   tokenA: string;
   tokenB: string;
   reserveA: bigint;
@@ -23,17 +25,49 @@ export function poolView(s: PoolState): PoolView {
   const flip = s.tokenB === LOVELACE && s.tokenA !== LOVELACE;
   const aToB = Number(s.fee.aToB) / den;
   const bToA = Number(s.fee.bToA) / den;
+  const w = s.weights;
+  const weights: SideWeights = w
+    ? flip
+      ? { weightA: Number(w.b), weightB: Number(w.a) }
+      : { weightA: Number(w.a), weightB: Number(w.b) }
+    : {};
   return flip
-    ? { tokenA: s.tokenB, tokenB: s.tokenA, reserveA: s.reserveB, reserveB: s.reserveA, feeAToB: bToA, feeBToA: aToB }
-    : { tokenA: s.tokenA, tokenB: s.tokenB, reserveA: s.reserveA, reserveB: s.reserveB, feeAToB: aToB, feeBToA: bToA };
+    ? {
+        tokenA: s.tokenB,
+        tokenB: s.tokenA,
+        reserveA: s.reserveB,
+        reserveB: s.reserveA,
+        feeAToB: bToA,
+        feeBToA: aToB,
+        ...weights,
+      }
+    : {
+        tokenA: s.tokenA,
+        tokenB: s.tokenB,
+        reserveA: s.reserveA,
+        reserveB: s.reserveB,
+        feeAToB: aToB,
+        feeBToA: bToA,
+        ...weights,
+      };
 }
 
 /** tokenA base units per tokenB base unit; null when either reserve is empty. */
 export const priceOfReserves = (a: bigint, b: bigint): number | null =>
   a > 0n && b > 0n ? Number(a) / Number(b) : null;
 
-/** Both sides in lovelace: twice the ADA reserve of an ADA pool; null otherwise (no on-sync valuation). */
-export const tvlOf = (v: PoolView): string | null => (v.tokenA === LOVELACE ? String(2n * v.reserveA) : null);
+/** The pool's spot price (tokenA base units per tokenB base unit, weights applied); null when a reserve is empty. */
+export function spotPriceOf(v: PoolView): number | null {
+  const { a, b } = spotReserves(v.reserveA, v.reserveB, v);
+  return priceOfReserves(a, b);
+}
+
+/**
+ * Both sides in lovelace: an ADA pool's ADA reserve over ADA's share of the weights (twice it at equal weights);
+ * null otherwise (no on-sync valuation).
+ */
+export const tvlOf = (v: PoolView): string | null =>
+  v.tokenA === LOVELACE ? String(adaPoolTvlLovelace(v.reserveA, v)) : null;
 
 /** The units of a pool that get token documents. */
 export const nonAdaUnits = (v: Pick<PoolView, 'tokenA' | 'tokenB'>): string[] =>

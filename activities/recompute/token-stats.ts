@@ -38,6 +38,7 @@ import {
   poolSeries,
   poolTvlLovelace,
   primaryAdaPool,
+  spotPriceRaw,
   tokenSeries,
 } from '../../cardano/market.js';
 
@@ -85,10 +86,8 @@ export function computeTokenStats(input: TokenInputs, ctx: MarketContext): Token
   const { meta, token, pools } = input;
   const d = meta.decimals;
   const primary = primaryAdaPool(token, pools);
-  const priceAda =
-    primary && BigInt(primary.reserveBRaw) > 0n
-      ? adaPrice(Number(BigInt(primary.reserveARaw)) / Number(BigInt(primary.reserveBRaw)), d)
-      : null;
+  const spot = primary ? spotPriceRaw(primary) : null;
+  const priceAda = spot === null ? null : adaPrice(spot, d);
   const adaPools = pools.filter(isAdaPool);
   const liquidityAda = adaPools.length
     ? lovelaceNumber(adaPools.reduce((s, p) => s + (poolTvlLovelace(p) ?? 0n), 0n))
@@ -171,17 +170,13 @@ export function computeTokenStats(input: TokenInputs, ctx: MarketContext): Token
   };
 }
 
-/** Raw reserve price of a pool (tokenA base units per tokenB base unit), null while a reserve is 0. */
-const priceOfReserves = (p: { reserveARaw: string; reserveBRaw: string }): number | null => {
-  const a = BigInt(p.reserveARaw);
-  const b = BigInt(p.reserveBRaw);
-  return a > 0n && b > 0n ? Number(a) / Number(b) : null;
-};
-
-/** The pool's raw reserve price as of `slot`: its last state at or before it; null before the pool existed. */
-export async function poolPriceAt(store: Store, poolId: number, slot: number): Promise<number | null> {
-  const [s] = await store.collection(POOL_STATES).find('byPool', { eq: [poolId], lte: slot, reverse: true, limit: 1 });
-  return s ? priceOfReserves(s) : null;
+/**
+ * The pool's raw spot price as of `slot`: its last state at or before it, with the pool's weights (constant over
+ * its life); null before the pool existed.
+ */
+export async function poolPriceAt(store: Store, pool: PoolDoc, slot: number): Promise<number | null> {
+  const [s] = await store.collection(POOL_STATES).find('byPool', { eq: [pool.id], lte: slot, reverse: true, limit: 1 });
+  return s ? spotPriceRaw({ ...s, weightA: pool.weightA, weightB: pool.weightB }) : null;
 }
 
 /** Complete trades newer than `fromSlot`, newest first, at most `limit`, over the indexes of `of` (tradeIndexesOf). */
@@ -236,11 +231,11 @@ export async function loadTokenInputs(
   const from7d = ctx.clock.msToSlot(ctx.nowMs - WINDOW_SECONDS['7d'] * 1000);
   const series = tokenSeries(meta.unit);
   const primary = primaryAdaPool(token, pools);
-  const priceNowRaw = primary ? priceOfReserves(primary) : null;
+  const priceNowRaw = primary ? spotPriceRaw(primary) : null;
   const [{ trades, truncated }, ...starts] = await Promise.all([
     recentTrades(store, { token: meta.unit }, from7d, TRADE_SCAN_LIMIT),
     ...STATS_WINDOWS.map((w) =>
-      primary ? poolPriceAt(store, primary.id, ctx.clock.msToSlot(ctx.nowMs - WINDOW_SECONDS[w] * 1000)) : null,
+      primary ? poolPriceAt(store, primary, ctx.clock.msToSlot(ctx.nowMs - WINDOW_SECONDS[w] * 1000)) : null,
     ),
   ]);
   const priceAtRaw = Object.fromEntries(STATS_WINDOWS.map((w, i) => [w, starts[i] ?? null])) as Record<

@@ -15,7 +15,7 @@ import type { PoolStatsDoc, TokenStatsDoc } from '../../mongo/collections/market
 import { LOGOS, TOKENS, TOKEN_META, logoVersion, type PoolDoc, type TradeDoc } from '../../mongo/collections/market.js';
 import type { Store } from '../../mongo/store.js';
 import { lovelaceToAda, scaleInteger } from '../../cardano/units.js';
-import { shownTvlLovelace } from '../../cardano/market.js';
+import { docSpotReserves, shownTvlLovelace } from '../../cardano/market.js';
 import { priceOfLeg } from '../../cardano/trades.js';
 
 /** `data` (default): logo carries the image as a data URI; `url`: logo carries logoUrl (spec: logos=url). */
@@ -161,10 +161,11 @@ export function presentTokenRow(s: TokenStatsDoc, assets: AssetBook) {
   return { asset: assets.ref(s._id), stats: presentStats(s), primaryPoolId: s.primaryPoolId };
 }
 
-/** Decimal-adjusted price of tokenB in tokenA from raw reserves. */
+/** Decimal-adjusted spot price of tokenB in tokenA from raw reserves (a weighted pool's: with its weights). */
 export function poolPrice(p: PoolDoc, assets: AssetBook): number | null {
-  const a = scaleInteger(p.reserveARaw, assets.decimals(p.tokenA));
-  const b = scaleInteger(p.reserveBRaw, assets.decimals(p.tokenB));
+  const spot = docSpotReserves(p);
+  const a = scaleInteger(String(spot.a), assets.decimals(p.tokenA));
+  const b = scaleInteger(String(spot.b), assets.decimals(p.tokenB));
   return a > 0 && b > 0 ? a / b : null;
 }
 

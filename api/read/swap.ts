@@ -56,6 +56,8 @@ export function quotablePool(doc: PoolDoc): QuotablePool | null {
     const state = adapter.decodePool(output);
     return state ? { doc, adapter, state, exact: true } : null;
   }
+  // Without its output, a weighted pool cannot be priced as constant product (its reserve ratio is not its price).
+  if (doc.weightA !== undefined) return null;
   // Fallback: constant product over the stored reserves and fee fractions. Minswap V2's formula fixes its
   // denominator at 10,000; the others take any denominator (the formulas are homogeneous in fee/denominator).
   const den = doc.dex === 'minswap-v2' ? MINSWAP_V2.feeDenominator : 1_000_000n;

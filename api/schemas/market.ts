@@ -233,9 +233,13 @@ export const Pool = component('Pool', {
     },
     reserveBRaw: { type: 'string', pattern: '^[0-9]+$', description: 'reserveB exact, in base units.' },
     tvlAda: adaOrNull(
-      'Both sides valued in ADA: an ADA pool twice its ADA reserve; a token/token pool each side at its token’s ADA price (from the token’s price pool, as of the last stats run, about a minute), a side whose token has no ADA pool counted as much as the other; null when neither token has an ADA pool.',
+      'Both sides valued in ADA: an ADA pool twice its ADA reserve (a weighted pool: its ADA reserve over ADA’s share of the weights, five times it at 20/80); a token/token pool each side at its token’s ADA price (from the token’s price pool, as of the last stats run, about a minute), a side whose token has no ADA pool counted as much as the other; null when neither token has an ADA pool.',
     ),
-    price: { type: ['number', 'null'], description: 'tokenA per tokenB, decimal-adjusted.' },
+    price: {
+      type: ['number', 'null'],
+      description:
+        'Spot price, tokenA per tokenB, decimal-adjusted: reserveA / reserveB; for a weighted pool each reserve over its weight (Splash 20/80 pools: 1 and 4), four times the reserve ratio.',
+    },
     feePercent: { type: ['number', 'null'], description: 'Swap fee in percent (0.3 = 0.3 %).' },
     createdTime: { ...time, description: 'Creation time if createdExact, else when the pool was first seen.' },
     createdExact: { type: 'boolean' },

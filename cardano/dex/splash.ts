@@ -309,6 +309,9 @@ function decodePool(output: TxOutput, datums?: DatumResolver): SplashPool | null
     lpToken: f.lq,
     totalLp: SPLASH.maxLq - quantityOf(output.value, f.lq),
     fee: { aToB: den - retained(extra, true), bToA: den - retained(extra, false), denominator: den },
+    ...(kind === 'weighted' && extra.weightX !== null && extra.weightY !== null
+      ? { weights: { a: extra.weightX, b: extra.weightY } }
+      : {}),
     extra,
     datum: d,
   };

@@ -54,6 +54,11 @@ export interface PoolState<X = unknown> {
   /** LP tokens in circulation, or null when the DEX does not say. */
   totalLp: bigint | null;
   fee: PoolFees;
+  /**
+   * Balancer-style weights of tokenA and tokenB (`curve: 'weighted'`, Splash 20/80 pools: 1 and 4): the spot price
+   * of tokenB in tokenA is (reserveA / a) / (reserveB / b), not the reserve ratio. Absent on every other curve.
+   */
+  weights?: { a: bigint; b: bigint };
   /** DEX-specific datum fields: what `amountOut` needs beyond the common fields and what the encoder writes back. */
   extra: X;
   /** The decoded datum, or null when the datum was only a hash that could not be resolved. */

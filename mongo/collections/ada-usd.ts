@@ -9,6 +9,7 @@ import { CANDLES, POOLS, poolStateAt, type CandleInterval, type PoolDoc } from '
 import type { Store } from '../store.js';
 import { perTipBlock } from './sync-state.js';
 import { LOVELACE } from '../../cardano/token-metadata.js';
+import { docSpotReserves } from '../../cardano/market.js';
 
 /** USD stablecoins (reference dex-nft-handles.md §6.1): unit → decimals. */
 export const USD_STABLECOINS: ReadonlyMap<string, number> = new Map([
@@ -57,8 +58,10 @@ function poolAdaUsd(p: PoolDoc): PoolRate | null {
   const dec = USD_STABLECOINS.get(p.tokenB);
   if (p.tokenA !== LOVELACE || dec === undefined) return null;
   const ada = Number(p.reserveARaw) / 1e6;
-  const usd = Number(p.reserveBRaw) / 10 ** dec;
-  return ada > 0 && usd > 0 ? { rate: usd / ada, weight: ada, fiatBacked: FIAT_BACKED_USD.has(p.tokenB) } : null;
+  // The rate at the pool's spot price (a weighted pool's reserves scaled by its weights); the weight is its ADA.
+  const spot = docSpotReserves(p);
+  const rate = Number(spot.b) / 10 ** dec / (Number(spot.a) / 1e6);
+  return ada > 0 && rate > 0 ? { rate, weight: ada, fiatBacked: FIAT_BACKED_USD.has(p.tokenB) } : null;
 }
 
 /**

@@ -53,7 +53,16 @@ export interface PoolDoc {
   /** true when the pool's creation transaction was seen; otherwise createdSlot is when it was first seen. */
   createdExact: boolean;
   lastStateSlot: number;
-  /** reserveA / reserveB in base units (tokenA base units per tokenB base unit), null when a reserve is 0. */
+  /**
+   * Weights of tokenA and tokenB in a weighted pool (Splash 20/80: 1 and 4; cardano/market.ts spotReserves); absent
+   * on constant-product and stable pools, whose sides weigh the same.
+   */
+  weightA?: number;
+  weightB?: number;
+  /**
+   * Spot price in base units (tokenA base units per tokenB base unit): reserveA / reserveB, weighted pools
+   * (reserveA / weightA) / (reserveB / weightB); null when a reserve is 0.
+   */
   priceRaw: number | null;
   /** Both sides valued in lovelace (2 × the ADA reserve for ADA pairs), null when no ADA valuation is known. */
   tvlLovelace: string | null;

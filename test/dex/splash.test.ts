@@ -160,7 +160,11 @@ describe('Splash pools (iris golden values)', () => {
         assert.equal(p.extra.lpFeeNumX, BigInt(String(e['poolFeeNumX'])));
         assert.equal(p.extra.treasuryFeeNum, BigInt(String(e['treasuryFee'])));
         assert.equal(p.totalLp, 9223372036854775807n - BigInt(e.lq.amount));
-        if (e['poolType'] === 'weighted') assert.equal(p.curve, 'weighted');
+        // The golden weighted pools are 20/80 (ADA 1 : token 4): the weights price them, not the reserve ratio.
+        if (e['poolType'] === 'weighted') {
+          assert.equal(p.curve, 'weighted');
+          assert.deepEqual(p.weights, { a: 1n, b: 4n }, String(exp.test));
+        } else assert.equal(p.weights, undefined);
         assert.equal(splash.encodePoolDatum(p), out.datum);
       }
     }
