@@ -189,6 +189,7 @@ export function presentPool(p: PoolDoc, assets: AssetBook, stats: PoolStatsDoc |
     tvlAda: tvl === null ? null : lovelaceToAda(String(tvl)),
     price: poolPrice(p, assets),
     feePercent: percent(p.feeAToB),
+    feePercentBToA: percent(p.feeBToA),
     createdTime: clock.iso(p.createdSlot),
     createdExact: p.createdExact,
     lastStateTime: clock.iso(p.lastStateSlot),

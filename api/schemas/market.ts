@@ -210,6 +210,7 @@ export const Pool = component('Pool', {
     'tvlAda',
     'price',
     'feePercent',
+    'feePercentBToA',
     'createdTime',
     'createdExact',
     'lastStateTime',
@@ -240,7 +241,15 @@ export const Pool = component('Pool', {
       description:
         'Spot price, tokenA per tokenB, decimal-adjusted: reserveA / reserveB; for a weighted pool each reserve over its weight (Splash 20/80 pools: 1 and 4), four times the reserve ratio.',
     },
-    feePercent: { type: ['number', 'null'], description: 'Swap fee in percent (0.3 = 0.3 %).' },
+    feePercent: {
+      type: ['number', 'null'],
+      description: 'Swap fee in percent (0.3 = 0.3 %) on a swap of tokenA for tokenB; feePercentBToA is the other way.',
+    },
+    feePercentBToA: {
+      type: ['number', 'null'],
+      description:
+        'Swap fee in percent on a swap of tokenB for tokenA: it differs from feePercent on Minswap V2, SundaeSwap V3 and Splash pools whose datum sets a fee per direction.',
+    },
     createdTime: { ...time, description: 'Creation time if createdExact, else when the pool was first seen.' },
     createdExact: { type: 'boolean' },
     lastStateTime: { type: ['string', 'null'], format: 'date-time' },

@@ -44,6 +44,7 @@ const pool = (reserveARaw: string, reserveBRaw: string): Pool => ({
   tvlAda: 15409.268058,
   price: 9.84637162048132e-14,
   feePercent: 0.3,
+  feePercentBToA: 0.3,
   createdTime: '2026-11-28T18:48:00.000Z',
   lastStateTime: '2026-11-29T07:39:00.000Z',
   volume24h: 10.407575,

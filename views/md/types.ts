@@ -92,6 +92,7 @@ export interface Pool {
   tvlAda: number | null;
   price: number | null;
   feePercent: number | null;
+  feePercentBToA: number | null;
   createdTime: string;
   lastStateTime: string | null;
   volume24h: number;
