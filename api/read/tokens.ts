@@ -147,7 +147,12 @@ export async function readCandles(
   const sec = CANDLE_INTERVALS[q.interval];
   const to = q.to === undefined ? Math.floor(nowMs / 1000) : toSeconds(q.to);
   const from = q.from === undefined ? to - sec * MAX_CANDLES : toSeconds(q.from);
-  if (from > to) throw new BadRequestError('invalid parameters: from must not be after to');
+  if (from > to)
+    throw new BadRequestError(
+      q.to === undefined
+        ? `invalid parameter from: must not be after now (${to}, unix seconds), the default of to`
+        : 'invalid parameters: from must not be after to',
+    );
   const docs = await candlesInRange(store, series, q.interval, { from, to, limit: MAX_CANDLES });
   const first = docs[0]?.time ?? to;
   const [usd, via] = await Promise.all([

@@ -363,6 +363,12 @@ describe('market REST: units, candles, trades, pools, overview, logos, errors', 
       assert.equal(r.status, 400, `${p}: ${JSON.stringify(r.body)}`);
       assert.equal(typeof (r.body as Json).error, 'string', p);
     }
+    // A from in the future without a to: the message names the to the caller never sent (now, its default).
+    const future = await api.get(`/api/v1/tokens/${XTK}/candles?from=${NOW_SEC + 3600}`);
+    assert.equal(
+      (future.body as Json).error,
+      `invalid parameter from: must not be after now (${NOW_SEC}, unix seconds), the default of to`,
+    );
   });
 
   it('answers 404 { error } to unknown tokens and pools', async () => {
