@@ -1,9 +1,10 @@
 /**
  * The Markdown building blocks against chain text written by whoever minted: a name or description with line breaks
- * and a feed link with parentheses stay inside their heading, summary or link.
+ * and a feed link with parentheses stay inside their heading, summary or link; and against figures whose doubles
+ * carry rounding noise.
  */
 import assert from 'node:assert/strict';
-import { head, link, tokenExact } from '../../views/md/format.js';
+import { head, link, pct, percent, tokenExact } from '../../views/md/format.js';
 
 const ctx = {
   site: 'https://cds.example',
@@ -44,5 +45,20 @@ describe('Markdown views: chain text stays where it is put', () => {
     assert.equal(tokenExact('5', 4), '0.0005');
     assert.equal(tokenExact('1000000', 6), '1');
     assert.equal(tokenExact('0', 6), '0');
+  });
+
+  it('a change that rounds to zero is shown as 0.00, without a sign, as the tool server shows 0', () => {
+    // USDM, the ADA/USD reference coin, on the devnet: its ADA price rose 3.7088 % in 24 h while ADA/USD, set by its
+    // own pools, fell in step, so its USD change is (1 + c) × (usdNow / usdThen) − 1 = −1.1102230246251565e-16 in
+    // doubles: REST carries that noise and list_tokens rounds it to change24hUsdPct 0; the table showed "-0.00".
+    assert.equal(pct(-1.1102230246251565e-16), '0.00');
+    assert.equal(pct(2.220446049250313e-16), '0.00');
+    assert.equal(pct(-0.00004), '0.00');
+    assert.equal(percent(-0.004), '0.00');
+    // Changes that do not round to zero keep their sign: hand-computed, 0.037088 = +3.71 %, −0.194 = −19.40 %.
+    assert.equal(pct(0.037088114534788996), '+3.71');
+    assert.equal(pct(-0.19400295139564683), '-19.40');
+    assert.equal(pct(0.00005), '+0.01');
+    assert.equal(pct(null), '—');
   });
 });

@@ -57,16 +57,26 @@ export function price(n: number | null | undefined): string {
   return Number(n.toPrecision(6)).toString();
 }
 
+/**
+ * `v` to `digits` decimals, without the sign of a value that rounds to zero: a stablecoin's USD change is float noise
+ * such as −1.1e-16 (its ADA change times the ADA/USD move its own pools set), which toFixed writes as "-0.00" where
+ * the tool server's percent fields show 0.
+ */
+function fixed(v: number, digits: number): string {
+  const text = v.toFixed(digits);
+  return Number(text) === 0 ? (0).toFixed(digits) : text;
+}
+
 /** A REST fraction (0.05 = +5 %) as a signed percent. */
 export function pct(f: number | null | undefined, digits = 2): string {
   if (f === null || f === undefined || !Number.isFinite(f)) return '—';
-  const v = f * 100;
-  return `${v > 0 ? '+' : ''}${v.toFixed(digits)}`;
+  const text = fixed(f * 100, digits);
+  return `${Number(text) > 0 ? '+' : ''}${text}`;
 }
 
 /** A value already in percent (fees, saturation shown as percent). */
 export const percent = (v: number | null | undefined, digits = 2) =>
-  v === null || v === undefined || !Number.isFinite(v) ? '—' : v.toFixed(digits);
+  v === null || v === undefined || !Number.isFinite(v) ? '—' : fixed(v, digits);
 
 /** ISO time → `2026-11-25 12:00 UTC` (minutes: views are snapshots, not logs). */
 export function utc(iso: string | null | undefined): string {
