@@ -160,6 +160,15 @@ describe('discovery files', function () {
       assert.ok(a.text.includes(t), t);
   });
 
+  it('/docs: every link it gives answers (the Markdown views taking an id are named, not linked)', async () => {
+    const html = (await get('/docs')).text;
+    const links = [...html.matchAll(/href="(http[^"]+)"/g)].map((m) => (m[1] as string).replace(/&amp;/g, '&'));
+    assert.ok(links.includes(`${s.url}/api/md/market`), 'a view without an id is linked');
+    for (const v of MD_VIEWS.filter((m) => m.path.includes('{')))
+      assert.ok(html.includes(`<code>/api/md${v.path}</code>`), `${v.path} named`);
+    for (const u of links) assert.equal((await get(u)).status, 200, u);
+  });
+
   it('/docs is allowed its own inline stylesheet by its CSP, and nothing else inline', async () => {
     const res = await fetch(`${s.url}/docs`);
     const html = await res.text();

@@ -20,11 +20,14 @@ export function renderDocsPage(info: SiteInfo): string {
   const plans = l.plans
     .map((p) => `<tr><td>${h(p.name)} key</td><td>${p.perMinute}</td><td>${p.perDay.toLocaleString('en-US')}</td></tr>`)
     .join('\n');
+  // A view taking an id (/token/{unit}) is named, not linked: there is no page at its path without the id (the
+  // link to /api/md/token was a 404), and the literal template is a 400.
   const views = info.views
-    .map(
-      (v) =>
-        `<li><a href="${s}/api/md${h(v.path.replace(/\/\{[^}]+\}/, ''))}"><code>/api/md${h(v.path)}</code></a> — ${h(v.title)}</li>`,
-    )
+    .map((v) => {
+      const name = `<code>/api/md${h(v.path)}</code>`;
+      const item = v.path.includes('{') ? name : `<a href="${s}/api/md${h(v.path)}">${name}</a>`;
+      return `<li>${item} — ${h(v.title)}</li>`;
+    })
     .join('\n');
   return `<!doctype html>
 <html lang="en">
