@@ -68,6 +68,8 @@ describe('discovery files', function () {
     for (const name of ['SwapRoute', 'AssetRef', 'TokenRow', 'Trade'])
       assert.ok(a.text.includes(`### ${name}\n`), name);
     assert.ok(a.text.includes('37 requests per minute per IP'), 'limits from the configuration');
+    // As api/access/limits.ts counts a batch (test/access/limits.test.ts): an agent learns it before its 429.
+    assert.match(a.text, /batch .*counts each message as a request, per minute and per day/);
     const tools = await loadTools();
     if (tools) for (const t of tools) assert.ok(a.text.includes(`### ${t.name}\n`), t.name);
     else console.log('      (no api/mcp/tools.ts on this branch yet: tool section points at tools/list)');
@@ -158,6 +160,7 @@ describe('discovery files', function () {
     assert.match(a.type, /^text\/html/);
     for (const t of ['<td>37</td>', 'x-api-key', 'Retry-After', '/api/md', '/api/mcp', `${s.url}/account`, '10,000'])
       assert.ok(a.text.includes(t), t);
+    assert.match(a.text, /batch .*counts each message as a request, per minute and per day/);
   });
 
   it('/docs: every link it gives answers (the Markdown views taking an id are named, not linked)', async () => {
