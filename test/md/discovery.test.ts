@@ -68,6 +68,8 @@ describe('discovery files', function () {
     for (const name of ['SwapRoute', 'AssetRef', 'TokenRow', 'Trade'])
       assert.ok(a.text.includes(`### ${name}\n`), name);
     assert.ok(a.text.includes('37 requests per minute per IP'), 'limits from the configuration');
+    // The spec's notation for the site's address is not a URL a reader can use.
+    assert.ok(!a.text.includes('{site_url}'), 'no {site_url} placeholder');
     // As api/access/limits.ts counts a batch (test/access/limits.test.ts): an agent learns it before its 429.
     assert.match(a.text, /batch .*counts each message as a request, per minute and per day/);
     const tools = await loadTools();
