@@ -147,8 +147,10 @@ type Limited = 'anon' | 'key' | 'pnl-anon' | 'pnl-key' | 'bad-key';
 
 export function createSurfaceLimits(deps: LimitDeps) {
   const { config, keys, quota, redis } = deps;
-  // The 429's `docs`: the account page's section on limits (what each caller gets, the headers, Retry-After).
+  // The 429's `docs`: the docs page's section on limits (what each caller gets, the headers, Retry-After).
   const docs = `${config.SITE_URL}/docs#limits`;
+  // Where a key is made (sign in with a wallet); the docs page only describes keys.
+  const accountPage = `${config.SITE_URL}/account`;
   const limitsOn = config.RATE_LIMITS;
 
   const writeTooMany = (ctx: Context, error: string, hint: (s: number) => string, retryAfter: number) => {
@@ -169,7 +171,8 @@ export function createSurfaceLimits(deps: LimitDeps) {
   const messages: Record<Limited, (max: number) => [string, (s: number) => string]> = {
     anon: (max) => [
       `Rate limit exceeded: ${max} requests per minute per IP address without an API key.`,
-      (s) => `Wait ${s} s and retry, or send an API key (x-api-key header) for higher limits; create one at ${docs}.`,
+      (s) =>
+        `Wait ${s} s and retry, or send an API key (x-api-key header) for higher limits; create one at ${accountPage}.`,
     ],
     key: (max) => [
       `Rate limit exceeded: ${max} requests per minute for this API key.`,
@@ -186,7 +189,7 @@ export function createSurfaceLimits(deps: LimitDeps) {
     ],
     'bad-key': (max) => [
       `Too many invalid or revoked API keys from this IP address: ${max} per minute.`,
-      (s) => `Wait ${s} s, then send a valid key (create one at ${docs}) or no key for anonymous access.`,
+      (s) => `Wait ${s} s, then send a valid key (create one at ${accountPage}) or no key for anonymous access.`,
     ],
   };
 

@@ -27,9 +27,22 @@ export function serverCard(siteUrl: string): { body: string; etag: string } {
     version: SERVER_VERSION,
     websiteUrl: siteUrl,
     remotes: [
-      { type: 'streamable-http', url: `${siteUrl}/api/mcp`, supportedProtocolVersions: [...PROTOCOL_REVISIONS] },
+      {
+        type: 'streamable-http',
+        url: `${siteUrl}/api/mcp`,
+        supportedProtocolVersions: [...PROTOCOL_REVISIONS],
+        // The card schema describes what a client sends to a remote as the remote's `headers` (server.json's
+        // KeyValueInput); it has no authentication field. The key is optional: anonymous callers get the per-IP limit.
+        headers: [
+          {
+            name: 'X-API-Key',
+            description: 'Optional API key: raises the rate limits (anonymous callers share a per-IP limit).',
+            isRequired: false,
+            isSecret: true,
+          },
+        ],
+      },
     ],
-    authentication: { required: false, schemes: ['api-key'], header: 'X-API-Key' },
   };
   const body = JSON.stringify(card);
   return { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };

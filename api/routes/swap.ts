@@ -15,7 +15,7 @@ export const swapRoutes = {
     path: '/swap/quote',
     summary: 'Swap quote: routes over all pools (direct and two-hop via ADA), best route, link to the swap page',
     description:
-      'Each route is computed with the DEX’s exact pool math and fee. An estimate only: batcher fees and price movement before execution are not included; sign on {site_url}/swap.',
+      'Each route is computed with the DEX’s exact pool math and fee. An estimate only: batcher fees and price movement before execution are not included; sign on the service’s swap page (/swap, the answer’s link).',
     tags: ['Swap'],
     query: SwapQuoteQuery,
     response: SwapQuoteResponse,

@@ -677,7 +677,10 @@ export const SwapQuoteResponse = component('SwapQuote', {
     routes: { type: 'array', items: Route, description: 'Best first: direct pools and two-hop routes via ADA.' },
     best: nullable(Route),
     adaUsd,
-    link: { type: 'string', description: '{site_url}/swap with the quote’s parameters: review and sign there.' },
+    link: {
+      type: 'string',
+      description: 'The service’s swap page (/swap) with the quote’s parameters: review and sign there.',
+    },
   },
 });
 

@@ -43,6 +43,8 @@ describe('access: limits', function () {
     const body = assertTooMany(limited, /5 requests per minute per IP/);
     assert.ok(body.retryAfter <= 60);
     assert.match(body.hint, /API key/);
+    // Keys are made at the account page (README: Access), not at the docs page the body's `docs` names.
+    assert.ok(body.hint.includes(`create one at ${SITE}/account.`), body.hint);
     assert.equal(limited.headers.get('x-ratelimit-limit'), '5');
     assert.equal(limited.headers.get('x-ratelimit-remaining'), '0');
   });
@@ -287,6 +289,11 @@ describe('access: limits', function () {
       request(`${app!.url}/api/v1/ping`, { headers: { 'x-api-key': `cds_${String(i).repeat(43)}` } }),
     );
     assert.deepEqual(statuses(guesses), { 401: 3, 429: 2 });
+    const refused = assertTooMany(
+      guesses.find((a) => a.status === 429)!,
+      /invalid or revoked API keys/,
+    );
+    assert.ok(refused.hint.includes(`create one at ${SITE}/account)`), refused.hint);
   });
 
   it('applies a plan change to existing keys within a minute, with no new key (and only when plans are enforced)', async () => {

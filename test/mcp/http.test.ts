@@ -298,6 +298,21 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
     assert.ok(card.description.length <= 100);
     assert.equal(card.remotes[0].url, 'https://cds.example/api/mcp');
     assert.equal(card.remotes[0].type, 'streamable-http');
+    // The card's schema (modelcontextprotocol/experimental-ext-server-card schema.json, v1): these properties only,
+    // and what a client sends to a remote is the remote's `headers`. The optional key was a top-level
+    // `authentication: { header }`, which no card reader looks for.
+    const cardFields = ['$schema', '_meta', 'description', 'icons', 'name', 'remotes', 'repository', 'title'];
+    for (const k of Object.keys(card)) assert.ok([...cardFields, 'version', 'websiteUrl'].includes(k), k);
+    const remoteFields = ['headers', 'supportedProtocolVersions', 'type', 'url', 'variables'];
+    for (const k of Object.keys(card.remotes[0])) assert.ok(remoteFields.includes(k), `remotes[0].${k}`);
+    assert.deepEqual(card.remotes[0].headers, [
+      {
+        name: 'X-API-Key',
+        description: 'Optional API key: raises the rate limits (anonymous callers share a per-IP limit).',
+        isRequired: false,
+        isSecret: true,
+      },
+    ]);
     // Conditional GET over node:http (fetch adds no-cache headers to conditional requests).
     const { request } = await import('node:http');
     const status = await new Promise<number>((resolve) =>

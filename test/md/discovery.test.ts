@@ -68,6 +68,10 @@ describe('discovery files', function () {
     for (const name of ['SwapRoute', 'AssetRef', 'TokenRow', 'Trade'])
       assert.ok(a.text.includes(`### ${name}\n`), name);
     assert.ok(a.text.includes('37 requests per minute per IP'), 'limits from the configuration');
+    // The spec's notation for the site's address is not a URL a reader can use.
+    assert.ok(!a.text.includes('{site_url}'), 'no {site_url} placeholder');
+    // As api/access/limits.ts counts a batch (test/access/limits.test.ts): an agent learns it before its 429.
+    assert.match(a.text, /batch .*counts each message as a request, per minute and per day/);
     const tools = await loadTools();
     if (tools) for (const t of tools) assert.ok(a.text.includes(`### ${t.name}\n`), t.name);
     else console.log('      (no api/mcp/tools.ts on this branch yet: tool section points at tools/list)');
@@ -158,6 +162,16 @@ describe('discovery files', function () {
     assert.match(a.type, /^text\/html/);
     for (const t of ['<td>37</td>', 'x-api-key', 'Retry-After', '/api/md', '/api/mcp', `${s.url}/account`, '10,000'])
       assert.ok(a.text.includes(t), t);
+    assert.match(a.text, /batch .*counts each message as a request, per minute and per day/);
+  });
+
+  it('/docs: every link it gives answers (the Markdown views taking an id are named, not linked)', async () => {
+    const html = (await get('/docs')).text;
+    const links = [...html.matchAll(/href="(http[^"]+)"/g)].map((m) => (m[1] as string).replace(/&amp;/g, '&'));
+    assert.ok(links.includes(`${s.url}/api/md/market`), 'a view without an id is linked');
+    for (const v of MD_VIEWS.filter((m) => m.path.includes('{')))
+      assert.ok(html.includes(`<code>/api/md${v.path}</code>`), `${v.path} named`);
+    for (const u of links) assert.equal((await get(u)).status, 200, u);
   });
 
   it('/docs is allowed its own inline stylesheet by its CSP, and nothing else inline', async () => {

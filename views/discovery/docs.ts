@@ -1,4 +1,5 @@
 /** The human docs page at /docs: surfaces, keys and limits (the 429 answers' `docs` link). Static HTML, no script. */
+import { BATCH_RULE } from './llms.js';
 import type { SiteInfo } from './types.js';
 
 /**
@@ -20,11 +21,14 @@ export function renderDocsPage(info: SiteInfo): string {
   const plans = l.plans
     .map((p) => `<tr><td>${h(p.name)} key</td><td>${p.perMinute}</td><td>${p.perDay.toLocaleString('en-US')}</td></tr>`)
     .join('\n');
+  // A view taking an id (/token/{unit}) is named, not linked: there is no page at its path without the id (the
+  // link to /api/md/token was a 404), and the literal template is a 400.
   const views = info.views
-    .map(
-      (v) =>
-        `<li><a href="${s}/api/md${h(v.path.replace(/\/\{[^}]+\}/, ''))}"><code>/api/md${h(v.path)}</code></a> — ${h(v.title)}</li>`,
-    )
+    .map((v) => {
+      const name = `<code>/api/md${h(v.path)}</code>`;
+      const item = v.path.includes('{') ? name : `<a href="${s}/api/md${h(v.path)}">${name}</a>`;
+      return `<li>${item} — ${h(v.title)}</li>`;
+    })
     .join('\n');
   return `<!doctype html>
 <html lang="en">
@@ -64,7 +68,7 @@ ${views}
 ${plans}
 </tbody>
 </table>
-<p>${l.plansEnforced ? 'Each key gets its account’s plan.' : 'Plans are not enforced yet: every key gets the Free limits.'} Wallet profit and loss is an expensive call: ${l.pnlAnonPerMinute} per minute without a key, ${l.pnlKeyPerMinute} with one. The logo endpoint is never limited.</p>
+<p>${l.plansEnforced ? 'Each key gets its account’s plan.' : 'Plans are not enforced yet: every key gets the Free limits.'} Wallet profit and loss is an expensive call: ${l.pnlAnonPerMinute} per minute without a key, ${l.pnlKeyPerMinute} with one. The logo endpoint is never limited. ${h(BATCH_RULE)}</p>
 <p>Answers to keyed requests carry <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code> and <code>X-Daily-Remaining</code>. Over a limit the answer is <strong>HTTP 429</strong> with a <code>Retry-After</code> header (seconds) and a JSON body <code>{ error, hint, docs, retryAfter }</code>: wait <code>Retry-After</code> seconds, then continue.</p>
 <p>Paging: <code>pageSize</code> at most 200; cursor lists take <code>limit</code> 1–200 (default 50) and return <code>nextCursor</code>; the Markdown token table takes <code>limit</code> 1–100.</p>
 </main>

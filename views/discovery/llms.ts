@@ -174,6 +174,13 @@ export function renderLlmsFull(info: SiteInfo, doc: OpenApiDoc, tools: ToolDef[]
   return out.join('\n').replace(/\n{3,}/g, '\n\n');
 }
 
+/**
+ * How the tool server counts a JSON-RPC batch (api/access/limits.ts messagesOf): an agent that batches learns it
+ * here rather than from a 429 after one request.
+ */
+export const BATCH_RULE =
+  'A tool-server JSON-RPC batch (older protocol revisions, up to 100 messages) counts each message as a request, per minute and per day; a batch larger than what is left is refused whole.';
+
 export function accessText(info: SiteInfo): string {
   const l = info.limits;
   const plans = l.plans
@@ -183,6 +190,7 @@ export function accessText(info: SiteInfo): string {
     `- No key: ${l.anonPerMinute} requests per minute per IP address, on each surface (REST, Markdown views, tool server), no daily cap.`,
     `- Keys: header \`x-api-key: <key>\` (or \`Authorization: Bearer <key>\` on REST and Markdown; \`X-API-Key\` on the tool server). Create one at ${info.site}/account by signing in with a Cardano wallet. Plans: ${plans}.${l.plansEnforced ? '' : ' Plans are not enforced yet: every key gets the Free limits.'}`,
     `- Wallet profit and loss is an expensive call: ${l.pnlAnonPerMinute} per minute without a key, ${l.pnlKeyPerMinute} with one.`,
+    `- ${BATCH_RULE}`,
     '- Keyed answers carry `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-Daily-Remaining`. Over a limit: HTTP 429 with `Retry-After` (seconds) and `{ error, hint, docs, retryAfter }`; wait that long, then continue. An invalid or revoked key: 401.',
     '- The logo endpoint is never rate limited. Paging: pageSize at most 200; cursor lists take limit 1–200 (default 50); the Markdown token table takes limit 1–100.',
   ].join('\n');
