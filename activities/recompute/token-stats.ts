@@ -76,10 +76,16 @@ export interface TokenInputs {
   priceAtRaw: Record<StatsWindow, number | null>;
 }
 
+/**
+ * A change fraction to 12 decimals (10^-10 percent), -0 as 0: a price that did not move in USD can come out of the
+ * doubles as ±2e-16 (a USD stablecoin whose own pools set ADA/USD: its ADA change times the inverse ADA/USD move),
+ * which would rank it above or below the tokens whose change is exactly 0.
+ */
+const fraction = (x: number): number => Math.round(x * 1e12) / 1e12 || 0;
 const change = (now: number | null, then: number | null): number | null =>
-  now !== null && then !== null && then > 0 ? now / then - 1 : null;
+  now !== null && then !== null && then > 0 ? fraction(now / then - 1) : null;
 const usdChange = (c: number | null, usdNow: number | null, usdThen: number | null): number | null =>
-  c !== null && usdNow !== null && usdThen !== null && usdThen > 0 ? (1 + c) * (usdNow / usdThen) - 1 : null;
+  c !== null && usdNow !== null && usdThen !== null && usdThen > 0 ? fraction((1 + c) * (usdNow / usdThen) - 1) : null;
 const times = (a: number | null, b: number | null) => (a !== null && b !== null ? a * b : null);
 
 export function computeTokenStats(input: TokenInputs, ctx: MarketContext): TokenStatsDoc {

@@ -225,3 +225,43 @@ describe('market recomputes: USD changes divide two ADA/USD rates of one estimat
     close(usdm.priceUsd, 1, 'USDM is the median pool: 1 USD');
   });
 });
+
+describe('market recomputes: a USD stablecoin whose pool sets ADA/USD did not move in USD', () => {
+  // The only ADA/stablecoin pool is USDM's: ADA/USD went 0.6463 → 0.6519 with it, so USDM's USD price stayed 1 and
+  // its USD change is exactly 0 (in doubles, (1 + c) × (0.6519 / 0.6463) − 1 is −2.2e-16).
+  let store: Store;
+  before(async () => {
+    store = await openMemoryStore();
+    await prepare(store);
+    const since = slotAt(8 * DAY);
+    const then = { reserveARaw: '1000000000000', reserveBRaw: '646300000000' };
+    const usdm = pool({ id: 2, tokenB: USDM, reserveARaw: '1000000000000', reserveBRaw: '651900000000' });
+    const state = (slot: number, r: { reserveARaw: string; reserveBRaw: string }, tx: string) =>
+      put(POOL_STATES, {
+        _id: `${'2'.padStart(10, '0')}|${String(slot).padStart(12, '0')}|${tx.repeat(32)}`,
+        poolId: 2,
+        slot,
+        txId: tx.repeat(32),
+        ...r,
+        priceRaw: Number(r.reserveARaw) / Number(r.reserveBRaw),
+        tvlLovelace: String(2n * BigInt(r.reserveARaw)),
+      });
+    await store.write([
+      ...checkpointOps(),
+      ...putAll.pools([{ ...usdm, lastStateSlot: slotAt(60) }]),
+      ...putAll.tokens([token(USDM, { poolIds: [2], primaryPoolId: 2 })]),
+      meta(USDM, 'USDM', 6),
+      state(since, then, 'e1'),
+      state(slotAt(60), usdm, 'e2'),
+    ]);
+    await createRecomputeActivities({ store, now: () => NOW_MS }).recomputeTokenStats();
+  });
+  after(() => store.close());
+
+  it('its 24 h change in ADA is the pool’s and in USD exactly 0', async () => {
+    const s = (await store.collection(TOKEN_STATS).get(USDM)) as TokenStatsDoc;
+    close(s.windows['24h'].change, 0.6463 / 0.6519 - 1, 'ADA change: fewer ADA per USDM');
+    assert.equal(s.windows['24h'].changeUsd, 0);
+    assert.equal(s.change24hUsd, 0);
+  });
+});
