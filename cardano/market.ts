@@ -40,10 +40,14 @@ export function spotReserves(a: bigint, b: bigint, w: SideWeights): { a: bigint;
 export const docSpotReserves = (p: { reserveARaw: string; reserveBRaw: string } & SideWeights) =>
   spotReserves(BigInt(p.reserveARaw), BigInt(p.reserveBRaw), p);
 
+/** tokenA base units per tokenB base unit; null when either reserve is empty. */
+export const priceOfReserves = (a: bigint, b: bigint): number | null =>
+  a > 0n && b > 0n ? Number(a) / Number(b) : null;
+
 /** Spot price, tokenA base units per tokenB base unit (spotReserves); null while a reserve is 0. */
 export function spotPriceRaw(p: { reserveARaw: string; reserveBRaw: string } & SideWeights): number | null {
   const { a, b } = docSpotReserves(p);
-  return a > 0n && b > 0n ? Number(a) / Number(b) : null;
+  return priceOfReserves(a, b);
 }
 
 /**

@@ -35,7 +35,7 @@ import {
   pnlPointDocs,
   type WalletLotsDoc,
 } from '../../mongo/collections/pnl.js';
-import { docSpotReserves } from '../../cardano/market.js';
+import { docSpotReserves, priceOfReserves } from '../../cardano/market.js';
 import { applyFifoTrade } from '../../cardano/pnl/fifo.js';
 import { docOfFifo, fifoOfDoc } from '../../cardano/pnl/stored.js';
 import { pnlTradeFromDoc } from '../../cardano/pnl/trade.js';
@@ -47,7 +47,7 @@ import { decodeCip68Metadata, isFungibleMint } from './cip68.js';
 import { addPoint, candleIdsOf, INTERVALS, type CandlePoint } from './candles.js';
 import { ADA_USD_SERIES, POOL_COUNTER, TRADE_COUNTER, TRADE_SEQ_COUNTER } from './constants.js';
 import { poolKeyId, poolSeries, poolStateId, tokenSeries, tradeId } from './ids.js';
-import { nonAdaUnits, priceOfReserves, primaryPool, spotPriceOf, tvlOf } from './pools.js';
+import { nonAdaUnits, primaryPool, spotPriceOf, tvlOf } from './pools.js';
 import type { OrderSeen, PoolSeen, TxScan } from './scan.js';
 import { adaLeg, makerOf, priceOfLeg, sideOf, tradeToken } from '../../cardano/trades.js';
 

@@ -68,5 +68,6 @@ export { ADA_USD_STABLECOINS, ADA_USD_SERIES, CIP67_FT, CIP67_REFERENCE } from '
 export { decodeCip68Metadata, ftUnitOfReference, isFungibleMint, type Cip68Metadata } from './cip68.js';
 export { addPoint, bucketOf, candleIdsOf, INTERVALS, type CandlePoint } from './candles.js';
 export { candleId, poolKeyId, poolSeries, poolStateId, tokenSeries, tradeId } from './ids.js';
-export { poolView, primaryPool, priceOfReserves, type PoolView } from './pools.js';
+export { poolView, primaryPool, type PoolView } from './pools.js';
+export { priceOfReserves } from '../../cardano/market.js';
 export { txOutputOfUtxo, spentResolver } from './utxo-output.js';

@@ -9,7 +9,7 @@
 import type { PoolDoc } from '../../mongo/collections/market.js';
 import { LOVELACE } from '../../cardano/dex/plutus-data.js';
 import type { PoolState } from '../../cardano/dex/types.js';
-import { adaPoolTvlLovelace, spotReserves, type SideWeights } from '../../cardano/market.js';
+import { adaPoolTvlLovelace, priceOfReserves, spotReserves, type SideWeights } from '../../cardano/market.js';
 
 export interface PoolView extends SideWeights {
   tokenA: string;
@@ -25,36 +25,14 @@ export function poolView(s: PoolState): PoolView {
   const flip = s.tokenB === LOVELACE && s.tokenA !== LOVELACE;
   const aToB = Number(s.fee.aToB) / den;
   const bToA = Number(s.fee.bToA) / den;
+  const view: PoolView = flip
+    ? { tokenA: s.tokenB, tokenB: s.tokenA, reserveA: s.reserveB, reserveB: s.reserveA, feeAToB: bToA, feeBToA: aToB }
+    : { tokenA: s.tokenA, tokenB: s.tokenB, reserveA: s.reserveA, reserveB: s.reserveB, feeAToB: aToB, feeBToA: bToA };
   const w = s.weights;
-  const weights: SideWeights = w
-    ? flip
-      ? { weightA: Number(w.b), weightB: Number(w.a) }
-      : { weightA: Number(w.a), weightB: Number(w.b) }
-    : {};
-  return flip
-    ? {
-        tokenA: s.tokenB,
-        tokenB: s.tokenA,
-        reserveA: s.reserveB,
-        reserveB: s.reserveA,
-        feeAToB: bToA,
-        feeBToA: aToB,
-        ...weights,
-      }
-    : {
-        tokenA: s.tokenA,
-        tokenB: s.tokenB,
-        reserveA: s.reserveA,
-        reserveB: s.reserveB,
-        feeAToB: aToB,
-        feeBToA: bToA,
-        ...weights,
-      };
+  if (!w) return view;
+  const [weightA, weightB] = flip ? [w.b, w.a] : [w.a, w.b];
+  return { ...view, weightA: Number(weightA), weightB: Number(weightB) };
 }
-
-/** tokenA base units per tokenB base unit; null when either reserve is empty. */
-export const priceOfReserves = (a: bigint, b: bigint): number | null =>
-  a > 0n && b > 0n ? Number(a) / Number(b) : null;
 
 /** The pool's spot price (tokenA base units per tokenB base unit, weights applied); null when a reserve is empty. */
 export function spotPriceOf(v: PoolView): number | null {

@@ -96,7 +96,10 @@ async function identifierHits(store: Store, raw: string): Promise<SearchHit[]> {
   }
   if (/^[0-9a-fA-F]{64}$/.test(q)) {
     const id = q.toLowerCase();
-    const [tx, block] = await Promise.all([store.collection(TRANSACTIONS).get(id), store.collection(BLOCKS).get(id)]);
+    const [tx, block] = await Promise.all([
+      store.collection(TRANSACTIONS).get(id),
+      txLabelled ? null : store.collection(BLOCKS).get(id),
+    ]);
     if (tx)
       hits.push({
         kind: 'transaction',
@@ -106,7 +109,7 @@ async function identifierHits(store: Store, raw: string): Promise<SearchHit[]> {
         tool: 'get_transaction',
         arguments: { hash: id },
       });
-    const hit = !txLabelled && block && blockHit(block);
+    const hit = block && blockHit(block);
     if (hit) hits.push(hit);
   }
   if (/^\d{1,10}$/.test(q)) {
