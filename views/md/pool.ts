@@ -69,12 +69,9 @@ export function renderPool(ctx: ViewContext, p: Pool, trades: TradePage): string
         ['Volume 24 h (ADA)', num(p.volume24h, 0)],
         ['Swaps 24 h', num(p.txns24h, 0)],
         // One figure when both directions charge the same, else each direction's (Minswap V2, SundaeSwap V3, Splash).
-        [
-          p.feePercentBToA === p.feePercent ? 'Swap fee (%)' : `Swap fee (%: ${a} → ${b} / ${b} → ${a})`,
-          p.feePercentBToA === p.feePercent
-            ? percent(p.feePercent)
-            : `${percent(p.feePercent)} / ${percent(p.feePercentBToA)}`,
-        ],
+        p.feePercentBToA === p.feePercent
+          ? ['Swap fee (%)', percent(p.feePercent)]
+          : [`Swap fee (%: ${a} → ${b} / ${b} → ${a})`, `${percent(p.feePercent)} / ${percent(p.feePercentBToA)}`],
         ['Created (UTC)', utc(p.createdTime)],
         ['Last state change (UTC)', utc(p.lastStateTime)],
         ['DEX pool identifier', `\`${p.identifier}\``],
