@@ -65,8 +65,8 @@ async function getPoolCandlesAnswer(deps: ReadDeps, input: RouteInput<typeof poo
   const assets = await loadAssets(store, [pool.tokenB], site, 'url');
   const scale = 10 ** assets.decimals(pool.tokenB) / 1e6;
   const leg = candleLegOf(pool, pool.tokenB);
-  const { candles, coverageFrom } = await readCandles(store, poolSeries(pool.id), input, scale, now(), leg);
-  return { poolId: pool.id, interval: input.interval, quote: input.quote, candles, coverageFrom };
+  const page = await readCandles(store, poolSeries(pool.id), input, scale, now(), leg);
+  return { poolId: pool.id, interval: input.interval, quote: input.quote, ...page };
 }
 
 async function getPoolTradesAnswer(deps: ReadDeps, input: RouteInput<typeof poolRoutes.trades>) {

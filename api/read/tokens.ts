@@ -143,17 +143,22 @@ export async function readCandles(
   scale: number,
   nowMs: number,
   leg: CandleLeg | null = null,
-): Promise<{ candles: Candle[]; coverageFrom: string | null }> {
+): Promise<{ candles: Candle[]; coverageFrom: string | null; truncated: boolean; nextTo: number | null }> {
   const sec = CANDLE_INTERVALS[q.interval];
   const to = q.to === undefined ? Math.floor(nowMs / 1000) : toSeconds(q.to);
-  const from = q.from === undefined ? to - sec * MAX_CANDLES : toSeconds(q.from);
+  // The default range holds MAX_CANDLES bucket starts at most (its first second is one after a whole number of
+  // intervals before `to`), so only an asked `from` can hold more candles than an answer carries.
+  const from = q.from === undefined ? to - sec * MAX_CANDLES + 1 : toSeconds(q.from);
   if (from > to)
     throw new BadRequestError(
       q.to === undefined
         ? `invalid parameter from: must not be after now (${to}, unix seconds), the default of to`
         : 'invalid parameters: from must not be after to',
     );
-  const docs = await candlesInRange(store, series, q.interval, { from, to, limit: MAX_CANDLES });
+  // One more than an answer carries tells whether the range holds older candles than the latest MAX_CANDLES.
+  const docs = await candlesInRange(store, series, q.interval, { from, to, limit: MAX_CANDLES + 1 });
+  const truncated = docs.length > MAX_CANDLES;
+  if (truncated) docs.shift();
   const first = docs[0]?.time ?? to;
   const [usd, via] = await Promise.all([
     q.quote === 'USD' && docs.length
@@ -181,7 +186,13 @@ export async function readCandles(
       trades: c.trades,
     });
   }
-  return { candles, coverageFrom: await coverageFrom(store, from) };
+  return {
+    candles,
+    coverageFrom: await coverageFrom(store, from),
+    truncated,
+    // The `to` that reads the older candles of the same range: one second before the oldest bucket answered.
+    nextTo: truncated && docs[0] ? docs[0].time - 1 : null,
+  };
 }
 
 /** The identity a trade list's cursors are sealed to (api/read/cursor.ts). */
@@ -448,8 +459,8 @@ async function getTokenCandlesAnswer(deps: ReadDeps, input: RouteInput<typeof to
       leg = candleLegOf(pool, unit);
     }
   }
-  const { candles, coverageFrom } = await readCandles(store, series, input, scale, now(), leg);
-  return { poolId, interval: input.interval, quote: input.quote, candles, coverageFrom };
+  const page = await readCandles(store, series, input, scale, now(), leg);
+  return { poolId, interval: input.interval, quote: input.quote, ...page };
 }
 
 async function getTokenTradesAnswer(deps: ReadDeps, input: RouteInput<typeof tokenRoutes.trades>) {

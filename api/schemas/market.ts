@@ -507,7 +507,21 @@ export const CandlesResponse = component('CandleSeries', {
     poolId: { type: 'integer', minimum: 0, description: '0 when pool=all.' },
     interval: { type: 'string' },
     quote: { type: 'string' },
-    candles: { type: 'array', items: Candle, description: 'Oldest first; at most 1000.' },
+    candles: {
+      type: 'array',
+      items: Candle,
+      description: 'Oldest first; at most 1000: the latest 1000 of the range (see truncated).',
+    },
+    truncated: {
+      type: 'boolean',
+      description:
+        'true when the range holds more than 1000 candles: the oldest were left out; read them with to = nextTo (and the same from).',
+    },
+    nextTo: {
+      type: ['integer', 'null'],
+      description:
+        'Unix seconds: pass as `to` (same interval, pool, quote and from) for the older candles of the range; null when none were left out.',
+    },
     coverageFrom: {
       type: ['string', 'null'],
       format: 'date-time',
