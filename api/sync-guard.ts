@@ -10,7 +10,7 @@
  *
  * Markdown views are withheld with the REST answers they show, and say so in Markdown.
  *
- * Chain-independent answers (openapi.json, news, logos, the account area) are always served. One store read per
+ * Chain-independent answers (the API's and the views' indexes, openapi.json, news, logos, the account area) are always served. One store read per
  * `ttlMs` (default 250 ms) whatever the traffic.
  */
 import type Koa from 'koa';
@@ -59,8 +59,8 @@ function restPathsOf(surface: string, path: string): readonly string[] {
 }
 
 const PREFIX = /^\/api\/(v1|md)(?=\/|$)/;
-/** Answers that do not come from the chain. */
-const CHAIN_FREE = /^\/(openapi\.json|news|assets\/[^/]+\/logo)(\/|$)/;
+/** Answers that do not come from the chain (`/`: the indexes of /api/v1 and /api/md). */
+const CHAIN_FREE = /^\/(?:(?:openapi\.json|news|assets\/[^/]+\/logo)(?:\/|$)|$)/;
 
 interface GuardState {
   health: SyncHealthDoc | null;

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import Router from '@koa/router';
 import type { ApiDeps } from '../deps.js';
+import { apiIndexRoute, buildApiIndex } from '../api-index.js';
 import { buildOpenApi, openApiRoute } from '../openapi.js';
 import { register, type AnyRouteSpec, type RestModule } from '../route.js';
 import { assetsModule } from './assets.js';
@@ -44,27 +45,35 @@ export const REST_MODULES: readonly RestModule[] = [
   newsModule,
 ];
 
-/** Every documented REST operation (the OpenAPI route first). */
-export const restRoutes = (): AnyRouteSpec[] => [openApiRoute, ...REST_MODULES.flatMap((m) => m.routes)];
+/** Every documented REST operation (the API's index and the OpenAPI route first). */
+export const restRoutes = (): AnyRouteSpec[] => [apiIndexRoute, openApiRoute, ...REST_MODULES.flatMap((m) => m.routes)];
 
-/** The /api/v1 router with every resource mounted and GET /openapi.json. */
+/** The /api/v1 router with every resource mounted, its index (GET /api/v1) and GET /openapi.json. */
 export function restRouter(deps: ApiDeps): Router {
   const v1 = new Router({ prefix: API_PREFIX });
-  // Bytes, as every JSON answer: the micro-cache then compresses it once per entry (br: 180 KB → ~20 KB).
-  const openapi = Buffer.from(JSON.stringify(buildOpenApi(restRoutes(), deps.config.SITE_URL)));
-  const openapiEtag = createHash('sha1').update(openapi).digest('base64url');
-  register(v1, openApiRoute, async (ctx) => {
-    ctx.type = 'application/json';
-    // Changes with a deployment only, as the discovery files beside it (llms.txt, the AI catalog).
-    ctx.set('Cache-Control', 'public, max-age=300');
-    ctx.etag = openapiEtag;
-    return openapi;
-  });
+  // Both change with a deployment only, as the discovery files beside them (llms.txt, the AI catalog).
+  staticJson(v1, apiIndexRoute, buildApiIndex(restRoutes(), deps.config.SITE_URL, API_PREFIX));
+  staticJson(v1, openApiRoute, buildOpenApi(restRoutes(), deps.config.SITE_URL));
   for (const m of REST_MODULES) {
     const router = m.router(deps);
     v1.use(router.routes(), router.allowedMethods());
   }
   return v1;
+}
+
+/**
+ * A route whose answer is fixed for the deployment: encoded once, with its ETag. Bytes, as every JSON answer: the
+ * micro-cache then compresses it once per entry (openapi.json, br: 180 KB → ~20 KB).
+ */
+function staticJson(router: Router, route: AnyRouteSpec, body: unknown): void {
+  const bytes = Buffer.from(JSON.stringify(body));
+  const etag = createHash('sha1').update(bytes).digest('base64url');
+  register(router, route, async (ctx) => {
+    ctx.type = 'application/json';
+    ctx.set('Cache-Control', 'public, max-age=300');
+    ctx.etag = etag;
+    return bytes;
+  });
 }
 
 /** Routers at the site root (probes; later the MCP endpoint, Markdown views, pages, discovery files). */

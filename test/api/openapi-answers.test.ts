@@ -78,6 +78,7 @@ describe('OpenAPI document against the answers of a devnet-synced service', func
     assert.ok(handle, 'the devnet has minted a handle');
 
     const paths: Record<string, string[]> = {
+      '/': ['/'],
       '/openapi.json': ['/openapi.json'],
       '/tokens': ['/tokens?logos=url'],
       '/tokens/{unit}': [`/tokens/${unit}?logos=url`],

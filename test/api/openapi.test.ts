@@ -111,6 +111,31 @@ describe('OpenAPI document (GET /api/v1/openapi.json)', () => {
     );
   });
 
+  it('GET /api/v1 (the base URL itself) names the description, the docs, the other surfaces and every operation', async () => {
+    for (const root of ['/api/v1', '/api/v1/']) {
+      const r = await api.get(root);
+      assert.equal(r.status, 200, root);
+      const index = r.body as Json;
+      assert.equal(index.openapi, 'http://api.test/api/v1/openapi.json');
+      assert.equal(index.version, doc.info.version);
+      assert.equal(index.toolServer, 'http://api.test/api/mcp');
+      // Every operation of the OpenAPI document, at its absolute path, with the document's summary.
+      const documented = Object.entries(doc.paths as Record<string, Json>).map(([p, item]) => [
+        item.get.operationId,
+        p === '/' ? '/api/v1' : `/api/v1${p}`,
+        item.get.summary,
+      ]);
+      assert.deepEqual(
+        (index.operations as Json[]).map((o) => [o.operationId, o.path, o.summary]),
+        documented,
+      );
+    }
+    // The links it gives are served.
+    const index = (await api.get('/api/v1')).body as Json;
+    for (const link of [index.openapi, index.docs, index.markdown, index.llms])
+      assert.equal((await api.get(new URL(link as string).pathname)).status, 200, link);
+  });
+
   it('documents every GET route the app serves under /api/v1', async () => {
     const store = await openMemoryStore();
     // The app sends every /api/v1 request to this router (api/app.ts).
@@ -120,11 +145,12 @@ describe('OpenAPI document (GET /api/v1/openapi.json)', () => {
       log: pino({ level: 'silent' }),
     } as ApiDeps);
     const served = v1.stack
-      .filter((layer) => layer.methods.includes('GET') && String(layer.path).startsWith('/api/v1/'))
-      .map((layer) =>
-        String(layer.path)
-          .slice('/api/v1'.length)
-          .replace(/:(\w+)/g, '{$1}'),
+      .filter((layer) => layer.methods.includes('GET') && /^\/api\/v1(\/|$)/.test(String(layer.path)))
+      .map(
+        (layer) =>
+          String(layer.path)
+            .slice('/api/v1'.length)
+            .replace(/:(\w+)/g, '{$1}') || '/',
       );
     assert.ok(served.includes('/explorer/blocks/{id}'), 'the walk finds the mounted routes');
     for (const p of served) assert.ok(doc.paths[p]?.get, `GET ${p} is served but missing from the OpenAPI document`);

@@ -189,6 +189,9 @@ describe('sync: the source switches chains beyond SYNC_K', function () {
     assert.equal((await api.get('/api/v1/explorer/blocks/1')).status, 503, 'the old chain is not served');
     const overview = await api.get('/api/v1/market/overview');
     assert.equal(overview.status, 503);
+    // What does not come from the chain is still served: where to read about the API, and its indexes.
+    for (const p of ['/api/v1', '/api/v1/openapi.json', '/api/md'])
+      assert.equal((await api.get(p)).status, 200, `${p} does not come from the chain`);
     await new Promise((r) => setTimeout(r, 2_000));
     const ready = await api.get('/readyz');
     assert.equal(ready.status, 200);
