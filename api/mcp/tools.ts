@@ -800,7 +800,7 @@ export const TOOL_SET: readonly Tool[] = [
       sort: str('Order (descending; margin and fixedCost ascending).', { enum: STAKE_SORTS, default: 'liveStake' }),
       limit: LIMIT(20),
       page: PAGE(),
-      query: QUERY('Filter by ticker, name or pool id.'),
+      query: QUERY('Filter by ticker, name or pool id (pool1… or the pool’s 56-hex key hash).'),
       maxMarginPct: {
         type: 'number',
         minimum: 0,
@@ -818,6 +818,9 @@ export const TOOL_SET: readonly Tool[] = [
     async run(deps, args) {
       const { items, epoch, computedAt } = await allStakePools(deps);
       const q = (args.query as string | undefined)?.trim().toLowerCase();
+      // The pool's key hash (56 hex, how the ledger and many explorers print a pool id) names its pool1… id, as
+      // get_stake_pool and search take it; no pool1… id contains it as text.
+      const idOfHash = q === undefined ? undefined : bech32PoolId(q);
       const maxMargin = args.maxMarginPct as number | undefined;
       const maxSat = args.maxSaturationPct as number | undefined;
       // Either cap is a search for a pool to delegate to: a retired pool (saturation 0, its old margin) is none.
@@ -827,6 +830,7 @@ export const TOOL_SET: readonly Tool[] = [
           (!delegating || p.status !== 'retired') &&
           (!q ||
             p.id.toLowerCase().includes(q) ||
+            p.id === idOfHash ||
             (p.ticker ?? '').toLowerCase().includes(q) ||
             (p.name ?? '').toLowerCase().includes(q)) &&
           (maxMargin === undefined || p.margin * 100 <= maxMargin + 1e-9) &&

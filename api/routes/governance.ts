@@ -4,6 +4,7 @@
  * 5 minutes; `epoch` and `computedAt` say as of when).
  */
 import Router from '@koa/router';
+import { parseDRepId, parseGovActionRef, PREDEFINED_DREPS } from '../../cardano/governance-ids.js';
 import { type ProposalStatus } from '../../mongo/collections/governance.js';
 import type { ApiDeps } from '../deps.js';
 import { defineRoute, register, type AnyRouteSpec, type RestModule } from '../route.js';
@@ -37,6 +38,7 @@ export const governanceRoutes = {
     tags: TAGS,
     params: ProposalIdParams,
     response: ProposalDetailResponse,
+    paramHints: { id: proposalIdHint },
   }),
   dreps: defineRoute<Record<string, never>, Paged>({
     operationId: 'listDReps',
@@ -53,8 +55,31 @@ export const governanceRoutes = {
     tags: TAGS,
     params: DRepIdParams,
     response: DRepDetailResponse,
+    paramHints: { id: drepIdHint },
   }),
 } satisfies Record<string, AnyRouteSpec>;
+
+/**
+ * A bech32 id in capitals (bech32 has one case; all capitals is how QR codes carry it) is the same id in lowercase,
+ * which is what the routes take, as for pool ids and addresses: the 400 names it. Null when the lowercase text is no
+ * id either.
+ */
+function inLowercase(raw: string, isId: (lower: string) => boolean): string | null {
+  const lower = raw.toLowerCase();
+  return lower !== raw && isId(lower) ? `write it in lowercase: ${lower}` : null;
+}
+
+export function proposalIdHint(raw: string): string | null {
+  return inLowercase(raw, (lower) => lower.startsWith('gov_action1') && parseGovActionRef(lower) !== null);
+}
+
+export function drepIdHint(raw: string): string | null {
+  const predefined: readonly string[] = Object.values(PREDEFINED_DREPS);
+  return inLowercase(
+    raw,
+    (lower) => predefined.includes(lower) || (/^drep(_script)?1/.test(lower) && parseDRepId(lower) !== null),
+  );
+}
 
 export function governanceRouter(deps: ApiDeps): Router {
   const router = new Router();

@@ -26,6 +26,8 @@ import {
   parseDRepId,
   parseGovActionRef,
 } from '../../cardano/governance-ids.js';
+import { serveTestApp, type TestApi } from '../api/seed.js';
+import { tempStore } from '../sync/helpers.js';
 
 const FIXTURES = path.resolve(process.cwd(), '../shared/fixtures/chain/ogmios/generated-v6.14.0/ledger-state');
 const fixture = (name: string) =>
@@ -348,5 +350,39 @@ describe('governance documents', () => {
     const out = buildGovernance(base({ epoch: 9, proposals: props, dreps, pools: new Map() }));
     assert.equal(out.proposals.length, props.length);
     for (const p of out.proposals) assert.ok(parseGovActionRef(p.govActionId), p.govActionId);
+  });
+});
+
+describe('governance ids in capitals on the REST routes', () => {
+  let env: Awaited<ReturnType<typeof tempStore>>;
+  let api: TestApi;
+  before(async () => {
+    env = await tempStore();
+    api = await serveTestApp(env.store);
+  });
+  after(async () => {
+    await api?.close();
+    await env?.cleanup();
+  });
+
+  it('a bech32 proposal or DRep id in capitals is refused with the lowercase id to send, which is then taken', async () => {
+    // CIP-129's own test vector (transaction 00…00, index 17), and a DRep key and script id of the CIP-129 form.
+    const proposal = 'gov_action1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqpzklpgpf';
+    const dreps = [false, true].map((script) => drepBech32({ hash: cred(9), script }));
+    const cases = [
+      ['proposals', proposal],
+      ...[...dreps, 'drep_always_abstain', 'drep_always_no_confidence'].map((id) => ['dreps', id] as const),
+    ] as const;
+    for (const [route, id] of cases) {
+      const r = await api.get(`/api/v1/governance/${route}/${id.toUpperCase()}`);
+      assert.equal(r.status, 400, id);
+      assert.match((r.body as { error: string }).error, new RegExp(`; write it in lowercase: ${id}$`), id);
+      // The id it names passes validation: an empty store knows no such proposal or DRep (404, not 400).
+      assert.equal((await api.get(`/api/v1/governance/${route}/${id}`)).status, 404, id);
+    }
+    // Text that is no id in any case gets no hint.
+    const r = await api.get('/api/v1/governance/dreps/DREP1XYZ');
+    assert.equal(r.status, 400);
+    assert.doesNotMatch((r.body as { error: string }).error, /lowercase/);
   });
 });

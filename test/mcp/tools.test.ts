@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Client } from '@modelcontextprotocol/client';
+import { bech32, hex } from '@scure/base';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { createApp } from '../../api/app.js';
@@ -367,6 +368,17 @@ describe('MCP tools through the official client on the devnet', function () {
       assert.equal(byHex.id, s.stakePool);
       assert.equal(byHexUpper.id, s.stakePool);
       assert.equal(byHex.liveStake, byBech32.liveStake);
+    });
+
+    it('list_stake_pools finds a pool by its 56-hex key hash, as get_stake_pool and search take it', async () => {
+      // The key hash is the pool1… id's bech32 payload (CIP-5), decoded here by the bech32 rule itself.
+      const hash = hex.encode(bech32.decodeToBytes(s.stakePool).bytes);
+      assert.equal(hash.length, 56);
+      for (const query of [hash, hash.toUpperCase()]) {
+        const tool = await call('list_stake_pools', { query });
+        assert.equal(tool.total, 1, `${query}: ${JSON.stringify(tool.items.map((p: Json) => p.id))}`);
+        assert.equal(tool.items[0].id, s.stakePool);
+      }
     });
 
     it('token tools do not offer lovelace in their schema, the swap quote does', async () => {
