@@ -17,7 +17,7 @@ export const apiIndexRoute = defineRoute({
     type: 'object',
     required: ['name', 'version', 'openapi', 'docs', 'toolServer', 'markdown', 'llms', 'operations'],
     properties: {
-      name: { type: 'string' },
+      name: { type: 'string', description: 'The API’s name.' },
       version: { type: 'string', description: 'Version of the OpenAPI document (info.version).' },
       openapi: { ...url, description: 'The OpenAPI 3.1 description of every operation.' },
       docs: { ...url, description: 'Human-readable documentation: limits, keys, errors.' },
@@ -26,6 +26,7 @@ export const apiIndexRoute = defineRoute({
       llms: { ...url, description: 'llms.txt: the service described for language models.' },
       operations: {
         type: 'array',
+        description: 'Every operation of this API, in the OpenAPI document’s order.',
         items: {
           type: 'object',
           required: ['operationId', 'method', 'path', 'summary'],
