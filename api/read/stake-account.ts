@@ -11,6 +11,7 @@ import {
   type StakeAccountDoc,
 } from '../../mongo/collections/chain.js';
 import { storeClock } from '../../mongo/collections/clock.js';
+import { DREPS } from '../../mongo/collections/governance.js';
 import { rewardBalanceOf } from '../../mongo/collections/staking.js';
 import { indexedTip } from '../../mongo/collections/sync-state.js';
 import type { Store } from '../../mongo/store.js';
@@ -36,19 +37,28 @@ export async function stakeAccountOf(
 }
 
 /**
- * A delegation to a pool that has retired since is gone (the ledger drops a retiring pool's delegations at its
- * retirement epoch's boundary, and no key can delegate to a retired pool), while the account document keeps the
- * last certificate's pool until the key delegates again. A pool registered again after retiring counts as
- * registered: its dropped delegations cannot be told apart here.
+ * The account's delegations as the ledger holds them; the account document keeps the last certificate's pool and
+ * DRep until the key delegates again.
+ * - A pool that has retired since holds none (the ledger drops a retiring pool's delegations at its retirement
+ *   epoch's boundary, and no key can delegate to a retired pool).
+ * - A DRep that has retired (unregistered) since holds none: since protocol version 10 the ledger clears every vote
+ *   delegation to a DRep when it unregisters, and no key can delegate to an unregistered DRep. "Retired" is the
+ *   governance recompute's reading of the ledger's DReps (a DRep it saw registered and no longer finds).
+ * A pool or DRep registered again after retiring counts as registered: its dropped delegations cannot be told apart
+ * here.
  */
 async function liveAccount(store: Store, account: StakeAccountDoc | null): Promise<StakeAccountDoc | null> {
-  if (!account?.poolId) return account;
-  const [reg, { block }] = await Promise.all([
-    store.collection(STAKE_POOL_REGS).get(account.poolId),
+  if (!account?.poolId && !account?.drep?.startsWith('drep1')) return account;
+  const [reg, { block }, drep] = await Promise.all([
+    account.poolId ? store.collection(STAKE_POOL_REGS).get(account.poolId) : null,
     indexedTip(store),
+    account.drep?.startsWith('drep1') ? store.collection(DREPS).get(account.drep) : null,
   ]);
-  const retired = reg?.retiringEpoch != null && block !== null && reg.retiringEpoch <= block.epoch;
-  return retired ? { ...account, poolId: null } : account;
+  const poolRetired = reg?.retiringEpoch != null && block !== null && reg.retiringEpoch <= block.epoch;
+  const drepRetired = drep?.status === 'retired';
+  return poolRetired || drepRetired
+    ? { ...account, poolId: poolRetired ? null : account.poolId, drep: drepRetired ? null : account.drep }
+    : account;
 }
 
 /**
