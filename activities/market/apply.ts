@@ -27,6 +27,7 @@ import {
   type TradeDoc,
 } from '../../mongo/collections/market.js';
 import { canonicalJson } from '../../mongo/digest.js';
+import { USD_STABLECOINS, adaUsdFromPools } from '../../mongo/collections/ada-usd.js';
 import {
   ADA_USD_NOW,
   ADA_USD_NOW_ID,
@@ -90,7 +91,7 @@ async function prefetchFor(state: SliceState, scans: readonly TxScan[], opts: Ap
     for (const p of s.pools) {
       keys.push(p.key);
       units.push(...nonAdaUnits(p.view));
-      if (isStablePool(p.view, opts)) stablePool = true;
+      if (isUsdPool(p.view, opts)) stablePool = true;
     }
     for (const o of s.orders) {
       if (o.poolKey) keys.push(o.poolKey);
@@ -104,7 +105,7 @@ async function prefetchFor(state: SliceState, scans: readonly TxScan[], opts: Ap
     }
     orderRefs.push(...s.spentOrders);
   }
-  if (stablePool) units.push(...opts.stablecoins);
+  if (stablePool) units.push(...opts.stablecoins, ...USD_STABLECOINS.keys());
   await Promise.all([
     state.prefetch(COUNTERS, [POOL_COUNTER, TRADE_COUNTER, TRADE_SEQ_COUNTER]),
     state.prefetch(POOL_KEYS, unique(keys)),
@@ -140,6 +141,10 @@ async function prefetchFor(state: SliceState, scans: readonly TxScan[], opts: Ap
 
 const isStablePool = (v: { tokenA: string; tokenB: string }, opts: ApplyOptions) =>
   v.tokenA === LOVELACE && opts.stablecoins.has(v.tokenB);
+
+/** A pool that moves ADA/USD: one of the adausd series (isStablePool) or any ADA/USD-stablecoin pool the rate reads. */
+const isUsdPool = (v: { tokenA: string; tokenB: string }, opts: ApplyOptions) =>
+  isStablePool(v, opts) || (v.tokenA === LOVELACE && USD_STABLECOINS.has(v.tokenB));
 
 class MarketBlock {
   private readonly points: CandlePoint[] = [];
@@ -269,6 +274,7 @@ class MarketBlock {
     });
     for (const unit of nonAdaUnits(v)) this.tokenPool(unit, doc);
     if (isStablePool(v, this.opts)) this.adaUsdPoint();
+    if (isUsdPool(v, this.opts)) this.adaUsdNow();
   }
 
   /** Adds the pool to the token's pools and re-elects the primary pool (the deepest ADA pool). */
@@ -294,7 +300,10 @@ class MarketBlock {
       this.state.put(TOKENS, { ...next, slot: this.slot });
   }
 
-  /** Liquidity-weighted ADA/USD over every ADA/stablecoin pool known now (stablecoin base units per lovelace). */
+  /**
+   * The adausd series point: liquidity-weighted ADA/USD over every ADA/stablecoin pool of the series known now
+   * (stablecoin base units per lovelace).
+   */
   private adaUsdPoint(): void {
     let ada = 0n;
     let usd = 0n;
@@ -309,8 +318,23 @@ class MarketBlock {
     const price = priceOfReserves(usd, ada);
     if (price === null) return;
     this.points.push({ series: ADA_USD_SERIES, timeSec: this.timeSec, price, lovelace: 0n, tokenRaw: 0n });
-    // The rate a trade later in the chain is costed at in USD (wallet PnL).
-    this.state.put(ADA_USD_NOW, { _id: ADA_USD_NOW_ID, rate: price, slot: this.slot });
+  }
+
+  /**
+   * The rate a trade later in the chain is costed at in USD (wallet PnL): the estimator of the rate now that values
+   * the open lots (`adaUsdFromPools`: ADA-weighted median of the deep fiat-backed pools) over the ADA/stablecoin
+   * pools known at this point of the chain. The adausd series' liquidity-weighted mean differs from it by the pools'
+   * spread, so a cost at the mean valued at the median would show a USD gain or loss on a position that never moved.
+   */
+  private adaUsdNow(): void {
+    const pools: PoolDoc[] = [];
+    for (const unit of USD_STABLECOINS.keys())
+      for (const id of this.state.get(TOKENS, unit)?.poolIds ?? []) {
+        const p = this.state.get(POOLS, String(id));
+        if (p && p.tokenA === LOVELACE && p.tokenB === unit) pools.push(p);
+      }
+    const rate = adaUsdFromPools(pools);
+    if (rate !== null) this.state.put(ADA_USD_NOW, { _id: ADA_USD_NOW_ID, rate, slot: this.slot });
   }
 
   private pendingTrade(orderRef: string): TradeDoc | null {

@@ -97,9 +97,10 @@ export async function walletPnlPoints(store: Store, maker: string): Promise<PnlP
 }
 
 /**
- * The latest on-chain ADA/USD rate (USD per ADA, from the ADA/stablecoin pools' reserves as the `adausd` candles
- * take it) as of the block being applied; `_id` = 'adausd'. Kept by the market sync (rolled back exactly) so a
- * trade's USD cost is the rate at its block.
+ * The latest on-chain ADA/USD rate (USD per ADA) as of the block being applied, by the estimator of the rate now
+ * (mongo/collections/ada-usd.ts adaUsdFromPools over the ADA/stablecoin pools at that point of the chain, not the
+ * `adausd` candles' mean); `_id` = 'adausd'. Kept by the market sync (rolled back exactly) so a trade's USD cost is
+ * the rate at its block, and an open lot valued at the rate now moves only as ADA/USD moves.
  */
 export interface AdaUsdNowDoc {
   _id: string;
