@@ -19,6 +19,7 @@ import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
 import { nodeMcpHandler } from './node-adapter.js';
 import { markReplayable } from '../fast-replay.js';
 import { idTail, ReplayCache, replayCall, type ReplayCall } from './replay.js';
+import { revisionRefusal } from './revision.js';
 import { buildMcpServer, gatedPath } from './server.js';
 import { serverCard } from './server-card.js';
 
@@ -98,6 +99,14 @@ export function mcpRouter(deps: ApiDeps): Router {
       return;
     }
     const body: unknown = ctx.state.mcpBody;
+    // What the MCP-Protocol-Version header allows (a batch; a revision not served), where the SDK's answer is wrong
+    // or unclear (api/mcp/revision.ts).
+    const refusal = body === undefined ? null : revisionRefusal(ctx.get('mcp-protocol-version') || undefined, body);
+    if (refusal) {
+      ctx.status = refusal.status;
+      ctx.body = refusal.body;
+      return;
+    }
     let call: ReplayCall | null = null;
     let tag = '-';
     if (replay && body !== undefined) {

@@ -18,6 +18,7 @@ import { search, SEARCH_KINDS } from '../read/search.js';
 import type { Candle } from '../read/tokens.js';
 import { safetyOf, SAFETY_SCHEMA } from '../read/token-safety.js';
 import type { JsonSchema, ObjectSchema } from '../schema.js';
+import { MAX_ADA_SUPPLY } from '../schemas/common.js';
 import { UNIT_PATTERN } from '../schemas/market.js';
 import { loadAssets } from '../present/market.js';
 import { scaleInteger } from '../../cardano/units.js';
@@ -468,7 +469,15 @@ export const TOOL_SET: readonly Tool[] = [
       }),
       limit: LIMIT(20, 40),
       page: PAGE(),
-      minLiquidityAda: { type: 'number', minimum: 0, description: 'Only tokens with at least this liquidity (ADA).' },
+      minLiquidityAda: {
+        type: 'number',
+        minimum: 0,
+        // The REST parameter's bound (a pool's two sides valued in ADA, each at most the supply), published so a
+        // client's own check of the schema refuses what the read layer would.
+        maximum: 2 * MAX_ADA_SUPPLY,
+        'x-expected': `a number of ADA from 0 to ${2 * MAX_ADA_SUPPLY} (twice the 45 billion ADA maximum supply)`,
+        description: 'Only tokens with at least this liquidity (ADA).',
+      },
       hideHighRisk: {
         type: 'boolean',
         default: false,

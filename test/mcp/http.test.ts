@@ -249,6 +249,48 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
     assert.ok((await rpc(res)).result.structuredContent.hits.length > 0);
   });
 
+  it('a JSON-RPC batch is served under 2025-03-26 (or no version header) and refused by the revisions without batches', async () => {
+    const pings = [
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { jsonrpc: '2.0', id: 2, method: 'ping' },
+    ];
+    // 2025-06-18 removed batching from the transport ("MUST be a single JSON-RPC request, notification, or
+    // response"); 2025-11-25 and 2026-07-28 kept it out.
+    for (const version of ['2025-06-18', '2025-11-25', '2026-07-28']) {
+      const res = await legacy(pings as unknown as Json, { 'mcp-protocol-version': version });
+      assert.equal(res.status, 400, version);
+      const m = await rpc(res);
+      assert.equal(m.error.code, -32600, version);
+      assert.match(m.error.message, new RegExp(`${version} takes one JSON-RPC message per POST`));
+    }
+    // 2025-03-26 allows batches, and a request without the header is taken as 2025-03-26.
+    for (const headers of [{ 'mcp-protocol-version': '2025-03-26' }, {}] as Record<string, string>[]) {
+      const res = await legacy(pings as unknown as Json, headers);
+      assert.equal(res.status, 200);
+      const ids = (await res.text())
+        .split('\n')
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => (JSON.parse(l.slice(6)) as Json).id as number);
+      assert.deepEqual(ids.sort(), [1, 2]);
+    }
+  });
+
+  it('a revision the header names and the server does not serve is a 400 listing the served ones', async () => {
+    // The SDK took a header sorting after 2026-07-28 for a modern request and answered that `_meta` was missing.
+    for (const version of ['2027-01-01', 'latest', '2024-11-05']) {
+      const res = await legacy({ jsonrpc: '2.0', id: 5, method: 'tools/list' }, { 'mcp-protocol-version': version });
+      assert.equal(res.status, 400, version);
+      const m = await rpc(res);
+      assert.equal(m.id, 5);
+      assert.equal(m.error.code, -32022, version);
+      assert.deepEqual(m.error.data, { supported: SERVED, requested: version });
+      assert.match(
+        m.error.message,
+        new RegExp(`Unsupported protocol version: ${version} \\(supported versions: ${SERVED.join(', ')}\\)`),
+      );
+    }
+  });
+
   it('GET and DELETE are 405; bad JSON is −32700; a foreign browser Origin is 403', async () => {
     assert.equal((await fetch(url)).status, 405);
     assert.equal((await fetch(url, { method: 'DELETE' })).status, 405);

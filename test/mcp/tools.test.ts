@@ -395,6 +395,22 @@ describe('MCP tools through the official client on the devnet', function () {
       assert.match(text(r), /get_token: unit /);
     });
 
+    it('list_tokens publishes the liquidity floor’s upper bound the REST parameter enforces', async () => {
+      // Liquidity is a pool's two sides valued in ADA, each at most the 45 billion ADA supply: at most 9·10^10 ADA.
+      // The schema said only minimum 0, so a client checking it sent 10^15 and got a refusal it could not foresee.
+      const ajv = new Ajv2020({ strict: false });
+      const tools = (await client.listTools()).tools as Json[];
+      const floor = tools.find((t) => t.name === 'list_tokens')!.inputSchema.properties.minLiquidityAda;
+      assert.equal(ajv.validate(floor, 90_000_000_000), true);
+      assert.equal(ajv.validate(floor, 90_000_000_001), false);
+      const r = (await client.callTool({ name: 'list_tokens', arguments: { minLiquidityAda: 1e15 } })) as Json;
+      assert.equal(r.isError, true);
+      assert.equal(
+        text(r),
+        'Invalid arguments for list_tokens: minLiquidityAda must be a number of ADA from 0 to 90000000000 (twice the 45 billion ADA maximum supply); fix them as its inputSchema says and call it again.',
+      );
+    });
+
     it('error texts name the tool’s own arguments, not the REST parameters', async () => {
       const fail = async (name: string, args: Json) => {
         const r = (await client.callTool({ name, arguments: args })) as Json;
