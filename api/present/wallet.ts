@@ -29,6 +29,16 @@ export function sumHoldings(addresses: readonly Pick<AddressDoc, 'balance'>[]): 
   return { lovelace, assets };
 }
 
+/** The pool an LP token is a share of, as a wallet position values it (api/read/wallet.ts). */
+export interface LpPool {
+  poolId: number;
+  dex: string;
+  /** LP tokens the DEX counts as issued, raw: the denominator of a holder's share on withdrawal. */
+  totalLpRaw: bigint;
+  /** Both sides of the pool in lovelace, as pool answers show it (tvlAda); null when not valued in ADA. */
+  tvlLovelace: bigint | null;
+}
+
 export interface PortfolioInput {
   /** The path parameter as given (addr… or stake…). */
   address: string;
@@ -42,6 +52,8 @@ export interface PortfolioInput {
   rewards: RewardBalance | null;
   /** unit → stats (absent: the token has no market data). */
   stats: ReadonlyMap<string, TokenStatsDoc>;
+  /** LP tokens without a market price of their own → their pool (absent: no LP token of an indexed pool). */
+  lp: ReadonlyMap<string, LpPool>;
   adaUsd: number | null;
   asOf: string | null;
 }
@@ -51,8 +63,10 @@ export function presentPortfolio(input: PortfolioInput, assets: AssetBook) {
   const usd = (ada: number | null) => (ada === null || adaUsd === null ? null : ada * adaUsd);
   const positions = [...input.holdings.assets].map(([unit, raw]) => {
     const s = input.stats.get(unit) ?? null;
-    const balance = scaleInteger(String(raw), assets.decimals(unit));
-    const priceAda = s?.priceAda ?? null;
+    const decimals = assets.decimals(unit);
+    const balance = scaleInteger(String(raw), decimals);
+    const pool = s?.priceAda == null ? (input.lp.get(unit) ?? null) : null;
+    const priceAda = pool ? lpPriceAda(pool, decimals) : (s?.priceAda ?? null);
     const valueAda = priceAda === null ? null : balance * priceAda;
     return {
       asset: assets.ref(unit),
@@ -61,7 +75,14 @@ export function presentPortfolio(input: PortfolioInput, assets: AssetBook) {
       priceAda,
       valueAda,
       valueUsd: usd(valueAda),
-      change24h: s?.change24h ?? null,
+      change24h: pool ? null : (s?.change24h ?? null),
+      lp: pool
+        ? {
+            poolId: pool.poolId,
+            dex: pool.dex,
+            share: pool.totalLpRaw > 0n ? Number(raw) / Number(pool.totalLpRaw) : null,
+          }
+        : null,
     };
   });
   positions.sort(
@@ -96,6 +117,16 @@ export function presentPortfolio(input: PortfolioInput, assets: AssetBook) {
     asOf: input.asOf,
   };
 }
+
+/**
+ * An LP token's value in ADA per whole token: its share of the pool's TVL, what a withdrawal pays out in both tokens
+ * (the DEX pays reserve × held / issued of each side) valued as the pool's TVL values them. Null when the pool has no
+ * LP tokens issued or no ADA valuation.
+ */
+const lpPriceAda = (pool: LpPool, decimals: number): number | null =>
+  pool.totalLpRaw > 0n && pool.tvlLovelace !== null
+    ? ((Number(pool.tvlLovelace) / Number(pool.totalLpRaw)) * 10 ** decimals) / 1e6
+    : null;
 
 const unpriced = (positions: readonly { valueAda: number | null }[]) =>
   positions.filter((p) => p.valueAda === null).length;

@@ -10,12 +10,13 @@ import { stakeAddressOf } from '../../cardano/address.js';
 import { ADDRESSES, STAKE_SUMMARIES, addressesOfStake } from '../../mongo/collections/chain.js';
 import { stakeAccountOf } from './stake-account.js';
 import type { RewardBalance } from '../present/chain.js';
-import { TOKEN_STATS, type TokenStatsDoc } from '../../mongo/collections/market-read.js';
-import { tradesNewestFirst, type TradeDoc } from '../../mongo/collections/market.js';
+import { POOL_STATS, TOKEN_STATS, type TokenStatsDoc } from '../../mongo/collections/market-read.js';
+import { poolsByLpToken, tradesNewestFirst, type TradeDoc } from '../../mongo/collections/market.js';
+import { shownTvlLovelace } from '../../cardano/market.js';
 import type { Store } from '../../mongo/store.js';
 import { AppError, NotFoundError } from '../errors.js';
 import { loadAssets } from '../present/market.js';
-import { presentPnl, presentPortfolio, sumHoldings, type Holdings } from '../present/wallet.js';
+import { presentPnl, presentPortfolio, sumHoldings, type Holdings, type LpPool } from '../present/wallet.js';
 import { handlesHeldBy, handlesHeldCount } from '../../mongo/collections/handles-read.js';
 import { addressParam, withHandle, type HandleRefBody } from './handles.js';
 import { parseForNetwork } from './explorer.js';
@@ -99,6 +100,23 @@ async function assertSeen(store: Store, w: WalletKey): Promise<void> {
     throw new NotFoundError(`wallet ${w.address} not found (no activity in the indexed range)`);
 }
 
+/** The pools of the LP tokens among `units` (tokens without a market price), with what values a share of each. */
+async function lpPoolsOf(store: Store, units: readonly string[]): Promise<Map<string, LpPool>> {
+  const pools = await poolsByLpToken(store, units);
+  const docs = [...pools.values()];
+  const stats = await store.collection(POOL_STATS).getMany(docs.map((p) => String(p.id)));
+  const tvl = new Map(docs.map((p, i) => [p.id, shownTvlLovelace(p, stats[i] ?? null)]));
+  const out = new Map<string, LpPool>();
+  for (const [unit, p] of pools)
+    out.set(unit, {
+      poolId: p.id,
+      dex: p.dex,
+      totalLpRaw: BigInt(p.totalLpRaw ?? 0),
+      tvlLovelace: tvl.get(p.id) ?? null,
+    });
+  return out;
+}
+
 async function getWalletAnswer(deps: ReadDeps, input: RouteInput<typeof walletRoutes.portfolio>) {
   const { store } = deps;
   const site = deps.config.SITE_URL;
@@ -118,6 +136,10 @@ async function getWalletAnswer(deps: ReadDeps, input: RouteInput<typeof walletRo
     loadAssets(store, units, site, logoMode(input)),
     store.collection(TOKEN_STATS).getMany(units),
   ]);
+  const lp = await lpPoolsOf(
+    store,
+    units.filter((_, i) => stats[i]?.priceAda == null),
+  );
   const body = presentPortfolio(
     {
       address: w.address,
@@ -127,6 +149,7 @@ async function getWalletAnswer(deps: ReadDeps, input: RouteInput<typeof walletRo
       holdings,
       rewards,
       stats: new Map(stats.filter((s): s is TokenStatsDoc => s !== null).map((s) => [s._id, s])),
+      lp,
       adaUsd,
       asOf: checkpoint ? clock.iso(checkpoint.slot) : null,
     },

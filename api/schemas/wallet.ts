@@ -39,15 +39,28 @@ export const WalletParams: ObjectSchema = {
 
 export const WalletPosition = component('WalletPosition', {
   type: 'object',
-  required: ['asset', 'balance', 'balanceRaw', 'priceAda', 'valueAda', 'valueUsd', 'change24h'],
+  required: ['asset', 'balance', 'balanceRaw', 'priceAda', 'valueAda', 'valueUsd', 'change24h', 'lp'],
   properties: {
     asset: AssetRef,
     balance: d(num, 'Decimal-adjusted quantity held.'),
     balanceRaw: d(raw, 'Exact on-chain quantity.'),
-    priceAda: d(numOrNull, 'Current price, ADA per whole token; null without market data.'),
+    priceAda: d(
+      numOrNull,
+      'Current price, ADA per whole token; null without market data. An LP token without a market of its own: its share of the pool’s TVL (tvlAda × 1 / LP tokens issued), what a withdrawal pays out valued as the pool’s TVL values both sides.',
+    ),
     valueAda: d(numOrNull, 'balance × priceAda, whole ADA.'),
     valueUsd: d(numOrNull, 'valueAda × ADA/USD.'),
     change24h: d(numOrNull, 'Change of the ADA price over 24 h, fraction (0.05 = +5 %); null without market data.'),
+    lp: {
+      type: ['object', 'null'],
+      description: 'The DEX pool this token is the LP token of (valued by pool share); null for other tokens.',
+      required: ['poolId', 'dex', 'share'],
+      properties: {
+        poolId: d(int, 'The pool (GET /pools/{id}).'),
+        dex: d({ type: 'string' }, 'The pool’s DEX.'),
+        share: d(numOrNull, 'Fraction of the pool held: balanceRaw / LP tokens issued; null when none are issued.'),
+      },
+    },
   },
 });
 

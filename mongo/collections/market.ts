@@ -81,8 +81,25 @@ export const POOLS = defineCollection<PoolDoc>({
     { name: 'byDex', fields: ['dex', 'id'] },
     { name: 'byTokenA', fields: ['tokenA', 'id'] },
     { name: 'byTokenB', fields: ['tokenB', 'id'] },
+    // A wallet's LP tokens → the pools they are shares of (api/read/wallet.ts values them by pool share).
+    { name: 'byLpToken', fields: ['lpToken'] },
   ],
 });
+
+/**
+ * The pools whose LP token is one of `units` (unit → pool). A DEX mints one LP token per pool, so a unit names at
+ * most one pool; units that are no LP token are absent from the map.
+ */
+export async function poolsByLpToken(store: Store, units: readonly string[]): Promise<Map<string, PoolDoc>> {
+  const pools = store.collection(POOLS);
+  const found = await Promise.all(units.map((u) => pools.find('byLpToken', { eq: [u], limit: 1 })));
+  const out = new Map<string, PoolDoc>();
+  units.forEach((u, i) => {
+    const p = found[i]?.[0];
+    if (p) out.set(u, p);
+  });
+  return out;
+}
 
 /** One state of a pool after a transaction; `_id` = `${poolId(10)}|${slot(12)}|${txId}`. */
 export interface PoolStateDoc {
