@@ -190,6 +190,8 @@ export function presentPool(p: PoolDoc, assets: AssetBook, stats: PoolStatsDoc |
     price: poolPrice(p, assets),
     feePercent: percent(p.feeAToB),
     feePercentBToA: percent(p.feeBToA),
+    lpToken: p.lpToken,
+    lpIssuedRaw: p.totalLpRaw,
     createdTime: clock.iso(p.createdSlot),
     createdExact: p.createdExact,
     lastStateTime: clock.iso(p.lastStateSlot),

@@ -211,6 +211,8 @@ export const Pool = component('Pool', {
     'price',
     'feePercent',
     'feePercentBToA',
+    'lpToken',
+    'lpIssuedRaw',
     'createdTime',
     'createdExact',
     'lastStateTime',
@@ -249,6 +251,16 @@ export const Pool = component('Pool', {
       type: ['number', 'null'],
       description:
         'Swap fee in percent on a swap of tokenB for tokenA: it differs from feePercent on Minswap V2, SundaeSwap V3 and Splash pools whose datum sets a fee per direction.',
+    },
+    lpToken: {
+      type: ['string', 'null'],
+      description: 'Unit of the pool’s LP token (policy id + asset name hex); null when the DEX issues none.',
+    },
+    lpIssuedRaw: {
+      type: ['string', 'null'],
+      pattern: '^[0-9]+$',
+      description:
+        'LP tokens issued, in base units, as the pool counts them: a holder of n withdraws n / lpIssuedRaw of each reserve. Null when the pool output does not say.',
     },
     createdTime: { ...time, description: 'Creation time if createdExact, else when the pool was first seen.' },
     createdExact: { type: 'boolean' },

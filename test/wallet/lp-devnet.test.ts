@@ -104,6 +104,9 @@ describe('wallet: LP tokens valued by their share of the pool, against the devne
           assert.ok(p.lp, `${auth + name} is recognised as the LP token of a pool`);
           assert.equal(p.lp.dex, 'minswap-v2');
           assert.ok(Math.abs(p.lp.share - Number(held) / Number(issued)) < 1e-12, 'share of the issued LP tokens');
+          // The pool it names says so itself: its LP token and the LP tokens its datum counts as issued.
+          const pool = (await api.get(`/api/v1/pools/${p.lp.poolId}`)).body as Json;
+          assert.deepEqual([pool.lpToken, pool.lpIssuedRaw], [auth + name, String(issued)]);
           if (adaReserve === null) continue; // a token/token pool: its sides are valued through token prices
           // An ADA pool's two sides are worth twice its ADA reserve.
           const expected = ((Number(held) / Number(issued)) * 2 * Number(adaReserve)) / 1e6;
