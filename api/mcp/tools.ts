@@ -413,11 +413,11 @@ export const TOOL_SET: readonly Tool[] = [
     name: 'search',
     title: 'Search',
     description:
-      'Find a token, pool, NFT collection, stake pool, handle, address, transaction, block or epoch by name, ticker or identifier. Each hit names the next tool and the argument to pass. Stake amounts in whole ADA.',
+      'Find a token, pool, NFT collection, stake pool, handle, address, transaction, block, epoch or governance proposal by name, ticker or identifier. Each hit names the next tool and the argument to pass. Stake amounts in whole ADA.',
     inputSchema: input(
       {
         query: str(
-          'Name, ticker, $handle, unit, policy id, DEX pool id, pool1…, addr1…/stake1…, tx or block hash, height, epoch.',
+          'Name, ticker, $handle, unit, policy id, DEX pool id, pool1…, addr1…/stake1…, tx or block hash, height, epoch, gov_action1… or txId#index.',
           {
             minLength: 1,
             maxLength: 200,

@@ -1,17 +1,19 @@
 /**
  * Cross-entity search (the `search` tool): one answer over tokens (ticker, name, unit), DEX pools, NFT collections,
- * stake pools (ticker, name, pool id), handles, addresses, transactions, blocks and epochs. Each hit names the tool
- * to call next and the arguments to pass.
+ * stake pools (ticker, name, pool id), handles, addresses, transactions, blocks, epochs and governance proposals. Each
+ * hit names the tool to call next and the arguments to pass.
  *
  * Names, tickers and ids of tokens, pools, collections, stake pools and handles come from the `search_terms` index
- * (rebuilt every minute by activities/search/): a prefix scan of one index per entity kind. Exact identifiers of transactions,
- * blocks (hash or height), addresses (addr1…, stake1…, Byron base58) and epochs are point reads of the chain documents. No
- * collection is scanned on the request path.
+ * (rebuilt every minute by activities/search/): a prefix scan of one index per entity kind. Exact identifiers of
+ * transactions, blocks (hash or height), addresses (addr1…, stake1…, Byron base58), epochs and proposals
+ * (gov_action1…, txId#index) are point reads of their documents. No collection is scanned on the request path.
  *
  * Order: exact matches (the whole term, or an identifier) first, then prefix matches by weight (liquidity or
  * stake in ADA, all-time volume), then by label; a query written `$name…` puts handle hits first.
  */
 import { parseAddress } from '../../cardano/address.js';
+import { parseGovActionRef, proposalKey } from '../../cardano/governance-ids.js';
+import { GOVERNANCE_PROPOSALS } from '../../mongo/collections/governance.js';
 import {
   ADDRESSES,
   BLOCKS,
@@ -38,6 +40,7 @@ export const SEARCH_KINDS = [
   'transaction',
   'block',
   'epoch',
+  'proposal',
 ] as const;
 export type HitKind = (typeof SEARCH_KINDS)[number];
 
@@ -140,6 +143,8 @@ async function identifierHits(store: Store, raw: string): Promise<SearchHit[]> {
         arguments: { address: q },
       });
   }
+  const proposal = await proposalHit(store, q);
+  if (proposal) hits.push(proposal);
   if (/^\$[^\s]+$/.test(q)) {
     const h = await store.collection(HANDLES).get(q.slice(1).toLowerCase());
     // Only a held handle: resolve_handle answers "not found" for one whose holder is unknown (address null).
@@ -154,6 +159,25 @@ async function identifierHits(store: Store, raw: string): Promise<SearchHit[]> {
       });
   }
   return hits;
+}
+
+/**
+ * A governance proposal by its id in any printed form (CIP-129 gov_action1…, txId#index, txId:index), among those
+ * the governance run keeps; `list_governance_actions` filtered by its id answers for it.
+ */
+async function proposalHit(store: Store, q: string): Promise<SearchHit | null> {
+  const ref = parseGovActionRef(q);
+  if (!ref) return null;
+  const p = await store.collection(GOVERNANCE_PROPOSALS).get(proposalKey(ref));
+  if (!p) return null;
+  return {
+    kind: 'proposal',
+    id: p.govActionId,
+    label: `proposal ${p.govActionId.slice(0, 20)}…`,
+    detail: `${p.type}, ${p.status}, epochs ${p.sinceEpoch}-${p.untilEpoch}: ${p.summary}`,
+    tool: 'list_governance_actions',
+    arguments: { query: p.govActionId },
+  };
 }
 
 /**

@@ -577,7 +577,7 @@ describe('MCP tools through the official client on the devnet', function () {
       );
     });
 
-    it('search names the next tool for tokens, stake pools, transactions, addresses, blocks and handles', async () => {
+    it('search names the next tool for tokens, stake pools, transactions, addresses, blocks, handles and proposals', async () => {
       const token = await rest(`/tokens/${s.unit}`);
       const ticker = token.asset.ticker as string;
       const byTicker = await call('search', { query: ticker });
@@ -594,6 +594,22 @@ describe('MCP tools through the official client on the devnet', function () {
       assert.equal(pool.hits[0].tool, 'get_stake_pool');
       const handle = await call('search', { query: `$${s.handle}` });
       assert.deepEqual(handle.hits[0].arguments, { handle: `$${s.handle}` });
+      // A proposal by its CIP-129 id or as txId#index: list_governance_actions filtered by the id lists exactly it.
+      const proposal = (await rest('/governance/proposals?pageSize=1')).items[0] as Json;
+      assert.ok(proposal, 'the devnet has a governance proposal');
+      for (const query of [proposal.govActionId, proposal.id, `${proposal.txId}:${proposal.index}`]) {
+        const hit = (await call('search', { query })).hits[0] as Json;
+        assert.deepEqual(
+          [hit.kind, hit.id, hit.tool],
+          ['proposal', proposal.govActionId, 'list_governance_actions'],
+          query,
+        );
+        const listed = await call(hit.tool, hit.arguments);
+        assert.deepEqual(
+          (listed.items as Json[]).map((i) => i.id),
+          [proposal.id],
+        );
+      }
       // A handle pasted with spaces around it (search takes it so) resolves as written without them.
       assert.deepEqual(
         await call('resolve_handle', { handle: ` $${s.handle} ` }),
