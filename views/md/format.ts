@@ -14,11 +14,14 @@ export function table(headers: string[], rows: string[][]): string {
   return [line(headers), `|${headers.map(() => '---').join('|')}|`, ...rows.map(line)].join('\n');
 }
 
-/** Thousands separators, at most `digits` decimals; significant digits for small magnitudes; `—` for null. */
+/**
+ * Thousands separators, at most `digits` decimals; 4 significant digits for small magnitudes (trailing zeros dropped
+ * by the number itself: stripping them from the text would cut the exponent of 1.200e-10 to 1.200e-1); `—` for null.
+ */
 export function num(n: number | null | undefined, digits = 2): string {
   if (n === null || n === undefined || !Number.isFinite(n)) return '—';
   const abs = Math.abs(n);
-  if (abs !== 0 && abs < 1) return n.toPrecision(4).replace(/\.?0+$/, '');
+  if (abs !== 0 && abs < 1) return Number(n.toPrecision(4)).toString();
   return enUs(abs >= 1000 ? 0 : digits).format(n);
 }
 
