@@ -136,9 +136,25 @@ export function asOfLine(fresh: Freshness): string {
  */
 export const computedLine = (what: string, iso: string | null | undefined) => `_${what} computed ${utc(iso)}_`;
 
-/** The head of every view: title, as-of line, and a one-line summary. */
+/**
+ * A line of its own that opens no block: a summary (a token's or stake pool's description, written by whoever minted
+ * or registered it) starting with `# `, `- `, `+ `, `> `, `1. ` or four spaces would make itself a heading, a list, a
+ * quote or a code block at the top of the view. The leading marker is escaped (a backslash before ASCII punctuation
+ * shows the character itself) and leading blanks are dropped.
+ */
+export const paragraph = (s: string) =>
+  oneLine(s)
+    .trimStart()
+    .replace(/^[#+\-=>]/, (c) => `\\${c}`)
+    .replace(/^(\d{1,9})([.)])/, '$1\\$2');
+
+/**
+ * The head of every view: title, as-of line, and a one-line summary. A run of `#` closing the title (a name such as
+ * `Punks #`) is escaped: CommonMark drops it as the heading's closing sequence.
+ */
 export function head(ctx: ViewContext, title: string, summary?: string): string {
-  return [`# ${oneLine(title)}`, '', `_${asOfLine(ctx.fresh)}_`, ...(summary ? ['', oneLine(summary)] : [])].join('\n');
+  const heading = oneLine(title).replace(/(\s)(#+)\s*$/, '$1\\$2');
+  return [`# ${heading}`, '', `_${asOfLine(ctx.fresh)}_`, ...(summary ? ['', paragraph(summary)] : [])].join('\n');
 }
 
 /** The links section closing every view. */
