@@ -175,7 +175,9 @@ export interface NftSale {
   time: string;
   price: number | null;
   marketplace: string;
+  /** The first asset sold; `units` names every one (more than one: a bundle, sold at one price). */
   asset: unknown;
+  units: string[];
   buyer: string | null;
   seller: string | null;
 }
