@@ -12,7 +12,10 @@ export function poolTable(ctx: ViewContext, pools: Pool[]): string {
       price(p.price),
       num(p.tvlAda, 0),
       num(p.volume24h, 0),
-      percent(p.feePercent),
+      // As the pool view: one figure when both directions charge the same, else each direction's.
+      p.feePercentBToA === p.feePercent
+        ? percent(p.feePercent)
+        : `${percent(p.feePercent)} (A → B) / ${percent(p.feePercentBToA)} (B → A)`,
       utc(p.lastStateTime),
     ]),
   );
