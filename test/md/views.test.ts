@@ -201,6 +201,58 @@ describe('Markdown views on a devnet-synced store', function () {
     assert.equal(Number(row![0]!.replace(/,/g, '')), Number(lovelace) / 1e6);
   });
 
+  it('a view showing part of a list says how much there is and links the rest (REST next page, totals)', async () => {
+    // Oracle: the REST lists themselves. The pool view's 20 trades continue where REST's 21st trade is (a pool
+    // with more than 20 trades).
+    type Page = { items: { txHash: string; time: string; makerAddress: string }[] };
+    const pools = JSON.parse((await get('/api/v1/pools?pageSize=200')).text) as { items: { id: number }[] };
+    let busy: number | undefined;
+    let twentyOne: Page = { items: [] };
+    for (const p of pools.items) {
+      twentyOne = JSON.parse((await get(`/api/v1/pools/${p.id}/trades?limit=21`)).text) as Page;
+      if (twentyOne.items.length === 21) {
+        busy = p.id;
+        break;
+      }
+    }
+    assert.ok(busy !== undefined, 'a pool has more than 20 trades');
+    const pool = (await get(`/api/md/pool/${busy}`)).text;
+    const next = /^Older trades: \[REST: next page \(JSON\)\]\((http[^)]+)\)$/m.exec(pool)?.[1];
+    assert.ok(next, pool.slice(-800));
+    const page = JSON.parse((await get(next)).text) as Page;
+    assert.deepEqual(page.items[0], twentyOne.items[20]);
+    // The wallet view of that trade's maker: the same, from its own list.
+    const maker = twentyOne.items[0]!.makerAddress;
+    const walletTrades = JSON.parse((await get(`/api/v1/wallet/${maker}/trades?limit=20`)).text) as {
+      nextCursor: string | null;
+    };
+    const wallet = (await get(`/api/md/wallet/${maker}`)).text;
+    if (walletTrades.nextCursor === null) assert.doesNotMatch(wallet, /^Older trades/m);
+    else assert.ok(wallet.includes(`/trades?cursor=${encodeURIComponent(walletTrades.nextCursor)})`), maker);
+    // The NFT view's latest sales of all the collection's sales; the dashboard's top rows of the REST totals.
+    const nft = JSON.parse((await get(`/api/v1/nft/collections/${policy}`)).text) as {
+      salesAll: number;
+      recentSales: unknown[];
+    };
+    const sales = (await get(`/api/md/nft/${policy}`)).text;
+    if (nft.salesAll > nft.recentSales.length)
+      assert.ok(
+        sales.includes(
+          `## Recent sales (the latest ${nft.recentSales.length} of ${nft.salesAll.toLocaleString('en-US')};`,
+        ),
+      );
+    const tokens = JSON.parse((await get('/api/v1/tokens?sort=rank&pageSize=10')).text) as { total: number };
+    const collections = JSON.parse((await get('/api/v1/nft/collections?sort=volume24h&pageSize=5')).text) as {
+      items: unknown[];
+      total: number;
+    };
+    const dashboard = (await get('/api/md/dashboard')).text;
+    assert.ok(
+      dashboard.includes(`Top ${Math.min(10, tokens.total)} of ${tokens.total.toLocaleString('en-US')} tokens,`),
+    );
+    assert.ok(dashboard.includes(`Top ${collections.items.length} of ${collections.total} collections.`));
+  });
+
   it('the wallet view shows each token balance exactly: every digit of the devnet ledger quantity', async () => {
     // Oracle: the devnet's own token definitions (registry and CIP-68 tokens publish their decimals; meme tokens publish
     // none, so the chain says 0) and the ledger's quantities at one address, formatted here with BigInt arithmetic.

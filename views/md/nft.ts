@@ -44,7 +44,8 @@ export function renderNft(ctx: ViewContext, c: NftCollection): string {
         ['Stats computed (UTC)', utc(c.computedAt)],
       ],
     ),
-    `## Recent sales (${c.recentSales.length})`,
+    // The latest sales only: how many there are in all, and where the rest are (REST's sales, linked below).
+    `## Recent sales (${c.salesAll > c.recentSales.length ? `the latest ${c.recentSales.length} of ${num(c.salesAll, 0)}; all: REST sales below` : c.recentSales.length})`,
     table(
       ['Time (UTC)', 'Asset', 'Price (ADA)', 'Marketplace', 'Buyer', 'Tx'],
       c.recentSales.map((s) => [

@@ -1,5 +1,6 @@
 /** /api/md/pool/{id}: one pool with its recent trades. */
 import {
+  enc,
   text,
   head,
   join,
@@ -50,6 +51,17 @@ export function tradeTable(ctx: ViewContext, trades: Trade[], withPool = false):
   );
 }
 
+/**
+ * Where the trades after the shown ones are: REST's next page, from the page's own cursor (null: the table shows
+ * every trade there is).
+ */
+export function olderTrades(ctx: ViewContext, trades: TradePage, restPath: string): string | false {
+  return (
+    trades.nextCursor !== null &&
+    `Older trades: ${link('REST: next page (JSON)', rest(ctx, `${restPath}?cursor=${enc(trades.nextCursor)}`))}`
+  );
+}
+
 export function renderPool(ctx: ViewContext, p: Pool, trades: TradePage): string {
   const [a, b] = [text(p.tokenA.displayName), text(p.tokenB.displayName)];
   return join(
@@ -80,6 +92,7 @@ export function renderPool(ctx: ViewContext, p: Pool, trades: TradePage): string
     ),
     `## Recent trades (${trades.items.length}, newest first)`,
     tradeTable(ctx, trades.items),
+    olderTrades(ctx, trades, `/pools/${p.id}/trades`),
     links([
       ['REST: pool (JSON)', rest(ctx, `/pools/${p.id}?logos=url`)],
       ['REST: trades', rest(ctx, `/pools/${p.id}/trades`)],

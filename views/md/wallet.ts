@@ -16,7 +16,7 @@ import {
   table,
   tokenLink,
 } from './format.js';
-import { tradeTable } from './pool.js';
+import { olderTrades, tradeTable } from './pool.js';
 import type { TradePage, ViewContext, Wallet } from './types.js';
 
 /** The wallet's handles in its heading line, saying when the list is the first 100 of more. */
@@ -88,6 +88,7 @@ export function renderWallet(ctx: ViewContext, w: Wallet, trades: TradePage, req
     ),
     `## Recent trades (${trades.items.length}, newest first)`,
     tradeTable(ctx, trades.items, true),
+    olderTrades(ctx, trades, `/wallet/${enc(requested)}/trades`),
     links([
       ['REST: wallet (JSON)', rest(ctx, `/wallet/${enc(requested)}?logos=url`)],
       ['REST: trades', rest(ctx, `/wallet/${enc(requested)}/trades`)],
