@@ -19,10 +19,13 @@ import {
 import { olderTrades, tradeTable } from './pool.js';
 import type { TradePage, ViewContext, Wallet } from './types.js';
 
-/** The wallet's handles in its heading line, saying when the list is the first 100 of more. */
+/**
+ * The wallet's handles in its heading line, saying when the list is the first 100 of more. As text: a handle may hold
+ * `_` (`$_gm_`), which Markdown would read as emphasis after the `$`.
+ */
 const handlesLine = (w: Wallet): string =>
   w.handles.length
-    ? ` · handles ${w.handles.join(', ')}${w.handlesTotal > w.handles.length ? ` (the first ${w.handles.length} of ${w.handlesTotal})` : ''}`
+    ? ` · handles ${w.handles.map(text).join(', ')}${w.handlesTotal > w.handles.length ? ` (the first ${w.handles.length} of ${w.handlesTotal})` : ''}`
     : '';
 
 /** A payment address's stake key: its explorer answer and its view (rewards, all its addresses combined). */
@@ -39,12 +42,12 @@ export function renderWallet(ctx: ViewContext, w: Wallet, trades: TradePage, req
   // script holds (a marketplace listing, a multisig) makes this the script's holdings, not a person's wallet.
   const handle = w.handle;
   const who = handle
-    ? `${handle.name} (${w.address})${handle.script ? ' · a script holds the handle (e.g. a marketplace listing)' : ''}`
+    ? `${text(handle.name)} (${w.address})${handle.script ? ' · a script holds the handle (e.g. a marketplace listing)' : ''}`
     : w.address;
   return join(
     head(
       ctx,
-      `Wallet ${handle?.name ?? requested}`,
+      `Wallet ${text(handle?.name ?? requested)}`,
       `${who}${w.stakeAddress && w.stakeAddress !== w.address ? ` · stake key ${w.stakeAddress}` : ''}${w.addresses > 1 ? ` · ${w.addresses} addresses combined${w.complete ? '' : ' (bounded: not every address summed)'}` : ''}${handlesLine(w)}`,
     ),
     table(
