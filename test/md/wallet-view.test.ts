@@ -38,4 +38,29 @@ describe('Markdown wallet view: handles', () => {
     assert.equal(lines[0], '# Wallet $\\_gm\\_');
     assert.equal(lines[4], `$\\_gm\\_ (${address}) · handles $\\_gm\\_, $my_wallet, $x.y-z`);
   });
+
+  it('a stake key says when its rewards were read from the ledger (REST rewardsAsOf), not only the indexed tip', () => {
+    // GET /wallet/stake1… on the devnet: rewards 21.347549 ADA, read by the staking recompute at 14:37:02, four
+    // minutes after the indexed tip block (14:33) the as-of line names.
+    const stake = 'stake1uyr397ukcegc0hrwe59t0kchdpns5afth6vfkz788ls04jsfzul3q';
+    const key: Wallet = {
+      ...wallet,
+      address: stake,
+      stakeAddress: stake,
+      handles: [],
+      handlesTotal: 0,
+      rewards: 21.347549,
+      rewardsAsOf: '2026-11-29T14:37:02.277Z',
+      totals: { ...wallet.totals, ada: 31.347549, rewardsAda: 21.347549 },
+    };
+    delete key.handle;
+    const text = renderWallet(ctx, key, { items: [], nextCursor: null }, stake);
+    assert.match(text, /^\| 10 \| 21\.347549 \|/m);
+    assert.match(
+      text,
+      /^_Staking rewards as the ledger reported them at 2026-11-29 14:37 UTC, less the withdrawals indexed since_$/m,
+    );
+    // A payment address has no rewards of its own: no such line.
+    assert.doesNotMatch(renderWallet(ctx, wallet, { items: [], nextCursor: null }, '$_gm_'), /Staking rewards as/);
+  });
 });

@@ -15,6 +15,7 @@ import {
   rest,
   table,
   tokenLink,
+  utc,
 } from './format.js';
 import { olderTrades, tradeTable } from './pool.js';
 import type { TradePage, ViewContext, Wallet } from './types.js';
@@ -75,6 +76,10 @@ export function renderWallet(ctx: ViewContext, w: Wallet, trades: TradePage, req
         ],
       ],
     ),
+    // The rewards are a recompute's read of the ledger, not the indexed tip's: when it read them.
+    w.rewards !== null &&
+      w.rewardsAsOf &&
+      `_Staking rewards as the ledger reported them at ${utc(w.rewardsAsOf)}, less the withdrawals indexed since_`,
     `## Tokens (${w.positions.length})`,
     table(
       ['Token', 'Balance (tokens)', 'Price (ADA)', '24 h, ADA (%)', 'Value (ADA)', 'Value (USD)'],
