@@ -77,7 +77,7 @@ describe('Markdown pool view: recent trades', () => {
     const more = renderPool(ctx, pool('7704634029', '5'), { items: [], nextCursor: 'dDU3MDIuMjg0N35YWWo2Zlh6UHBweDY' });
     assert.ok(
       more.includes(
-        'Older trades: [REST: next page (JSON)](https://cds.example/api/v1/pools/87/trades?cursor=dDU3MDIuMjg0N35YWWo2Zlh6UHBweDY)',
+        'Older trades: [REST: next page (JSON)](https://cds.example/api/v1/pools/87/trades?cursor=dDU3MDIuMjg0N35YWWo2Zlh6UHBweDY&logos=url)',
       ),
       more,
     );

@@ -140,14 +140,20 @@ describe('Markdown views on a devnet-synced store', function () {
     for (const h of ['TVL (ADA)', 'Swap fee (%)', 'Time (UTC)', 'Value (ADA)']) assert.ok(pool.includes(h), h);
   });
 
-  it('every link in every view resolves', async () => {
+  it('every link in every view resolves, a REST one with logo URLs (not 30-80 KB inline images per asset)', async () => {
     const seen = new Set<string>();
     for (const path of views()) for (const u of siteLinks((await get(path)).text)) seen.add(u);
     assert.ok(seen.size > 30, `links found: ${seen.size}`);
+    let inlineLogos = 0;
     for (const u of seen) {
       const a = await get(u);
       assert.equal(a.status, 200, `${u} → ${a.status} ${a.text.slice(0, 200)}`);
+      // REST's default logo is the image itself as a data URI (spec: AssetRef.logo); a link of a view asks for URLs:
+      // a page of trades names two assets a trade, and read ten times its size with inline logos.
+      if (/"logo":"data:/.test(a.text)) assert.fail(`${u} answers inline logos (${a.text.length} bytes)`);
+      if (a.type.startsWith('application/json') && /"logo":/.test(a.text)) inlineLogos++;
     }
+    assert.ok(inlineLogos >= 5, `REST links answering assets with logos: ${inlineLogos}`);
   });
 
   // The spec's Markdown views table, path by path.
@@ -209,7 +215,7 @@ describe('Markdown views on a devnet-synced store', function () {
     let busy: number | undefined;
     let twentyOne: Page = { items: [] };
     for (const p of pools.items) {
-      twentyOne = JSON.parse((await get(`/api/v1/pools/${p.id}/trades?limit=21`)).text) as Page;
+      twentyOne = JSON.parse((await get(`/api/v1/pools/${p.id}/trades?limit=21&logos=url`)).text) as Page;
       if (twentyOne.items.length === 21) {
         busy = p.id;
         break;
@@ -228,7 +234,7 @@ describe('Markdown views on a devnet-synced store', function () {
     };
     const wallet = (await get(`/api/md/wallet/${maker}`)).text;
     if (walletTrades.nextCursor === null) assert.doesNotMatch(wallet, /^Older trades/m);
-    else assert.ok(wallet.includes(`/trades?cursor=${encodeURIComponent(walletTrades.nextCursor)})`), maker);
+    else assert.ok(wallet.includes(`/trades?cursor=${encodeURIComponent(walletTrades.nextCursor)}&logos=url)`), maker);
     // The NFT view's latest sales of all the collection's sales; the dashboard's top rows of the REST totals.
     const nft = JSON.parse((await get(`/api/v1/nft/collections/${policy}`)).text) as {
       salesAll: number;

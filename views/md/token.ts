@@ -63,10 +63,13 @@ export function renderToken(ctx: ViewContext, t: TokenDetail): string {
       ...(t.primaryPoolId === null
         ? []
         : ([['Primary pool, recent trades', md(ctx, `/pool/${t.primaryPoolId}`)]] as [string, string][])),
-      [`Swap ADA → ${a.displayName} (quote)`, rest(ctx, `/swap/quote?in=lovelace&out=${enc(a.unit)}&amount=100`)],
+      [
+        `Swap ADA → ${a.displayName} (quote)`,
+        rest(ctx, `/swap/quote?in=lovelace&out=${enc(a.unit)}&amount=100&logos=url`),
+      ],
       ['REST: token (JSON)', rest(ctx, `/tokens/${enc(a.unit)}?logos=url`)],
       ['REST: candles (1 h)', rest(ctx, `/tokens/${enc(a.unit)}/candles?interval=1h`)],
-      ['REST: trades', rest(ctx, `/tokens/${enc(a.unit)}/trades`)],
+      ['REST: trades', rest(ctx, `/tokens/${enc(a.unit)}/trades?logos=url`)],
       ['REST: holders', rest(ctx, `/tokens/${enc(a.unit)}/holders`)],
       ['All tokens', md(ctx, '/tokens')],
     ]),

@@ -99,8 +99,8 @@ export function renderWallet(ctx: ViewContext, w: Wallet, trades: TradePage, req
     olderTrades(ctx, trades, `/wallet/${enc(requested)}/trades`),
     links([
       ['REST: wallet (JSON)', rest(ctx, `/wallet/${enc(requested)}?logos=url`)],
-      ['REST: trades', rest(ctx, `/wallet/${enc(requested)}/trades`)],
-      ['REST: profit and loss (FIFO)', rest(ctx, `/wallet/${enc(requested)}/pnl`)],
+      ['REST: trades', rest(ctx, `/wallet/${enc(requested)}/trades?logos=url`)],
+      ['REST: profit and loss (FIFO)', rest(ctx, `/wallet/${enc(requested)}/pnl?logos=url`)],
       // The explorer answer of what this view shows (its balance is this view's); a payment address's stake key
       // sums every address carrying it (DEX orders at script addresses too), so it is linked as the key's.
       ['REST: explorer address', rest(ctx, `/explorer/address/${enc(w.address)}`)],
