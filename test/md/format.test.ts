@@ -4,7 +4,7 @@
  * carry rounding noise.
  */
 import assert from 'node:assert/strict';
-import { head, link, num, pct, percent, tokenExact } from '../../views/md/format.js';
+import { head, link, num, pct, percent, text, tokenExact } from '../../views/md/format.js';
 
 const ctx = {
   site: 'https://cds.example',
@@ -73,5 +73,11 @@ describe('Markdown views: chain text stays where it is put', () => {
     assert.equal(num(0.00012345678), '0.0001235');
     assert.equal(num(0.5), '0.5');
     assert.equal(num(0), '0');
+  });
+
+  it('a name holding an entity reference shows it as written, not as the character it encodes', () => {
+    // Markdown decodes &lt; &#124; &#x3C; in text: a token named "&lt;b&gt;" read "<b>". Hand-escaped: the & of each
+    // reference after a backslash; an & that starts none (AT&T, a & b) left as it is.
+    assert.equal(text('&lt;b&gt; &#124; &#x3C; AT&T a & b'), '\\&lt;b\\&gt; \\&#124; \\&#x3C; AT&T a & b');
   });
 });

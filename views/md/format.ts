@@ -100,10 +100,11 @@ export const oneLine = (s: string) => s.replace(/\s*[\r\n]+\s*/g, ' ');
  * Chain text shown as text (names, tickers, descriptions, URLs: whoever mints or registers writes them): one line, with
  * Markdown's inline syntax escaped, so a name never turns into a link or image (`[Claim](https://…)`), raw HTML
  * (`<img src=… onerror=…>`), code or emphasis in the view. An underscore inside a word (`MY_TOKEN`) opens no emphasis
- * and is left as it is. Pipes are the table cell's to escape (`cell`).
+ * and is left as it is; so is an `&` that starts no entity (`AT&T`), while one that does (`&lt;`, `&#124;`) is escaped,
+ * or the name would read as the character it encodes. Pipes are the table cell's to escape (`cell`).
  */
 export const text = (s: string) =>
-  oneLine(s).replace(/[\\`*[\]<>~]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, (c) => `\\${c}`);
+  oneLine(s).replace(/[\\`*[\]<>~]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])|&(?=#?\w+;)/gu, (c) => `\\${c}`);
 
 /**
  * A Markdown link. Brackets leave the text and the rest of its Markdown is escaped (`text`); in the URL (a feed's link is the feed's text) a
