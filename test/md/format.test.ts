@@ -34,6 +34,8 @@ describe('Markdown views: chain text stays where it is put', () => {
       '[News ## Fake](https://news.example/a%29%20[Claim]%28https://evil.example)',
     );
     assert.equal(link('[x]', 'https://cds.example/api/md/token/ab'), '[x](https://cds.example/api/md/token/ab)');
+    // A ticker of brackets alone: without them the link had no text, an invisible row in a token table.
+    assert.equal(link('[ ]', 'https://cds.example/api/md/token/ab'), '[\\[ \\]](https://cds.example/api/md/token/ab)');
   });
 
   it('a token balance keeps every digit: past 2^53, more than 6 decimals, under 1 whole token', () => {

@@ -107,11 +107,17 @@ export const text = (s: string) =>
   oneLine(s).replace(/[\\`*[\]<>~]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])|&(?=#?\w+;)/gu, (c) => `\\${c}`);
 
 /**
- * A Markdown link. Brackets leave the text and the rest of its Markdown is escaped (`text`); in the URL (a feed's link is the feed's text) a
- * parenthesis, angle bracket or space would end the link early and let the rest read as Markdown.
+ * A Markdown link. Brackets leave the text and the rest of its Markdown is escaped (`text`); a label of nothing but
+ * brackets and blanks (a ticker `[]`) keeps them, escaped, so the link is not an invisible `[](…)`. In the URL (a
+ * feed's link is the feed's text) a parenthesis, angle bracket or space would end the link early and let the rest read
+ * as Markdown.
  */
+const linkText = (label: string) => {
+  const bare = label.replace(/[[\]]/g, '');
+  return text(bare.trim() ? bare : label);
+};
 export const link = (label: string, url: string) =>
-  `[${text(label.replace(/[[\]]/g, ''))}](${url.replace(/[()<>\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)})`;
+  `[${linkText(label)}](${url.replace(/[()<>\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)})`;
 export const md = (ctx: ViewContext, path: string) => `${ctx.site}/api/md${path}`;
 export const rest = (ctx: ViewContext, path: string) => `${ctx.site}/api/v1${path}`;
 export const enc = encodeURIComponent;
