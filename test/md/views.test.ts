@@ -247,6 +247,24 @@ describe('Markdown views on a devnet-synced store', function () {
           `## Recent sales (the latest ${nft.recentSales.length} of ${nft.salesAll.toLocaleString('en-US')};`,
         ),
       );
+    // The token table's next rows: REST's page 2 of the same list, the rows after the table's.
+    const six = JSON.parse((await get('/api/v1/tokens?sort=rank&pageSize=6')).text) as {
+      items: { asset: { unit: string } }[];
+      total: number;
+    };
+    assert.ok(six.total > 6, 'more than 6 tokens');
+    const three = (await get('/api/md/tokens?sort=rank&limit=3')).text;
+    const rows = new RegExp(`^Rows 4–6 of ${six.total}: \\[REST: page 2 \\(JSON\\)\\]\\((http[^)]+)\\)$`, 'm').exec(
+      three,
+    )?.[1];
+    assert.ok(rows, three);
+    const page2 = JSON.parse((await get(rows)).text) as { items: { asset: { unit: string } }[] };
+    assert.deepEqual(
+      page2.items.map((i) => i.asset.unit),
+      six.items.slice(3).map((i) => i.asset.unit),
+    );
+    const all = (await get('/api/md/tokens?sort=rank&limit=100')).text;
+    if (six.total <= 100) assert.doesNotMatch(all, /^Rows /m, 'every token shown: no next rows');
     const tokens = JSON.parse((await get('/api/v1/tokens?sort=rank&pageSize=10')).text) as { total: number };
     const collections = JSON.parse((await get('/api/v1/nft/collections?sort=volume24h&pageSize=5')).text) as {
       items: unknown[];
