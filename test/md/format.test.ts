@@ -4,7 +4,7 @@
  * carry rounding noise.
  */
 import assert from 'node:assert/strict';
-import { head, link, pct, percent, tokenExact } from '../../views/md/format.js';
+import { head, link, num, pct, percent, text, tokenExact } from '../../views/md/format.js';
 
 const ctx = {
   site: 'https://cds.example',
@@ -34,6 +34,8 @@ describe('Markdown views: chain text stays where it is put', () => {
       '[News ## Fake](https://news.example/a%29%20[Claim]%28https://evil.example)',
     );
     assert.equal(link('[x]', 'https://cds.example/api/md/token/ab'), '[x](https://cds.example/api/md/token/ab)');
+    // A ticker of brackets alone: without them the link had no text, an invisible row in a token table.
+    assert.equal(link('[ ]', 'https://cds.example/api/md/token/ab'), '[\\[ \\]](https://cds.example/api/md/token/ab)');
   });
 
   it('a token balance keeps every digit: past 2^53, more than 6 decimals, under 1 whole token', () => {
@@ -60,5 +62,24 @@ describe('Markdown views: chain text stays where it is put', () => {
     assert.equal(pct(-0.19400295139564683), '-19.40');
     assert.equal(pct(0.00005), '+0.01');
     assert.equal(pct(null), '—');
+  });
+
+  it('a figure under 1 keeps its exponent: 1.2e-10 ADA is not shown as 1.2e-1', () => {
+    // A wallet's dust position or a trade of a 15-decimal token: the value is 10^-10 ADA, and the view read
+    // "1.200e-1" (its trailing zeros stripped from the text, the exponent's 0 with them), 10^9 times the REST figure.
+    // Hand-computed: 4 significant digits, trailing zeros dropped, the exponent whole.
+    assert.equal(num(1.2e-10), '1.2e-10');
+    assert.equal(num(1e-10, 6), '1e-10');
+    assert.equal(num(-3.5e-20), '-3.5e-20');
+    assert.equal(num(2.1786229358e-10), '2.179e-10');
+    assert.equal(num(0.00012345678), '0.0001235');
+    assert.equal(num(0.5), '0.5');
+    assert.equal(num(0), '0');
+  });
+
+  it('a name holding an entity reference shows it as written, not as the character it encodes', () => {
+    // Markdown decodes &lt; &#124; &#x3C; in text: a token named "&lt;b&gt;" read "<b>". Hand-escaped: the & of each
+    // reference after a backslash; an & that starts none (AT&T, a & b) left as it is.
+    assert.equal(text('&lt;b&gt; &#124; &#x3C; AT&T a & b'), '\\&lt;b\\&gt; \\&#124; \\&#x3C; AT&T a & b');
   });
 });

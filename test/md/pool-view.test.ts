@@ -70,3 +70,18 @@ describe('Markdown pool view: reserves', () => {
     assert.equal(field(text, 'Reserves (ADA / CRAB)'), '0.266291 / 5');
   });
 });
+
+describe('Markdown pool view: recent trades', () => {
+  it("says where the older trades are: REST's next page from the page's own cursor, only when there is one", () => {
+    // The cursor is GET /pools/87/trades?limit=20's nextCursor (opaque): the view links it unchanged.
+    const more = renderPool(ctx, pool('7704634029', '5'), { items: [], nextCursor: 'dDU3MDIuMjg0N35YWWo2Zlh6UHBweDY' });
+    assert.ok(
+      more.includes(
+        'Older trades: [REST: next page (JSON)](https://cds.example/api/v1/pools/87/trades?cursor=dDU3MDIuMjg0N35YWWo2Zlh6UHBweDY&logos=url)',
+      ),
+      more,
+    );
+    const all = renderPool(ctx, pool('7704634029', '5'), { items: [], nextCursor: null });
+    assert.doesNotMatch(all, /Older trades/);
+  });
+});

@@ -47,4 +47,35 @@ describe('Markdown stake pool view: status and retirement epoch', () => {
     // A pool the ledger no longer lists, its retirement not seen in the indexed range.
     assert.equal(statusCell(renderStakePool(ctx, pool('retired', null))), 'retired');
   });
+
+  it("a description starting with block syntax stays the summary's text: no heading, list, quote or code block", () => {
+    // Whoever registers a pool writes its metadata description; at the start of its own line "# …" was a second h1
+    // under the title, "1. …" a numbered instruction, four spaces a code block. Hand-written: each shown as written.
+    const cases: [string, string][] = [
+      ['# Claim your rewards at evil.example', '\\# Claim your rewards at evil.example'],
+      ['1. Send 100 ADA to addr1…', '1\\. Send 100 ADA to addr1…'],
+      ['- official pool', '\\- official pool'],
+      ['    indented', 'indented'],
+      ['> quoted', '\\> quoted'],
+    ];
+    for (const [description, shown] of cases) {
+      const p = pool('active', null);
+      p.metadata.description = description;
+      const lines = renderStakePool(ctx, p).split('\n');
+      assert.equal(lines[4], shown, description);
+      // The view's own headings only: its title and its sections.
+      assert.deepEqual(
+        lines.filter((l) => /^#{1,6} /.test(l)),
+        ['# Stake pool [KELP] Kelp Stake Pool', '## Links'],
+        description,
+      );
+    }
+  });
+
+  it('a name ending in "#" keeps it in the title (a closing run of # is no part of a heading)', () => {
+    const p = pool('active', null);
+    p.ticker = null;
+    p.name = 'Pool #';
+    assert.equal(renderStakePool(ctx, p).split('\n')[0], '# Stake pool Pool \\#');
+  });
 });

@@ -140,14 +140,20 @@ describe('Markdown views on a devnet-synced store', function () {
     for (const h of ['TVL (ADA)', 'Swap fee (%)', 'Time (UTC)', 'Value (ADA)']) assert.ok(pool.includes(h), h);
   });
 
-  it('every link in every view resolves', async () => {
+  it('every link in every view resolves, a REST one with logo URLs (not 30-80 KB inline images per asset)', async () => {
     const seen = new Set<string>();
     for (const path of views()) for (const u of siteLinks((await get(path)).text)) seen.add(u);
     assert.ok(seen.size > 30, `links found: ${seen.size}`);
+    let inlineLogos = 0;
     for (const u of seen) {
       const a = await get(u);
       assert.equal(a.status, 200, `${u} → ${a.status} ${a.text.slice(0, 200)}`);
+      // REST's default logo is the image itself as a data URI (spec: AssetRef.logo); a link of a view asks for URLs:
+      // a page of trades names two assets a trade, and read ten times its size with inline logos.
+      if (/"logo":"data:/.test(a.text)) assert.fail(`${u} answers inline logos (${a.text.length} bytes)`);
+      if (a.type.startsWith('application/json') && /"logo":/.test(a.text)) inlineLogos++;
     }
+    assert.ok(inlineLogos >= 5, `REST links answering assets with logos: ${inlineLogos}`);
   });
 
   // The spec's Markdown views table, path by path.
@@ -199,6 +205,76 @@ describe('Markdown views on a devnet-synced store', function () {
     const [row] = tableRows(view, 'ADA balance (ADA)');
     const lovelace = s.devnet.ledger.coinAt(w.address);
     assert.equal(Number(row![0]!.replace(/,/g, '')), Number(lovelace) / 1e6);
+  });
+
+  it('a view showing part of a list says how much there is and links the rest (REST next page, totals)', async () => {
+    // Oracle: the REST lists themselves. The pool view's 20 trades continue where REST's 21st trade is (a pool
+    // with more than 20 trades).
+    type Page = { items: { txHash: string; time: string; makerAddress: string }[] };
+    const pools = JSON.parse((await get('/api/v1/pools?pageSize=200')).text) as { items: { id: number }[] };
+    let busy: number | undefined;
+    let twentyOne: Page = { items: [] };
+    for (const p of pools.items) {
+      twentyOne = JSON.parse((await get(`/api/v1/pools/${p.id}/trades?limit=21&logos=url`)).text) as Page;
+      if (twentyOne.items.length === 21) {
+        busy = p.id;
+        break;
+      }
+    }
+    assert.ok(busy !== undefined, 'a pool has more than 20 trades');
+    const pool = (await get(`/api/md/pool/${busy}`)).text;
+    const next = /^Older trades: \[REST: next page \(JSON\)\]\((http[^)]+)\)$/m.exec(pool)?.[1];
+    assert.ok(next, pool.slice(-800));
+    const page = JSON.parse((await get(next)).text) as Page;
+    assert.deepEqual(page.items[0], twentyOne.items[20]);
+    // The wallet view of that trade's maker: the same, from its own list.
+    const maker = twentyOne.items[0]!.makerAddress;
+    const walletTrades = JSON.parse((await get(`/api/v1/wallet/${maker}/trades?limit=20`)).text) as {
+      nextCursor: string | null;
+    };
+    const wallet = (await get(`/api/md/wallet/${maker}`)).text;
+    if (walletTrades.nextCursor === null) assert.doesNotMatch(wallet, /^Older trades/m);
+    else assert.ok(wallet.includes(`/trades?cursor=${encodeURIComponent(walletTrades.nextCursor)}&logos=url)`), maker);
+    // The NFT view's latest sales of all the collection's sales; the dashboard's top rows of the REST totals.
+    const nft = JSON.parse((await get(`/api/v1/nft/collections/${policy}`)).text) as {
+      salesAll: number;
+      recentSales: unknown[];
+    };
+    const sales = (await get(`/api/md/nft/${policy}`)).text;
+    if (nft.salesAll > nft.recentSales.length)
+      assert.ok(
+        sales.includes(
+          `## Recent sales (the latest ${nft.recentSales.length} of ${nft.salesAll.toLocaleString('en-US')};`,
+        ),
+      );
+    // The token table's next rows: REST's page 2 of the same list, the rows after the table's.
+    const six = JSON.parse((await get('/api/v1/tokens?sort=rank&pageSize=6')).text) as {
+      items: { asset: { unit: string } }[];
+      total: number;
+    };
+    assert.ok(six.total > 6, 'more than 6 tokens');
+    const three = (await get('/api/md/tokens?sort=rank&limit=3')).text;
+    const rows = new RegExp(`^Rows 4–6 of ${six.total}: \\[REST: page 2 \\(JSON\\)\\]\\((http[^)]+)\\)$`, 'm').exec(
+      three,
+    )?.[1];
+    assert.ok(rows, three);
+    const page2 = JSON.parse((await get(rows)).text) as { items: { asset: { unit: string } }[] };
+    assert.deepEqual(
+      page2.items.map((i) => i.asset.unit),
+      six.items.slice(3).map((i) => i.asset.unit),
+    );
+    const all = (await get('/api/md/tokens?sort=rank&limit=100')).text;
+    if (six.total <= 100) assert.doesNotMatch(all, /^Rows /m, 'every token shown: no next rows');
+    const tokens = JSON.parse((await get('/api/v1/tokens?sort=rank&pageSize=10')).text) as { total: number };
+    const collections = JSON.parse((await get('/api/v1/nft/collections?sort=volume24h&pageSize=5')).text) as {
+      items: unknown[];
+      total: number;
+    };
+    const dashboard = (await get('/api/md/dashboard')).text;
+    assert.ok(
+      dashboard.includes(`Top ${Math.min(10, tokens.total)} of ${tokens.total.toLocaleString('en-US')} tokens,`),
+    );
+    assert.ok(dashboard.includes(`Top ${collections.items.length} of ${collections.total} collections.`));
   });
 
   it('the wallet view shows each token balance exactly: every digit of the devnet ledger quantity', async () => {

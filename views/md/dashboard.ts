@@ -31,11 +31,12 @@ export function renderDashboard(ctx: ViewContext, d: Dashboard): string {
     computedLine('Figures', d.market.updatedAt),
     marketSummary(d.market),
     '## Top tokens',
-    'By market cap and liquidity combined (their geometric mean).',
+    `Top ${d.tokens.items.length} of ${num(d.tokens.total, 0)} tokens, by market cap and liquidity combined (their geometric mean).`,
     computedLine('Figures', d.tokens.updatedAt),
     tokenTable(ctx, d.tokens.items),
     `More: ${link('all tokens', md(ctx, '/tokens'))} · ${link('market overview', md(ctx, '/market'))}`,
     '## NFT collections (by 24 h volume)',
+    `Top ${d.nft.items.length} of ${num(d.nft.total, 0)} collections.`,
     computedLine('Stats', d.nft.computedAt),
     table(
       ['Collection', 'Floor (ADA)', 'Floor 24 h (%)', 'Volume 24 h (ADA)', 'Sales 24 h', 'Listings', 'Owners'],
@@ -55,7 +56,7 @@ export function renderDashboard(ctx: ViewContext, d: Dashboard): string {
       [[num(f.height, 0), num(f.tipHeight, 0), num(f.lagSeconds, 0), utc(f.asOf)]],
     ),
     '## Governance',
-    `${num(d.governance.total, 0)} active proposals${d.governance.epoch === null ? '' : ` (epoch ${d.governance.epoch})`}. Vote shares in % of voting power (yes / no).`,
+    `${num(d.governance.total, 0)} active proposals${d.governance.epoch === null ? '' : ` (epoch ${d.governance.epoch})`}${d.governance.total > d.governance.items.length ? `, the first ${d.governance.items.length} shown (all: REST governance proposals below)` : ''}. Vote shares in % of voting power (yes / no).`,
     computedLine('Vote shares', d.governance.computedAt),
     table(
       ['Proposal', 'Type', 'Epochs', 'Requested (ADA)', 'DReps yes/no (%)', 'SPOs yes/no (%)'],

@@ -14,11 +14,14 @@ export function table(headers: string[], rows: string[][]): string {
   return [line(headers), `|${headers.map(() => '---').join('|')}|`, ...rows.map(line)].join('\n');
 }
 
-/** Thousands separators, at most `digits` decimals; significant digits for small magnitudes; `—` for null. */
+/**
+ * Thousands separators, at most `digits` decimals; 4 significant digits for small magnitudes (trailing zeros dropped
+ * by the number itself: stripping them from the text would cut the exponent of 1.200e-10 to 1.200e-1); `—` for null.
+ */
 export function num(n: number | null | undefined, digits = 2): string {
   if (n === null || n === undefined || !Number.isFinite(n)) return '—';
   const abs = Math.abs(n);
-  if (abs !== 0 && abs < 1) return n.toPrecision(4).replace(/\.?0+$/, '');
+  if (abs !== 0 && abs < 1) return Number(n.toPrecision(4)).toString();
   return enUs(abs >= 1000 ? 0 : digits).format(n);
 }
 
@@ -97,17 +100,24 @@ export const oneLine = (s: string) => s.replace(/\s*[\r\n]+\s*/g, ' ');
  * Chain text shown as text (names, tickers, descriptions, URLs: whoever mints or registers writes them): one line, with
  * Markdown's inline syntax escaped, so a name never turns into a link or image (`[Claim](https://…)`), raw HTML
  * (`<img src=… onerror=…>`), code or emphasis in the view. An underscore inside a word (`MY_TOKEN`) opens no emphasis
- * and is left as it is. Pipes are the table cell's to escape (`cell`).
+ * and is left as it is; so is an `&` that starts no entity (`AT&T`), while one that does (`&lt;`, `&#124;`) is escaped,
+ * or the name would read as the character it encodes. Pipes are the table cell's to escape (`cell`).
  */
 export const text = (s: string) =>
-  oneLine(s).replace(/[\\`*[\]<>~]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, (c) => `\\${c}`);
+  oneLine(s).replace(/[\\`*[\]<>~]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])|&(?=#?\w+;)/gu, (c) => `\\${c}`);
 
 /**
- * A Markdown link. Brackets leave the text and the rest of its Markdown is escaped (`text`); in the URL (a feed's link is the feed's text) a
- * parenthesis, angle bracket or space would end the link early and let the rest read as Markdown.
+ * A Markdown link. Brackets leave the text and the rest of its Markdown is escaped (`text`); a label of nothing but
+ * brackets and blanks (a ticker `[]`) keeps them, escaped, so the link is not an invisible `[](…)`. In the URL (a
+ * feed's link is the feed's text) a parenthesis, angle bracket or space would end the link early and let the rest read
+ * as Markdown.
  */
+const linkText = (label: string) => {
+  const bare = label.replace(/[[\]]/g, '');
+  return text(bare.trim() ? bare : label);
+};
 export const link = (label: string, url: string) =>
-  `[${text(label.replace(/[[\]]/g, ''))}](${url.replace(/[()<>\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)})`;
+  `[${linkText(label)}](${url.replace(/[()<>\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)})`;
 export const md = (ctx: ViewContext, path: string) => `${ctx.site}/api/md${path}`;
 export const rest = (ctx: ViewContext, path: string) => `${ctx.site}/api/v1${path}`;
 export const enc = encodeURIComponent;
@@ -133,9 +143,25 @@ export function asOfLine(fresh: Freshness): string {
  */
 export const computedLine = (what: string, iso: string | null | undefined) => `_${what} computed ${utc(iso)}_`;
 
-/** The head of every view: title, as-of line, and a one-line summary. */
+/**
+ * A line of its own that opens no block: a summary (a token's or stake pool's description, written by whoever minted
+ * or registered it) starting with `# `, `- `, `+ `, `> `, `1. ` or four spaces would make itself a heading, a list, a
+ * quote or a code block at the top of the view. The leading marker is escaped (a backslash before ASCII punctuation
+ * shows the character itself) and leading blanks are dropped.
+ */
+export const paragraph = (s: string) =>
+  oneLine(s)
+    .trimStart()
+    .replace(/^[#+\-=>]/, (c) => `\\${c}`)
+    .replace(/^(\d{1,9})([.)])/, '$1\\$2');
+
+/**
+ * The head of every view: title, as-of line, and a one-line summary. A run of `#` closing the title (a name such as
+ * `Punks #`) is escaped: CommonMark drops it as the heading's closing sequence.
+ */
 export function head(ctx: ViewContext, title: string, summary?: string): string {
-  return [`# ${oneLine(title)}`, '', `_${asOfLine(ctx.fresh)}_`, ...(summary ? ['', oneLine(summary)] : [])].join('\n');
+  const heading = oneLine(title).replace(/(\s)(#+)\s*$/, '$1\\$2');
+  return [`# ${heading}`, '', `_${asOfLine(ctx.fresh)}_`, ...(summary ? ['', paragraph(summary)] : [])].join('\n');
 }
 
 /** The links section closing every view. */

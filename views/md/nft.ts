@@ -1,6 +1,6 @@
 /** /api/md/nft/{policyId}: one NFT collection with its recent sales. */
 import { text, head, join, links, md, num, pct, rest, short, table, utc, link } from './format.js';
-import type { NftCollection, ViewContext } from './types.js';
+import type { NftCollection, NftSale, ViewContext } from './types.js';
 
 const assetName = (a: unknown): string => {
   if (a && typeof a === 'object') {
@@ -9,6 +9,15 @@ const assetName = (a: unknown): string => {
   }
   return '—';
 };
+
+/**
+ * What a sale sold: its asset, or for a bundle (one listing of several NFTs, bought at one price) the first asset and
+ * how many more, so the price is not read as one NFT's.
+ */
+const soldCell = (s: NftSale): string =>
+  s.units.length > 1
+    ? `${text(assetName(s.asset))} + ${s.units.length - 1} more (bundle of ${s.units.length})`
+    : text(assetName(s.asset));
 
 export function renderNft(ctx: ViewContext, c: NftCollection): string {
   return join(
@@ -35,12 +44,13 @@ export function renderNft(ctx: ViewContext, c: NftCollection): string {
         ['Stats computed (UTC)', utc(c.computedAt)],
       ],
     ),
-    `## Recent sales (${c.recentSales.length})`,
+    // The latest sales only: how many there are in all, and where the rest are (REST's sales, linked below).
+    `## Recent sales (${c.salesAll > c.recentSales.length ? `the latest ${c.recentSales.length} of ${num(c.salesAll, 0)}; all: REST sales below` : c.recentSales.length})`,
     table(
       ['Time (UTC)', 'Asset', 'Price (ADA)', 'Marketplace', 'Buyer', 'Tx'],
       c.recentSales.map((s) => [
         utc(s.time),
-        text(assetName(s.asset)),
+        soldCell(s),
         num(s.price),
         text(s.marketplace),
         s.buyer ? link(short(s.buyer), md(ctx, `/wallet/${s.buyer}`)) : '—',

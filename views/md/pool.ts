@@ -1,5 +1,6 @@
 /** /api/md/pool/{id}: one pool with its recent trades. */
 import {
+  enc,
   text,
   head,
   join,
@@ -50,6 +51,18 @@ export function tradeTable(ctx: ViewContext, trades: Trade[], withPool = false):
   );
 }
 
+/**
+ * Where the trades after the shown ones are: REST's next page, from the page's own cursor (null: the table shows
+ * every trade there is). With logo URLs, as every REST link of the views: each trade names two assets, and their inline
+ * logos (30-80 KB each) made a page of trades ten times its size.
+ */
+export function olderTrades(ctx: ViewContext, trades: TradePage, restPath: string): string | false {
+  return (
+    trades.nextCursor !== null &&
+    `Older trades: ${link('REST: next page (JSON)', rest(ctx, `${restPath}?cursor=${enc(trades.nextCursor)}&logos=url`))}`
+  );
+}
+
 export function renderPool(ctx: ViewContext, p: Pool, trades: TradePage): string {
   const [a, b] = [text(p.tokenA.displayName), text(p.tokenB.displayName)];
   return join(
@@ -80,9 +93,10 @@ export function renderPool(ctx: ViewContext, p: Pool, trades: TradePage): string
     ),
     `## Recent trades (${trades.items.length}, newest first)`,
     tradeTable(ctx, trades.items),
+    olderTrades(ctx, trades, `/pools/${p.id}/trades`),
     links([
       ['REST: pool (JSON)', rest(ctx, `/pools/${p.id}?logos=url`)],
-      ['REST: trades', rest(ctx, `/pools/${p.id}/trades`)],
+      ['REST: trades', rest(ctx, `/pools/${p.id}/trades?logos=url`)],
       ['REST: candles (1 h)', rest(ctx, `/pools/${p.id}/candles?interval=1h`)],
       ['Market overview', md(ctx, '/market')],
     ]),

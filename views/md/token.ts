@@ -12,7 +12,10 @@ export function poolTable(ctx: ViewContext, pools: Pool[]): string {
       price(p.price),
       num(p.tvlAda, 0),
       num(p.volume24h, 0),
-      percent(p.feePercent),
+      // As the pool view: one figure when both directions charge the same, else each direction's.
+      p.feePercentBToA === p.feePercent
+        ? percent(p.feePercent)
+        : `${percent(p.feePercent)} (A → B) / ${percent(p.feePercentBToA)} (B → A)`,
       utc(p.lastStateTime),
     ]),
   );
@@ -60,10 +63,13 @@ export function renderToken(ctx: ViewContext, t: TokenDetail): string {
       ...(t.primaryPoolId === null
         ? []
         : ([['Primary pool, recent trades', md(ctx, `/pool/${t.primaryPoolId}`)]] as [string, string][])),
-      [`Swap ADA → ${a.displayName} (quote)`, rest(ctx, `/swap/quote?in=lovelace&out=${enc(a.unit)}&amount=100`)],
+      [
+        `Swap ADA → ${a.displayName} (quote)`,
+        rest(ctx, `/swap/quote?in=lovelace&out=${enc(a.unit)}&amount=100&logos=url`),
+      ],
       ['REST: token (JSON)', rest(ctx, `/tokens/${enc(a.unit)}?logos=url`)],
       ['REST: candles (1 h)', rest(ctx, `/tokens/${enc(a.unit)}/candles?interval=1h`)],
-      ['REST: trades', rest(ctx, `/tokens/${enc(a.unit)}/trades`)],
+      ['REST: trades', rest(ctx, `/tokens/${enc(a.unit)}/trades?logos=url`)],
       ['REST: holders', rest(ctx, `/tokens/${enc(a.unit)}/holders`)],
       ['All tokens', md(ctx, '/tokens')],
     ]),

@@ -66,6 +66,9 @@ export function renderTokens(ctx: ViewContext, list: TokenList, sort: TokenSort,
     ),
     computedLine('Figures', list.updatedAt),
     tokenTable(ctx, list.items),
+    // The rows after the table's: REST's next page of the same list (the table has no pages of its own).
+    list.total > list.items.length &&
+      `Rows ${limit + 1}–${Math.min(list.total, 2 * limit)} of ${num(list.total, 0)}: ${link('REST: page 2 (JSON)', rest(ctx, `/tokens?sort=${enc(list.sort)}&pageSize=${limit}&page=2&logos=url`))}`,
     `Other orders: ${others.join(' · ')}`,
     links([
       ['Market overview', md(ctx, '/market')],

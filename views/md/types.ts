@@ -159,6 +159,8 @@ export interface Wallet {
   adaBalance: number;
   /** The stake key's unwithdrawn rewards, whole ADA; null for a payment address or when unknown. */
   rewards: number | null;
+  /** When the staking recompute read `rewards` from the ledger (every 5 minutes); null when it has not. */
+  rewardsAsOf?: string | null;
   positions: WalletPosition[];
   totals: { ada: number; usd: number | null; tokensAda: number; rewardsAda: number; unpriced: number };
   adaUsd: number | null;
@@ -175,7 +177,9 @@ export interface NftSale {
   time: string;
   price: number | null;
   marketplace: string;
+  /** The first asset sold; `units` names every one (more than one: a bundle, sold at one price). */
   asset: unknown;
+  units: string[];
   buyer: string | null;
   seller: string | null;
 }

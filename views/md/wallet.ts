@@ -15,14 +15,18 @@ import {
   rest,
   table,
   tokenLink,
+  utc,
 } from './format.js';
-import { tradeTable } from './pool.js';
+import { olderTrades, tradeTable } from './pool.js';
 import type { TradePage, ViewContext, Wallet } from './types.js';
 
-/** The wallet's handles in its heading line, saying when the list is the first 100 of more. */
+/**
+ * The wallet's handles in its heading line, saying when the list is the first 100 of more. As text: a handle may hold
+ * `_` (`$_gm_`), which Markdown would read as emphasis after the `$`.
+ */
 const handlesLine = (w: Wallet): string =>
   w.handles.length
-    ? ` · handles ${w.handles.join(', ')}${w.handlesTotal > w.handles.length ? ` (the first ${w.handles.length} of ${w.handlesTotal})` : ''}`
+    ? ` · handles ${w.handles.map(text).join(', ')}${w.handlesTotal > w.handles.length ? ` (the first ${w.handles.length} of ${w.handlesTotal})` : ''}`
     : '';
 
 /** A payment address's stake key: its explorer answer and its view (rewards, all its addresses combined). */
@@ -39,12 +43,12 @@ export function renderWallet(ctx: ViewContext, w: Wallet, trades: TradePage, req
   // script holds (a marketplace listing, a multisig) makes this the script's holdings, not a person's wallet.
   const handle = w.handle;
   const who = handle
-    ? `${handle.name} (${w.address})${handle.script ? ' · a script holds the handle (e.g. a marketplace listing)' : ''}`
+    ? `${text(handle.name)} (${w.address})${handle.script ? ' · a script holds the handle (e.g. a marketplace listing)' : ''}`
     : w.address;
   return join(
     head(
       ctx,
-      `Wallet ${handle?.name ?? requested}`,
+      `Wallet ${text(handle?.name ?? requested)}`,
       `${who}${w.stakeAddress && w.stakeAddress !== w.address ? ` · stake key ${w.stakeAddress}` : ''}${w.addresses > 1 ? ` · ${w.addresses} addresses combined${w.complete ? '' : ' (bounded: not every address summed)'}` : ''}${handlesLine(w)}`,
     ),
     table(
@@ -72,6 +76,10 @@ export function renderWallet(ctx: ViewContext, w: Wallet, trades: TradePage, req
         ],
       ],
     ),
+    // The rewards are a recompute's read of the ledger, not the indexed tip's: when it read them.
+    w.rewards !== null &&
+      w.rewardsAsOf &&
+      `_Staking rewards as the ledger reported them at ${utc(w.rewardsAsOf)}, less the withdrawals indexed since_`,
     `## Tokens (${w.positions.length})`,
     table(
       ['Token', 'Balance (tokens)', 'Price (ADA)', '24 h, ADA (%)', 'Value (ADA)', 'Value (USD)'],
@@ -88,10 +96,11 @@ export function renderWallet(ctx: ViewContext, w: Wallet, trades: TradePage, req
     ),
     `## Recent trades (${trades.items.length}, newest first)`,
     tradeTable(ctx, trades.items, true),
+    olderTrades(ctx, trades, `/wallet/${enc(requested)}/trades`),
     links([
       ['REST: wallet (JSON)', rest(ctx, `/wallet/${enc(requested)}?logos=url`)],
-      ['REST: trades', rest(ctx, `/wallet/${enc(requested)}/trades`)],
-      ['REST: profit and loss (FIFO)', rest(ctx, `/wallet/${enc(requested)}/pnl`)],
+      ['REST: trades', rest(ctx, `/wallet/${enc(requested)}/trades?logos=url`)],
+      ['REST: profit and loss (FIFO)', rest(ctx, `/wallet/${enc(requested)}/pnl?logos=url`)],
       // The explorer answer of what this view shows (its balance is this view's); a payment address's stake key
       // sums every address carrying it (DEX orders at script addresses too), so it is linked as the key's.
       ['REST: explorer address', rest(ctx, `/explorer/address/${enc(w.address)}`)],
