@@ -107,6 +107,11 @@ describe('wallet: LP tokens valued by their share of the pool, against the devne
           // The pool it names says so itself: its LP token and the LP tokens its datum counts as issued.
           const pool = (await api.get(`/api/v1/pools/${p.lp.poolId}`)).body as Json;
           assert.deepEqual([pool.lpToken, pool.lpIssuedRaw], [auth + name, String(issued)]);
+          // The Markdown view names the pool and links its view (an LP token has no token view of its own).
+          const view = await api.get(`/api/md/wallet/${key}`);
+          const link = `http://api.test/api/md/pool/${p.lp.poolId}`; // SITE_URL of the test app
+          assert.match(String(view.body), new RegExp(`\\[LP of pool #${p.lp.poolId}\\]\\(${link}\\) \\(minswap-v2, `));
+          assert.equal((await api.get(`/api/md/pool/${p.lp.poolId}`)).status, 200);
           if (adaReserve === null) continue; // a token/token pool: its sides are valued through token prices
           // An ADA pool's two sides are worth twice its ADA reserve.
           const expected = ((Number(held) / Number(issued)) * 2 * Number(adaReserve)) / 1e6;

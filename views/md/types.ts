@@ -149,6 +149,8 @@ export interface WalletPosition {
   valueAda: number | null;
   valueUsd: number | null;
   change24h: number | null;
+  /** The DEX pool this token is the LP token of (valued by pool share); null for other tokens. */
+  lp: { poolId: number; dex: string; share: number | null } | null;
 }
 
 export interface Wallet {

@@ -11,6 +11,7 @@ import {
   md,
   num,
   pct,
+  percent,
   price,
   rest,
   table,
@@ -84,8 +85,13 @@ export function renderWallet(ctx: ViewContext, w: Wallet, trades: TradePage, req
     table(
       ['Token', 'Balance (tokens)', 'Price (ADA)', '24 h, ADA (%)', 'Value (ADA)', 'Value (USD)'],
       w.positions.map((p) => [
-        // Only traded tokens have a token view (its pools); NFTs and unpriced tokens are named, not linked.
-        p.priceAda === null ? `${text(p.asset.displayName)} (\`${short(p.asset.unit, 10)}\`)` : tokenLink(ctx, p.asset),
+        // Only traded tokens have a token view (its pools); an LP token links its pool's view; NFTs and unpriced
+        // tokens are named, not linked.
+        p.lp
+          ? `[LP of pool #${p.lp.poolId}](${md(ctx, `/pool/${p.lp.poolId}`)}) (${p.lp.dex}${p.lp.share === null ? '' : `, ${percent(p.lp.share * 100, 4)} % of it`})`
+          : p.priceAda === null
+            ? `${text(p.asset.displayName)} (\`${short(p.asset.unit, 10)}\`)`
+            : tokenLink(ctx, p.asset),
         // Exact, as the ADA balance: a rounded figure would misstate what the wallet holds.
         tokenExact(p.balanceRaw, p.asset.decimals),
         price(p.priceAda),
