@@ -259,6 +259,20 @@ export function ownersLiveStake(
 
 /** A metadata document that failed (not verified) is fetched again after this long. */
 export const METADATA_RETRY_MS = 3_600_000;
+/** A document that could not be fetched at all is tried again after this long, doubling with each miss in a row. */
+export const METADATA_UNREACHABLE_RETRY_MS = 300_000;
+
+/**
+ * How long a failed metadata document is kept before its URL is tried again. A fetch that failed (a timeout on a
+ * busy machine or a slow host, a host briefly down) is tried again at the next runs: 5, 10, 20, 40 minutes, then
+ * hourly, so a pool is not left nameless for an hour by one slow answer, while a host that stays down costs one
+ * fetch an hour. Content that did not match its hash or parse is kept an hour (the operator must fix the host).
+ */
+export function metadataRetryMs(prev: Pick<StakePoolMetaDoc, 'verified' | 'unreachable'>): number {
+  if (prev.verified !== null) return METADATA_RETRY_MS;
+  const misses = Math.max(1, prev.unreachable ?? 1);
+  return Math.min(METADATA_RETRY_MS, METADATA_UNREACHABLE_RETRY_MS * 2 ** (misses - 1));
+}
 /** Metadata fetches in flight at once. */
 const METADATA_CONCURRENCY = 8;
 
@@ -274,17 +288,18 @@ async function poolMeta(
   const empty = { ticker: null, name: null, description: null, homepage: null, url, hash };
   if (!url || !hash) return { ...empty, verified: null, reason: 'no metadata registered', checkedAt: null };
   // The hash pins the content: a verified answer for the same hash and URL stays valid, no refetch (the cache by
-  // hash). A failure is kept for an hour, then the URL is tried again (the operator may fix the host).
-  if (prev && prev.hash === hash && prev.url === url && prev.checkedAt) {
-    if (prev.verified === true) return prev;
-    if (nowMs - Date.parse(prev.checkedAt) < METADATA_RETRY_MS) return prev;
+  // hash). A failure is kept a while (metadataRetryMs), then the URL is tried again (the operator may fix the host).
+  const same = prev && prev.hash === hash && prev.url === url && prev.checkedAt ? prev : null;
+  if (same?.checkedAt) {
+    if (same.verified === true) return same;
+    if (nowMs - Date.parse(same.checkedAt) < metadataRetryMs(same)) return same;
   }
   if (!fetcher) return { ...empty, verified: null, reason: 'metadata not fetched on this deployment', checkedAt: null };
   const r = await fetchPoolMetadata(url, hash, fetcher);
   const checkedAt = new Date(nowMs).toISOString();
-  return r.verified === true
-    ? { ...r.metadata, url, hash, verified: true, reason: null, checkedAt }
-    : { ...empty, verified: r.verified, reason: r.reason, checkedAt };
+  if (r.verified === true) return { ...r.metadata, url, hash, verified: true, reason: null, checkedAt };
+  const unreachable = r.verified === null ? (same?.verified === null ? (same.unreachable ?? 1) : 0) + 1 : undefined;
+  return { ...empty, verified: r.verified, reason: r.reason, checkedAt, ...(unreachable ? { unreachable } : {}) };
 }
 
 /** Runs `f` over `items` with at most `limit` in flight; results in input order. */

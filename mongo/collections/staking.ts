@@ -25,9 +25,12 @@ export interface StakePoolMetaDoc {
   reason: string | null;
   /**
    * When the URL was last fetched (ISO); null when never. A verified document is kept while the registered hash
-   * stays the same (the hash pins the bytes); a failed one is fetched again after an hour.
+   * stays the same (the hash pins the bytes); one that did not match is fetched again after an hour; one that could
+   * not be fetched (timeout, host down) sooner (activities/staking/index.ts metadataRetryMs).
    */
   checkedAt: string | null;
+  /** Fetches in a row that could not reach the document (`verified` null after a fetch); absent: none. */
+  unreachable?: number;
 }
 
 export interface StakePoolDelegatorDoc {

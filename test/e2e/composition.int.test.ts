@@ -221,6 +221,11 @@ describe('production composition: devnet → Temporal worker → MongoDB → API
     client = new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE ?? 'default' });
   });
 
+  // A failure names what it waited for; what the worker and the API said meanwhile is the rest of the story.
+  afterEach(function () {
+    if (this.currentTest?.state === 'failed') console.log(logs.slice(-60).join('\n').slice(-12_000));
+  });
+
   after(async function () {
     for (const c of [...children]) await stop(c, 'SIGKILL');
     if (client) {

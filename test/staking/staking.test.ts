@@ -11,7 +11,15 @@ import { fetchPoolMetadata, httpMetadataFetcher, MAX_METADATA_BYTES } from '../.
 import { stakingRoutes } from '../../api/routes/staking.js';
 import { ajv } from '../../api/schema.js';
 import { hash256, poolIdFromHash, rewardAddress } from '../../cardano/address.js';
-import { ADDRESSES, BLOCKS, STAKE_ACCOUNTS, STAKE_POOL_REGS } from '../../mongo/collections/index.js';
+import {
+  ADDRESSES,
+  ALL_COLLECTIONS,
+  BLOCKS,
+  STAKE_ACCOUNTS,
+  STAKE_POOL_REGS,
+  STAKE_POOLS,
+} from '../../mongo/collections/index.js';
+import { openMemoryStore } from '../../mongo/adapters/embedded.js';
 import { put, type Store, type WriteOp } from '../../mongo/store.js';
 import { startTestApi, type TestApi } from '../api/seed.js';
 import type { ChainSource } from '../../activities/chain/source.js';
@@ -227,6 +235,49 @@ describe('stake pools', () => {
           s.closeAllConnections();
           await new Promise<void>((resolve) => s.close(() => resolve()));
         }
+      }
+    });
+  });
+
+  describe('metadata retries', () => {
+    const T = Date.UTC(2026, 0, 1);
+    const MIN = 60_000;
+    it('a document that could not be fetched is tried again after 5, 10, 20 … minutes; one that did not match after an hour', async () => {
+      const store = await openMemoryStore();
+      await store.ensureIndexes(ALL_COLLECTIONS);
+      try {
+        // The seed's run at T verified pool 0 and found pools 1-4 serving other bytes (hash mismatch).
+        await seed(store);
+        const fetched: string[] = [];
+        let p1: 'down' | 'up' = 'down';
+        const fetchMetadata = async (url: string) => {
+          fetched.push(url);
+          if (url.includes('p1.') && p1 === 'down') throw new Error('The operation was aborted');
+          return url.includes('p1.') || url.includes('p0.') ? META : enc.encode('{"ticker":"FAKE"}');
+        };
+        const runAt = async (ms: number) => {
+          fetched.length = 0;
+          await createStakingActivities({ store, fetchMetadata, now: () => ms }).recomputeStakePools();
+          return fetched.map((u) => /p(\d)\./.exec(u)?.[1]).sort();
+        };
+        const meta = async (i: number) => (await store.collection(STAKE_POOLS).get(POOLS[i]!))?.meta;
+        // An hour after the mismatches every one is fetched again; pool 1's host now times out.
+        assert.deepEqual(await runAt(T + 60 * MIN), ['1', '2', '3', '4']);
+        assert.deepEqual(
+          [(await meta(1))?.verified, (await meta(1))?.reason],
+          [null, 'fetch failed: The operation was aborted'],
+        );
+        assert.deepEqual(await runAt(T + 64 * MIN), [], 'nothing is due 4 minutes later');
+        assert.deepEqual(await runAt(T + 65 * MIN), ['1'], 'the unreachable one, 5 minutes after it failed');
+        assert.deepEqual(await runAt(T + 74 * MIN), [], 'a second miss in a row waits 10 minutes');
+        p1 = 'up';
+        assert.deepEqual(await runAt(T + 75 * MIN), ['1']);
+        assert.deepEqual([(await meta(1))?.verified, (await meta(1))?.name], [true, 'Pool Zero']);
+        // The mismatches are fetched again an hour after their last fetch, not sooner.
+        assert.deepEqual(await runAt(T + 119 * MIN), []);
+        assert.deepEqual(await runAt(T + 120 * MIN), ['2', '3', '4']);
+      } finally {
+        await store.close();
       }
     });
   });
