@@ -248,7 +248,11 @@ const WALLET_OUT = extend(restOut('getWallet'), {
     type: 'object',
     required: ['count', 'items'],
     properties: {
-      count: { type: 'integer', description: 'Swaps of the wallet in the last 24 h (up to 200 counted).' },
+      count: {
+        type: 'integer',
+        description:
+          'Trades of the wallet in the last 24 h (up to 200 counted): its DEX orders, executed (status complete), waiting (pending) or refunded (cancelled); each item says which.',
+      },
       items: {
         ...(restOut('getWalletTrades').properties.items as JsonSchema),
         description: `The latest ${WALLET_TRADES} of them; get_recent_trades with address pages through the rest.`,

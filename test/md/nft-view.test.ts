@@ -75,3 +75,11 @@ describe('Markdown NFT view: recent sales', () => {
     );
   });
 });
+
+describe('Markdown NFT view: a collection without a sale', () => {
+  it('says none was indexed instead of "— at —"', () => {
+    const text = renderNft(ctx, { ...collection([]), lastSaleTime: null, lastSalePrice: null });
+    assert.match(text, /\| Last sale \(ADA, UTC\) \| none in the indexed history \|/);
+    assert.doesNotMatch(text, /— at —/);
+  });
+});

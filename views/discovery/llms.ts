@@ -56,7 +56,7 @@ ${info.views.map((v) => `- [${v.path}](${s}/api/md${v.path}): ${v.title}`).join(
 ## Tool server (MCP)
 
 - [MCP endpoint](${s}/api/mcp): Streamable HTTP, stateless JSON-RPC; ${hasTools ? 'tools listed in llms-full.txt and by tools/list' : 'tools listed by tools/list'}
-- [MCP server card](${s}/api/mcp/server-card): name, transport and capabilities of the tool server
+- [MCP server card](${s}/api/mcp/server-card): name, endpoint, transport, supported protocol revisions and the optional key header of the tool server
 
 ## Optional
 

@@ -38,7 +38,10 @@ export function renderNft(ctx: ViewContext, c: NftCollection): string {
         ['Active listings', num(c.listings, 0)],
         ['Supply (minted − burned)', `${num(c.supply, 0)} (${num(c.minted, 0)} − ${num(c.burned, 0)})`],
         ['Owners', num(c.owners, 0)],
-        ['Last sale (ADA, UTC)', `${num(c.lastSalePrice)} at ${utc(c.lastSaleTime)}`],
+        [
+          'Last sale (ADA, UTC)',
+          c.lastSaleTime ? `${num(c.lastSalePrice)} at ${utc(c.lastSaleTime)}` : 'none in the indexed history',
+        ],
         // A deployment that starts its sync at a later point has no earlier sales or mints: "all" is since then.
         ['Indexed history since (UTC)', utc(c.coverageFrom)],
         ['Stats computed (UTC)', utc(c.computedAt)],
