@@ -238,6 +238,8 @@ export function presentTrade(
     tokenOut: assets.ref(t.tokenOut),
     amountIn: scaleInteger(t.amountInRaw, assets.decimals(t.tokenIn)),
     amountOut: t.amountOutRaw === null ? null : scaleInteger(t.amountOutRaw, assets.decimals(t.tokenOut)),
+    amountInRaw: t.amountInRaw,
+    amountOutRaw: t.amountOutRaw,
     priceAda: priceRaw === null ? null : rawToAdaPrice(priceRaw, assets.decimals(sold ? t.tokenIn : t.token)),
     valueAda,
     valueUsd: valueAda !== null && rate !== null ? valueAda * rate : null,

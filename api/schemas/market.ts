@@ -298,6 +298,8 @@ export const Trade = component('Trade', {
     'tokenOut',
     'amountIn',
     'amountOut',
+    'amountInRaw',
+    'amountOutRaw',
     'priceAda',
     'valueAda',
     'valueUsd',
@@ -321,6 +323,17 @@ export const Trade = component('Trade', {
     tokenOut: AssetRef,
     amountIn: { type: 'number', description: 'Decimal-adjusted.' },
     amountOut: { type: ['number', 'null'], description: 'Decimal-adjusted; null while pending or when cancelled.' },
+    amountInRaw: {
+      type: 'string',
+      pattern: '^[0-9]+$',
+      description:
+        'amountIn exact, in base units (lovelace for ADA): a JSON number loses digits above 2^53 base units.',
+    },
+    amountOutRaw: {
+      type: ['string', 'null'],
+      pattern: '^[0-9]+$',
+      description: 'amountOut exact, in base units; null when amountOut is.',
+    },
     priceAda: adaOrNull(
       "ADA per token at execution: of the token bought, or in a token's list of that token. A trade of two tokens is valued through one side's ADA price at that point of the chain.",
     ),

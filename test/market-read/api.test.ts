@@ -235,6 +235,9 @@ describe('market REST: units, candles, trades, pools, overview, logos, errors', 
     assert.equal(t6.time, new Date(NOW_MS - 2 * MIN * 1000).toISOString());
     assert.equal(t6.tokenOut.ticker, 'XTK');
     assert.equal(first.items[0].amountOut, null);
+    // The amounts exact in base units beside the decimal-adjusted numbers; null with amountOut.
+    assert.deepEqual([t6.amountInRaw, t6.amountOutRaw], ['1000000000', '200000000']);
+    assert.equal(first.items[0].amountOutRaw, null);
     assert.equal(typeof first.nextCursor, 'string');
     const rest = await get(`/tokens/${XTK}/trades?limit=10&cursor=${first.nextCursor}`);
     assert.deepEqual(

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { renderPool } from '../../views/md/pool.js';
-import type { Pool, ViewContext } from '../../views/md/types.js';
+import type { Pool, Trade, ViewContext } from '../../views/md/types.js';
 
 const ctx: ViewContext = {
   site: 'https://cds.example',
@@ -83,5 +83,34 @@ describe('Markdown pool view: recent trades', () => {
     );
     const all = renderPool(ctx, pool('7704634029', '5'), { items: [], nextCursor: null });
     assert.doesNotMatch(all, /Older trades/);
+  });
+});
+
+describe('Markdown pool view: trade amounts', () => {
+  it('shows each amount exactly from its base units (past 2^53, and the decimals of amounts over 1,000)', () => {
+    // A sell of 78,248,458,680,694,955 CRAB (0 decimals) for 1,234.567891 ADA: as JSON numbers 78248458680694960
+    // and 1234.567891, which the view's rounding showed as 78,248,458,680,694,960 and 1,235.
+    const trade: Trade = {
+      poolId: 87,
+      dex: 'minswap-v2',
+      txHash: 'ab'.repeat(32),
+      time: '2026-11-29T07:39:00.000Z',
+      status: 'complete',
+      side: 'sell',
+      tokenIn: crab,
+      tokenOut: ada,
+      amountIn: 78248458680694955,
+      amountOut: 1234.567891,
+      amountInRaw: '78248458680694955',
+      amountOutRaw: '1234567891',
+      priceAda: 1.5777e-14,
+      valueAda: 1234.567891,
+      makerAddress: null,
+    };
+    const text = renderPool(ctx, pool('7704634029', '5'), { items: [trade], nextCursor: null });
+    const row = text.split('\n').find((l) => l.includes('| sell |'));
+    assert.ok(row, text);
+    const cells = row.slice(2, -2).split(' | ');
+    assert.deepEqual(cells.slice(2, 4), ['78,248,458,680,694,955 CRAB', '1,234.567891 ADA']);
   });
 });

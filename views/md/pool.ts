@@ -19,6 +19,14 @@ import {
 } from './format.js';
 import type { Pool, TradePage, ViewContext, Trade } from './types.js';
 
+/**
+ * A trade's amount as the chain holds it (its base units over the token's decimals, every digit), when the answer
+ * carries it: the JSON number loses digits past 2^53 base units and the view's rounding would drop the decimals of
+ * amounts of 1,000 or more.
+ */
+const amount = (n: number, raw: string | null | undefined, decimals: number) =>
+  raw ? tokenExact(raw, decimals) : num(n, 6);
+
 export function tradeTable(ctx: ViewContext, trades: Trade[], withPool = false): string {
   return table(
     [
@@ -37,8 +45,10 @@ export function tradeTable(ctx: ViewContext, trades: Trade[], withPool = false):
       utc(t.time),
       ...(withPool ? [t.poolId === null ? t.dex : link(`#${t.poolId} ${t.dex}`, md(ctx, `/pool/${t.poolId}`))] : []),
       t.side ?? '—',
-      `${num(t.amountIn, 6)} ${text(t.tokenIn.displayName)}`,
-      t.amountOut === null ? '—' : `${num(t.amountOut, 6)} ${text(t.tokenOut.displayName)}`,
+      `${amount(t.amountIn, t.amountInRaw, t.tokenIn.decimals)} ${text(t.tokenIn.displayName)}`,
+      t.amountOut === null
+        ? '—'
+        : `${amount(t.amountOut, t.amountOutRaw, t.tokenOut.decimals)} ${text(t.tokenOut.displayName)}`,
       // A trade of two tokens: the price is the bought token's, named since it differs from row to row.
       t.priceAda !== null && t.tokenIn.unit !== 'lovelace' && t.tokenOut.unit !== 'lovelace'
         ? `${price(t.priceAda)} per ${text(t.tokenOut.displayName)}`

@@ -117,6 +117,9 @@ export interface Trade {
   tokenOut: AssetRef;
   amountIn: number;
   amountOut: number | null;
+  /** The amounts exact, in base units (REST's Trade has them; absent in hand-built views). */
+  amountInRaw?: string;
+  amountOutRaw?: string | null;
   priceAda: number | null;
   valueAda: number | null;
   makerAddress: string | null;
