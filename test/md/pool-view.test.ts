@@ -99,7 +99,7 @@ describe('Markdown pool view: trade amounts', () => {
       side: 'sell',
       tokenIn: crab,
       tokenOut: ada,
-      amountIn: 78248458680694955,
+      amountIn: Number('78248458680694955'), // as JSON.parse reads it: 78248458680694960
       amountOut: 1234.567891,
       amountInRaw: '78248458680694955',
       amountOutRaw: '1234567891',
