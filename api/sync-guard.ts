@@ -10,8 +10,8 @@
  *
  * Markdown views are withheld with the REST answers they show, and say so in Markdown.
  *
- * Chain-independent answers (the API's and the views' indexes, openapi.json, news, logos, the account area) are always served. One store read per
- * `ttlMs` (default 250 ms) whatever the traffic.
+ * Chain-independent answers (the API's and the views' indexes, openapi.json, news, logos, the account area) are
+ * always served. One store read per `ttlMs` (default 250 ms) whatever the traffic.
  */
 import type Koa from 'koa';
 import {

@@ -327,11 +327,12 @@ class MarketBlock {
    * spread, so a cost at the mean valued at the median would show a USD gain or loss on a position that never moved.
    */
   private adaUsdNow(): void {
+    // Every pool of a stablecoin; adaUsdFromPools keeps the ADA/stablecoin ones, as it does for the rate now.
     const pools: PoolDoc[] = [];
     for (const unit of USD_STABLECOINS.keys())
       for (const id of this.state.get(TOKENS, unit)?.poolIds ?? []) {
         const p = this.state.get(POOLS, String(id));
-        if (p && p.tokenA === LOVELACE && p.tokenB === unit) pools.push(p);
+        if (p) pools.push(p);
       }
     const rate = adaUsdFromPools(pools);
     if (rate !== null) this.state.put(ADA_USD_NOW, { _id: ADA_USD_NOW_ID, rate, slot: this.slot });

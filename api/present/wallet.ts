@@ -65,7 +65,8 @@ export function presentPortfolio(input: PortfolioInput, assets: AssetBook) {
     const s = input.stats.get(unit) ?? null;
     const decimals = assets.decimals(unit);
     const balance = scaleInteger(String(raw), decimals);
-    const pool = s?.priceAda == null ? (input.lp.get(unit) ?? null) : null;
+    // Only tokens without a market price of their own are in `lp` (api/read/wallet.ts).
+    const pool = input.lp.get(unit) ?? null;
     const priceAda = pool ? lpPriceAda(pool, decimals) : (s?.priceAda ?? null);
     const valueAda = priceAda === null ? null : balance * priceAda;
     return {

@@ -48,11 +48,14 @@ export async function stakeAccountOf(
  * here.
  */
 async function liveAccount(store: Store, account: StakeAccountDoc | null): Promise<StakeAccountDoc | null> {
-  if (!account?.poolId && !account?.drep?.startsWith('drep1')) return account;
+  if (!account) return null;
+  // A registered DRep's id (drep1…); the predefined options never retire.
+  const drepId = account.drep?.startsWith('drep1') ? account.drep : null;
+  if (!account.poolId && !drepId) return account;
   const [reg, { block }, drep] = await Promise.all([
     account.poolId ? store.collection(STAKE_POOL_REGS).get(account.poolId) : null,
     indexedTip(store),
-    account.drep?.startsWith('drep1') ? store.collection(DREPS).get(account.drep) : null,
+    drepId ? store.collection(DREPS).get(drepId) : null,
   ]);
   const poolRetired = reg?.retiringEpoch != null && block !== null && reg.retiringEpoch <= block.epoch;
   const drepRetired = drep?.status === 'retired';

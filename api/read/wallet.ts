@@ -102,19 +102,19 @@ async function assertSeen(store: Store, w: WalletKey): Promise<void> {
 
 /** The pools of the LP tokens among `units` (tokens without a market price), with what values a share of each. */
 async function lpPoolsOf(store: Store, units: readonly string[]): Promise<Map<string, LpPool>> {
-  const pools = await poolsByLpToken(store, units);
-  const docs = [...pools.values()];
-  const stats = await store.collection(POOL_STATS).getMany(docs.map((p) => String(p.id)));
-  const tvl = new Map(docs.map((p, i) => [p.id, shownTvlLovelace(p, stats[i] ?? null)]));
-  const out = new Map<string, LpPool>();
-  for (const [unit, p] of pools)
-    out.set(unit, {
-      poolId: p.id,
-      dex: p.dex,
-      totalLpRaw: BigInt(p.totalLpRaw ?? 0),
-      tvlLovelace: tvl.get(p.id) ?? null,
-    });
-  return out;
+  const pools = [...(await poolsByLpToken(store, units))];
+  const stats = await store.collection(POOL_STATS).getMany(pools.map(([, p]) => String(p.id)));
+  return new Map(
+    pools.map(([unit, p], i) => [
+      unit,
+      {
+        poolId: p.id,
+        dex: p.dex,
+        totalLpRaw: BigInt(p.totalLpRaw ?? 0),
+        tvlLovelace: shownTvlLovelace(p, stats[i] ?? null),
+      },
+    ]),
+  );
 }
 
 async function getWalletAnswer(deps: ReadDeps, input: RouteInput<typeof walletRoutes.portfolio>) {
