@@ -76,6 +76,10 @@ async function walletHoldings(store: Store, w: WalletKey): Promise<{ holdings: H
   return { holdings: sumHoldings([]), count: 0 };
 }
 
+/** The wallet whose trades `w`'s are: its stake key when it has one (TRADES.maker), else the address. */
+const makerKey = (w: WalletKey): WalletKey =>
+  w.stakeAddress ? { address: w.stakeAddress, isStake: true, stakeAddress: w.stakeAddress, maker: w.maker } : w;
+
 /**
  * The unwithdrawn rewards of a stake-key wallet (stakeAccountOf). null for a payment address: the rewards belong to
  * the key, which `stakeAddress` names, and summing the portfolios of a key's addresses must not count them once per
@@ -181,12 +185,15 @@ async function getWalletPnlAnswer(deps: ReadDeps, input: RouteInput<typeof walle
   const now = deps.now ?? Date.now;
   const network = deps.config.CARDANO_NETWORK;
   const w = await walletParam(store, input.address, network);
-  const [doc, points, adaUsdNow, first, { clock, checkpoint }] = await Promise.all([
+  const [doc, points, adaUsdNow, first, { clock, checkpoint }, { holdings }] = await Promise.all([
     walletLots(store, w.maker),
     walletPnlPoints(store, w.maker),
     currentAdaUsd(store),
     firstIndexedBlock(store),
     storeClock(store),
+    // What the maker holds now: its trades are recorded under its stake key when it has one, so a payment
+    // address's lots are those of its whole key and are measured against the key's balance.
+    walletHoldings(store, makerKey(w)),
   ]);
   if (!doc) await assertSeen(store, w);
   // An older store's points still in the wallet's document come first (mongo/collections/pnl.ts).
@@ -199,7 +206,12 @@ async function getWalletPnlAnswer(deps: ReadDeps, input: RouteInput<typeof walle
   const prices = new Map(units.map((u, i) => [u, stats[i]?.priceAda ?? null]));
   const pnl = valueFifo(
     fifo,
-    { priceAda: (u) => prices.get(u) ?? null, adaUsdNow, decimals: (u) => assets.decimals(u) },
+    {
+      priceAda: (u) => prices.get(u) ?? null,
+      adaUsdNow,
+      decimals: (u) => assets.decimals(u),
+      heldRaw: (u) => holdings.assets.get(u) ?? 0n,
+    },
     { coverageFrom: first?.time ?? null },
   );
   const skipped = doc?.skipped ?? { notComplete: 0, noAdaSide: 0, zeroAmount: 0 };

@@ -136,8 +136,14 @@ const tokenPnlProps: Record<string, JsonSchema> = {
   volumeAda: d(num, 'ADA side of the token’s trades, whole ADA.'),
   boughtAmount: num,
   soldAmount: num,
-  remainingAmount: d(num, 'Held in open lots (decimal-adjusted).'),
+  remainingAmount: d(num, 'Held in open lots (decimal-adjusted): at most what the wallet holds now.'),
   remainingRaw: raw,
+  notHeldAmount: d(
+    num,
+    'Bought (open lots, oldest first) but no longer in the wallet, with no counted sale: sent away, swapped for another token, put into a pool or an open order. Not in costBasisAda or unrealisedAda.',
+  ),
+  notHeldRaw: raw,
+  notHeldCostAda: d(num, 'ADA cost of the notHeldAmount, whole ADA.'),
   costBasisAda: d(num, 'Cost of the open lots, whole ADA.'),
   costBasisUsd: numOrNull,
   avgCostAda: d(numOrNull, 'ADA per whole token of the open lots.'),
@@ -207,6 +213,10 @@ export const WalletPnlResponse = component('WalletPnl', {
     winRatePercent: d(numOrNull, 'Sells with positive realised PnL / sells that matched a buy, percent.'),
     unmatchedProceedsAda: num,
     unmatchedSells: int,
+    notHeldCostAda: d(
+      num,
+      'Cost of bought tokens the wallet no longer holds that no counted sale accounts for (tokens[].notHeldAmount), whole ADA; not in costBasisAda or unrealisedAda.',
+    ),
     unpricedUnits: { type: 'array', items: { type: 'string' } },
     adaUsd: numOrNull,
     skippedTrades: {

@@ -8,6 +8,12 @@
  * the lots it consumed; in USD = proceeds at the sell's ADA/USD rate − the consumed lots' USD cost (each at its
  * own buy-time rate). Unrealised PnL = remaining lots valued at the current price and ADA/USD − their cost.
  *
+ * Lots no longer held. Tokens also leave a wallet without a sale the FIFO sees: sent to another wallet, swapped for
+ * another token (a token/token swap has no ADA side), put into a liquidity pool or an open order. When the caller
+ * knows what the wallet holds now, open lots beyond that balance are taken out, oldest first as FIFO takes a sell,
+ * and reported apart (amount and cost): they are neither realised (no proceeds are known) nor unrealised (they are
+ * not held), so the open position is what the wallet's portfolio shows, at most.
+ *
  * Unmatched sells. Tokens sold beyond the lots the index knows of (received before coverageFrom, by transfer,
  * or through a token/token swap) have no known cost. That part of a sell is reported apart (amount and the
  * proceeds attributed to it, pro rata) and is EXCLUDED from realised PnL, trade wins and the series: counting
@@ -34,6 +40,8 @@ export interface PnlMarks {
   adaUsdAt(time: number): number | null;
   /** USD per ADA now; null when unknown. */
   adaUsdNow: number | null;
+  /** What the wallet holds of a token now, raw units (FifoMarks.heldRaw); without it every open lot is held. */
+  heldRaw?: (unit: string) => bigint;
 }
 
 export interface PnlOptions {
@@ -52,9 +60,13 @@ export interface TokenPnl {
   volumeAda: number;
   boughtAmount: number;
   soldAmount: number;
-  /** Amount still held in open lots (decimal-adjusted), and exactly in raw units. */
+  /** Amount still held in open lots (decimal-adjusted), and exactly in raw units; at most the wallet's balance. */
   remainingAmount: number;
   remainingRaw: string;
+  /** Open lots beyond what the wallet holds now, oldest first (see the module comment), and their cost in ADA. */
+  notHeldAmount: number;
+  notHeldRaw: string;
+  notHeldCostAda: number;
   /** Cost of the open lots: ADA exact to the lovelace; USD at each lot's buy-time rate (null if one is unknown). */
   costBasisAda: number;
   costBasisUsd: number | null;
@@ -107,6 +119,8 @@ export interface WalletPnl {
   winRatePercent: number | null;
   /** Proceeds of sells beyond known lots, whole ADA (not in realisedAda). */
   unmatchedProceedsAda: number;
+  /** Cost of the open lots the wallet no longer holds, whole ADA (not in costBasisAda or unrealisedAda). */
+  notHeldCostAda: number;
   /** Sell events with an unmatched part. */
   unmatchedSells: number;
   /** Tokens with open lots but no current price. */
@@ -269,16 +283,35 @@ export interface FifoMarks {
   adaUsdNow: number | null;
   /** Decimals of a token (metadata may arrive after its trades); default: those the state was built with. */
   decimals?: (unit: string) => number;
+  /**
+   * Raw units of a token the wallet holds now (its unspent outputs); open lots beyond it are reported as not held.
+   * Without it every open lot is taken as held.
+   */
+  heldRaw?: (unit: string) => bigint;
+}
+
+/** A token's state with the open lots beyond `held` taken out (oldest first), and what was taken. Pure. */
+function heldPart(
+  s: TokenState,
+  held: bigint | undefined,
+): { s: TokenState; notHeldRaw: bigint; notHeldLovelace: bigint } {
+  const remaining = s.lots.reduce((a, l) => a + l.tokenRaw - l.consumedRaw, 0n);
+  if (held === undefined || remaining <= held) return { s, notHeldRaw: 0n, notHeldLovelace: 0n };
+  const lots = s.lots.map((l) => ({ ...l }));
+  const gone = consume(lots, remaining - (held < 0n ? 0n : held));
+  return { s: { ...s, lots }, notHeldRaw: gone.matched, notHeldLovelace: gone.costLovelace };
 }
 
 /** The wallet's PnL answer from its FIFO state: open lots valued at the current prices. Pure. */
 export function valueFifo(state: FifoState, marks: FifoMarks, opts: PnlOptions): WalletPnl {
-  const tokens = state.tokens.map((s) =>
-    tokenPnl(marks.decimals ? { ...s, decimals: marks.decimals(s.unit) } : s, marks),
+  const parts = state.tokens.map((s) => heldPart(s, marks.heldRaw?.(s.unit)));
+  const held = parts.map((p) => p.s);
+  const tokens = parts.map(({ s, notHeldRaw, notHeldLovelace }) =>
+    tokenPnl(marks.decimals ? { ...s, decimals: marks.decimals(s.unit) } : s, marks, notHeldRaw, notHeldLovelace),
   );
   tokens.sort((a, b) => Math.abs(b.pnlAda) - Math.abs(a.pnlAda) || (a.unit < b.unit ? -1 : a.unit > b.unit ? 1 : 0));
 
-  const sumLovelace = (f: (s: TokenState) => bigint) => state.tokens.reduce((acc, s) => acc + f(s), 0n);
+  const sumLovelace = (f: (s: TokenState) => bigint) => held.reduce((acc, s) => acc + f(s), 0n);
   const sumOrNull = (xs: (number | null)[]) =>
     xs.reduce<number | null>((acc, x) => (acc === null || x === null ? null : acc + x), 0);
   const priced = tokens.filter((t) => t.remainingRaw === '0' || t.priceAda !== null);
@@ -302,6 +335,7 @@ export function valueFifo(state: FifoState, marks: FifoMarks, opts: PnlOptions):
     winRatePercent: closedPositions === 0 ? null : (100 * wins) / closedPositions,
     unmatchedProceedsAda: lovelaceToAda(sumLovelace((s) => s.unmatchedLovelace)),
     unmatchedSells: state.unmatchedSells,
+    notHeldCostAda: lovelaceToAda(parts.reduce((acc, p) => acc + p.notHeldLovelace, 0n)),
     unpricedUnits: tokens
       .filter((t) => t.remainingRaw !== '0' && t.priceAda === null)
       .map((t) => t.unit)
@@ -329,7 +363,12 @@ export function computePnl(trades: readonly PnlTrade[], marks: PnlMarks, opts: P
 /** Lovelace cost of the open lots not yet charged to a sell. */
 const remainingCost = (s: TokenState) => s.lots.reduce((a, l) => a + l.costLovelace - l.chargedLovelace, 0n);
 
-function tokenPnl(s: TokenState, marks: Pick<PnlMarks, 'priceAda' | 'adaUsdNow'>): TokenPnl {
+function tokenPnl(
+  s: TokenState,
+  marks: Pick<PnlMarks, 'priceAda' | 'adaUsdNow'>,
+  notHeldRaw = 0n,
+  notHeldLovelace = 0n,
+): TokenPnl {
   const remainingRaw = s.lots.reduce((a, l) => a + l.tokenRaw - l.consumedRaw, 0n);
   const remainingAmount = scaleInteger(remainingRaw, s.decimals);
   const costLovelace = remainingCost(s);
@@ -361,6 +400,9 @@ function tokenPnl(s: TokenState, marks: Pick<PnlMarks, 'priceAda' | 'adaUsdNow'>
     soldAmount: scaleInteger(s.soldRaw, s.decimals),
     remainingAmount,
     remainingRaw: String(remainingRaw),
+    notHeldAmount: scaleInteger(notHeldRaw, s.decimals),
+    notHeldRaw: String(notHeldRaw),
+    notHeldCostAda: lovelaceToAda(notHeldLovelace),
     costBasisAda,
     costBasisUsd,
     avgCostAda: open ? costBasisAda / remainingAmount : null,

@@ -323,6 +323,59 @@ const toTrades = (gs: GenTrade[]) =>
   );
 const lovelaceOf = (ada: number) => BigInt(Math.round(ada * 1e6));
 
+describe('FIFO PnL: open lots the wallet no longer holds', () => {
+  const COVER = { coverageFrom: null };
+  // 1000 SNEK for 10 ADA, then 1000 for 20 ADA; SNEK now at 0.03 ADA.
+  const buys = () => [trade(SNEK, 'buy', 1000, 10, T0), trade(SNEK, 'buy', 1000, 20, T0 + 60)];
+
+  it('takes the tokens gone without a sale from the oldest lots: they are neither cost basis nor unrealised', () => {
+    // The wallet holds 1500: 500 left it (sent away, or swapped for another token), taken from the 10 ADA lot.
+    const p = computePnl(buys(), { ...marks({ [SNEK]: 0.03 }), heldRaw: () => 1500n }, COVER);
+    const s = token(p, SNEK);
+    assert.equal(s.remainingRaw, '1500');
+    assert.equal(s.notHeldRaw, '500');
+    assert.equal(s.notHeldAmount, 500);
+    assert.equal(s.notHeldCostAda, 5); // half of the first lot
+    assert.equal(s.costBasisAda, 25); // 5 left of lot 1 + 20 of lot 2
+    close(s.valueAda, 45); // 1500 × 0.03
+    close(s.unrealisedAda, 20);
+    assert.equal(s.realisedAda, 0);
+    assert.equal(p.costBasisAda, 25);
+    close(p.unrealisedAda, 20);
+    assert.equal(p.notHeldCostAda, 5);
+  });
+
+  it('a wallet holding none of it has no open position left, and one holding more keeps every lot', () => {
+    const none = token(computePnl(buys(), { ...marks({ [SNEK]: 0.03 }), heldRaw: () => 0n }, COVER), SNEK);
+    assert.equal(none.remainingRaw, '0');
+    assert.equal(none.notHeldCostAda, 30);
+    assert.equal(none.costBasisAda, 0);
+    assert.equal(none.unrealisedAda, 0);
+    assert.equal(none.avgCostAda, null);
+    // 2500 held: 500 more than bought (received by transfer, cost unknown), so every lot stays open as bought.
+    const more = token(computePnl(buys(), { ...marks({ [SNEK]: 0.03 }), heldRaw: () => 2500n }, COVER), SNEK);
+    assert.equal(more.remainingRaw, '2000');
+    assert.equal(more.notHeldRaw, '0');
+    assert.equal(more.costBasisAda, 30);
+    close(more.unrealisedAda, 30); // 2000 × 0.03 − 30
+  });
+
+  it('a sell after the tokens left still takes the oldest lots first, and what is gone comes from what remains', () => {
+    // Sell 800 for 16 ADA: 800 of lot 1 (cost 8) → realised 8. Open: 200 of lot 1 (cost 2) and lot 2; 700 held.
+    const p = computePnl(
+      [...buys(), trade(SNEK, 'sell', 800, 16, T0 + 120)],
+      { ...marks({ [SNEK]: 0.03 }), heldRaw: () => 700n },
+      COVER,
+    );
+    const s = token(p, SNEK);
+    assert.equal(s.realisedAda, 8);
+    assert.equal(s.notHeldRaw, '500'); // 200 of lot 1 (2 ADA) + 300 of lot 2 (6 ADA)
+    assert.equal(s.notHeldCostAda, 8);
+    assert.equal(s.remainingRaw, '700');
+    assert.equal(s.costBasisAda, 14); // 700 of lot 2 at 0.02
+  });
+});
+
 describe('FIFO PnL: properties', () => {
   it('open lots = buys − matched sells, and every lovelace of cost is charged once', () => {
     fc.assert(

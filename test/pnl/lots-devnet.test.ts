@@ -17,6 +17,7 @@ import { importRegistry } from '../../activities/registry/import.js';
 import { createSyncActivities } from '../../activities/sync/index.js';
 import { createApp } from '../../api/app.js';
 import type { ChainEvent } from '../../cardano/chain/types.js';
+import { stakeAddressOf } from '../../cardano/address.js';
 import { loadConfig } from '../../config/index.js';
 import { startDevnet, type Devnet } from '../../devnet/index.js';
 import { TRADES, type TradeDoc } from '../../mongo/collections/market.js';
@@ -29,6 +30,7 @@ import { tempStore } from '../sync/helpers.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
 const NOW = Date.UTC(2026, 10, 20, 12);
+type LedgerValue = Record<string, Record<string, bigint | number>>;
 const LOVELACE = 'lovelace';
 
 /**
@@ -142,7 +144,26 @@ describe('wallet PnL kept by the sync, on the devnet', function () {
   });
   after(async () => cleanup?.());
 
+  /**
+   * What each wallet holds now per token (raw units), from the devnet's ledger: its unspent outputs summed by the key
+   * trades are recorded under (the stake address, else the address).
+   */
+  const ledgerHoldings = async () => {
+    const utxos = await chain.query<{ address: string; value: LedgerValue }[]>('queryLedgerState/utxo', {});
+    const held = new Map<string, Map<string, bigint>>();
+    for (const u of utxos) {
+      const key = stakeAddressOf(u.address) ?? u.address;
+      const m = held.get(key) ?? new Map<string, bigint>();
+      held.set(key, m);
+      for (const [policy, names] of Object.entries(u.value))
+        if (policy !== 'ada')
+          for (const [name, q] of Object.entries(names)) m.set(policy + name, (m.get(policy + name) ?? 0n) + BigInt(q));
+    }
+    return (maker: string, unit: string) => held.get(maker)?.get(unit) ?? 0n;
+  };
+
   it('realised and unrealised PnL equal a FIFO computed by hand from the wallet’s trades', async () => {
+    const heldOf = await ledgerHoldings();
     const trades: TradeDoc[] = [];
     for await (const d of store.collection(TRADES).scan()) trades.push(d);
     const byMaker = new Map<string, TradeDoc[]>();
@@ -175,6 +196,16 @@ describe('wallet PnL kept by the sync, on the devnet', function () {
       if (hand.realisedLovelace !== 0) realisedSeen++;
       let unrealised = 0;
       for (const [unit, lots] of hand.lots) {
+        // Open lots beyond what the ledger says the wallet holds left it without a sale: the oldest go first.
+        let gone = lots.reduce((s, l) => s + l.raw, 0) - Number(heldOf(maker, unit));
+        while (gone > 0 && lots.length) {
+          const lot = lots[0]!;
+          const take = Math.min(gone, lot.raw);
+          lot.cost -= (lot.cost * take) / lot.raw;
+          lot.raw -= take;
+          gone -= take;
+          if (lot.raw === 0) lots.shift();
+        }
         const raw = lots.reduce((s, l) => s + l.raw, 0);
         if (raw === 0) continue;
         const cost = lots.reduce((s, l) => s + l.cost, 0) / 1e6;
@@ -198,6 +229,31 @@ describe('wallet PnL kept by the sync, on the devnet', function () {
       withOpenLots >= 1 && realisedSeen >= 1,
       `${withOpenLots} open lots valued, ${realisedSeen} wallets realised`,
     );
+  });
+
+  it('open lots are at most what the ledger says the wallet holds; the rest is reported as not held', async () => {
+    const heldOf = await ledgerHoldings();
+    const makers = new Set<string>();
+    for await (const d of store.collection(WALLET_LOTS).scan()) makers.add(d._id);
+    let capped = 0;
+    let kept = 0;
+    for (const maker of makers) {
+      const p = await get(`/wallet/${maker}/pnl?logos=url`);
+      let notHeldCost = 0;
+      for (const t of p.tokens as Json[]) {
+        const open = BigInt(t.remainingRaw) + BigInt(t.notHeldRaw);
+        const held = heldOf(maker, t.asset.unit as string);
+        const where = `${maker} ${t.asset.unit}`;
+        assert.equal(BigInt(t.remainingRaw), open < held ? open : held, `${where}: open lots held`);
+        assert.equal(BigInt(t.notHeldRaw), open > held ? open - held : 0n, `${where}: not held`);
+        if (open > held) capped++;
+        else if (open > 0n) kept++;
+        notHeldCost += t.notHeldCostAda as number;
+      }
+      assert.ok(Math.abs(p.notHeldCostAda - notHeldCost) < 1e-6, `${maker}: not-held cost total`);
+    }
+    // The devnet's wallets send tokens away and swap token for token, and keep some of what they bought.
+    assert.ok(capped >= 3 && kept >= 3, `${capped} positions capped at the balance, ${kept} held in full`);
   });
 
   it('is the same after the forked run as after a sync of the final chain alone', async () => {
