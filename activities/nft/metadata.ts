@@ -284,13 +284,16 @@ export interface NftMint {
   /** +1 = mint, −1 = burn. */
   quantity: bigint;
   standard: NftMetadata['standard'];
-  /** From this tx (721 entry, or the (100) datum output for CIP-68); absent for burns and CIP-68 mints whose
-   * reference token is not created here. */
+  /** From this tx (721 entry, or the (100) datum output for CIP-68); absent for burns, re-mints of a known NFT
+   * without a 721 entry, and CIP-68 mints whose reference token is not created here. */
   metadata?: NftMetadata;
 }
 
 export interface NftMintOptions {
-  /** A burn (−1) without a CIP-67 label is an NFT burn only if the caller already knows the unit as an NFT. */
+  /**
+   * A burn (−1), or a mint (+1) without a 721 entry, of an asset without a CIP-67 label is an NFT burn or mint only
+   * if the caller already knows the unit as an NFT.
+   */
   isKnownNft?: (unit: string) => boolean;
 }
 
@@ -342,7 +345,9 @@ export function nftMintsOf(tx: Transaction, opts: NftMintOptions = {}): NftMint[
       if (label === LABEL.reference || label === LABEL.ft || label === LABEL.rft) continue;
       const metadata = cip25.get(unit);
       if (quantity > 0n && metadata) out.push({ unit, policyId, assetNameHex, quantity, standard: 'cip25', metadata });
-      else if (quantity < 0n && (metadata || opts.isKnownNft?.(unit)))
+      // A known NFT minted again without a 721 entry (after a burn) is still a mint: it keeps the metadata of its
+      // latest mint that carried one (CIP-25: the latest 721-carrying mint is the valid metadata).
+      else if (metadata || opts.isKnownNft?.(unit))
         out.push({ unit, policyId, assetNameHex, quantity, standard: 'cip25' });
     }
   return out;

@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { applyNftBlock, collectionNameFrom, collectionNameOf } from '../../activities/nft/extension.js';
 import { SliceState } from '../../activities/sync/slice-state.js';
-import { parseAddress, stakeAddressOf } from '../../cardano/address.js';
+import { baseAddress, parseAddress, stakeAddressOf } from '../../cardano/address.js';
+import type { Block, Transaction, TxOutput } from '../../cardano/chain/types.js';
 import type { UtxoDoc } from '../../mongo/collections/chain.js';
 import { NFT_ASSETS, NFT_COLLECTIONS, NFT_LISTINGS, NFT_SALES } from '../../mongo/collections/nft.js';
 import { realBlock } from '../dex/fixtures.js';
@@ -110,5 +111,95 @@ describe('NFT sync extension: real block 11321965', function () {
       'Apes Society',
     );
     assert.equal(collectionNameFrom({ name: 'Ape #7', attributes: [{ name: 'fur', value: 'gold' }] }), 'Ape');
+  });
+});
+
+/**
+ * Burns and re-mints of a CIP-25 NFT, block by block. CIP-25 (reference §3.1): the valid metadata is that of the
+ * latest mint carrying label 721, so a re-mint may carry none and is still a mint of the NFT. The expected figures are
+ * counted by hand from the four blocks: two NFTs minted, one burned, re-minted without 721 to the other holder.
+ */
+describe('NFT sync extension: a CIP-25 NFT burned and minted again without label 721', function () {
+  this.timeout(30_000);
+  const policy = 'aa'.repeat(28);
+  const hex = (s: string) => Buffer.from(s, 'utf8').toString('hex');
+  const [cat1, cat2] = [policy + hex('Cat1'), policy + hex('Cat2')];
+  const alice = baseAddress('mainnet', '11'.repeat(28), '21'.repeat(28));
+  const bob = baseAddress('mainnet', '12'.repeat(28), '22'.repeat(28));
+  const holding = (address: string, unit: string): TxOutput => ({
+    address,
+    value: { ada: { lovelace: 2_000_000n }, [policy]: { [unit.slice(56)]: 1n } },
+  });
+  const tx = (n: number, t: Pick<Transaction, 'mint' | 'outputs'> & Partial<Transaction>): Transaction => ({
+    id: n.toString(16).padStart(64, '0'),
+    spends: 'inputs',
+    inputs: [],
+    ...t,
+  });
+  const blockAt = (slot: number, transactions: Transaction[]): Block => ({
+    type: 'praos',
+    era: 'conway',
+    id: slot.toString(16).padStart(64, '0'),
+    ancestor: 'genesis',
+    height: slot,
+    slot,
+    transactions,
+  });
+  const label721 = {
+    hash: '',
+    labels: {
+      '721': {
+        json: {
+          [policy]: { Cat1: { name: 'Cats #1', image: 'ipfs://a' }, Cat2: { name: 'Cats #2', image: 'ipfs://b' } },
+        },
+      },
+    },
+  };
+  let t: Awaited<ReturnType<typeof tempStore>>;
+
+  before(async () => {
+    t = await tempStore();
+    const blocks = [
+      // Cats #1 to alice, Cats #2 to bob.
+      blockAt(100, [
+        tx(1, {
+          mint: { [policy]: { [cat1.slice(56)]: 1n, [cat2.slice(56)]: 1n } },
+          outputs: [holding(alice, cat1), holding(bob, cat2)],
+          metadata: label721,
+        }),
+      ]),
+      // alice burns Cats #1.
+      blockAt(200, [tx(2, { mint: { [policy]: { [cat1.slice(56)]: -1n } }, outputs: [] })]),
+      // The policy mints Cats #1 again, to bob, with no metadata in the transaction.
+      blockAt(300, [tx(3, { mint: { [policy]: { [cat1.slice(56)]: 1n } }, outputs: [holding(bob, cat1)] })]),
+    ];
+    for (const b of blocks) {
+      const state = new SliceState(t.store);
+      state.beginBlock();
+      await applyNftBlock(state, b, new Map());
+      state.endBlock();
+      await t.store.write(state.writeOps());
+    }
+  });
+  after(() => t?.cleanup());
+
+  it('counts the re-mint as a mint: minted 3 − burned 1 = supply 2, both NFTs with bob', async () => {
+    const c = await t.store.collection(NFT_COLLECTIONS).get(policy);
+    assert.ok(c);
+    assert.deepEqual(
+      { minted: c.minted, burned: c.burned, supply: c.supply, owners: c.owners },
+      { minted: 3, burned: 1, supply: 2, owners: 1 },
+    );
+    assert.equal(c.lastMintSlot, 300);
+  });
+
+  it('the re-minted NFT keeps the metadata of its last mint with label 721 and is held by its receiver', async () => {
+    const a = await t.store.collection(NFT_ASSETS).get(cat1);
+    assert.ok(a);
+    assert.equal(a.quantity, '1');
+    assert.equal(a.name, 'Cats #1');
+    assert.equal(a.image, 'ipfs://a');
+    assert.equal(a.address, bob);
+    assert.equal(a.holder, stakeAddressOf(bob));
   });
 });
