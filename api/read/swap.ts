@@ -317,7 +317,10 @@ async function getSwapQuoteAnswer(
   ]);
   const routes = quoteRoutes(tokenIn, tokenOut, amountIn, poolsIn, poolsOut).map((r) => presentRoute(r, assets));
   const amount = scaleInteger(String(amountIn), assets.decimals(tokenIn));
-  const link = `${site}/swap?${new URLSearchParams({ in: tokenIn, out: tokenOut, amount: String(amount) }).toString()}`;
+  // The link carries the amount quoted as exact decimal text: the number above loses base units past 2^53 (and
+  // prints tiny amounts as `1e-8`), so the page would open on a different trade than the one priced here.
+  const exact = decimalText(amountIn, assets.decimals(tokenIn));
+  const link = `${site}/swap?${new URLSearchParams({ in: tokenIn, out: tokenOut, amount: exact }).toString()}`;
   return {
     tokenIn: assets.ref(tokenIn),
     tokenOut: assets.ref(tokenOut),

@@ -10,6 +10,7 @@
  */
 import type { Transaction, TxOutput } from '../chain/types.js';
 import { receiverMatchedSwaps } from './batch.js';
+import { cpCeilAmountIn, cpCeilAmountOut } from './cpmm.js';
 import type { PlutusConstr, PlutusData } from './plutus-data.js';
 import {
   PlutusShapeError,
@@ -29,7 +30,7 @@ import {
   plutusAddressToBech32,
 } from './plutus-data.js';
 import type { DatumResolver, DexAdapter, ExecutedSwap, InputResolver, Order, PoolState, Unit } from './types.js';
-import { attempt, datumOf, divCeil, paymentCredential, quantityOf } from './utxo.js';
+import { attempt, datumOf, paymentCredential, quantityOf } from './utxo.js';
 
 export const SUNDAESWAP_V1 = {
   poolScriptHash: '4020e7fc2de75a0729c3cc3af715b34d98381e0cdbcfa99c950bc3ac',
@@ -198,32 +199,16 @@ function encodeOrderDatum(o: SundaeV1Order): string {
   );
 }
 
-function swapOut(rIn: bigint, rOut: bigint, amount: bigint, num: bigint, den: bigint): bigint {
-  if (amount <= 0n || rIn <= 0n || rOut <= 0n) return 0n;
-  const fee = divCeil(amount * num, den);
-  return rOut - divCeil(rIn * rOut, rIn + amount - fee);
-}
-
 function amountOut(pool: SundaeV1Pool, tokenIn: Unit, amount: bigint): bigint | null {
   if (tokenIn !== pool.tokenA && tokenIn !== pool.tokenB) return null;
   const [rIn, rOut] = tokenIn === pool.tokenA ? [pool.reserveA, pool.reserveB] : [pool.reserveB, pool.reserveA];
-  return swapOut(rIn, rOut, amount, pool.fee.aToB, pool.fee.denominator);
+  return cpCeilAmountOut(rIn, rOut, amount, pool.fee.aToB, pool.fee.denominator);
 }
 
 function amountIn(pool: SundaeV1Pool, tokenOut: Unit, want: bigint): bigint | null {
   if (tokenOut !== pool.tokenA && tokenOut !== pool.tokenB) return null;
-  const tokenIn = tokenOut === pool.tokenA ? pool.tokenB : pool.tokenA;
-  if (want <= 0n) return 0n;
-  if (want >= (tokenOut === pool.tokenA ? pool.reserveA : pool.reserveB)) return null;
-  let hi = 1n;
-  while ((amountOut(pool, tokenIn, hi) ?? 0n) < want) hi *= 2n;
-  let lo = 1n;
-  while (lo < hi) {
-    const mid = (lo + hi) / 2n;
-    if ((amountOut(pool, tokenIn, mid) ?? 0n) >= want) hi = mid;
-    else lo = mid + 1n;
-  }
-  return lo;
+  const [rIn, rOut] = tokenOut === pool.tokenB ? [pool.reserveA, pool.reserveB] : [pool.reserveB, pool.reserveA];
+  return cpCeilAmountIn(rIn, rOut, want, pool.fee.aToB, pool.fee.denominator);
 }
 
 function extractSwaps(tx: Transaction, resolveInput: InputResolver): ExecutedSwap[] {

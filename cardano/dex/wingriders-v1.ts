@@ -6,12 +6,13 @@
  * share token name. Datum (by hash) `C0[requestScriptHash, C0[C0[assetA, assetB], lastInteraction, treasuryA,
  * treasuryB]]`; reserves = value − treasury, and on the ADA side also the 3 ADA pool oil.
  * Requests: `C0[C0[beneficiary, ownerPkh, deadline, C0[assetA, assetB]], action]`; a request offers its value
- * minus 2 ADA oil and 2 ADA agent fee (ADA side). Fee 0.35% of the input (adapter SWAP_FEE_IN_BASIS = 35); the
- * LP/treasury split and its rounding are not in the sources collected, so quotes use one fee on the input.
+ * minus 2 ADA oil and 2 ADA agent fee (ADA side). Fee 0.35% of the input (adapter SWAP_FEE_IN_BASIS = 35), rounded
+ * up, and the remaining reserve rounded up, as WingRiders' own `computeExpectedRawSwapAmount` computes the output
+ * (dex-blockfrost-adapter @ 99a1c71 src/utils.ts): `cpCeilAmountOut`.
  */
 import type { Transaction, TxOutput } from '../chain/types.js';
 import { receiverMatchedSwaps } from './batch.js';
-import { cpAmountIn, cpAmountOut } from './cpmm.js';
+import { cpCeilAmountIn, cpCeilAmountOut } from './cpmm.js';
 import type { PlutusConstr, PlutusData } from './plutus-data.js';
 import {
   LOVELACE,
@@ -249,13 +250,13 @@ function encodeOrderDatum(o: WingRidersV1Order): string {
 function amountOut(pool: WingRidersV1Pool, tokenIn: Unit, amount: bigint): bigint | null {
   if (tokenIn !== pool.tokenA && tokenIn !== pool.tokenB) return null;
   const [rIn, rOut] = tokenIn === pool.tokenA ? [pool.reserveA, pool.reserveB] : [pool.reserveB, pool.reserveA];
-  return cpAmountOut(rIn, rOut, amount, pool.fee.aToB, pool.fee.denominator);
+  return cpCeilAmountOut(rIn, rOut, amount, pool.fee.aToB, pool.fee.denominator);
 }
 
 function amountIn(pool: WingRidersV1Pool, tokenOut: Unit, out: bigint): bigint | null {
   if (tokenOut !== pool.tokenA && tokenOut !== pool.tokenB) return null;
   const [rIn, rOut] = tokenOut === pool.tokenB ? [pool.reserveA, pool.reserveB] : [pool.reserveB, pool.reserveA];
-  return cpAmountIn(rIn, rOut, out, pool.fee.aToB, pool.fee.denominator);
+  return cpCeilAmountIn(rIn, rOut, out, pool.fee.aToB, pool.fee.denominator);
 }
 
 function extractSwaps(tx: Transaction, resolveInput: InputResolver): ExecutedSwap[] {

@@ -89,6 +89,19 @@ describe('amountOut: exact integer formulas, checked by hand', () => {
     assert.equal(out('wingriders-v1'), 19_733_357n);
   });
 
+  it('WingRiders V1 rounds as its own adapter does (fee ⌈⌉, remaining reserve ⌈⌉), a few units below cp(35, 10000)', () => {
+    // dex-blockfrost-adapter @ 99a1c71 src/utils.ts computeExpectedRawSwapAmount, by hand for rA = 161,240,138,846,
+    // rB = 9,281,550,055,879, in = 152,453,352,725: fee = ⌈in·35/10000⌉ = 533,586,735, out = rB − ⌈rA·rB /
+    // (rA + in − fee)⌉ = 4,502,654,684,519, where the floor formula cp(35, 10000) pays 4,502,654,684,526.
+    const [adapter, template] = templates().find(([a]) => a.name === 'wingriders-v1') as [DexAdapter, PoolState];
+    const p = withReserves(template, 161_240_138_846n, 9_281_550_055_879n);
+    assert.equal(adapter.amountOut(p, p.tokenA, 152_453_352_725n), 4_502_654_684_519n);
+    // The smallest input paying that much, under the same rounding.
+    const need = adapter.amountIn(p, p.tokenB, 4_502_654_684_519n) as bigint;
+    assert.ok((adapter.amountOut(p, p.tokenA, need) as bigint) >= 4_502_654_684_519n);
+    assert.ok((adapter.amountOut(p, p.tokenA, need - 1n) as bigint) < 4_502_654_684_519n);
+  });
+
   it('SundaeSwap V1 with a 3/1000 pool fee (fee ⌈⌉ on the input): 19,743,160', () => {
     assert.equal(
       out('sundaeswap-v1', (p) => ({ ...p, fee: { aToB: 3n, bToA: 3n, denominator: 1000n } })),

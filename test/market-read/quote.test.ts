@@ -197,6 +197,11 @@ describe('GET /swap/quote', () => {
     assert.equal(q.best.fees[0].amountRaw, '90071992547409');
     assert.equal(q.best.fees[0].amount, 90_071_992.547409);
     assert.equal(typeof q.best.fees[0].amount, 'number');
+    assert.equal(q.link, `http://api.test/swap?in=lovelace&out=${SNEK}&amount=9007199254.740993`);
+    // 2^53 + 1 SNEK (0 decimals): the swap page's link opens on exactly the amount quoted, not on 2^53.
+    const big = await get(`/swap/quote?in=${SNEK}&out=lovelace&amount=9007199254740993`);
+    assert.equal(big.best.hops[0].amountInRaw, '9007199254740993');
+    assert.equal(big.link, `http://api.test/swap?in=${SNEK}&out=lovelace&amount=9007199254740993`);
     for (const [amount, re] of [
       ['45000000000.000001', /more ADA than exists: at most 45000000000, the maximum ADA supply/],
       ['1e303', /amount/],
