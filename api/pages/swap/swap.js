@@ -54,12 +54,6 @@ function clearQuote(message) {
   showError('quote-error', message);
 }
 
-/** Base units of a decimal amount with `decimals` digits (truncated, as the quote does). */
-function toBase(amount, decimals) {
-  const [i = '0', f = ''] = String(amount).split('.');
-  return BigInt((i || '0') + f.slice(0, decimals).padEnd(decimals, '0'));
-}
-
 /** A base-unit quantity as a decimal amount with `decimals` digits, exact (thousands grouped, no trailing zeros). */
 function fromBase(quantity, decimals) {
   const s = quantity.toString().padStart(decimals + 1, '0');
@@ -209,7 +203,8 @@ async function review() {
     changeAddress: await state.api.getChangeAddress(),
     tokenIn: q.tokenIn.unit,
     tokenOut: q.tokenOut.unit,
-    amountIn: toBase(q.amountIn, q.tokenIn.decimals),
+    // The route's exact base units: the quote's decimal `amountIn` is a JSON number, which loses digits past 2^53.
+    amountIn: BigInt(v.hops[0].amountInRaw),
     minOut: minReceived(v),
   });
   state.built = built;
