@@ -373,6 +373,7 @@ class MarketBlock {
       token,
       priceRaw,
       valueLovelace: leg ? String(leg.lovelace) : null,
+      batcherFeeLovelace: w.feeLovelace === null ? null : String(w.feeLovelace),
       maker: pending?.maker ?? makerOf(w.trader),
       makerAddress: pending?.makerAddress ?? w.trader,
       seq: this.nextId(TRADE_SEQ_COUNTER),

@@ -21,7 +21,7 @@ import type { JsonSchema, ObjectSchema } from '../schema.js';
 import { MAX_ADA_SUPPLY } from '../schemas/common.js';
 import { UNIT_PATTERN } from '../schemas/market.js';
 import { loadAssets } from '../present/market.js';
-import { scaleInteger } from '../../cardano/units.js';
+import { lovelaceToAda, scaleInteger } from '../../cardano/units.js';
 import { factorSchema, presentSchema, presentValue } from './present.js';
 import { read, routeSpec, type ReadInput } from './reads.js';
 
@@ -318,6 +318,7 @@ const TX_OUT = extend(restOut('getTransaction'), {
         'amountInRaw',
         'amountOutRaw',
         'valueAda',
+        'batcherFeeAda',
         'maker',
       ],
       properties: {
@@ -335,6 +336,10 @@ const TX_OUT = extend(restOut('getTransaction'), {
         amountInRaw: { type: 'string' },
         amountOutRaw: { type: ['string', 'null'] },
         valueAda: { type: ['number', 'null'] },
+        batcherFeeAda: {
+          type: ['number', 'null'],
+          description: 'ADA the batcher took for executing the order; null while pending, cancelled or unknown.',
+        },
         maker: { type: ['string', 'null'] },
       },
     },
@@ -964,6 +969,7 @@ export const TOOL_SET: readonly Tool[] = [
           amountInRaw: t.amountInRaw,
           amountOutRaw: t.amountOutRaw,
           valueAda: t.valueLovelace === null ? null : Number(t.valueLovelace) / 1e6,
+          batcherFeeAda: t.batcherFeeLovelace == null ? null : lovelaceToAda(t.batcherFeeLovelace),
           maker: t.maker,
         })),
         nftSales: sales.map((x) => ({

@@ -243,6 +243,8 @@ export function presentTrade(
     priceAda: priceRaw === null ? null : rawToAdaPrice(priceRaw, assets.decimals(sold ? t.tokenIn : t.token)),
     valueAda,
     valueUsd: valueAda !== null && rate !== null ? valueAda * rate : null,
+    batcherFee: t.batcherFeeLovelace == null ? null : lovelaceToAda(t.batcherFeeLovelace),
+    batcherFeeLovelace: t.batcherFeeLovelace ?? null,
     maker: t.maker,
     makerAddress: t.makerAddress,
   };

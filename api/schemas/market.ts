@@ -303,6 +303,8 @@ export const Trade = component('Trade', {
     'priceAda',
     'valueAda',
     'valueUsd',
+    'batcherFee',
+    'batcherFeeLovelace',
     'maker',
     'makerAddress',
   ],
@@ -341,6 +343,14 @@ export const Trade = component('Trade', {
     valueUsd: {
       type: ['number', 'null'],
       description: 'valueAda at the ADA/USD rate known at the trade: the close of the minute before it.',
+    },
+    batcherFee: adaOrNull(
+      'ADA the DEX batcher took for executing the order, besides the amounts swapped (the order deposit comes back); null while pending, when cancelled, or when it cannot be told from the chain.',
+    ),
+    batcherFeeLovelace: {
+      type: ['string', 'null'],
+      pattern: '^[0-9]+$',
+      description: 'batcherFee exact, in lovelace.',
     },
     maker: { type: ['string', 'null'], description: 'Stake address of the trader, else the address.' },
     makerAddress: { type: ['string', 'null'] },

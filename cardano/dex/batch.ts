@@ -4,6 +4,7 @@
  * pays its receiver. When a batch has one swap and the spent pool is known, the pool's own reserve change is the
  * exact amount out; otherwise it is what the receiver got minus the ADA the DEX hands back (deposit / oil).
  */
+import { chargedOrderFee } from './order-fee.js';
 import type { Transaction, TxOutput } from '../chain/types.js';
 import { LOVELACE } from './plutus-data.js';
 import type { DexName, ExecutedSwap, InputResolver, Order, PoolState, Unit } from './types.js';
@@ -88,6 +89,12 @@ export function receiverMatchedSwaps<P, O>(
       amountOut: got,
       side: sideOf(m.tokenIn, m.tokenOut),
       outputIndex: outIx,
+      feeLovelace: chargedOrderFee(
+        { tokenIn: m.tokenIn, tokenOut: m.tokenOut, amountIn, amountOut: got },
+        input.value.ada.lovelace,
+        result.value.ada.lovelace,
+        o.batcherFee,
+      ),
     });
   }
   return swaps;

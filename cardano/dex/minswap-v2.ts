@@ -11,6 +11,7 @@
  * Orders are processed in `input_indexes` order and order k's result is `outputs[k]` (the pool output follows).
  * The result value is exactly `order value − batcher fee − amount in + amount out` (compare_swap_output_value).
  */
+import { chargedOrderFee } from './order-fee.js';
 import { sha3_256 } from '@noble/hashes/sha3.js';
 import type { Transaction, TxOutput } from '../chain/types.js';
 import { bytesToHex, hexToBytes } from './cbor.js';
@@ -594,6 +595,12 @@ function extractSwaps(tx: Transaction, resolveInput: InputResolver): ExecutedSwa
       amountOut: amountOutV,
       side: sideOf(tokens.tokenIn, tokens.tokenOut),
       outputIndex: outIx,
+      feeLovelace: chargedOrderFee(
+        { ...tokens, amountIn: amountInV, amountOut: amountOutV },
+        output.value.ada.lovelace,
+        result.value.ada.lovelace,
+        order.batcherFee,
+      ),
     });
   });
   return swaps;

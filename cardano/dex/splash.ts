@@ -12,6 +12,7 @@
  * Orders: spot ("limit") orders and grid orders are filled by executors, possibly partially and across pools;
  * pools also accept direct swaps. The trader is the order's `redeemer_address`.
  */
+import { chargedOrderFee } from './order-fee.js';
 import type { Transaction, TxOutput } from '../chain/types.js';
 import { cpAmountIn, cpAmountOut } from './cpmm.js';
 import type { PlutusData } from './plutus-data.js';
@@ -633,6 +634,16 @@ function extractSwaps(tx: Transaction, resolveInput: InputResolver): ExecutedSwa
       amountOut: got,
       side: sideOf(o.tokenIn, o.tokenOut),
       outputIndex: resultIx >= 0 ? resultIx : contIx >= 0 ? contIx : null,
+      // A partial fill's continuation keeps the rest of the order's ADA: the fee is read from a whole fill only.
+      feeLovelace:
+        cont || resultIx < 0
+          ? null
+          : chargedOrderFee(
+              { tokenIn: o.tokenIn, tokenOut: o.tokenOut, amountIn: filledIn, amountOut: got },
+              input.value.ada.lovelace,
+              (tx.outputs[resultIx] as TxOutput).value.ada.lovelace,
+              o.batcherFee,
+            ),
     });
   }
   return swaps;

@@ -11,6 +11,7 @@
  * `input − gives − actual protocol fee + takes` (swap.ak), where the scooper may take a little less than the offer
  * when that buys the same output.
  */
+import { chargedOrderFee } from './order-fee.js';
 import type { Transaction, TxOutput } from '../chain/types.js';
 import { cpAmountIn, cpAmountOut } from './cpmm.js';
 import type { PlutusConstr, PlutusData } from './plutus-data.js';
@@ -442,6 +443,12 @@ function extractSwaps(tx: Transaction, resolveInput: InputResolver): ExecutedSwa
       amountOut: takes,
       side: sideOf(give, take),
       outputIndex: outIx,
+      feeLovelace: chargedOrderFee(
+        { tokenIn: give, tokenOut: take, amountIn: gives, amountOut: takes },
+        input.output.value.ada.lovelace,
+        result.value.ada.lovelace,
+        o.batcherFee,
+      ),
     });
   });
   return swaps;

@@ -106,6 +106,8 @@ export interface ExecutedSwap {
   side: 'buy' | 'sell' | null;
   /** Index of the output that pays the trader, when one was identified. */
   outputIndex: number | null;
+  /** Lovelace the batcher/executor took for this order (cardano/dex/order-fee.ts); null when it cannot be told. */
+  feeLovelace: bigint | null;
 }
 
 /**

@@ -14,6 +14,7 @@
  * input indexes); outputs are the pool first, then one compensation per request in redeemer order. A request
  * provides its value minus `oil + agentFee` ADA; its compensation's ADA excludes the oil returned with it.
  */
+import { chargedOrderFee } from './order-fee.js';
 import type { Transaction, TxOutput } from '../chain/types.js';
 import type { PlutusConstr, PlutusData } from './plutus-data.js';
 import {
@@ -562,6 +563,12 @@ function extractSwaps(tx: Transaction, resolveInput: InputResolver): ExecutedSwa
       amountOut: got,
       side: sideOf(req.tokenIn, req.tokenOut),
       outputIndex: outIx,
+      feeLovelace: chargedOrderFee(
+        { tokenIn: req.tokenIn, tokenOut: req.tokenOut, amountIn: req.amountIn, amountOut: got },
+        (input.output as TxOutput).value.ada.lovelace,
+        comp.value.ada.lovelace,
+        req.batcherFee,
+      ),
     });
   });
   return swaps;

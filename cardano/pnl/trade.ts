@@ -74,6 +74,8 @@ export function pnlTradeFromDoc(
     side,
     tokenRaw: leg.tokenRaw,
     lovelace: leg.lovelace,
+    // What the batcher took: added to a buy's cost, taken from a sell's proceeds.
+    feeLovelace: BigInt(doc.batcherFeeLovelace ?? 0),
     decimals,
   });
 }

@@ -142,6 +142,11 @@ export interface TradeDoc {
   priceRaw: number | null;
   /** ADA side of the trade in lovelace. */
   valueLovelace: string | null;
+  /**
+   * Lovelace the batcher took for executing the order (cardano/dex/order-fee.ts), besides the amounts swapped; null
+   * while pending, when cancelled, or when it cannot be told. Absent on trades a store recorded before it existed.
+   */
+  batcherFeeLovelace?: string | null;
   /** Stake address of the trader when the address has one, else the address. */
   maker: string | null;
   makerAddress: string | null;

@@ -32,6 +32,19 @@ function applySwap(pool: PoolState, tokenIn: Unit, amountIn: bigint, out: bigint
     : { ...pool, reserveA: pool.reserveA - out, reserveB: pool.reserveB + retained };
 }
 
+/**
+ * What the devnet's batchers charge an order, lovelace (devnet/activity/dex-venues.ts, after each DEX's mainnet
+ * settings): Minswap V2 1 ADA; SundaeSwap V3 a 0.332 ADA scoop fee shared by the scoop's orders plus 0.168 ADA each;
+ * WingRiders V2 a 2 ADA agent fee; Splash a 0.5 ADA executor fee plus 1 ADA per execution step.
+ */
+function feeSchedule(dex: DexName, ordersInBatch: number): bigint {
+  if (dex === 'minswap-v2') return 1_000_000n;
+  if (dex === 'sundaeswap-v3') return 332_000n / BigInt(ordersInBatch) + 168_000n;
+  if (dex === 'wingriders-v2') return 2_000_000n;
+  if (dex === 'splash') return 1_500_000n;
+  throw new Error(`no devnet fee schedule for ${dex}`);
+}
+
 describe('devnet DEX activity', function () {
   this.timeout(180_000);
   let d: Devnet;
@@ -110,6 +123,7 @@ describe('devnet DEX activity', function () {
           const extra = paid.value.ada.lovelace - s.amountOut;
           assert.ok(extra >= 1_000_000n && extra <= 4_000_000n, `only the deposit and unused fee come back (${extra})`);
         } else assert.equal(quantityOf(paid.value, s.tokenOut), s.amountOut, 'the trader receives exactly amountOut');
+        assert.equal(s.feeLovelace, feeSchedule(a.name, orders.length), `${a.name} ${tx.id}: the batcher's fee`);
         state = applySwap(state, s.tokenIn, s.amountIn, s.amountOut);
         traders.add(s.trader as string);
       }

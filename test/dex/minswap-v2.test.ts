@@ -233,6 +233,13 @@ describe('Minswap V2 batch extraction (devnet-shaped batch from a real pool stat
     assert.ok(swaps.every((s) => s.poolId === pool0.poolId && s.orderRef.endsWith('#0')));
   });
 
+  it('reads the fee the batcher charged each order (the redeemer’s, within the datum’s maximum)', () => {
+    assert.deepEqual(
+      swaps.map((s) => s.feeLovelace),
+      fees,
+    );
+  });
+
   it('matches the pool’s datum reserve change: in − protocol fee share, out as paid', () => {
     const after = minswapV2.decodePool(newPoolOut) as MinswapV2Pool;
     const first = swaps[0];

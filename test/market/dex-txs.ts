@@ -23,7 +23,7 @@ import { h, type ChainBuilder } from './chain.js';
 export const SNEK = '279c909f348e533da5808898f87f9a14bb2c3dfbbacccd631d927a3f534e454b';
 export const USDM = 'c48cbb3d5e57ed56e276bc45f99ab39abe94e6cd7ac39fb402da47ad0014df105553444d';
 export const ORDER_ADDRESS = 'addr1w8p79rpkcdz8x9d6tft0x0dx5mwuzac2sa4gm8cvkw5hcnqst2ctf';
-const BATCHER_FEE = 2_000_000n;
+export const BATCHER_FEE = 2_000_000n;
 const DEPOSIT = 2_000_000n;
 
 /** The real ADA/SNEK pool output of block 12069665 (tx 6, output 1). */

@@ -49,7 +49,9 @@ function handFifo(trades: readonly TradeDoc[], timeOfSlot: (slot: number) => num
     const sell = t.tokenOut === LOVELACE;
     if (buy === sell) continue; // token/token
     const token = Number(buy ? t.amountOutRaw : t.amountInRaw);
-    const ada = Number(buy ? t.amountInRaw : t.amountOutRaw);
+    // The batcher's fee is part of a buy's cost and comes off a sell's proceeds.
+    const fee = Number(t.batcherFeeLovelace ?? 0);
+    const ada = Number(buy ? t.amountInRaw : t.amountOutRaw) + (buy ? fee : -fee);
     if (token <= 0) continue;
     const queue = lots.get(t.token) ?? [];
     lots.set(t.token, queue);

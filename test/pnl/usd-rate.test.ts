@@ -17,7 +17,7 @@ import { serveTestApp, type TestApi } from '../api/seed.js';
 import { prepare } from '../market-read/seed.js';
 import { TEST_TIME } from '../sync/memory-chain.js';
 import { ChainBuilder, h } from '../market/chain.js';
-import { USDM, batch, createMinswapPool, placeOrders, wallet } from '../market/dex-txs.js';
+import { BATCHER_FEE, USDM, batch, createMinswapPool, placeOrders, wallet } from '../market/dex-txs.js';
 import { syncMarket } from '../market/sync.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
@@ -29,6 +29,9 @@ const USDM_SIDE = 700_000_000_000n; // 700,000 USDM: 0.70 USD per ADA
 const DJED_SIDE = 500_000_000_000n; // 500,000 DJED: 0.50 USD per ADA
 const RATE = 0.7;
 const BUY_LOVELACE = 100_000_000n; // 100 ADA
+/** The buy's cost: the ADA swapped and the batcher's fee (the test chain's batch charges an order's full fee). */
+const COST_LOVELACE = BUY_LOVELACE + BATCHER_FEE;
+const COST_ADA = Number(COST_LOVELACE) / 1e6;
 
 describe('wallet PnL in USD: a buy is costed at the ADA/USD rate its open lot is valued at', () => {
   let store: Store;
@@ -64,8 +67,18 @@ describe('wallet PnL in USD: a buy is costed at the ADA/USD rate its open lot is
     const doc = await store.collection(WALLET_LOTS).get(maker);
     const lot = doc?.tokens.find((t) => t.unit === TOKEN)?.lots[0];
     assert.ok(lot, 'the buy opened a lot');
-    assert.equal(lot.costLovelace, String(BUY_LOVELACE));
-    assert.ok(lot.costUsd !== null && Math.abs(lot.costUsd - 100 * RATE) < 1e-9, `costUsd ${lot.costUsd}, want 70`);
+    assert.equal(lot.costLovelace, String(COST_LOVELACE));
+    assert.ok(
+      lot.costUsd !== null && Math.abs(lot.costUsd - COST_ADA * RATE) < 1e-9,
+      `costUsd ${lot.costUsd}, want ${COST_ADA * RATE}`,
+    );
+  });
+
+  it('the trade shows the fee the batcher took, exact in lovelace', async () => {
+    const r = await api.get(`/api/v1/wallet/${maker}/trades`);
+    assert.equal(r.status, 200);
+    const [t] = (r.body as Json).items as Json[];
+    assert.deepEqual([t?.status, t?.batcherFee, t?.batcherFeeLovelace], ['complete', 2, String(BATCHER_FEE)]);
   });
 
   it('GET /wallet/{address}/pnl: with ADA/USD unchanged, unrealisedUsd is unrealisedAda × 0.70', async () => {
@@ -73,8 +86,8 @@ describe('wallet PnL in USD: a buy is costed at the ADA/USD rate its open lot is
     assert.equal(r.status, 200);
     const body = r.body as Json;
     assert.equal(body.adaUsd, RATE);
-    assert.equal(body.costBasisAda, 100);
-    assert.ok(Math.abs(body.costBasisUsd - 70) < 1e-9, `costBasisUsd ${body.costBasisUsd}`);
+    assert.equal(body.costBasisAda, COST_ADA);
+    assert.ok(Math.abs(body.costBasisUsd - COST_ADA * RATE) < 1e-9, `costBasisUsd ${body.costBasisUsd}`);
     assert.ok(
       Math.abs(body.unrealisedUsd - body.unrealisedAda * RATE) < 1e-9,
       `unrealisedUsd ${body.unrealisedUsd} vs unrealisedAda ${body.unrealisedAda} × 0.70`,
