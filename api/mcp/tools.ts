@@ -21,7 +21,7 @@ import type { JsonSchema, ObjectSchema } from '../schema.js';
 import { MAX_ADA_SUPPLY } from '../schemas/common.js';
 import { UNIT_PATTERN } from '../schemas/market.js';
 import { loadAssets } from '../present/market.js';
-import { scaleInteger } from '../../cardano/units.js';
+import { lovelaceToAda, scaleBigInt, scaleInteger } from '../../cardano/units.js';
 import { factorSchema, presentSchema, presentValue } from './present.js';
 import { read, routeSpec, type ReadInput } from './reads.js';
 
@@ -360,7 +360,7 @@ interface TxSide {
   address: string | null;
   stakeAddress?: string | null;
   lovelace: string | null;
-  assets: { unit: string; policyId: string; quantity: number; quantityRaw: string }[];
+  assets: { unit: string; policyId: string; quantity: number; quantityRaw: string; decimals: number }[];
 }
 
 /**
@@ -388,7 +388,9 @@ export function netChanges(tx: {
         'no net change per address can be given; its inputs and outputs are listed.',
     };
   const by = new Map<string, { lovelace: bigint; assets: Map<string, bigint> }>();
-  const scale = new Map<string, number>();
+  // The token's decimals, to scale the exact sum as every other amount is scaled (a ratio of two doubles would
+  // print 1319604694 base units at 6 decimals as 1319.6046939999999).
+  const decimals = new Map<string, number>();
   const add = (side: TxSide, sign: 1n | -1n) => {
     if (!side.address) return;
     let e = by.get(side.address);
@@ -396,7 +398,7 @@ export function netChanges(tx: {
     e.lovelace += sign * BigInt(side.lovelace ?? '0');
     for (const a of side.assets) {
       e.assets.set(a.unit, (e.assets.get(a.unit) ?? 0n) + sign * BigInt(a.quantityRaw));
-      if (Number(a.quantityRaw) !== 0) scale.set(a.unit, a.quantity / Number(a.quantityRaw));
+      decimals.set(a.unit, a.decimals);
     }
   };
   for (const i of spent) add(i, -1n);
@@ -404,9 +406,9 @@ export function netChanges(tx: {
   const changes = [...by.entries()].flatMap(([address, e]) => {
     const assets = [...e.assets.entries()]
       .filter(([, q]) => q !== 0n)
-      .map(([unit, q]) => ({ unit, quantity: Number(q) * (scale.get(unit) ?? 1), quantityRaw: q.toString() }));
+      .map(([unit, q]) => ({ unit, quantity: scaleBigInt(q, decimals.get(unit) ?? 0), quantityRaw: q.toString() }));
     if (e.lovelace === 0n && assets.length === 0) return [];
-    return [{ address, ada: Number(e.lovelace) / 1e6, lovelace: e.lovelace.toString(), assets }];
+    return [{ address, ada: lovelaceToAda(e.lovelace), lovelace: e.lovelace.toString(), assets }];
   });
   return { changes, note: null };
 }
