@@ -413,6 +413,12 @@ export function netChanges(tx: {
   return { changes, note: null };
 }
 
+/**
+ * An address argument (addr1…, stake1…, $handle) as pasted, without the spaces or line break around it: no address
+ * or handle holds one, and search and resolve_handle take the same text trimmed.
+ */
+const addressArg = (args: Record<string, unknown>): string => String(args.address).trim();
+
 /** The tools with their implementations, in list order. */
 export const TOOL_SET: readonly Tool[] = [
   {
@@ -629,7 +635,7 @@ export const TOOL_SET: readonly Tool[] = [
       const page = { limit: (args.limit as number | undefined) ?? 20, cursor: args.cursor as string | undefined };
       if (args.unit !== undefined) return get(deps, 'getTokenTrades', { unit: String(args.unit), ...page });
       if (args.poolId !== undefined) return get(deps, 'getPoolTrades', { id: args.poolId as number, ...page });
-      return get(deps, 'getWalletTrades', { address: String(args.address), ...page });
+      return get(deps, 'getWalletTrades', { address: addressArg(args), ...page });
     },
   },
   {
@@ -656,7 +662,7 @@ export const TOOL_SET: readonly Tool[] = [
     ),
     outputSchema: WALLET_OUT,
     async run(deps, args) {
-      const address = String(args.address);
+      const address = addressArg(args);
       const limit = (args.limit as number | undefined) ?? 50;
       const body = await get(deps, 'getWallet', { address });
       const trades = await get(deps, 'getWalletTrades', { address, limit: 200 });
@@ -691,7 +697,7 @@ export const TOOL_SET: readonly Tool[] = [
       },
     }),
     async run(deps, args) {
-      const body = await get(deps, 'getWalletPnl', { address: String(args.address) });
+      const body = await get(deps, 'getWalletPnl', { address: addressArg(args) });
       const tokens = (body.tokens as unknown[] | undefined) ?? [];
       const limit = (args.limit as number | undefined) ?? 10;
       return { ...body, tokens: pageOf(tokens, args.page, limit), tokensTotal: tokens.length };
@@ -985,7 +991,7 @@ export const TOOL_SET: readonly Tool[] = [
       'Payment (addr1…) or stake (stake1…) address, or a $handle: type, script flag, ADA balance, tokens, stake key, delegation, rewards, first and last activity.',
     inputSchema: input({ address: str('addr1…, stake1… or $handle.', { minLength: 2, maxLength: 200 }) }, ['address']),
     outputSchema: restOut('getAddress'),
-    run: (deps, args) => get(deps, 'getAddress', { address: String(args.address) }),
+    run: (deps, args) => get(deps, 'getAddress', { address: addressArg(args) }),
   },
   {
     name: 'resolve_handle',
