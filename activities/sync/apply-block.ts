@@ -109,6 +109,15 @@ function stakeCredAddress(network: Network, cert: Record<string, unknown>): stri
   return rewardAddressOf(`${network}|${cert.from === 'script' ? 's' : 'k'}|${cred}`);
 }
 
+/**
+ * The stake pool that made a block: the hash of the issuer's cold key, from Shelley on. A Byron block's issuer is a
+ * genesis delegate's extended key (64 bytes), no stake pool: hashing it would name a pool that never existed.
+ */
+function poolIssuer(b: Block): string | null {
+  const vkey = b.issuer?.verificationKey;
+  return vkey && b.era !== 'byron' ? poolIdOf(vkey) : null;
+}
+
 /** Every document id a block may read, per collection, so one prefetch per batch serves all reads. */
 export function keysToPrefetch(blocks: readonly Block[], network: Network) {
   const utxos: string[] = [];
@@ -116,7 +125,8 @@ export function keysToPrefetch(blocks: readonly Block[], network: Network) {
   const stake: string[] = [];
   const pools: string[] = [];
   for (const b of blocks) {
-    if (b.issuer?.verificationKey) pools.push(poolIdOf(b.issuer.verificationKey));
+    const issuer = poolIssuer(b);
+    if (issuer) pools.push(issuer);
     for (const tx of b.transactions ?? []) {
       for (const r of tx.inputs) utxos.push(refId(r));
       for (const r of tx.collaterals ?? []) utxos.push(refId(r));
@@ -321,7 +331,7 @@ export function applyBlock(
   applyStakeSummaries(state, txDocs, slot);
 
   const issuerVkey = block.issuer?.verificationKey ?? null;
-  const poolId = issuerVkey ? poolIdOf(issuerVkey) : null;
+  const poolId = poolIssuer(block);
   if (poolId) {
     const prev = state.get(STAKE_POOL_REGS, poolId) ?? newPoolReg(poolId, slot);
     state.put(STAKE_POOL_REGS, { ...prev, blocksMinted: prev.blocksMinted + 1, slot });

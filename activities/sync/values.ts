@@ -162,9 +162,9 @@ export function toPlain(x: unknown): unknown {
     return x <= BigInt(Number.MAX_SAFE_INTEGER) && x >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(x) : String(x);
   if (Array.isArray(x)) return x.map(toPlain);
   if (x !== null && typeof x === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(x)) out[k] = toPlain(v);
-    return out;
+    // Keys are chain data (metadata map keys): fromEntries defines each as an own property, where an assignment
+    // `out['__proto__'] = v` would set the prototype and drop the key.
+    return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, toPlain(v)]));
   }
   return x;
 }

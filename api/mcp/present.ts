@@ -160,13 +160,15 @@ export function presentValue(schema: JsonSchema, value: Json, key = ''): Json {
       schema.additionalProperties && typeof schema.additionalProperties === 'object'
         ? (schema.additionalProperties as JsonSchema)
         : null;
-    const out: Record<string, Json> = {};
-    for (const [k, v] of Object.entries(value as Record<string, Json>)) {
-      const s = props[k] ?? extra;
-      if (!s) out[k] = v;
-      else out[renamed(k, s)] = presentValue(s, v, k);
-    }
-    return out;
+    // Keys may be chain data (metadata map keys such as `__proto__` or `constructor`): a key's schema is the
+    // properties' own entry only, and fromEntries defines every key as an own property (an assignment
+    // `out['__proto__'] = v` would set the prototype and drop the key).
+    return Object.fromEntries(
+      Object.entries(value as Record<string, Json>).map(([k, v]) => {
+        const s = Object.hasOwn(props, k) ? props[k] : extra;
+        return s ? [renamed(k, s), presentValue(s, v, k)] : [k, v];
+      }),
+    );
   }
   return value;
 }

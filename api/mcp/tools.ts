@@ -21,7 +21,7 @@ import type { JsonSchema, ObjectSchema } from '../schema.js';
 import { MAX_ADA_SUPPLY } from '../schemas/common.js';
 import { UNIT_PATTERN } from '../schemas/market.js';
 import { loadAssets } from '../present/market.js';
-import { lovelaceToAda, scaleInteger } from '../../cardano/units.js';
+import { lovelaceToAda, scaleBigInt, scaleInteger } from '../../cardano/units.js';
 import { factorSchema, presentSchema, presentValue } from './present.js';
 import { read, routeSpec, type ReadInput } from './reads.js';
 
@@ -365,7 +365,7 @@ interface TxSide {
   address: string | null;
   stakeAddress?: string | null;
   lovelace: string | null;
-  assets: { unit: string; policyId: string; quantity: number; quantityRaw: string }[];
+  assets: { unit: string; policyId: string; quantity: number; quantityRaw: string; decimals: number }[];
 }
 
 /**
@@ -393,7 +393,9 @@ export function netChanges(tx: {
         'no net change per address can be given; its inputs and outputs are listed.',
     };
   const by = new Map<string, { lovelace: bigint; assets: Map<string, bigint> }>();
-  const scale = new Map<string, number>();
+  // The token's decimals, to scale the exact sum as every other amount is scaled (a ratio of two doubles would
+  // print 1319604694 base units at 6 decimals as 1319.6046939999999).
+  const decimals = new Map<string, number>();
   const add = (side: TxSide, sign: 1n | -1n) => {
     if (!side.address) return;
     let e = by.get(side.address);
@@ -401,7 +403,7 @@ export function netChanges(tx: {
     e.lovelace += sign * BigInt(side.lovelace ?? '0');
     for (const a of side.assets) {
       e.assets.set(a.unit, (e.assets.get(a.unit) ?? 0n) + sign * BigInt(a.quantityRaw));
-      if (Number(a.quantityRaw) !== 0) scale.set(a.unit, a.quantity / Number(a.quantityRaw));
+      decimals.set(a.unit, a.decimals);
     }
   };
   for (const i of spent) add(i, -1n);
@@ -409,12 +411,18 @@ export function netChanges(tx: {
   const changes = [...by.entries()].flatMap(([address, e]) => {
     const assets = [...e.assets.entries()]
       .filter(([, q]) => q !== 0n)
-      .map(([unit, q]) => ({ unit, quantity: Number(q) * (scale.get(unit) ?? 1), quantityRaw: q.toString() }));
+      .map(([unit, q]) => ({ unit, quantity: scaleBigInt(q, decimals.get(unit) ?? 0), quantityRaw: q.toString() }));
     if (e.lovelace === 0n && assets.length === 0) return [];
-    return [{ address, ada: Number(e.lovelace) / 1e6, lovelace: e.lovelace.toString(), assets }];
+    return [{ address, ada: lovelaceToAda(e.lovelace), lovelace: e.lovelace.toString(), assets }];
   });
   return { changes, note: null };
 }
+
+/**
+ * An address argument (addr1…, stake1…, $handle) as pasted, without the spaces or line break around it: no address
+ * or handle holds one, and search and resolve_handle take the same text trimmed.
+ */
+const addressArg = (args: Record<string, unknown>): string => String(args.address).trim();
 
 /** The tools with their implementations, in list order. */
 export const TOOL_SET: readonly Tool[] = [
@@ -632,7 +640,7 @@ export const TOOL_SET: readonly Tool[] = [
       const page = { limit: (args.limit as number | undefined) ?? 20, cursor: args.cursor as string | undefined };
       if (args.unit !== undefined) return get(deps, 'getTokenTrades', { unit: String(args.unit), ...page });
       if (args.poolId !== undefined) return get(deps, 'getPoolTrades', { id: args.poolId as number, ...page });
-      return get(deps, 'getWalletTrades', { address: String(args.address), ...page });
+      return get(deps, 'getWalletTrades', { address: addressArg(args), ...page });
     },
   },
   {
@@ -659,7 +667,7 @@ export const TOOL_SET: readonly Tool[] = [
     ),
     outputSchema: WALLET_OUT,
     async run(deps, args) {
-      const address = String(args.address);
+      const address = addressArg(args);
       const limit = (args.limit as number | undefined) ?? 50;
       const body = await get(deps, 'getWallet', { address });
       const trades = await get(deps, 'getWalletTrades', { address, limit: 200 });
@@ -694,7 +702,7 @@ export const TOOL_SET: readonly Tool[] = [
       },
     }),
     async run(deps, args) {
-      const body = await get(deps, 'getWalletPnl', { address: String(args.address) });
+      const body = await get(deps, 'getWalletPnl', { address: addressArg(args) });
       const tokens = (body.tokens as unknown[] | undefined) ?? [];
       const limit = (args.limit as number | undefined) ?? 10;
       return { ...body, tokens: pageOf(tokens, args.page, limit), tokensTotal: tokens.length };
@@ -989,7 +997,7 @@ export const TOOL_SET: readonly Tool[] = [
       'Payment (addr1…) or stake (stake1…) address, or a $handle: type, script flag, ADA balance, tokens, stake key, delegation, rewards, first and last activity.',
     inputSchema: input({ address: str('addr1…, stake1… or $handle.', { minLength: 2, maxLength: 200 }) }, ['address']),
     outputSchema: restOut('getAddress'),
-    run: (deps, args) => get(deps, 'getAddress', { address: String(args.address) }),
+    run: (deps, args) => get(deps, 'getAddress', { address: addressArg(args) }),
   },
   {
     name: 'resolve_handle',

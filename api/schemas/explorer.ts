@@ -255,7 +255,9 @@ export const TxResponse = component('Transaction', {
       propertyNames: { pattern: '^[0-9]+$' },
       additionalProperties: {
         description:
-          'The metadatum of this label: text, an integer (as a string when beyond 2^53), bytes (hex), a list or a map of metadata.',
+          'The metadatum of this label in the chain source\'s "no schema" JSON: text, an integer (as a string when ' +
+          'beyond 2^53), a list, or a map (integer keys written as text). A metadatum with no such form (one that ' +
+          'holds a byte string, for instance) is `{ "cbor": hex }`: its CBOR.',
       },
       description: 'Transaction metadata by label (a word64 label, decimal) (big integers as strings).',
     },

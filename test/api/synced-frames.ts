@@ -24,6 +24,12 @@ export const mainnetEpoch = (slot: number) => 208 + Math.floor((slot - SHELLEY_S
 const MAINNET_QUERIES = {
   'queryLedgerState/eraSummaries': () => ({
     result: [
+      // Byron: 20 s slots, 21,600 per epoch, epochs 0–207.
+      {
+        start: { time: { seconds: 0 }, slot: 0, epoch: 0 },
+        end: { time: { seconds: 89_856_000 }, slot: SHELLEY_SLOT, epoch: 208 },
+        parameters: { epochLength: 21_600, slotLength: { milliseconds: 20_000 }, safeZone: 4_320 },
+      },
       {
         start: { time: { seconds: 89_856_000 }, slot: SHELLEY_SLOT, epoch: 208 },
         end: null,

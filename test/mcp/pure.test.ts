@@ -14,7 +14,7 @@ import { legacyToolCalls } from '../../api/mcp/body.js';
 import { ReplayCache, replayCall } from '../../api/mcp/replay.js';
 import { singleToolCall } from '../../api/mcp/router.js';
 import { adviceFor } from '../../api/mcp/server.js';
-import { TOOL_DEFINITIONS, TOOL_SET } from '../../api/mcp/tools.js';
+import { netChanges, TOOL_DEFINITIONS, TOOL_SET } from '../../api/mcp/tools.js';
 import { BadRequestError } from '../../api/errors.js';
 import { routeSpec } from '../../api/mcp/reads.js';
 import { restRoutes } from '../../api/routes/index.js';
@@ -364,5 +364,78 @@ describe('MCP pure pieces', () => {
     assert.equal(singleToolCall([{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_pool' } }]), null);
     assert.equal(singleToolCall({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), null);
     assert.equal(singleToolCall(null), null);
+  });
+
+  describe('netChanges: the token change per address is the exact sum scaled by the token decimals', () => {
+    // A devnet transaction's change came out as -457626.01474799996 for -457626014748 base units at 6 decimals: the
+    // sum was scaled by a ratio of two doubles. Expected values are the base units with the
+    // decimal point moved by hand.
+    const INDY = `${'53'.repeat(28)}494e4459`;
+    const IAG = `${'5d'.repeat(28)}494147`;
+    const SHARES = `${'f5'.repeat(28)}4c50`;
+    const asset = (unit: string, raw: string, decimals: number, quantity: number) => ({
+      unit,
+      policyId: unit.slice(0, 56),
+      quantity,
+      quantityRaw: raw,
+      decimals,
+    });
+    const payer = 'addr1payer';
+    const pool = 'addr1pool';
+    const tx = {
+      valid: true,
+      inputs: [
+        {
+          address: payer,
+          lovelace: '5000000',
+          assets: [
+            asset(INDY, '457626014748', 6, 457626.014748),
+            asset(IAG, '1319604694', 6, 1319.604694),
+            asset(SHARES, '9223372036166189232', 0, Number(9223372036166189232n)),
+          ],
+        },
+      ],
+      outputs: [
+        { address: payer, lovelace: '1317339', assets: [] },
+        {
+          address: pool,
+          lovelace: '3500000',
+          assets: [
+            asset(INDY, '457626014748', 6, 457626.014748),
+            asset(IAG, '1319604694', 6, 1319.604694),
+            asset(SHARES, '9223372036166189232', 0, Number(9223372036166189232n)),
+          ],
+        },
+      ],
+      collaterals: [],
+      collateralReturn: null,
+    };
+
+    it('prints each change as its base units over 10^decimals, also past 2^53 base units', () => {
+      const { changes, note } = netChanges(tx);
+      assert.equal(note, null);
+      assert.deepEqual(changes, [
+        {
+          address: payer,
+          ada: -3.682661,
+          lovelace: '-3682661',
+          assets: [
+            { unit: INDY, quantity: -457626.014748, quantityRaw: '-457626014748' },
+            { unit: IAG, quantity: -1319.604694, quantityRaw: '-1319604694' },
+            { unit: SHARES, quantity: -Number(9223372036166189232n), quantityRaw: '-9223372036166189232' },
+          ],
+        },
+        {
+          address: pool,
+          ada: 3.5,
+          lovelace: '3500000',
+          assets: [
+            { unit: INDY, quantity: 457626.014748, quantityRaw: '457626014748' },
+            { unit: IAG, quantity: 1319.604694, quantityRaw: '1319604694' },
+            { unit: SHARES, quantity: Number(9223372036166189232n), quantityRaw: '9223372036166189232' },
+          ],
+        },
+      ]);
+    });
   });
 });

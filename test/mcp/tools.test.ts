@@ -617,6 +617,20 @@ describe('MCP tools through the official client on the devnet', function () {
       );
     });
 
+    it('an address pasted with spaces or a line break around it answers as written without them', async () => {
+      for (const address of [s.address, s.stake]) {
+        const padded = ` ${address}\n`;
+        const { asOf: _a, lagSeconds: _l, ...plain } = await call('get_address', { address });
+        const { asOf: _b, lagSeconds: _m, ...trimmed } = await call('get_address', { address: padded });
+        assert.equal(plain.address, address);
+        assert.deepEqual(trimmed, plain, `get_address ${JSON.stringify(padded)}`);
+        // `call` fails on an isError result: the wallet tools take it too.
+        const wallet = await call('get_wallet', { address: padded });
+        assert.equal(wallet.positionsTotal, (await call('get_wallet', { address })).positionsTotal);
+        await call('get_recent_trades', { address: padded });
+      }
+    });
+
     it('get_transaction: net changes balance to minus the fee, carries its swap and its NFT sale', async () => {
       const tx = await call('get_transaction', { hash: s.txHash });
       const trades = await rest(`/tokens/${s.unit}/trades?limit=20`);
