@@ -63,9 +63,11 @@ export function negotiateMarkdown(md: MdResponder): Koa.Middleware {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     ctx.vary('Accept');
     if (ctx.accepts('application/json', 'text/markdown') !== 'text/markdown') return next();
-    // A parameter given twice is the REST route's 400 to answer.
+    // A parameter given twice is the REST route's 400 to answer; so is a bad `logos` (every REST route takes it, its
+    // one value is `url`, api/route.ts LOGOS_PARAM; no view reads it): `?logos=bogus` is a 400 whatever the Accept.
     if (Object.values(ctx.query).some(Array.isArray)) return next();
     const query = ctx.query as Record<string, string | undefined>;
+    if (query.logos !== undefined && query.logos !== 'url') return next();
     const r = viewForRestPath(ctx.path.slice(API_PREFIX.length).replace(/\/+$/, '') || '/', query);
     if (!r) return next();
     await md.respond(ctx, r);

@@ -623,6 +623,22 @@ describe('Markdown views on a devnet-synced store', function () {
     const bad = await get('/api/v1/tokens/zz', { accept: 'text/markdown' });
     assert.equal(bad.status, 400);
     assert.equal(bad.type, 'text/markdown; charset=utf-8');
+    // `logos` is the one parameter every REST route takes (spec, REST conventions), its one value `url`: a bad
+    // value is a 400 under either Accept, not a view that ignored it; `logos=url` keeps the view.
+    for (const [restPath] of [...pairs, [`/api/v1/pools/${poolId}/trades`], ['/api/v1/tokens']]) {
+      for (const logos of ['bogus', 'URL', '']) {
+        const path = `${restPath}?logos=${logos}`;
+        const json = await get(path);
+        assert.equal(json.status, 400, path);
+        const md = await get(path, { accept: 'text/markdown' });
+        assert.equal(md.status, 400, `${path} as Markdown`);
+        assert.equal(JSON.parse(md.text).error, JSON.parse(json.text).error, path);
+      }
+      assert.equal(
+        (await get(`${restPath}?logos=url`, { accept: 'text/markdown' })).type,
+        'text/markdown; charset=utf-8',
+      );
+    }
   });
 
   it('REST /tokens in Markdown lists the tokens its JSON lists; a list or page the table cannot show stays JSON', async () => {
