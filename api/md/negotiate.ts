@@ -44,17 +44,20 @@ function tokensView(query: Record<string, string | undefined>): MdRequest | null
  * (a limit or a cursor) have none: the pool and wallet views show their 20 latest trades.
  */
 export function viewForRestPath(path: string, query: Record<string, string | undefined>): MdRequest | null {
+  // The route's own words in any case, as the routers match them (/Market/overview is the market overview); an id
+  // as written (its route validates it).
   const m = (re: RegExp) => re.exec(path)?.[1];
-  if (path === '/market/overview') return { view: 'market' };
-  if (path === '/tokens') return tokensView(query);
+  const lower = path.toLowerCase();
+  if (lower === '/market/overview') return { view: 'market' };
+  if (lower === '/tokens') return tokensView(query);
   let id: string | undefined;
-  if ((id = m(/^\/tokens\/([^/]+)$/))) return { view: 'token', id: dec(id) };
-  if (/\/trades$/.test(path) && (query.cursor !== undefined || query.limit !== undefined)) return null;
-  if ((id = m(/^\/pools\/([^/]+)(?:\/trades)?$/))) return { view: 'pool', id: dec(id) };
-  if ((id = m(/^\/wallet\/([^/]+)(?:\/trades)?$/))) return { view: 'wallet', id: dec(id) };
-  if ((id = m(/^\/explorer\/address\/([^/]+)$/))) return { view: 'wallet', id: dec(id) };
-  if ((id = m(/^\/nft\/collections\/([^/]+)$/))) return { view: 'nft', id: dec(id) };
-  if ((id = m(/^\/staking\/pools\/([^/]+)$/))) return { view: 'stake-pool', id: dec(id) };
+  if ((id = m(/^\/tokens\/([^/]+)$/i))) return { view: 'token', id: dec(id) };
+  if (/\/trades$/i.test(path) && (query.cursor !== undefined || query.limit !== undefined)) return null;
+  if ((id = m(/^\/pools\/([^/]+)(?:\/trades)?$/i))) return { view: 'pool', id: dec(id) };
+  if ((id = m(/^\/wallet\/([^/]+)(?:\/trades)?$/i))) return { view: 'wallet', id: dec(id) };
+  if ((id = m(/^\/explorer\/address\/([^/]+)$/i))) return { view: 'wallet', id: dec(id) };
+  if ((id = m(/^\/nft\/collections\/([^/]+)$/i))) return { view: 'nft', id: dec(id) };
+  if ((id = m(/^\/staking\/pools\/([^/]+)$/i))) return { view: 'stake-pool', id: dec(id) };
   return null;
 }
 

@@ -618,6 +618,18 @@ describe('Markdown views on a devnet-synced store', function () {
       assert.match(json.type, /^application\/json/);
       assert.match(json.headers.get('vary') ?? '', /Accept/i);
     }
+    // The routers match a path in any case: so does the negotiation (the id as written).
+    for (const [restPath, mdPath] of [
+      ['/api/v1/Market/Overview', '/api/md/market'],
+      [`/api/v1/POOLS/${poolId}/Trades`, `/api/md/pool/${poolId}`],
+      [`/api/v1/Tokens/${unit}`, `/api/md/token/${unit}`],
+      ['/api/v1/TOKENS?pageSize=5', '/api/md/tokens?sort=volume24h&limit=5'],
+    ]) {
+      const a = await get(restPath!, { accept: 'text/markdown' });
+      assert.equal(a.type, 'text/markdown; charset=utf-8', restPath);
+      const sameMoment = (t: string) => t.replace(/sync lag \d+ s/g, 'sync lag N s');
+      assert.equal(sameMoment(a.text), sameMoment((await get(mdPath!)).text), restPath);
+    }
     const none = await get('/api/v1/news', { accept: 'text/markdown, application/json;q=0.5' });
     assert.match(none.type, /^application\/json/, 'no view for /news: JSON');
     const bad = await get('/api/v1/tokens/zz', { accept: 'text/markdown' });
