@@ -5,6 +5,7 @@
  */
 import type Koa from 'koa';
 import { API_PREFIX } from '../routes/index.js';
+import { isLogoPath } from '../logo-path.js';
 import type { MdRequest } from './render.js';
 import { TOKENS_MAX_LIMIT } from './render.js';
 import { TOKEN_SORTS, type TokenSort } from '../../views/md/tokens.js';
@@ -63,7 +64,9 @@ export function viewForRestPath(path: string, query: Record<string, string | und
 
 export function negotiateMarkdown(md: MdResponder): Koa.Middleware {
   return async (ctx, next) => {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    // The logo is an image whatever the Accept: no `Vary: Accept`, which would have a shared cache keep one copy of
+    // a week-long logo per browser's <img> Accept header.
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || isLogoPath(ctx.path)) return next();
     ctx.vary('Accept');
     if (ctx.accepts('application/json', 'text/markdown') !== 'text/markdown') return next();
     // A parameter given twice is the REST route's 400 to answer; so is a bad `logos` (every REST route takes it, its
