@@ -177,7 +177,7 @@ export function buildOpenApi(routes: readonly AnyRouteSpec[], siteUrl: string): 
       title: 'Cardano data service',
       version: OPENAPI_VERSION,
       description:
-        'Read-only Cardano data: explorer, tokens, pools, wallets, NFTs, staking, market. ADA amounts are whole ADA; token amounts are decimal-adjusted. Anonymous access works; an API key (x-api-key header or Authorization: Bearer) raises the limits.',
+        'Read-only Cardano data: explorer, tokens, pools, wallets, NFTs, staking, governance, handles, the Iagon storage network, market, swap quotes, news. ADA amounts are whole ADA; token amounts are decimal-adjusted. Anonymous access works; an API key (x-api-key header or Authorization: Bearer) raises the limits.',
     },
     servers: [{ url: `${siteUrl.replace(/\/+$/, '')}/api/v1` }],
     // `{}` = anonymous access is allowed.

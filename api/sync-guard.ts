@@ -78,7 +78,7 @@ export interface SyncGate {
    * The MCP tools call it with the REST path of the data they read.
    */
   withheld(path: string): Promise<Withheld | null>;
-  /** The same for a whole request path (`/api/v1/…` or `/api/md/…`; a view by the REST answers it shows). */
+  /** The same for a whole request path (`/api/v1/…` or `/api/md/…`, any case; a view by the REST answers it shows). */
   withheldAt(requestPath: string): Promise<Withheld | null>;
   /** REST and Markdown: 503 `{ error }` with Retry-After while withheld. */
   middleware: Koa.Middleware;
@@ -151,9 +151,11 @@ export function syncGate(deps: { store: Store; ttlMs?: number; siteUrl?: string 
 
   async function withheldAt(requestPath: string): Promise<Withheld | null> {
     if (calmSince !== null && now() - calmSince < ttl) return null;
-    const prefix = PREFIX.exec(requestPath);
+    // In any case, as the routers match paths: the replay fast path passes the URL as the client wrote it.
+    const lower = requestPath.toLowerCase();
+    const prefix = PREFIX.exec(lower);
     if (!prefix) return null;
-    for (const path of restPathsOf(prefix[1] as string, requestPath.slice(prefix[0].length) || '/')) {
+    for (const path of restPathsOf(prefix[1] as string, lower.slice(prefix[0].length) || '/')) {
       const w = await withheld(path);
       if (w) return w;
     }

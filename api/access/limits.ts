@@ -411,6 +411,22 @@ export function createSurfaceLimits(deps: LimitDeps) {
     if (ctx.status === 429 && left === 0) dailyTooMany(quota.secondsToReset());
   };
 
+  /**
+   * An answer to a keyed request carries that key's limit and quota headers (spec Limits 4). A shared cache (a CDN)
+   * keeps a `public` answer — openapi.json and the indexes for 5 minutes, a logo for a week — with its headers and
+   * serves it to every caller, who would then read this key's remaining minute and day as their own: to a keyed
+   * caller such an answer is `private` (kept by its own client only). Data answers (`no-cache`) are revalidated
+   * before each use, and the 304 carries the headers of the caller it answers.
+   */
+  const privateToKey = async (ctx: Context, run: () => Promise<unknown>) => {
+    try {
+      await run();
+    } finally {
+      const cc = ctx.response.get('Cache-Control');
+      if (/\bpublic\b/i.test(cc)) ctx.set('Cache-Control', cc.replace(/\bpublic\b/gi, 'private'));
+    }
+  };
+
   const surfaceMiddleware =
     (surface: Surface): Middleware =>
     async (ctx, next) => {
@@ -427,9 +443,10 @@ export function createSurfaceLimits(deps: LimitDeps) {
         keyId: principal?.keyId ?? null,
         accountId: principal?.accountId ?? null,
       } satisfies AccessState;
-      if (surface === 'rest' && isLogoPath(ctx.path)) return logo(ctx, next, principal);
+      if (surface === 'rest' && isLogoPath(ctx.path))
+        return principal ? privateToKey(ctx, () => logo(ctx, next, principal)) : logo(ctx, next, principal);
       if (!limitsOn) return afterBody(ctx, surface, next);
-      if (principal) return keyed(ctx, next, principal, surface);
+      if (principal) return privateToKey(ctx, () => keyed(ctx, next, principal, surface));
       return anon[surface](ctx, () =>
         afterBody(ctx, surface, async () => {
           if (!(await spendMore(anon[surface], ctx, messagesOf(ctx, surface) - 1))) return;

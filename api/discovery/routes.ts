@@ -27,7 +27,7 @@ const DOCS_CSP =
 
 export const SITE_TITLE = 'Cardano data service';
 export const SITE_SUMMARY =
-  'Read-only Cardano data: token prices, liquidity and volume from on-chain DEX pools, candles, trades, holders, DEX pools, wallets and trading PnL, NFT collections, blocks, transactions and addresses, stake pools, governance, a market overview and swap quotes — as REST (JSON), Markdown views and an MCP tool server.';
+  'Read-only Cardano data: token prices, liquidity and volume from on-chain DEX pools, candles, trades, holders, DEX pools, wallets and trading PnL, NFT collections, blocks, transactions and addresses, stake pools, governance, ADA Handles, the Iagon storage-network overview, a market overview, news and swap quotes — as REST (JSON), Markdown views and an MCP tool server.';
 
 /** The MCP tool list, when the tool server's module is present (it exports `TOOLS`). */
 export async function loadTools(): Promise<ToolDef[] | null> {

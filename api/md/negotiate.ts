@@ -5,6 +5,7 @@
  */
 import type Koa from 'koa';
 import { API_PREFIX } from '../routes/index.js';
+import { isLogoPath } from '../logo-path.js';
 import type { MdRequest } from './render.js';
 import { TOKENS_MAX_LIMIT } from './render.js';
 import { TOKEN_SORTS, type TokenSort } from '../../views/md/tokens.js';
@@ -44,28 +45,35 @@ function tokensView(query: Record<string, string | undefined>): MdRequest | null
  * (a limit or a cursor) have none: the pool and wallet views show their 20 latest trades.
  */
 export function viewForRestPath(path: string, query: Record<string, string | undefined>): MdRequest | null {
+  // The route's own words in any case, as the routers match them (/Market/overview is the market overview); an id
+  // as written (its route validates it).
   const m = (re: RegExp) => re.exec(path)?.[1];
-  if (path === '/market/overview') return { view: 'market' };
-  if (path === '/tokens') return tokensView(query);
+  const lower = path.toLowerCase();
+  if (lower === '/market/overview') return { view: 'market' };
+  if (lower === '/tokens') return tokensView(query);
   let id: string | undefined;
-  if ((id = m(/^\/tokens\/([^/]+)$/))) return { view: 'token', id: dec(id) };
-  if (/\/trades$/.test(path) && (query.cursor !== undefined || query.limit !== undefined)) return null;
-  if ((id = m(/^\/pools\/([^/]+)(?:\/trades)?$/))) return { view: 'pool', id: dec(id) };
-  if ((id = m(/^\/wallet\/([^/]+)(?:\/trades)?$/))) return { view: 'wallet', id: dec(id) };
-  if ((id = m(/^\/explorer\/address\/([^/]+)$/))) return { view: 'wallet', id: dec(id) };
-  if ((id = m(/^\/nft\/collections\/([^/]+)$/))) return { view: 'nft', id: dec(id) };
-  if ((id = m(/^\/staking\/pools\/([^/]+)$/))) return { view: 'stake-pool', id: dec(id) };
+  if ((id = m(/^\/tokens\/([^/]+)$/i))) return { view: 'token', id: dec(id) };
+  if (/\/trades$/i.test(path) && (query.cursor !== undefined || query.limit !== undefined)) return null;
+  if ((id = m(/^\/pools\/([^/]+)(?:\/trades)?$/i))) return { view: 'pool', id: dec(id) };
+  if ((id = m(/^\/wallet\/([^/]+)(?:\/trades)?$/i))) return { view: 'wallet', id: dec(id) };
+  if ((id = m(/^\/explorer\/address\/([^/]+)$/i))) return { view: 'wallet', id: dec(id) };
+  if ((id = m(/^\/nft\/collections\/([^/]+)$/i))) return { view: 'nft', id: dec(id) };
+  if ((id = m(/^\/staking\/pools\/([^/]+)$/i))) return { view: 'stake-pool', id: dec(id) };
   return null;
 }
 
 export function negotiateMarkdown(md: MdResponder): Koa.Middleware {
   return async (ctx, next) => {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    // The logo is an image whatever the Accept: no `Vary: Accept`, which would have a shared cache keep one copy of
+    // a week-long logo per browser's <img> Accept header.
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || isLogoPath(ctx.path)) return next();
     ctx.vary('Accept');
     if (ctx.accepts('application/json', 'text/markdown') !== 'text/markdown') return next();
-    // A parameter given twice is the REST route's 400 to answer.
+    // A parameter given twice is the REST route's 400 to answer; so is a bad `logos` (every REST route takes it, its
+    // one value is `url`, api/route.ts LOGOS_PARAM; no view reads it): `?logos=bogus` is a 400 whatever the Accept.
     if (Object.values(ctx.query).some(Array.isArray)) return next();
     const query = ctx.query as Record<string, string | undefined>;
+    if (query.logos !== undefined && query.logos !== 'url') return next();
     const r = viewForRestPath(ctx.path.slice(API_PREFIX.length).replace(/\/+$/, '') || '/', query);
     if (!r) return next();
     await md.respond(ctx, r);

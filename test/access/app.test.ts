@@ -113,6 +113,20 @@ describe('access: mounted by createApp', function () {
     assert.equal(second.headers.get('x-daily-remaining'), '9998');
   });
 
+  it("never lets a shared cache keep a key's limit headers: a public answer is private to a keyed caller", async () => {
+    // openapi.json and the indexes are kept by shared caches for 5 minutes, headers and all (RFC 9111 3.5 stores even
+    // an Authorization request's answer when it says public): answered to a key, they carry its minute and day.
+    const { key } = await access.registry.create('stake1uxcache', 'cache');
+    for (const path of ['/api/v1/openapi.json', '/api/v1', '/api/md']) {
+      for (const headers of <Record<string, string>[]>[{ 'x-api-key': key }, { authorization: `Bearer ${key}` }]) {
+        const keyed = await request(`${url}${path}`, { headers });
+        assert.equal(keyed.status, 200, path);
+        assert.ok(keyed.headers.get('x-daily-remaining'), path);
+        assert.equal(keyed.headers.get('cache-control'), 'private, max-age=300', path);
+      }
+    }
+  });
+
   it('limits failed keys per IP on their own budget: 401 until it is spent, then 429', async () => {
     const answers: number[] = [];
     for (let i = 0; i < 6; i++)

@@ -62,6 +62,40 @@ describe('replay fast path: cached answers replayed before the middleware chain'
     );
   };
 
+  it('stops at the sync gate for a path in any case, as the routers match it and the full chain gates it', async () => {
+    // The routers match /api/v1/Tokens/… as /api/v1/tokens/…; the replay must gate it as the same answer. First in
+    // this file: no block is added before it, so the checkpoint stays the one the answer was kept at.
+    const path = `/api/v1/Tokens/${unit}?logos=url`;
+    const headers = { 'x-forwarded-for': '10.3.3.3' };
+    assert.deepEqual(
+      (await burst(path, 2, headers)).map((a) => a.status),
+      [200, 200],
+    );
+    const health = await stack.store.collection(SYNC_HEALTH).get(SYNC_HEALTH_ID);
+    assert.ok(health, 'the synced stack has a sync health document');
+    const at = new Date().toISOString();
+    // A deep rollback recorded as a new generation before any block is undone: the checkpoint (and so the kept
+    // answer's key) is still the one it was read at, and no recompute has run on the new chain yet.
+    await stack.store.write([
+      put(SYNC_HEALTH, {
+        ...health,
+        generation: health.generation + 1,
+        lastDeepRollback: { depth: 12, toHeight: 1, at },
+        updatedAt: at,
+      }),
+    ]);
+    // The gate reads the sync state at most every 250 ms.
+    await new Promise((r) => setTimeout(r, 300));
+    try {
+      const [withheld] = await burst(path, 1, headers);
+      assert.equal(withheld!.status, 503);
+      assert.match(JSON.parse(withheld!.body.toString()).error as string, /recomputing after a rollback of 12 blocks/);
+    } finally {
+      await stack.store.write([put(SYNC_HEALTH, health)]);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  });
+
   it('replays the same bytes with a request id each, counting every request in the anonymous window', async () => {
     const answers = await burst(`/api/md/token/${unit}`, LIMIT + 2);
     assertOneWindow(answers);

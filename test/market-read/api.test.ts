@@ -315,6 +315,9 @@ describe('market REST: units, candles, trades, pools, overview, logos, errors', 
     assert.equal(r.status, 200);
     assert.equal(r.headers['content-type'], 'image/png');
     assert.equal(r.headers['cache-control'], 'public, max-age=604800');
+    // The image is the same whatever the Accept (no Markdown form): a shared cache keeps one copy for every
+    // browser's <img> Accept, not one per Accept header (Vary).
+    assert.doesNotMatch(String(r.headers.vary ?? ''), /\baccept\b/i);
     assert.equal(r.body.subarray(1, 4).toString('latin1'), 'PNG');
     const sha = createHash('sha256').update(r.body).digest('hex');
     assert.equal(r.headers.etag, `"${sha}"`);

@@ -40,6 +40,27 @@ describe('discovery files', function () {
     const lines = a.text.split('\n');
     assert.match(lines[0]!, /^# \S/);
     assert.match(lines[2]!, /^> \S/);
+    // The summary names everything the spec's "What the service does" lists the service as publishing.
+    for (const what of [
+      'token prices',
+      'liquidity',
+      'volume',
+      'candles',
+      'trades',
+      'holders',
+      'DEX pools',
+      'wallets',
+      'PnL',
+      'NFT collections',
+      'blocks',
+      'transactions',
+      'addresses',
+      'stake pools',
+      'storage-network overview',
+      'market overview',
+      'swap quotes',
+    ])
+      assert.ok(lines[2]!.includes(what), what);
     assert.ok(lines.filter((l) => l.startsWith('## ')).length >= 3);
     for (const v of MD_VIEWS) assert.ok(a.text.includes(`(${s.url}/api/md${v.path})`), v.path);
     for (const u of ['/api/v1/openapi.json', '/api/mcp)', '/api/mcp/server-card', '/llms-full.txt', '/docs'])

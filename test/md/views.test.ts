@@ -618,11 +618,39 @@ describe('Markdown views on a devnet-synced store', function () {
       assert.match(json.type, /^application\/json/);
       assert.match(json.headers.get('vary') ?? '', /Accept/i);
     }
+    // The routers match a path in any case: so does the negotiation (the id as written).
+    for (const [restPath, mdPath] of [
+      ['/api/v1/Market/Overview', '/api/md/market'],
+      [`/api/v1/POOLS/${poolId}/Trades`, `/api/md/pool/${poolId}`],
+      [`/api/v1/Tokens/${unit}`, `/api/md/token/${unit}`],
+      ['/api/v1/TOKENS?pageSize=5', '/api/md/tokens?sort=volume24h&limit=5'],
+    ]) {
+      const a = await get(restPath!, { accept: 'text/markdown' });
+      assert.equal(a.type, 'text/markdown; charset=utf-8', restPath);
+      const sameMoment = (t: string) => t.replace(/sync lag \d+ s/g, 'sync lag N s');
+      assert.equal(sameMoment(a.text), sameMoment((await get(mdPath!)).text), restPath);
+    }
     const none = await get('/api/v1/news', { accept: 'text/markdown, application/json;q=0.5' });
     assert.match(none.type, /^application\/json/, 'no view for /news: JSON');
     const bad = await get('/api/v1/tokens/zz', { accept: 'text/markdown' });
     assert.equal(bad.status, 400);
     assert.equal(bad.type, 'text/markdown; charset=utf-8');
+    // `logos` is the one parameter every REST route takes (spec, REST conventions), its one value `url`: a bad
+    // value is a 400 under either Accept, not a view that ignored it; `logos=url` keeps the view.
+    for (const [restPath] of [...pairs, [`/api/v1/pools/${poolId}/trades`], ['/api/v1/tokens']]) {
+      for (const logos of ['bogus', 'URL', '']) {
+        const path = `${restPath}?logos=${logos}`;
+        const json = await get(path);
+        assert.equal(json.status, 400, path);
+        const md = await get(path, { accept: 'text/markdown' });
+        assert.equal(md.status, 400, `${path} as Markdown`);
+        assert.equal(JSON.parse(md.text).error, JSON.parse(json.text).error, path);
+      }
+      assert.equal(
+        (await get(`${restPath}?logos=url`, { accept: 'text/markdown' })).type,
+        'text/markdown; charset=utf-8',
+      );
+    }
   });
 
   it('REST /tokens in Markdown lists the tokens its JSON lists; a list or page the table cannot show stays JSON', async () => {

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { DERIVED_RUNS, SYNC_HEALTH, SYNC_HEALTH_ID } from '../../mongo/collections/sync-state.js';
 import { put } from '../../mongo/store.js';
+import { syncGate } from '../../api/sync-guard.js';
 import { startTestApi, type TestApi } from '../api/seed.js';
 
 const UNIT = `${'ab'.repeat(28)}534e454b`;
@@ -72,6 +73,20 @@ describe('Markdown views withheld after a deep rollback', () => {
       const text = typeof r.body === 'string' ? r.body : (r.body as { error: string }).error;
       assert.match(text, /recomputing after a rollback of 12 blocks/, path);
     }
+  });
+
+  it('the gate the replay fast path asks withholds a path in any case too, as the middleware does', async () => {
+    const gate = syncGate({ store: api.store });
+    for (const path of [
+      '/api/v1/market/overview',
+      '/api/v1/Market/overview',
+      '/api/v1/TOKENS/' + UNIT,
+      '/api/MD/market',
+    ]) {
+      const w = await gate.withheldAt(path);
+      assert.match(w?.reason ?? 'served', /recomputing after a rollback of 12 blocks/, path);
+    }
+    assert.equal(await gate.withheldAt(`/api/v1/NFT/collections/${POLICY}`), null);
   });
 
   it('a view whose recompute already ran on the new chain is not withheld', async () => {
