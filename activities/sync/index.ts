@@ -21,6 +21,7 @@ import { recordContact, recordFailure, refusingStore, rollbackRecorded } from '.
 import { nextCheckpoint, pruneOps, readCheckpoint, recoverIncomplete, type StoredPoint } from './journal.js';
 import type { SyncExtension } from './extension.js';
 import { SliceState, undoPriors, type BlockChanges } from './slice-state.js';
+import { withEbbSlot } from '../../cardano/chain/ebb.js';
 
 export interface SliceInput {
   maxBlocks: number;
@@ -322,7 +323,13 @@ export function createSyncActivities(deps: SyncDeps) {
       return n;
     };
 
-    const applyForward = async (blocks: Block[]) => {
+    const applyForward = async (given: Block[]) => {
+      let prevSlot = last === 'origin' ? null : last.slot;
+      const blocks = given.map((b) => {
+        const block = withEbbSlot(b, prevSlot, deps.k);
+        prevSlot = block.slot ?? prevSlot;
+        return block;
+      });
       await prefetchBlocks(state, blocks, deps.network);
       for (const block of blocks) {
         if (last !== 'origin' && block.ancestor !== last.id)

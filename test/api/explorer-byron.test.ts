@@ -71,3 +71,42 @@ describe('explorer: a Byron block (real mainnet, slot 4,471,207)', function () {
     assert.deepEqual(await api.store.collection(STAKE_POOL_REGS).find('_id', { limit: 5 }), []);
   });
 });
+
+/**
+ * An epoch boundary block after it, as Ogmios v6 sends one: `type: "ebb"`, no slot (and no issuer or transactions).
+ * Its id is made up here (the fixtures hold no EBB); the oracle is the Byron rule that an EBB opens its epoch at the
+ * epoch's first slot, 208 × 21,600 = 4,492,800, the slot a chain point naming it carries.
+ */
+describe('explorer: a Byron epoch boundary block', function () {
+  this.timeout(120_000);
+  const EBB = 'eb'.repeat(32);
+  const FIRST = 4_492_800;
+  let api: TestApi;
+
+  before(async () => {
+    const bytes = Buffer.from(readFileSync(FILE, 'utf8').trim(), 'hex');
+    const [header] = new Decoder({ mapsAsObjects: false, useRecords: false }).decode(bytes) as unknown[][];
+    const prev = Buffer.from((header as [number, Uint8Array])[1]).toString('hex');
+    const bft = (id: string, ancestor: string, height: number, slot: number) =>
+      ({ type: 'bft', era: 'byron', id, ancestor, height, slot, transactions: [] }) as unknown as Block;
+    const before = bft(HASH, prev, 4_468_973, 4_471_207);
+    const ebb = { type: 'ebb', era: 'byron', id: EBB, ancestor: HASH, height: 4_468_974 } as unknown as Block;
+    // The epoch's first main block takes the same slot as its EBB.
+    const after = bft('af'.repeat(32), EBB, 4_468_975, FIRST);
+    api = await apiOverSyncedFrames([before, ebb, after].map((b) => forwardFrame(b, after)));
+  });
+  after(() => api?.close());
+
+  it('is stored at its epoch’s first slot: time, epoch and the links around it', async () => {
+    const r = await api.get(`/api/v1/explorer/blocks/${EBB}`);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const b = r.body as Json;
+    assert.equal(b.slot, FIRST);
+    assert.equal(b.epoch, 208);
+    assert.equal(b.time, new Date(Date.UTC(2017, 8, 23, 21, 44, 51) + FIRST * 20_000).toISOString());
+    assert.equal(b.previousBlock, HASH);
+    assert.equal(b.nextBlock, 'af'.repeat(32));
+    const prev = (await api.get(`/api/v1/explorer/blocks/4468973`)).body as Json;
+    assert.equal(prev.nextBlock, EBB);
+  });
+});
