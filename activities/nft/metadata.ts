@@ -69,15 +69,19 @@ function joined(v: PlainValue | undefined): string | null {
 }
 
 function addAttribute(out: Record<string, string | number>, key: string, v: PlainValue): void {
-  if (typeof v === 'string' || typeof v === 'number') out[key] = v;
+  // A trait name is whatever the minter wrote: defined as an own field, so `__proto__` is a trait like any other
+  // (assignment would set the object's prototype instead and drop it).
+  const set = (value: string | number) =>
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  if (typeof v === 'string' || typeof v === 'number') set(v);
   else if (Array.isArray(v)) {
     // OpenSea style: [{trait_type, value}]
     if (v.every((x) => typeof x === 'object' && x !== null && !Array.isArray(x) && 'trait_type' in x)) {
       for (const x of v as Array<Record<string, PlainValue>>) addAttribute(out, String(x.trait_type), x.value ?? '');
       return;
     }
-    if (v.every((x) => typeof x === 'string' || typeof x === 'number')) out[key] = v.join(', ');
-    else out[key] = JSON.stringify(v);
+    if (v.every((x) => typeof x === 'string' || typeof x === 'number')) set(v.join(', '));
+    else set(JSON.stringify(v));
   } else {
     for (const [k, x] of Object.entries(v)) addAttribute(out, NESTED_TRAITS.has(key) ? k : `${key}.${k}`, x);
   }

@@ -219,6 +219,43 @@ describe('CIP-25 metadata variants', () => {
     assert.deepEqual(m?.attributes, { Eyes: 'Green' });
   });
 
+  it('a trait named __proto__ (anyone may write it) is kept as a trait, at the top level and in a list', () => {
+    const s = (x: string) => ({ string: x });
+    const trait = (type: string, value: string) => ({
+      map: [
+        { k: s('trait_type'), v: s(type) },
+        { k: s('value'), v: s(value) },
+      ],
+    });
+    const json = {
+      map: [
+        {
+          k: s(policy),
+          v: {
+            map: [
+              {
+                k: s('Cat2'),
+                v: {
+                  map: [
+                    { k: s('name'), v: s('Cat 2') },
+                    { k: s('__proto__'), v: s('Top') },
+                    { k: s('attributes'), v: { list: [trait('__proto__', 'Listed'), trait('Eyes', 'Blue')] } },
+                  ],
+                },
+              },
+            ],
+          },
+        },
+      ],
+    };
+    const [m] = cip25Entries(metadatumFromJson(json));
+    assert.deepEqual(Object.entries(m?.attributes ?? {}), [
+      ['__proto__', 'Listed'],
+      ['Eyes', 'Blue'],
+    ]);
+    assert.equal(Object.getPrototypeOf(m?.attributes), Object.prototype);
+  });
+
   it('mint and burn extraction: 721-described quantity-1 mints; burns only of known NFTs', () => {
     const name = hex('Cat1');
     const tx: Transaction = {
