@@ -16,8 +16,10 @@ import { openStore } from '../mongo/open.js';
 import { buildActivities } from './activities.js';
 import { bundleWorkflows } from './bundle.js';
 import { connectTemporal } from './client.js';
+import { withHeartbeat } from './heartbeat.js';
 import { progressPrinter } from './embedded.js';
 import { taskQueue } from './constants.js';
+import { ACTIVITY_HEARTBEAT_EVERY_MS } from '../workflows/policies.js';
 import { SCHEDULES } from './schedules.js';
 import { temporalTriggers } from './triggers.js';
 
@@ -58,7 +60,14 @@ async function main(config: Config) {
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue: taskQueue(config),
       workflowBundle: await bundleWorkflows(),
-      activities: { ...activities, ...temporalTriggers(temporal.client, SCHEDULES, log) },
+      activities: withHeartbeat(
+        { ...activities, ...temporalTriggers(temporal.client, SCHEDULES, log) },
+        () => {
+          const ctx = Context.current();
+          return () => ctx.heartbeat();
+        },
+        ACTIVITY_HEARTBEAT_EVERY_MS,
+      ),
     }).catch((e: unknown) => {
       if (/namespace .*not (be )?found/i.test(firstLine(e)))
         throw new StartupError(`TEMPORAL_NAMESPACE=${config.TEMPORAL_NAMESPACE}: ${firstLine(e)}`);

@@ -29,8 +29,20 @@ export const SYNC_ACTIVITY: ActivityOptions = {
   },
 };
 
-/** Recomputes: a few attempts, then the run is recorded as failed for an operator to retry. */
+/**
+ * How often the Temporal worker heartbeats every activity it runs (temporal/heartbeat.ts): well inside the heartbeat
+ * timeouts below, so a beat is never late on a busy machine, while an attempt whose worker died is retried within
+ * its heartbeat timeout instead of after the 10-minute start-to-close timeout.
+ */
+export const ACTIVITY_HEARTBEAT_EVERY_MS = 10_000;
+
+/**
+ * Recomputes: a few attempts, then the run is recorded as failed for an operator to retry. The heartbeat timeout
+ * retries an attempt whose worker was killed after a minute (the embedded runner has no timeouts: its attempts
+ * end with its process).
+ */
 export const RECOMPUTE_ACTIVITY: ActivityOptions = {
   startToCloseTimeoutMs: 10 * 60_000,
+  heartbeatTimeoutMs: 60_000,
   retry: { initialIntervalMs: 1_000, backoffCoefficient: 2, maximumIntervalMs: 10_000, maximumAttempts: 3 },
 };

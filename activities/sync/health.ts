@@ -178,7 +178,12 @@ export function recordContact(store: Store, tip: SyncHealthDoc['tip'], nowIso: s
 export async function recordFailure(
   store: Store,
   e: unknown,
-  opts: { k: number; nowIso: string },
+  opts: {
+    k: number;
+    nowIso: string;
+    /** When the sync began failing, for a failure recorded late (the store was down when it happened). */
+    since?: string;
+  },
 ): Promise<SyncStall | null> {
   const err = e instanceof Error ? e : new Error(String(e));
   const abandoned = (err as { abandonedAbove?: unknown }).abandonedAbove;
@@ -189,7 +194,7 @@ export async function recordFailure(
     failing: stall
       ? null
       : {
-          since: d.failing?.since ?? opts.nowIso,
+          since: d.failing?.since ?? opts.since ?? opts.nowIso,
           error: `${err.name}: ${err.message}`,
           sourceDown: isSourceDown(err),
         },

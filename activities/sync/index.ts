@@ -432,6 +432,13 @@ export function createSyncActivities(deps: SyncDeps) {
    * `block 71 does not follow 48`). The retry waits for it, then starts from the checkpoint it left.
    */
   let running: Promise<unknown> = Promise.resolve();
+  /**
+   * A failure the store could not record (it was the store that failed: FerretDB/MongoDB down). Recorded by the next
+   * attempt before anything else: the last record is then minutes old, and until the slice's first write batch
+   * commits (a minute on FerretDB) monitors read that silence as "sync not running … start the service" although
+   * the worker runs and retries.
+   */
+  let unrecorded: { error: unknown; since: string } | null = null;
   return {
     async syncSlice(input: SliceInput): Promise<SliceResult> {
       const previous = running;
@@ -441,6 +448,14 @@ export function createSyncActivities(deps: SyncDeps) {
       const beating = beat ? setInterval(() => beat(), deps.heartbeatEveryMs ?? HEARTBEAT_EVERY_MS) : null;
       try {
         await previous;
+        if (unrecorded) {
+          await recordFailure(deps.store, unrecorded.error, {
+            k: deps.k,
+            nowIso: new Date(now()).toISOString(),
+            since: unrecorded.since,
+          });
+          unrecorded = null;
+        }
         return await syncSliceUnsafe(input);
       } catch (e) {
         followerAt = null; // the cursor position is unknown after a failure: re-intersect on the retry
@@ -449,7 +464,11 @@ export function createSyncActivities(deps: SyncDeps) {
         // crash.
         networkTime = null; // the source may come back as another node or network (a resync follows it)
         // Recorded for /healthz/sync and `ops status`; a store that cannot record it does not hide the error.
-        await recordFailure(deps.store, e, { k: deps.k, nowIso: new Date(now()).toISOString() }).catch(() => undefined);
+        const nowIso = new Date(now()).toISOString();
+        await recordFailure(deps.store, e, { k: deps.k, nowIso, since: unrecorded?.since }).then(
+          () => (unrecorded = null),
+          () => (unrecorded = { error: e, since: unrecorded?.since ?? nowIso }),
+        );
         throw e;
       } finally {
         if (beating) clearInterval(beating);

@@ -40,7 +40,12 @@ function computeValueDoc(v: Value): ValueDoc {
  * go through bigint.
  */
 export function addQuantity(a: string, b: string, negate: boolean): string {
-  if (a.length <= 15 && b.length <= 15) return String(negate ? Number(a) - Number(b) : Number(a) + Number(b));
+  if (a.length <= 15 && b.length <= 15) {
+    const r = negate ? Number(a) - Number(b) : Number(a) + Number(b);
+    // A quantity that is no integer (a damaged stored balance: "corrupt", "1.5") gives NaN or a fraction here, which
+    // was written back as the balance ("NaN") and spread to every later block; bigint refuses it loudly instead.
+    if (Number.isSafeInteger(r)) return String(r);
+  }
   return String(negate ? BigInt(a) - BigInt(b) : BigInt(a) + BigInt(b));
 }
 
@@ -70,7 +75,10 @@ export function addValues(a: ValueDoc, b: ValueDoc, sign: 1 | -1 = 1, into?: Rec
 
 /** a + sign·b, exactly: a double while both are below 10^15 (as in addQuantity), a bigint beyond. */
 function addExact(a: number | bigint, b: string, negate: boolean): number | bigint {
-  if (typeof a === 'number' && b.length <= 15 && a < 1e15 && a > -1e15) return negate ? a - Number(b) : a + Number(b);
+  if (typeof a === 'number' && b.length <= 15 && a < 1e15 && a > -1e15) {
+    const r = negate ? a - Number(b) : a + Number(b);
+    if (Number.isSafeInteger(r)) return r; // else `b` is no integer: bigint refuses it (as in addQuantity)
+  }
   return negate ? BigInt(a) - BigInt(b) : BigInt(a) + BigInt(b);
 }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { ValueDoc } from '../../mongo/collections/chain.js';
-import { addValues, ValueSum, ZERO } from '../../activities/sync/values.js';
+import { addInPlace, addValues, ValueSum, ZERO } from '../../activities/sync/values.js';
 
 /** A small deterministic generator (no seed library needed). */
 function rng(seed: number) {
@@ -50,5 +50,42 @@ describe('sync: a block’s value sum (ValueSum)', () => {
       assert.deepEqual(Object.keys(got.assets), Object.keys(chained.assets));
     }
     assert.deepEqual(new ValueSum().doc(), { ...ZERO, assets: {} });
+  });
+});
+
+describe('sync: a damaged stored quantity', () => {
+  // Seen on the production composition: balances set to "corrupt" in MongoDB; the next blocks touching those
+  // addresses wrote "NaN" as their lovelace (the explorer then answered 500 for them) and the sync went on as healthy.
+  const unit = 'ab'.repeat(28) + '746f6b656e';
+  it('is refused loudly, never written back as "NaN" or a fraction', () => {
+    assert.throws(() => addValues({ lovelace: 'corrupt', assets: {} }, { lovelace: '5', assets: {} }), {
+      name: 'SyntaxError',
+      message: 'Cannot convert corrupt to a BigInt',
+    });
+    assert.throws(() => addValues({ lovelace: '1.5', assets: {} }, { lovelace: '1', assets: {} }), SyntaxError);
+    assert.throws(
+      () => addValues({ lovelace: '7', assets: { [unit]: 'NaN' } }, { lovelace: '1', assets: { [unit]: '2' } }, -1),
+      SyntaxError,
+    );
+    const held = { lovelace: '10', assets: { [unit]: 'x' } };
+    assert.throws(() => addInPlace(held, { lovelace: '1', assets: { [unit]: '2' } }, 1), SyntaxError);
+    const sum = new ValueSum();
+    sum.add({ lovelace: '3', assets: {} }, 1);
+    assert.throws(() => sum.add({ lovelace: 'oops', assets: {} }, 1), SyntaxError);
+  });
+
+  it('well-formed quantities keep their exact sums on both paths (hand figures)', () => {
+    assert.deepEqual(addValues({ lovelace: '999999999999999', assets: {} }, { lovelace: '1', assets: {} }), {
+      lovelace: '1000000000000000',
+      assets: {},
+    });
+    assert.deepEqual(
+      addValues({ lovelace: '5', assets: { [unit]: '2' } }, { lovelace: '7', assets: { [unit]: '2' } }, -1),
+      { lovelace: '-2', assets: {} },
+    );
+    const sum = new ValueSum();
+    sum.add({ lovelace: '900000000000000', assets: {} }, 1);
+    sum.add({ lovelace: '900000000000000', assets: {} }, 1);
+    assert.deepEqual(sum.doc(), { lovelace: '1800000000000000', assets: {} });
   });
 });

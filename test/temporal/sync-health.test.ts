@@ -305,6 +305,73 @@ describe('sync health', function () {
     }
   });
 
+  it('a store outage the store could not record is recorded by the next attempt, not read as "not running"', async () => {
+    // Seen on the production composition: FerretDB killed mid-sync for 3.5 minutes. No attempt could record its
+    // failure (the store was the failure); when FerretDB came back, /healthz/sync, /readyz and ops status said
+    // "sync not running: no word from it for 265 s", action "start the service or the Temporal worker", for the
+    // 50 s the running worker's next slice took to commit its first batch.
+    const { store, cleanup } = await tempStore();
+    try {
+      let clock = Date.now();
+      let down = false;
+      const gone = () =>
+        new MongoServerSelectionError(
+          'connect ECONNREFUSED 127.0.0.1:27017',
+          {} as ConstructorParameters<typeof MongoServerSelectionError>[1],
+        );
+      const flaky = new Proxy(store, {
+        get(target, prop, receiver) {
+          if (prop === 'write')
+            return async (ops: Parameters<Store['write']>[0]) => {
+              if (down) throw gone();
+              return target.write(ops);
+            };
+          const v = Reflect.get(target, prop, receiver) as unknown;
+          return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+        },
+      });
+      const { events } = buildChain({ blocks: 10 });
+      const chain = memoryChain(events);
+      // The next slice's source waits here, so the health is read while that slice runs (before its first commit).
+      let release: (() => void) | null = null;
+      const held = {
+        ...chain,
+        nextEvents: async (max: number, waitMs: number) => {
+          if (release === null && !down) await new Promise<void>((r) => (release = r));
+          return chain.nextEvents(max, waitMs);
+        },
+      };
+      const sync = createSyncActivities({ store: flaky, chain: held, k: 2160, network: 'mainnet', now: () => clock });
+      release = () => undefined; // the first slice runs through
+      await sync.syncSlice({ maxBlocks: 4, waitMs: 0 });
+      const at = async () => syncCondition(await readSyncLag(store, clock), clock);
+      assert.equal((await at()).status, 'ok');
+
+      down = true;
+      const failedAt = clock;
+      await assert.rejects(sync.syncSlice({ maxBlocks: 4, waitMs: 0 }), /ECONNREFUSED/);
+      clock += 200_000; // the outage: nothing can be recorded, as the probes say (the store does not answer)
+      await assert.rejects(sync.syncSlice({ maxBlocks: 4, waitMs: 0 }), /ECONNREFUSED/);
+      clock += 65_000;
+      down = false;
+      release = null;
+      const slice = sync.syncSlice({ maxBlocks: 4, waitMs: 0 });
+      while (release === null) await new Promise((r) => setTimeout(r, 5));
+      const during = await at();
+      assert.equal(during.status, 'failing', JSON.stringify(during));
+      assert.equal(
+        during.reason,
+        'store unreachable for 265 s (MongoServerSelectionError: connect ECONNREFUSED 127.0.0.1:27017); retrying',
+      );
+      assert.equal(during.since, new Date(failedAt).toISOString());
+      (release as () => void)();
+      assert.equal((await slice).height, 8, 'the slice resumes from the checkpoint');
+      assert.equal((await at()).status, 'ok');
+    } finally {
+      await cleanup();
+    }
+  });
+
   it('ops status over a DATA_DIR no embedded worker runs on: the sync is not running, not "ok"', async () => {
     // npm start killed (SIGKILL, a crash of the machine): the sync's last record said ok or retrying, and for the
     // 3 minutes before it reads as silence ops status said 'sync health: ok' under 'service: STOPPED'.
