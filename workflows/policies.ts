@@ -11,6 +11,7 @@ export const SYNC_NON_RETRYABLE_ERRORS: readonly string[] = [
   'ChainDiscontinuityError',
   'IntersectionNotFoundError',
   'StoreRefusedError',
+  'StoredDocumentCorruptError',
 ];
 
 /**

@@ -10,6 +10,8 @@
  * - ChainDiscontinuityError / IntersectionNotFoundError: the source's chain no longer connects to the indexed one.
  * - StoreRefusedError: the store rejected a write (a malformed or oversized document, a broken unique key); the
  *   same slice would be rejected again.
+ * - StoredDocumentCorruptError: a document the slice builds on holds what the sync never writes (a balance that is
+ *   no integer quantity); every retry reads it again.
  */
 import {
   DEEP_ROLLBACK_BLOCKS,
@@ -28,6 +30,14 @@ import { rollbackTo, RollbackTooDeepError } from './journal.js';
 /** The store rejected a document of the slice; retrying the slice writes the same document again. */
 export class StoreRefusedError extends Error {
   override name = 'StoreRefusedError';
+}
+
+/**
+ * A stored document the sync reads to build on is damaged (edited by hand, a bad restore): its message names the
+ * collection and `_id`, so an operator can repair it or resync.
+ */
+export class StoredDocumentCorruptError extends Error {
+  override name = 'StoredDocumentCorruptError';
 }
 
 /** MongoDB server codes of a write that is wrong, not unlucky (bad value, too large, duplicate key, validation). */
@@ -89,7 +99,9 @@ function stallOf(e: Error, abandonedAbove: number | null, k: number, since: stri
         ? 'chain-disconnected'
         : e.name === 'StoreRefusedError'
           ? 'store-refused'
-          : null;
+          : e.name === 'StoredDocumentCorruptError'
+            ? 'store-corrupt'
+            : null;
   if (!kind) return null;
   const error = `${e.name}: ${e.message}`;
   switch (kind) {
@@ -118,6 +130,16 @@ function stallOf(e: Error, abandonedAbove: number | null, k: number, since: stri
         kind,
         reason: `store refused a document: ${e.message}`,
         action: 'fix the store (space, limits, indexes) or report the document; then `npm run ops -- sync restart`',
+        error,
+        since,
+        abandonedAbove: null,
+      };
+    case 'store-corrupt':
+      return {
+        kind,
+        reason: `store holds a damaged document: ${e.message}`,
+        action:
+          'restore the store from a backup, or `npm run ops -- resync --from origin` (the sync rewrites every document)',
         error,
         since,
         abandonedAbove: null,

@@ -7,6 +7,7 @@ import type { ValueDoc } from '../../mongo/collections/chain.js';
 import type { Value } from '../../cardano/chain/types.js';
 import type { CollectionSpec } from '../../mongo/store.js';
 import type { SliceState } from './slice-state.js';
+import { StoredDocumentCorruptError } from './health.js';
 
 export const ZERO: ValueDoc = Object.freeze({ lovelace: '0', assets: Object.freeze({}) }) as ValueDoc;
 
@@ -150,9 +151,18 @@ export function addToEditedBalance<D extends { _id: string; balance: ValueDoc }>
   doc: D,
   v: ValueDoc,
 ): void {
-  addInPlace(doc.balance, v, 1, (unit, had, q) =>
-    state.prior(spec, doc._id, unit === null ? ['balance', 'lovelace'] : ['balance', 'assets', unit], had, q),
-  );
+  try {
+    addInPlace(doc.balance, v, 1, (unit, had, q) =>
+      state.prior(spec, doc._id, unit === null ? ['balance', 'lovelace'] : ['balance', 'assets', unit], had, q),
+    );
+  } catch (e) {
+    // The block's own values are integers from the chain: a quantity that is none is the stored balance's.
+    if (!(e instanceof SyntaxError || e instanceof RangeError)) throw e;
+    throw new StoredDocumentCorruptError(
+      `${spec.name} ${doc._id}: its balance holds a quantity that is no integer (${e.message})`,
+      { cause: e },
+    );
+  }
 }
 
 export function sumLovelace(values: readonly { lovelace: string }[]): string {

@@ -89,7 +89,7 @@ export interface SyncHealthDoc {
   updatedAt: string;
 }
 
-export type StallKind = 'rollback-too-deep' | 'chain-disconnected' | 'store-refused';
+export type StallKind = 'rollback-too-deep' | 'chain-disconnected' | 'store-refused' | 'store-corrupt';
 
 export interface SyncStall {
   kind: StallKind;

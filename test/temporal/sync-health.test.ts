@@ -21,6 +21,7 @@ import {
 import { OgmiosConnectionError } from '../../activities/chain/ogmios-client.js';
 import { syncLagSeconds } from '../../cardano/sync-lag.js';
 import { CHECKPOINTS, readSyncLag, syncCondition } from '../../mongo/collections/sync-state.js';
+import { ADDRESSES } from '../../mongo/collections/chain.js';
 import { put, type Store } from '../../mongo/store.js';
 import { MongoServerSelectionError } from 'mongodb';
 import { backoffMs, createRunner, isRetryable } from '../../temporal/runner.js';
@@ -152,6 +153,38 @@ describe('sync health', function () {
       refuse = false;
       assert.ok((await stuck.syncSlice({ maxBlocks: 10, waitMs: 0 })).height > first);
       assert.equal(syncCondition(await readSyncLag(store, Date.now()), Date.now()).status, 'ok');
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('a damaged stored balance stalls the sync naming the document, instead of being retried forever', async () => {
+    const { store, cleanup } = await tempStore();
+    try {
+      const { events } = buildChain({ blocks: 30 });
+      const acts = createSyncActivities({ store, chain: memoryChain(events), k: 2160, network: 'mainnet' });
+      const first = (await acts.syncSlice({ maxBlocks: 10, waitMs: 0 })).height;
+      // Seen on the production composition: balances edited to "corrupt" in MongoDB.
+      const damaged: string[] = [];
+      for await (const a of store.collection(ADDRESSES).scan()) {
+        damaged.push(a._id);
+        await store.write([put(ADDRESSES, { ...a, balance: { ...a.balance, lovelace: 'corrupt' } })]);
+      }
+      assert.ok(damaged.length > 0);
+      await assert.rejects(acts.syncSlice({ maxBlocks: 10, waitMs: 0 }), (e: Error) => {
+        assert.equal(e.name, 'StoredDocumentCorruptError');
+        assert.match(e.message, /^addresses addr1\S+: its balance holds a quantity that is no integer/);
+        assert.ok(damaged.some((id) => e.message.includes(id)));
+        assert.equal(isRetryable(e, SYNC_ACTIVITY.retry), false);
+        return true;
+      });
+      const now = Date.now();
+      const c = syncCondition(await readSyncLag(store, now), now);
+      assert.equal(c.status, 'stalled');
+      assert.match(c.reason ?? '', /^store holds a damaged document: addresses addr1/);
+      assert.match(c.action ?? '', /ops -- resync --from origin/);
+      const cp = await store.collection(CHECKPOINTS).get('sync');
+      assert.equal(cp?.height, first, 'nothing of the failed slice was written');
     } finally {
       await cleanup();
     }
