@@ -236,17 +236,19 @@ export async function search(deps: { store: Store }, input: { query: string; lim
   const exact = await identifierHits(store, query);
   const seen = new Set(exact.map((h) => `${h.kind}|${h.id}`));
   const hits = [...exact];
-  if (term) {
-    // Every term that starts with `term`, per kind (an entity kind's own budget of 500 terms: the handles sharing a
+  const termsFrom = (kinds: readonly SearchTermDoc['kind'][], prefix: string) =>
+    // Every term that starts with `prefix`, per kind (an entity kind's own budget of 500 terms: the handles sharing a
     // prefix cannot crowd out the tokens). Both stores order strings by code point (UTF-8 bytes), so the bound is the
     // highest code point, U+10FFFF; U+FFFF left out every term whose next character is outside the BMP ("hosky🐶").
-    const perKind = await Promise.all(
-      TERM_KINDS.map((kind) =>
+    Promise.all(
+      kinds.map((kind) =>
         store
           .collection(SEARCH_TERMS)
-          .find('byKindTerm', { eq: [kind], gte: term, lt: `${term}\u{10ffff}`, limit: 500 }),
+          .find('byKindTerm', { eq: [kind], gte: prefix, lt: `${prefix}\u{10ffff}`, limit: 500 }),
       ),
     );
+  if (term) {
+    const perKind = await termsFrom(TERM_KINDS, term);
     // "$name" says the caller means a handle: handles first, then the other kinds as usual.
     const handleFirst = query.startsWith('$');
     const docs = perKind.flat();
@@ -264,5 +266,19 @@ export async function search(deps: { store: Store }, input: { query: string; lim
       hits.push(fromTerm(d));
     }
   }
+  // An NFT by its own name ("Lunar Foxes #59"): NFT names are not indexed, its collection's is.
+  const collection = hits.length === 0 ? normaliseTerm(query.replace(NFT_NUMBER, '')) : '';
+  if (collection && collection !== term) {
+    const [docs = []] = await termsFrom(['nft_collection'], collection);
+    docs.sort((a, b) => Number(b.term === collection) - Number(a.term === collection) || b.weight - a.weight);
+    for (const d of new Map(docs.map((x) => [x.id, x])).values())
+      hits.push({
+        ...fromTerm(d),
+        detail: `the collection of ${query}; ${d.detail ?? 'get_nft_listings lists its NFTs'}`,
+      });
+  }
   return { query, hits: hits.slice(0, limit) };
 }
+
+/** The number an NFT's name ends with (`#59`, ` 0042`), after its collection's name. */
+const NFT_NUMBER = /\s*#\s*\d+$|\s+\d+$/;

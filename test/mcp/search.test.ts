@@ -13,6 +13,8 @@ import { search } from '../../api/read/search.js';
 import {
   BLOCKS,
   CHECKPOINTS,
+  NFT_ASSETS,
+  NFT_COLLECTIONS,
   POOLS,
   SEARCH_TERMS,
   TOKENS,
@@ -167,6 +169,25 @@ describe('search: every hit names a tool call that answers (devnet)', function (
     const bad: string[] = [];
     for (const q of queries) bad.push(...(await failures(q, await search(q))));
     assert.deepEqual(bad, []);
+  });
+  it('an NFT asked by its own name ("Dev Punks #12") finds its collection, whose tool answers', async () => {
+    let checked = 0;
+    for await (const c of world.store.collection(NFT_COLLECTIONS).scan()) {
+      const [nft] = await world.store.collection(NFT_ASSETS).find('byPolicy', { eq: [c.policyId], limit: 1 });
+      if (!nft) continue;
+      // The name as its metadata writes it: the collection's name and a number.
+      assert.match(nft.name, /\s*#?\s*\d+$/, nft.name);
+      const hits = await search(nft.name);
+      assert.deepEqual(
+        hits.map((h) => [h.kind, h.id]),
+        [['nft_collection', c.policyId]],
+        `${nft.name}: ${JSON.stringify(hits)}`,
+      );
+      assert.match(hits[0]!.detail as string, new RegExp(`^the collection of ${nft.name.replace(/[#$]/g, '\\$&')}`));
+      assert.deepEqual(await failures(nft.name, hits), []);
+      checked++;
+    }
+    assert.ok(checked >= 3, `${checked} collections`);
   });
 });
 
