@@ -75,6 +75,7 @@ describe('Temporal workflow code (no server)', function () {
           'ChainDiscontinuityError',
           'IntersectionNotFoundError',
           'StoreRefusedError',
+          'StoredDocumentCorruptError',
         ],
       },
     });
