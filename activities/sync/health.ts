@@ -91,17 +91,17 @@ export function isSourceDown(e: unknown): boolean {
   return CONNECTION_CODES.test(`${(e as { code?: unknown }).code ?? ''} ${e.message}`);
 }
 
+/** The stall each error a retry cannot fix stands for (the classes SYNC_NON_RETRYABLE_ERRORS names). */
+const STALL_KINDS: Readonly<Record<string, StallKind>> = {
+  RollbackTooDeepError: 'rollback-too-deep',
+  ChainDiscontinuityError: 'chain-disconnected',
+  IntersectionNotFoundError: 'chain-disconnected',
+  StoreRefusedError: 'store-refused',
+  StoredDocumentCorruptError: 'store-corrupt',
+};
+
 function stallOf(e: Error, abandonedAbove: number | null, k: number, since: string): SyncStall | null {
-  const kind: StallKind | null =
-    e.name === 'RollbackTooDeepError'
-      ? 'rollback-too-deep'
-      : e.name === 'ChainDiscontinuityError' || e.name === 'IntersectionNotFoundError'
-        ? 'chain-disconnected'
-        : e.name === 'StoreRefusedError'
-          ? 'store-refused'
-          : e.name === 'StoredDocumentCorruptError'
-            ? 'store-corrupt'
-            : null;
+  const kind = Object.hasOwn(STALL_KINDS, e.name) ? STALL_KINDS[e.name] : undefined;
   if (!kind) return null;
   const error = `${e.name}: ${e.message}`;
   switch (kind) {

@@ -76,10 +76,6 @@ async function walletHoldings(store: Store, w: WalletKey): Promise<{ holdings: H
   return { holdings: sumHoldings([]), count: 0 };
 }
 
-/** The wallet whose trades `w`'s are: its stake key when it has one (TRADES.maker), else the address. */
-const makerKey = (w: WalletKey): WalletKey =>
-  w.stakeAddress ? { address: w.stakeAddress, isStake: true, stakeAddress: w.stakeAddress, maker: w.maker } : w;
-
 /**
  * The unwithdrawn rewards of a stake-key wallet (stakeAccountOf). null for a payment address: the rewards belong to
  * the key, which `stakeAddress` names, and summing the portfolios of a key's addresses must not count them once per
@@ -193,7 +189,7 @@ async function getWalletPnlAnswer(deps: ReadDeps, input: RouteInput<typeof walle
     storeClock(store),
     // What the maker holds now: its trades are recorded under its stake key when it has one, so a payment
     // address's lots are those of its whole key and are measured against the key's balance.
-    walletHoldings(store, makerKey(w)),
+    walletHoldings(store, w.stakeAddress ? walletKey(w.stakeAddress, network) : w),
   ]);
   if (!doc) await assertSeen(store, w);
   // An older store's points still in the wallet's document come first (mongo/collections/pnl.ts).

@@ -295,10 +295,10 @@ function heldPart(
   s: TokenState,
   held: bigint | undefined,
 ): { s: TokenState; notHeldRaw: bigint; notHeldLovelace: bigint } {
-  const remaining = s.lots.reduce((a, l) => a + l.tokenRaw - l.consumedRaw, 0n);
+  const remaining = openRaw(s);
   if (held === undefined || remaining <= held) return { s, notHeldRaw: 0n, notHeldLovelace: 0n };
   const lots = s.lots.map((l) => ({ ...l }));
-  const gone = consume(lots, remaining - (held < 0n ? 0n : held));
+  const gone = consume(lots, remaining - held);
   return { s: { ...s, lots }, notHeldRaw: gone.matched, notHeldLovelace: gone.costLovelace };
 }
 
@@ -360,16 +360,19 @@ export function computePnl(trades: readonly PnlTrade[], marks: PnlMarks, opts: P
   return valueFifo(state, marks, opts);
 }
 
+/** Raw token units of the open lots not yet sold. */
+const openRaw = (s: TokenState) => s.lots.reduce((a, l) => a + l.tokenRaw - l.consumedRaw, 0n);
+
 /** Lovelace cost of the open lots not yet charged to a sell. */
 const remainingCost = (s: TokenState) => s.lots.reduce((a, l) => a + l.costLovelace - l.chargedLovelace, 0n);
 
 function tokenPnl(
   s: TokenState,
   marks: Pick<PnlMarks, 'priceAda' | 'adaUsdNow'>,
-  notHeldRaw = 0n,
-  notHeldLovelace = 0n,
+  notHeldRaw: bigint,
+  notHeldLovelace: bigint,
 ): TokenPnl {
-  const remainingRaw = s.lots.reduce((a, l) => a + l.tokenRaw - l.consumedRaw, 0n);
+  const remainingRaw = openRaw(s);
   const remainingAmount = scaleInteger(remainingRaw, s.decimals);
   const costLovelace = remainingCost(s);
   const costBasisAda = lovelaceToAda(costLovelace);
