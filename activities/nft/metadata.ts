@@ -166,7 +166,8 @@ function assetKeyCandidates(k: Metadatum, version: number): string[] {
 export function cip25Entries(label721: Metadatum, mint?: MintMap): NftMetadata[] {
   if (!isMap(label721)) return [];
   const v = mapGet(label721, 'version');
-  const version = typeof v === 'bigint' ? Number(v) : typeof v === 'string' && /^\d$/.test(v) ? Number(v) : 1;
+  // Written as an integer by the CIP, and as text ("2.0", "1.0") by many minting tools.
+  const version = typeof v === 'bigint' ? Number(v) : typeof v === 'string' && /^\d(\.0+)?$/.test(v) ? Number(v) : 1;
   const out: NftMetadata[] = [];
   for (const [pk, assets] of label721.entries) {
     const policyId = policyKey(pk);

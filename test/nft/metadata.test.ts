@@ -178,6 +178,21 @@ describe('CIP-25 metadata variants', () => {
     assert.deepEqual(m?.attributes, { edition: 7 });
   });
 
+  it('a version written as text ("2.0", as many minting tools write it) is that version', () => {
+    // v2 keys are the asset name's bytes; a tool writing JSON puts them as hex text. Read as v1, the same key
+    // would be taken as the UTF-8 text "70696c6c" and name another asset.
+    const label = (version: unknown) =>
+      metadatumFromJson({ [policy]: { '70696c6c': { name: 'Pill', image: 'ipfs://Qm' } }, version });
+    for (const written of ['2.0', '2', 2]) {
+      const [m] = cip25Entries(label(written));
+      assert.equal(m?.version, 2, `version ${JSON.stringify(written)}`);
+      assert.equal(m?.assetNameHex, hex('pill'), `version ${JSON.stringify(written)}`);
+    }
+    const [v1] = cip25Entries(label('1.0'));
+    assert.equal(v1?.version, 1);
+    assert.equal(v1?.assetNameHex, hex('70696c6c'));
+  });
+
   it('Ogmios detailed schema and OpenSea-style attribute lists', () => {
     const s = (x: string) => ({ string: x });
     const json = {
