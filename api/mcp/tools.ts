@@ -423,6 +423,11 @@ export function netChanges(tx: {
  * or handle holds one, and search and resolve_handle take the same text trimmed.
  */
 const addressArg = (args: Record<string, unknown>): string => String(args.address).trim();
+/**
+ * An address argument: as long as REST takes one (1023 characters). Bech32 addresses stay under 120, but a Byron
+ * address carries its attributes (an HD derivation path) inside and can run to hundreds of characters.
+ */
+const addressParam = (description: string): JsonSchema => str(description, { minLength: 2, maxLength: 1023 });
 
 /** The tools with their implementations, in list order. */
 export const TOOL_SET: readonly Tool[] = [
@@ -628,7 +633,7 @@ export const TOOL_SET: readonly Tool[] = [
     inputSchema: input({
       unit: TOKEN_UNIT,
       poolId: int('Pool id.', 1, 2 ** 31),
-      address: str('addr1…, stake1… or $handle.', { minLength: 2, maxLength: 200 }),
+      address: addressParam('addr1…, stake1… or $handle.'),
       limit: LIMIT(20, 50),
       cursor: CURSOR,
     }),
@@ -659,7 +664,7 @@ export const TOOL_SET: readonly Tool[] = [
       'Holdings of a wallet (addr1…; stake1… = all its addresses combined; or a $handle): ADA balance, unwithdrawn staking rewards (of a stake key: ask for stake1… to include them), tokens with values, total value, and its swaps in the last 24 h.',
     inputSchema: input(
       {
-        address: str('addr1…, stake1… or $handle.', { minLength: 2, maxLength: 200 }),
+        address: addressParam('addr1…, stake1… or $handle.'),
         limit: int('How many positions (1-50), largest value first.', 1, 50, 50),
         page: PAGE('the positions'),
       },
@@ -689,7 +694,7 @@ export const TOOL_SET: readonly Tool[] = [
       'Realised and unrealised profit and loss of a wallet (FIFO, ADA and USD), win rate percent, trade count, volume, top contributing tokens. Only swaps since coverageFrom. Slower: fewer calls per minute.',
     inputSchema: input(
       {
-        address: str('addr1…, stake1… or $handle.', { minLength: 2, maxLength: 200 }),
+        address: addressParam('addr1…, stake1… or $handle.'),
         limit: int('How many per-token rows in tokens (1-50).', 1, 50, 10),
         page: PAGE('tokens'),
       },
@@ -994,8 +999,10 @@ export const TOOL_SET: readonly Tool[] = [
     name: 'get_address',
     title: 'Get address',
     description:
-      'Payment (addr1…) or stake (stake1…) address, or a $handle: type, script flag, ADA balance, tokens, stake key, delegation, rewards, first and last activity.',
-    inputSchema: input({ address: str('addr1…, stake1… or $handle.', { minLength: 2, maxLength: 200 }) }, ['address']),
+      'Payment (addr1…, or Byron base58) or stake (stake1…) address, or a $handle: type, script flag, ADA balance, tokens, stake key, delegation, rewards, first and last activity.',
+    inputSchema: input({ address: addressParam('addr1…, stake1…, a Byron address (Ae2…, Ddz…) or $handle.') }, [
+      'address',
+    ]),
     outputSchema: restOut('getAddress'),
     run: (deps, args) => get(deps, 'getAddress', { address: addressArg(args) }),
   },
