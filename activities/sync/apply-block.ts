@@ -296,6 +296,7 @@ export function applyBlock(
           json: JSON.stringify(toPlain(m.json ?? { cbor: m.cbor })),
         }))
       : null;
+    const donation = lovelaceOf(tx.treasury?.donation);
     const doc: TxDoc = {
       _id: tx.id,
       blockHash: block.id,
@@ -315,6 +316,7 @@ export function applyBlock(
       mint,
       certificates,
       withdrawals: Object.fromEntries(Object.entries(tx.withdrawals ?? {}).map(([a, w]) => [a, lovelaceOf(w) ?? '0'])),
+      ...(valid && donation && donation !== '0' ? { treasuryDonation: donation } : {}),
       metadata,
       validityInterval: {
         invalidBefore: tx.validityInterval?.invalidBefore ?? null,

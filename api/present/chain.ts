@@ -190,6 +190,8 @@ export function presentTx(
     votes: t.votes,
     totalOutput: lovelaceToAda(t.totalOutput),
     totalOutputLovelace: t.totalOutput,
+    treasuryDonation: lovelaceToAda(t.treasuryDonation ?? '0'),
+    treasuryDonationLovelace: t.treasuryDonation ?? '0',
   };
 }
 

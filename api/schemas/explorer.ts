@@ -186,6 +186,8 @@ export const TxResponse = component('Transaction', {
     'validityInterval',
     'totalOutput',
     'totalOutputLovelace',
+    'treasuryDonation',
+    'treasuryDonationLovelace',
   ],
   properties: {
     hash: Hash64,
@@ -274,7 +276,8 @@ export const TxResponse = component('Transaction', {
       type: 'array',
       description:
         'The deposit of each governance proposal of the transaction (returned to the return account when the ' +
-        'action ends); with the certificate deposits, inputs + withdrawals + refunds = outputs + fee + deposits. ' +
+        'action ends); with the certificate deposits, inputs + withdrawals + refunds = outputs + fee + deposits + ' +
+        'treasuryDonation. ' +
         'Empty for a transaction without proposals or one that failed validation.',
       items: {
         type: 'object',
@@ -295,6 +298,13 @@ export const TxResponse = component('Transaction', {
         'Sum of the outputs it created, whole ADA: its outputs, or for a failed transaction its collateral return.',
     },
     totalOutputLovelace: Lovelace,
+    treasuryDonation: {
+      ...Ada,
+      description:
+        'ADA the transaction gave to the treasury (Conway), whole ADA; 0 when it gave none, and for a transaction ' +
+        'that failed validation (only its collateral is taken).',
+    },
+    treasuryDonationLovelace: Lovelace,
   },
 });
 

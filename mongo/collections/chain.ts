@@ -118,6 +118,12 @@ export interface TxDoc {
   /** `{ stake1…: lovelace }` */
   withdrawals: Record<string, string>;
   /**
+   * Lovelace the transaction gave to the treasury (Conway, body key 22). Absent when it gave none (a transaction
+   * that failed validation gives none: only its collateral is taken), and in stores synced before donations were
+   * kept.
+   */
+  treasuryDonation?: string;
+  /**
    * Metadata by label, each label's metadatum as JSON text (bigints as strings; `{ "cbor": hex }` when Ogmios gave
    * no JSON form). Text, not a nested document: metadata keys are chain data (CIP-25 asset names such as
    * `nova.eth`), which must never become field names. `metadataObject` turns it back into `{ label: json }`.

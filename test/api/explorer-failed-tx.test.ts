@@ -59,6 +59,8 @@ describe('explorer: a transaction whose scripts failed (collateral taken, output
       collaterals: [{ transaction: { id: source.id }, index }],
       collateralReturn: { address: payer, value: { ada: { lovelace: lovelaceOf(collateral) - PENALTY } } },
       fee: { ada: { lovelace: 250_000n } },
+      // A donation its body declares, never given: a failed transaction pays only its collateral.
+      treasury: { donation: { ada: { lovelace: 5_000_000n } } },
     };
     built = {
       ...block,
@@ -95,6 +97,7 @@ describe('explorer: a transaction whose scripts failed (collateral taken, output
     );
     assert.equal(t.totalOutputLovelace, String(returned));
     assert.equal(t.totalOutput, Number(returned) / 1e6);
+    assert.equal(t.treasuryDonationLovelace, '0', 'the donation its body declares was never given');
     assert.equal(
       BigInt(t.collaterals[0].lovelace),
       BigInt(t.totalOutputLovelace) + BigInt(t.feeLovelace),
