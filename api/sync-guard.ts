@@ -5,6 +5,9 @@
  *   indexed blocks above the fork point are an abandoned chain (SyncStall.abandonedAbove). Every chain-derived
  *   answer is 503 with the stall's reason and the operator's next step, until a resync; an orphan block is never
  *   served as the chain.
+ * - A rollback deeper than a few blocks is under way (SyncHealthDoc.rollingBack; on a server store it is undone in
+ *   many writes, minutes for hundreds of blocks on FerretDB): the store is at a block of the abandoned chain, so every
+ *   chain-derived answer is 503 until it completes.
  * - After a rollback deeper than a few blocks (a new sync generation), each recompute's answers are 503 until the
  *   recompute ran on the new chain (DERIVED_RUNS; the sync triggers them at once, so this lasts seconds).
  *
@@ -97,6 +100,7 @@ export function syncGate(deps: { store: Store; ttlMs?: number; siteUrl?: string 
   let calmSince: number | null = null;
   const calm = (g: GuardState) =>
     !(g.health?.stall && g.health.stall.abandonedAbove !== null) &&
+    !g.health?.rollingBack &&
     (!g.health ||
       g.health.generation === 0 ||
       DERIVED_PATHS.every((d) =>
@@ -130,6 +134,15 @@ export function syncGate(deps: { store: Store; ttlMs?: number; siteUrl?: string 
           `${stall.reason}: the indexed blocks above height ${stall.abandonedAbove} belong to a chain the source no ` +
           `longer has, so chain answers are withheld until a resync (${stall.action})`,
         retryAfterSeconds: 60,
+      };
+    const rb = health?.rollingBack;
+    if (rb)
+      return {
+        reason:
+          `sync rolling back ${rb.fromHeight - rb.toHeight} blocks to height ${rb.toHeight} (${rb.undone} undone): ` +
+          'the indexed blocks above it belong to a chain the source no longer has, so chain answers are withheld ' +
+          'until the rollback completes',
+        retryAfterSeconds: 10,
       };
     if (health && health.generation > 0) {
       const stale = DERIVED_PATHS.filter((d) => d.path.test(path))

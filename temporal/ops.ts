@@ -172,7 +172,11 @@ export async function syncStatus(
   // starting for up to SYNC_SILENT_SECONDS, but nothing runs it. A stall or a recorded stop says so already.
   const orphaned =
     opts.noWorker &&
-    (c.status === 'ok' || c.status === 'unreachable' || c.status === 'failing' || c.status === 'starting');
+    (c.status === 'ok' ||
+      c.status === 'unreachable' ||
+      c.status === 'failing' ||
+      c.status === 'starting' ||
+      c.status === 'rolling-back');
   const health = orphaned
     ? [
         `sync health: NOT RUNNING: no embedded worker runs it (its last record${lag.health ? `, ${lag.health.updatedAt}` : ''}: ${c.status === 'ok' ? 'ok' : (c.reason ?? c.status)})`,
@@ -406,6 +410,25 @@ async function executionFailure(client: Client, workflowId: string, runId: strin
   return { attempts, error };
 }
 
+/**
+ * A running execution's current attempt: of its pending activity with the highest attempt, and that attempt's last
+ * failure (`retrying <activity>: <message>`), as Temporal's describe reports them. Without it `ops runs` showed '-'
+ * for a run retrying for minutes (a recompute during a store outage, a sync while the source is down).
+ */
+async function runningAttempt(client: Client, workflowId: string, runId: string) {
+  const d = await client.workflow.getHandle(workflowId, runId).describe();
+  let attempts = 0;
+  let error: string | null = null;
+  for (const a of d.raw.pendingActivities ?? []) {
+    const n = a.attempt ?? 0;
+    if (n < attempts) continue;
+    attempts = n;
+    const failure = a.lastFailure?.message;
+    error = failure ? `retrying ${a.activityType?.name ?? 'activity'}: ${failure}` : null;
+  }
+  return { attempts, error };
+}
+
 export async function temporalRuns(
   client: Client,
   opts: { failed: boolean; limit: number; workflow: string | null },
@@ -419,8 +442,9 @@ export async function temporalRuns(
   const rows: string[][] = [];
   for await (const w of client.workflow.list(where ? { query: where } : {})) {
     const closed = w.status.name !== 'RUNNING';
-    const f =
-      closed && w.status.name !== 'COMPLETED' && w.status.name !== 'CONTINUED_AS_NEW'
+    const f = !closed
+      ? await runningAttempt(client, w.workflowId, w.runId).catch(() => ({ attempts: 0, error: null }))
+      : w.status.name !== 'COMPLETED' && w.status.name !== 'CONTINUED_AS_NEW'
         ? await executionFailure(client, w.workflowId, w.runId)
         : { attempts: 0, error: null };
     rows.push([
@@ -481,9 +505,19 @@ export async function temporalRunStatus(client: Client, queue: string): Promise<
   const counts = await Promise.all(
     TEMPORAL_STATUSES.map((s) => client.workflow.count(`ExecutionStatus = "${s}"`).then((c) => c.count)),
   );
+  // Runs whose activity is failing and retried now (a recompute while the store is down): they are not failed yet,
+  // and a failure they cannot record (the store is the failure) would show nowhere else until they fail.
+  const retrying: string[] = [];
+  for await (const w of client.workflow.list({ query: 'ExecutionStatus = "Running"' })) {
+    const a = await runningAttempt(client, w.workflowId, w.runId).catch(() => null);
+    if (a && a.attempts > 1 && a.error)
+      retrying.push(`  ${w.workflowId} (${w.type}): attempt ${a.attempts}, ${clip(a.error)}`);
+    if (retrying.length >= 5) break;
+  }
   return [
     await temporalWorkersLine(client, queue),
     `workflow executions: ${TEMPORAL_STATUSES.map((s, i) => `${counts[i] ?? 0} ${s.toLowerCase()}`).join(', ')}`,
+    ...(retrying.length ? ['retrying now:', ...retrying] : []),
     'last failures:',
     ...(await temporalRuns(client, { failed: true, limit: 5, workflow: null })).map((l) => `  ${l}`),
   ];

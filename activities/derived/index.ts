@@ -47,7 +47,10 @@ export function createDerivedActivities(deps: { store: Store; now?: () => number
       ]);
       return {
         workflow,
-        generation: health?.generation ?? 0,
+        // A run started while a deep rollback is under way reads a store still on the abandoned chain (it is undone in
+        // many writes on a server store): its documents are of the generation before it, so they stay withheld until a
+        // run started after the rollback completed (the sync starts one then).
+        generation: (health?.generation ?? 0) - (health?.rollingBack ? 1 : 0),
         from: cp ? { slot: cp.slot, id: cp.id, height: cp.height } : null,
         startedAt,
       };

@@ -18,6 +18,7 @@ import {
   SYNC_HEALTH,
   SYNC_HEALTH_ID,
   readSyncHealth,
+  type RollingBack,
   type StallKind,
   type SyncHealthDoc,
   type SyncStall,
@@ -25,7 +26,7 @@ import {
 import { BLOCKS } from '../../mongo/collections/chain.js';
 import { put, type Store } from '../../mongo/store.js';
 import type { Point } from '../../cardano/chain/types.js';
-import { rollbackTo, RollbackTooDeepError } from './journal.js';
+import { rollbackTo, RollbackTooDeepError, type RollbackOptions } from './journal.js';
 
 /** The store rejected a document of the slice; retrying the slice writes the same document again. */
 export class StoreRefusedError extends Error {
@@ -188,9 +189,25 @@ export async function recordSyncStarted(store: Store, nowIso: string): Promise<v
   if (doc) await store.write([put(SYNC_HEALTH, { ...doc, stoppedAt: null, startedAt: nowIso, updatedAt: nowIso })]);
 }
 
-/** A successful contact: the source's tip, and any failure or stall is over. */
-export function recordContact(store: Store, tip: SyncHealthDoc['tip'], nowIso: string): Promise<SyncHealthDoc> {
-  return update(store, nowIso, (d) => ({ ...d, contactAt: nowIso, tip: tip ?? d.tip, failing: null, stall: null }));
+/**
+ * A successful contact: the source's tip, and any failure or stall is over (`keepStall`: a contact in the middle of a
+ * slice; a stall ends when a slice completes, not when the source answers). `rollbackDone`: the slice ended with no
+ * rollback left part-way, so one recorded in progress is over too (it completed, or the source no longer asks for it).
+ */
+export function recordContact(
+  store: Store,
+  tip: SyncHealthDoc['tip'],
+  nowIso: string,
+  opts: { rollbackDone?: boolean; keepStall?: boolean } = {},
+): Promise<SyncHealthDoc> {
+  return update(store, nowIso, (d) => ({
+    ...d,
+    contactAt: nowIso,
+    tip: tip ?? d.tip,
+    failing: null,
+    stall: opts.keepStall ? d.stall : null,
+    ...(opts.rollbackDone ? { rollingBack: null } : {}),
+  }));
 }
 
 /**
@@ -232,6 +249,7 @@ export function recordResync(store: Store, nowIso: string): Promise<SyncHealthDo
     failing: null,
     generation: d.generation + 1,
     lastDeepRollback: { depth: 0, toHeight: 0, at: nowIso },
+    rollingBack: null,
   }));
 }
 
@@ -243,25 +261,67 @@ export async function recordResyncCleared(store: Store, requestedAt: string, now
 /**
  * Rolls the store back to `target` (rollbackTo), recording a rollback deeper than DEEP_ROLLBACK_BLOCKS as a new
  * generation *before* undoing it, so no derived answer of the abandoned chain is served after the chain documents
- * changed. Returns the blocks undone. A RollbackTooDeepError carries `abandonedAbove`: the height of the fork point
- * (0 = origin), above which the indexed blocks are no longer the source's chain.
+ * changed, and as in progress (`rollingBack`: /healthz/sync says so and chain answers are withheld) until its last
+ * write. `opts.afterChunk` may stop it part-way (a slice's time limit): a later call to the same target goes on
+ * with it, without recording another generation. Returns the blocks undone by this call, whether the store is at
+ * `target`, and the whole rollback's depth (blocks from where it began). A RollbackTooDeepError carries
+ * `abandonedAbove`: the height of the fork point (0 = origin), above which the indexed blocks are no longer the
+ * source's chain.
  */
 export async function rollbackRecorded(
   store: Store,
   target: Point,
   indexedHeight: number,
   nowIso: string,
-): Promise<number> {
+  opts: RollbackOptions = {},
+): Promise<{ undone: number; done: boolean; depth: number }> {
   const targetHeight = target === 'origin' ? 0 : ((await store.collection(BLOCKS).get(target.id))?.height ?? null);
-  const depth = targetHeight === null ? null : indexedHeight - targetHeight;
-  if (depth === null || depth > DEEP_ROLLBACK_BLOCKS)
+  const health = await readSyncHealth(store);
+  const pending = health?.rollingBack ?? null;
+  const same = (a: RollingBack['to'], b: Point) => (a === 'origin' || b === 'origin' ? a === b : a.id === b.id);
+  const continues = pending !== null && same(pending.to, target);
+  const depth = continues
+    ? pending.fromHeight - pending.toHeight
+    : targetHeight === null
+      ? null
+      : indexedHeight - targetHeight;
+  let rollingBack: RollingBack | null = continues ? pending : null;
+  if (!continues && (depth === null || depth > DEEP_ROLLBACK_BLOCKS)) {
+    rollingBack =
+      targetHeight === null || depth === null
+        ? null
+        : {
+            fromHeight: indexedHeight,
+            to: target === 'origin' ? 'origin' : { slot: target.slot, id: target.id, height: targetHeight },
+            toHeight: targetHeight,
+            undone: 0,
+            since: nowIso,
+          };
     await update(store, nowIso, (d) => ({
       ...d,
       generation: d.generation + 1,
       lastDeepRollback: { depth: depth ?? indexedHeight, toHeight: targetHeight ?? 0, at: nowIso },
+      rollingBack,
     }));
+  } else if (pending && !continues) {
+    // A rollback left part-way that the source no longer asks for (it rolls back elsewhere now): this one replaces it.
+    await update(store, nowIso, (d) => ({ ...d, rollingBack: null }));
+  }
+  const before = rollingBack?.undone ?? 0;
   try {
-    return await rollbackTo(store, target, nowIso);
+    const r = await rollbackTo(store, target, nowIso, {
+      ...opts,
+      afterChunk: async (p) => {
+        if (rollingBack) {
+          const next: RollingBack = { ...rollingBack, undone: before + p.undone };
+          rollingBack = next;
+          await update(store, opts.now?.() ?? nowIso, (d) => ({ ...d, rollingBack: next }));
+        }
+        return (await opts.afterChunk?.(p)) ?? false;
+      },
+    });
+    if (r.done && rollingBack) await update(store, opts.now?.() ?? nowIso, (d) => ({ ...d, rollingBack: null }));
+    return { ...r, depth: depth ?? r.undone };
   } catch (e) {
     if (e instanceof RollbackTooDeepError) Object.assign(e, { abandonedAbove: targetHeight ?? 0 });
     throw e;

@@ -15,10 +15,17 @@ import type { Network } from '../../cardano/address.js';
 import { slotToEpoch, slotToMs, type ChainSource } from '../chain/source.js';
 import type { Block, ChainEvent, NetworkTime, Point } from '../../cardano/chain/types.js';
 import { applyBlock, prefetchBlocks, type BlockContext } from './apply-block.js';
-import { DEEP_ROLLBACK_BLOCKS } from '../../mongo/collections/sync-state.js';
+import { DEEP_ROLLBACK_BLOCKS, readSyncHealth } from '../../mongo/collections/sync-state.js';
 import { lovelaceOf } from './values.js';
 import { recordContact, recordFailure, refusingStore, rollbackRecorded } from './health.js';
-import { nextCheckpoint, pruneOps, readCheckpoint, recoverIncomplete, type StoredPoint } from './journal.js';
+import {
+  nextCheckpoint,
+  pruneOps,
+  readCheckpoint,
+  recoverIncomplete,
+  ROLLBACK_CHUNK_PRIORS,
+  type StoredPoint,
+} from './journal.js';
 import type { SyncExtension } from './extension.js';
 import { SliceState, undoPriors, type BlockChanges } from './slice-state.js';
 import { withEbbSlot } from '../../cardano/chain/ebb.js';
@@ -76,6 +83,11 @@ export interface SyncDeps {
   heartbeat?: () => void;
   /** Interval of the heartbeat while the attempt waits (HEARTBEAT_EVERY_MS when not given). */
   heartbeatEveryMs?: number;
+  /**
+   * Priors (documents restored) per write of a rollback from the store: one write on the embedded store (atomic);
+   * on a server store sized by its measured speed as a write batch is (ROLLBACK_CHUNK_PRIORS before a measure).
+   */
+  rollbackChunkPriors?: number;
 }
 
 /**
@@ -95,6 +107,9 @@ const HEARTBEAT_EVERY_MS = 10_000;
  * attempts that are still making progress. It bounds taking blocks; WRITE_BUDGET_MS bounds committing them.
  */
 const SLICE_MAX_MS = 60_000;
+
+/** A slice records the source's contact (and the end of a failure) this often while it runs, not only at its end. */
+const CONTACT_RECORD_MS = 10_000;
 
 /**
  * A write batch also ends once committing it would take longer than this at the speed (statements per second) the
@@ -192,6 +207,15 @@ export function createSyncActivities(deps: SyncDeps) {
 
   const store = refusingStore(deps.store);
 
+  /**
+   * When this process last recorded a contact with the source (performance.now()), null: not in this attempt's
+   * run of health. A slice records its first contact at once, then at most every CONTACT_RECORD_MS, as well as at
+   * its end: after an outage the health said "chain source unreachable" until the first write batch committed (a
+   * minute or more on FerretDB), and `lastContact` was written only when a slice ended, so a slow but healthy slice
+   * read as lost contact.
+   */
+  let lastContactRecord: number | null = null;
+
   /** The last SPEED_WINDOW write batches' commits of this process: statements per second and per block. */
   const commits: { opsPerSecond: number; opsPerBlock: number }[] = [];
   const writeBudgetMs = deps.writeBudgetMs ?? WRITE_BUDGET_MS;
@@ -207,9 +231,19 @@ export function createSyncActivities(deps: SyncDeps) {
     return Math.min(BLOCKS_PER_WRITE - pending, Math.floor(room / opsPerBlock));
   };
 
+  /** Priors per write of a rollback: about a write batch's statements at the store's measured speed. */
+  const rollbackChunk = (): number => {
+    if (deps.rollbackChunkPriors !== undefined) return deps.rollbackChunkPriors;
+    if (store.kind === 'embedded') return Number.POSITIVE_INFINITY;
+    if (commits.length < 2) return ROLLBACK_CHUNK_PRIORS;
+    return Math.max(100, Math.floor((Math.min(...commits.map((c) => c.opsPerSecond)) * writeBudgetMs) / 1000));
+  };
+
   async function syncSliceUnsafe(input: SliceInput): Promise<SliceResult> {
     const { chain } = deps;
     const started = now();
+    const sliceStarted = performance.now();
+    const sliceMaxMs = deps.sliceMaxMs ?? SLICE_MAX_MS;
     // A write batch left half-written (MongoDB has no multi-document transaction) by a crash, a failed write, or
     // another worker process that died mid-write (Temporal hands its retry to any worker of the task queue): its
     // undo records lie above the checkpoint. Checked before every slice (one index read), not once per process.
@@ -219,22 +253,59 @@ export function createSyncActivities(deps: SyncDeps) {
     let rollbacks = 0;
     let rolledBackBlocks = 0;
     let deepestRollback = 0;
-    const undone = (n: number) => {
+    /** A rollback stopped part-way at the slice's time limit: the slice ends, the next goes on with it. */
+    let rollbackPending = false;
+    /**
+     * Rolls the store back to `target` in bounded writes (rollbackRecorded), each beating the heartbeat; stops
+     * part-way once the slice ran its time limit, so an attempt ends within the activity's timeouts however deep the
+     * fork (a rollback of hundreds of blocks as one write took 13 minutes on FerretDB).
+     */
+    const rollBack = async (target: Point, indexedHeight: number) => {
+      const r = await rollbackRecorded(store, target, indexedHeight, new Date(now()).toISOString(), {
+        chunkPriors: rollbackChunk(),
+        now: () => new Date(now()).toISOString(),
+        afterChunk: () => {
+          deps.heartbeat?.();
+          return performance.now() - sliceStarted >= sliceMaxMs;
+        },
+      });
+      rolledBackBlocks += r.undone;
+      if (r.undone > 0) rollbacks++;
+      // A rollback counts (and reruns the recomputes, SliceResult.deepRollback) once it completed, at its whole depth.
+      if (r.done) deepestRollback = Math.max(deepestRollback, r.depth);
+      else rollbackPending = true;
+    };
+    const undoneInMemory = (n: number) => {
       rolledBackBlocks += n;
       deepestRollback = Math.max(deepestRollback, n);
       if (n > 0) rollbacks++;
     };
     /** The source's tip as last reported in this slice (recorded in SYNC_HEALTH at the end, even with no block). */
     let seenTip: { slot: number; id: string; height: number } | null = null;
+    /** The source answered: recorded now unless this process recorded a contact within CONTACT_RECORD_MS. */
+    const contact = async () => {
+      if (lastContactRecord !== null && performance.now() - lastContactRecord < CONTACT_RECORD_MS) return;
+      lastContactRecord = performance.now();
+      const heard = chain.lastHeard?.() ?? null;
+      // Best effort: a store that cannot take it fails the slice's own writes, which say so (recordFailure).
+      await recordContact(deps.store, seenTip, new Date(heard ?? now()).toISOString(), { keepStall: true }).catch(
+        () => (lastContactRecord = null),
+      );
+    };
     if (followerAt === null || followerAt !== (cp?.id ?? 'origin')) {
+      // A rollback left part-way by an earlier slice: its fork point is offered too, so the source intersects there
+      // (the checkpoint's older points may lie below it) and the rollback goes on to the same point.
+      const pendingTo = (await readSyncHealth(store))?.rollingBack?.to;
+      const stored = [...(cp?.points ?? []), ...(pendingTo && pendingTo !== 'origin' ? [pendingTo] : [])];
       const points: Point[] = [
-        ...(cp?.points ?? []).map((p) => ({ slot: p.slot, id: p.id })),
+        ...stored.sort((a, b) => b.height - a.height).map((p) => ({ slot: p.slot, id: p.id })),
         deps.startPoint ?? 'origin',
       ];
       const { intersection, tip: found } = await chain.findIntersection(points);
       seenTip = found === 'origin' ? { slot: 0, id: 'origin', height: 0 } : { ...found };
+      await contact();
       if (cp && (intersection === 'origin' || intersection.id !== cp.id)) {
-        undone(await rollbackRecorded(store, intersection, cp.height, new Date(now()).toISOString()));
+        await rollBack(intersection, cp.height);
         cp = await readCheckpoint(store);
       }
       followerAt = intersection === 'origin' ? 'origin' : intersection.id;
@@ -356,9 +427,7 @@ export function createSyncActivities(deps: SyncDeps) {
       if (dirty >= DOCS_PER_WRITE || batchRoom(applied.length, dirty + undo.length) <= 0) await flush(false);
     };
 
-    const sliceStarted = performance.now();
-    const sliceMaxMs = deps.sliceMaxMs ?? SLICE_MAX_MS;
-    while (total < input.maxBlocks && performance.now() - sliceStarted < sliceMaxMs) {
+    while (!rollbackPending && total < input.maxBlocks && performance.now() - sliceStarted < sliceMaxMs) {
       // No more blocks than the write batch has room for (at least one: a batch that is full was written already).
       const room = Math.max(1, batchRoom(applied.length, state.dirtyCount + undo.length));
       const events: ChainEvent[] = await chain.nextEvents(
@@ -366,6 +435,8 @@ export function createSyncActivities(deps: SyncDeps) {
         total === 0 ? input.waitMs : 0,
       );
       deps.heartbeat?.();
+      // A round with no event ends the slice, which records its contact then.
+      if (events.length > 0) await contact();
       if (events.length === 0) {
         atTip = true;
         break;
@@ -385,17 +456,19 @@ export function createSyncActivities(deps: SyncDeps) {
         if ((target === 'origin' ? 'origin' : target.id) === lastId) continue; // the echo after an intersection
         const inMemory = undoInMemory(target);
         if (inMemory !== null) {
-          undone(inMemory);
+          undoneInMemory(inMemory);
           continue;
         }
         await flush(true, true);
-        undone(
-          await rollbackRecorded(store, target, last === 'origin' ? 0 : last.height, new Date(now()).toISOString()),
-        );
+        await rollBack(target, last === 'origin' ? 0 : last.height);
         cp = await readCheckpoint(store);
         last = cp ? { slot: cp.slot, id: cp.id, height: cp.height } : 'origin';
         state = new SliceState(store); // the rollback changed the store under the cached view
+        // Stopped part-way: the events after the RollBackward follow its fork point, not the store's position; the
+        // next slice intersects again and goes on with the rollback.
+        if (rollbackPending) break;
       }
+      if (rollbackPending) break;
       await applyForward(run);
       // Reaching the tip the events report is not the end of the slice: a node that is itself catching up reports
       // its own growing tip with every block. The slice ends at the tip only when the source has nothing more to
@@ -405,8 +478,12 @@ export function createSyncActivities(deps: SyncDeps) {
     // Every successful contact records the source's tip, so lag stays honest while nothing commits; as of when the
     // source last sent anything (a slice that waited at the tip and heard nothing is no proof it is alive).
     const heard = chain.lastHeard?.() ?? null;
-    await recordContact(deps.store, seenTip, new Date(heard ?? now()).toISOString());
-    followerAt = last === 'origin' ? 'origin' : last.id;
+    // A rollback that completed (or none pending) ends what an earlier slice recorded in progress.
+    await recordContact(deps.store, seenTip, new Date(heard ?? now()).toISOString(), {
+      rollbackDone: !rollbackPending,
+    });
+    lastContactRecord = performance.now();
+    followerAt = rollbackPending ? null : last === 'origin' ? 'origin' : last.id;
     const height = last === 'origin' ? 0 : last.height;
     const slot = last === 'origin' ? 0 : last.slot;
     const result: SliceResult = {
@@ -459,6 +536,7 @@ export function createSyncActivities(deps: SyncDeps) {
         return await syncSliceUnsafe(input);
       } catch (e) {
         followerAt = null; // the cursor position is unknown after a failure: re-intersect on the retry
+        lastContactRecord = null; // the failure recorded below is replaced at the retry's first contact
         // A write may have failed part-way (MongoDB applies a batch in order, without a transaction): the retry
         // first restores the documents of the partial slice from its undo records (recoverIncomplete), as after a
         // crash.

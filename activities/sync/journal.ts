@@ -84,9 +84,14 @@ export function pruneOps(oldHeight: number, newHeight: number, k: number): Write
 /**
  * The writes that restore every document of `records` to its value before the oldest of them: the priors applied
  * newest record first, starting from the documents as the store holds them (a field-level prior needs the current
- * document), then the records deleted. One put or delete per document, with its final value.
+ * document). One put or delete per document, with its final value; then `checkpoint` (if given), then the records
+ * deleted. In that order a write interrupted part-way (MongoDB applies it command by command) is repaired by
+ * running it again: before the checkpoint moved, the same records restore the same values (a prior sets a value,
+ * so applying it twice is applying it once); after, the records left above the checkpoint are an incomplete batch
+ * for recoverIncomplete. (Records deleted before the checkpoint moved would leave a journal too short for the
+ * retried rollback: RollbackTooDeepError on a store that was fine.)
  */
-async function restoreOps(store: Store, records: readonly UndoDoc[]): Promise<WriteOp[]> {
+async function restoreOps(store: Store, records: readonly UndoDoc[], checkpoint?: WriteOp): Promise<WriteOp[]> {
   const sorted = [...records].sort((a, b) => b.height - a.height);
   const current = new Map<string, Map<string, Doc | null>>();
   // Only field-level priors need the stored document; whole ones replace it.
@@ -118,6 +123,7 @@ async function restoreOps(store: Store, records: readonly UndoDoc[]): Promise<Wr
   }
   const ops: WriteOp[] = [];
   for (const [coll, m] of current) for (const [id, doc] of m) ops.push(doc ? { coll, put: doc } : { coll, del: id });
+  if (checkpoint) ops.push(checkpoint);
   for (const rec of sorted) ops.push({ coll: UNDO.name, del: rec._id });
   return ops;
 }
@@ -127,15 +133,45 @@ export class RollbackTooDeepError extends Error {
 }
 
 /**
- * Roll the store back to `point` (a block it holds, or origin). Returns the number of blocks undone.
+ * Undo records per write of a rollback on a server store before the store's speed was measured: a few seconds to
+ * half a minute on FerretDB (60-850 statements/s). A rollback of hundreds of devnet blocks written as one write
+ * took 13 minutes there: longer than the slice activity's 10-minute start-to-close timeout, with the sync health
+ * saying nothing of it.
+ */
+export const ROLLBACK_CHUNK_PRIORS = 1_000;
+
+export interface RollbackOptions {
+  /**
+   * At most about this many priors (documents to restore) per write (at least one block's); Infinity = one write,
+   * atomic on the embedded store.
+   */
+  chunkPriors?: number;
+  /**
+   * Called after each write with the blocks undone so far and the height the store is now at (a block of the
+   * abandoned chain, with its checkpoint); true = stop here, the rest is undone by a later call with the same point.
+   */
+  afterChunk?: (p: { undone: number; height: number }) => boolean | Promise<boolean>;
+  /** The time each write records (checkpoint `updatedAt`: a rollback of minutes is no silence); `nowIso` if not given. */
+  now?: () => string;
+}
+
+/**
+ * Roll the store back to `point` (a block it holds, or origin), newest blocks first, in writes of about
+ * `chunkPriors` priors; each write leaves the store exactly at a block of the chain being undone, with the
+ * checkpoint there. Returns the blocks undone and whether the store is at `point` (false: `afterChunk` stopped it).
  * Throws RollbackTooDeepError when the undo journal does not reach back that far.
  */
-export async function rollbackTo(store: Store, point: Point, nowIso: string): Promise<number> {
+export async function rollbackTo(
+  store: Store,
+  point: Point,
+  nowIso: string,
+  opts: RollbackOptions = {},
+): Promise<{ undone: number; done: boolean }> {
   const cp = await readCheckpoint(store);
-  if (!cp) return 0;
+  if (!cp) return { undone: 0, done: true };
   let target: StoredPoint | null = null;
   if (point !== 'origin') {
-    if (point.id === cp.id) return 0;
+    if (point.id === cp.id) return { undone: 0, done: true };
     const b = await store.collection(BLOCKS).get(point.id);
     if (!b) throw new RollbackTooDeepError(`rollback point ${point.slot}.${point.id} is not a block of the store`);
     target = { slot: b.slot, id: b._id, height: b.height };
@@ -147,22 +183,36 @@ export async function rollbackTo(store: Store, point: Point, nowIso: string): Pr
       `rollback of ${expected} blocks exceeds the undo journal (${records.length} records)`,
     );
   const prevOfOldest = records[0]?.prev;
-  const newCp: CheckpointDoc | null = target
-    ? {
-        ...cp,
-        slot: target.slot,
-        id: target.id,
-        height: target.height,
-        points: cp.points.filter((p) => p.height <= target.height),
-        updatedAt: nowIso,
-      }
-    : null;
   if (target && prevOfOldest && prevOfOldest !== 'origin' && prevOfOldest.id !== target.id)
     throw new RollbackTooDeepError(`undo journal does not chain to ${target.id}`);
-  const ops = await restoreOps(store, records);
-  ops.push(newCp ? put(CHECKPOINTS, newCp) : { coll: CHECKPOINTS.name, del: CHECKPOINT_ID });
-  await store.write(ops);
-  return records.length;
+  // Newest first, in chunks of about chunkPriors priors (a block's records are never split).
+  const limit = opts.chunkPriors ?? Number.POSITIVE_INFINITY;
+  let undone = 0;
+  for (let end = records.length; end > 0;) {
+    let start = end - 1;
+    let priors = (records[start] as UndoDoc).priors.length;
+    while (start > 0 && priors + (records[start - 1] as UndoDoc).priors.length <= limit)
+      priors += (records[--start] as UndoDoc).priors.length;
+    const chunk = records.slice(start, end);
+    const below = (chunk[0] as UndoDoc).prev;
+    const at: StoredPoint | null = start === 0 ? target : below === 'origin' ? null : below;
+    const checkpoint: WriteOp = at
+      ? put(CHECKPOINTS, {
+          ...cp,
+          slot: at.slot,
+          id: at.id,
+          height: at.height,
+          // The new position first: a restart intersects there (or, on another chain, further down).
+          points: [at, ...cp.points.filter((p) => p.height < at.height)],
+          updatedAt: opts.now?.() ?? nowIso,
+        })
+      : { coll: CHECKPOINTS.name, del: CHECKPOINT_ID };
+    await store.write(await restoreOps(store, chunk, checkpoint));
+    undone += chunk.length;
+    end = start;
+    if (end > 0 && (await opts.afterChunk?.({ undone, height: at?.height ?? 0 }))) return { undone, done: false };
+  }
+  return { undone, done: true };
 }
 
 /** Undo records above the checkpoint are left by an interrupted MongoDB batch: restore their priors. */

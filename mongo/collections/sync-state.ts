@@ -86,7 +86,26 @@ export interface SyncHealthDoc {
    * continues the rebuild instead of clearing it again (activities/sync/reset.ts).
    */
   resyncCleared?: string;
+  /**
+   * A rollback in progress (activities/sync/journal.ts undoes it in bounded writes, each committing the store at a
+   * block of the abandoned chain with its checkpoint): from which height, to which point, how many blocks are undone
+   * so far. Written before its first write for a rollback deeper than DEEP_ROLLBACK_BLOCKS, cleared with its last.
+   * While set, the indexed blocks above `to` are of a chain the source no longer has: chain answers are withheld
+   * (api/sync-guard.ts) and /healthz/sync says so. A rollback longer than a slice's time limit goes on in the next.
+   */
+  rollingBack?: RollingBack | null;
   updatedAt: string;
+}
+
+export interface RollingBack {
+  /** Indexed height when the rollback began. */
+  fromHeight: number;
+  /** The point it rolls back to (the fork point), and its height (0 = origin). */
+  to: { slot: number; id: string; height: number } | 'origin';
+  toHeight: number;
+  /** Blocks undone so far (of fromHeight − toHeight). */
+  undone: number;
+  since: string;
 }
 
 export type StallKind = 'rollback-too-deep' | 'chain-disconnected' | 'store-refused' | 'store-corrupt';
@@ -265,7 +284,7 @@ export const SYNC_SILENT_SECONDS = 180;
 
 export interface SyncCondition {
   /** 'ok' (200 on /healthz/sync); anything else is 503 with `reason`. */
-  status: 'ok' | 'stalled' | 'unreachable' | 'failing' | 'silent' | 'starting';
+  status: 'ok' | 'stalled' | 'unreachable' | 'failing' | 'silent' | 'starting' | 'rolling-back';
   /** One line for monitors and `ops status`. */
   reason: string | null;
   /** What the operator does next. */
@@ -350,6 +369,20 @@ export function syncCondition(lag: Pick<SyncLag, 'checkpoint' | 'health'>, nowMs
           since: h.failing.since,
           abandonedAbove: null,
         };
+  }
+  if (h?.rollingBack) {
+    const rb = h.rollingBack;
+    const depth = rb.fromHeight - rb.toHeight;
+    return {
+      status: 'rolling-back',
+      reason:
+        `sync rolling back ${depth} block${depth === 1 ? '' : 's'} (height ${rb.fromHeight} to ${rb.toHeight}; ` +
+        `${rb.undone} undone, indexed height now ${lag.checkpoint?.height ?? 0}): the blocks above height ` +
+        `${rb.toHeight} are of a chain the source no longer has, and chain answers are withheld until it completes`,
+      action: 'none: the sync undoes it in bounded steps and then follows the source again',
+      since: rb.since,
+      abandonedAbove: rb.toHeight,
+    };
   }
   // Nothing recorded at all: a worker may be on its first batch, or none may run (on Temporal, the API starts
   // neither the worker nor the sync workflow), so the action covers both.

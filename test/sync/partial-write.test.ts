@@ -62,7 +62,7 @@ describe('sync: a worker dies half-way through a write and another worker takes 
     const shared = await tempStore();
     try {
       await syncAll(clean.store, memoryChain(events), 6);
-      const dying = failingPartway(shared.store, 3, 0.5);
+      const dying = failingPartway(shared.store, 2, 0.5); // worker A's second batch
       const workerA = createSyncActivities({ store: dying, chain: memoryChain(events), k: 2160, network: 'mainnet' });
       const workerB = createSyncActivities({
         store: shared.store,

@@ -6,20 +6,24 @@
  */
 import assert from 'node:assert/strict';
 import { createSyncActivities } from '../../activities/sync/index.js';
+import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
 import type { Store, WriteOp } from '../../mongo/store.js';
 import { buildChain } from './build-chain.js';
 import { chainDigest, syncAll } from './helpers.js';
 import { memoryChain } from './memory-chain.js';
 
 /**
- * The store, except that the `failAt`-th write (1-based) applies only its first `fraction` of ops, in order, and
- * then fails like a refused statement. Every other write goes through unchanged.
+ * The store, except that the `failAt`-th write batch of the sync (1-based: a write that moves the checkpoint) applies
+ * only its first `fraction` of ops, in order, and then fails like a refused statement. Every other write goes through
+ * unchanged: the sync health records (a slice records the source's contact as it starts, as well as at its end) are
+ * not counted, so `failAt` names a slice's batch whatever the records around it.
  */
 export function failingPartway(store: Store, failAt: number, fraction: number): Store & { failed: () => boolean } {
   let writes = 0;
   let failed = false;
   const wrapped = Object.create(store) as Store & { failed: () => boolean };
   wrapped.write = async (ops: readonly WriteOp[]) => {
+    if (!ops.some((op) => op.coll === CHECKPOINTS.name)) return store.write(ops);
     writes++;
     if (writes !== failAt) return store.write(ops);
     const applied = Math.floor(ops.length * fraction);

@@ -10,7 +10,7 @@ import { DefaultLogger, NativeConnection, Worker } from '@temporalio/worker';
 import { createSyncActivities } from '../../activities/sync/index.js';
 import { CHECKPOINTS } from '../../mongo/collections/index.js';
 import { bundleWorkflows } from '../../temporal/bundle.js';
-import { OpsError, temporalRetry, temporalTrigger } from '../../temporal/ops.js';
+import { OpsError, temporalRetry, temporalRunStatus, temporalRuns, temporalTrigger } from '../../temporal/ops.js';
 import { SCHEDULES } from '../../temporal/schedules.js';
 import { applySchedules } from '../../temporal/temporal-admin.js';
 import { WORKFLOWS } from '../../workflows/registry.js';
@@ -72,6 +72,69 @@ describe('Temporal integration (TEMPORAL_ADDRESS)', function () {
     } finally {
       await nativeConnection.close();
       await t.cleanup();
+    }
+  });
+
+  it('ops runs and ops status show a running run retrying: its attempt and its last failure', async function () {
+    // r18 operator audit: `ops runs` showed '-' for the attempts of a running run, so a sync retrying a down source
+    // (or a recompute a down store) for minutes looked like one making progress. The oracle is Temporal's own record.
+    const taskQueue = `test-${randomUUID()}`;
+    const workflowId = `sync-chain-test-${randomUUID()}`;
+    const nativeConnection = await NativeConnection.connect({ address: address! });
+    const worker = await Worker.create({
+      connection: nativeConnection,
+      namespace,
+      taskQueue,
+      workflowBundle: await bundleWorkflows({ logger: new DefaultLogger('WARN') }),
+      activities: {
+        syncSlice: async () => {
+          throw Object.assign(new Error('cannot connect to Ogmios at ws://127.0.0.1:9'), {
+            name: 'OgmiosConnectionError',
+          });
+        },
+      },
+    });
+    const input: SyncChainInput = { slicesPerRun: 2, sliceBlocks: 10, tipWaitMs: 0, stopAtTip: true };
+    try {
+      await worker.runUntil(async () => {
+        const handle = await client.workflow.start('syncChain', { taskQueue, workflowId, args: [input] });
+        // Until Temporal reports a third attempt of the slice (the sync policy retries without end).
+        let attempt = 0;
+        for (let i = 0; i < 200 && attempt < 3; i++) {
+          attempt = (await handle.describe()).raw.pendingActivities?.[0]?.attempt ?? 0;
+          if (attempt < 3) await new Promise((r) => setTimeout(r, 250));
+        }
+        assert.ok(attempt >= 3, `attempt ${attempt}`);
+        const rows = (await temporalRuns(client, { failed: false, limit: 50, workflow: 'syncChain' }))
+          .map((l) => l.split(/\s{2,}/))
+          .filter((cells) => cells[0] === workflowId);
+        assert.equal(rows.length, 1);
+        const [, type, state, attempts, , , error] = rows[0]!;
+        const now = (await handle.describe()).raw.pendingActivities?.[0]?.attempt ?? 0;
+        assert.deepEqual([type, state], ['syncChain', 'running']);
+        assert.ok(
+          Number(attempts) >= attempt && Number(attempts) <= now,
+          `attempts ${attempts}, Temporal: ${attempt}..${now}`,
+        );
+        assert.match(error ?? '', /^retrying syncSlice: cannot connect to Ogmios at ws:\/\/127\.0\.0\.1:9/);
+        const status = await temporalRunStatus(client, taskQueue);
+        const i = status.indexOf('retrying now:');
+        assert.ok(i >= 0, status.join('\n'));
+        assert.ok(
+          status.some(
+            (l) =>
+              l.startsWith(`  ${workflowId} (syncChain): attempt `) && l.includes('retrying syncSlice: cannot connect'),
+          ),
+          status.join('\n'),
+        );
+        await handle.terminate('test: done');
+      });
+    } finally {
+      await client.workflow
+        .getHandle(workflowId)
+        .terminate('test cleanup')
+        .catch(() => undefined);
+      await nativeConnection.close();
     }
   });
 
