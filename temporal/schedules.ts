@@ -25,8 +25,8 @@ export const SCHEDULES: readonly ScheduleSpec[] = [
   { id: 'staking', workflow: 'recomputeStaking', everyMs: 300_000, input: null, overlap: 'skip' },
   // Governance (workflows/recompute-governance.ts): proposals, tallies, DReps and votes from the ledger queries.
   { id: 'governance', workflow: 'recomputeGovernance', everyMs: 300_000, input: null, overlap: 'skip' },
-  // Holders series (workflows/recompute-holders.ts): today's point of every token's daily holder count, rewritten
-  // hourly so the day's point is the count near its end (the live counts themselves are kept by the sync).
+  // Holders series (workflows/recompute-holders.ts): the indexed tip day's point of every token's daily holder count,
+  // rewritten hourly so the day's point is the count near its end (the live counts themselves are kept by the sync).
   { id: 'holders-series', workflow: 'recomputeHolders', everyMs: 3_600_000, input: null, overlap: 'skip' },
   // NFT collection stats (workflows/recompute-nft.ts): floor, volumes, sales, listings, owners per collection.
   { id: 'nft', workflow: 'recomputeNft', everyMs: 60_000, input: null, overlap: 'skip' },

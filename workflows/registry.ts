@@ -146,7 +146,7 @@ export const WORKFLOWS = {
   recomputeHolders: {
     body: recompute('recomputeHolders', recomputeHoldersBody),
     activityOptions: RECOMPUTE_ACTIVITY,
-    reads: ['checkpoints', 'holder_counts'],
+    reads: ['checkpoints', 'blocks', 'holder_counts'],
     writes: ['holder_series'],
   },
   recomputeNft: {

@@ -1,9 +1,12 @@
 /**
  * The daily holder-count series. The `holders-series` recompute (workflows/recompute-holders.ts, scheduled in
- * temporal/schedules.ts) copies every token's live count (holder_counts, kept by the sync) into the point of the
- * current UTC day; later runs the same day overwrite it, so a day's point is the count at that day's last run.
- * Points are snapshots: a rollback changes the live counts at once and today's point at the next run, never past
- * days. Reads holder_counts, checkpoints; writes holder_series.
+ * temporal/schedules.ts) copies every token's live count (holder_counts, kept by the sync) into the point of the UTC
+ * day of the indexed tip block: the day the counts are of. Later runs overwrite it, so a day's point is the count at
+ * that day's last indexed state. The day is the chain's, not the clock's: an index behind the chain (a catch-up, a
+ * source down across midnight) holds the counts of an earlier day, and labelling them today would show a past count
+ * as today's and leave it there for good once the day is over. Points are snapshots: a rollback changes the live
+ * counts at once and the tip day's point at the next run, never past days. Reads holder_counts, checkpoints, blocks;
+ * writes holder_series.
  */
 import {
   DAY_SECONDS,
@@ -14,16 +17,15 @@ import {
   readHolderSeries,
   type HolderSeriesDoc,
 } from '../../mongo/collections/holders.js';
-import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
+import { indexedTip } from '../../mongo/collections/sync-state.js';
 import { put, type Store, type WriteOp } from '../../mongo/store.js';
-import { CHECKPOINT_ID } from '../../mongo/collections/clock.js';
 
 export { DAY_SECONDS, dayStart, readHolderSeries };
 const WRITE_BATCH = 200;
 
 export interface HoldersDeps {
   store: Store;
-  /** Clock (unix ms); tests pin it. */
+  /** Clock (unix ms); tests pin it. The day of the points is the indexed tip's, never after this clock's day. */
   now?: () => number;
 }
 
@@ -31,10 +33,13 @@ export function createHoldersActivities(deps: HoldersDeps) {
   const { store } = deps;
   const now = deps.now ?? Date.now;
   return {
-    /** Today's point for every token with holders. */
+    /** The indexed tip day's point for every token with holders. */
     async snapshotHolderSeries(): Promise<{ tokens: number; day: number }> {
-      const day = dayStart(now());
-      const slot = (await store.collection(CHECKPOINTS).get(CHECKPOINT_ID))?.slot ?? 0;
+      const { checkpoint, block } = await indexedTip(store);
+      // The counts are those of the indexed tip block; without one (an empty store: no counts either), the clock's.
+      const tipMs = block ? Date.parse(block.time) : Number.NaN;
+      const day = dayStart(Number.isFinite(tipMs) ? Math.min(tipMs, now()) : now());
+      const slot = checkpoint?.slot ?? 0;
       let ops: WriteOp[] = [];
       let tokens = 0;
       for await (const c of store.collection(HOLDER_COUNTS).scan()) {

@@ -197,6 +197,9 @@ export function presentPool(p: PoolDoc, assets: AssetBook, stats: PoolStatsDoc |
     lastStateTime: clock.iso(p.lastStateSlot),
     volume24h: stats?.volume24h ?? 0,
     txns24h: stats?.txns24h ?? 0,
+    // The 24 h figures are the market recompute's (every 20 s), their window ending then, not at the answer's asOf;
+    // null until a run has seen the pool (both figures 0 meanwhile).
+    statsUpdatedAt: stats?.updatedAt ?? null,
   };
 }
 

@@ -41,6 +41,8 @@ async function listPoolsAnswer(deps: ReadDeps, input: RouteInput<typeof poolRout
     page: input.page,
     pageSize: input.pageSize,
     total: ids.length,
+    // The pools as the ranking copied them (a market run, every 20 s), not as of the answer's asOf.
+    updatedAt: doc?.updatedAt ?? null,
   };
 }
 

@@ -218,6 +218,7 @@ export const Pool = component('Pool', {
     'lastStateTime',
     'volume24h',
     'txns24h',
+    'statsUpdatedAt',
   ],
   properties: {
     id: { type: 'integer', minimum: 0 },
@@ -265,8 +266,14 @@ export const Pool = component('Pool', {
     createdTime: { ...time, description: 'Creation time if createdExact, else when the pool was first seen.' },
     createdExact: { type: 'boolean' },
     lastStateTime: { type: ['string', 'null'], format: 'date-time' },
-    volume24h: adaNum('Traded volume, last 24 h.'),
+    volume24h: adaNum('Traded volume, last 24 h (the 24 h ending at statsUpdatedAt).'),
     txns24h: int,
+    statsUpdatedAt: {
+      type: ['string', 'null'],
+      format: 'date-time',
+      description:
+        'When the market recompute (every 20 s) computed volume24h, txns24h and a token/token pool’s tvlAda: their 24 h window ends then, not at asOf. Null until a run has seen the pool (the figures are 0 meanwhile).',
+    },
   },
 });
 
@@ -609,6 +616,12 @@ export const PoolListResponse = component('PoolList', {
     page: { type: 'integer', minimum: 1 },
     pageSize: { type: 'integer', minimum: 1 },
     total: { type: 'integer', minimum: 0 },
+    updatedAt: {
+      type: ['string', 'null'],
+      format: 'date-time',
+      description:
+        'When the ranking was computed: the pools are shown as they were then (reserves, price, TVL, 24 h figures), the state the page was ordered by; GET /pools/{id} has a pool as of asOf.',
+    },
   },
 });
 

@@ -49,6 +49,7 @@ const pool = (reserveARaw: string, reserveBRaw: string): Pool => ({
   lastStateTime: '2026-11-29T07:39:00.000Z',
   volume24h: 10.407575,
   txns24h: 1,
+  statsUpdatedAt: '2026-11-29T07:40:20.000Z',
 });
 
 /** The value cell of a row of the view's field table. */

@@ -49,6 +49,7 @@ const pool = (id: number, dex: string, feePercent: number | null, feePercentBToA
   lastStateTime: '2026-11-29T14:19:00.000Z',
   volume24h: 122517.338388,
   txns24h: 100,
+  statsUpdatedAt: '2026-11-29T07:40:20.000Z',
 });
 
 const token = (pools: Pool[]): TokenDetail => ({

@@ -97,6 +97,8 @@ export interface Pool {
   lastStateTime: string | null;
   volume24h: number;
   txns24h: number;
+  /** When the market recompute computed volume24h and txns24h (their 24 h window ends then); null before it ran. */
+  statsUpdatedAt: string | null;
 }
 
 export interface TokenDetail extends TokenRow {
