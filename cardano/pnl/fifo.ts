@@ -9,7 +9,9 @@
  * own buy-time rate). Unrealised PnL = remaining lots valued at the current price and ADA/USD − their cost.
  *
  * Lots no longer held. Tokens also leave a wallet without a sale the FIFO sees: sent to another wallet, swapped for
- * another token (a token/token swap has no ADA side), put into a liquidity pool or an open order. When the caller
+ * another token (a token/token swap has no ADA side), put into a liquidity pool, or into an open order at an order
+ * address without the owner's stake key (DEX order addresses usually carry it, and the ledger counts what they hold
+ * in the key's stake, as the portfolio does: such tokens stay held). When the caller
  * knows what the wallet holds now, open lots beyond that balance are taken out, oldest first as FIFO takes a sell,
  * and reported apart (amount and cost): they are neither realised (no proceeds are known) nor unrealised (they are
  * not held), so the open position is what the wallet's portfolio shows, at most.
