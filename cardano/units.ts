@@ -47,6 +47,9 @@ export function decimalText(raw: bigint, decimals: number): string {
 /** 1 ADA = 1,000,000 lovelace. */
 export const LOVELACE_DECIMALS = 6;
 export const lovelaceToAda = (lovelace: string | bigint): number => scaleInteger(lovelace, LOVELACE_DECIMALS);
+/** Whole ADA of a lovelace figure the answer may not know (null or absent: unknown, shown as null). */
+export const lovelaceToAdaOrNull = (lovelace: string | bigint | null | undefined): number | null =>
+  lovelace == null ? null : lovelaceToAda(lovelace);
 
 /** A native asset unit is the 28-byte policy id (56 hex) followed by the asset name (0–32 bytes, hex). */
 export function splitUnit(unit: string): { policyId: string; nameHex: string } {

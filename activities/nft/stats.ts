@@ -11,7 +11,7 @@
  * (listed at or before that slot, not closed by it). Volume = Σ sale prices in the window, each what its buyer paid:
  * the listing's payouts plus the sale's marketplace fee output (`salePaidLovelace`).
  */
-import { lovelaceToAda } from '../../cardano/units.js';
+import { lovelaceToAda, lovelaceToAdaOrNull } from '../../cardano/units.js';
 import { MARKET_OVERVIEW, MARKET_OVERVIEW_ID } from '../../mongo/collections/market-read.js';
 import {
   NFT_COLLECTIONS,
@@ -88,8 +88,8 @@ export function computeCollectionStats(input: CollectionInputs, ctx: StatsContex
   const w30 = sum(ctx.tipSlot - NFT_WINDOWS['30d']);
   const all = sum(-1);
   const last = input.sales.reduce<NftSaleDoc | null>((a, s) => (a === null || s.slot >= a.slot ? s : a), null);
-  const floorAda = floor === null ? null : lovelaceToAda(floor);
-  const floor24 = floorBefore === null ? null : lovelaceToAda(floorBefore);
+  const floorAda = lovelaceToAdaOrNull(floor);
+  const floor24 = lovelaceToAdaOrNull(floorBefore);
   return {
     _id: c.policyId,
     policyId: c.policyId,

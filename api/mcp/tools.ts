@@ -21,7 +21,7 @@ import type { JsonSchema, ObjectSchema } from '../schema.js';
 import { MAX_ADA_SUPPLY } from '../schemas/common.js';
 import { UNIT_PATTERN } from '../schemas/market.js';
 import { loadAssets } from '../present/market.js';
-import { lovelaceToAda, scaleBigInt, scaleInteger } from '../../cardano/units.js';
+import { lovelaceToAda, lovelaceToAdaOrNull, scaleBigInt, scaleInteger } from '../../cardano/units.js';
 import { factorSchema, presentSchema, presentValue } from './present.js';
 import { read, routeSpec, type ReadInput } from './reads.js';
 
@@ -982,7 +982,7 @@ export const TOOL_SET: readonly Tool[] = [
           amountInRaw: t.amountInRaw,
           amountOutRaw: t.amountOutRaw,
           valueAda: t.valueLovelace === null ? null : Number(t.valueLovelace) / 1e6,
-          batcherFeeAda: t.batcherFeeLovelace == null ? null : lovelaceToAda(t.batcherFeeLovelace),
+          batcherFeeAda: lovelaceToAdaOrNull(t.batcherFeeLovelace),
           maker: t.maker,
         })),
         nftSales: sales.map((x) => ({

@@ -17,7 +17,14 @@ import type {
 import { metadataObject } from '../../mongo/collections/chain.js';
 import type { GovChainProposalDoc } from '../../mongo/collections/governance.js';
 import { govActionBech32, predefinedDRepId } from '../../cardano/governance-ids.js';
-import { adaAmountsIn, decodeAssetName, lovelaceToAda, scaleInteger, splitUnit } from '../../cardano/units.js';
+import {
+  adaAmountsIn,
+  decodeAssetName,
+  lovelaceToAda,
+  lovelaceToAdaOrNull,
+  scaleInteger,
+  splitUnit,
+} from '../../cardano/units.js';
 
 /** Decimals per asset unit; units not in the map have 0. */
 export type DecimalsMap = ReadonlyMap<string, number>;
@@ -216,7 +223,7 @@ export function presentStakeAccount(a: StakeAccountDoc | null, reward: RewardBal
     registered: a.registered,
     poolId: a.poolId,
     drep: drepOf(a.drep),
-    deposit: a.deposit === null ? null : lovelaceToAda(a.deposit),
+    deposit: lovelaceToAdaOrNull(a.deposit),
     depositLovelace: a.deposit,
     withdrawn: lovelaceToAda(a.withdrawn),
     withdrawnLovelace: a.withdrawn,

@@ -1,6 +1,6 @@
 /** Governance documents → REST bodies (whole ADA beside exact lovelace; shares in percent as stored). */
 import { voteShares } from '../../cardano/governance-shares.js';
-import { adaAmountsIn, lovelaceToAda } from '../../cardano/units.js';
+import { adaAmountsIn, lovelaceToAda, lovelaceToAdaOrNull } from '../../cardano/units.js';
 import type {
   DRepDoc,
   GovernanceProposalDoc,
@@ -49,7 +49,7 @@ export function presentProposalRow(d: GovernanceProposalDoc) {
     depositLovelace: d.deposit,
     returnAccount: d.returnAccount,
     anchor: d.anchor,
-    requestedAda: d.requestedLovelace === null ? null : lovelaceToAda(d.requestedLovelace),
+    requestedAda: lovelaceToAdaOrNull(d.requestedLovelace),
     requestedLovelace: d.requestedLovelace,
     voteCounts: d.voteCounts,
     drep: presentTally(d.drep),
@@ -65,7 +65,7 @@ export function presentVote(v: GovernanceVoteDoc) {
     role: v.role,
     voterId: v.voterId,
     vote: v.vote,
-    votingPower: v.votingPower === null ? null : lovelaceToAda(v.votingPower),
+    votingPower: lovelaceToAdaOrNull(v.votingPower),
     votingPowerLovelace: v.votingPower,
     anchor: v.anchor,
   };
@@ -98,7 +98,7 @@ export function presentDRepRow(d: DRepDoc) {
     stake: lovelaceToAda(d.stake),
     stakeLovelace: d.stake,
     delegators: d.delegators,
-    deposit: d.deposit === null ? null : lovelaceToAda(d.deposit),
+    deposit: lovelaceToAdaOrNull(d.deposit),
     depositLovelace: d.deposit,
     mandateEpoch: d.mandateEpoch,
     anchor: d.anchor,

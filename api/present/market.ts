@@ -14,7 +14,7 @@ import type { SlotClock } from '../../mongo/collections/clock.js';
 import type { PoolStatsDoc, TokenStatsDoc } from '../../mongo/collections/market-read.js';
 import { LOGOS, TOKENS, TOKEN_META, logoVersion, type PoolDoc, type TradeDoc } from '../../mongo/collections/market.js';
 import type { Store } from '../../mongo/store.js';
-import { lovelaceToAda, scaleInteger } from '../../cardano/units.js';
+import { lovelaceToAda, lovelaceToAdaOrNull, scaleInteger } from '../../cardano/units.js';
 import { docSpotReserves, shownTvlLovelace } from '../../cardano/market.js';
 import { priceOfLeg } from '../../cardano/trades.js';
 
@@ -220,7 +220,7 @@ export function presentTrade(
   listed?: string,
 ) {
   const timeMs = clock.slotToMs(t.slot);
-  const valueAda = t.valueLovelace === null ? null : lovelaceToAda(t.valueLovelace);
+  const valueAda = lovelaceToAdaOrNull(t.valueLovelace);
   const rate = valueAda === null ? null : adaUsdAt(timeMs);
   const tokenToken = t.side === null && listed !== undefined;
   const sold = tokenToken && listed === t.tokenIn && listed !== t.token;
@@ -246,7 +246,7 @@ export function presentTrade(
     priceAda: priceRaw === null ? null : rawToAdaPrice(priceRaw, assets.decimals(sold ? t.tokenIn : t.token)),
     valueAda,
     valueUsd: valueAda !== null && rate !== null ? valueAda * rate : null,
-    batcherFee: t.batcherFeeLovelace == null ? null : lovelaceToAda(t.batcherFeeLovelace),
+    batcherFee: lovelaceToAdaOrNull(t.batcherFeeLovelace),
     batcherFeeLovelace: t.batcherFeeLovelace ?? null,
     maker: t.maker,
     makerAddress: t.makerAddress,

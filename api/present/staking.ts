@@ -1,6 +1,6 @@
 /** Stake pool documents → REST bodies (whole ADA beside exact lovelace; fractions as stored). */
 import type { StakePoolDoc } from '../../mongo/collections/staking.js';
-import { lovelaceToAda } from '../../cardano/units.js';
+import { lovelaceToAda, lovelaceToAdaOrNull } from '../../cardano/units.js';
 
 export function presentStakePoolRow(d: StakePoolDoc) {
   return {
@@ -27,9 +27,9 @@ export function presentStakePool(d: StakePoolDoc) {
     ...presentStakePoolRow(d),
     hash: d.hash,
     retiringEpoch: d.retiringEpoch,
-    activeStake: d.activeStake === null ? null : lovelaceToAda(d.activeStake),
+    activeStake: lovelaceToAdaOrNull(d.activeStake),
     activeStakeLovelace: d.activeStake,
-    ownerStake: d.ownerStake == null ? null : lovelaceToAda(d.ownerStake),
+    ownerStake: lovelaceToAdaOrNull(d.ownerStake),
     ownerStakeLovelace: d.ownerStake ?? null,
     pledgeMet: d.ownerStake == null ? null : BigInt(d.ownerStake) >= BigInt(d.pledge),
     vrfKeyHash: d.vrfKeyHash,
@@ -56,7 +56,7 @@ export function presentStakePool(d: StakePoolDoc) {
       count: d.delegators,
       delegatedStake: lovelaceToAda(d.delegatedUtxoStake),
       delegatedStakeLovelace: d.delegatedUtxoStake,
-      delegatedRewards: d.delegatorRewards == null ? null : lovelaceToAda(d.delegatorRewards),
+      delegatedRewards: lovelaceToAdaOrNull(d.delegatorRewards),
       delegatedRewardsLovelace: d.delegatorRewards ?? null,
       top: d.topDelegators.map((t) => ({
         stakeAddress: t.stakeAddress,

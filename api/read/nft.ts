@@ -5,7 +5,7 @@ import { openCursor, sealCursor } from './cursor.js';
 import { firstIndexedBlock } from '../../mongo/collections/chain.js';
 import { storeClock, type SlotClock } from '../../mongo/collections/clock.js';
 import { decodeAssetName } from '../../cardano/units.js';
-import { lovelaceToAda } from '../../cardano/units.js';
+import { lovelaceToAdaOrNull } from '../../cardano/units.js';
 import {
   activeListingsByPrice,
   anyListingOfPolicy,
@@ -107,7 +107,7 @@ async function assetRefs(store: Store, units: Iterable<string | null>) {
   };
 }
 
-const ada = (lovelace: string | null) => (lovelace === null ? null : lovelaceToAda(lovelace));
+const ada = lovelaceToAdaOrNull;
 
 async function presentSales(store: Store, clock: SlotClock, stored: readonly NftSaleDoc[]) {
   const [ref, sales] = await Promise.all([
