@@ -10,14 +10,14 @@
  *     two measured in turn per route (bare, before, after, BENCH_REPEAT times) so both see the same machine load
  *   BENCH_CACHE_MS=1000 … npm run bench:cpu
  *     the same with the API's micro-cache on (its default window): the replayed answers' cost
- *   BENCH_STORE=data/store npm run bench:cpu -- floor
+ *   npm run bench:cpu -- floor
  *     the same figures for one fixed small JSON answer from node:http, Koa + @koa/router, and the service's whole
- *     middleware stack (bench/floor-server.ts)
+ *     middleware stack (bench/floor-server.ts; over BENCH_STORE when given, else an empty store of its own)
  *
  * Every run: 32 connections for BENCH_SECONDS, after one unmeasured second.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -84,15 +84,23 @@ const line = (
   );
 
 async function floor() {
+  // The fixed answer reads no store; the stack opens one for its access layer (limits off): without BENCH_STORE, an
+  // empty one of its own (it died on `mkdir ''`).
+  const own = STORE ? null : mkdtempSync(join(tmpdir(), 'cds-bench-floor-'));
+  const store = STORE ?? join(own as string, 'store');
   console.log('| server | µs CPU/request | req/s |\n|---|---|---|');
-  for (const mode of ['bare', 'koa', 'stack']) {
-    const { proc, info } = await child(['--import', 'tsx', 'bench/floor-server.ts', mode, STORE ?? '']);
-    try {
-      const r = await measure(proc.pid as number, `http://127.0.0.1:${String(info.port)}${String(info.path)}`);
-      console.log(`| ${mode} | ${r.us.toFixed(1)} | ${Math.round(r.rps)} |${r.bad ? ` ${r.bad} non-2xx` : ''}`);
-    } finally {
-      proc.kill('SIGTERM');
+  try {
+    for (const mode of ['bare', 'koa', 'stack']) {
+      const { proc, info } = await child(['--import', 'tsx', 'bench/floor-server.ts', mode, store]);
+      try {
+        const r = await measure(proc.pid as number, `http://127.0.0.1:${String(info.port)}${String(info.path)}`);
+        console.log(`| ${mode} | ${r.us.toFixed(1)} | ${Math.round(r.rps)} |${r.bad ? ` ${r.bad} non-2xx` : ''}`);
+      } finally {
+        proc.kill('SIGTERM');
+      }
     }
+  } finally {
+    if (own) rmSync(own, { recursive: true, force: true });
   }
 }
 

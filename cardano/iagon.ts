@@ -33,16 +33,19 @@ export function devnetIagonScripts(seed: string): IagonScripts {
 }
 
 /**
- * The scripts to follow: each configured list as given; an unset list is the devnet's when the built-in devnet is
- * the chain (OGMIOS_URL unset), else empty (then the overview says the staking figures are unavailable and why).
+ * The scripts to follow: each configured list as given; an unset list is the devnet's of DEVNET_SEED when a devnet
+ * is the chain (the built-in one: OGMIOS_URL unset; the standalone `npm run devnet`: OGMIOS_IS_DEVNET), else empty
+ * (then the overview says the staking figures are unavailable and why).
  */
 export function resolveIagonScripts(config: {
   IAGON_STAKE_SCRIPTS?: readonly string[] | undefined;
   IAGON_REWARD_SCRIPTS?: readonly string[] | undefined;
   OGMIOS_URL?: string | undefined;
+  OGMIOS_IS_DEVNET?: boolean | undefined;
   DEVNET_SEED: string;
 }): IagonScripts {
-  const devnet = config.OGMIOS_URL ? NO_IAGON_SCRIPTS : devnetIagonScripts(config.DEVNET_SEED);
+  const devnetIsChain = !config.OGMIOS_URL || config.OGMIOS_IS_DEVNET === true;
+  const devnet = devnetIsChain ? devnetIagonScripts(config.DEVNET_SEED) : NO_IAGON_SCRIPTS;
   return {
     stake: config.IAGON_STAKE_SCRIPTS ?? devnet.stake,
     reward: config.IAGON_REWARD_SCRIPTS ?? devnet.reward,

@@ -157,7 +157,7 @@ export const CONFIG_KEYS = {
   SYNC_K: key('Blocks of undo information kept (the security parameter k; 2160 on mainnet).', int(1, 100_000), '2160'),
   LOG_LEVEL: key('pino log level.', z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
   OGMIOS_IS_DEVNET: key(
-    'The chain source at OGMIOS_URL is the standalone devnet (`npm run devnet`): its pools’ `.devnet` metadata URLs are fetched from it. Never set it for a real node.',
+    'The chain source at OGMIOS_URL is the standalone devnet (`npm run devnet`): its pools’ `.devnet` metadata URLs are fetched from it, and its Iagon scripts (of DEVNET_SEED: give the devnet’s seed) are followed unless IAGON_* are set. Never set it for a real node.',
     bool,
     'false',
   ),
@@ -199,11 +199,11 @@ export const CONFIG_KEYS = {
     url(['redis:', 'rediss:']),
   ),
   IAGON_STAKE_SCRIPTS: key(
-    'Iagon storage-provider staking validator(s): comma-separated payment script hashes (56 hex). Unset: the built-in devnet’s own when it is the chain (OGMIOS_URL unset), else none (the storage-network overview then says its staking figures are unavailable; the mainnet hashes are not known).',
+    'Iagon storage-provider staking validator(s): comma-separated payment script hashes (56 hex). Unset: the devnet’s own when a devnet is the chain (OGMIOS_URL unset, or OGMIOS_IS_DEVNET), else none (the storage-network overview then says its staking figures are unavailable; the mainnet hashes are not known).',
     scriptHashList,
   ),
   IAGON_REWARD_SCRIPTS: key(
-    'Iagon reward validator(s): comma-separated payment script hashes (56 hex). Unset: the built-in devnet’s own when it is the chain (OGMIOS_URL unset), else none (no reward figures).',
+    'Iagon reward validator(s): comma-separated payment script hashes (56 hex). Unset: the devnet’s own when a devnet is the chain (OGMIOS_URL unset, or OGMIOS_IS_DEVNET), else none (no reward figures).',
     scriptHashList,
   ),
   NEWS_FEEDS: key(

@@ -121,8 +121,19 @@ export function table(headers: readonly string[], rows: readonly (readonly strin
 const short = (iso: string | null) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : '-');
 const clip = (s: string | null, n = 80) => (s === null ? '' : s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
-export function runsTable(runs: readonly RunDoc[]): string[] {
-  if (runs.length === 0) return ['no runs recorded'];
+/** What a listing asked for, as its empty answer names it: `no failed runs of syncChain recorded`. */
+const runsAsked = (noun: string, o: { failed: boolean; workflow: string | null }) =>
+  `${o.failed ? 'failed ' : ''}${noun}${o.workflow ? ` of ${o.workflow}` : ''}`;
+
+/**
+ * The runs as a table; none names the filter, since a bare `no runs recorded` after `runs --failed` reads as a store
+ * that holds no runs at all.
+ */
+export function runsTable(
+  runs: readonly RunDoc[],
+  asked: { failed: boolean; workflow: string | null } = { failed: false, workflow: null },
+): string[] {
+  if (runs.length === 0) return [`no ${runsAsked('runs', asked)} recorded`];
   return table(
     ['id', 'workflow', 'status', 'attempts', 'queued', 'started', 'finished', 'error'],
     runs.map((r) => [
@@ -321,7 +332,7 @@ export async function embeddedRuns(
   else if (opts.workflow)
     docs = await runs.find('byWorkflow', { eq: [opts.workflow], reverse: true, limit: opts.limit });
   else docs = await runs.find('byQueued', { reverse: true, limit: opts.limit });
-  return runsTable(docs);
+  return runsTable(docs, opts);
 }
 
 /**
@@ -458,7 +469,7 @@ export async function temporalRuns(
     ]);
     if (rows.length >= opts.limit) break;
   }
-  if (rows.length === 0) return ['no workflow executions found'];
+  if (rows.length === 0) return [`no ${runsAsked('workflow executions', opts)} found`];
   return table(['workflow id', 'workflow', 'status', 'attempts', 'started', 'finished', 'error'], rows);
 }
 

@@ -537,7 +537,7 @@ export const TOOL_SET: readonly Tool[] = [
     name: 'get_token',
     title: 'Get token',
     description:
-      'One token: prices, changes 5 m to 7 d (percent), volume, liquidity, market cap, FDV, supply, holders, largest pools, and a safety assessment with each factor’s value.',
+      'One token: prices in ADA and USD, changes 5 m to 7 d (percent), volume and liquidity in ADA, market cap (ADA and USD), FDV (USD), supply (decimal-adjusted), holders, largest pools, and a safety assessment with each factor’s value. Market figures as of stats.updatedAt (recomputed every 20 s).',
     inputSchema: input({ unit: TOKEN_UNIT }, ['unit']),
     outputSchema: TOKEN_OUT,
     async run(deps, args) {
@@ -652,7 +652,7 @@ export const TOOL_SET: readonly Tool[] = [
     name: 'get_market_overview',
     title: 'Market overview',
     description:
-      'Whole-market snapshot: ADA/USD, DEX volume and TVL, top gainers, losers and trending tokens, and sync.lagSeconds.',
+      'Whole-market snapshot: ADA/USD, DEX volume and TVL in ADA (overall and per DEX), top gainers, losers and trending tokens, and sync.lagSeconds.',
     inputSchema: input({}),
     outputSchema: restOut('getMarketOverview'),
     run: (deps) => get(deps, 'getMarketOverview', {}),
@@ -755,7 +755,7 @@ export const TOOL_SET: readonly Tool[] = [
     name: 'list_nft_collections',
     title: 'List NFT collections',
     description:
-      'Ranked NFT collections: floor in ADA and USD, 24 h floor change percent, volume 24 h and 7 d, sales, listings, supply, holders.',
+      'Ranked NFT collections: floor in ADA and USD, 24 h floor change percent, volume 24 h and 7 d in ADA, sales, listings, supply, holders.',
     inputSchema: input({
       sort: str('Ranking.', {
         enum: ['volume24h', 'volume7d', 'volumeAll', 'floor', 'listings', 'sales24h', 'owners', 'supply'],

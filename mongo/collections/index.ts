@@ -6,7 +6,6 @@ import { HOLDERS_COLLECTIONS } from './holders.js';
 import { LOGOS, MARKET_SYNC_COLLECTIONS, TOKEN_META } from './market.js';
 import { MARKET_READ_COLLECTIONS } from './market-read.js';
 import { NFT_COLLECTIONS_ALL } from './nft.js';
-import { PNL_COLLECTIONS } from './pnl.js';
 import { RUNS } from './runs.js';
 import { CHECKPOINTS, DERIVED_RUNS, JOB_HEALTH, SYNC_HEALTH, UNDO } from './sync-state.js';
 import { STAKING_COLLECTIONS } from './staking.js';
@@ -34,7 +33,7 @@ export const ALL_COLLECTIONS: CollectionSpec<{ _id: string }>[] = [
   ...HOLDERS_COLLECTIONS,
   ...HANDLES_COLLECTIONS,
   ...NFT_COLLECTIONS_ALL,
-  ...PNL_COLLECTIONS,
+  // The PnL collections (mongo/collections/pnl.ts) are the market sync's: MARKET_SYNC_COLLECTIONS lists them.
   ...STORAGE_COLLECTIONS,
   ...NEWS_COLLECTIONS,
   ...SEARCH_COLLECTIONS,

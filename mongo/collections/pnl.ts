@@ -109,5 +109,3 @@ export interface AdaUsdNowDoc {
 }
 export const ADA_USD_NOW = defineCollection<AdaUsdNowDoc>({ name: 'ada_usd_now' });
 export const ADA_USD_NOW_ID = 'adausd';
-
-export const PNL_COLLECTIONS = [WALLET_LOTS, WALLET_PNL_POINTS, ADA_USD_NOW];

@@ -181,6 +181,38 @@ describe('MCP pure pieces', () => {
     assert.deepEqual((pnl as { series: unknown[] }).series, [{ time: '2026-11-25T05:00:00.000Z', value: -1.5 }]);
   });
 
+  it('a volume whose field description tools/list leaves out is named in ADA by its tool’s description', () => {
+    // tools/list keeps field descriptions on a result's own fields only (factorSchema): a nested `volume24h` (a
+    // token's stats, a DEX row, a collection row) reaches the agent as a bare number. REST documents it as whole ADA
+    // (TokenStats, TokenWindowStats, the overview's DEX rows, NftCollectionRow); the tool's description must say so,
+    // or an agent reads a token's 24 h volume as USD.
+    const rest = JSON.stringify(routeSpec('getToken').response);
+    assert.match(rest, /"volume24h":\{[^}]*Whole ADA/, 'REST: TokenStats.volume24h is whole ADA');
+    const problems: string[] = [];
+    for (const t of TOOL_DEFINITIONS) {
+      const defs = ((t.outputSchema as Record<string, unknown>).$defs ?? {}) as Record<string, unknown>;
+      const bare = new Set<string>();
+      const seen = new Set<string>();
+      const walk = (s: unknown): void => {
+        if (Array.isArray(s)) return s.forEach(walk);
+        if (!s || typeof s !== 'object') return;
+        const o = s as Record<string, unknown>;
+        const ref = typeof o.$ref === 'string' ? o.$ref.split('/').pop()! : null;
+        if (ref && !seen.has(ref)) {
+          seen.add(ref);
+          walk(defs[ref]);
+        }
+        for (const [k, v] of Object.entries((o.properties ?? {}) as Record<string, Record<string, unknown>>))
+          if (/^volume/i.test(k) && !/(Ada|Usd|Lovelace)$/.test(k) && !v.description && !v.$ref) bare.add(k);
+        for (const [k, v] of Object.entries(o)) if (k !== '$defs') walk(v);
+      };
+      walk(t.outputSchema);
+      if (bare.size && !/volume[^,.;]*\bADA\b/i.test(t.description))
+        problems.push(`${t.name}: ${[...bare].join(', ')} without a unit`);
+    }
+    assert.deepEqual(problems, []);
+  });
+
   it('REST parameter names in error texts become the tool’s argument names', () => {
     const advice = (tool: string, message: string) =>
       adviceFor(tool, new BadRequestError(message), TOOL_SET.find((t) => t.name === tool)!.restArgs);

@@ -119,6 +119,11 @@ describe('Iagon datums', () => {
       stake: [],
       reward: [],
     });
+    // The standalone devnet (`npm run devnet`) at OGMIOS_URL, said so by OGMIOS_IS_DEVNET: its scripts, as built in.
+    assert.deepEqual(
+      resolveIagonScripts({ DEVNET_SEED: 'x', OGMIOS_URL: 'ws://127.0.0.1:1337', OGMIOS_IS_DEVNET: true }),
+      devnet,
+    );
     assert.deepEqual(
       resolveIagonScripts({ DEVNET_SEED: 'x', OGMIOS_URL: 'ws://node:1337', IAGON_STAKE_SCRIPTS: [STAKE_SCRIPT] }),
       { stake: [STAKE_SCRIPT], reward: [] },

@@ -407,6 +407,19 @@ describe('ops command (embedded mode): what it refuses', function () {
     rmSync(join(dir, 'embedded-worker.pid'), { force: true });
   });
 
+  it('runs --failed where runs exist but none failed says no failed run, not that no run is recorded', async function () {
+    const done = { ...finishedRun('recomputeNft', recomputeWorkflowId('nft'), null, Date.now() - 20_000) };
+    await store.write([put(RUNS, { ...done, status: 'completed', attempts: 1, error: null })]);
+    const all = await ops(dir, 'runs', '--workflow', 'recomputeNft');
+    assert.match(all.stdout, new RegExp(`${done._id}\\s+recomputeNft\\s+completed\\s`));
+    // An operator after an incident reads this line as "the store holds no runs at all" unless it names the filter.
+    const failed = await ops(dir, 'runs', '--failed', '--workflow', 'recomputeNft');
+    assert.equal(failed.code, 0, failed.stderr);
+    assert.equal(failed.stdout.trim(), 'no failed runs of recomputeNft recorded');
+    const none = await ops(dir, 'runs', '--workflow', 'recomputeStorage');
+    assert.equal(none.stdout.trim(), 'no runs of recomputeStorage recorded');
+  });
+
   it('runs --workflow names an unknown workflow instead of listing nothing', async function () {
     const r = await ops(dir, 'runs', '--workflow', 'nope');
     assert.equal(r.code, 2, r.stdout + r.stderr);
