@@ -36,6 +36,9 @@ export const DERIVED_PATHS: readonly { path: RegExp; workflows: readonly string[
   { path: /^\/storage-network\//, workflows: ['recomputeStorage'] },
   // The PnL lots are kept by the sync (exact under rollbacks); their prices come from the market recompute.
   { path: /^\/wallet\/[^/]+\/pnl\/?$/, workflows: ['recomputeMarket'] },
+  // The portfolio likewise: balances from the sync, each position valued at its token's token_stats price and an LP
+  // position at its pool's pool_stats TVL (both the market recompute's). Its trades list is the sync's alone.
+  { path: /^\/wallet\/[^/]+\/?$/, workflows: ['recomputeMarket'] },
   { path: /^\/tokens\/[^/]+\/series\//, workflows: ['recomputeHolders', 'recomputeMarket'] },
   { path: /^\/(tokens|market|pools)(\/|$)/, workflows: ['recomputeMarket'] },
   // Tool-server answers with no REST path: the search index, and token answers carrying the safety assessment.
@@ -51,6 +54,8 @@ const MD_AS_REST: readonly { path: RegExp; rest: readonly string[] }[] = [
   { path: /^\/token\/([^/]+)/, rest: ['/tokens/$1'] },
   { path: /^\/pool\/([^/]+)/, rest: ['/pools/$1'] },
   { path: /^\/stake-pool\/([^/]+)/, rest: ['/staking/pools/$1'] },
+  // The wallet view under the name of an address shows the wallet's portfolio (and trades).
+  { path: /^\/address\/([^/]+)/, rest: ['/wallet/$1'] },
   { path: /^\/dashboard\/?$/, rest: ['/market/overview', '/nft/collections', '/governance/proposals'] },
 ];
 

@@ -133,6 +133,11 @@ export const CONFIG_KEYS = {
     '20000',
   ),
   DEVNET_FORK_RATE: key('Probability per block that the devnet forks (a rollback of 1-3 blocks).', num(0, 1), '0.02'),
+  DEVNET_FORK_DEPTH: key(
+    'Deepest devnet fork, in blocks. 3: rollbacks of 1-3 blocks (70/22/8 %), never deeper than the sync undoes in memory. Above 3: the depth is drawn evenly from 1 to it, so rollbacks deeper than 3 happen (the sync undoes them from its journal, reruns the recomputes and withholds their answers until they ran). The canonical chain is the same whatever it is.',
+    int(1, 100),
+    '3',
+  ),
   DEVNET_PORT: key('Port of the standalone devnet (`npm run devnet`).', int(0, 65535), '1337'),
   DEVNET_STREAM_BACKFILL: key(
     'Serve the devnet while its history is generated: followers sync the backfill as it grows (`npm start` sets it for its devnet process). Default: the whole history exists before the devnet serves.',

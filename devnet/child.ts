@@ -13,6 +13,8 @@ export interface DevnetOptions {
   backfillHours: number;
   blockMs: number;
   forkRate: number;
+  /** Deepest fork (DEVNET_FORK_DEPTH). */
+  forkDepth: number;
   dataDir: string;
   /** The port to serve on (a restart keeps its predecessor's, so followers reconnect to the same URL); 0: any. */
   port?: number;
@@ -56,6 +58,7 @@ export function spawnDevnet(opts: DevnetOptions): Promise<DevnetChild> {
       DEVNET_BACKFILL_HOURS: String(opts.backfillHours),
       DEVNET_BLOCK_MS: String(opts.blockMs),
       DEVNET_FORK_RATE: String(opts.forkRate),
+      DEVNET_FORK_DEPTH: String(opts.forkDepth),
       DEVNET_PORT: String(opts.port ?? 0),
       DATA_DIR: opts.dataDir,
       DEVNET_STREAM_BACKFILL: 'true',

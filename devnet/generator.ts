@@ -72,6 +72,11 @@ export interface GeneratorOptions {
   world: World;
   epochLength: number;
   forkRate: number;
+  /**
+   * Deepest fork, in blocks (3 when not given): 3 keeps the 1–3 block forks every seed always had; another value
+   * draws the depth evenly from 1 to it (the same draw, so the canonical chain is unchanged).
+   */
+  forkDepth?: number;
   modules: ActivityModule[];
   forkModules: ActivityModule[];
 }
@@ -126,7 +131,8 @@ export class ChainGenerator {
     const fr = new Rng(this.o.seed, h, 'fork');
     if (h === 0 || !(fr.next() < this.o.forkRate)) return [];
     const u = fr.next();
-    const depth = u < 0.7 ? 1 : u < 0.92 ? 2 : 3;
+    const most = this.o.forkDepth ?? 3;
+    const depth = most === 3 ? (u < 0.7 ? 1 : u < 0.92 ? 2 : 3) : 1 + Math.floor(u * most);
     const view = new ForkView(this.ledger);
     const out: BlockRecord[] = [];
     let ancestor = this.tipId;

@@ -23,8 +23,10 @@ export interface DevnetOptions {
   backfillHours: number;
   /** Wall-clock ms between live ticks (DEVNET_BLOCK_MS), each publishing what is due; 0 or non-finite = no live blocks. */
   blockMs: number;
-  /** Probability per canonical block that 1–3 orphan blocks and a RollBackward follow it. */
+  /** Probability per canonical block that 1–3 orphan blocks (up to `forkDepth`) and a RollBackward follow it. */
   forkRate: number;
+  /** Deepest fork in blocks (DEVNET_FORK_DEPTH); 3 when not given. */
+  forkDepth?: number;
   /** 0 = ephemeral (default); the host is 127.0.0.1. */
   port?: number;
   /** Persist the identity (seed, system start) in `${dataDir}/devnet.json`. */
@@ -115,6 +117,7 @@ export async function startDevnet(opts: DevnetOptions): Promise<Devnet> {
     world,
     epochLength,
     forkRate: opts.forkRate,
+    ...(opts.forkDepth === undefined ? {} : { forkDepth: opts.forkDepth }),
     modules: defaultModules(world, { systemStartMs: identity.systemStartMs, mempool }),
     forkModules: forkModules(world),
   });

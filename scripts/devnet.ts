@@ -18,6 +18,7 @@ async function main() {
     backfillHours: config.DEVNET_BACKFILL_HOURS,
     blockMs: config.DEVNET_BLOCK_MS,
     forkRate: config.DEVNET_FORK_RATE,
+    forkDepth: config.DEVNET_FORK_DEPTH,
     port: config.DEVNET_PORT,
     dataDir: config.DATA_DIR,
     streamBackfill: config.DEVNET_STREAM_BACKFILL,

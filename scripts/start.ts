@@ -85,6 +85,7 @@ async function main(config: Config) {
     backfillHours: config.DEVNET_BACKFILL_HOURS,
     blockMs: config.DEVNET_BLOCK_MS,
     forkRate: config.DEVNET_FORK_RATE,
+    forkDepth: config.DEVNET_FORK_DEPTH,
     dataDir: config.DATA_DIR,
   };
   const devnetStarting = config.OGMIOS_URL ? null : spawnDevnet(devnetOptions);

@@ -168,6 +168,35 @@ describe('devnet', function () {
     assert.ok(rollbacks > 40, `about one fork in five blocks (${rollbacks})`);
   });
 
+  it('forks up to forkDepth blocks deep (DEVNET_FORK_DEPTH), on the same canonical chain, every orphan valid', async () => {
+    // Each RollBackward undoes the orphans published since the last canonical block: the fork's depth.
+    const depths = (d: Devnet) => {
+      const out: number[] = [];
+      let orphans = 0;
+      for (const e of d.events())
+        if (e.kind === 'backward') out.push(orphans);
+        else orphans = e.canonical ? 0 : orphans + 1;
+      return out;
+    };
+    const calm = await devnet();
+    const usual = await devnet({ forkRate: 0.2 });
+    const deep = await devnet({ forkRate: 0.2, forkDepth: 8 });
+    assert.deepEqual(canonicalIds(deep), canonicalIds(calm));
+    assert.equal(Math.max(...depths(usual)), 3, 'by default a fork is 1-3 blocks deep');
+    const d = depths(deep);
+    assert.ok(d.length > 40, `about one fork in five blocks (${d.length})`);
+    assert.equal(Math.min(...d), 1);
+    assert.equal(Math.max(...d), 8);
+    assert.ok(d.filter((x) => x > 3).length > 10, `forks deeper than 3 blocks: ${d.filter((x) => x > 3).length}`);
+    // Deep orphans spend real outputs too: a client replaying the stream undoes them and ends on the canonical chain.
+    const { events } = await syncFromOrigin(deep.url, 100);
+    const r = replay(
+      events,
+      deep.genesisUtxos().map((u) => ({ txId: u.txId, index: u.index, value: toValue(u.value) })),
+    );
+    assert.deepEqual(r.chain, canonicalIds(calm));
+  });
+
   it('streams the whole history to a pipelining client, forks included, with consistent ancestors', async () => {
     const d = await devnet({ forkRate: 0.2 });
     const { events, frames } = await syncFromOrigin(d.url, 100);

@@ -12,6 +12,8 @@ import { startTestApi, type TestApi } from '../api/seed.js';
 const UNIT = `${'ab'.repeat(28)}534e454b`;
 const POOL_ID = 'pool1pu5jlj4q9w9jlxeu370a3c9myx47md5j5m2str0naunn2q3lkdy';
 const POLICY = 'cd'.repeat(28);
+const WALLET =
+  'addr1q8j09rn7jh0guqh73lxsvza8v86dgnq4skwr05kvqka6lr5htec5mfl2namkseag8medrqkdkd52zujahek2ckfyuu5suqvm94';
 
 describe('Markdown views withheld after a deep rollback', () => {
   let api: TestApi;
@@ -87,6 +89,39 @@ describe('Markdown views withheld after a deep rollback', () => {
       assert.match(w?.reason ?? 'served', /recomputing after a rollback of 12 blocks/, path);
     }
     assert.equal(await gate.withheldAt(`/api/v1/NFT/collections/${POLICY}`), null);
+  });
+
+  it("a wallet portfolio (valued at the market recompute's prices) is withheld on every surface, like its PnL", async () => {
+    // Before the fix the portfolio was served from the abandoned chain's token_stats prices while its PnL was 503.
+    for (const path of [`/api/v1/wallet/${WALLET}`, `/api/v1/wallet/${WALLET}/pnl`]) {
+      const r = await api.get(path);
+      assert.equal(r.status, 503, path);
+      assert.equal(r.headers.get('retry-after'), '5', path);
+      assert.match((r.body as { error: string }).error, /rollback of 12 blocks.*recomputeMarket/, path);
+    }
+    for (const view of [`/api/md/wallet/${WALLET}`, `/api/md/address/${WALLET}`]) {
+      const md = await api.get(view, { accept: 'text/markdown' });
+      assert.equal(md.status, 503, view);
+      assert.match(md.body as string, /recomputeMarket/, view);
+    }
+    const res = await fetch(`${api.url}/api/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'get_wallet', arguments: { address: WALLET } },
+      }),
+    });
+    const text = await res.text();
+    const rpc = JSON.parse(/^data: (.*)$/m.exec(text)?.[1] ?? text) as {
+      result: { isError?: boolean; content: { text: string }[] };
+    };
+    assert.equal(rpc.result.isError, true);
+    assert.match(rpc.result.content[0]?.text ?? '', /rollback of 12 blocks.*recomputeMarket/);
+    // The wallet's trades come from the sync alone (exact under rollbacks): served.
+    assert.notEqual((await api.get(`/api/v1/wallet/${WALLET}/trades`)).status, 503);
   });
 
   it('a view whose recompute already ran on the new chain is not withheld', async () => {
