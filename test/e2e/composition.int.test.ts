@@ -332,6 +332,8 @@ describe('production composition: devnet → Temporal worker → MongoDB → API
         );
         for (const k of ['rewards', 'rewardsLovelace', 'rewardsAsOf']) account[k] = want.body.stakeAccount[k];
       }
+      // When the market recompute last ran (a pool's 24 h figures): a time of each run's own clock, not chain data.
+      for (const b of [have.body, want.body]) delete b.statsUpdatedAt;
       assert.deepEqual(have.body, want.body, path);
     }
     console.log(
