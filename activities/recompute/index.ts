@@ -64,16 +64,17 @@ async function writeAll(store: Store, ops: readonly WriteOp[]): Promise<void> {
 
 /** Clock, ADA/USD now and at each window start: what every token's stats share. */
 export async function marketContext(store: Store, nowMs: number, pools: readonly PoolDoc[]): Promise<MarketContext> {
-  const { clock } = await storeClock(store);
+  const { clock, checkpoint } = await storeClock(store);
+  const windowEndMs = checkpoint ? Math.min(nowMs, clock.slotToMs(checkpoint.slot)) : nowMs;
   // At the window starts the token prices' changes are measured from (token-stats.ts loadTokenInputs).
   const at = await Promise.all(
-    STATS_WINDOWS.map((w) => adaUsdAtSlot(store, pools, clock.msToSlot(nowMs - WINDOW_SECONDS[w] * 1000))),
+    STATS_WINDOWS.map((w) => adaUsdAtSlot(store, pools, clock.msToSlot(windowEndMs - WINDOW_SECONDS[w] * 1000))),
   );
   const adaUsdAt = Object.fromEntries(STATS_WINDOWS.map((w, i) => [w, at[i] ?? null])) as Record<
     StatsWindow,
     number | null
   >;
-  return { nowMs, clock, adaUsd: adaUsdFromPools(pools), adaUsdAt };
+  return { windowEndMs, clock, adaUsd: adaUsdFromPools(pools), adaUsdAt };
 }
 
 /** Every token that trades in a pool, with its pools. */

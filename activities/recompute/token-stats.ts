@@ -48,7 +48,13 @@ export const TRADE_SCAN_LIMIT = 50_000;
 export { adaPrice, lovelaceNumber, poolSeries, primaryAdaPool, tokenSeries };
 
 export interface MarketContext {
-  nowMs: number;
+  /**
+   * Unix ms the figures describe: every rolling window (5 m … 7 d) ends here, and it is their `updatedAt`. The
+   * indexed tip block's time (the wall clock if earlier), so that an index behind the chain (a catch-up, a source
+   * outage) answers its windows as of the block it holds, as its `asOf` says, instead of windows that run past its
+   * data and read as no trading at all.
+   */
+  windowEndMs: number;
   clock: SlotClock;
   adaUsd: number | null;
   /**
@@ -100,7 +106,7 @@ export function computeTokenStats(input: TokenInputs, ctx: MarketContext): Token
     : null;
 
   const windows = {} as Record<StatsWindow, WindowStats>;
-  const cutoffSlot = (w: StatsWindow) => ctx.clock.msToSlot(ctx.nowMs - WINDOW_SECONDS[w] * 1000);
+  const cutoffSlot = (w: StatsWindow) => ctx.clock.msToSlot(ctx.windowEndMs - WINDOW_SECONDS[w] * 1000);
   const makers = new Set<string>();
   for (const w of STATS_WINDOWS) {
     const from = cutoffSlot(w);
@@ -166,7 +172,7 @@ export function computeTokenStats(input: TokenInputs, ctx: MarketContext): Token
     pools: token.poolIds.length,
     firstPoolTime: token.firstPoolSlot === null ? null : ctx.clock.iso(token.firstPoolSlot),
     firstPoolExact: token.firstPoolExact,
-    updatedAt: new Date(ctx.nowMs).toISOString(),
+    updatedAt: new Date(ctx.windowEndMs).toISOString(),
     windows,
     primaryPoolId: primary?.id ?? token.primaryPoolId,
     fdvAda,
@@ -233,15 +239,15 @@ export async function loadTokenInputs(
   pools: PoolDoc[],
   ctx: MarketContext,
 ): Promise<TokenInputs> {
-  const nowSec = Math.floor(ctx.nowMs / 1000);
-  const from7d = ctx.clock.msToSlot(ctx.nowMs - WINDOW_SECONDS['7d'] * 1000);
+  const nowSec = Math.floor(ctx.windowEndMs / 1000);
+  const from7d = ctx.clock.msToSlot(ctx.windowEndMs - WINDOW_SECONDS['7d'] * 1000);
   const series = tokenSeries(meta.unit);
   const primary = primaryAdaPool(token, pools);
   const priceNowRaw = primary ? spotPriceRaw(primary) : null;
   const [{ trades, truncated }, ...starts] = await Promise.all([
     recentTrades(store, { token: meta.unit }, from7d, TRADE_SCAN_LIMIT),
     ...STATS_WINDOWS.map((w) =>
-      primary ? poolPriceAt(store, primary, ctx.clock.msToSlot(ctx.nowMs - WINDOW_SECONDS[w] * 1000)) : null,
+      primary ? poolPriceAt(store, primary, ctx.clock.msToSlot(ctx.windowEndMs - WINDOW_SECONDS[w] * 1000)) : null,
     ),
   ]);
   const priceAtRaw = Object.fromEntries(STATS_WINDOWS.map((w, i) => [w, starts[i] ?? null])) as Record<
@@ -263,7 +269,7 @@ export async function loadTokenInputs(
 
 /** 24 h activity of one pool from its complete trades. */
 export async function computePoolStats(store: Store, poolId: number, ctx: MarketContext): Promise<PoolStatsDoc> {
-  const from = ctx.clock.msToSlot(ctx.nowMs - WINDOW_SECONDS['24h'] * 1000);
+  const from = ctx.clock.msToSlot(ctx.windowEndMs - WINDOW_SECONDS['24h'] * 1000);
   const { trades } = await recentTrades(store, { poolId }, from, Number.MAX_SAFE_INTEGER);
   const volume = trades.reduce((s, t) => s + (t.valueLovelace ? BigInt(t.valueLovelace) : 0n), 0n);
   return {
@@ -271,6 +277,6 @@ export async function computePoolStats(store: Store, poolId: number, ctx: Market
     poolId,
     volume24h: lovelaceNumber(volume),
     txns24h: trades.length,
-    updatedAt: new Date(ctx.nowMs).toISOString(),
+    updatedAt: new Date(ctx.windowEndMs).toISOString(),
   };
 }

@@ -272,7 +272,7 @@ export const Pool = component('Pool', {
       type: ['string', 'null'],
       format: 'date-time',
       description:
-        'When the market recompute (every 20 s) computed volume24h, txns24h and a token/token pool’s tvlAda: their 24 h window ends then, not at asOf. Null until a run has seen the pool (the figures are 0 meanwhile).',
+        'The moment volume24h, txns24h and a token/token pool’s tvlAda describe: their 24 h window ends here, at the indexed tip block the market recompute (every 20 s) last saw (asOf, when that run is the latest). Null until a run has seen the pool (the figures are 0 meanwhile).',
     },
   },
 });

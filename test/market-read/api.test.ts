@@ -432,8 +432,10 @@ describe('market overview while a market recompute is half-written', () => {
       const first = await overview();
       assert.equal(first.topGainers[0].asset.unit, XTK);
       assert.equal(first.topGainers[0].stats.change24h, 0.25);
-      // The next run, a day later (XTK untraded for 24 h): its token stats are written, its overview is not yet.
+      // The next run, a day later with the chain a day on (XTK untraded for 24 h): its token stats are written, its
+      // overview is not yet.
       now = NOW_MS + DAY * 1000 + 3_600_000;
+      await api.store.write(checkpointOps(40, DAY + 3_600));
       await acts.recomputeTokenStats();
       const live = (await api.get(`/api/v1/tokens/${XTK}?logos=url`)).body as Json;
       assert.notEqual(live.stats.change24h, 0.25, 'the new run changed the figures');

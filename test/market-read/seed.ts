@@ -48,16 +48,21 @@ export async function prepare(store: Store): Promise<void> {
   ]);
 }
 
-/** The checkpoint at TIP_SLOT (block time NOW) with the chain tip `lag` slots and 2 blocks ahead. */
-export function checkpointOps(lag = 40): WriteOp[] {
-  const id = 'ab'.repeat(32);
-  const tip = { slot: TIP_SLOT, id, height: TIP_HEIGHT };
+/**
+ * The checkpoint at TIP_SLOT (block time NOW) with the chain tip `lag` slots and 2 blocks ahead; with `later`
+ * seconds, at a block that many seconds (slots) after it instead, one block higher (the chain went on, with no trade).
+ */
+export function checkpointOps(lag = 40, later = 0): WriteOp[] {
+  const id = later === 0 ? 'ab'.repeat(32) : later.toString(16).padStart(64, 'a');
+  const slot = TIP_SLOT + later;
+  const height = TIP_HEIGHT + (later === 0 ? 0 : 1);
+  const tip = { slot, id, height };
   return [
     put(BLOCKS, {
       _id: id,
-      height: TIP_HEIGHT,
-      slot: TIP_SLOT,
-      time: new Date(NOW_MS).toISOString(),
+      height,
+      slot,
+      time: new Date(NOW_MS + later * 1000).toISOString(),
       epoch: 560,
       era: 'conway',
       prevHash: 'cd'.repeat(32),
@@ -74,8 +79,8 @@ export function checkpointOps(lag = 40): WriteOp[] {
       _id: 'sync',
       ...tip,
       points: [tip],
-      tip: { slot: TIP_SLOT + lag, id: 'ef'.repeat(32), height: TIP_HEIGHT + 2 },
-      updatedAt: new Date(NOW_MS).toISOString(),
+      tip: { slot: slot + lag, id: 'ef'.repeat(32), height: height + 2 },
+      updatedAt: new Date(NOW_MS + later * 1000).toISOString(),
     }),
   ];
 }

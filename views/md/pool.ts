@@ -92,7 +92,7 @@ export function renderPool(ctx: ViewContext, p: Pool, trades: TradePage): string
         ['Volume 24 h (ADA)', num(p.volume24h, 0)],
         ['Swaps 24 h', num(p.txns24h, 0)],
         // The two 24 h figures are the market recompute's: their window ends then, not at the as-of line.
-        ['24 h figures computed (UTC)', utc(p.statsUpdatedAt)],
+        ['24 h figures as of (UTC)', utc(p.statsUpdatedAt)],
         // One figure when both directions charge the same, else each direction's (Minswap V2, SundaeSwap V3, Splash).
         p.feePercentBToA === p.feePercent
           ? ['Swap fee (%)', percent(p.feePercent)]
