@@ -53,7 +53,7 @@ export function renderToken(ctx: ViewContext, t: TokenDetail): string {
         ['Holders', num(s.holders, 0)],
         ['Decimals', String(a.decimals)],
         ['First pool (UTC)', utc(s.firstPoolTime)],
-        ['Stats computed (UTC)', utc(s.updatedAt)],
+        ['Stats as of (UTC)', utc(s.updatedAt)],
         ...(t.url ? [['Website', text(t.url)]] : []),
       ],
     ),
