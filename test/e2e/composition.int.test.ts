@@ -332,7 +332,8 @@ describe('production composition: devnet → Temporal worker → MongoDB → API
         );
         for (const k of ['rewards', 'rewardsLovelace', 'rewardsAsOf']) account[k] = want.body.stakeAccount[k];
       }
-      // When the market recompute last ran (a pool's 24 h figures): a time of each run's own clock, not chain data.
+      // Whether a process's market recompute (each on its own schedule) ran after the final tip or before it; a null
+      // for a pool that run has not seen. Its figures are compared; the stamp of the run is not.
       for (const b of [have.body, want.body]) delete b.statsUpdatedAt;
       assert.deepEqual(have.body, want.body, path);
     }
