@@ -8,11 +8,9 @@
 import assert from 'node:assert/strict';
 import { createHoldersActivities } from '../../activities/holders/series.js';
 import { HOLDER_COUNTS } from '../../mongo/collections/holders.js';
-import { BLOCKS } from '../../mongo/collections/chain.js';
-import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
 import { put, type WriteOp } from '../../mongo/store.js';
 import { startTestApi } from '../api/seed.js';
-import { HOUR, NOW_MS, TIP_HEIGHT, TIP_SLOT, checkpointOps } from '../market-read/seed.js';
+import { HOUR, NOW_MS, TIP_SLOT, checkpointOps } from '../market-read/seed.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
 
@@ -24,33 +22,6 @@ const utcDay = (ms: number) =>
 
 const counted = (count: number, slot: number): WriteOp =>
   put(HOLDER_COUNTS, { _id: UNIT, unit: UNIT, count, supplyRaw: '1000', slot });
-
-/** The index moved on to a block `ahead` seconds after the seed's tip block (time NOW_MS). */
-function tipAt(ahead: number): WriteOp[] {
-  const id = 'fa'.repeat(32);
-  const slot = TIP_SLOT + ahead;
-  const point = { slot, id, height: TIP_HEIGHT + 1 };
-  return [
-    put(BLOCKS, {
-      _id: id,
-      height: TIP_HEIGHT + 1,
-      slot,
-      time: new Date(NOW_MS + ahead * 1000).toISOString(),
-      epoch: 560,
-      era: 'conway',
-      prevHash: 'ab'.repeat(32),
-      size: 1000,
-      txCount: 0,
-      fees: '0',
-      totalOutput: '0',
-      issuerVkey: null,
-      poolId: null,
-      protocolVersion: '10.0',
-      txIds: [],
-    }),
-    put(CHECKPOINTS, { _id: 'sync', ...point, points: [point], tip: point, updatedAt: new Date().toISOString() }),
-  ];
-}
 
 describe('holders series: the point of the day the counts are of', () => {
   it('an index behind the clock fills its own day, never today; today gets its point once the index reaches it', async () => {
@@ -67,7 +38,7 @@ describe('holders series: the point of the day the counts are of', () => {
       assert.deepEqual(await points(), [{ time: utcDay(NOW_MS), value: 7 }], 'the count of the tip day, on that day');
       // The index reaches 00:59:30 of the clock's day, where the token has 9 holders.
       const ahead = (wall - NOW_MS) / 1000 - 30;
-      await api.store.write([...tipAt(ahead), counted(9, TIP_SLOT + ahead)]);
+      await api.store.write([...checkpointOps(0, ahead), counted(9, TIP_SLOT + ahead)]);
       await series.snapshotHolderSeries();
       assert.deepEqual(await points(), [
         { time: utcDay(NOW_MS), value: 7 },
