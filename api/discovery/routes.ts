@@ -49,6 +49,7 @@ export function siteInfo(config: ApiDeps['config']): SiteInfo {
     summary: SITE_SUMMARY,
     views: MD_VIEWS.map((v) => ({ path: v.path, title: v.title })),
     limits: {
+      enforced: c.RATE_LIMITS,
       anonPerMinute: c.RATE_LIMIT_ANON_PER_MIN,
       pnlAnonPerMinute: c.RATE_LIMIT_PNL_ANON_PER_MIN,
       pnlKeyPerMinute: c.RATE_LIMIT_PNL_KEY_PER_MIN,

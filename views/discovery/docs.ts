@@ -1,5 +1,5 @@
 /** The human docs page at /docs: surfaces, keys and limits (the 429 answers' `docs` link). Static HTML, no script. */
-import { BATCH_RULE } from './llms.js';
+import { BATCH_RULE, LIMITS_OFF } from './llms.js';
 import type { SiteInfo } from './types.js';
 
 /**
@@ -61,7 +61,7 @@ ${views}
 <p>No key is needed. A key raises the limits: create one at <a href="${s}/account">${s}/account</a> after signing in with a Cardano wallet (a one-time signed message; no e-mail, no fee). Send it as <code>x-api-key: &lt;key&gt;</code> or <code>Authorization: Bearer &lt;key&gt;</code> (REST and Markdown) or <code>X-API-Key</code> (tool server). A key works on all three surfaces. An invalid or revoked key gets HTTP 401.</p>
 
 <h2 id="limits">Limits</h2>
-<table>
+${l.enforced ? '' : `<p><strong>${h(LIMITS_OFF)}</strong></p>\n`}<table>
 <thead><tr><th>Caller</th><th>Requests per minute</th><th>Requests per day</th></tr></thead>
 <tbody>
 <tr><td>no key (per IP address, on each surface)</td><td>${l.anonPerMinute}</td><td>no daily cap</td></tr>

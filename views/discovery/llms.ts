@@ -41,7 +41,7 @@ export function renderLlmsTxt(info: SiteInfo, hasTools: boolean): string {
 
 > ${info.summary}
 
-Read-only: no endpoint builds, accepts or submits a transaction. ADA amounts are whole ADA, token amounts are decimal-adjusted, REST fields named change* are fractions (0.05 = +5 %). Prices come from on-chain DEX pools: read them with the pool liquidity. No key is needed: anonymous callers get ${l.anonPerMinute} requests per minute per IP on each surface; a key (header \`x-api-key\`) raises the limits. Every Markdown and tool answer carries an as-of time.
+Read-only: no endpoint builds, accepts or submits a transaction. ADA amounts are whole ADA, token amounts are decimal-adjusted, REST fields named change* are fractions (0.05 = +5 %). Prices come from on-chain DEX pools: read them with the pool liquidity. No key is needed: ${l.enforced ? `anonymous callers get ${l.anonPerMinute} requests per minute per IP on each surface; a key (header \`x-api-key\`) raises the limits` : 'this instance limits no request (rate limits off)'}. Every Markdown and tool answer carries an as-of time.
 
 ## Markdown views
 
@@ -181,12 +181,17 @@ export function renderLlmsFull(info: SiteInfo, doc: OpenApiDoc, tools: ToolDef[]
 export const BATCH_RULE =
   'A tool-server JSON-RPC batch (older protocol revisions, up to 100 messages) counts each message as a request, per minute and per day; a batch larger than what is left is refused whole.';
 
+/** Said first wherever the limits are listed, on an instance that runs without them (RATE_LIMITS=false). */
+export const LIMITS_OFF =
+  'This instance runs with rate limits off: no request is limited here. The limits below are those of the service as published.';
+
 export function accessText(info: SiteInfo): string {
   const l = info.limits;
   const plans = l.plans
     .map((p) => `${p.name} ${p.perMinute}/min and ${p.perDay.toLocaleString('en-US')}/day`)
     .join('; ');
   return [
+    ...(l.enforced ? [] : [`- ${LIMITS_OFF}`]),
     `- No key: ${l.anonPerMinute} requests per minute per IP address, on each surface (REST, Markdown views, tool server), no daily cap.`,
     `- Keys: header \`x-api-key: <key>\` (or \`Authorization: Bearer <key>\` on REST and Markdown; \`X-API-Key\` on the tool server). Create one at ${info.site}/account by signing in with a Cardano wallet. Plans: ${plans}.${l.plansEnforced ? '' : ' Plans are not enforced yet: every key gets the Free limits.'}`,
     `- Wallet profit and loss is an expensive call: ${l.pnlAnonPerMinute} per minute without a key, ${l.pnlKeyPerMinute} with one.`,

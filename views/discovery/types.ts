@@ -54,6 +54,8 @@ export interface ViewDef {
 }
 
 export interface SiteLimits {
+  /** false: this instance runs with RATE_LIMITS=false (a self-hosted one, say): no request is limited. */
+  enforced: boolean;
   anonPerMinute: number;
   pnlAnonPerMinute: number;
   pnlKeyPerMinute: number;
