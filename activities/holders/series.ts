@@ -17,7 +17,7 @@ import {
   readHolderSeries,
   type HolderSeriesDoc,
 } from '../../mongo/collections/holders.js';
-import { indexedTip } from '../../mongo/collections/sync-state.js';
+import { asOfMs, storeClock } from '../../mongo/collections/clock.js';
 import { put, type Store, type WriteOp } from '../../mongo/store.js';
 
 export { DAY_SECONDS, dayStart, readHolderSeries };
@@ -35,10 +35,9 @@ export function createHoldersActivities(deps: HoldersDeps) {
   return {
     /** The indexed tip day's point for every token with holders. */
     async snapshotHolderSeries(): Promise<{ tokens: number; day: number }> {
-      const { checkpoint, block } = await indexedTip(store);
+      const { checkpoint, tipMs } = await storeClock(store);
       // The counts are those of the indexed tip block; without one (an empty store: no counts either), the clock's.
-      const tipMs = block ? Date.parse(block.time) : Number.NaN;
-      const day = dayStart(Number.isFinite(tipMs) ? Math.min(tipMs, now()) : now());
+      const day = dayStart(asOfMs(tipMs, now()));
       const slot = checkpoint?.slot ?? 0;
       let ops: WriteOp[] = [];
       let tokens = 0;

@@ -33,7 +33,7 @@ import { replaceAll } from '../../mongo/replace-all.js';
 import { del, put, type CollectionSpec, type Store, type WriteOp } from '../../mongo/store.js';
 import { LOVELACE, tokenMetadata } from '../../cardano/token-metadata.js';
 import { adaUsdAtSlot, adaUsdFromPools } from '../../mongo/collections/ada-usd.js';
-import { storeClock } from '../../mongo/collections/clock.js';
+import { asOfMs, storeClock } from '../../mongo/collections/clock.js';
 import { buildOverview } from './overview.js';
 import { buildPoolRankings, buildTokenRankings } from '../../cardano/rankings.js';
 import {
@@ -64,8 +64,8 @@ async function writeAll(store: Store, ops: readonly WriteOp[]): Promise<void> {
 
 /** Clock, ADA/USD now and at each window start: what every token's stats share. */
 export async function marketContext(store: Store, nowMs: number, pools: readonly PoolDoc[]): Promise<MarketContext> {
-  const { clock, checkpoint } = await storeClock(store);
-  const windowEndMs = checkpoint ? Math.min(nowMs, clock.slotToMs(checkpoint.slot)) : nowMs;
+  const { clock, tipMs } = await storeClock(store);
+  const windowEndMs = asOfMs(tipMs, nowMs);
   // At the window starts the token prices' changes are measured from (token-stats.ts loadTokenInputs).
   const at = await Promise.all(
     STATS_WINDOWS.map((w) => adaUsdAtSlot(store, pools, clock.msToSlot(windowEndMs - WINDOW_SECONDS[w] * 1000))),

@@ -239,7 +239,7 @@ export async function loadTokenInputs(
   pools: PoolDoc[],
   ctx: MarketContext,
 ): Promise<TokenInputs> {
-  const nowSec = Math.floor(ctx.windowEndMs / 1000);
+  const endSec = Math.floor(ctx.windowEndMs / 1000);
   const from7d = ctx.clock.msToSlot(ctx.windowEndMs - WINDOW_SECONDS['7d'] * 1000);
   const series = tokenSeries(meta.unit);
   const primary = primaryAdaPool(token, pools);
@@ -258,7 +258,7 @@ export async function loadTokenInputs(
   if (truncated) {
     const hours = await store
       .collection(CANDLES)
-      .find('bySeries', { eq: [series, '1h'], gte: nowSec - WINDOW_SECONDS['7d'] });
+      .find('bySeries', { eq: [series, '1h'], gte: endSec - WINDOW_SECONDS['7d'] });
     candles7d = {
       volumeLovelace: hours.reduce((s, c) => s + BigInt(c.volumeLovelace), 0n),
       trades: hours.reduce((s, c) => s + c.trades, 0),

@@ -197,7 +197,7 @@ export function presentPool(p: PoolDoc, assets: AssetBook, stats: PoolStatsDoc |
     lastStateTime: clock.iso(p.lastStateSlot),
     volume24h: stats?.volume24h ?? 0,
     txns24h: stats?.txns24h ?? 0,
-    // The 24 h figures are the market recompute's (every 20 s), their window ending then, not at the answer's asOf;
+    // The 24 h figures are the market recompute's (every 20 s), their window ending at the indexed tip that run saw;
     // null until a run has seen the pool (both figures 0 meanwhile).
     statsUpdatedAt: stats?.updatedAt ?? null,
   };
