@@ -283,14 +283,19 @@ export function createSyncActivities(deps: SyncDeps) {
     /** The source's tip as last reported in this slice (recorded in SYNC_HEALTH at the end, even with no block). */
     let seenTip: { slot: number; id: string; height: number } | null = null;
     /** The source answered: recorded now unless this process recorded a contact within CONTACT_RECORD_MS. */
-    const contact = async () => {
-      if (lastContactRecord !== null && performance.now() - lastContactRecord < CONTACT_RECORD_MS) return;
+    /**
+     * Records the source's tip and the contact, as of when the source last sent anything (a slice that waited at the
+     * tip and heard nothing is no proof it is alive).
+     */
+    const recordContactNow = (opts: Parameters<typeof recordContact>[3]) => {
       lastContactRecord = performance.now();
       const heard = chain.lastHeard?.() ?? null;
+      return recordContact(deps.store, seenTip, new Date(heard ?? now()).toISOString(), opts);
+    };
+    const contact = async () => {
+      if (lastContactRecord !== null && performance.now() - lastContactRecord < CONTACT_RECORD_MS) return;
       // Best effort: a store that cannot take it fails the slice's own writes, which say so (recordFailure).
-      await recordContact(deps.store, seenTip, new Date(heard ?? now()).toISOString(), { keepStall: true }).catch(
-        () => (lastContactRecord = null),
-      );
+      await recordContactNow({ keepStall: true }).catch(() => (lastContactRecord = null));
     };
     if (followerAt === null || followerAt !== (cp?.id ?? 'origin')) {
       // A rollback left part-way by an earlier slice: its fork point is offered too, so the source intersects there
@@ -475,14 +480,9 @@ export function createSyncActivities(deps: SyncDeps) {
       // give (the next call waits 0 ms once blocks were applied, so a synced node answers that at once).
     }
     await flush(true);
-    // Every successful contact records the source's tip, so lag stays honest while nothing commits; as of when the
-    // source last sent anything (a slice that waited at the tip and heard nothing is no proof it is alive).
-    const heard = chain.lastHeard?.() ?? null;
-    // A rollback that completed (or none pending) ends what an earlier slice recorded in progress.
-    await recordContact(deps.store, seenTip, new Date(heard ?? now()).toISOString(), {
-      rollbackDone: !rollbackPending,
-    });
-    lastContactRecord = performance.now();
+    // Every successful contact records the source's tip, so lag stays honest while nothing commits. A rollback that
+    // completed (or none pending) ends what an earlier slice recorded in progress.
+    await recordContactNow({ rollbackDone: !rollbackPending });
     followerAt = rollbackPending ? null : last === 'origin' ? 'origin' : last.id;
     const height = last === 'origin' ? 0 : last.height;
     const slot = last === 'origin' ? 0 : last.slot;
