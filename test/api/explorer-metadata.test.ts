@@ -13,6 +13,7 @@ import { hex } from '@scure/base';
 import type { Transaction } from '../../cardano/chain/types.js';
 import type { TestApi } from './seed.js';
 import { apiOverSyncedFrames, forwardFrame, recorded } from './synced-frames.js';
+import { callToolOnce } from '../mcp/call-once.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
 
@@ -64,18 +65,7 @@ describe('explorer: transaction metadata with odd keys and values, as the chain 
 
   /** The metadata of get_transaction's result (one JSON-RPC call, the short form of the older revisions). */
   async function toolMetadata(): Promise<Json> {
-    const r = await fetch(`${api.url}/api/mcp`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: { name: 'get_transaction', arguments: { hash: tx.id } },
-      }),
-    });
-    const text = await r.text();
-    const body = JSON.parse(text.startsWith('{') ? text : text.slice(text.indexOf('{'))) as Json;
+    const { message: body, text } = await callToolOnce(api.url, 'get_transaction', { hash: tx.id });
     assert.notEqual(body.result?.isError, true, text);
     const { structuredContent, content } = body.result as Json;
     // The text content is the same object as JSON text.

@@ -8,6 +8,7 @@ import { DERIVED_RUNS, SYNC_HEALTH, SYNC_HEALTH_ID } from '../../mongo/collectio
 import { put } from '../../mongo/store.js';
 import { syncGate } from '../../api/sync-guard.js';
 import { startTestApi, type TestApi } from '../api/seed.js';
+import { callToolOnce } from '../mcp/call-once.js';
 
 const UNIT = `${'ab'.repeat(28)}534e454b`;
 const POOL_ID = 'pool1pu5jlj4q9w9jlxeu370a3c9myx47md5j5m2str0naunn2q3lkdy';
@@ -104,20 +105,7 @@ describe('Markdown views withheld after a deep rollback', () => {
       assert.equal(md.status, 503, view);
       assert.match(md.body as string, /recomputeMarket/, view);
     }
-    const res = await fetch(`${api.url}/api/mcp`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: { name: 'get_wallet', arguments: { address: WALLET } },
-      }),
-    });
-    const text = await res.text();
-    const rpc = JSON.parse(/^data: (.*)$/m.exec(text)?.[1] ?? text) as {
-      result: { isError?: boolean; content: { text: string }[] };
-    };
+    const { message: rpc } = await callToolOnce(api.url, 'get_wallet', { address: WALLET });
     assert.equal(rpc.result.isError, true);
     assert.match(rpc.result.content[0]?.text ?? '', /rollback of 12 blocks.*recomputeMarket/);
     // The wallet's trades come from the sync alone (exact under rollbacks): served.

@@ -33,6 +33,7 @@ import { put, type CollectionSpec, type Store, type WriteOp } from '../../mongo/
 import { WORKFLOWS } from '../../workflows/registry.js';
 import { serveTestApp, startTestApi } from '../api/seed.js';
 import { syncedDevnet, type tempStore } from '../sync/helpers.js';
+import { callToolOnce } from '../mcp/call-once.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
 const NOW = Date.UTC(2026, 10, 20, 12);
@@ -409,19 +410,7 @@ describe('stake key delegations on the devnet after a pool retired', function ()
       const retired = listed.filter((p) => p.status === 'retired');
       assert.ok(retired.length >= 1 && retired.every((p) => !(String(p.id) in ledger) && p.saturation === 0));
       for (const args of [{ maxSaturationPct: 100 }, { maxMarginPct: 100 }]) {
-        const res = await fetch(`${api.url}/api/mcp`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-          body: JSON.stringify({
-            jsonrpc: '2.0',
-            id: 1,
-            method: 'tools/call',
-            params: { name: 'list_stake_pools', arguments: { ...args, limit: 100 } },
-          }),
-        });
-        // One JSON-RPC answer, as JSON or as the data line of one server-sent event.
-        const text = await res.text();
-        const message = JSON.parse(/^data: (.*)$/m.exec(text)?.[1] ?? text) as Json;
+        const { message } = await callToolOnce(api.url, 'list_stake_pools', { ...args, limit: 100 });
         const result = message.result.structuredContent as Json;
         const ids = (result.items as Json[]).map((p) => p.id).sort();
         const delegatable = listed.filter((p) => p.status !== 'retired').map((p) => p.id);
