@@ -83,3 +83,27 @@ describe('Markdown NFT view: a collection without a sale', () => {
     assert.doesNotMatch(text, /— at —/);
   });
 });
+
+describe('Markdown NFT view: both parties of a sale', () => {
+  // The devnet's Chain Golems #111 sale as GET /nft/collections/{policy}/sales answered it (tx 3fb4ec4a…): the
+  // seller is the listing owner's payout address, the buyer the address the NFT went to (checked against the
+  // chain by decoding the jpg.store datum and the buy transaction's outputs).
+  const seller =
+    'addr1qx4ravfacuqk52yxja5gru4ejputzma7qqh38rws9fla2srwwxs0lx9xvvsztc7sk0yh3kc0e7wvrpjy4n5uyedfm2cs0av6j0';
+  const buyer = 'addr1vxpg6qskn4j2z3tl0ls0pxmde872wxeywmzv3w8yd2n7wsqezd5l2';
+
+  it('names the seller beside the buyer, each linked to its wallet view (REST and the tool name both; it showed only the buyer)', () => {
+    const text = renderNft(ctx, collection([{ ...sale(239, [punk(239)], 41), buyer, seller }]));
+    const lines = text.split('\n');
+    assert.ok(lines.includes('| Time (UTC) | Asset | Price (ADA) | Marketplace | Seller | Buyer | Tx |'));
+    const [row] = salesRows(text);
+    assert.match(row![4]!, new RegExp(`\\(https://cds\\.example/api/md/wallet/${seller}\\)$`));
+    assert.match(row![5]!, new RegExp(`\\(https://cds\\.example/api/md/wallet/${buyer}\\)$`));
+  });
+
+  it('a sale record without a seller shows "—" in its place, not the buyer', () => {
+    const [row] = salesRows(renderNft(ctx, collection([sale(239, [punk(239)], 41)])));
+    assert.equal(row![4], '—');
+    assert.match(row![5]!, /\/api\/md\/wallet\/addr1qx8wjzfc/);
+  });
+});

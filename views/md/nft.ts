@@ -19,6 +19,10 @@ const soldCell = (s: NftSale): string =>
     ? `${text(assetName(s.asset))} + ${s.units.length - 1} more (bundle of ${s.units.length})`
     : text(assetName(s.asset));
 
+/** An address as a short link to its wallet view; '—' when the sale record has none. */
+const walletCell = (ctx: ViewContext, address: string | null): string =>
+  address ? link(short(address), md(ctx, `/wallet/${address}`)) : '—';
+
 export function renderNft(ctx: ViewContext, c: NftCollection): string {
   return join(
     head(ctx, `NFT collection: ${text(c.name)}`, `Policy \`${c.policyId}\` · ${c.standards.join(', ') || 'CIP-25'}`),
@@ -49,14 +53,17 @@ export function renderNft(ctx: ViewContext, c: NftCollection): string {
     ),
     // The latest sales only: how many there are in all, and where the rest are (REST's sales, linked below).
     `## Recent sales (${c.salesAll > c.recentSales.length ? `the latest ${c.recentSales.length} of ${num(c.salesAll, 0)}; all: REST sales below` : c.recentSales.length})`,
+    // Both parties of each sale, as REST and get_nft_collection name them (the seller: the listing owner's payout
+    // address), each linked to its wallet view.
     table(
-      ['Time (UTC)', 'Asset', 'Price (ADA)', 'Marketplace', 'Buyer', 'Tx'],
+      ['Time (UTC)', 'Asset', 'Price (ADA)', 'Marketplace', 'Seller', 'Buyer', 'Tx'],
       c.recentSales.map((s) => [
         utc(s.time),
         soldCell(s),
         num(s.price),
         text(s.marketplace),
-        s.buyer ? link(short(s.buyer), md(ctx, `/wallet/${s.buyer}`)) : '—',
+        walletCell(ctx, s.seller),
+        walletCell(ctx, s.buyer),
         link(short(s.txHash, 6), rest(ctx, `/explorer/tx/${s.txHash}`)),
       ]),
     ),
