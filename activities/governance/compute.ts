@@ -360,7 +360,8 @@ export function summarize(action: Obj): string {
 /**
  * A proposal's status: listed → active, or expired once the epoch is past `until` (no vote or ratification can
  * happen then; the ledger removes it at the next boundary); not listed any more → expired when past `until`,
- * otherwise removed (ratified and enacted, or dropped — the ledger queries cannot tell which).
+ * otherwise removed (ratified and enacted, or dropped — the ledger queries cannot tell which). A proposal the
+ * ledger reading predates (submitted in a block after it) counts as listed: it is not gone, just not seen yet.
  */
 export function proposalStatus(listed: boolean, epoch: number, until: number): ProposalStatus {
   if (epoch > until) return 'expired';
@@ -386,6 +387,12 @@ export interface GovernanceInput {
   chain?: { proposals: readonly GovChainProposalDoc[]; votes: readonly GovChainVoteDoc[] };
   /** `governanceActionLifetime` (epochs) from the protocol parameters; null = unknown. */
   govActionLifetime?: number | null;
+  /**
+   * Slot of the ledger tip (queryLedgerState/tip) read before the proposals were listed: the listing covers every
+   * block up to it. A proposal the blocks carried after it may simply be too new for the listing (the sync goes on
+   * while the ledger is queried); null = unknown (every unlisted proposal is taken as gone).
+   */
+  ledgerSlot?: number | null;
   computedAt: string;
 }
 
@@ -579,6 +586,8 @@ export function buildGovernance(input: GovernanceInput): GovernanceOutput {
     if (kept.has(origin._id) || lifetime === null) continue;
     kept.add(origin._id);
     const until = origin.epoch + lifetime;
+    // Submitted after the ledger state this run read: new, not ratified or dropped.
+    const unseen = input.ledgerSlot != null && origin.slot > input.ledgerSlot;
     proposals.push({
       _id: origin._id,
       govActionId: govActionBech32(origin.txId, origin.index),
@@ -586,7 +595,7 @@ export function buildGovernance(input: GovernanceInput): GovernanceOutput {
       index: origin.index,
       type: origin.type,
       summary: summarize(origin.action),
-      status: proposalStatus(false, epoch, until),
+      status: proposalStatus(unseen, epoch, until),
       sinceEpoch: origin.epoch,
       untilEpoch: until,
       deposit: origin.deposit,

@@ -8,7 +8,8 @@
  *   It merges what the synced blocks carried (governance_chain_proposals / governance_chain_votes, the governance
  *   sync extension): a proposal submitted and gone while no recompute ran is listed from its block (expired when
  *   the epoch is past submission + `governanceActionLifetime` from queryLedgerState/protocolParameters, otherwise
- *   removed), and votes cast on proposals the ledger no longer lists are the blocks' last vote of each voter.
+ *   removed; active when its block is past the ledger tip the run read, i.e. too new for the listing), and votes
+ *   cast on proposals the ledger no longer lists are the blocks' last vote of each voter.
  * Without a chain source there is nothing to ask the ledger: the run writes nothing.
  */
 import { DERIVED_RUNS, readSyncHealth } from '../../mongo/collections/sync-state.js';
@@ -27,7 +28,7 @@ import {
 } from '../../mongo/collections/governance.js';
 import { del, put, type CollectionSpec, type Store, type WriteOp } from '../../mongo/store.js';
 import type { ChainSource } from '../chain/source.js';
-import { assertLedgerCaughtUp } from '../chain/ledger-caught-up.js';
+import { assertLedgerCaughtUp, ledgerTip } from '../chain/ledger-caught-up.js';
 import { buildGovernance, parseDReps, parsePools, parseProposals } from './compute.js';
 
 export interface GovernanceDeps {
@@ -78,6 +79,9 @@ export function createGovernanceActivities(deps: GovernanceDeps) {
     async recomputeGovernance(): Promise<GovernanceRunResult> {
       if (!chain) return { epoch: null, proposals: 0, active: 0, votes: 0, dreps: 0 };
       await assertLedgerCaughtUp(chain, store, deps.ledgerWaitMs);
+      // Asked before the listing, so the listing covers every block up to it; the blocks read below may go further
+      // (the sync runs on meanwhile), and a proposal they carry past it is new to the ledger, not gone from it.
+      const tip = await ledgerTip(chain);
       const [epoch, rawProposals, rawDReps, rawPools, rawParams] = await Promise.all([
         chain.query<number | bigint>('queryLedgerState/epoch'),
         chain.query<unknown>('queryLedgerState/governanceProposals'),
@@ -133,6 +137,7 @@ export function createGovernanceActivities(deps: GovernanceDeps) {
         txTimes,
         chain: { proposals: chainProposals, votes: chainVotes },
         govActionLifetime: govActionLifetime(rawParams),
+        ledgerSlot: tip === null ? null : tip === 'origin' ? -1 : tip.slot,
         computedAt: new Date(now()).toISOString(),
       });
       await store.write([

@@ -178,9 +178,10 @@ const proposalProps: Record<string, JsonSchema> = {
     enum: ['ledger', 'chain'],
     description:
       'ledger: seen listed by the ledger (tallies by voting power). chain: known only from the synced blocks — ' +
-      'submitted and gone before any recompute saw it; no tallies (drep/spo null), votes are the last vote of ' +
+      'submitted and gone before any recompute saw it, or submitted after the ledger reading of the last ' +
+      'recompute (active until the next one lists it); no tallies (drep/spo null), votes are the last vote of ' +
       'each voter the blocks carried, status expired when past untilEpoch (submission + the ' +
-      'governanceActionLifetime protocol parameter), otherwise removed.',
+      'governanceActionLifetime protocol parameter), otherwise removed (or active when newer than the reading).',
   },
 };
 const PROPOSAL_REQUIRED = Object.keys(proposalProps);

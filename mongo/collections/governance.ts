@@ -73,7 +73,8 @@ export interface GovernanceProposalDoc {
   proposedAt: string | null;
   /**
    * ledger: the recompute saw the ledger list it (tallies by voting power as of `lastSeenEpoch`); chain: known only
-   * from the synced blocks (governance_chain_proposals) — submitted and gone while no recompute ran, so there are
+   * from the synced blocks (governance_chain_proposals) — submitted and gone while no recompute ran (or submitted
+   * after the ledger tip the last recompute read: status active until the next run lists it), so there are
    * no tallies (`drep`/`spo` null), its votes are the ones the blocks carried and `lastSeenEpoch` is its
    * submission epoch. Absent on documents written before the field existed (= ledger).
    */

@@ -262,6 +262,42 @@ describe('governance documents', () => {
     assert.equal(late.proposals[0]?.status, 'expired');
   });
 
+  it('a proposal the blocks carried after the ledger reading is new (active), not removed', () => {
+    // Epoch 11, lifetime 3: a proposal submitted in epoch 11 lives until 14 (Conway). The sync runs on while the
+    // recompute queries the ledger, so the blocks it reads can hold a proposal submitted after the ledger tip the
+    // listing was taken at (slot 5000 here): the ledger has not seen it yet, it was neither ratified nor dropped.
+    const TX2 = 'ef'.repeat(32);
+    const origin = {
+      _id: `${TX2}#0`,
+      txId: TX2,
+      index: 0,
+      slot: 5010,
+      height: 500,
+      time: '2026-01-01T00:50:00.000Z',
+      epoch: 11,
+      deposit: '100000000000',
+      returnAccount: rewardAddress('mainnet', cred(9)),
+      anchor: null,
+      type: 'information',
+      requestedLovelace: null,
+      withdrawals: [],
+      action: { type: 'information' },
+    };
+    const run = (ledgerSlot: number | null) =>
+      buildGovernance(
+        base({ govActionLifetime: 3, ledgerSlot, chain: { proposals: [origin], votes: [] } }),
+      ).proposals.find((p) => p._id === origin._id);
+    const fresh = run(5000);
+    assert.equal(fresh?.status, 'active');
+    assert.equal(fresh?.untilEpoch, 14);
+    assert.equal(fresh?.source, 'chain');
+    assert.equal(fresh?.drep, null, 'no ledger reading: no tallies by voting power');
+    // Once the ledger reading covers its block and still does not list it, it left early: removed.
+    assert.equal(run(5010)?.status, 'removed');
+    // Without a ledger tip to compare with, an unlisted proposal is taken as gone, as before.
+    assert.equal(run(null)?.status, 'removed');
+  });
+
   it('a kept tally moves in the votes cast after the ledger stopped listing the proposal', () => {
     const first = buildGovernance(base({ proposals: parseProposals([withdrawal, info]) }));
     const w0 = first.proposals.find((p) => p._id === `${TX}#0`)!;
