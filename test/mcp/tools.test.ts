@@ -356,6 +356,20 @@ describe('MCP tools through the official client on the devnet', function () {
       for (const t of done) assert.ok(t.batcherFee > 0, `trade ${t.id}: batcherFee ${t.batcherFee}`);
     });
 
+    it('get_swap_quote: with no route, note says why (one lovelace buys no base unit), as REST says it', async () => {
+      const [tool, body] = await Promise.all([
+        call('get_swap_quote', { tokenIn: 'lovelace', tokenOut: s.unit, amount: 0.000001 }),
+        rest(`/swap/quote?in=lovelace&out=${s.unit}&amount=0.000001`),
+      ]);
+      // By hand: every pool of the pair holds more lovelace than token base units, so 1 lovelace buys none.
+      for (const p of (await rest(`/tokens/${s.unit}`)).pools as Json[])
+        if (p.tokenA.unit === 'lovelace') assert.ok(BigInt(p.reserveARaw) > BigInt(p.reserveBRaw), `pool ${p.id}`);
+      assert.equal(body.best, null);
+      assert.equal(tool.best, null);
+      assert.match(tool.note, /^No route: 0\.000001 ADA buys less than one base unit of .+; quote a larger amount\.$/);
+      assert.equal(tool.note, body.note);
+    });
+
     it('get_swap_quote: swapUrl names the trade quoted (unit in lower case, amount cut to the decimals), as REST link does', async () => {
       // ADA has 6 decimals: 250.0000009 ADA is quoted as 250 ADA (amountIn); the page must open on that same trade.
       const tool = await call('get_swap_quote', {
