@@ -717,7 +717,7 @@ export const TOOL_SET: readonly Tool[] = [
     name: 'get_swap_quote',
     title: 'Swap quote',
     description:
-      'Best-route estimate for swapping amount of tokenIn into tokenOut: amount out, effective price (best.effectivePrice: tokenOut per tokenIn, amountOut / amount, fees and price impact included), price impact percent, smallest pool liquidity on the route (ADA), and swapUrl to do it in the user’s wallet. Never builds, signs or submits anything.',
+      'Best-route estimate for swapping amount of tokenIn into tokenOut: amount out, effective price (best.effectivePrice: tokenOut per tokenIn, amountOut / amount, pool fees and price impact included), price impact percent, smallest pool liquidity on the route (ADA), and swapUrl to do it in the user’s wallet. Not included: the batcher (agent) fee each DEX charges per order in ADA besides the amount (typically 0.5 to 2 ADA; the batcherFee of get_recent_trades shows what each DEX took), which on a small amount can outweigh the difference between routes, and price movement before execution. With no route (best null), note says why: no pool of the pair, only pools whose curve is not quoted, or an amount too small. Never builds, signs or submits anything.',
     inputSchema: input(
       {
         tokenIn: UNIT,

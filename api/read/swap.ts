@@ -210,6 +210,46 @@ export function quoteRoutes(
   );
 }
 
+/** Whether the quote can price a swap of `tokenIn` through `p` at all (a constant-product curve it can rebuild). */
+function priceable(p: PoolDoc, tokenIn: string): boolean {
+  const q = quotablePool(p);
+  return q !== null && q.adapter.amountOut(q.state, tokenIn, 1n) !== null;
+}
+
+/**
+ * What a quote's routes leave unsaid, as a sentence (null when nothing is): why there is no route — no indexed pool
+ * of the pair (nor ADA pools of both tokens), only pools whose curve is not quoted (stable or weighted: their
+ * reserve ratio is not their price), or an amount too small to buy one base unit of tokenOut anywhere — and, beside
+ * routes, the pools of the pair the quote could not price (their price may be better).
+ */
+export function quoteNote(
+  tokenIn: string,
+  tokenOut: string,
+  poolsIn: readonly PoolDoc[],
+  poolsOut: readonly PoolDoc[],
+  routes: number,
+  names: { in: string; out: string; amount: string },
+): string | null {
+  const direct = (tokenIn === LOVELACE ? poolsOut : poolsIn).filter((p) => pairOf(p, tokenIn, tokenOut));
+  const unquoted = direct.filter((p) => !priceable(p, tokenIn));
+  const listed = unquoted.map((p) => `${p.id} (${p.dex})`).join(', ');
+  const notQuoted =
+    unquoted.length === 1
+      ? `pool ${listed} of this pair is not constant-product (a stable or weighted curve) and is not quoted`
+      : `pools ${listed} of this pair are not constant-product (stable or weighted curves) and are not quoted`;
+  if (routes > 0) return unquoted.length ? `Beside these routes: the ${notQuoted}.` : null;
+  const tokenPair = tokenIn !== LOVELACE && tokenOut !== LOVELACE;
+  const legIn = tokenPair ? poolsIn.filter((p) => pairOf(p, LOVELACE, tokenIn)) : [];
+  const legOut = tokenPair ? poolsOut.filter((p) => pairOf(p, LOVELACE, tokenOut)) : [];
+  const viaAda = legIn.some((p) => priceable(p, tokenIn)) && legOut.some((p) => priceable(p, LOVELACE));
+  if (direct.length === unquoted.length && !viaAda) {
+    const through = tokenPair ? ' (directly or through ADA)' : '';
+    if (!direct.length) return `No route: no indexed pool trades ${names.in} for ${names.out}${through}.`;
+    return `No route: the ${notQuoted}, and no other pool trades ${names.in} for ${names.out}${through}.`;
+  }
+  return `No route: ${names.amount} ${names.in} buys less than one base unit of ${names.out} on every route; quote a larger amount.`;
+}
+
 // ---- presentation ------------------------------------------------------------------------------------------------
 
 const percent = (f: number) => Math.round(f * 1e8) / 1e6;
@@ -320,6 +360,11 @@ async function getSwapQuoteAnswer(
   // The link carries the amount quoted as exact decimal text: the number above loses base units past 2^53 (and
   // prints tiny amounts as `1e-8`), so the page would open on a different trade than the one priced here.
   const exact = decimalText(amountIn, assets.decimals(tokenIn));
+  const note = quoteNote(tokenIn, tokenOut, poolsIn, poolsOut, routes.length, {
+    in: assets.ref(tokenIn).displayName,
+    out: assets.ref(tokenOut).displayName,
+    amount: exact,
+  });
   const link = `${site}/swap?${new URLSearchParams({ in: tokenIn, out: tokenOut, amount: exact }).toString()}`;
   return {
     tokenIn: assets.ref(tokenIn),
@@ -327,6 +372,7 @@ async function getSwapQuoteAnswer(
     amountIn: amount,
     routes,
     best: routes[0] ?? null,
+    note,
     adaUsd,
     link,
   };

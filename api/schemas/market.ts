@@ -738,6 +738,11 @@ export const SwapQuoteResponse = component('SwapQuote', {
     amountIn: { type: 'number', description: 'Decimal-adjusted (the amount actually quoted, in base units).' },
     routes: { type: 'array', items: Route, description: 'Best first: direct pools and two-hop routes via ADA.' },
     best: nullable(Route),
+    note: {
+      type: ['string', 'null'],
+      description:
+        'Why best is null (no pool of the pair, only pools whose stable or weighted curve is not quoted, or an amount too small to buy one base unit of tokenOut), or which pools of the pair the routes leave out; null otherwise.',
+    },
     adaUsd,
     link: {
       type: 'string',

@@ -21,6 +21,12 @@ const usdmOut = irisOutput(
 
 const snek = poolFromOutput(1, minswapV2, snekOut);
 const usdm = poolFromOutput(2, wingridersV2, usdmOut);
+/** A real WingRiders V2 stableswap pool, USDM/USDA (iris fixture): a curve the quote does not price. */
+const USDA = 'fe7c786ab321f41c654ef6c1af7b3250a613c24e4213e0425a7ae45655534441';
+const stableOut = irisOutput(
+  irisItems('wingriders-stable-v2.test.json').filter((i) => i.kind === 'transaction')[0]?.value.outputs[0] as never,
+);
+const stable = poolFromOutput(4, wingridersV2, stableOut);
 /** A second ADA/SNEK pool known only by reserves and fee fractions (no stored output): the fallback path. */
 const { poolOutput: _drop, ...snekNoOutput } = { ...snek.doc };
 const thinSnek = pool({
@@ -124,13 +130,15 @@ describe('GET /swap/quote', () => {
         await prepare(store);
         await store.write([
           ...checkpointOps(),
-          ...putAll.pools([snek.doc, usdm.doc, thinSnek]),
+          ...putAll.pools([snek.doc, usdm.doc, thinSnek, stable.doc]),
           ...putAll.tokens([
             token(SNEK, { poolIds: [1, 3], primaryPoolId: 1 }),
-            token(USDM, { poolIds: [2], primaryPoolId: 2 }),
+            token(USDM, { poolIds: [2, 4], primaryPoolId: 2 }),
+            token(USDA, { poolIds: [4] }),
             token(MINTED, { totalSupplyRaw: '1000', supplyFromMint: true }),
           ]),
           meta(USDM, 'USDM', 6),
+          meta(USDA, 'USDA', 6),
         ]);
       },
       { now: () => NOW_MS },
@@ -234,10 +242,37 @@ describe('GET /swap/quote', () => {
     }
   });
 
-  it('an amount no pool can turn into any output answers no routes and best null', async () => {
+  it('an amount no pool can turn into any output answers no routes and best null, and says why', async () => {
     const q = await get(`/swap/quote?in=${USDM}&out=${SNEK}&amount=0.000001`);
     assert.deepEqual(q.routes, []);
     assert.equal(q.best, null);
     assert.equal(q.amountIn, 0.000001);
+    // By hand: 1 base unit of USDM buys at most 1 lovelace (the pool holds under 2 lovelace per USDM base unit), and
+    // one SNEK costs more than a lovelace, so the second leg gets nothing: the amount is the problem, not the pair.
+    assert.ok(usdm.state.reserveA < usdm.state.reserveB * 2n, 'under 2 lovelace per USDM base unit');
+    assert.ok(snek.state.reserveA > snek.state.reserveB, 'over 1 lovelace per SNEK');
+    assert.equal(
+      q.note,
+      'No route: 0.000001 USDM buys less than one base unit of SNEK on every route; quote a larger amount.',
+    );
+    assert.ok((await get(`/swap/quote?in=${USDM}&out=${SNEK}&amount=1`)).best, 'a route for 1 USDM');
+  });
+
+  it('a pair no indexed pool trades: no route, and the note says so (not "amount too small")', async () => {
+    const q = await get(`/swap/quote?in=${MINTED}&out=lovelace&amount=10`);
+    assert.equal(q.best, null);
+    assert.equal(q.note, `No route: no indexed pool trades ${q.tokenIn.displayName} for ADA.`);
+  });
+
+  it('a pair held only by a stableswap pool: no route, and the note names the pool the quote left out', async () => {
+    assert.equal(stable.state.curve, 'stable');
+    const q = await get(`/swap/quote?in=${USDM}&out=${USDA}&amount=100`);
+    assert.deepEqual(q.routes, []);
+    assert.equal(
+      q.note,
+      'No route: the pool 4 (wingriders-v2) of this pair is not constant-product (a stable or weighted curve) and is not quoted, and no other pool trades USDM for USDA (directly or through ADA).',
+    );
+    // A quote with routes leaves the note null when every pool of the pair was priced.
+    assert.equal((await get(`/swap/quote?in=lovelace&out=${SNEK}&amount=100`)).note, null);
   });
 });

@@ -328,7 +328,46 @@ describe('MCP tools through the official client on the devnet', function () {
       assert.equal(tool.swapUrl, `https://cds.example/swap?in=lovelace&out=${s.unit}&amount=250`);
       const tvls = await Promise.all(tool.best.hops.map(async (h: Json) => (await rest(`/pools/${h.poolId}`)).tvlAda));
       assert.equal(tool.minPoolLiquidityAda, Math.min(...tvls));
-      assert.ok(Math.abs(tool.best.priceImpactPct - 0) >= 0);
+      // Oracle for the impact, by hand from the pool's reserves: what the input would buy at the spot price after
+      // the pool fee, against what the route gives (a direct route from ADA: the best pool of the token).
+      assert.equal(tool.best.hops.length, 1, 'a direct route');
+      const pool = await rest(`/pools/${tool.best.hops[0].poolId}`);
+      const [rIn, rOut] =
+        pool.tokenA.unit === 'lovelace' ? [pool.reserveA, pool.reserveB] : [pool.reserveB, pool.reserveA];
+      const ideal = (250 * (1 - pool.feePercent / 100) * rOut) / rIn;
+      const impactPct = 100 * (1 - tool.best.amountOut / ideal);
+      assert.ok(impactPct > 0, `250 ADA moves the price of a pool of ${rIn} ADA`);
+      assert.ok(Math.abs(tool.best.priceImpactPct - impactPct) < 1e-3, `${tool.best.priceImpactPct} vs ${impactPct}`);
+    });
+
+    it('get_swap_quote: the description says what the estimate leaves out (the DEX batcher fee per order)', async () => {
+      // A 10 ADA quote's best route can be the dearest once the DEX's per-order fee (0.5 to 2 ADA) is paid: an agent
+      // must not read the effective price as "all fees included".
+      const published = (await client.listTools()).tools.find((t) => t.name === 'get_swap_quote')!;
+      const description = published.description ?? '';
+      assert.match(description, /pool fees and price impact included/);
+      assert.doesNotMatch(description, /(?<!pool )fees and price impact included/);
+      assert.match(description, /Not included: the batcher \(agent\) fee each DEX charges per order/);
+      // The fee it points to is there: a completed trade of the pool quoted carries the batcher fee in ADA.
+      const tool = await call('get_swap_quote', { tokenIn: 'lovelace', tokenOut: s.unit, amount: 10 });
+      const trades = await call('get_recent_trades', { poolId: tool.best.hops[0].poolId, limit: 50 });
+      const done = (trades.items as Json[]).filter((t) => t.status === 'complete');
+      assert.ok(done.length > 0, 'the pool has completed trades');
+      for (const t of done) assert.ok(t.batcherFee > 0, `trade ${t.id}: batcherFee ${t.batcherFee}`);
+    });
+
+    it('get_swap_quote: with no route, note says why (one lovelace buys no base unit), as REST says it', async () => {
+      const [tool, body] = await Promise.all([
+        call('get_swap_quote', { tokenIn: 'lovelace', tokenOut: s.unit, amount: 0.000001 }),
+        rest(`/swap/quote?in=lovelace&out=${s.unit}&amount=0.000001`),
+      ]);
+      // By hand: every pool of the pair holds more lovelace than token base units, so 1 lovelace buys none.
+      for (const p of (await rest(`/tokens/${s.unit}`)).pools as Json[])
+        if (p.tokenA.unit === 'lovelace') assert.ok(BigInt(p.reserveARaw) > BigInt(p.reserveBRaw), `pool ${p.id}`);
+      assert.equal(body.best, null);
+      assert.equal(tool.best, null);
+      assert.match(tool.note, /^No route: 0\.000001 ADA buys less than one base unit of .+; quote a larger amount\.$/);
+      assert.equal(tool.note, body.note);
     });
 
     it('get_swap_quote: swapUrl names the trade quoted (unit in lower case, amount cut to the decimals), as REST link does', async () => {

@@ -294,6 +294,20 @@ describe('swap page in a browser: quote, CIP-30 wallet, sign, submit, executed o
     await page.waitForSelector('#review[hidden]', { state: 'attached', timeout: 15_000 });
     assert.equal(await page.isHidden('#quote-table'), true);
     assert.match((await page.textContent('#quote-error'))!, /^Quote failed: invalid parameter amount/);
+
+    // One lovelace buys no base unit of the token: the page says so, as the quote's note does, and does not claim
+    // that no pool trades the pair (one quoted 150 ADA above).
+    const dust = (await (await fetch(`${s.url}/api/v1/swap/quote?in=lovelace&out=${unit}&amount=0.000001`)).json()) as {
+      best: null;
+      note: string;
+    };
+    assert.equal(dust.best, null);
+    assert.match(dust.note, /^No route: 0\.000001 ADA buys less than one base unit of /);
+    await page.fill('#amount', '0.000001');
+    await page.waitForSelector('#quote-table:not([hidden])', { timeout: 15_000 });
+    await page.waitForSelector('#q-out:text-matches("^No route")', { timeout: 15_000 });
+    assert.equal(await page.textContent('#q-out'), dust.note);
+    assert.equal(await page.isHidden('#review'), true);
     assert.equal(wallet.signed, 0);
     assert.deepEqual(
       problems.filter((p) => !p.includes('400')),

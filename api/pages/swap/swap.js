@@ -111,7 +111,9 @@ async function refreshQuote() {
     $('quote-time').textContent = `as of ${new Date().toISOString().slice(11, 19)} UTC`;
     $('q-in').textContent = `${fmt(q.amountIn)} ${q.tokenIn.displayName}`;
     if (!best) {
-      $('q-out').textContent = 'no route: no indexed pool trades this pair';
+      // The quote's own reason (no pool of the pair, a curve it does not quote, or an amount too small to buy one
+      // base unit): "no pool trades this pair" would be false for a dust amount.
+      $('q-out').textContent = q.note ?? 'No route for this pair and amount.';
       for (const id of ['q-min', 'q-route', 'q-impact', 'q-fees', 'q-liquidity', 'q-venue']) $(id).textContent = '—';
       // No route: an order built for an earlier pair or amount does not stay up for signing.
       if (state.api && $('status').hidden) await reviewOrHide();
