@@ -25,7 +25,7 @@ import {
 } from '../mongo/collections/sync-state.js';
 import type { Store } from '../mongo/store.js';
 import { approxTokens, errorView } from '../views/md/format.js';
-import { AppError } from './errors.js';
+import { AppError, storeDownError } from './errors.js';
 import { wantsMarkdown } from './md/respond.js';
 
 /** Which recompute's documents each answer is built from (workflows/registry.ts names), by path after the prefix. */
@@ -186,15 +186,25 @@ export function syncGate(deps: { store: Store; ttlMs?: number; siteUrl?: string 
     middleware: async (ctx, next) => {
       // In any case, as the routers match paths: /api/v1/Market/overview is the market overview.
       const path = ctx.path.toLowerCase();
-      const w = await withheldAt(path);
-      if (!w) return next();
-      if (!path.startsWith('/api/md') || !wantsMarkdown(ctx))
-        throw new AppError(503, w.reason, { 'Retry-After': String(w.retryAfterSeconds) });
+      const markdown = () => path.startsWith('/api/md') && wantsMarkdown(ctx);
+      let refusal: AppError;
+      try {
+        const w = await withheldAt(path);
+        if (!w) return next();
+        refusal = new AppError(503, w.reason, { 'Retry-After': String(w.retryAfterSeconds) });
+      } catch (thrown) {
+        // The store does not answer this gate's read (every request once the last calm read is `ttl` old): its 503,
+        // which a Markdown client gets in Markdown like the views' own errors; anything else for the error answers.
+        const down = storeDownError(thrown);
+        if (!down) throw thrown;
+        refusal = down;
+      }
+      if (!markdown()) throw refusal;
       // A Markdown client gets the error in Markdown (views/md/format.ts), with the same status and headers.
-      const text = errorView(siteUrl, 503, w.reason);
-      ctx.status = 503;
+      const text = errorView(siteUrl, refusal.status, refusal.message);
+      ctx.status = refusal.status;
       ctx.type = 'text/markdown; charset=utf-8';
-      ctx.set('Retry-After', String(w.retryAfterSeconds));
+      for (const [h, v] of Object.entries(refusal.headers)) ctx.set(h, v);
       ctx.set('x-markdown-tokens', String(approxTokens(text)));
       ctx.body = text;
     },
