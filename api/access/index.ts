@@ -94,6 +94,7 @@ export async function createAccess(deps: AccessDeps): Promise<Access> {
   return {
     anonymous: limits.anonymous,
     anonymousSpent: limits.anonymousSpent,
+    sharedCounters: () => (shared ? shared.up() : null),
     rest: limits.rest,
     md: limits.md,
     mcp: limits.mcp,

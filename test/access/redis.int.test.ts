@@ -5,8 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
+import { createAccess } from '../../api/access/index.js';
 import { redisClient } from '../../api/access/shared-counters.js';
+import { createApp } from '../../api/app.js';
+import { openMemoryStore } from '../../mongo/adapters/embedded.js';
 import { MemoryStore } from './memory-store.js';
 import { burst, captureLog, request, startTestApp, statuses, testConfig, TestWallet } from './helpers.js';
 import { freePort } from '../free-port.js';
@@ -267,6 +272,39 @@ describe('access: Redis stops and comes back while two replicas serve (REDIS_URL
       frozen.kill('SIGCONT');
       for (const x of apps) await x.close();
       for (const c of clients) c.disconnect();
+    }
+  });
+
+  it('tells operators in /metrics whether Redis shares the counters: 1, 0 while it is down, 1 once it is back', async () => {
+    const url = `redis://127.0.0.1:${port}`;
+    const config = testConfig({ REDIS_URL: url });
+    const store = await openMemoryStore();
+    const redis = redisClient(url);
+    const { log } = captureLog();
+    const access = await createAccess({ store, config, log, redis });
+    const api = http.createServer(createApp({ store, config, log, access }).callback());
+    await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+    const scrape = async () => {
+      const text = (await request(`http://127.0.0.1:${(api.address() as AddressInfo).port}/metrics`)).text;
+      return /^cardano_rate_limit_counters_shared (\d+)$/m.exec(text)?.[1] ?? 'no sample';
+    };
+    const until = async (want: string) => {
+      for (let i = 0; i < 100 && (await scrape()) !== want; i++) await new Promise((r) => setTimeout(r, 100));
+      return scrape();
+    };
+    try {
+      assert.equal(await until('1'), '1', 'shared while Redis answers');
+      await stop();
+      assert.equal(await until('0'), '0', 'each replica counts alone while Redis is down');
+      await start();
+      assert.equal(await until('1'), '1', 'shared again');
+    } finally {
+      api.closeAllConnections();
+      await new Promise((resolve) => api.close(resolve));
+      await access.close();
+      redis.disconnect();
+      await store.close();
+      if (!server) await start(); // the next test needs Redis
     }
   });
 
