@@ -63,6 +63,7 @@ export async function createAccess(deps: AccessDeps): Promise<Access> {
   const quota = new DailyQuota(store, now);
   const signIn = new SignIn(store, {
     siteUrl: config.SITE_URL,
+    network: config.CARDANO_NETWORK,
     nonceTtlSeconds: config.ACCOUNT_NONCE_TTL_SECONDS,
     now,
     ...(shared ? { shared } : {}),

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hex } from '@scure/base';
+import type { Network } from '../../cardano/address.js';
 import type { Collection, Store } from '../../mongo/store.js';
 import { del, put } from '../../mongo/store.js';
 import { NONCES, SESSIONS, type NonceDoc, type SessionDoc } from '../../mongo/collections/access.js';
@@ -42,14 +43,21 @@ export class SignIn {
 
   constructor(
     private readonly store: Store,
-    private readonly opts: { siteUrl: string; nonceTtlSeconds: number; now: () => number; shared?: SharedCounters },
+    private readonly opts: {
+      siteUrl: string;
+      /** The chain's address network (CARDANO_NETWORK): addresses of another one cannot sign in. */
+      network: Network;
+      nonceTtlSeconds: number;
+      now: () => number;
+      shared?: SharedCounters;
+    },
   ) {
     this.nonces = store.collection(NONCES);
     this.sessions = store.collection(SESSIONS);
   }
 
   async issueNonce(addressInput: unknown): Promise<IssuedNonce> {
-    const address = normalizeSignInAddress(addressInput);
+    const address = normalizeSignInAddress(addressInput, this.opts.network);
     const nonce = randomBytes(16).toString('hex');
     const t = this.opts.now();
     const expiresAt = t + this.opts.nonceTtlSeconds * 1000;
@@ -130,7 +138,7 @@ export class SignIn {
     key?: unknown;
     nonce?: unknown;
   }): Promise<{ token: string; session: Session }> {
-    const address = normalizeSignInAddress(body.address);
+    const address = normalizeSignInAddress(body.address, this.opts.network);
     const nonceId = this.nonceOf(body);
     const nonce = await this.nonces.get(nonceId);
     const t = this.opts.now();
