@@ -108,6 +108,8 @@ export function createApp(deps: ApiDeps): Koa {
   // Metrics: every request timed (429s and errors included); /metrics at the site root, outside the limits.
   const metrics = deps.metrics ?? createMetrics({ defaultMetrics: false });
   metrics.bindStore(deps.store, deps.now);
+  const shared = deps.access?.sharedCounters?.bind(deps.access);
+  if (shared) metrics.bindSharedCounters(shared);
   app.use(metrics.http());
   app.use(accessLog(deps.log));
   app.use(errorAnswers(deps.log));

@@ -28,6 +28,8 @@ export interface AccessLayer {
   anonymous?(surface: 'rest' | 'md' | 'mcp', ip: string, url: string): Promise<[string, string][] | null>;
   /** Whether a caller without a key at `ip` is over its limit on `surface` (its next request is a 429). */
   anonymousSpent?(surface: 'rest' | 'md' | 'mcp', ip: string): boolean;
+  /** Whether the per-minute counters are shared through Redis now; null without REDIS_URL (metrics). */
+  sharedCounters?(): boolean | null;
   /** Routes of the access layer itself (account area, key management); mounted as given, after the limits. */
   routes?: Router;
 }

@@ -11,7 +11,7 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { blake2b } from '@noble/hashes/blake2.js';
 import { bech32, hex } from '@scure/base';
-import { AddressError, keyHash, parseAddress, rewardAddress } from '../../cardano/address.js';
+import { AddressError, keyHash, parseAddress, rewardAddress, type Network } from '../../cardano/address.js';
 import { decodeCbor, encodeCbor } from './cbor.js';
 
 /** A sign-in the caller can fix (400: malformed input) or that proves nothing (401: wrong key, nonce, signature). */
@@ -44,9 +44,11 @@ export function addressBytes(bech: string): Uint8Array {
 
 /**
  * A Shelley address as bech32, from what a web page or wallet sends: bech32 as is, or the hex bytes CIP-30's
- * getChangeAddress/getUsedAddresses/getRewardAddresses return. Byron and script addresses cannot sign in.
+ * getChangeAddress/getUsedAddresses/getRewardAddresses return. Byron and script addresses cannot sign in, nor (when
+ * `network` is given) an address of another network: the same stake key on a testnet has another stake address,
+ * which would open a second account of one wallet (a wallet left on preprod signing in to the mainnet service).
  */
-export function normalizeSignInAddress(input: unknown): string {
+export function normalizeSignInAddress(input: unknown, network?: Network): string {
   if (typeof input !== 'string' || input.length === 0 || input.length > 300)
     throw new SignInError(400, 'address must be a Cardano address (addr1…, stake1… or its hex bytes)');
   let bech = input;
@@ -68,6 +70,11 @@ export function normalizeSignInAddress(input: unknown): string {
   if (parsed.kind === 'byron') throw new SignInError(400, 'Byron addresses cannot sign in; use a Shelley address');
   const signer = parsed.kind === 'reward' ? parsed.stakeScript : parsed.paymentScript;
   if (signer) throw new SignInError(400, 'a script address cannot sign; use an address of a key wallet');
+  if (network && parsed.network !== network)
+    throw new SignInError(
+      400,
+      `this is a ${parsed.network} address and this service runs on ${network}: switch your wallet to ${network}`,
+    );
   return bech;
 }
 

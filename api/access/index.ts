@@ -5,10 +5,10 @@
  * on shutdown).
  */
 import type Router from '@koa/router';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { redactUri, type Config } from '../../config/index.js';
+import type { Config } from '../../config/index.js';
 import type { AccessLayer } from '../deps.js';
 import { ACCESS_COLLECTIONS } from '../../mongo/collections/access.js';
 import type { Store } from '../../mongo/store.js';
@@ -16,6 +16,7 @@ import { createAccountRoutes } from './account-routes.js';
 import { KeyCache, KeyRegistry } from './keys.js';
 import { createSurfaceLimits, pruneMemory } from './limits.js';
 import { DailyQuota } from './quota.js';
+import { SharedCounters, redisClient } from './shared-counters.js';
 import { SignIn } from './signin.js';
 
 export type { AccessState, Surface } from './limits.js';
@@ -52,30 +53,9 @@ export async function createAccess(deps: AccessDeps): Promise<Access> {
   await store.ensureIndexes([...ACCESS_COLLECTIONS]);
 
   const ownsRedis = !deps.redis && !!config.REDIS_URL;
-  // A command Redis does not answer within a second falls back to this process's counters (limits.ts sharedUp).
-  const redis =
-    deps.redis ??
-    (config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, commandTimeout: 1000 }) : undefined);
-  let closing = false;
-  if (redis) {
-    // Once per outage (the client reports an error at every reconnection attempt), with the client's reason when
-    // it has one (a refused connection; a lost one only closes).
-    let down = false;
-    const lost = (e?: Error) => {
-      if (!down && !closing)
-        log.warn(
-          { ...(e ? { err: e } : {}), redis: redactUri(config.REDIS_URL ?? '') },
-          'redis does not answer: per-minute limits count in this process until it does (replicas no longer share them)',
-        );
-      down = true;
-    };
-    redis.on('error', (e: Error) => lost(e));
-    redis.on('close', () => lost());
-    redis.on('ready', () => {
-      if (down) log.info('redis answers again: per-minute limits are shared by the replicas');
-      down = false;
-    });
-  }
+  const redis = deps.redis ?? (config.REDIS_URL ? redisClient(config.REDIS_URL) : undefined);
+  // Whether Redis answers now: a lost connection or an unanswered command counts in this process (logged once).
+  const shared = redis ? new SharedCounters(redis, log, config.REDIS_URL ?? '') : undefined;
 
   let keys: KeyCache | null = null;
   const registry = new KeyRegistry(store, now, (hash) => keys?.invalidate(hash));
@@ -83,12 +63,13 @@ export async function createAccess(deps: AccessDeps): Promise<Access> {
   const quota = new DailyQuota(store, now);
   const signIn = new SignIn(store, {
     siteUrl: config.SITE_URL,
+    network: config.CARDANO_NETWORK,
     nonceTtlSeconds: config.ACCOUNT_NONCE_TTL_SECONDS,
     now,
-    ...(redis ? { redis } : {}),
+    ...(shared ? { shared } : {}),
   });
   const memory = new Map<string, { reset: number }>();
-  const limits = createSurfaceLimits({ config, keys, quota, memory, ...(redis ? { redis } : {}) });
+  const limits = createSurfaceLimits({ config, keys, quota, memory, ...(shared ? { shared } : {}) });
 
   await quota.prune();
   await signIn.prune();
@@ -114,13 +95,14 @@ export async function createAccess(deps: AccessDeps): Promise<Access> {
   return {
     anonymous: limits.anonymous,
     anonymousSpent: limits.anonymousSpent,
+    sharedCounters: () => (shared ? shared.up() : null),
     rest: limits.rest,
     md: limits.md,
     mcp: limits.mcp,
     routes: createAccountRoutes({ config, signIn, registry, limit: limits.account }),
     registry,
     async close() {
-      closing = true;
+      shared?.close();
       clearInterval(housekeeping);
       await quota.close();
       await keys.flushUsage();

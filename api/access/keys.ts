@@ -131,12 +131,13 @@ export class KeyRegistry {
     return { key, plan: account?.plan ?? 'free' };
   }
 
-  async touch(keyHashes: Iterable<string>, at: number): Promise<void> {
-    const iso = new Date(at).toISOString();
-    const hashes = [...keyHashes];
-    if (!hashes.length) return;
-    const docs = await this.keys.getMany(hashes);
-    const ops = docs.filter((d): d is ApiKeyDoc => d !== null).map((d) => put(API_KEYS, { ...d, lastUsedAt: iso }));
+  /** Record when each key was used (key hash → ms). */
+  async touch(uses: ReadonlyMap<string, number>): Promise<void> {
+    if (!uses.size) return;
+    const docs = await this.keys.getMany([...uses.keys()]);
+    const ops = docs
+      .filter((d): d is ApiKeyDoc => d !== null)
+      .map((d) => put(API_KEYS, { ...d, lastUsedAt: new Date(uses.get(d._id)!).toISOString() }));
     if (ops.length) await this.store.write(ops);
   }
 }
@@ -197,12 +198,10 @@ export class KeyCache {
   /** Write `lastUsedAt` for keys used since the last call (at most once a minute per key). */
   async flushUsage(): Promise<void> {
     if (!this.used.size) return;
-    const batch = [...this.used];
+    // Each key its own time: one time for the whole batch showed every key as used when the latest of them was.
+    const batch = new Map(this.used);
     this.used.clear();
     for (const [h, t] of batch) this.lastTouched.set(h, t);
-    await this.registry.touch(
-      batch.map(([h]) => h),
-      Math.max(...batch.map(([, t]) => t)),
-    );
+    await this.registry.touch(batch);
   }
 }

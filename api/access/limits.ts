@@ -24,12 +24,12 @@ import { createRequire } from 'node:module';
 import type { Context, Middleware, Next } from 'koa';
 import ratelimit from 'koa-ratelimit';
 import RedisLimiter from 'async-ratelimiter';
-import type { Redis } from 'ioredis';
 import type { Config } from '../../config/index.js';
 import type { PlanName } from '../../mongo/collections/access.js';
 import type { KeyCache, KeyPrincipal } from './keys.js';
 import { effectivePlan, planLimits, PLAN_NAMES } from './plans.js';
 import type { DailyQuota } from './quota.js';
+import type { SharedCounters } from './shared-counters.js';
 import { isLogoPath } from '../logo-path.js';
 import { readMcpBody } from '../mcp/body.js';
 
@@ -138,7 +138,8 @@ export interface LimitDeps {
   config: Config;
   keys: KeyCache;
   quota: DailyQuota;
-  redis?: Redis;
+  /** Redis, when REDIS_URL is set, and whether it answers now. */
+  shared?: SharedCounters;
   /** The memory driver's counters, shared by every limiter of this process (pruned by `pruneMemory`). */
   memory: Map<string, { reset: number }>;
 }
@@ -146,7 +147,8 @@ export interface LimitDeps {
 type Limited = 'anon' | 'key' | 'pnl-anon' | 'pnl-key' | 'bad-key';
 
 export function createSurfaceLimits(deps: LimitDeps) {
-  const { config, keys, quota, redis } = deps;
+  const { config, keys, quota, shared: link } = deps;
+  const redis = link?.redis;
   // The 429's `docs`: the docs page's section on limits (what each caller gets, the headers, Retry-After).
   const docs = `${config.SITE_URL}/docs#limits`;
   // Where a key is made (sign in with a wallet); the docs page only describes keys.
@@ -208,9 +210,10 @@ export function createSurfaceLimits(deps: LimitDeps) {
    * Whether the shared counters answer. While Redis is down, restarting or unreachable, each limit counts in this
    * process's memory instead (each replica then lets up to its own limit through) rather than holding every request
    * until the Redis client gives up and answering 500: seen with Redis stopped, every REST request was a 500 after
-   * 10-15 s. A command that fails while the client still reports `ready` falls back the same way.
+   * 10-15 s. A command that fails or goes unanswered while the connection stays open falls back the same way, and
+   * so do the requests after it until Redis answers a PING (shared-counters.ts).
    */
-  const sharedUp = () => redis?.status === 'ready';
+  const sharedUp = () => link?.up() ?? false;
 
   const limiter = (kind: Limited, namespace: string, max: number, id: (ctx: Context) => string): Middleware => {
     const counting = (shared: boolean) =>
@@ -241,6 +244,7 @@ export function createSurfaceLimits(deps: LimitDeps) {
           return await shared(ctx, pass);
         } catch (e) {
           if (passed) throw e; // the request's own failure, after the limit let it through
+          link?.failed(e);
         }
       }
       // Redis does not answer: this replica counts alone (see sharedUp).
@@ -257,7 +261,10 @@ export function createSurfaceLimits(deps: LimitDeps) {
     if (redis && sharedUp()) {
       const status = await new RedisLimiter({ db: redis, namespace: namespaced('key'), max, duration: MINUTE_MS })
         .get({ id: hash, peek: true })
-        .catch(() => null); // not answering: the window this replica counts in meanwhile
+        .catch((e: unknown) => {
+          link?.failed(e);
+          return null; // not answering: the window this replica counts in meanwhile
+        });
       if (status) return { remaining: Math.max(0, status.remaining), reset: Math.ceil(status.reset) };
     }
     const entry = deps.memory.get(`key:${hash}`) as MemoryWindow | undefined;

@@ -33,7 +33,8 @@ export type KeysCommand =
 
 /** The account id an operator means: an account id as is, or the account an address belongs to. */
 export function resolveAccount(input: string): string {
-  if (/^[0-9a-f]{56}$/.test(input)) return input;
+  // A payment key hash, as a sign-in records it (lower-case hex), whatever case the operator copied it in.
+  if (/^[0-9a-f]{56}$/i.test(input)) return input.toLowerCase();
   try {
     return accountIdOf(input);
   } catch (e) {

@@ -5,14 +5,15 @@
  * configured and answers) before the session is created, then deleted. Session tokens are stored as SHA-256 only.
  */
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { hex } from '@scure/base';
+import type { Network } from '../../cardano/address.js';
 import type { Collection, Store } from '../../mongo/store.js';
 import { del, put } from '../../mongo/store.js';
 import { NONCES, SESSIONS, type NonceDoc, type SessionDoc } from '../../mongo/collections/access.js';
 import { decodeCbor } from './cbor.js';
 import { normalizeSignInAddress, signedAccountId, SignInError, verifyCip30Signature } from './cose.js';
 import { sha256Hex } from './keys.js';
+import type { SharedCounters } from './shared-counters.js';
 
 /** Sessions last an hour: long enough to manage keys, short enough that a left-open browser does not stay in. */
 export const SESSION_TTL_MS = 3_600_000;
@@ -42,14 +43,21 @@ export class SignIn {
 
   constructor(
     private readonly store: Store,
-    private readonly opts: { siteUrl: string; nonceTtlSeconds: number; now: () => number; redis?: Redis },
+    private readonly opts: {
+      siteUrl: string;
+      /** The chain's address network (CARDANO_NETWORK): addresses of another one cannot sign in. */
+      network: Network;
+      nonceTtlSeconds: number;
+      now: () => number;
+      shared?: SharedCounters;
+    },
   ) {
     this.nonces = store.collection(NONCES);
     this.sessions = store.collection(SESSIONS);
   }
 
   async issueNonce(addressInput: unknown): Promise<IssuedNonce> {
-    const address = normalizeSignInAddress(addressInput);
+    const address = normalizeSignInAddress(addressInput, this.opts.network);
     const nonce = randomBytes(16).toString('hex');
     const t = this.opts.now();
     const expiresAt = t + this.opts.nonceTtlSeconds * 1000;
@@ -96,15 +104,18 @@ export class SignIn {
     if (this.claiming.has(nonce)) return false;
     this.claiming.add(nonce);
     try {
-      // Across replicas through Redis. While Redis does not answer (down or restarting: not `ready`, or the
-      // command fails) the claim is this process's and the store's alone, as the per-minute limits then count in
+      // Across replicas through Redis. While Redis does not answer (down or restarting, or a command failed or
+      // went unanswered: shared-counters.ts) the claim is this process's and the store's alone, as the per-minute limits then count in
       // this process (limits.ts sharedUp) rather than holding the request until the client gives up and answering
       // 500. The nonce stays single-use against any later replay (its document is deleted below); only requests
       // racing on two replicas within the same instant could both pass, each opening a session for the signer.
-      const redis = this.opts.redis;
-      if (redis?.status === 'ready') {
+      const shared = this.opts.shared;
+      if (shared?.up()) {
         const key = `cds:nonce:${nonce}`;
-        const ok = await redis.set(key, '1', 'PX', Math.max(1, ttlMs), 'NX').catch(() => 'no answer' as const);
+        const ok = await shared.redis.set(key, '1', 'PX', Math.max(1, ttlMs), 'NX').catch((e: unknown) => {
+          shared.failed(e);
+          return 'no answer' as const;
+        });
         if (ok !== 'OK' && ok !== 'no answer') return false; // null: another replica claimed it first
       }
       // Re-read after the claim: another process may have consumed (deleted) it before we got here.
@@ -127,7 +138,7 @@ export class SignIn {
     key?: unknown;
     nonce?: unknown;
   }): Promise<{ token: string; session: Session }> {
-    const address = normalizeSignInAddress(body.address);
+    const address = normalizeSignInAddress(body.address, this.opts.network);
     const nonceId = this.nonceOf(body);
     const nonce = await this.nonces.get(nonceId);
     const t = this.opts.now();

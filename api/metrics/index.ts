@@ -14,7 +14,9 @@
  *   (runs this process executed), cardano_job_failing{workflow} and cardano_job_last_success_timestamp_seconds{workflow}
  *   (read from the store: any engine, any replica).
  * - HTTP: http_request_duration_seconds{surface,route,method,status} (surface rest|mcp|markdown|site; route = the
- *   route pattern, never the raw URL), cardano_rate_limit_rejections_total{surface}.
+ *   route pattern, never the raw URL), cardano_rate_limit_rejections_total{surface},
+ *   cardano_rate_limit_counters_shared (with REDIS_URL: 1 while Redis shares the per-minute counters, 0 while this
+ *   replica counts alone).
  * - Store: cardano_store_operation_duration_seconds{op,collection,ok}.
  */
 import Router from '@koa/router';
@@ -77,6 +79,8 @@ export interface Metrics {
   registry: Registry;
   /** Where the scrape-time sync gauges read from (the API's store). */
   bindStore(store: Store, now?: () => number): void;
+  /** Whether the per-minute counters are shared through Redis now; null without Redis (no sample). */
+  bindSharedCounters(read: () => boolean | null): void;
   sliceDone(r: SliceFigures, seconds: number): void;
   sliceFailed(e: unknown, seconds: number): void;
   runDone(workflow: string, status: string, seconds: number): void;
@@ -255,6 +259,21 @@ export function createMetrics(opts: { defaultMetrics?: boolean; work?: boolean }
     labelNames: ['surface'],
     registers: [registry],
   });
+  let sharedCounters: () => boolean | null = () => null;
+  // An alert's figure for what the warn line says once: while Redis does not answer, each replica lets its own
+  // limit through (N replicas: N times the limit).
+  new Gauge({
+    name: 'cardano_rate_limit_counters_shared',
+    help: '1 while Redis shares the per-minute rate-limit counters of the replicas, 0 while this replica counts alone (no sample without REDIS_URL).',
+    registers: [registry],
+    collect() {
+      const v = sharedCounters();
+      if (v === null) {
+        this.reset();
+        this.remove();
+      } else this.set(v ? 1 : 0);
+    },
+  });
   const storeOps = new Histogram({
     name: 'cardano_store_operation_duration_seconds',
     help: 'Store operation latency.',
@@ -294,6 +313,9 @@ export function createMetrics(opts: { defaultMetrics?: boolean; work?: boolean }
     registry,
     bindStore(store, now = Date.now) {
       source = { store, now };
+    },
+    bindSharedCounters(read) {
+      sharedCounters = read;
     },
     sliceDone(r, seconds) {
       slice.observe(seconds);

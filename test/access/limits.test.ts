@@ -340,6 +340,23 @@ describe('access: limits', function () {
     assert.deepEqual(answers, [200, 200, 429]);
   });
 
+  it("records each key's own last use: a key used earlier is not shown as used when another key was", async () => {
+    let t = Date.parse('2026-03-10T12:00:00Z');
+    app = await startTestApp(store, testConfig(), { now: () => t });
+    const early = await keyFor('stake1uxearly');
+    const late = await keyFor('stake1uxlate');
+    await request(`${app.url}/api/v1/ping`, { headers: { 'x-api-key': early } });
+    t += 40_000;
+    await request(`${app.url}/api/v1/ping`, { headers: { 'x-api-key': late } });
+    await app.close(); // writes the usage of the keys (every minute while it runs)
+    app = null;
+    const registry = new KeyRegistry(store);
+    const [earlyView] = await registry.list('stake1uxearly');
+    const [lateView] = await registry.list('stake1uxlate');
+    assert.equal(earlyView!.lastUsedAt, '2026-03-10T12:00:00.000Z');
+    assert.equal(lateView!.lastUsedAt, '2026-03-10T12:00:40.000Z');
+  });
+
   it('keeps keys out of the store and out of the logs', async () => {
     const { log, lines } = captureLog();
     app = await startTestApp(store, testConfig(), { log });

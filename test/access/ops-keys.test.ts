@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { KeysCommandError, parseKeysArgs, runKeysCommand } from '../../api/access/ops-keys.js';
+import { keyHash } from '../../cardano/address.js';
 import { ACCOUNTS } from '../../mongo/collections/access.js';
 import { MemoryStore } from './memory-store.js';
 import { request, startTestApp, testConfig, TestWallet } from './helpers.js';
@@ -18,6 +19,9 @@ describe('access: operator key commands', () => {
       plan: 'pro',
     });
     assert.deepEqual(parseKeysArgs(['revoke', 'key_abc']), { cmd: 'revoke', keyId: 'key_abc' });
+    // A payment key hash as some tools print it (upper-case hex) is the account a sign-in opens (lower-case).
+    const paymentHash = keyHash(w.paymentVk);
+    assert.deepEqual(parseKeysArgs(['list', paymentHash.toUpperCase()]), { cmd: 'list', account: paymentHash });
     assert.throws(
       () => parseKeysArgs(['plan', w.stakeAddress, 'gold']),
       (e: unknown) => e instanceof KeysCommandError && /plan must be one of free, plus, pro/.test(e.message),

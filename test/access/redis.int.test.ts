@@ -5,7 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
+import { createAccess } from '../../api/access/index.js';
+import { redisClient } from '../../api/access/shared-counters.js';
+import { createApp } from '../../api/app.js';
+import { openMemoryStore } from '../../mongo/adapters/embedded.js';
 import { MemoryStore } from './memory-store.js';
 import { burst, captureLog, request, startTestApp, statuses, testConfig, TestWallet } from './helpers.js';
 import { freePort } from '../free-port.js';
@@ -212,6 +218,93 @@ describe('access: Redis stops and comes back while two replicas serve (REDIS_URL
     } finally {
       for (const x of apps) await x.close();
       for (const c of clients) c.disconnect();
+    }
+  });
+
+  it('counts in each replica at once, and says so, when Redis stops answering on an open connection; shares again after', async () => {
+    const url = `redis://127.0.0.1:${port}`;
+    const config = testConfig({ REDIS_URL: url, RATE_LIMIT_ANON_PER_MIN: '6' });
+    const store = new MemoryStore();
+    // The client the service opens for REDIS_URL (a command unanswered for 1 s counts as no answer).
+    const clients = [redisClient(url), redisClient(url)];
+    const captured = captureLog();
+    const apps = [
+      await startTestApp(store, config, { redis: clients[0]!, log: captured.log }),
+      await startTestApp(store, config, { redis: clients[1]!, log: captured.log }),
+    ];
+    const [a, b] = apps;
+    const logged = (re: RegExp) => captured.lines.filter((l) => re.test(l)).length;
+    const frozen = server!;
+    try {
+      for (let i = 0; i < 200 && clients.some((c) => c.status !== 'ready'); i++)
+        await new Promise((r) => setTimeout(r, 50));
+      await clients[0]!.flushall();
+      const shared = await burst(10, (i) => request(`${(i % 2 ? a : b)!.url}/api/v1/ping`));
+      assert.deepEqual(statuses(shared), { 200: 6, 429: 4 }, 'one window across both replicas');
+
+      // A frozen Redis (as a host whose packets are dropped): the connection stays open, commands go unanswered.
+      frozen.kill('SIGSTOP');
+      const t0 = performance.now();
+      const alone = await Promise.all(
+        [a!, b!].map(async (x) => {
+          const answers = [];
+          for (let i = 0; i < 8; i++) answers.push(await request(`${x.url}/api/v1/ping`));
+          return statuses(answers);
+        }),
+      );
+      const ms = performance.now() - t0;
+      assert.deepEqual(alone, [
+        { 200: 6, 429: 2 },
+        { 200: 6, 429: 2 },
+      ]);
+      // Before: every one of the 8 requests of a replica waited for its command to time out (1 s each, 8 s), and
+      // nothing was logged. Now the first one waits, the others count in the replica at once.
+      assert.ok(ms < 4_000, `8 requests per replica answered in ${Math.round(ms)} ms`);
+      assert.equal(logged(/redis does not answer: per-minute limits count in this process/), 2, 'once per replica');
+
+      frozen.kill('SIGCONT');
+      for (let i = 0; i < 100 && logged(/redis answers again/) < 2; i++) await new Promise((r) => setTimeout(r, 100));
+      assert.equal(logged(/redis answers again/), 2, 'each replica says it shares the counters again');
+      await clients[0]!.flushall();
+      const again = await burst(10, (i) => request(`${(i % 2 ? a : b)!.url}/api/v1/ping`));
+      assert.deepEqual(statuses(again), { 200: 6, 429: 4 }, 'shared again');
+    } finally {
+      frozen.kill('SIGCONT');
+      for (const x of apps) await x.close();
+      for (const c of clients) c.disconnect();
+    }
+  });
+
+  it('tells operators in /metrics whether Redis shares the counters: 1, 0 while it is down, 1 once it is back', async () => {
+    const url = `redis://127.0.0.1:${port}`;
+    const config = testConfig({ REDIS_URL: url });
+    const store = await openMemoryStore();
+    const redis = redisClient(url);
+    const { log } = captureLog();
+    const access = await createAccess({ store, config, log, redis });
+    const api = http.createServer(createApp({ store, config, log, access }).callback());
+    await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+    const scrape = async () => {
+      const text = (await request(`http://127.0.0.1:${(api.address() as AddressInfo).port}/metrics`)).text;
+      return /^cardano_rate_limit_counters_shared (\d+)$/m.exec(text)?.[1] ?? 'no sample';
+    };
+    const until = async (want: string) => {
+      for (let i = 0; i < 100 && (await scrape()) !== want; i++) await new Promise((r) => setTimeout(r, 100));
+      return scrape();
+    };
+    try {
+      assert.equal(await until('1'), '1', 'shared while Redis answers');
+      await stop();
+      assert.equal(await until('0'), '0', 'each replica counts alone while Redis is down');
+      await start();
+      assert.equal(await until('1'), '1', 'shared again');
+    } finally {
+      api.closeAllConnections();
+      await new Promise((resolve) => api.close(resolve));
+      await access.close();
+      redis.disconnect();
+      await store.close();
+      if (!server) await start(); // the next test needs Redis
     }
   });
 

@@ -3,7 +3,7 @@ import { blake2b } from '@noble/hashes/blake2.js';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { hex } from '@scure/base';
 import { accountIdOf, signedAccountId, SignInError, verifyCip30Signature } from '../../api/access/cose.js';
-import { baseAddress, keyHash } from '../../cardano/address.js';
+import { baseAddress, keyHash, rewardAddress } from '../../cardano/address.js';
 import { MemoryStore } from './memory-store.js';
 import { request, signInOverHttp, startTestApp, testConfig, TestWallet } from './helpers.js';
 
@@ -271,6 +271,31 @@ describe('access: wallet sign-in (CIP-30 signData / CIP-8 COSE_Sign1)', function
       assert.equal(noSig.status, 400);
       assert.equal((await request(`${app.url}/account/api/keys`)).status, 401);
       assert.equal((await request(`${app.url}/account/api/keys`, { method: 'POST', body: {} })).status, 401);
+    });
+
+    it("refuses an address of another network than the service's, before any nonce or account", async () => {
+      // The same keys on a testnet (a wallet switched to preprod): its stake address would open a `stake_test1…`
+      // account beside the wallet's `stake1…` one on this mainnet service.
+      const wallet = new TestWallet();
+      const testnet = rewardAddress('testnet', keyHash(wallet.stakeVk));
+      const refused = await request(`${app.url}/account/api/nonce`, { method: 'POST', body: { address: testnet } });
+      assert.equal(refused.status, 400);
+      assert.match((refused.body as { error: string }).error, /mainnet/);
+      const asHex = TestWallet.addressHex(baseAddress('testnet', keyHash(wallet.paymentVk), keyHash(wallet.stakeVk)));
+      const hexRefused = await request(`${app.url}/account/api/nonce`, { method: 'POST', body: { address: asHex } });
+      assert.equal(hexRefused.status, 400, 'the hex bytes CIP-30 returns too');
+      const signedAnyway = await session({
+        address: testnet,
+        nonce: '00112233445566778899aabbccddeeff',
+        ...wallet.signData(testnet, '00'),
+      });
+      assert.equal(signedAnyway.status, 400);
+      assert.equal(
+        (await request(`${app.url}/account/api/nonce`, { method: 'POST', body: { address: wallet.stakeAddress } }))
+          .status,
+        200,
+        'the mainnet address of the same keys',
+      );
     });
 
     it('serves the account page with a strict CSP and no inline script', async () => {
