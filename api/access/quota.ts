@@ -3,7 +3,7 @@
  *
  * Counting is in memory and written behind: every `flushMs` (1 s) each process writes its own count per key and
  * day (one document per process, so replicas never overwrite each other) and re-reads the other processes'
- * counts for keys it is serving. Trade-off, chosen over writing through: a crash loses at most the requests of the
+ * counts for keys it is serving; a key idle for longer has them re-read before its next request counts. Trade-off, chosen over writing through: a crash loses at most the requests of the
  * last flush interval (they are served but not counted), and replicas see each other's counts up to one interval
  * late, so a key can overshoot its daily quota by what the other replicas serve in one second. Writing through
  * would put a store write on every keyed request's path: measured at 3-4 ms per embedded (lmdb) write on the
@@ -29,9 +29,17 @@ interface Entry {
   /** `own` as last written to the store. */
   flushed: number;
   others: number;
+  /** When `others` was read from the store (ms). */
+  othersAt: number;
   /** Last time a request used it (ms), so idle entries stop being refreshed and are dropped. */
   usedAt: number;
 }
+
+/**
+ * How old the other processes' counts may be when a request uses them (ms). The flush refreshes them only for keys
+ * in use, so a key idle longer than this reads them again before its next request is counted.
+ */
+const OTHERS_FRESH_MS = 2_000;
 
 export interface QuotaResult {
   allowed: boolean;
@@ -60,18 +68,21 @@ export class DailyQuota {
   private async load(day: string, key: string): Promise<Entry> {
     const id = `${day}:${key}`;
     const hit = this.entries.get(id);
-    if (hit) return hit;
+    if (hit && this.now() - hit.othersAt <= OTHERS_FRESH_MS) return hit;
     let pending = this.loading.get(id);
     if (!pending) {
+      const at = this.now();
       pending = this.coll.find('byKeyDay', { eq: [key, day] }).then((docs) => {
-        const entry: Entry = {
-          day,
-          key,
-          own: 0,
-          flushed: 0,
-          others: docs.filter((d) => d.instance !== this.instance).reduce((s, d) => s + d.count, 0),
-          usedAt: this.now(),
-        };
+        const others = docs.filter((d) => d.instance !== this.instance).reduce((s, d) => s + d.count, 0);
+        // A key seen before keeps its own count (requests may have been counted while the read ran).
+        const known = this.entries.get(id);
+        if (known) {
+          known.others = others;
+          known.othersAt = at;
+          this.loading.delete(id);
+          return known;
+        }
+        const entry: Entry = { day, key, own: 0, flushed: 0, others, othersAt: at, usedAt: at };
         entry.own = entry.flushed = docs.find((d) => d.instance === this.instance)?.count ?? 0;
         this.entries.set(id, entry);
         this.loading.delete(id);
@@ -144,9 +155,10 @@ export class DailyQuota {
       if (idle && e.own === e.flushed) this.entries.delete(id);
     }
     for (const e of this.entries.values()) {
-      if (t - e.usedAt > 2_000) continue;
+      if (t - e.usedAt > OTHERS_FRESH_MS) continue;
       const docs = await this.coll.find('byKeyDay', { eq: [e.key, e.day] });
       e.others = docs.filter((d) => d.instance !== this.instance).reduce((s, d) => s + d.count, 0);
+      e.othersAt = t;
     }
   }
 
