@@ -19,6 +19,7 @@ import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
 import { nodeMcpHandler } from './node-adapter.js';
 import { markReplayable } from '../fast-replay.js';
 import { idTail, ReplayCache, replayCall, type ReplayCall } from './replay.js';
+import { withoutCancelledRequests } from './cancel.js';
 import { revisionRefusal } from './revision.js';
 import { buildMcpServer, gatedPath } from './server.js';
 import { serverCard } from './server-card.js';
@@ -128,7 +129,8 @@ export function mcpRouter(deps: ApiDeps): Router {
     await node(
       ctx.req,
       ctx.res,
-      body === undefined ? undefined : { value: body },
+      // A request a cancellation of its own batch names is dropped, or the SDK never ends the batch's stream.
+      body === undefined ? undefined : { value: withoutCancelledRequests(body) },
       replay && kept
         ? (status, headers, bytes) => {
             const expires = replay.offer(kept, status, headers, bytes, Date.now());

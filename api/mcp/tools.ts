@@ -483,7 +483,7 @@ export const TOOL_SET: readonly Tool[] = [
     name: 'list_tokens',
     title: 'List tokens',
     description:
-      'Ranked token list: prices in ADA and USD, 24 h volume and liquidity in ADA, market cap USD, price changes in percent. Default sort rank.',
+      'Ranked token list: prices in ADA and USD, 24 h volume and liquidity in ADA, market cap USD, price changes in percent, supplies decimal-adjusted. Default sort rank.',
     inputSchema: input({
       sort: str('Ranking.', {
         enum: ['rank', 'trending', 'volume24h', 'liquidity', 'mcap', 'fdv', 'gainers', 'losers', 'new', 'holders'],
@@ -629,7 +629,7 @@ export const TOOL_SET: readonly Tool[] = [
     name: 'get_recent_trades',
     title: 'Recent trades',
     description:
-      'Latest DEX swaps, newest first, for exactly one of unit (a token), poolId or address (a wallet: addr1…, stake1… or $handle).',
+      'Latest DEX swaps, newest first, for exactly one of unit (a token), poolId or address (a wallet: addr1…, stake1… or $handle). Amounts in and out decimal-adjusted (exact base units in *Raw); priceAda, valueAda and batcherFee in whole ADA, valueUsd in USD.',
     inputSchema: input({
       unit: TOKEN_UNIT,
       poolId: int('Pool id.', 1, 2 ** 31),
@@ -652,7 +652,7 @@ export const TOOL_SET: readonly Tool[] = [
     name: 'get_market_overview',
     title: 'Market overview',
     description:
-      'Whole-market snapshot: ADA/USD, DEX volume and TVL in ADA (overall and per DEX), top gainers, losers and trending tokens, and sync.lagSeconds.',
+      'Whole-market snapshot: ADA/USD, DEX volume and TVL in ADA (overall and per DEX), top gainers, losers and trending tokens (supplies decimal-adjusted), and sync.lagSeconds.',
     inputSchema: input({}),
     outputSchema: restOut('getMarketOverview'),
     run: (deps) => get(deps, 'getMarketOverview', {}),
@@ -661,7 +661,7 @@ export const TOOL_SET: readonly Tool[] = [
     name: 'get_wallet',
     title: 'Get wallet',
     description:
-      'Holdings of a wallet (addr1…; stake1… = all its addresses combined; or a $handle): ADA balance, unwithdrawn staking rewards (of a stake key: ask for stake1… to include them), tokens with values, total value, and its swaps in the last 24 h.',
+      'Holdings of a wallet (addr1…; stake1… = all its addresses combined; or a $handle): ADA balance, unwithdrawn staking rewards (of a stake key: ask for stake1… to include them), tokens with values, total value, and its swaps in the last 24 h. ADA amounts and values in whole ADA (USD beside them), token balances and swap amounts decimal-adjusted.',
     inputSchema: input(
       {
         address: addressParam('addr1…, stake1… or $handle.'),
@@ -691,7 +691,7 @@ export const TOOL_SET: readonly Tool[] = [
     name: 'get_wallet_pnl',
     title: 'Wallet PnL',
     description:
-      'Realised and unrealised profit and loss of a wallet (FIFO, ADA and USD), win rate percent, trade count, volume, top contributing tokens. Only swaps since coverageFrom. Slower: fewer calls per minute.',
+      'Realised and unrealised profit and loss of a wallet (FIFO, ADA and USD), win rate percent, trade count, volume, top contributing tokens (their amounts decimal-adjusted). Only swaps since coverageFrom. Slower: fewer calls per minute.',
     inputSchema: input(
       {
         address: addressParam('addr1…, stake1… or $handle.'),
@@ -717,7 +717,7 @@ export const TOOL_SET: readonly Tool[] = [
     name: 'get_swap_quote',
     title: 'Swap quote',
     description:
-      'Best-route estimate for swapping amount of tokenIn into tokenOut: amount out, effective price (best.effectivePrice: tokenOut per tokenIn, amountOut / amount, pool fees and price impact included), price impact percent, smallest pool liquidity on the route (ADA), and swapUrl to do it in the user’s wallet. Not included: the batcher (agent) fee each DEX charges per order in ADA besides the amount (typically 0.5 to 2 ADA; the batcherFee of get_recent_trades shows what each DEX took), which on a small amount can outweigh the difference between routes, and price movement before execution. With no route (best null), note says why: no pool of the pair, only pools whose curve is not quoted, or an amount too small. Never builds, signs or submits anything.',
+      'Best-route estimate for swapping amount of tokenIn into tokenOut (amounts decimal-adjusted): amount out, effective price (best.effectivePrice: tokenOut per tokenIn, amountOut / amount, pool fees and price impact included), price impact percent, smallest pool liquidity on the route (ADA), and swapUrl to do it in the user’s wallet. Not included: the batcher (agent) fee each DEX charges per order in ADA besides the amount (typically 0.5 to 2 ADA; the batcherFee of get_recent_trades shows what each DEX took), which on a small amount can outweigh the difference between routes, and price movement before execution. With no route (best null), note says why: no pool of the pair, only pools whose curve is not quoted, or an amount too small. Never builds, signs or submits anything.',
     inputSchema: input(
       {
         tokenIn: UNIT,
@@ -779,7 +779,7 @@ export const TOOL_SET: readonly Tool[] = [
     name: 'get_nft_collection',
     title: 'Get NFT collection',
     description:
-      'One NFT collection: floor, volume over 24 h, 7 d, 30 d and since the start of the indexed history (coverageFrom), sales counts, listings, supply, holders, recent sales.',
+      'One NFT collection: floor, volume over 24 h, 7 d, 30 d and since the start of the indexed history (coverageFrom), sales counts, listings, supply, holders, recent sales. Floor, volumes and sale prices in whole ADA (USD beside some).',
     inputSchema: input({ policyId: POLICY }, ['policyId']),
     outputSchema: COLLECTION_OUT,
     restArgs: { policy: 'policyId' },
@@ -888,7 +888,7 @@ export const TOOL_SET: readonly Tool[] = [
     name: 'get_stake_pool',
     title: 'Get stake pool',
     description:
-      'One stake pool: name, ticker, status, margin, fixed cost, pledge, live and active stake, saturation, delegators, blocks minted, estimated and realised yearly return, description, homepage.',
+      'One stake pool: name, ticker, status, margin, fixed cost, pledge, live and active stake, saturation, delegators, blocks minted, estimated and realised yearly return, description, homepage. Stake, pledge, fixed cost (per epoch) and rewards in whole ADA; margin, saturation and returns in percent.',
     inputSchema: input(
       {
         poolId: str('Pool id: pool1… (bech32) or the pool’s key hash (56 hex).', {
@@ -909,7 +909,7 @@ export const TOOL_SET: readonly Tool[] = [
     name: 'list_governance_actions',
     title: 'Governance actions',
     description:
-      'On-chain governance proposals with status, epochs, requested ADA and the current yes/no vote shares (percent of voting power) of DReps and stake pools.',
+      'On-chain governance proposals with status, epochs, requested ADA and the current yes/no vote shares (percent of voting power) of DReps and stake pools. Requested amounts, deposits and voting stake in whole ADA.',
     inputSchema: input({
       status: str('Only proposals with this status.', { enum: ['active', 'expired', 'removed'] }),
       limit: LIMIT(20, 40),
@@ -930,7 +930,7 @@ export const TOOL_SET: readonly Tool[] = [
     name: 'get_transaction',
     title: 'Get transaction',
     description:
-      'Transaction by hash: block, time, fee, total output, net ADA and token change per address, minted/burned assets, certificates, withdrawals, and the DEX swaps and NFT sales it carries.',
+      'Transaction by hash: block, time, fee, total output, net ADA and token change per address, minted/burned assets, certificates, withdrawals, and the DEX swaps and NFT sales it carries. ADA amounts in whole ADA (exact lovelace beside them), token quantities decimal-adjusted (exact base units in *Raw).',
     inputSchema: input(
       {
         hash: str('Transaction hash (64 hex).', {
@@ -999,7 +999,7 @@ export const TOOL_SET: readonly Tool[] = [
     name: 'get_address',
     title: 'Get address',
     description:
-      'Payment (addr1…, or Byron base58) or stake (stake1…) address, or a $handle: type, script flag, ADA balance, tokens, stake key, delegation, rewards, first and last activity.',
+      'Payment (addr1…, or Byron base58) or stake (stake1…) address, or a $handle: type, script flag, ADA balance, tokens, stake key, delegation, rewards, first and last activity. ADA amounts in whole ADA, token quantities decimal-adjusted.',
     inputSchema: input({ address: addressParam('addr1…, stake1…, a Byron address (Ae2…, Ddz…) or $handle.') }, [
       'address',
     ]),

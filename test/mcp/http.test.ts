@@ -275,6 +275,44 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
     }
   });
 
+  it('a batch that cancels one of its own requests ends: that request unanswered, the others answered', async () => {
+    // The SDK drops the cancelled request's answer and then waited for it: the POST stayed open with keep-alives
+    // until the client gave up (the signal's timeout below fails the test instead of hanging it).
+    const cancel = (requestId: number | string) => ({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId, reason: 'no longer needed' },
+    });
+    const call = (id: number | string) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'search', arguments: { query: 'usd' } },
+    });
+    const ping = (id: number | string) => ({ jsonrpc: '2.0', id, method: 'ping' });
+    const answered = async (batch: Json[]) => {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { ...JSON_ACCEPT, 'mcp-protocol-version': '2025-03-26' },
+        body: JSON.stringify(batch),
+        signal: AbortSignal.timeout(15_000),
+      });
+      const text = await res.text();
+      const ids = text
+        .split('\n')
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => (JSON.parse(l.slice(6)) as Json).id as number | string);
+      return { status: res.status, ids };
+    };
+    // Before or after the request it names; the other requests of the batch are answered, the stream ends.
+    assert.deepEqual(await answered([cancel(9), call(9), ping(10)]), { status: 200, ids: [10] });
+    assert.deepEqual(await answered([call(9), cancel(9), ping(10)]), { status: 200, ids: [10] });
+    // Nothing left to answer: the 202 of a batch of notifications.
+    assert.deepEqual(await answered([cancel('a'), ping('a')]), { status: 202, ids: [] });
+    // An id of another type names another request (JSON-RPC: 9 is not "9"); one naming no request changes nothing.
+    assert.deepEqual(await answered([cancel('9'), ping(9), cancel(5)]), { status: 200, ids: [9] });
+  });
+
   it('a revision the header names and the server does not serve is a 400 listing the served ones', async () => {
     // The SDK took a header sorting after 2026-07-28 for a modern request and answered that `_meta` was missing.
     for (const version of ['2027-01-01', 'latest', '2024-11-05']) {

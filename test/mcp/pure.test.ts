@@ -213,6 +213,49 @@ describe('MCP pure pieces', () => {
     assert.deepEqual(problems, []);
   });
 
+  it('every amount tools/list shows without its unit is given one by its tool’s description', () => {
+    // The oracle is the REST schema: a field REST documents as "Whole ADA" or "Decimal-adjusted" whose description
+    // tools/list leaves out (factorSchema keeps the answer's own fields' descriptions only) and whose name says no
+    // unit reaches the agent as a bare number: a trade's batcherFee, amountIn and amountOut, a position's balance, a
+    // collection's sale price, a stake pool's delegated stake. The tool's description must name the unit, or an
+    // agent reads a fee of 2 as lovelace or a token amount as base units.
+    const unitInName = /(Ada|Usd|Lovelace|Pct|Percent|Raw)$/;
+    const adaWords = /\bwhole ADA\b|\bin ADA\b|\(ADA\b/;
+    const problems: string[] = [];
+    for (const tool of TOOL_SET) {
+      const published = TOOL_DEFINITIONS.find((d) => d.name === tool.name)!.outputSchema;
+      // Every field description tools/list publishes, whatever the field's depth or $defs entry.
+      const kept = new Set<string>();
+      const collect = (s: unknown): void => {
+        if (Array.isArray(s)) return s.forEach(collect);
+        if (!s || typeof s !== 'object') return;
+        for (const [k, v] of Object.entries(((s as Record<string, unknown>).properties ?? {}) as object))
+          if (typeof (v as { description?: unknown }).description === 'string') kept.add(`${k}|${v.description}`);
+        Object.values(s).forEach(collect);
+      };
+      collect(published);
+      const ada = new Set<string>();
+      const decimal = new Set<string>();
+      const walk = (s: unknown): void => {
+        if (Array.isArray(s)) return s.forEach(walk);
+        if (!s || typeof s !== 'object') return;
+        for (const [k, v] of Object.entries(((s as Record<string, unknown>).properties ?? {}) as object)) {
+          const d = (v as { description?: unknown }).description;
+          if (typeof d !== 'string' || unitInName.test(k) || kept.has(`${k}|${d}`)) continue;
+          if (/whole ADA/i.test(d)) ada.add(k);
+          if (/decimal-adjusted/i.test(d)) decimal.add(k);
+        }
+        Object.values(s).forEach(walk);
+      };
+      walk(tool.outputSchema);
+      if (ada.size && !adaWords.test(tool.description))
+        problems.push(`${tool.name}: ${[...ada].join(', ')} in ADA, not said`);
+      if (decimal.size && !/decimal-adjusted/i.test(tool.description))
+        problems.push(`${tool.name}: ${[...decimal].join(', ')} decimal-adjusted, not said`);
+    }
+    assert.deepEqual(problems, []);
+  });
+
   it('REST parameter names in error texts become the tool’s argument names', () => {
     const advice = (tool: string, message: string) =>
       adviceFor(tool, new BadRequestError(message), TOOL_SET.find((t) => t.name === tool)!.restArgs);

@@ -4,7 +4,7 @@
  * carry rounding noise.
  */
 import assert from 'node:assert/strict';
-import { head, link, num, pct, percent, text, tokenExact } from '../../views/md/format.js';
+import { errorView, head, link, num, pct, percent, text, tokenExact } from '../../views/md/format.js';
 
 const ctx = {
   site: 'https://cds.example',
@@ -81,5 +81,20 @@ describe('Markdown views: chain text stays where it is put', () => {
     // Markdown decodes &lt; &#124; &#x3C; in text: a token named "&lt;b&gt;" read "<b>". Hand-escaped: the & of each
     // reference after a backslash; an & that starts none (AT&T, a & b) left as it is.
     assert.equal(text('&lt;b&gt; &#124; &#x3C; AT&T a & b'), '\\&lt;b\\&gt; \\&#124; \\&#x3C; AT&T a & b');
+  });
+
+  it('an error answer shows the path or handle it names as text: no link, emphasis or heading of the caller’s making', () => {
+    // The 404 names the requested path and the wallet view's 404 the handle, both as the caller wrote them: a URL
+    // such as /api/md/[Claim](https://evil.example) made the service's own error page carry that link. Hand-escaped.
+    assert.equal(
+      errorView('https://cds.example', 404, 'No view at /api/md/[Claim](https://evil.example)\n# Fake. The views: …'),
+      '# Not found (HTTP 404)\n\n' +
+        'No view at /api/md/\\[Claim\\](https://evil.example) # Fake. The views: …\n\n' +
+        'See https://cds.example/llms.txt for the views and their parameters.\n',
+    );
+    assert.equal(
+      errorView('https://cds.example', 404, 'handle $_x_ not found'),
+      '# Not found (HTTP 404)\n\nhandle $\\_x\\_ not found\n\nSee https://cds.example/llms.txt for the views and their parameters.\n',
+    );
   });
 });

@@ -172,7 +172,12 @@ export function links(items: [string, string][]): string {
 export const join = (...parts: (string | false | null | undefined)[]) =>
   parts.filter((p): p is string => typeof p === 'string' && p.length > 0).join('\n\n') + '\n';
 
-/** A short Markdown error answer (400/404): what was wrong and where to go next. */
+/**
+ * A short Markdown error answer (400/404/503): what was wrong and where to go next. The message is shown as text, as
+ * chain text is: it may name what the caller sent (the 404 of an unknown view names its path, the wallet view's 404
+ * the handle), so `/api/md/[Claim](https://evil.example)` must not put a link of the caller's making in the service's
+ * own answer.
+ */
 export function errorView(site: string, status: number, message: string): string {
   const title =
     status === 404
@@ -182,7 +187,7 @@ export function errorView(site: string, status: number, message: string): string
         : status === 503
           ? 'Not ready yet'
           : `Error ${status}`;
-  return `# ${title} (HTTP ${status})\n\n${message}\n\nSee ${site}/llms.txt for the views and their parameters.\n`;
+  return `# ${title} (HTTP ${status})\n\n${paragraph(text(message))}\n\nSee ${site}/llms.txt for the views and their parameters.\n`;
 }
 
 /** Approximate LLM tokens of a text (~4 characters a token), for the `x-markdown-tokens` header. */
