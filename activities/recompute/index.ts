@@ -44,6 +44,7 @@ import {
   type MarketContext,
 } from './token-stats.js';
 import { isAdaPool, pairTvlLovelace, primaryAdaPool, shownTvlLovelace } from '../../cardano/market.js';
+import { typicalOrderFee } from '../../cardano/dex/order-fee.js';
 
 export interface RecomputeDeps {
   store: Store;
@@ -101,10 +102,19 @@ export async function computeAllTokenStats(store: Store, nowMs: number) {
     priceSources.set(unit, token ? primaryAdaPool(token, byUnit.get(unit) ?? []) : null);
   }
   const poolStats: PoolStatsDoc[] = [];
+  const feesByDex = new Map<string, bigint[]>();
   for (const p of pools) {
-    const s = await computePoolStats(store, p.id, ctx);
+    const { stats: s, orderFees } = await computePoolStats(store, p.id, ctx);
     const pairTvl = isAdaPool(p) ? null : pairTvlLovelace(p, (u) => priceSources.get(u) ?? null);
     poolStats.push({ ...s, tvlLovelace: pairTvl === null ? null : String(pairTvl) });
+    feesByDex.set(p.dex, [...(feesByDex.get(p.dex) ?? []), ...orderFees]);
+  }
+  // A batcher fee is the DEX's setting, not the pool's: each pool carries its DEX's typical fee, so a pool with no
+  // order in the window (the quote may still route through it) has one too.
+  const dexFee = new Map([...feesByDex].map(([dex, fees]) => [dex, typicalOrderFee(fees)]));
+  for (const [i, p] of pools.entries()) {
+    const fee = dexFee.get(p.dex) ?? null;
+    poolStats[i] = { ...(poolStats[i] as PoolStatsDoc), batcherFeeLovelace: fee === null ? null : String(fee) };
   }
   const stats: TokenStatsDoc[] = [];
   for (const [i, unit] of units.entries()) {

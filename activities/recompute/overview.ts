@@ -33,7 +33,7 @@ export function buildOverview(
   adaUsd: number | null,
   nowMs: number,
 ): MarketOverviewDoc {
-  const dexes = new Map<string, { volume: bigint; tvl: bigint; pools: number; txns: number }>();
+  const dexes = new Map<string, { volume: bigint; tvl: bigint; pools: number; txns: number; fee: string | null }>();
   let tvl = 0n;
   let volume = 0n;
   let txns = 0;
@@ -41,7 +41,9 @@ export function buildOverview(
     const s = poolStats.get(p.id);
     // Token/token pools too, valued through their tokens' ADA prices (POOL_STATS.tvlLovelace).
     const poolTvl = shownTvlLovelace(p, s ?? null) ?? 0n;
-    const d = dexes.get(p.dex) ?? { volume: 0n, tvl: 0n, pools: 0, txns: 0 };
+    // Each pool's stats carry its DEX's typical batcher fee (the same figure on every pool of the DEX).
+    const d = dexes.get(p.dex) ?? { volume: 0n, tvl: 0n, pools: 0, txns: 0, fee: null };
+    d.fee ??= s?.batcherFeeLovelace ?? null;
     d.volume += volumeLovelace(s);
     d.tvl += poolTvl;
     d.pools++;
@@ -58,6 +60,7 @@ export function buildOverview(
       tvlAda: lovelaceNumber(d.tvl),
       pools: d.pools,
       txns24h: d.txns,
+      batcherFeeLovelace: d.fee,
     }))
     .sort((a, b) => b.volume24h - a.volume24h || b.tvlAda - a.tvlAda || (a.dex < b.dex ? -1 : 1));
 

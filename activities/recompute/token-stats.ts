@@ -267,16 +267,28 @@ export async function loadTokenInputs(
   return { meta, token, pools, trades, truncated, candles7d, priceNowRaw, priceAtRaw };
 }
 
-/** 24 h activity of one pool from its complete trades. */
-export async function computePoolStats(store: Store, poolId: number, ctx: MarketContext): Promise<PoolStatsDoc> {
+/**
+ * 24 h activity of one pool from its complete trades, and the batcher fees its orders were charged in that window
+ * (lovelace, those that could be told) for its DEX's typical fee.
+ */
+export async function computePoolStats(
+  store: Store,
+  poolId: number,
+  ctx: MarketContext,
+): Promise<{ stats: PoolStatsDoc; orderFees: bigint[] }> {
   const from = ctx.clock.msToSlot(ctx.windowEndMs - WINDOW_SECONDS['24h'] * 1000);
   const { trades } = await recentTrades(store, { poolId }, from, Number.MAX_SAFE_INTEGER);
   const volume = trades.reduce((s, t) => s + (t.valueLovelace ? BigInt(t.valueLovelace) : 0n), 0n);
+  const orderFees: bigint[] = [];
+  for (const t of trades) if (t.batcherFeeLovelace != null) orderFees.push(BigInt(t.batcherFeeLovelace));
   return {
-    _id: String(poolId),
-    poolId,
-    volume24h: lovelaceNumber(volume),
-    txns24h: trades.length,
-    updatedAt: new Date(ctx.windowEndMs).toISOString(),
+    stats: {
+      _id: String(poolId),
+      poolId,
+      volume24h: lovelaceNumber(volume),
+      txns24h: trades.length,
+      updatedAt: new Date(ctx.windowEndMs).toISOString(),
+    },
+    orderFees,
   };
 }

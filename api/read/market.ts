@@ -2,6 +2,7 @@
  * Read functions of market (REST, MCP and Markdown present their results).
  */
 import { readSyncLag } from '../../mongo/collections/sync-state.js';
+import { lovelaceToAdaOrNull } from '../../cardano/units.js';
 import { NotReadyError } from '../errors.js';
 import {
   MARKET_OVERVIEW,
@@ -53,7 +54,15 @@ async function getMarketOverviewAnswer(deps: ReadDeps, input: RouteInput<typeof 
     volume24h: o.volume24h,
     tvlAda: o.tvlAda,
     txns24h: o.txns24h,
-    dexes: o.dexes,
+    dexes: o.dexes.map((d) => ({
+      dex: d.dex,
+      volume24h: d.volume24h,
+      tvlAda: d.tvlAda,
+      pools: d.pools,
+      txns24h: d.txns24h,
+      batcherFee: lovelaceToAdaOrNull(d.batcherFeeLovelace),
+      batcherFeeLovelace: d.batcherFeeLovelace ?? null,
+    })),
     topGainers: rows(o.topGainers),
     topLosers: rows(o.topLosers),
     trending: rows(o.trending),

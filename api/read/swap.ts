@@ -11,8 +11,9 @@ import type { Store } from '../../mongo/store.js';
 import { BadRequestError, NotFoundError } from '../errors.js';
 import { MAX_ASSET_QUANTITY } from '../schemas/common.js';
 import { loadAssets, type AssetBook } from '../present/market.js';
-import { decimalText, scaleInteger } from '../../cardano/units.js';
+import { decimalText, lovelaceToAdaOrNull, scaleInteger } from '../../cardano/units.js';
 import { currentAdaUsd } from '../../mongo/collections/ada-usd.js';
+import { POOL_STATS, TOKEN_STATS } from '../../mongo/collections/market-read.js';
 import { logoMode } from './tokens.js';
 import type { swapRoutes } from '../routes/swap.js';
 import type { ReadDeps, RouteInput } from './deps.js';
@@ -168,7 +169,8 @@ function bestLegs(pools: readonly QuotablePool[], tokenIn: string, amountIn: big
 
 /**
  * Every route from `tokenIn` to `tokenOut`: each pool of the pair, and for two tokens the combinations of their
- * best ADA pools for this amount. Best (largest output) first; ties: fewer hops, then pool ids.
+ * best ADA pools for this amount. Largest output first; ties: fewer hops, then pool ids (the answer ranks them by
+ * output less batcher fees: rankByNetOutput).
  *
  * The best two-hop route is among them: a leg's output grows with its input, so the best route takes the first-leg
  * pool paying the most ADA, then the second-leg pool paying the most for that ADA; the second leg's pools are
@@ -208,6 +210,42 @@ export function quoteRoutes(
       a.hops.length - b.hops.length ||
       (ids(a) < ids(b) ? -1 : ids(a) > ids(b) ? 1 : 0),
   );
+}
+
+/** A route with what its orders cost besides the amount: one order per hop, each at its DEX's typical batcher fee. */
+export interface PricedRoute {
+  route: RouteQuote;
+  /** Lovelace; null when a hop's DEX has no typical fee (PoolStatsDoc.batcherFeeLovelace). */
+  batcherFeeLovelace: bigint | null;
+}
+
+/**
+ * Routes ordered by what they leave the trader: the output valued in lovelace at one price for every route
+ * (`lovelacePerOut`, lovelace per base unit of tokenOut: 1 for ADA, the token's market price else), less the
+ * route's batcher fees. A batcher fee is paid in ADA besides the amount (0.5-2 ADA per order on the DEXes indexed),
+ * so on a small amount the pool paying most is not the cheapest to use. Only when every route's fee is known and the
+ * output has a price; otherwise, as given (largest output first). Ties keep the given order (fewer hops, pool ids).
+ */
+export function rankByNetOutput(
+  routes: readonly RouteQuote[],
+  feeOfPool: (poolId: number) => bigint | null,
+  lovelacePerOut: number | null,
+): PricedRoute[] {
+  const priced = routes.map((route) => {
+    let fee: bigint | null = 0n;
+    for (const h of route.hops) {
+      const f = feeOfPool(h.pool.doc.id);
+      fee = fee === null || f === null ? null : fee + f;
+    }
+    return { route, batcherFeeLovelace: fee };
+  });
+  if (lovelacePerOut === null || !(lovelacePerOut > 0) || priced.some((p) => p.batcherFeeLovelace === null))
+    return priced;
+  const net = (p: PricedRoute) => Number(p.route.amountOut) * lovelacePerOut - Number(p.batcherFeeLovelace);
+  return priced
+    .map((p, i) => ({ p, i, net: net(p) }))
+    .sort((a, b) => b.net - a.net || a.i - b.i)
+    .map((x) => x.p);
 }
 
 /** Whether the quote can price a swap of `tokenIn` through `p` at all (a constant-product curve it can rebuild). */
@@ -254,7 +292,7 @@ export function quoteNote(
 
 const percent = (f: number) => Math.round(f * 1e8) / 1e6;
 
-function presentRoute(r: RouteQuote, assets: AssetBook) {
+function presentRoute({ route: r, batcherFeeLovelace }: PricedRoute, assets: AssetBook) {
   const dec = (u: string) => assets.decimals(u);
   const first = r.hops[0] as HopQuote;
   const last = r.hops[r.hops.length - 1] as HopQuote;
@@ -286,6 +324,8 @@ function presentRoute(r: RouteQuote, assets: AssetBook) {
       amountRaw: String(h.feeRaw),
       percent: percent(h.fee),
     })),
+    batcherFee: lovelaceToAdaOrNull(batcherFeeLovelace),
+    batcherFeeLovelace: batcherFeeLovelace === null ? null : String(batcherFeeLovelace),
   };
 }
 
@@ -350,12 +390,28 @@ async function getSwapQuoteAnswer(
     throw new BadRequestError(
       `invalid parameter amount: below the smallest unit of ${assets.ref(tokenIn).displayName}`,
     );
-  const [poolsIn, poolsOut, adaUsd] = await Promise.all([
+  const [poolsIn, poolsOut, adaUsd, outStats] = await Promise.all([
     tokenIn === LOVELACE ? Promise.resolve([]) : poolsOfUnit(store, tokenIn),
     tokenOut === LOVELACE ? Promise.resolve([]) : poolsOfUnit(store, tokenOut),
     currentAdaUsd(store),
+    tokenOut === LOVELACE ? null : store.collection(TOKEN_STATS).get(tokenOut),
   ]);
-  const routes = quoteRoutes(tokenIn, tokenOut, amountIn, poolsIn, poolsOut).map((r) => presentRoute(r, assets));
+  const quoted = quoteRoutes(tokenIn, tokenOut, amountIn, poolsIn, poolsOut);
+  const poolIds = [...new Set(quoted.flatMap((r) => r.hops.map((h) => String(h.pool.doc.id))))];
+  const poolStats = await store.collection(POOL_STATS).getMany(poolIds);
+  const fees = new Map(poolIds.map((id, i) => [Number(id), poolStats[i]?.batcherFeeLovelace ?? null]));
+  // Lovelace per base unit of tokenOut: its market price is ADA per whole token.
+  const lovelacePerOut =
+    tokenOut === LOVELACE
+      ? 1
+      : outStats?.priceAda == null
+        ? null
+        : (outStats.priceAda * 1_000_000) / 10 ** assets.decimals(tokenOut);
+  const routes = rankByNetOutput(
+    quoted,
+    (id) => (fees.get(id) == null ? null : BigInt(fees.get(id) as string)),
+    lovelacePerOut,
+  ).map((r) => presentRoute(r, assets));
   const amount = scaleInteger(String(amountIn), assets.decimals(tokenIn));
   // The link carries the amount quoted as exact decimal text: the number above loses base units past 2^53 (and
   // prints tiny amounts as `1e-8`), so the page would open on a different trade than the one priced here.

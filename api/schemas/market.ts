@@ -637,13 +637,21 @@ export const MarketOverviewResponse = component('MarketOverview', {
       type: 'array',
       items: {
         type: 'object',
-        required: ['dex', 'volume24h', 'tvlAda', 'pools', 'txns24h'],
+        required: ['dex', 'volume24h', 'tvlAda', 'pools', 'txns24h', 'batcherFee', 'batcherFeeLovelace'],
         properties: {
           dex: { type: 'string' },
           volume24h: adaNum('Last 24 h.'),
           tvlAda: adaNum('Value locked.'),
           pools: int,
           txns24h: int,
+          batcherFee: adaOrNull(
+            'The DEX’s typical batcher fee per order: the median fee its batchers took for the orders they executed in the last 24 h (a trade’s batcherFee), paid besides the amount swapped; null when no such order’s fee could be told.',
+          ),
+          batcherFeeLovelace: {
+            type: ['string', 'null'],
+            pattern: '^[0-9]+$',
+            description: 'batcherFee exact, in lovelace.',
+          },
         },
       },
     },
@@ -696,7 +704,7 @@ const Hop = component('SwapHop', {
 
 const Route = component('SwapRoute', {
   type: 'object',
-  required: ['hops', 'amountOut', 'effectivePrice', 'priceImpact', 'fees'],
+  required: ['hops', 'amountOut', 'effectivePrice', 'priceImpact', 'fees', 'batcherFee', 'batcherFeeLovelace'],
   properties: {
     hops: { type: 'array', items: Hop },
     amountOut: { type: 'number', description: 'Decimal-adjusted output of the whole route.' },
@@ -726,6 +734,14 @@ const Route = component('SwapRoute', {
         },
       },
     },
+    batcherFee: adaOrNull(
+      'What the route’s orders are likely to cost besides the amount: one order per hop, each at its DEX’s typical batcher fee (the median its batchers took over the last 24 h, as in the market overview’s dexes); the order’s deposit comes back. Not in amountOut or effectivePrice. null when a hop’s DEX has no such figure.',
+    ),
+    batcherFeeLovelace: {
+      type: ['string', 'null'],
+      pattern: '^[0-9]+$',
+      description: 'batcherFee exact, in lovelace.',
+    },
   },
 });
 
@@ -736,7 +752,12 @@ export const SwapQuoteResponse = component('SwapQuote', {
     tokenIn: AssetRef,
     tokenOut: AssetRef,
     amountIn: { type: 'number', description: 'Decimal-adjusted (the amount actually quoted, in base units).' },
-    routes: { type: 'array', items: Route, description: 'Best first: direct pools and two-hop routes via ADA.' },
+    routes: {
+      type: 'array',
+      items: Route,
+      description:
+        'Direct pools and two-hop routes via ADA, best first: by what the trader is left with, amountOut valued at tokenOut’s market price less the route’s batcherFee (a pool paying a little more can cost more to use on a small amount), when every route’s batcherFee is known and tokenOut has a price; else by amountOut.',
+    },
     best: nullable(Route),
     note: {
       type: ['string', 'null'],

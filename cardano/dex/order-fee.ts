@@ -37,3 +37,15 @@ export function chargedOrderFee(
   const fee = orderLovelace - resultLovelace - adaIn + adaOut;
   return fee >= 0n && fee <= maxFee ? fee : null;
 }
+
+/**
+ * A DEX's typical batcher fee in lovelace: the median of the fees its executed orders were charged (the lower
+ * middle one of an even count, so the figure is one a batcher actually took), null without any. A median, because
+ * a batch's shared fee (SundaeSwap V3 amortises its scoop fee over the orders of a scoop) spreads single figures
+ * while the DEX's setting is what most orders pay.
+ */
+export function typicalOrderFee(fees: readonly bigint[]): bigint | null {
+  if (!fees.length) return null;
+  const sorted = [...fees].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return sorted[Math.floor((sorted.length - 1) / 2)] as bigint;
+}

@@ -86,6 +86,13 @@ export interface PoolStatsDoc {
    * token has an ADA pool. Absent in documents written before this field.
    */
   tvlLovelace?: string | null;
+  /**
+   * The pool's DEX's typical batcher fee, in lovelace (cardano/dex/order-fee.ts typicalOrderFee): the median fee of
+   * every order the DEX's batchers executed in the same 24 h window, the same figure on each pool of the DEX; what an
+   * order placed now is likely to cost besides its amount. null when none had a fee that could be told; absent in
+   * documents written before it was kept.
+   */
+  batcherFeeLovelace?: string | null;
   updatedAt: string;
 }
 export const POOL_STATS = defineCollection<PoolStatsDoc>({ name: 'pool_stats' });
@@ -258,6 +265,8 @@ export interface DexOverview {
   tvlAda: number;
   pools: number;
   txns24h: number;
+  /** The DEX's typical batcher fee per order (PoolStatsDoc.batcherFeeLovelace), in lovelace; absent before it was kept. */
+  batcherFeeLovelace?: string | null;
 }
 /** The market overview (`_id` = 'market'); token lists hold units, presented as TokenRows on read. */
 export interface MarketOverviewDoc {

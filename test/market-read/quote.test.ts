@@ -5,7 +5,9 @@ import { wingridersV2 } from '../../cardano/dex/wingriders-v2.js';
 import { quotablePool, quoteRoutes, toBaseUnits } from '../../api/read/swap.js';
 import { block12069665, irisItems, irisOutput } from '../dex/fixtures.js';
 import { startTestApi, type TestApi } from '../api/seed.js';
-import { NOW_MS, USDM, checkpointOps, meta, pool, poolFromOutput, prepare, putAll, token } from './seed.js';
+import { put } from '../../mongo/store.js';
+import { POOL_STATS, TOKEN_STATS } from '../../mongo/collections/market-read.js';
+import { NOW_MS, USDM, checkpointOps, meta, pool, poolFromOutput, prepare, putAll, stats, token } from './seed.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
 
@@ -274,5 +276,83 @@ describe('GET /swap/quote', () => {
     );
     // A quote with routes leaves the note null when every pool of the pair was priced.
     assert.equal((await get(`/swap/quote?in=lovelace&out=${SNEK}&amount=100`)).note, null);
+  });
+});
+
+describe('GET /swap/quote: routes ranked by what they leave after the batcher fee', () => {
+  // ADA → SNEK through the deep pool 1 or the pool 3 holding a tenth of its reserves (so paying less), each at its
+  // DEX's typical batcher fee as the market recompute writes it (pool_stats).
+  const amount = 100_000_000n;
+  const out1 = minswapV2.amountOut(snek.state, 'lovelace', amount) as bigint;
+  const out3 = quoteRoutes('lovelace', SNEK, amount, [], [thinSnek])[0]?.amountOut as bigint;
+  /** SNEK's market price: pool 1's spot price, lovelace per SNEK (0 decimals). */
+  const lovelacePerSnek = Number(snek.state.reserveA) / Number(snek.state.reserveB);
+  /** Pool 3 pays less; pool 1's order costs 1 ADA more than that difference is worth. */
+  const fee3 = 500_000n;
+  const fee1 = fee3 + BigInt(Math.ceil(Number(out1 - out3) * lovelacePerSnek)) + 1_000_000n;
+
+  const quoteWith = async (fees: { 1: bigint | null; 3: bigint | null }) => {
+    const api = await startTestApi(
+      async (store) => {
+        await prepare(store);
+        await store.write([
+          ...checkpointOps(),
+          ...putAll.pools([snek.doc, thinSnek]),
+          ...putAll.tokens([token(SNEK, { poolIds: [1, 3], primaryPoolId: 1 })]),
+          put(TOKEN_STATS, stats(SNEK, { priceAda: lovelacePerSnek / 1e6 })),
+          ...([1, 3] as const).map((id) =>
+            put(POOL_STATS, {
+              _id: String(id),
+              poolId: id,
+              volume24h: 0,
+              txns24h: 0,
+              updatedAt: new Date(NOW_MS).toISOString(),
+              batcherFeeLovelace: fees[id] === null ? null : String(fees[id]),
+            }),
+          ),
+        ]);
+      },
+      { now: () => NOW_MS },
+    );
+    try {
+      const r = await api.get(`/api/v1/swap/quote?in=lovelace&out=${SNEK}&amount=100&logos=url`);
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      return r.body as Json;
+    } finally {
+      await api.close();
+    }
+  };
+
+  it('the pool paying most is not best when its order costs more than the extra output is worth', async () => {
+    assert.ok(out1 > out3, 'pool 1 pays more');
+    const q = await quoteWith({ 1: fee1, 3: fee3 });
+    assert.deepEqual(
+      (q.routes as Json[]).map((r) => [r.hops[0].poolId, r.amountOutRaw, r.batcherFeeLovelace]),
+      [
+        [3, String(out3), String(fee3)],
+        [1, String(out1), String(fee1)],
+      ],
+    );
+    assert.equal(q.best.hops[0].poolId, 3);
+    assert.equal(q.best.batcherFee, 0.5);
+    // The fee is beside the output, not in it.
+    assert.equal(q.best.effectivePrice, Number(out3) / 100);
+  });
+
+  it('cheap enough orders leave the larger output best; an unknown fee leaves every route by output', async () => {
+    const even = await quoteWith({ 1: fee3, 3: fee3 });
+    assert.deepEqual(
+      (even.routes as Json[]).map((r) => r.hops[0].poolId),
+      [1, 3],
+    );
+    const unknown = await quoteWith({ 1: fee1, 3: null });
+    assert.deepEqual(
+      (unknown.routes as Json[]).map((r) => [r.hops[0].poolId, r.batcherFeeLovelace]),
+      [
+        [1, String(fee1)],
+        [3, null],
+      ],
+    );
+    assert.equal(unknown.routes[1].batcherFee, null);
   });
 });

@@ -147,9 +147,10 @@ describe('market recomputes: token stats from hand-built pools, trades and candl
     assert.equal(o?.txns24h, 4);
     assert.equal(o?.tvlAda, 2_220_006);
     assert.deepEqual(o?.dexes, [
-      { dex: 'minswap-v2', volume24h: 1500, tvlAda: 2_200_000, pools: 2, txns24h: 3 },
-      { dex: 'sundaeswap-v3', volume24h: 500, tvlAda: 20_000, pools: 1, txns24h: 1 },
-      { dex: 'wingriders-v2', volume24h: 0, tvlAda: 6, pools: 1, txns24h: 0 },
+      // The scenario's trades carry no batcher fee (batcher-fee.test.ts has those).
+      { dex: 'minswap-v2', volume24h: 1500, tvlAda: 2_200_000, pools: 2, txns24h: 3, batcherFeeLovelace: null },
+      { dex: 'sundaeswap-v3', volume24h: 500, tvlAda: 20_000, pools: 1, txns24h: 1, batcherFeeLovelace: null },
+      { dex: 'wingriders-v2', volume24h: 0, tvlAda: 6, pools: 1, txns24h: 0, batcherFeeLovelace: null },
     ]);
     assert.deepEqual(o?.topGainers, [XTK]);
     assert.deepEqual(o?.topLosers, []);

@@ -340,20 +340,38 @@ describe('MCP tools through the official client on the devnet', function () {
       assert.ok(Math.abs(tool.best.priceImpactPct - impactPct) < 1e-3, `${tool.best.priceImpactPct} vs ${impactPct}`);
     });
 
-    it('get_swap_quote: the description says what the estimate leaves out (the DEX batcher fee per order)', async () => {
-      // A 10 ADA quote's best route can be the dearest once the DEX's per-order fee (0.5 to 2 ADA) is paid: an agent
-      // must not read the effective price as "all fees included".
+    it('get_swap_quote: routes carry their batcher fees, ranked by output less them; the description says so', async () => {
+      // A 10 ADA quote's largest output can be the dearest once the DEX's per-order fee (0.5 to 2 ADA) is paid: an
+      // agent must not read the effective price as "all fees included", and best must be the cheapest to use.
       const published = (await client.listTools()).tools.find((t) => t.name === 'get_swap_quote')!;
       const description = published.description ?? '';
       assert.match(description, /pool fees and price impact included/);
       assert.doesNotMatch(description, /(?<!pool )fees and price impact included/);
-      assert.match(description, /Not included: the batcher \(agent\) fee each DEX charges per order/);
-      // The fee it points to is there: a completed trade of the pool quoted carries the batcher fee in ADA.
-      const tool = await call('get_swap_quote', { tokenIn: 'lovelace', tokenOut: s.unit, amount: 10 });
+      assert.match(description, /best\.batcherFee is what the route’s orders likely cost in ADA besides the amount/);
+      const [tool, overview, token] = await Promise.all([
+        call('get_swap_quote', { tokenIn: 'lovelace', tokenOut: s.unit, amount: 10 }),
+        rest('/market/overview'),
+        rest(`/tokens/${s.unit}`),
+      ]);
+      const dexFee = new Map((overview.dexes as Json[]).map((d) => [d.dex, d.batcherFeeLovelace]));
+      // Each DEX's figure is a fee its batchers took: one of those its pool's completed trades show.
+      const dex = tool.best.hops[0].dex as string;
       const trades = await call('get_recent_trades', { poolId: tool.best.hops[0].poolId, limit: 50 });
-      const done = (trades.items as Json[]).filter((t) => t.status === 'complete');
-      assert.ok(done.length > 0, 'the pool has completed trades');
-      for (const t of done) assert.ok(t.batcherFee > 0, `trade ${t.id}: batcherFee ${t.batcherFee}`);
+      const charged = (trades.items as Json[]).filter((t) => t.status === 'complete').map((t) => t.batcherFee);
+      assert.ok(charged.length > 0, 'the pool has completed trades');
+      assert.ok(charged.includes(Number(dexFee.get(dex)) / 1e6), `${dex} ${dexFee.get(dex)} among ${charged}`);
+      // Every route: one order per hop at its DEX's fee; ranked by the output at the token's price less that fee.
+      const routes = tool.routes as Json[];
+      assert.ok(routes.length > 1, 'several pools of the pair');
+      const net = (r: Json) => Number(r.amountOut) * token.stats.priceAda - Number(r.batcherFeeLovelace) / 1e6;
+      // Here (10 ADA, four DEXes) that order is not the order of the outputs alone.
+      const byOutput = [...routes].sort((a, b) => b.amountOut - a.amountOut);
+      assert.notDeepEqual(routes, byOutput);
+      for (const [i, r] of routes.entries()) {
+        assert.equal(r.batcherFeeLovelace, dexFee.get(r.hops[0].dex), `route ${i}`);
+        if (i > 0) assert.ok(net(routes[i - 1] as Json) >= net(r) - 1e-9, `route ${i - 1} leaves at least route ${i}`);
+      }
+      assert.deepEqual(tool.best, routes[0]);
     });
 
     it('get_swap_quote: with no route, note says why (one lovelace buys no base unit), as REST says it', async () => {

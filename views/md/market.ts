@@ -23,8 +23,15 @@ export function renderMarket(ctx: ViewContext, o: MarketOverview): string {
     marketSummary(o),
     '## DEXes',
     table(
-      ['DEX', 'Volume 24 h (ADA)', 'TVL (ADA)', 'Pools', 'Swaps 24 h'],
-      o.dexes.map((d) => [d.dex, num(d.volume24h, 0), num(d.tvlAda, 0), num(d.pools, 0), num(d.txns24h, 0)]),
+      ['DEX', 'Volume 24 h (ADA)', 'TVL (ADA)', 'Pools', 'Swaps 24 h', 'Batcher fee per order (ADA, median 24 h)'],
+      o.dexes.map((d) => [
+        d.dex,
+        num(d.volume24h, 0),
+        num(d.tvlAda, 0),
+        num(d.pools, 0),
+        num(d.txns24h, 0),
+        num(d.batcherFee, 6),
+      ]),
     ),
     '## Top gainers (24 h)',
     `Highest 24 h change of the ADA price, ${MOVERS_RULE}`,

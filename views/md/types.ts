@@ -137,7 +137,15 @@ export interface MarketOverview {
   volume24h: number;
   tvlAda: number;
   txns24h: number;
-  dexes: { dex: string; volume24h: number; tvlAda: number; pools: number; txns24h: number }[];
+  dexes: {
+    dex: string;
+    volume24h: number;
+    tvlAda: number;
+    pools: number;
+    txns24h: number;
+    /** The DEX's typical batcher fee per order, whole ADA; null when unknown. */
+    batcherFee: number | null;
+  }[];
   topGainers: TokenRow[];
   topLosers: TokenRow[];
   trending: TokenRow[];
