@@ -20,6 +20,8 @@ import {
   CHECKPOINTS,
   HANDLES,
   SEARCH_TERMS,
+  STAKE_ACCOUNTS,
+  STAKE_SUMMARIES,
   TRANSACTIONS,
   normaliseTerm,
   type SearchTermDoc,
@@ -127,8 +129,13 @@ async function identifierHits(store: Store, raw: string): Promise<SearchHit[]> {
     let known: boolean;
     try {
       if (bech32) parseAddress(q);
+      // What get_address answers for: a payment address the index holds; a stake key with an address carrying it
+      // (its summary) or an account of its own (a registration, delegation or withdrawal certified on chain: a script
+      // key such as a DEX batcher's withdraws while no address carries it).
       known = q.startsWith('stake')
-        ? (await store.collection(ADDRESSES).find('byStake', { eq: [q], limit: 1 })).length > 0
+        ? (await Promise.all([store.collection(STAKE_SUMMARIES).get(q), store.collection(STAKE_ACCOUNTS).get(q)])).some(
+            (d) => d !== null,
+          )
         : (await store.collection(ADDRESSES).get(q)) !== null;
     } catch {
       known = false;
