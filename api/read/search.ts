@@ -29,8 +29,11 @@ import {
 import type { Store } from '../../mongo/store.js';
 import { byronNetwork } from './explorer.js';
 
-/** Base58 text (Bitcoin alphabet: no 0, O, I, l) of a Byron address's length (Ae2… 58-59, Ddz… 104-128 characters). */
-const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{50,130}$/;
+/**
+ * Base58 text (Bitcoin alphabet: no 0, O, I, l) of a Byron address's length: Ae2… 58-59, Ddz… 104-128 characters,
+ * and longer when its attributes hold a deep HD path, up to the 1023 characters get_address takes.
+ */
+const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{50,1023}$/;
 
 export const SEARCH_KINDS = [
   'token',
