@@ -430,4 +430,21 @@ describe('search: a stake key with an account but no address carrying it (a real
       );
     }
   });
+
+  it('finds an address and a stake key written in capitals (BIP-173) under their lowercase form', async () => {
+    // Oracle: a base address the recorded block pays, and its stake key (CIP-19: reward header + bytes 29..57).
+    const address = (block.transactions ?? [])
+      .flatMap((t) => t.outputs.map((o) => o.address))
+      .find((a) => /^addr1q/.test(a))!;
+    const bytes = bech32.fromWords(bech32.decode(address as `${string}1${string}`, 1023).words);
+    const stake = bech32.encode('stake', bech32.toWords(Uint8Array.of(0xe1, ...bytes.slice(29, 57))), 1023);
+    for (const id of [address, stake]) {
+      const r = (await client.callTool({ name: 'search', arguments: { query: id.toUpperCase() } })) as Json;
+      assert.deepEqual(
+        ((r.structuredContent as Json).hits as Json[]).map((h) => [h.kind, h.id, h.tool, h.arguments]),
+        [['address', id, 'get_address', { address: id }]],
+        id.toUpperCase(),
+      );
+    }
+  });
 });
