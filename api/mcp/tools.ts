@@ -439,12 +439,14 @@ export const TOOL_SET: readonly Tool[] = [
     inputSchema: input(
       {
         query: str(
-          'Name, ticker, $handle, unit, policy id, DEX pool id, pool1…, addr1…/stake1…, tx or block hash, height, epoch, gov_action1… or txId#index.',
+          'Name, ticker, $handle, unit, policy id, DEX pool id, pool1…, addr1…/stake1…/Byron address, tx or block hash, height, epoch, gov_action1… or txId#index.',
           {
             minLength: 1,
-            maxLength: 200,
+            // As long as an address get_address takes (a Byron address carrying an HD path runs to hundreds of
+            // characters): search finds every address that tool answers for.
+            maxLength: 1023,
             pattern: '\\S',
-            'x-expected': 'a search text of 1 to 200 characters, not only spaces',
+            'x-expected': 'a search text of 1 to 1023 characters, not only spaces',
           },
         ),
         limit: LIMIT(10, 50),

@@ -20,6 +20,8 @@ import {
   CHECKPOINTS,
   HANDLES,
   SEARCH_TERMS,
+  STAKE_ACCOUNTS,
+  STAKE_SUMMARIES,
   TRANSACTIONS,
   normaliseTerm,
   type SearchTermDoc,
@@ -27,8 +29,11 @@ import {
 import type { Store } from '../../mongo/store.js';
 import { byronNetwork } from './explorer.js';
 
-/** Base58 text (Bitcoin alphabet: no 0, O, I, l) of a Byron address's length (Ae2… 58-59, Ddz… 104-128 characters). */
-const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{50,130}$/;
+/**
+ * Base58 text (Bitcoin alphabet: no 0, O, I, l) of a Byron address's length: Ae2… 58-59, Ddz… 104-128 characters,
+ * and longer when its attributes hold a deep HD path, up to the 1023 characters get_address takes.
+ */
+const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{50,1023}$/;
 
 export const SEARCH_KINDS = [
   'token',
@@ -122,25 +127,35 @@ async function identifierHits(store: Store, raw: string): Promise<SearchHit[]> {
     if (epoch) hits.push(epoch);
   }
   // Bech32 (addr1…, stake1…) or a Byron address (base58 with a valid checksum, Ae2…/Ddz…), which get_address takes too.
-  const bech32 = /^(addr|stake)(_test)?1[0-9a-z]+$/.test(q);
-  if (bech32 || (BASE58.test(q) && byronNetwork(q) !== null)) {
+  // Bech32 may be written all in capitals (BIP-173: a QR code's form); the address is its lowercase form.
+  const address = /^(ADDR|STAKE)(_TEST)?1[0-9A-Z]+$/.test(q) ? q.toLowerCase() : q;
+  const bech32 = /^(addr|stake)(_test)?1[0-9a-z]+$/.test(address);
+  if (bech32 || (BASE58.test(address) && byronNetwork(address) !== null)) {
     let known: boolean;
     try {
-      if (bech32) parseAddress(q);
-      known = q.startsWith('stake')
-        ? (await store.collection(ADDRESSES).find('byStake', { eq: [q], limit: 1 })).length > 0
-        : (await store.collection(ADDRESSES).get(q)) !== null;
+      if (bech32) parseAddress(address);
+      // What get_address answers for: a payment address the index holds; a stake key with an address carrying it
+      // (its summary) or an account of its own (a registration, delegation or withdrawal certified on chain: a script
+      // key such as a DEX batcher's withdraws while no address carries it).
+      known = address.startsWith('stake')
+        ? (
+            await Promise.all([
+              store.collection(STAKE_SUMMARIES).get(address),
+              store.collection(STAKE_ACCOUNTS).get(address),
+            ])
+          ).some((d) => d !== null)
+        : (await store.collection(ADDRESSES).get(address)) !== null;
     } catch {
       known = false;
     }
     if (known)
       hits.push({
         kind: 'address',
-        id: q,
-        label: `${q.startsWith('stake') ? 'stake address' : 'address'} ${q.slice(0, 16)}…`,
-        detail: q.startsWith('stake') ? 'all addresses of this stake key' : null,
+        id: address,
+        label: `${address.startsWith('stake') ? 'stake address' : 'address'} ${address.slice(0, 16)}…`,
+        detail: address.startsWith('stake') ? 'all addresses of this stake key' : null,
         tool: 'get_address',
-        arguments: { address: q },
+        arguments: { address },
       });
   }
   const proposal = await proposalHit(store, q);

@@ -59,4 +59,13 @@ describe('get_address: a Byron address longer than 200 characters', function () 
     assert.notEqual(r.isError, true, JSON.stringify(r.content));
     assert.equal((r.structuredContent as Json).balanceLovelace, String(lovelace));
   });
+
+  it('search finds it and names get_address with it', async () => {
+    const r = (await client.callTool({ name: 'search', arguments: { query: address } })) as Json;
+    assert.notEqual(r.isError, true, JSON.stringify(r.content));
+    assert.deepEqual(
+      ((r.structuredContent as Json).hits as Json[]).map((h) => [h.kind, h.tool, h.arguments]),
+      [['address', 'get_address', { address }]],
+    );
+  });
 });

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Client } from '@modelcontextprotocol/client';
+import { bech32, hex } from '@scure/base';
 import { createApp } from '../../api/app.js';
 import { search } from '../../api/read/search.js';
 import {
@@ -377,5 +378,73 @@ describe('search: a Byron address (base58) of a recorded mainnet block', functio
     const broken = `${some!.slice(0, -1)}${some!.endsWith('1') ? '2' : '1'}`;
     const r = (await client.callTool({ name: 'search', arguments: { query: broken } })) as Json;
     assert.deepEqual((r.structuredContent as Json).hits, []);
+  });
+});
+
+describe('search: a stake key with an account but no address carrying it (a real mainnet script key)', function () {
+  this.timeout(120_000);
+  let api: TestApi;
+  let client: Client;
+  let block: Block;
+
+  before(async () => {
+    const rec = recorded('block.mainnet-conway-11322286-slot144718140.koralabs.json');
+    block = rec.block;
+    api = await apiOverSyncedFrames([rec.frame]);
+    client = await connect(`${api.url}/api/mcp`, 'modern');
+  });
+  after(async () => {
+    await client?.close();
+    await api?.close();
+  });
+
+  it('finds a key the block withdraws from although no address of the block carries it; get_address answers it', async () => {
+    // Oracle: the recorded block. The stake credential of a base address is bytes 29..57 of it (CIP-19); a withdrawal
+    // names its reward address, whose credential is bytes 1..29. A DEX batcher's script key withdraws (0 ADA, to
+    // run its staking validator) while no output or input address carries it.
+    const credOf = (address: string, from: number) =>
+      hex.encode(bech32.fromWords(bech32.decode(address as `${string}1${string}`, 1023).words).slice(from, from + 28));
+    const carried = new Set(
+      (block.transactions ?? [])
+        .flatMap((t) => t.outputs.map((o) => o.address))
+        .filter((a) => /^addr1[qrzx]/.test(a))
+        .map((a) => credOf(a, 29)),
+    );
+    const withdrawn = new Map<string, bigint>();
+    for (const t of block.transactions ?? [])
+      for (const [key, w] of Object.entries(t.withdrawals ?? {}))
+        if (!carried.has(credOf(key, 1)))
+          withdrawn.set(key, (withdrawn.get(key) ?? 0n) + (w as { ada: { lovelace: bigint } }).ada.lovelace);
+    assert.ok(withdrawn.size > 0, 'the block withdraws from a key no address of it carries');
+    for (const [key, lovelace] of withdrawn) {
+      const a = (await client.callTool({ name: 'get_address', arguments: { address: key } })) as Json;
+      assert.notEqual(a.isError, true, text(a));
+      const s = a.structuredContent as Json;
+      assert.equal(s.addressCount, 0, key);
+      assert.equal(s.stakeAccount.withdrawnLovelace, String(lovelace), key);
+      const r = (await client.callTool({ name: 'search', arguments: { query: key } })) as Json;
+      assert.deepEqual(
+        ((r.structuredContent as Json).hits as Json[]).map((h) => [h.kind, h.tool, h.arguments]),
+        [['address', 'get_address', { address: key }]],
+        `search ${key}: get_address answers for it, so search finds it`,
+      );
+    }
+  });
+
+  it('finds an address and a stake key written in capitals (BIP-173) under their lowercase form', async () => {
+    // Oracle: a base address the recorded block pays, and its stake key (CIP-19: reward header + bytes 29..57).
+    const address = (block.transactions ?? [])
+      .flatMap((t) => t.outputs.map((o) => o.address))
+      .find((a) => /^addr1q/.test(a))!;
+    const bytes = bech32.fromWords(bech32.decode(address as `${string}1${string}`, 1023).words);
+    const stake = bech32.encode('stake', bech32.toWords(Uint8Array.of(0xe1, ...bytes.slice(29, 57))), 1023);
+    for (const id of [address, stake]) {
+      const r = (await client.callTool({ name: 'search', arguments: { query: id.toUpperCase() } })) as Json;
+      assert.deepEqual(
+        ((r.structuredContent as Json).hits as Json[]).map((h) => [h.kind, h.id, h.tool, h.arguments]),
+        [['address', id, 'get_address', { address: id }]],
+        id.toUpperCase(),
+      );
+    }
   });
 });

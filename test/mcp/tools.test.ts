@@ -532,7 +532,7 @@ describe('MCP tools through the official client on the devnet', function () {
         }
       const r = (await client.callTool({ name: 'search', arguments: { query: ' ' } })) as Json;
       assert.equal(r.isError, true);
-      assert.match(text(r), /query must be a search text of 1 to 200 characters, not only spaces/);
+      assert.match(text(r), /query must be a search text of 1 to 1023 characters, not only spaces/);
     });
 
     it('list_stake_pools: filters by maxMarginPct and maxSaturationPct, sorts, reports blocks this epoch', async () => {
