@@ -932,7 +932,7 @@ export const TOOL_SET: readonly Tool[] = [
     name: 'get_transaction',
     title: 'Get transaction',
     description:
-      'Transaction by hash: block, time, fee, total output, net ADA and token change per address, minted/burned assets, certificates, withdrawals, and the DEX swaps and NFT sales it carries. ADA amounts in whole ADA (exact lovelace beside them), token quantities decimal-adjusted (exact base units in *Raw).',
+      'Transaction by hash: block, time, fee, total output, net ADA and token change per address, minted/burned assets, certificates, withdrawals, and the DEX swaps and NFT sales it carries. A failed transaction (valid false) took only its collateral (the net changes say so); its inputs, outputs, mint, certificates and withdrawals are what its body declared, none of which took effect. ADA amounts in whole ADA (exact lovelace beside them), token quantities decimal-adjusted (exact base units in *Raw).',
     inputSchema: input(
       {
         hash: str('Transaction hash (64 hex).', {

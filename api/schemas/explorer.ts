@@ -210,7 +210,12 @@ export const TxResponse = component('Transaction', {
     fee: Ada,
     feeLovelace: Lovelace,
     size: { type: ['integer', 'null'], description: 'Serialized size in bytes.' },
-    inputs: { type: 'array', items: TxInput },
+    inputs: {
+      type: 'array',
+      items: TxInput,
+      description:
+        'The inputs the body declares; a failed transaction (valid false) spent none of them (its collaterals instead).',
+    },
     outputs: {
       type: 'array',
       items: TxOutput,
@@ -226,7 +231,11 @@ export const TxResponse = component('Transaction', {
     },
     collaterals: { type: 'array', items: TxInput },
     collateralReturn: { anyOf: [TxOutput, { type: 'null' }] },
-    mint: { ...AssetList, description: 'Minted (positive) and burned (negative) quantities.' },
+    mint: {
+      ...AssetList,
+      description:
+        'Minted (positive) and burned (negative) quantities the body declares; a failed transaction (valid false) minted and burned nothing.',
+    },
     certificates: {
       type: 'array',
       items: {
@@ -242,10 +251,12 @@ export const TxResponse = component('Transaction', {
       },
       description:
         'Certificates as Ogmios v6 reports them, except that every ADA amount (deposits, refunds, pledge, cost) is ' +
-        '`{ ada: whole ADA, lovelace: exact integer string }`; other big integers are strings.',
+        '`{ ada: whole ADA, lovelace: exact integer string }`; other big integers are strings. Those of a failed ' +
+        'transaction (valid false) took no effect.',
     },
     withdrawals: {
       type: 'array',
+      description: 'Reward withdrawals the body declares; a failed transaction (valid false) withdrew nothing.',
       items: {
         type: 'object',
         required: ['stakeAddress', 'ada', 'lovelace'],
