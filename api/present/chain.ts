@@ -215,6 +215,16 @@ export interface RewardBalance {
  */
 const drepOf = (d: string | null): string | null => predefinedDRepId(d) ?? d;
 
+/** Where a stake key's stake and vote go: its pool (pool1…) and DRep (as the governance routes name it), or null. */
+export interface Delegation {
+  poolId: string | null;
+  drep: string | null;
+}
+
+/** A registered key's delegations as the ledger holds them (null for a key never registered or deregistered). */
+export const delegationOf = (a: StakeAccountDoc | null): Delegation | null =>
+  a?.registered ? { poolId: a.poolId, drep: drepOf(a.drep) } : null;
+
 export function presentStakeAccount(a: StakeAccountDoc | null, reward: RewardBalance | null) {
   if (!a) return null;
   // A deregistered key has no reward account (the ledger requires it empty to deregister).

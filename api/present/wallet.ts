@@ -9,7 +9,7 @@ import type { AddressDoc } from '../../mongo/collections/chain.js';
 import type { TokenStatsDoc } from '../../mongo/collections/market-read.js';
 import { lovelaceToAda, scaleInteger } from '../../cardano/units.js';
 import type { AssetBook } from './market.js';
-import type { RewardBalance } from './chain.js';
+import type { Delegation, RewardBalance } from './chain.js';
 
 export interface Holdings {
   lovelace: bigint;
@@ -50,6 +50,8 @@ export interface PortfolioInput {
   holdings: Holdings;
   /** A stake key's unwithdrawn rewards (api/read/wallet.ts walletRewards); null for an address or when unknown. */
   rewards: RewardBalance | null;
+  /** A registered stake key's pool and DRep (api/read/wallet.ts walletStake); null for an address or another key. */
+  delegation: Delegation | null;
   /** unit → stats (absent: the token has no market data). */
   stats: ReadonlyMap<string, TokenStatsDoc>;
   /** LP tokens without a market price of their own → their pool (absent: no LP token of an indexed pool). */
@@ -106,6 +108,7 @@ export function presentPortfolio(input: PortfolioInput, assets: AssetBook) {
     rewards: rewardsAda,
     rewardsLovelace: input.rewards?.lovelace ?? null,
     rewardsAsOf: input.rewards?.asOf ?? null,
+    delegation: input.delegation,
     positions,
     totals: {
       ada: total,

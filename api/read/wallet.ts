@@ -9,7 +9,7 @@ import { storeClock } from '../../mongo/collections/clock.js';
 import { stakeAddressOf } from '../../cardano/address.js';
 import { ADDRESSES, STAKE_SUMMARIES, addressesOfStake } from '../../mongo/collections/chain.js';
 import { stakeAccountOf } from './stake-account.js';
-import type { RewardBalance } from '../present/chain.js';
+import { delegationOf, type Delegation, type RewardBalance } from '../present/chain.js';
 import { POOL_STATS, TOKEN_STATS, type TokenStatsDoc } from '../../mongo/collections/market-read.js';
 import { poolsByLpToken, tradesNewestFirst, type TradeDoc } from '../../mongo/collections/market.js';
 import { shownTvlLovelace } from '../../cardano/market.js';
@@ -77,12 +77,17 @@ async function walletHoldings(store: Store, w: WalletKey): Promise<{ holdings: H
 }
 
 /**
- * The unwithdrawn rewards of a stake-key wallet (stakeAccountOf). null for a payment address: the rewards belong to
- * the key, which `stakeAddress` names, and summing the portfolios of a key's addresses must not count them once per
- * address.
+ * The unwithdrawn rewards and the delegations of a stake-key wallet (stakeAccountOf), as the ledger holds them.
+ * null for a payment address: they belong to the key, which `stakeAddress` names, and summing the portfolios of a
+ * key's addresses must not count the rewards once per address.
  */
-async function walletRewards(store: Store, w: WalletKey): Promise<RewardBalance | null> {
-  return w.isStake ? (await stakeAccountOf(store, w.address)).rewards : null;
+async function walletStake(
+  store: Store,
+  w: WalletKey,
+): Promise<{ rewards: RewardBalance | null; delegation: Delegation | null }> {
+  if (!w.isStake) return { rewards: null, delegation: null };
+  const { account, rewards } = await stakeAccountOf(store, w.address);
+  return { rewards, delegation: delegationOf(account) };
 }
 
 async function lastTradeOf(store: Store, maker: string): Promise<TradeDoc | null> {
@@ -129,7 +134,7 @@ async function getWalletAnswer(deps: ReadDeps, input: RouteInput<typeof walletRo
     handlesHeldBy(store, w.address),
     handlesHeldCount(store, w.address),
   ]);
-  const rewards = await walletRewards(store, w);
+  const { rewards, delegation } = await walletStake(store, w);
   if (count === 0) throw new NotFoundError(`wallet ${w.address} not found (no activity in the indexed range)`);
   const units = [...holdings.assets.keys()];
   const [assets, stats] = await Promise.all([
@@ -148,6 +153,7 @@ async function getWalletAnswer(deps: ReadDeps, input: RouteInput<typeof walletRo
       complete: true,
       holdings,
       rewards,
+      delegation,
       stats: new Map(stats.filter((s): s is TokenStatsDoc => s !== null).map((s) => [s._id, s])),
       lp,
       adaUsd,

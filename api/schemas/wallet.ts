@@ -76,6 +76,7 @@ export const WalletResponse = component('WalletPortfolio', {
     'rewards',
     'rewardsLovelace',
     'rewardsAsOf',
+    'delegation',
     'positions',
     'totals',
     'adaUsd',
@@ -99,6 +100,23 @@ export const WalletResponse = component('WalletPortfolio', {
     ),
     rewardsLovelace: d({ type: ['string', 'null'], pattern: '^[0-9]+$' }, 'rewards in lovelace, exact.'),
     rewardsAsOf: d(iso, 'When the reward balance was read from the ledger (rewards are credited at epoch boundaries).'),
+    delegation: d(
+      {
+        type: ['object', 'null'],
+        required: ['poolId', 'drep'],
+        properties: {
+          poolId: d(
+            { type: ['string', 'null'] },
+            'pool1… id the key delegates its stake to (GET /staking/pools/{id}).',
+          ),
+          drep: d(
+            { type: ['string', 'null'] },
+            'DRep the key delegates its vote to, as GET /governance/dreps/{id} takes it (drep1…, drep_always_abstain, drep_always_no_confidence).',
+          ),
+        },
+      },
+      'Where a registered stake key delegates, as the ledger holds it at the indexed tip (a retired pool or DRep holds none). null for a payment address (ask for its stakeAddress) or an unregistered key.',
+    ),
     positions: {
       type: 'array',
       items: WalletPosition,

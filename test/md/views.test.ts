@@ -440,7 +440,7 @@ describe('Markdown views on a devnet-synced store', function () {
     assert.equal(answer.balanceLovelace, String(s.devnet.ledger.coinAt(w.address)));
     assert.equal(linked('REST: explorer stake key'), `${s.url}/api/v1/explorer/address/${w.rewardAddress}`);
     assert.equal(
-      linked('Stake key view \\(rewards, all its addresses\\)'),
+      linked('Stake key view \\(rewards, delegation, all its addresses\\)'),
       `${s.url}/api/md/wallet/${w.rewardAddress}`,
     );
     for (const url of [explorer!, linked('REST: explorer stake key')!]) assert.equal((await get(url)).status, 200, url);

@@ -9,6 +9,7 @@ import type { ChainSource } from '../../activities/chain/source.js';
 import { createDerivedActivities } from '../../activities/derived/index.js';
 import { createStakingActivities } from '../../activities/staking/index.js';
 import { rewardAddress, stakeAddressOf } from '../../cardano/address.js';
+import { drepBech32 } from '../../cardano/governance-ids.js';
 import type { Block } from '../../cardano/chain/types.js';
 import { connectOgmios } from '../../activities/chain/ogmios-client.js';
 import { startDevnet, type Devnet } from '../../devnet/index.js';
@@ -77,6 +78,59 @@ describe('wallet rewards against the devnet ledger', function () {
       assert.equal(w.rewardsLovelace, String(lovelace(ledgerRewards?.rewards)), "the ledger's reward balance");
       assert.equal(w.rewardsLovelace, '0');
       assert.ok(Math.abs(w.totals.ada - (w.adaBalance + w.totals.tokensAda)) < 1e-6, 'the withdrawn ADA once');
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+describe('wallet delegation against the devnet ledger', function () {
+  this.timeout(180_000);
+  let chain: ChainSource;
+  let env: Awaited<ReturnType<typeof tempStore>>;
+  let close: () => Promise<void>;
+
+  before(async () => {
+    ({ chain, env, close } = await syncedDevnet({ seed: 'wallet-delegation', backfillHours: 4, now: () => NOW }));
+  });
+  after(() => close?.());
+
+  it("a stake key's wallet names the pool and DRep the ledger has it delegate to; an address's names none", async () => {
+    const summaries = await chain.query<{ credential: string; stakePool?: { id: string } }[]>(
+      'queryLedgerState/rewardAccountSummaries',
+    );
+    const dreps = await chain.query<Json[]>('queryLedgerState/delegateRepresentatives');
+    const drepOf = new Map<string, string>();
+    for (const d of dreps) {
+      const id =
+        d.type === 'registered'
+          ? drepBech32({ hash: d.id, script: d.from === 'script' })
+          : { abstain: 'drep_always_abstain', noConfidence: 'drep_always_no_confidence' }[d.type as string];
+      for (const del of (d.delegators ?? []) as Json[]) if (id) drepOf.set(del.credential, id);
+    }
+    const api = await serveTestApp(env.store);
+    const seen = { pools: 0, dreps: 0, undelegated: 0 };
+    try {
+      for (const r of summaries) {
+        const stake = rewardAddress('mainnet', r.credential);
+        const res = await api.get(`/api/v1/wallet/${stake}`);
+        if (res.status !== 200) continue; // a key with no address on chain has no wallet
+        const want = { poolId: r.stakePool?.id ?? null, drep: drepOf.get(r.credential) ?? null };
+        assert.deepEqual((res.body as Json).delegation, want, stake);
+        if (want.poolId) seen.pools++;
+        if (want.drep) seen.dreps++;
+        if (!want.poolId) seen.undelegated++;
+        // Its payment addresses' wallets leave the delegation to the key, as they leave its rewards.
+        const one = (await api.get(`/api/v1/explorer/address/${stake}`)).body as Json;
+        const addr = (await api.get(`/api/v1/wallet/${one.addresses[0].address}`)).body as Json;
+        assert.equal(addr.delegation, null);
+      }
+      assert.ok(seen.pools > 10 && seen.dreps > 5, JSON.stringify(seen));
+      const md = (await api.get(`/api/md/wallet/${rewardAddress('mainnet', summaries[0]!.credential)}`)).body;
+      assert.match(
+        String(md),
+        /Delegates its stake to (\[pool1[^\]]+\]\([^)]+\/api\/md\/stake-pool\/pool1|no stake pool)/,
+      );
     } finally {
       await api.close();
     }

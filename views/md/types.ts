@@ -176,6 +176,8 @@ export interface Wallet {
   rewards: number | null;
   /** When the staking recompute read `rewards` from the ledger (every 5 minutes); null when it has not. */
   rewardsAsOf?: string | null;
+  /** A registered stake key's pool (pool1…) and DRep; null for a payment address or an unregistered key. */
+  delegation?: { poolId: string | null; drep: string | null } | null;
   positions: WalletPosition[];
   totals: { ada: number; usd: number | null; tokensAda: number; rewardsAda: number; unpriced: number };
   adaUsd: number | null;

@@ -35,9 +35,16 @@ const stakeKeyLinks = (ctx: ViewContext, w: Wallet): [string, string][] =>
   w.stakeAddress && w.stakeAddress !== w.address
     ? [
         ['REST: explorer stake key', rest(ctx, `/explorer/address/${enc(w.stakeAddress)}`)],
-        ['Stake key view (rewards, all its addresses)', md(ctx, `/wallet/${enc(w.stakeAddress)}`)],
+        ['Stake key view (rewards, delegation, all its addresses)', md(ctx, `/wallet/${enc(w.stakeAddress)}`)],
       ]
     : [];
+
+/** A stake key's delegations: its stake pool's view, and its DRep (REST: the views have no DRep page). */
+function delegationLine(ctx: ViewContext, d: { poolId: string | null; drep: string | null }): string {
+  const pool = d.poolId ? `[${d.poolId}](${md(ctx, `/stake-pool/${enc(d.poolId)}`)})` : 'no stake pool';
+  const drep = d.drep ? `[${d.drep}](${rest(ctx, `/governance/dreps/${enc(d.drep)}`)})` : 'no DRep';
+  return `Delegates its stake to ${pool} and its vote to ${drep}.`;
+}
 
 export function renderWallet(ctx: ViewContext, w: Wallet, trades: TradePage, requested: string): string {
   // A handle as the chain writes it ($name, lowercase), however it was asked for ($Name, sub@root without "$"); one a
@@ -81,6 +88,7 @@ export function renderWallet(ctx: ViewContext, w: Wallet, trades: TradePage, req
     w.rewards !== null &&
       w.rewardsAsOf &&
       `_Staking rewards as the ledger reported them at ${utc(w.rewardsAsOf)}, less the withdrawals indexed since_`,
+    w.delegation && delegationLine(ctx, w.delegation),
     `## Tokens (${w.positions.length})`,
     table(
       ['Token', 'Balance (tokens)', 'Price (ADA)', '24 h, ADA (%)', 'Value (ADA)', 'Value (USD)'],
