@@ -19,8 +19,9 @@ import type { swapRoutes } from '../routes/swap.js';
 import type { ReadDeps, RouteInput } from './deps.js';
 import { withAsOf } from './freshness.js';
 /**
- * ADA pools per leg combined in two-hop routes: those paying most for the amount quoted, so the routes list stays
- * short (at most 3 × 3 two-hop routes) while still holding the best one.
+ * ADA pools per leg combined in two-hop routes: those paying most for the amount quoted (or leaving most once their
+ * batcher fee is paid, when the fees are known), so the routes list stays short (at most 3 × 3 two-hop routes) while
+ * still holding the best one.
  */
 export const TWO_HOP_POOLS_PER_LEG = 3;
 
@@ -155,16 +156,34 @@ function chain(amountIn: bigint, tokenIn: string, pools: readonly QuotablePool[]
 const pairOf = (p: PoolDoc, a: string, b: string) =>
   (p.tokenA === a && p.tokenB === b) || (p.tokenA === b && p.tokenB === a);
 
+const byOutput = (a: HopQuote, b: HopQuote) =>
+  a.amountOut === b.amountOut ? a.pool.doc.id - b.pool.doc.id : a.amountOut > b.amountOut ? -1 : 1;
+
 /**
- * The TWO_HOP_POOLS_PER_LEG pools paying most for `amountIn` of `tokenIn` (ties: lower pool id), with what each
- * pays. Ranked by output, not by depth: a shallower pool at a better price or a lower fee pays more.
+ * The TWO_HOP_POOLS_PER_LEG pools best for `amountIn` of `tokenIn` (ties: more output, then lower pool id), with what
+ * each pays. Ranked by output, not by depth: a shallower pool at a better price or a lower fee pays more; or, given
+ * `worth` (lovelace a hop leaves the trader: its output valued less its DEX's batcher fee), by that, so a pool paying
+ * a little less whose order costs less is not left out of the routes ranked by it (rankByNetOutput).
  */
-function bestLegs(pools: readonly QuotablePool[], tokenIn: string, amountIn: bigint): HopQuote[] {
+function bestLegs(
+  pools: readonly QuotablePool[],
+  tokenIn: string,
+  amountIn: bigint,
+  worth: ((h: HopQuote) => number) | null,
+): HopQuote[] {
   return pools
     .map((p) => quoteHop(p, tokenIn, amountIn))
     .filter((h): h is HopQuote => h !== null)
-    .sort((a, b) => (a.amountOut === b.amountOut ? a.pool.doc.id - b.pool.doc.id : a.amountOut > b.amountOut ? -1 : 1))
+    .sort(worth ? (a, b) => worth(b) - worth(a) || byOutput(a, b) : byOutput)
     .slice(0, TWO_HOP_POOLS_PER_LEG);
+}
+
+/** What a route's orders cost besides the amount, to rank routes (and pick two-hop legs) by what they leave. */
+export interface RouteCosts {
+  /** A pool's DEX's typical batcher fee, lovelace (PoolStatsDoc.batcherFeeLovelace); null when unknown. */
+  feeOfPool: (poolId: number) => bigint | null;
+  /** Lovelace per base unit of tokenOut (1 for ADA, its market price else); null when it has no price. */
+  lovelacePerOut: number | null;
 }
 
 /**
@@ -172,9 +191,12 @@ function bestLegs(pools: readonly QuotablePool[], tokenIn: string, amountIn: big
  * best ADA pools for this amount. Largest output first; ties: fewer hops, then pool ids (the answer ranks them by
  * output less batcher fees: rankByNetOutput).
  *
- * The best two-hop route is among them: a leg's output grows with its input, so the best route takes the first-leg
- * pool paying the most ADA, then the second-leg pool paying the most for that ADA; the second leg's pools are
- * ranked at exactly that amount.
+ * The best two-hop route by output is among them: a leg's output grows with its input, so the best route takes the
+ * first-leg pool paying the most ADA, then the second-leg pool paying the most for that ADA; the second leg's pools
+ * are ranked at exactly that amount. With `costs` that know every leg pool's batcher fee and tokenOut's price, the
+ * legs are picked by what they leave instead (ADA out less the fee; output valued less the fee, at the ADA the best
+ * first leg leaves): one order per hop, so a leg through a DEX charging 0.5 ADA can leave more than one paying a
+ * little more at 2 ADA, and the route the answer ranks best must not be dropped here.
  */
 export function quoteRoutes(
   tokenIn: string,
@@ -182,6 +204,7 @@ export function quoteRoutes(
   amountIn: bigint,
   poolsIn: readonly PoolDoc[],
   poolsOut: readonly PoolDoc[],
+  costs?: RouteCosts,
 ): RouteQuote[] {
   const q = (docs: readonly PoolDoc[]) => docs.map(quotablePool).filter((p): p is QuotablePool => p !== null);
   const routes: RouteQuote[] = [];
@@ -191,12 +214,19 @@ export function quoteRoutes(
     if (r) routes.push(r);
   }
   if (tokenIn !== LOVELACE && tokenOut !== LOVELACE) {
-    const legIn = bestLegs(q(poolsIn.filter((p) => pairOf(p, LOVELACE, tokenIn))), tokenIn, amountIn);
-    const mostAda = legIn[0]?.amountOut;
-    const legOut =
-      mostAda === undefined
-        ? []
-        : bestLegs(q(poolsOut.filter((p) => pairOf(p, LOVELACE, tokenOut))), LOVELACE, mostAda);
+    const poolsLegIn = q(poolsIn.filter((p) => pairOf(p, LOVELACE, tokenIn)));
+    const poolsLegOut = q(poolsOut.filter((p) => pairOf(p, LOVELACE, tokenOut)));
+    const perOut = costs?.lovelacePerOut ?? null;
+    const known =
+      costs !== undefined &&
+      perOut !== null &&
+      perOut > 0 &&
+      [...poolsLegIn, ...poolsLegOut].every((p) => costs.feeOfPool(p.doc.id) !== null);
+    const worth = (lovelacePerUnit: number) =>
+      known ? (h: HopQuote) => Number(h.amountOut) * lovelacePerUnit - Number(costs.feeOfPool(h.pool.doc.id)) : null;
+    const legIn = bestLegs(poolsLegIn, tokenIn, amountIn, worth(1));
+    const ada = legIn[0]?.amountOut;
+    const legOut = ada === undefined ? [] : bestLegs(poolsLegOut, LOVELACE, ada, worth(perOut ?? 0));
     for (const a of legIn)
       for (const b of legOut) {
         const r = chain(amountIn, tokenIn, [a.pool, b.pool]);
@@ -396,22 +426,22 @@ async function getSwapQuoteAnswer(
     currentAdaUsd(store),
     tokenOut === LOVELACE ? null : store.collection(TOKEN_STATS).get(tokenOut),
   ]);
-  const quoted = quoteRoutes(tokenIn, tokenOut, amountIn, poolsIn, poolsOut);
-  const poolIds = [...new Set(quoted.flatMap((r) => r.hops.map((h) => String(h.pool.doc.id))))];
+  // Every pool a route may take (the two tokens' pools), with its DEX's typical batcher fee.
+  const poolIds = [...new Set([...poolsIn, ...poolsOut].map((p) => String(p.id)))];
   const poolStats = await store.collection(POOL_STATS).getMany(poolIds);
   const fees = new Map(poolIds.map((id, i) => [Number(id), poolStats[i]?.batcherFeeLovelace ?? null]));
-  // Lovelace per base unit of tokenOut: its market price is ADA per whole token.
-  const lovelacePerOut =
-    tokenOut === LOVELACE
-      ? 1
-      : outStats?.priceAda == null
-        ? null
-        : (outStats.priceAda * 1_000_000) / 10 ** assets.decimals(tokenOut);
-  const routes = rankByNetOutput(
-    quoted,
-    (id) => (fees.get(id) == null ? null : BigInt(fees.get(id) as string)),
-    lovelacePerOut,
-  ).map((r) => presentRoute(r, assets));
+  const costs: RouteCosts = {
+    feeOfPool: (id) => (fees.get(id) == null ? null : BigInt(fees.get(id) as string)),
+    // Lovelace per base unit of tokenOut: its market price is ADA per whole token.
+    lovelacePerOut:
+      tokenOut === LOVELACE
+        ? 1
+        : outStats?.priceAda == null
+          ? null
+          : (outStats.priceAda * 1_000_000) / 10 ** assets.decimals(tokenOut),
+  };
+  const quoted = quoteRoutes(tokenIn, tokenOut, amountIn, poolsIn, poolsOut, costs);
+  const routes = rankByNetOutput(quoted, costs.feeOfPool, costs.lovelacePerOut).map((r) => presentRoute(r, assets));
   const amount = scaleInteger(String(amountIn), assets.decimals(tokenIn));
   // The link carries the amount quoted as exact decimal text: the number above loses base units past 2^53 (and
   // prints tiny amounts as `1e-8`), so the page would open on a different trade than the one priced here.

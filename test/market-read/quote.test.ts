@@ -356,3 +356,71 @@ describe('GET /swap/quote: routes ranked by what they leave after the batcher fe
     assert.equal(unknown.routes[1].batcherFee, null);
   });
 });
+
+describe('GET /swap/quote: two-hop legs picked by what they leave after the batcher fee', () => {
+  // X has one ADA pool (10); Y has four: 11, 12 and 13 pay 1 % more Y per ADA at a 2 ADA batcher fee, 14 pays the
+  // market price at 0.5 ADA. For ~10 ADA of X the leg through 14 leaves ~0.5 ADA more than the others although it
+  // pays the least Y, so the best route (10 → 14) must be among the routes at all: picking each leg's three pools
+  // paying most left it out (seen on the devnet: NIGHT → USDM answered best sundaeswap 26 → minswap 1 at 1.5 ADA of
+  // fees, while 26 → sundaeswap 2, at 1 ADA, left 0.5 ADA more and was not listed).
+  const X = `${'aa'.repeat(28)}58`;
+  const Y = `${'bb'.repeat(28)}59`;
+  const xPool = pool({ id: 10, tokenB: X, reserveARaw: '1000000000000', reserveBRaw: '1000000000000' });
+  const yPools = [11, 12, 13].map((id) =>
+    pool({ id, tokenB: Y, reserveARaw: '1000000000000', reserveBRaw: '1010000000000' }),
+  );
+  const cheapY = pool({ id: 14, tokenB: Y, reserveARaw: '1000000000000', reserveBRaw: '1000000000000' });
+  const fees: Record<number, bigint> = { 10: 500_000n, 11: 2_000_000n, 12: 2_000_000n, 13: 2_000_000n, 14: 500_000n };
+  /** Y's market price, lovelace per Y (0 decimals): pool 14's, its primary pool, 1 lovelace per Y. */
+  const lovelacePerY = 1;
+  const amountX = 10_000_000n;
+
+  it('the route through the pool paying a little less at a lower fee is listed and best', async () => {
+    const api = await startTestApi(
+      async (store) => {
+        await prepare(store);
+        await store.write([
+          ...checkpointOps(),
+          ...putAll.pools([xPool, ...yPools, cheapY]),
+          ...putAll.tokens([
+            token(X, { poolIds: [10], primaryPoolId: 10 }),
+            token(Y, { poolIds: [11, 12, 13, 14], primaryPoolId: 14 }),
+          ]),
+          put(TOKEN_STATS, stats(Y, { priceAda: lovelacePerY / 1e6 })),
+          ...Object.entries(fees).map(([id, fee]) =>
+            put(POOL_STATS, {
+              _id: id,
+              poolId: Number(id),
+              volume24h: 0,
+              txns24h: 0,
+              updatedAt: new Date(NOW_MS).toISOString(),
+              batcherFeeLovelace: String(fee),
+            }),
+          ),
+        ]);
+      },
+      { now: () => NOW_MS },
+    );
+    let q: Json;
+    try {
+      const r = await api.get(`/api/v1/swap/quote?in=${X}&out=${Y}&amount=${amountX}&logos=url`);
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      q = r.body as Json;
+    } finally {
+      await api.close();
+    }
+    // By hand, Minswap V2 with 30 / 10,000: out = ⌊997·in·rOut / (1000·rIn + 997·in)⌋.
+    // Hop 1 (pool 10): ⌊997·10^7·10^12 / (10^15 + 997·10^7)⌋ = 9,969,900 lovelace.
+    // Hop 2 via 14: ⌊997·9,969,900·10^12 / (10^15 + 997·9,969,900)⌋ = 9,939,891 Y, worth 9.939891 ADA less 0.5 + 0.5
+    // ADA of fees = 8.939891 ADA; via 11: ⌊997·9,969,900·1.01·10^12 / (10^15 + 997·9,969,900)⌋ = 10,039,290 Y, worth
+    // 10.039290 less 0.5 + 2 = 7.539290 ADA.
+    const routes = (q.routes as Json[]).map((r) => [
+      r.hops.map((h: Json) => h.poolId),
+      r.amountOutRaw,
+      r.batcherFeeLovelace,
+    ]);
+    assert.deepEqual(routes[0], [[10, 14], '9939891', '1000000']);
+    assert.deepEqual(routes[1], [[10, 11], '10039290', '2500000']);
+    assert.equal(q.best.hops[1].poolId, 14);
+  });
+});
