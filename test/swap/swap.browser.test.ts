@@ -2,10 +2,11 @@
  * The swap page in headless Chromium (Debian's `chromium`, driven by playwright-core) against a devnet-synced
  * service: a CIP-30 wallet holding a real Ed25519 devnet key is injected (its UTxOs are the devnet ledger's, it signs
  * in the test process and submits through the devnet's Ogmios `submitTransaction`). From a quote's `link` the page
- * shows the live quote, picks the venue (the Minswap V2 or SundaeSwap V3 direct pool that pays more), connects,
+ * shows the live quote, picks the venue (the Minswap V2 or SundaeSwap V3 direct pool the quote ranks first: what it
+ * leaves once the DEX's batcher fee is paid), connects,
  * builds that DEX's order, shows every output, gets it signed and submitted; the devnet includes it, its batcher
  * executes it, and /api/v1/wallet/{address}/trades shows the trade pending, then complete. Run once for a pair whose
- * better direct pool is on Minswap V2 and once for one on SundaeSwap V3, then for a wallet with an earlier trade (the
+ * better-ranked direct pool is on Minswap V2 and once for one on SundaeSwap V3, then for a wallet with an earlier trade (the
  * page must report its own order, not the wallet's latest trade) and for a token sold (its review in the token's
  * units). The oracle is the devnet ledger: the order output at that DEX's order script, the tokens received.
  * Screenshots land in test/swap/artifacts/ (gitignored).
@@ -40,6 +41,7 @@ interface Trade {
 interface Route {
   hops: { dex: string; poolId: number }[];
   amountOutRaw: string;
+  batcherFeeLovelace: string | null;
 }
 
 const CASES = [
@@ -54,17 +56,13 @@ const decimalText = (q: bigint, decimals: number) => {
   return `${s.slice(0, -decimals)}.${s.slice(-decimals)}`;
 };
 
-/** The direct route on Minswap V2 or SundaeSwap V3 with the largest exact output (first on a tie: best first). */
+/**
+ * The direct route on Minswap V2 or SundaeSwap V3 the quote ranks first: routes come best first by what they leave
+ * once the batcher fee is paid, so not always the largest output (a Minswap V2 pool paying a little more at 1 ADA per
+ * order ranks below a SundaeSwap V3 one at 0.5 ADA on a small amount).
+ */
 function directVenue(routes: Route[]): Route | null {
-  let pick: Route | null = null;
-  for (const r of routes)
-    if (
-      r.hops.length === 1 &&
-      ['minswap-v2', 'sundaeswap-v3'].includes(r.hops[0]!.dex) &&
-      (!pick || BigInt(r.amountOutRaw) > BigInt(pick.amountOutRaw))
-    )
-      pick = r;
-  return pick;
+  return routes.find((r) => r.hops.length === 1 && ['minswap-v2', 'sundaeswap-v3'].includes(r.hops[0]!.dex)) ?? null;
 }
 
 describe('swap page in a browser: quote, CIP-30 wallet, sign, submit, executed on the devnet', function () {
@@ -136,8 +134,8 @@ describe('swap page in a browser: quote, CIP-30 wallet, sign, submit, executed o
       s.devnet.step();
       await s.syncToTip();
 
-      // A token with an ADA pool on this case's DEX, the deepest first, whose better direct pool for 150 ADA
-      // (Minswap V2 or SundaeSwap V3, by exact output) is that one.
+      // A token with an ADA pool on this case's DEX, the deepest first, whose better-ranked direct pool for 150 ADA
+      // (Minswap V2 or SundaeSwap V3, in the quote's order) is that one.
       const pools = (await (await fetch(`${s.url}/api/v1/pools?pageSize=200&logos=url`)).json()) as {
         items: { id: number; dex: string; tokenA: { unit: string }; tokenB: { unit: string }; tvlAda: number | null }[];
       };
@@ -238,6 +236,42 @@ describe('swap page in a browser: quote, CIP-30 wallet, sign, submit, executed o
       assert.deepEqual(problems, []);
     });
 
+  it('the venue is the direct pool the quote ranks first: one paying a little more whose order costs more is not the one signed for', async () => {
+    const s = stack!;
+    const pools = (await (await fetch(`${s.url}/api/v1/pools?pageSize=200&logos=url`)).json()) as {
+      items: { dex: string; tokenA: { unit: string }; tokenB: { unit: string } }[];
+    };
+    const units = [...new Set(pools.items.filter((p) => p.tokenA.unit === 'lovelace').map((p) => p.tokenB.unit))];
+    // Oracle: the REST quote of 10 ADA (routes best first by output less batcher fee): a token whose first-ranked
+    // Minswap V2 or SundaeSwap V3 direct route pays less than the other DEX's, which its order's fee outweighs.
+    let found: { unit: string; first: Route; most: Route } | null = null;
+    for (const unit of units) {
+      const q = (await (
+        await fetch(`${s.url}/api/v1/swap/quote?in=lovelace&out=${unit}&amount=10&logos=url`)
+      ).json()) as {
+        routes: Route[];
+      };
+      const direct = q.routes.filter((r) => r.hops.length === 1 && CASES.some((c) => c.dex === r.hops[0]!.dex));
+      const most = direct.reduce<Route | null>(
+        (m, r) => (!m || BigInt(r.amountOutRaw) > BigInt(m.amountOutRaw) ? r : m),
+        null,
+      );
+      if (direct[0] && most && direct[0] !== most) {
+        found = { unit, first: direct[0], most };
+        break;
+      }
+    }
+    assert.ok(found, 'a pair whose first-ranked buildable pool is not the one paying most');
+    const { unit, first, most } = found;
+    assert.ok(BigInt(first.batcherFeeLovelace!) < BigInt(most.batcherFeeLovelace!), 'its order costs less');
+    const name = CASES.find((c) => c.dex === first.hops[0]!.dex)!.name;
+    const page = await context!.newPage();
+    await page.goto(`${s.url}/swap?in=lovelace&out=${unit}&amount=10`);
+    await page.waitForSelector('#q-route:text-matches("pool [0-9]+")');
+    assert.match((await page.textContent('#q-venue'))!, new RegExp(`^${name} pool ${first.hops[0]!.poolId}: `));
+    await page.close();
+  });
+
   it('the quote and the order follow the form: the quote is /swap/quote’s, a new amount rebuilds the order, a refused amount or a bad slippage leaves nothing to sign', async () => {
     const s = stack!;
     const wallet = new DevnetWallet(s.devnet, 'swap-form');
@@ -253,7 +287,7 @@ describe('swap page in a browser: quote, CIP-30 wallet, sign, submit, executed o
     // Oracle: the REST quote of the same pair and amount (the devnet does not move between the two reads).
     const quote = (await (await fetch(`${s.url}/api/v1/swap/quote?in=lovelace&out=${unit}&amount=150`)).json()) as {
       tokenOut: { displayName: string; decimals: number };
-      best: { amountOut: number };
+      best: { amountOut: number; batcherFee: number | null };
       routes: Route[];
     };
     const venue = directVenue(quote.routes)!;
@@ -264,6 +298,9 @@ describe('swap page in a browser: quote, CIP-30 wallet, sign, submit, executed o
     await page.goto(`${s.url}/swap?in=lovelace&out=${unit}&amount=150`);
     await page.waitForSelector('#q-route:text-matches("pool [0-9]+")');
     assert.equal(await page.textContent('#q-out'), `${text(quote.best.amountOut)} ${name}`);
+    // The best route's batcher fee (one order: ADA → token is one hop), which its ranking counted.
+    const fee = quote.best.batcherFee;
+    assert.equal(await page.textContent('#q-batcher'), fee === null ? 'unknown' : `≈ ${text(fee)} ADA (one order)`);
     // 1 % slippage, in basis points, floored: the order's minimum.
     const min = (BigInt(venue.amountOutRaw) * 9_900n) / 10_000n;
     assert.equal(await page.textContent('#q-min'), `${text(Number(min) / 10 ** quote.tokenOut.decimals)} ${name}`);

@@ -1,8 +1,8 @@
 // The swap page: a live quote from /api/v1/swap/quote, a CIP-30 wallet, and a Minswap V2 or SundaeSwap V3 order
 // transaction built here in the browser (order.ts, bundled with the project's own CBOR and DEX encoders): the venue
-// is whichever of the two DEXes' direct pools pays more for this amount. The wallet signs (signTx, partial) and
-// submits (submitTx); the page splices its witness set beside the unchanged body. The site never sees the
-// transaction. Every value from the server is written with textContent.
+// is whichever of the two DEXes' direct pools the quote ranks first (what it leaves once the batcher fee is paid).
+// The wallet signs (signTx, partial) and submits (submitTx); the page splices its witness set beside the unchanged
+// body. The site never sees the transaction. Every value from the server is written with textContent.
 /* global document, window, fetch, URLSearchParams, setInterval, setTimeout, clearTimeout, console */
 import { buildOrderTx, spliceWitnesses, addressFromHex, LOVELACE } from './order.js';
 
@@ -84,15 +84,12 @@ const poolTvl = (id) => pool(id).then((p) => p.tvlAda ?? null);
 const sameRoute = (a, b) => !!a && !!b && a.hops.map((h) => h.poolId).join() === b.hops.map((h) => h.poolId).join();
 
 /**
- * The route the page builds an order for: among the direct (one-pool) routes on a DEX it builds orders for, the
- * one with the largest exact output (base units); routes come best first, so on a tie the better-ranked stays.
+ * The route the page builds an order for: the first direct (one-pool) route on a DEX it builds orders for. Routes come
+ * best first, ranked by what they leave the trader once the DEX's batcher fee is paid (by output when a fee is
+ * unknown), so a pool paying a little more whose order costs more is not the one signed for.
  */
 function venueRoute(q) {
-  let pick = null;
-  for (const r of q.routes)
-    if (r.hops.length === 1 && VENUES[r.hops[0].dex] && (!pick || BigInt(r.amountOutRaw) > BigInt(pick.amountOutRaw)))
-      pick = r;
-  return pick;
+  return q.routes.find((r) => r.hops.length === 1 && VENUES[r.hops[0].dex]) ?? null;
 }
 
 async function refreshQuote() {
@@ -114,7 +111,8 @@ async function refreshQuote() {
       // The quote's own reason (no pool of the pair, a curve it does not quote, or an amount too small to buy one
       // base unit): "no pool trades this pair" would be false for a dust amount.
       $('q-out').textContent = q.note ?? 'No route for this pair and amount.';
-      for (const id of ['q-min', 'q-route', 'q-impact', 'q-fees', 'q-liquidity', 'q-venue']) $(id).textContent = '—';
+      for (const id of ['q-min', 'q-route', 'q-impact', 'q-fees', 'q-batcher', 'q-liquidity', 'q-venue'])
+        $(id).textContent = '—';
       // No route: an order built for an earlier pair or amount does not stay up for signing.
       if (state.api && $('status').hidden) await reviewOrHide();
       return;
@@ -131,6 +129,12 @@ async function refreshQuote() {
           `${fmt(f.amount)} ${f.unit === q.tokenIn.unit ? q.tokenIn.displayName : f.unit === LOVELACE ? 'ADA' : q.tokenOut.displayName} (${fmt(f.percent, 3)} %)`,
       )
       .join(', ');
+    // What the route's orders likely cost (each DEX's median over the last 24 h, one order per hop); the ranking of
+    // the routes counts it, the output above does not.
+    $('q-batcher').textContent =
+      best.batcherFee === null
+        ? 'unknown'
+        : `≈ ${fmt(best.batcherFee)} ADA (${best.hops.length === 1 ? 'one order' : `${best.hops.length} orders`})`;
     const tvls = await Promise.all(best.hops.map((h) => poolTvl(h.poolId)));
     const known = tvls.filter((t) => t !== null);
     $('q-liquidity').textContent = known.length ? `${fmt(Math.min(...known), 0)} ADA` : '—';
