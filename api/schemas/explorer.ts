@@ -207,7 +207,12 @@ export const TxResponse = component('Transaction', {
       type: 'boolean',
       description: 'false when phase-2 validation failed: the collaterals were spent instead of the inputs.',
     },
-    fee: Ada,
+    fee: {
+      ...Ada,
+      description:
+        'What the transaction paid, whole ADA: the fee its body declares; for a failed transaction (valid false) ' +
+        'the collateral it lost instead (its total collateral, or its collaterals less the collateral return).',
+    },
     feeLovelace: Lovelace,
     size: { type: ['integer', 'null'], description: 'Serialized size in bytes.' },
     inputs: {

@@ -105,6 +105,16 @@ describe('explorer: a transaction whose scripts failed (collateral taken, output
     );
   });
 
+  it('the published Transaction schema says what fee is for a failed transaction (the collateral lost)', async () => {
+    // An agent reading fee (2 ADA here) beside a body declaring 0.25 ADA needs the schema to say which it is.
+    const r = await api.get('/api/v1/openapi.json');
+    assert.equal(r.status, 200);
+    const tx = (r.body as Json).paths['/explorer/tx/{hash}'].get.responses['200'].content['application/json'].schema;
+    const fee = tx.properties.fee as Json;
+    assert.match(fee.description, /failed transaction \(valid false\)/);
+    assert.match(fee.description, /collateral it lost/);
+  });
+
   it('the block: its fees and total output count what the failed transaction paid and created', async () => {
     const b = await get(`blocks/${built.height}`);
     assert.equal(b.txCount, 1);
