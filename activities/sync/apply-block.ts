@@ -409,7 +409,6 @@ function applyAddress(state: SliceState, address: string, d: AddressDelta, slot:
   }
 }
 
-/** A failed script's fee is what the collaterals held minus what the collateral return gives back. */
 /**
  * What a failed transaction (phase-2 invalid: its collaterals were spent instead of its inputs) paid, lovelace:
  * the declared total collateral when the body states it (Babbage+); else the collateral inputs minus the collateral
