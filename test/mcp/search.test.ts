@@ -335,68 +335,61 @@ describe('search: ranking when many terms share a prefix', () => {
   });
 });
 
-describe('search: a Byron address (base58) of a recorded mainnet block', function () {
-  this.timeout(120_000);
-  let api: TestApi;
-  let client: Client;
-  let block: Block;
-
+/**
+ * The API synced over one recorded block, with a tool-server client, for the describe block calling it (its mocha
+ * hooks open and close them); `block` is the recording, the tests' oracle.
+ */
+function overRecordedBlock(file: string): { api: TestApi; client: Client; block: Block } {
+  const w = {} as { api: TestApi; client: Client; block: Block };
   before(async () => {
-    const rec = recorded('nextBlock.rollForward.mainnet-mary-5567164.kupo-golden-1.json');
-    block = rec.block;
-    api = await apiOverSyncedFrames([rec.frame]);
-    client = await connect(`${api.url}/api/mcp`, 'modern');
+    const rec = recorded(file);
+    w.block = rec.block;
+    w.api = await apiOverSyncedFrames([rec.frame]);
+    w.client = await connect(`${w.api.url}/api/mcp`, 'modern');
   });
   after(async () => {
-    await client?.close();
-    await api?.close();
+    await w.client?.close();
+    await w.api?.close();
   });
+  return w;
+}
+
+describe('search: a Byron address (base58) of a recorded mainnet block', function () {
+  this.timeout(120_000);
+  const w = overRecordedBlock('nextBlock.rollForward.mainnet-mary-5567164.kupo-golden-1.json');
 
   it('finds each Byron address the block pays (Ae2…, Ddz…) and names get_address, which answers its balance', async () => {
     // Oracle: the recorded outputs. Every output of this block is unspent within it, so an address holds the sum
     // of its outputs.
     const held = new Map<string, bigint>();
-    for (const t of block.transactions ?? [])
+    for (const t of w.block.transactions ?? [])
       for (const o of t.outputs)
         if (!o.address.startsWith('addr'))
           held.set(o.address, (held.get(o.address) ?? 0n) + (o.value.ada as { lovelace: bigint }).lovelace);
     assert.ok([...held.keys()].some((a) => a.startsWith('Ae2')) && [...held.keys()].some((a) => a.startsWith('Ddz')));
     for (const [address, lovelace] of held) {
-      const r = (await client.callTool({ name: 'search', arguments: { query: address } })) as Json;
+      const r = (await w.client.callTool({ name: 'search', arguments: { query: address } })) as Json;
       const hits = (r.structuredContent as Json).hits as Json[];
       assert.deepEqual(
         hits.map((h) => [h.kind, h.tool, h.arguments]),
         [['address', 'get_address', { address }]],
         address,
       );
-      const a = (await client.callTool({ name: 'get_address', arguments: { address } })) as Json;
+      const a = (await w.client.callTool({ name: 'get_address', arguments: { address } })) as Json;
       assert.notEqual(a.isError, true, text(a));
       assert.equal((a.structuredContent as Json).balanceLovelace, String(lovelace), address);
     }
     // A base58 text that is no Byron address (its checksum broken) is no hit.
     const [some] = held.keys();
     const broken = `${some!.slice(0, -1)}${some!.endsWith('1') ? '2' : '1'}`;
-    const r = (await client.callTool({ name: 'search', arguments: { query: broken } })) as Json;
+    const r = (await w.client.callTool({ name: 'search', arguments: { query: broken } })) as Json;
     assert.deepEqual((r.structuredContent as Json).hits, []);
   });
 });
 
 describe('search: a stake key with an account but no address carrying it (a real mainnet script key)', function () {
   this.timeout(120_000);
-  let api: TestApi;
-  let client: Client;
-  let block: Block;
-
-  before(async () => {
-    const rec = recorded('block.mainnet-conway-11322286-slot144718140.koralabs.json');
-    block = rec.block;
-    api = await apiOverSyncedFrames([rec.frame]);
-    client = await connect(`${api.url}/api/mcp`, 'modern');
-  });
-  after(async () => {
-    await client?.close();
-    await api?.close();
-  });
+  const w = overRecordedBlock('block.mainnet-conway-11322286-slot144718140.koralabs.json');
 
   it('finds a key the block withdraws from although no address of the block carries it; get_address answers it', async () => {
     // Oracle: the recorded block. The stake credential of a base address is bytes 29..57 of it (CIP-19); a withdrawal
@@ -405,24 +398,24 @@ describe('search: a stake key with an account but no address carrying it (a real
     const credOf = (address: string, from: number) =>
       hex.encode(bech32.fromWords(bech32.decode(address as `${string}1${string}`, 1023).words).slice(from, from + 28));
     const carried = new Set(
-      (block.transactions ?? [])
+      (w.block.transactions ?? [])
         .flatMap((t) => t.outputs.map((o) => o.address))
         .filter((a) => /^addr1[qrzx]/.test(a))
         .map((a) => credOf(a, 29)),
     );
     const withdrawn = new Map<string, bigint>();
-    for (const t of block.transactions ?? [])
+    for (const t of w.block.transactions ?? [])
       for (const [key, w] of Object.entries(t.withdrawals ?? {}))
         if (!carried.has(credOf(key, 1)))
           withdrawn.set(key, (withdrawn.get(key) ?? 0n) + (w as { ada: { lovelace: bigint } }).ada.lovelace);
     assert.ok(withdrawn.size > 0, 'the block withdraws from a key no address of it carries');
     for (const [key, lovelace] of withdrawn) {
-      const a = (await client.callTool({ name: 'get_address', arguments: { address: key } })) as Json;
+      const a = (await w.client.callTool({ name: 'get_address', arguments: { address: key } })) as Json;
       assert.notEqual(a.isError, true, text(a));
       const s = a.structuredContent as Json;
       assert.equal(s.addressCount, 0, key);
       assert.equal(s.stakeAccount.withdrawnLovelace, String(lovelace), key);
-      const r = (await client.callTool({ name: 'search', arguments: { query: key } })) as Json;
+      const r = (await w.client.callTool({ name: 'search', arguments: { query: key } })) as Json;
       assert.deepEqual(
         ((r.structuredContent as Json).hits as Json[]).map((h) => [h.kind, h.tool, h.arguments]),
         [['address', 'get_address', { address: key }]],
@@ -433,13 +426,13 @@ describe('search: a stake key with an account but no address carrying it (a real
 
   it('finds an address and a stake key written in capitals (BIP-173) under their lowercase form', async () => {
     // Oracle: a base address the recorded block pays, and its stake key (CIP-19: reward header + bytes 29..57).
-    const address = (block.transactions ?? [])
+    const address = (w.block.transactions ?? [])
       .flatMap((t) => t.outputs.map((o) => o.address))
       .find((a) => /^addr1q/.test(a))!;
     const bytes = bech32.fromWords(bech32.decode(address as `${string}1${string}`, 1023).words);
     const stake = bech32.encode('stake', bech32.toWords(Uint8Array.of(0xe1, ...bytes.slice(29, 57))), 1023);
     for (const id of [address, stake]) {
-      const r = (await client.callTool({ name: 'search', arguments: { query: id.toUpperCase() } })) as Json;
+      const r = (await w.client.callTool({ name: 'search', arguments: { query: id.toUpperCase() } })) as Json;
       assert.deepEqual(
         ((r.structuredContent as Json).hits as Json[]).map((h) => [h.kind, h.id, h.tool, h.arguments]),
         [['address', id, 'get_address', { address: id }]],
