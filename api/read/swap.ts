@@ -184,7 +184,17 @@ export interface RouteCosts {
   feeOfPool: (poolId: number) => bigint | null;
   /** Lovelace per base unit of tokenOut (1 for ADA, its market price else); null when it has no price. */
   lovelacePerOut: number | null;
+  /**
+   * What an order on a DEX whose fee is unknown is ranked at (lovelace): the highest typical fee among the pools
+   * quoted, so a fee nobody measured (MuesliSwap's, which no order bounds; a DEX without orders in the window) never
+   * makes its route best, and one such pool does not switch the whole quote back to ranking by output. null when no
+   * fee is known.
+   */
+  unknownFee: bigint | null;
 }
+
+/** A pool's fee as ranking counts it: its DEX's typical fee, else the quote's stand-in for an unknown one. */
+const rankedFee = (costs: RouteCosts, poolId: number): bigint | null => costs.feeOfPool(poolId) ?? costs.unknownFee;
 
 /**
  * Every route from `tokenIn` to `tokenOut`: each pool of the pair, and for two tokens the combinations of their
@@ -221,9 +231,9 @@ export function quoteRoutes(
       costs !== undefined &&
       perOut !== null &&
       perOut > 0 &&
-      [...poolsLegIn, ...poolsLegOut].every((p) => costs.feeOfPool(p.doc.id) !== null);
+      [...poolsLegIn, ...poolsLegOut].every((p) => rankedFee(costs, p.doc.id) !== null);
     const worth = (lovelacePerUnit: number) =>
-      known ? (h: HopQuote) => Number(h.amountOut) * lovelacePerUnit - Number(costs.feeOfPool(h.pool.doc.id)) : null;
+      known ? (h: HopQuote) => Number(h.amountOut) * lovelacePerUnit - Number(rankedFee(costs, h.pool.doc.id)) : null;
     const legIn = bestLegs(poolsLegIn, tokenIn, amountIn, worth(1));
     const ada = legIn[0]?.amountOut;
     const legOut = ada === undefined ? [] : bestLegs(poolsLegOut, LOVELACE, ada, worth(perOut ?? 0));
@@ -249,31 +259,31 @@ export interface PricedRoute {
   batcherFeeLovelace: bigint | null;
 }
 
+/** A route's batcher fees, one order per hop; null when a hop's fee is null. */
+function routeFee(route: RouteQuote, feeOf: (poolId: number) => bigint | null): bigint | null {
+  let fee: bigint | null = 0n;
+  for (const h of route.hops) {
+    const f = feeOf(h.pool.doc.id);
+    fee = fee === null || f === null ? null : fee + f;
+  }
+  return fee;
+}
+
 /**
  * Routes ordered by what they leave the trader: the output valued in lovelace at one price for every route
  * (`lovelacePerOut`, lovelace per base unit of tokenOut: 1 for ADA, the token's market price else), less the
- * route's batcher fees. A batcher fee is paid in ADA besides the amount (0.5-2 ADA per order on the DEXes indexed),
- * so on a small amount the pool paying most is not the cheapest to use. Only when every route's fee is known and the
- * output has a price; otherwise, as given (largest output first). Ties keep the given order (fewer hops, pool ids).
+ * route's batcher fees (an unknown one at `unknownFee`). A batcher fee is paid in ADA besides the amount (0.5-2 ADA
+ * per order on the DEXes indexed), so on a small amount the pool paying most is not the cheapest to use. When the
+ * output has no price or no fee is known, as given (largest output first). Ties keep the given order (fewer hops,
+ * pool ids). Each route carries its known fees only (null when a hop's is unknown).
  */
-export function rankByNetOutput(
-  routes: readonly RouteQuote[],
-  feeOfPool: (poolId: number) => bigint | null,
-  lovelacePerOut: number | null,
-): PricedRoute[] {
-  const priced = routes.map((route) => {
-    let fee: bigint | null = 0n;
-    for (const h of route.hops) {
-      const f = feeOfPool(h.pool.doc.id);
-      fee = fee === null || f === null ? null : fee + f;
-    }
-    return { route, batcherFeeLovelace: fee };
-  });
-  if (lovelacePerOut === null || !(lovelacePerOut > 0) || priced.some((p) => p.batcherFeeLovelace === null))
-    return priced;
-  const net = (p: PricedRoute) => Number(p.route.amountOut) * lovelacePerOut - Number(p.batcherFeeLovelace);
+export function rankByNetOutput(routes: readonly RouteQuote[], costs: RouteCosts): PricedRoute[] {
+  const priced = routes.map((route) => ({ route, batcherFeeLovelace: routeFee(route, costs.feeOfPool) }));
+  const perOut = costs.lovelacePerOut;
+  const ranked = routes.map((r) => routeFee(r, (id) => rankedFee(costs, id)));
+  if (perOut === null || !(perOut > 0) || ranked.some((f) => f === null)) return priced;
   return priced
-    .map((p, i) => ({ p, i, net: net(p) }))
+    .map((p, i) => ({ p, i, net: Number(p.route.amountOut) * perOut - Number(ranked[i]) }))
     .sort((a, b) => b.net - a.net || a.i - b.i)
     .map((x) => x.p);
 }
@@ -430,8 +440,10 @@ async function getSwapQuoteAnswer(
   const poolIds = [...new Set([...poolsIn, ...poolsOut].map((p) => String(p.id)))];
   const poolStats = await store.collection(POOL_STATS).getMany(poolIds);
   const fees = new Map(poolIds.map((id, i) => [Number(id), poolStats[i]?.batcherFeeLovelace ?? null]));
+  const known = [...fees.values()].filter((f): f is string => f != null).map(BigInt);
   const costs: RouteCosts = {
     feeOfPool: (id) => (fees.get(id) == null ? null : BigInt(fees.get(id) as string)),
+    unknownFee: known.length ? known.reduce((a, b) => (a > b ? a : b)) : null,
     // Lovelace per base unit of tokenOut: its market price is ADA per whole token.
     lovelacePerOut:
       tokenOut === LOVELACE
@@ -441,7 +453,7 @@ async function getSwapQuoteAnswer(
           : (outStats.priceAda * 1_000_000) / 10 ** assets.decimals(tokenOut),
   };
   const quoted = quoteRoutes(tokenIn, tokenOut, amountIn, poolsIn, poolsOut, costs);
-  const routes = rankByNetOutput(quoted, costs.feeOfPool, costs.lovelacePerOut).map((r) => presentRoute(r, assets));
+  const routes = rankByNetOutput(quoted, costs).map((r) => presentRoute(r, assets));
   const amount = scaleInteger(String(amountIn), assets.decimals(tokenIn));
   // The link carries the amount quoted as exact decimal text: the number above loses base units past 2^53 (and
   // prints tiny amounts as `1e-8`), so the page would open on a different trade than the one priced here.

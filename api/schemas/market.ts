@@ -756,7 +756,7 @@ export const SwapQuoteResponse = component('SwapQuote', {
       type: 'array',
       items: Route,
       description:
-        'Direct pools and two-hop routes via ADA, best first: by what the trader is left with, amountOut valued at tokenOut’s market price less the route’s batcherFee (a pool paying a little more can cost more to use on a small amount), when every route’s batcherFee is known and tokenOut has a price; else by amountOut.',
+        'Direct pools and two-hop routes via ADA, best first: by what the trader is left with, amountOut valued at tokenOut’s market price less the route’s batcherFee (a pool paying a little more can cost more to use on a small amount); a route whose batcherFee is null (its DEX’s fee unknown) is ranked at the highest fee known among the pools quoted. By amountOut when tokenOut has no price or no fee is known.',
     },
     best: nullable(Route),
     note: {

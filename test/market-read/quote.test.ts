@@ -290,24 +290,33 @@ describe('GET /swap/quote: routes ranked by what they leave after the batcher fe
   /** Pool 3 pays less; pool 1's order costs 1 ADA more than that difference is worth. */
   const fee3 = 500_000n;
   const fee1 = fee3 + BigInt(Math.ceil(Number(out1 - out3) * lovelacePerSnek)) + 1_000_000n;
+  /** A third ADA/SNEK pool with a twentieth of pool 1's reserves: it pays least. */
+  const thinnest = pool({
+    ...thinSnek,
+    id: 5,
+    _id: '5',
+    reserveARaw: String(snek.state.reserveA / 20n),
+    reserveBRaw: String(snek.state.reserveB / 20n),
+  });
+  const out5 = quoteRoutes('lovelace', SNEK, amount, [], [thinnest])[0]?.amountOut as bigint;
 
-  const quoteWith = async (fees: { 1: bigint | null; 3: bigint | null }) => {
+  const quoteWith = async (fees: { 1: bigint | null; 3: bigint | null; 5?: bigint | null }) => {
     const api = await startTestApi(
       async (store) => {
         await prepare(store);
         await store.write([
           ...checkpointOps(),
-          ...putAll.pools([snek.doc, thinSnek]),
-          ...putAll.tokens([token(SNEK, { poolIds: [1, 3], primaryPoolId: 1 })]),
+          ...putAll.pools([snek.doc, thinSnek, ...(fees[5] === undefined ? [] : [thinnest])]),
+          ...putAll.tokens([token(SNEK, { poolIds: [1, 3, 5], primaryPoolId: 1 })]),
           put(TOKEN_STATS, stats(SNEK, { priceAda: lovelacePerSnek / 1e6 })),
-          ...([1, 3] as const).map((id) =>
+          ...([1, 3, 5] as const).map((id) =>
             put(POOL_STATS, {
               _id: String(id),
               poolId: id,
               volume24h: 0,
               txns24h: 0,
               updatedAt: new Date(NOW_MS).toISOString(),
-              batcherFeeLovelace: fees[id] === null ? null : String(fees[id]),
+              batcherFeeLovelace: fees[id] == null ? null : String(fees[id]),
             }),
           ),
         ]);
@@ -339,21 +348,39 @@ describe('GET /swap/quote: routes ranked by what they leave after the batcher fe
     assert.equal(q.best.effectivePrice, Number(out3) / 100);
   });
 
-  it('cheap enough orders leave the larger output best; an unknown fee leaves every route by output', async () => {
+  it('cheap enough orders leave the larger output best', async () => {
     const even = await quoteWith({ 1: fee3, 3: fee3 });
     assert.deepEqual(
       (even.routes as Json[]).map((r) => r.hops[0].poolId),
       [1, 3],
     );
-    const unknown = await quoteWith({ 1: fee1, 3: null });
+  });
+
+  it('a DEX whose fee is unknown is ranked at the highest known fee, never made best by it; shown as null', async () => {
+    // Pool 1 (most output) has no known fee (MuesliSwap's never is: no order bounds it), pool 3 charges 0.5 ADA,
+    // pool 5 (least output) the dear fee1. Pool 1 is ranked at fee1, the highest known: by hand, pool 3 leaves 1 ADA
+    // more than pool 1 then (fee1's definition), and pool 1 more than pool 5 (same fee, more output).
+    assert.ok(out1 > out3 && out3 > out5);
+    const q = await quoteWith({ 1: null, 3: fee3, 5: fee1 });
     assert.deepEqual(
-      (unknown.routes as Json[]).map((r) => [r.hops[0].poolId, r.batcherFeeLovelace]),
+      (q.routes as Json[]).map((r) => [r.hops[0].poolId, r.batcherFeeLovelace]),
       [
-        [1, String(fee1)],
-        [3, null],
+        [3, String(fee3)],
+        [1, null],
+        [5, String(fee1)],
       ],
     );
-    assert.equal(unknown.routes[1].batcherFee, null);
+    assert.equal(q.routes[1].batcherFee, null);
+    // With no fee known at all, routes are ranked by output.
+    const none = await quoteWith({ 1: null, 3: null, 5: null });
+    assert.deepEqual(
+      (none.routes as Json[]).map((r) => [r.hops[0].poolId, r.batcherFeeLovelace]),
+      [
+        [1, null],
+        [3, null],
+        [5, null],
+      ],
+    );
   });
 });
 
