@@ -288,6 +288,23 @@ export function rankByNetOutput(routes: readonly RouteQuote[], costs: RouteCosts
     .map((x) => x.p);
 }
 
+/**
+ * A sentence when even the best route's batcher fees are worth more than what it yields (a dust amount: 0.000001 ADA
+ * of a token buys a few base units for a 0.5 ADA order), valued at tokenOut's market price; null otherwise or when
+ * the fee or the price is unknown.
+ */
+export function feeNote(best: PricedRoute | null, lovelacePerOut: number | null): string | null {
+  if (!best || best.batcherFeeLovelace === null || lovelacePerOut === null || !(lovelacePerOut > 0)) return null;
+  const yields = Number(best.route.amountOut) * lovelacePerOut;
+  const fee = Number(best.batcherFeeLovelace);
+  if (yields >= fee) return null;
+  const ada = (lovelace: number) => decimalText(BigInt(Math.round(lovelace)), 6);
+  return (
+    `The best route's batcher fees (${ada(fee)} ADA) are worth more than what it yields (about ${ada(yields)} ADA ` +
+    'at the market price): the swap would cost more than it returns; quote a larger amount.'
+  );
+}
+
 /** Whether the quote can price a swap of `tokenIn` through `p` at all (a constant-product curve it can rebuild). */
 function priceable(p: PoolDoc, tokenIn: string): boolean {
   const q = quotablePool(p);
@@ -453,16 +470,22 @@ async function getSwapQuoteAnswer(
           : (outStats.priceAda * 1_000_000) / 10 ** assets.decimals(tokenOut),
   };
   const quoted = quoteRoutes(tokenIn, tokenOut, amountIn, poolsIn, poolsOut, costs);
-  const routes = rankByNetOutput(quoted, costs).map((r) => presentRoute(r, assets));
+  const ranked = rankByNetOutput(quoted, costs);
+  const routes = ranked.map((r) => presentRoute(r, assets));
   const amount = scaleInteger(String(amountIn), assets.decimals(tokenIn));
   // The link carries the amount quoted as exact decimal text: the number above loses base units past 2^53 (and
   // prints tiny amounts as `1e-8`), so the page would open on a different trade than the one priced here.
   const exact = decimalText(amountIn, assets.decimals(tokenIn));
-  const note = quoteNote(tokenIn, tokenOut, poolsIn, poolsOut, routes.length, {
-    in: assets.ref(tokenIn).displayName,
-    out: assets.ref(tokenOut).displayName,
-    amount: exact,
-  });
+  const note = [
+    quoteNote(tokenIn, tokenOut, poolsIn, poolsOut, routes.length, {
+      in: assets.ref(tokenIn).displayName,
+      out: assets.ref(tokenOut).displayName,
+      amount: exact,
+    }),
+    feeNote(ranked[0] ?? null, costs.lovelacePerOut),
+  ]
+    .filter((n): n is string => n !== null)
+    .join(' ');
   const link = `${site}/swap?${new URLSearchParams({ in: tokenIn, out: tokenOut, amount: exact }).toString()}`;
   return {
     tokenIn: assets.ref(tokenIn),
@@ -470,7 +493,7 @@ async function getSwapQuoteAnswer(
     amountIn: amount,
     routes,
     best: routes[0] ?? null,
-    note,
+    note: note || null,
     adaUsd,
     link,
   };

@@ -762,7 +762,7 @@ export const SwapQuoteResponse = component('SwapQuote', {
     note: {
       type: ['string', 'null'],
       description:
-        'Why best is null (no pool of the pair, only pools whose stable or weighted curve is not quoted, or an amount too small to buy one base unit of tokenOut), or which pools of the pair the routes leave out; null otherwise.',
+        'Why best is null (no pool of the pair, only pools whose stable or weighted curve is not quoted, or an amount too small to buy one base unit of tokenOut), or which pools of the pair the routes leave out, or that even the best route’s batcher fees are worth more than what it yields (a dust amount); null otherwise.',
     },
     adaUsd,
     link: {

@@ -300,7 +300,7 @@ describe('GET /swap/quote: routes ranked by what they leave after the batcher fe
   });
   const out5 = quoteRoutes('lovelace', SNEK, amount, [], [thinnest])[0]?.amountOut as bigint;
 
-  const quoteWith = async (fees: { 1: bigint | null; 3: bigint | null; 5?: bigint | null }) => {
+  const quoteWith = async (fees: { 1: bigint | null; 3: bigint | null; 5?: bigint | null }, ada = '100') => {
     const api = await startTestApi(
       async (store) => {
         await prepare(store);
@@ -324,7 +324,7 @@ describe('GET /swap/quote: routes ranked by what they leave after the batcher fe
       { now: () => NOW_MS },
     );
     try {
-      const r = await api.get(`/api/v1/swap/quote?in=lovelace&out=${SNEK}&amount=100&logos=url`);
+      const r = await api.get(`/api/v1/swap/quote?in=lovelace&out=${SNEK}&amount=${ada}&logos=url`);
       assert.equal(r.status, 200, JSON.stringify(r.body));
       return r.body as Json;
     } finally {
@@ -346,6 +346,21 @@ describe('GET /swap/quote: routes ranked by what they leave after the batcher fe
     assert.equal(q.best.batcherFee, 0.5);
     // The fee is beside the output, not in it.
     assert.equal(q.best.effectivePrice, Number(out3) / 100);
+  });
+
+  it('a dust amount whose best route costs more in fees than it yields says so in note', async () => {
+    // 0.1 ADA buys about 0.1 ADA of SNEK (less the pool fee) for a 0.5 ADA order: by hand from pool 3's output.
+    const q = await quoteWith({ 1: fee1, 3: fee3 }, '0.1');
+    const best = q.best as Json;
+    assert.equal(best.hops[0].poolId, 3);
+    const yields = Number(best.amountOutRaw) * lovelacePerSnek;
+    assert.ok(yields < 100_000 && yields > 90_000, String(yields));
+    assert.equal(
+      q.note,
+      `The best route's batcher fees (0.5 ADA) are worth more than what it yields (about ${(Math.round(yields) / 1e6).toString()} ADA at the market price): the swap would cost more than it returns; quote a larger amount.`,
+    );
+    // 100 ADA yields far more than its fee: no such sentence.
+    assert.equal((await quoteWith({ 1: fee1, 3: fee3 })).note, null);
   });
 
   it('cheap enough orders leave the larger output best', async () => {
