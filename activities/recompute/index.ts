@@ -107,7 +107,9 @@ export async function computeAllTokenStats(store: Store, nowMs: number) {
     const { stats: s, orderFees } = await computePoolStats(store, p.id, ctx);
     const pairTvl = isAdaPool(p) ? null : pairTvlLovelace(p, (u) => priceSources.get(u) ?? null);
     poolStats.push({ ...s, tvlLovelace: pairTvl === null ? null : String(pairTvl) });
-    feesByDex.set(p.dex, [...(feesByDex.get(p.dex) ?? []), ...orderFees]);
+    let dexFees = feesByDex.get(p.dex);
+    if (!dexFees) feesByDex.set(p.dex, (dexFees = []));
+    dexFees.push(...orderFees);
   }
   // A batcher fee is the DEX's setting, not the pool's: each pool carries its DEX's typical fee, so a pool with no
   // order in the window (the quote may still route through it) has one too.

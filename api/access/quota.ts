@@ -3,9 +3,10 @@
  *
  * Counting is in memory and written behind: every `flushMs` (1 s) each process writes its own count per key and
  * day (one document per process, so replicas never overwrite each other) and re-reads the other processes'
- * counts for keys it is serving; a key idle for longer has them re-read before its next request counts. Trade-off, chosen over writing through: a crash loses at most the requests of the
- * last flush interval (they are served but not counted), and replicas see each other's counts up to one interval
- * late, so a key can overshoot its daily quota by what the other replicas serve in one second. Writing through
+ * counts for keys it is serving; a key idle for longer has them re-read before its next request counts. Trade-off,
+ * chosen over writing through: a crash loses at most the requests of the last flush interval (they are served but
+ * not counted), and replicas see each other's counts up to one interval late, so a key can overshoot its daily
+ * quota by what the other replicas serve in one second. Writing through
  * would put a store write on every keyed request's path: measured at 3-4 ms per embedded (lmdb) write on the
  * 2-core build machine, against about 10 µs of CPU for the whole keyed access check with write-behind.
  */

@@ -48,7 +48,7 @@ export interface PortfolioInput {
   /** false when a stake key has more addresses than were summed. */
   complete: boolean;
   holdings: Holdings;
-  /** A stake key's unwithdrawn rewards (api/read/wallet.ts walletRewards); null for an address or when unknown. */
+  /** A stake key's unwithdrawn rewards (api/read/wallet.ts walletStake); null for an address or when unknown. */
   rewards: RewardBalance | null;
   /** A registered stake key's pool and DRep (api/read/wallet.ts walletStake); null for an address or another key. */
   delegation: Delegation | null;

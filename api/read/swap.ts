@@ -456,10 +456,15 @@ async function getSwapQuoteAnswer(
   // Every pool a route may take (the two tokens' pools), with its DEX's typical batcher fee.
   const poolIds = [...new Set([...poolsIn, ...poolsOut].map((p) => String(p.id)))];
   const poolStats = await store.collection(POOL_STATS).getMany(poolIds);
-  const fees = new Map(poolIds.map((id, i) => [Number(id), poolStats[i]?.batcherFeeLovelace ?? null]));
-  const known = [...fees.values()].filter((f): f is string => f != null).map(BigInt);
+  const fees = new Map<number, bigint | null>(
+    poolIds.map((id, i) => {
+      const fee = poolStats[i]?.batcherFeeLovelace;
+      return [Number(id), fee == null ? null : BigInt(fee)];
+    }),
+  );
+  const known = [...fees.values()].filter((f): f is bigint => f !== null);
   const costs: RouteCosts = {
-    feeOfPool: (id) => (fees.get(id) == null ? null : BigInt(fees.get(id) as string)),
+    feeOfPool: (id) => fees.get(id) ?? null,
     unknownFee: known.length ? known.reduce((a, b) => (a > b ? a : b)) : null,
     // Lovelace per base unit of tokenOut: its market price is ADA per whole token.
     lovelacePerOut:

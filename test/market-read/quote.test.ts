@@ -29,15 +29,18 @@ const stableOut = irisOutput(
   irisItems('wingriders-stable-v2.test.json').filter((i) => i.kind === 'transaction')[0]?.value.outputs[0] as never,
 );
 const stable = poolFromOutput(4, wingridersV2, stableOut);
-/** A second ADA/SNEK pool known only by reserves and fee fractions (no stored output): the fallback path. */
 const { poolOutput: _drop, ...snekNoOutput } = { ...snek.doc };
-const thinSnek = pool({
-  ...snekNoOutput,
-  id: 3,
-  _id: '3',
-  reserveARaw: String(snek.state.reserveA / 10n),
-  reserveBRaw: String(snek.state.reserveB / 10n),
-});
+/** An ADA/SNEK pool holding 1/`share` of pool 1's reserves, known only by them and its fee fractions (no output). */
+const snekShare = (id: number, share: bigint) =>
+  pool({
+    ...snekNoOutput,
+    id,
+    _id: String(id),
+    reserveARaw: String(snek.state.reserveA / share),
+    reserveBRaw: String(snek.state.reserveB / share),
+  });
+/** A second ADA/SNEK pool known only by reserves and fee fractions (no stored output): the fallback path. */
+const thinSnek = snekShare(3, 10n);
 
 describe('swap quotes: the DEX adapters’ exact integer math', () => {
   it('a pool rebuilt from its stored output is the adapter’s decoded state', () => {
@@ -291,13 +294,7 @@ describe('GET /swap/quote: routes ranked by what they leave after the batcher fe
   const fee3 = 500_000n;
   const fee1 = fee3 + BigInt(Math.ceil(Number(out1 - out3) * lovelacePerSnek)) + 1_000_000n;
   /** A third ADA/SNEK pool with a twentieth of pool 1's reserves: it pays least. */
-  const thinnest = pool({
-    ...thinSnek,
-    id: 5,
-    _id: '5',
-    reserveARaw: String(snek.state.reserveA / 20n),
-    reserveBRaw: String(snek.state.reserveB / 20n),
-  });
+  const thinnest = snekShare(5, 20n);
   const out5 = quoteRoutes('lovelace', SNEK, amount, [], [thinnest])[0]?.amountOut as bigint;
 
   const quoteWith = async (fees: { 1: bigint | null; 3: bigint | null; 5?: bigint | null }, ada = '100') => {

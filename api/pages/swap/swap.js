@@ -85,8 +85,8 @@ const sameRoute = (a, b) => !!a && !!b && a.hops.map((h) => h.poolId).join() ===
 
 /**
  * The route the page builds an order for: the first direct (one-pool) route on a DEX it builds orders for. Routes come
- * best first, ranked by what they leave the trader once the DEX's batcher fee is paid (by output when a fee is
- * unknown), so a pool paying a little more whose order costs more is not the one signed for.
+ * best first, ranked by what they leave the trader once the DEX's batcher fee is paid (a DEX whose fee is unknown at
+ * the highest known one), so a pool paying a little more whose order costs more is not the one signed for.
  */
 function venueRoute(q) {
   return q.routes.find((r) => r.hops.length === 1 && VENUES[r.hops[0].dex]) ?? null;
