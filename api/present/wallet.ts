@@ -7,7 +7,7 @@
 import type { TokenPnl, WalletPnl } from '../../cardano/pnl/fifo.js';
 import type { AddressDoc } from '../../mongo/collections/chain.js';
 import type { TokenStatsDoc } from '../../mongo/collections/market-read.js';
-import { lovelaceToAda, scaleInteger } from '../../cardano/units.js';
+import { lovelaceToAda, lovelaceToAdaOrNull, scaleInteger } from '../../cardano/units.js';
 import type { AssetBook } from './market.js';
 import type { Delegation, RewardBalance } from './chain.js';
 
@@ -39,6 +39,19 @@ export interface LpPool {
   tvlLovelace: bigint | null;
 }
 
+/** An NFT a wallet holds, as the NFT index names it and the `nft` recompute prices its collection. */
+export interface WalletNft {
+  /** Its metadata name ("Dev Punks #12"). */
+  name: string;
+  /** Image URI as written on chain (ipfs://…, ar://…, data:…), null without one. */
+  image: string | null;
+  policyId: string;
+  /** The collection's name (its first indexed NFT's name without the number); null when not indexed yet. */
+  collection: string | null;
+  /** The collection's floor: its cheapest active single-NFT listing, lovelace; null without one. */
+  floorLovelace: string | null;
+}
+
 export interface PortfolioInput {
   /** The path parameter as given (addr… or stake…). */
   address: string;
@@ -56,6 +69,8 @@ export interface PortfolioInput {
   stats: ReadonlyMap<string, TokenStatsDoc>;
   /** LP tokens without a market price of their own → their pool (absent: no LP token of an indexed pool). */
   lp: ReadonlyMap<string, LpPool>;
+  /** NFTs among the tokens without a market price → their collection (absent: not an NFT). */
+  nfts: ReadonlyMap<string, WalletNft>;
   adaUsd: number | null;
   asOf: string | null;
 }
@@ -69,7 +84,10 @@ export function presentPortfolio(input: PortfolioInput, assets: AssetBook) {
     const balance = scaleInteger(String(raw), decimals);
     // Only tokens without a market price of their own are in `lp` (api/read/wallet.ts).
     const pool = input.lp.get(unit) ?? null;
-    const priceAda = pool ? lpPriceAda(pool, decimals) : (s?.priceAda ?? null);
+    const nft = input.nfts.get(unit) ?? null;
+    // An NFT is valued at its collection's floor: what listing it at the cheapest active ask would fetch.
+    const floor = lovelaceToAdaOrNull(nft?.floorLovelace);
+    const priceAda = pool ? lpPriceAda(pool, decimals) : nft ? floor : (s?.priceAda ?? null);
     const valueAda = priceAda === null ? null : balance * priceAda;
     return {
       asset: assets.ref(unit),
@@ -86,6 +104,15 @@ export function presentPortfolio(input: PortfolioInput, assets: AssetBook) {
             share: pool.totalLpRaw > 0n ? Number(raw) / Number(pool.totalLpRaw) : null,
           }
         : null,
+      nft: nft
+        ? {
+            name: nft.name,
+            image: nft.image,
+            collection: { policyId: nft.policyId, name: nft.collection },
+            floor,
+            floorLovelace: nft.floorLovelace,
+          }
+        : null,
     };
   });
   positions.sort(
@@ -95,6 +122,7 @@ export function presentPortfolio(input: PortfolioInput, assets: AssetBook) {
   );
   const adaBalance = lovelaceToAda(String(input.holdings.lovelace));
   const tokensAda = positions.reduce((sum, p) => sum + (p.valueAda ?? 0), 0);
+  const nftsAda = positions.reduce((sum, p) => sum + (p.nft ? (p.valueAda ?? 0) : 0), 0);
   // Rewards are ADA the key owns outside the UTxO set (withdrawable at any time): part of the wallet's value.
   const rewardsAda = input.rewards ? lovelaceToAda(input.rewards.lovelace) : null;
   const total = adaBalance + (rewardsAda ?? 0) + tokensAda;
@@ -114,6 +142,8 @@ export function presentPortfolio(input: PortfolioInput, assets: AssetBook) {
       ada: total,
       usd: usd(total),
       tokensAda,
+      nftsAda,
+      nfts: positions.filter((p) => p.nft).length,
       rewardsAda: rewardsAda ?? 0,
       unpriced: unpriced(positions),
     },

@@ -11,12 +11,20 @@ import { ADDRESSES, STAKE_SUMMARIES, addressesOfStake } from '../../mongo/collec
 import { stakeAccountOf } from './stake-account.js';
 import { delegationOf, type Delegation, type RewardBalance } from '../present/chain.js';
 import { POOL_STATS, TOKEN_STATS, type TokenStatsDoc } from '../../mongo/collections/market-read.js';
+import { NFT_ASSETS, NFT_COLLECTION_STATS, NFT_COLLECTIONS, type NftAssetDoc } from '../../mongo/collections/nft.js';
 import { poolsByLpToken, tradesNewestFirst, type TradeDoc } from '../../mongo/collections/market.js';
 import { shownTvlLovelace } from '../../cardano/market.js';
 import type { Store } from '../../mongo/store.js';
 import { AppError, NotFoundError } from '../errors.js';
 import { loadAssets } from '../present/market.js';
-import { presentPnl, presentPortfolio, sumHoldings, type Holdings, type LpPool } from '../present/wallet.js';
+import {
+  presentPnl,
+  presentPortfolio,
+  sumHoldings,
+  type Holdings,
+  type LpPool,
+  type WalletNft,
+} from '../present/wallet.js';
 import { handlesHeldBy, handlesHeldCount } from '../../mongo/collections/handles-read.js';
 import { addressParam, withHandle, type HandleRefBody } from './handles.js';
 import { parseForNetwork } from './explorer.js';
@@ -122,6 +130,36 @@ async function lpPoolsOf(store: Store, units: readonly string[]): Promise<Map<st
   );
 }
 
+/**
+ * The NFTs among `units` (tokens without a market price or pool) with their collection and its floor: the NFT index
+ * names them (mint metadata) and the `nft` recompute keeps each collection's floor (cheapest active single-NFT
+ * listing). A unit once minted beyond quantity 1 is a fungible token, not an NFT.
+ */
+async function nftsOf(store: Store, units: readonly string[]): Promise<Map<string, WalletNft>> {
+  const docs = (await store.collection(NFT_ASSETS).getMany(units)).filter(
+    (d): d is NftAssetDoc => d !== null && !d.fungible,
+  );
+  const policies = [...new Set(docs.map((d) => d.policyId))];
+  const [collections, stats] = await Promise.all([
+    store.collection(NFT_COLLECTIONS).getMany(policies),
+    store.collection(NFT_COLLECTION_STATS).getMany(policies),
+  ]);
+  const names = new Map(policies.map((p, i) => [p, collections[i]?.name ?? stats[i]?.name ?? null]));
+  const floors = new Map(policies.map((p, i) => [p, stats[i]?.floorLovelace ?? null]));
+  return new Map(
+    docs.map((d) => [
+      d.unit,
+      {
+        name: d.name,
+        image: d.image,
+        policyId: d.policyId,
+        collection: names.get(d.policyId) ?? null,
+        floorLovelace: floors.get(d.policyId) ?? null,
+      },
+    ]),
+  );
+}
+
 async function getWalletAnswer(deps: ReadDeps, input: RouteInput<typeof walletRoutes.portfolio>) {
   const { store } = deps;
   const site = deps.config.SITE_URL;
@@ -141,10 +179,8 @@ async function getWalletAnswer(deps: ReadDeps, input: RouteInput<typeof walletRo
     loadAssets(store, units, site, logoMode(input)),
     store.collection(TOKEN_STATS).getMany(units),
   ]);
-  const lp = await lpPoolsOf(
-    store,
-    units.filter((_, i) => stats[i]?.priceAda == null),
-  );
+  const unpriced = units.filter((_, i) => stats[i]?.priceAda == null);
+  const [lp, nfts] = await Promise.all([lpPoolsOf(store, unpriced), nftsOf(store, unpriced)]);
   const body = presentPortfolio(
     {
       address: w.address,
@@ -156,6 +192,7 @@ async function getWalletAnswer(deps: ReadDeps, input: RouteInput<typeof walletRo
       delegation,
       stats: new Map(stats.filter((s): s is TokenStatsDoc => s !== null).map((s) => [s._id, s])),
       lp,
+      nfts,
       adaUsd,
       asOf: checkpoint ? clock.iso(checkpoint.slot) : null,
     },

@@ -39,14 +39,14 @@ export const WalletParams: ObjectSchema = {
 
 export const WalletPosition = component('WalletPosition', {
   type: 'object',
-  required: ['asset', 'balance', 'balanceRaw', 'priceAda', 'valueAda', 'valueUsd', 'change24h', 'lp'],
+  required: ['asset', 'balance', 'balanceRaw', 'priceAda', 'valueAda', 'valueUsd', 'change24h', 'lp', 'nft'],
   properties: {
     asset: AssetRef,
     balance: d(num, 'Decimal-adjusted quantity held.'),
     balanceRaw: d(raw, 'Exact on-chain quantity.'),
     priceAda: d(
       numOrNull,
-      'Current price, ADA per whole token; null without market data. An LP token without a market of its own: its share of the pool’s TVL (tvlAda × 1 / LP tokens issued), what a withdrawal pays out valued as the pool’s TVL values both sides.',
+      'Current price, ADA per whole token; null without market data. An LP token without a market of its own: its share of the pool’s TVL (tvlAda × 1 / LP tokens issued), what a withdrawal pays out valued as the pool’s TVL values both sides. An NFT: its collection’s floor (nft.floor); null when the collection has no active listing.',
     ),
     valueAda: d(numOrNull, 'balance × priceAda, whole ADA.'),
     valueUsd: d(numOrNull, 'valueAda × ADA/USD.'),
@@ -59,6 +59,29 @@ export const WalletPosition = component('WalletPosition', {
         poolId: d(int, 'The pool (GET /pools/{id}).'),
         dex: d({ type: 'string' }, 'The pool’s DEX.'),
         share: d(numOrNull, 'Fraction of the pool held: balanceRaw / LP tokens issued; null when none are issued.'),
+      },
+    },
+    nft: {
+      type: ['object', 'null'],
+      description:
+        'The NFT this token is (CIP-25 or CIP-68, as GET /nft/collections/{policy} counts it), valued at its collection’s floor; null for other tokens.',
+      required: ['name', 'image', 'collection', 'floor', 'floorLovelace'],
+      properties: {
+        name: d({ type: 'string' }, 'Its name in its mint metadata (CIP-25) or reference datum (CIP-68).'),
+        image: d({ type: ['string', 'null'] }, 'Image URI as written on chain (ipfs://…, ar://…, data:…).'),
+        collection: {
+          type: 'object',
+          required: ['policyId', 'name'],
+          properties: {
+            policyId: d({ type: 'string' }, 'The collection (GET /nft/collections/{policy}).'),
+            name: d({ type: ['string', 'null'] }, 'The collection’s name.'),
+          },
+        },
+        floor: d(
+          numOrNull,
+          'The collection’s floor: its cheapest active single-NFT listing, whole ADA; null without one (the position is then unpriced).',
+        ),
+        floorLovelace: d({ type: ['string', 'null'], pattern: '^[0-9]+$' }, 'floor in lovelace, exact.'),
       },
     },
   },
@@ -124,11 +147,13 @@ export const WalletResponse = component('WalletPortfolio', {
     },
     totals: {
       type: 'object',
-      required: ['ada', 'usd', 'tokensAda', 'rewardsAda', 'unpriced'],
+      required: ['ada', 'usd', 'tokensAda', 'nftsAda', 'nfts', 'rewardsAda', 'unpriced'],
       properties: {
         ada: d(num, 'adaBalance + rewardsAda + tokensAda, whole ADA.'),
         usd: d(numOrNull, 'ada × ADA/USD; null without a rate.'),
-        tokensAda: d(num, 'Sum of the priced positions, whole ADA.'),
+        tokensAda: d(num, 'Sum of the priced positions (NFTs at their floor included), whole ADA.'),
+        nftsAda: d(num, 'Of tokensAda, the NFTs at their collections’ floors, whole ADA.'),
+        nfts: d(int, 'Positions that are NFTs.'),
         rewardsAda: d(num, 'rewards, whole ADA (0 when null).'),
         unpriced: d(int, 'Positions without a price (not in the totals).'),
       },

@@ -27,6 +27,7 @@ import { SUNDAESWAP_V3 } from '../../cardano/dex/sundaeswap-v3.js';
 import { HANDLE_POLICY } from '../../cardano/handles.js';
 import { dexTokens } from '../../devnet/activity/dex-tokens.js';
 import { JPG_V3_ASK_ADDRESS, JPG_V3_FEE_ADDRESS, relicsCollection } from '../../devnet/activity/nft-market.js';
+import { nftMetadata } from '../../devnet/activity/nfts.js';
 import { startDevnet, type Devnet } from '../../devnet/index.js';
 import { canonicalBlocks } from '../governance/chain-expected.js';
 import { metadataObject, TRANSACTIONS, UTXOS } from '../../mongo/collections/chain.js';
@@ -291,6 +292,72 @@ describe('NFT collections and jpg.store on the devnet', function () {
       assert.equal(row.owners, holders.size, `${name}: owners`);
       assert.ok(row.owners > 10 && row.owners <= row.supply);
     }
+  });
+
+  it('a wallet shows the NFTs it holds by name and collection, valued at the collection’s floor', async () => {
+    // The oracle: the devnet's own ledger and naming (nftMetadata for CIP-25 pieces, `${name} #${n}` for relics).
+    const collections = [...devnet.world.collections, relicsCollection(devnet.world)];
+    const byPolicy = new Map(collections.map((c) => [c.policyId, c]));
+    const held = new Map<string, Map<string, string>>(); // stake key → NFT unit → expected name
+    for (const u of devnet.ledger.utxos.values()) {
+      const key = stakeAddressOf(u.address);
+      if (!key || u.address === JPG_V3_ASK_ADDRESS) continue;
+      for (const [policy, names] of Object.entries(u.value.assets)) {
+        const c = byPolicy.get(policy);
+        if (!c) continue;
+        for (const nameHex of Object.keys(names)) {
+          // A relic's user token is (222) `000de140` + its name; its (100) reference token sits at a script.
+          const label = nameHex.startsWith('000de140') ? nameHex.slice(8) : nameHex;
+          const n = Number(Buffer.from(label, 'hex').toString('utf8').slice(c.prefix.length));
+          const units = held.get(key) ?? new Map<string, string>();
+          units.set(policy + nameHex, `${c.name} #${n}`);
+          held.set(key, units);
+        }
+      }
+    }
+    const floors = new Map<string, number | null>();
+    for (const c of collections) floors.set(c.policyId, (await allListings(c.policyId))[0]?.price ?? null);
+    // The holders of the most NFTs, one of them holding a piece of a collection without a floor if there is one.
+    const wallets = [...held].sort((a, b) => b[1].size - a[1].size).slice(0, 5);
+    let priced = 0;
+    for (const [key, units] of wallets) {
+      const r = await get(`/wallet/${key}?logos=url`);
+      assert.equal(r.status, 200);
+      const nfts = (r.body.positions as Json[]).filter((p) => p.nft !== null);
+      assert.deepEqual(nfts.map((p) => p.asset.unit).sort(), [...units.keys()].sort(), `${key}: its NFTs`);
+      let sum = 0;
+      for (const p of nfts) {
+        const c = byPolicy.get(p.asset.policyId)!;
+        const floor = floors.get(c.policyId) ?? null;
+        assert.equal(p.nft.name, units.get(p.asset.unit));
+        assert.deepEqual(p.nft.collection, { policyId: c.policyId, name: c.name });
+        if (c.prefix !== 'Relic') {
+          const n = Number(p.nft.name.split('#')[1]);
+          assert.equal(p.nft.image, nftMetadata(devnet.world, c, n).image);
+        } else assert.match(p.nft.image, /^ipfs:\/\//);
+        assert.equal(p.balanceRaw, '1');
+        assert.equal(p.nft.floor, floor);
+        assert.equal(p.priceAda, floor);
+        assert.equal(p.valueAda, floor);
+        if (floor !== null) priced++;
+        sum += floor ?? 0;
+      }
+      assert.equal(r.body.totals.nfts, nfts.length);
+      assert.ok(Math.abs(r.body.totals.nftsAda - sum) < 1e-9, `${key}: nftsAda ${r.body.totals.nftsAda} vs ${sum}`);
+      // Everything else keeps its own valuation: no fungible token or handle is taken for an NFT.
+      for (const p of r.body.positions as Json[])
+        if (p.nft === null) assert.ok(!byPolicy.has(p.asset.policyId), p.asset.unit);
+      const unpriced = (r.body.positions as Json[]).filter((p) => p.valueAda === null).length;
+      assert.equal(r.body.totals.unpriced, unpriced);
+      // The Markdown view names each NFT and links its collection's view.
+      const view = await api.get(`/api/md/wallet/${key}`);
+      assert.equal(view.status, 200);
+      for (const p of nfts) {
+        assert.ok(String(view.body).includes(`${p.nft.name}, NFT of [${p.nft.collection.name}](`), p.nft.name);
+        assert.ok(String(view.body).includes(`/api/md/nft/${p.asset.policyId})`));
+      }
+    }
+    assert.ok(priced >= 3, `NFTs valued at a floor (${priced})`);
   });
 
   it('detail: live supply and owners, market stats in ADA and USD, the latest sales', async () => {

@@ -269,7 +269,15 @@ describe('wallet REST routes', () => {
       assert.equal(w.rewards, 3);
       assert.equal(w.rewardsLovelace, '3000000');
       assert.equal(w.rewardsAsOf, REWARDS_READ_AT);
-      assert.deepEqual(w.totals, { ada: 69, usd: 34.5, tokensAda: 46, rewardsAda: 3, unpriced: 1 });
+      assert.deepEqual(w.totals, {
+        ada: 69,
+        usd: 34.5,
+        tokensAda: 46,
+        nftsAda: 0,
+        nfts: 0,
+        rewardsAda: 3,
+        unpriced: 1,
+      });
       assert.equal(w.positions[0].asset.logo, `http://api.test/api/v1/assets/${SNEK}/logo`, 'logos=url honoured');
       assert.equal(w.asOf, new Date(NOW_MS).toISOString());
     });

@@ -164,6 +164,8 @@ export interface WalletPosition {
   change24h: number | null;
   /** The DEX pool this token is the LP token of (valued by pool share); null for other tokens. */
   lp: { poolId: number; dex: string; share: number | null } | null;
+  /** The NFT this token is, valued at its collection's floor (priceAda); null for other tokens. */
+  nft?: { name: string; collection: { policyId: string; name: string | null }; floor: number | null } | null;
 }
 
 export interface Wallet {
@@ -179,7 +181,17 @@ export interface Wallet {
   /** A registered stake key's pool (pool1…) and DRep; null for a payment address or an unregistered key. */
   delegation?: { poolId: string | null; drep: string | null } | null;
   positions: WalletPosition[];
-  totals: { ada: number; usd: number | null; tokensAda: number; rewardsAda: number; unpriced: number };
+  totals: {
+    ada: number;
+    usd: number | null;
+    tokensAda: number;
+    /** Of tokensAda, the NFTs at their collections' floors. */
+    nftsAda?: number;
+    /** Positions that are NFTs. */
+    nfts?: number;
+    rewardsAda: number;
+    unpriced: number;
+  };
   adaUsd: number | null;
   /** Handles held, each written with its `$` as REST answers them (`$nova.eth`). */
   handles: string[];

@@ -89,17 +89,22 @@ export function renderWallet(ctx: ViewContext, w: Wallet, trades: TradePage, req
       w.rewardsAsOf &&
       `_Staking rewards as the ledger reported them at ${utc(w.rewardsAsOf)}, less the withdrawals indexed since_`,
     w.delegation && delegationLine(ctx, w.delegation),
+    // NFTs have no market of their own: their value is a listing's ask, not a trade, so it is said apart.
+    (w.totals.nfts ?? 0) > 0 &&
+      `_Of the tokens' value, ${num(w.totals.nftsAda ?? 0)} ADA is ${num(w.totals.nfts ?? 0, 0)} NFTs at their collections' floors (the cheapest active listing); an NFT of a collection without one is unpriced_`,
     `## Tokens (${w.positions.length})`,
     table(
       ['Token', 'Balance (tokens)', 'Price (ADA)', '24 h, ADA (%)', 'Value (ADA)', 'Value (USD)'],
       w.positions.map((p) => [
-        // Only traded tokens have a token view (its pools); an LP token links its pool's view; NFTs and unpriced
-        // tokens are named, not linked.
+        // Only traded tokens have a token view (its pools); an LP token links its pool's view, an NFT its
+        // collection's; unpriced tokens are named, not linked.
         p.lp
           ? `[LP of pool #${p.lp.poolId}](${md(ctx, `/pool/${p.lp.poolId}`)}) (${p.lp.dex}${p.lp.share === null ? '' : `, ${percent(p.lp.share * 100, 4)} % of it`})`
-          : p.priceAda === null
-            ? `${text(p.asset.displayName)} (\`${short(p.asset.unit, 10)}\`)`
-            : tokenLink(ctx, p.asset),
+          : p.nft
+            ? `${text(p.nft.name)}, NFT of [${text(p.nft.collection.name ?? short(p.nft.collection.policyId, 10))}](${md(ctx, `/nft/${p.nft.collection.policyId}`)})${p.nft.floor === null ? ' (no listing: unpriced)' : ' (at floor)'}`
+            : p.priceAda === null
+              ? `${text(p.asset.displayName)} (\`${short(p.asset.unit, 10)}\`)`
+              : tokenLink(ctx, p.asset),
         // Exact, as the ADA balance: a rounded figure would misstate what the wallet holds.
         tokenExact(p.balanceRaw, p.asset.decimals),
         price(p.priceAda),
