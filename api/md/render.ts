@@ -47,14 +47,15 @@ export async function renderMd(src: MdSource, ctx: T.ViewContext, r: MdRequest):
     case 'market':
       return renderMarket(ctx, await src.marketOverview());
     case 'dashboard': {
-      const [market, tokens, nft, governance, news] = await Promise.all([
+      const [market, blocks, tokens, nft, governance, news] = await Promise.all([
         src.marketOverview(),
+        src.blocks({}, { limit: '5' }),
         src.tokens({}, { sort: 'rank', pageSize: '10' }),
         src.nftCollections({}, { sort: 'volume24h', pageSize: '5' }),
         src.proposals({}, { status: 'active', pageSize: '5' }),
         src.news({}, { limit: '5' }),
       ]);
-      return renderDashboard(ctx, { market, tokens, nft, governance, news });
+      return renderDashboard(ctx, { market, blocks, tokens, nft, governance, news });
     }
     case 'tokens': {
       const { sort, limit } = tokensQuery(query);

@@ -4,6 +4,7 @@
  * and throws the same errors (BadRequestError 400, NotFoundError 404). Logos are always requested as URLs.
  */
 import { listGovernanceProposals } from '../read/governance.js';
+import { getBlocks } from '../read/explorer.js';
 import { getMarketOverview } from '../read/market.js';
 import { listNews } from '../read/news.js';
 import { getNftCollection, listNftCollections } from '../read/nft.js';
@@ -12,6 +13,7 @@ import { getStakePool, listStakePools } from '../read/staking.js';
 import { getToken, listTokens } from '../read/tokens.js';
 import { getWallet, getWalletTrades } from '../read/wallet.js';
 import type { ReadDeps } from '../read/deps.js';
+import { explorerRoutes } from '../routes/explorer.js';
 import { governanceRoutes } from '../routes/governance.js';
 import { marketRoutes } from '../routes/market.js';
 import { newsRoutes } from '../routes/news.js';
@@ -34,6 +36,7 @@ export function mdSource(deps: ReadDeps) {
     };
   return {
     marketOverview: call(marketRoutes.overview, getMarketOverview),
+    blocks: call(explorerRoutes.blocks, getBlocks),
     tokens: call(tokenRoutes.list, listTokens),
     token: call(tokenRoutes.detail, getToken),
     pool: call(poolRoutes.detail, getPool),

@@ -34,6 +34,7 @@ import {
   type DecimalsMap,
 } from '../present/chain.js';
 import { addressParam, withHandle } from './handles.js';
+import { openCursor, sealCursor } from './cursor.js';
 import { tokenDecimalsLookup, type DecimalsLookup } from '../present/market.js';
 import type { explorerRoutes } from '../routes/explorer.js';
 import type { ReadDeps, RouteInput } from './deps.js';
@@ -63,6 +64,32 @@ async function getBlockAnswer(deps: ReadDeps, input: RouteInput<typeof explorerR
   ]);
   if (!found) throw new NotFoundError(`block ${input.id} not found`);
   return presentBlock(found, cp?.height ?? null, await blockHashAtHeight(deps.store, found.height + 1));
+}
+
+/** The cursor list of the latest blocks: a position is the height of the previous page's last (lowest) block. */
+const BLOCK_LIST = 'explorer-blocks';
+
+async function getBlocksAnswer(deps: ReadDeps, input: RouteInput<typeof explorerRoutes.blocks>) {
+  const below = input.cursor === undefined ? null : Number(openCursor(BLOCK_LIST, input.cursor));
+  if (below !== null && !Number.isSafeInteger(below))
+    throw new BadRequestError('invalid parameter cursor: not a cursor of this list (pass the nextCursor unchanged)');
+  // The checkpoint first: the blocks read after it are at least as new, so confirmations never come out below 1.
+  const cp = await deps.store.collection(CHECKPOINTS).get(CHECKPOINT_ID);
+  const tipHeight = cp?.height ?? null;
+  // One more than the page: whether an older page exists, without a count.
+  const found = await deps.store
+    .collection(BLOCKS)
+    .find('byHeight', { ...(below === null ? {} : { lt: below }), reverse: true, limit: input.limit + 1 });
+  const page = found.slice(0, input.limit);
+  const last = page[page.length - 1];
+  return {
+    items: page.map((b) => {
+      const { txIds: _txIds, nextBlock: _next, ...summary } = presentBlock(b, tipHeight, null);
+      return summary;
+    }),
+    nextCursor: found.length > input.limit && last ? sealCursor(BLOCK_LIST, String(last.height)) : null,
+    tipHeight,
+  };
 }
 
 async function getTransactionAnswer(deps: ReadDeps, input: RouteInput<typeof explorerRoutes.tx>) {
@@ -204,5 +231,6 @@ async function stakeAnswer(store: Store, stakeAddress: string, parsed: ParsedAdd
 }
 
 export const getBlock = withAsOf(getBlockAnswer);
+export const getBlocks = withAsOf(getBlocksAnswer);
 export const getTransaction = withAsOf(getTransactionAnswer);
 export const getAddress = withAsOf(withCoverage(getAddressAnswer));

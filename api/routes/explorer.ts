@@ -9,12 +9,14 @@
 import Router from '@koa/router';
 import type { ApiDeps } from '../deps.js';
 import { defineRoute, register, type AnyRouteSpec, type RestModule } from '../route.js';
-import { getAddress, getBlock, getTransaction, STAKE_ADDRESS_LIST_LIMIT } from '../read/explorer.js';
+import { getAddress, getBlock, getBlocks, getTransaction, STAKE_ADDRESS_LIST_LIMIT } from '../read/explorer.js';
 import {
   AddressParams,
   AddressResponse,
   BlockIdParams,
+  BlockListResponse,
   BlockResponse,
+  BlocksQuery,
   TxHashParams,
   TxResponse,
 } from '../schemas/explorer.js';
@@ -22,6 +24,17 @@ import {
 const TAGS = ['Explorer'];
 
 export const explorerRoutes = {
+  blocks: defineRoute<Record<string, never>, { limit: number; cursor?: string }>({
+    operationId: 'listBlocks',
+    path: '/explorer/blocks',
+    summary: 'The latest blocks, newest first',
+    description:
+      'The indexed chain’s blocks by height descending, page by page (cursor): header, size, transaction count, fees and output total (whole ADA), the issuing pool and confirmations. A rollback replaces the blocks above the fork: a cursor of a page read before it pages on below its height.',
+    tags: TAGS,
+    query: BlocksQuery,
+    response: BlockListResponse,
+    etag: true,
+  }),
   block: defineRoute<{ id: string }>({
     operationId: 'getBlock',
     path: '/explorer/blocks/{id}',
@@ -58,6 +71,7 @@ export const explorerRoutes = {
 
 export function explorerRouter(deps: ApiDeps): Router {
   const router = new Router();
+  register(router, explorerRoutes.blocks, (_ctx, { query }) => getBlocks(deps, query));
   register(router, explorerRoutes.block, (_ctx, { params, query }) => getBlock(deps, { ...params, ...query }));
   register(router, explorerRoutes.tx, (_ctx, { params, query }) => getTransaction(deps, { ...params, ...query }));
   register(router, explorerRoutes.address, (_ctx, { params, query }) => getAddress(deps, { ...params, ...query }));

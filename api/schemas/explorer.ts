@@ -9,6 +9,7 @@ import {
   AsOf,
   AssetList,
   BECH32_ADDRESS_PATTERN,
+  CursorQueryProperties,
   handleSchemas,
   Hash64,
   IndexedFrom,
@@ -121,6 +122,36 @@ export const BlockResponse = component('Block', {
       description: 'Indexed tip height - height + 1 (1 = this is the tip).',
     },
     txIds: { type: 'array', items: Hash64 },
+  },
+});
+
+/** Query of the latest blocks: a cursor list (limit 1-200, default 50). */
+export const BlocksQuery: ObjectSchema = { type: 'object', properties: { ...CursorQueryProperties } };
+
+const blockProps = BlockResponse.properties as Record<string, JsonSchema>;
+/** A block in the latest-blocks list: the block answer without its transaction ids and next block. */
+const BlockSummary = component('BlockSummary', {
+  type: 'object',
+  required: (BlockResponse.required as string[]).filter((f) => f !== 'txIds' && f !== 'nextBlock'),
+  properties: Object.fromEntries(Object.entries(blockProps).filter(([f]) => f !== 'txIds' && f !== 'nextBlock')),
+});
+
+export const BlockListResponse = component('BlockList', {
+  type: 'object',
+  required: ['items', 'nextCursor', 'tipHeight'],
+  properties: {
+    items: {
+      type: 'array',
+      items: BlockSummary,
+      description:
+        'The indexed chain’s blocks, newest first (height descending); GET /explorer/blocks/{id} has one with its transaction ids.',
+    },
+    nextCursor: { type: ['string', 'null'], description: 'Pass as cursor for the next (older) page; null at the end.' },
+    tipHeight: {
+      type: ['integer', 'null'],
+      description:
+        'Height of the indexed tip (the sync checkpoint) this page was read at; null before the first block. Blocks adopted after a first page are on a new first page, not on the older pages.',
+    },
   },
 });
 

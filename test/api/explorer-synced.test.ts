@@ -627,6 +627,47 @@ describe('explorer routes over documents the sync wrote', function () {
       }
     });
 
+    it("latest blocks: the devnet's canonical chain newest first, page by page, rolled-back blocks absent", async () => {
+      const points = devnet.canonicalBlocks();
+      const tip = points[points.length - 1] as { height: number };
+      const byHash = new Map(canonical.map((b) => [b.id, b]));
+      const seen: Json[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const r = await api.get(`/api/v1/explorer/blocks?limit=37${cursor ? `&cursor=${cursor}` : ''}`);
+        assert.equal(r.status, 200);
+        const body = r.body as Json;
+        assert.equal(body.tipHeight, tip.height);
+        assert.ok(body.items.length <= 37);
+        seen.push(...body.items);
+        cursor = body.nextCursor;
+        pages++;
+      } while (cursor && pages < 1000);
+      // Every canonical block once, from the tip down to height 1; no orphan of the forks.
+      assert.deepEqual(
+        seen.map((b) => b.hash),
+        [...points].reverse().map((p) => p.id),
+      );
+      for (const b of seen.filter((_, i) => i % 17 === 0)) {
+        const block = byHash.get(b.hash)!;
+        const fees = (block.transactions ?? []).reduce((s, tx) => s + lovelace(tx.fee), 0n);
+        assert.equal(b.height, block.height);
+        assert.equal(b.slot, block.slot);
+        assert.equal(b.time, time(block.slot as number));
+        assert.equal(b.txCount, (block.transactions ?? []).length);
+        assert.equal(b.feesLovelace, String(fees));
+        assert.equal(b.previousBlock, block.height === 1 ? null : block.ancestor);
+        assert.equal(b.confirmations, tip.height - block.height + 1);
+        assert.ok(!('txIds' in b), 'the list leaves the transaction ids to the block answer');
+      }
+      // A cursor of another list, or an altered one, is refused; so is a limit out of range.
+      const trades = await api.get(`/api/v1/explorer/blocks?cursor=${Buffer.from('12~x').toString('base64url')}`);
+      assert.equal(trades.status, 400);
+      assert.match((trades.body as Json).error, /cursor/);
+      assert.equal((await api.get('/api/v1/explorer/blocks?limit=201')).status, 400);
+    });
+
     it("transactions: the devnet's own block content, genesis funds unresolved", async () => {
       const withTxs = canonical.filter((b) => (b.transactions?.length ?? 0) > 0);
       const sample = [withTxs[0], withTxs[Math.floor(withTxs.length / 2)], withTxs[withTxs.length - 1]];

@@ -93,6 +93,7 @@ describe('OpenAPI document against the answers of a devnet-synced service', func
       '/pools/{id}/trades': [`/pools/${trade.poolId}/trades?logos=url`],
       '/market/overview': ['/market/overview?logos=url'],
       '/swap/quote': [`/swap/quote?in=lovelace&out=${unit}&amount=100&logos=url`],
+      '/explorer/blocks': ['/explorer/blocks?limit=3'],
       '/explorer/blocks/{id}': ['/explorer/blocks/1'],
       '/explorer/tx/{hash}': [`/explorer/tx/${trade.txHash}`],
       '/explorer/address/{address}': [`/explorer/address/${wallet}`, `/explorer/address/${stakeAddress}`],

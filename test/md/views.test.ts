@@ -275,6 +275,32 @@ describe('Markdown views on a devnet-synced store', function () {
       dashboard.includes(`Top ${Math.min(10, tokens.total)} of ${tokens.total.toLocaleString('en-US')} tokens,`),
     );
     assert.ok(dashboard.includes(`Top ${collections.items.length} of ${collections.total} collections.`));
+    // The chain section's latest blocks: the devnet's own last five, newest first, with their transaction counts.
+    const points = s.devnet.canonicalBlocks();
+    const blockRows = tableRows(dashboard, 'Height');
+    assert.deepEqual(
+      blockRows.map((r) => r[0]?.replace(/^\[([0-9,]+)\].*$/, '$1').replace(/,/g, '')),
+      points
+        .slice(-5)
+        .reverse()
+        .map((p) => String(p.height)),
+    );
+    const txCounts = new Map(
+      s.devnet
+        .events()
+        .filter((e) => e.kind === 'forward' && e.canonical)
+        .map((e) => {
+          const b = JSON.parse(s.devnet.blockJson(e as Parameters<typeof s.devnet.blockJson>[0])) as {
+            height: number;
+            transactions?: unknown[];
+          };
+          return [String(b.height), String(b.transactions?.length ?? 0)] as const;
+        }),
+    );
+    for (const r of blockRows) {
+      const height = r[0]!.replace(/^\[([0-9,]+)\].*$/, '$1').replace(/,/g, '');
+      assert.equal(r[3], txCounts.get(height), `block ${height}: transactions`);
+    }
   });
 
   it('the wallet view shows each token balance exactly: every digit of the devnet ledger quantity', async () => {

@@ -294,8 +294,22 @@ export interface NewsItem {
   link: string | null;
 }
 
+/** A block of the latest-blocks list (REST GET /explorer/blocks). */
+export interface BlockRow {
+  hash: string;
+  height: number;
+  time: string;
+  epoch: number;
+  txCount: number;
+  size: number;
+  fees: number;
+  issuerPoolId: string | null;
+}
+
 export interface Dashboard {
   market: MarketOverview;
+  /** The latest blocks of the indexed chain, newest first. */
+  blocks: { items: BlockRow[] };
   tokens: TokenList;
   nft: { items: NftCollectionRow[]; total: number; computedAt: string | null };
   governance: { items: ProposalRow[]; total: number; epoch: number | null; computedAt: string | null };
