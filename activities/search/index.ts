@@ -64,8 +64,18 @@ export interface SearchEntity {
   terms: string[];
 }
 
+/**
+ * An entity's terms with its label as one more whole term: the label is what the hit, and the Markdown view's title,
+ * show ("Snek (SNEK)", "ADA/SNEK on minswap-v2", "[ALPHA] Alpha Stake Pool"), so an agent that copies it and searches
+ * again finds that entity. Whole only: word-suffixes of a label ("on minswap-v2") would match every pool.
+ */
+const withLabel = (e: SearchEntity): string[] => {
+  const label = normaliseTerm(e.label).slice(0, 200);
+  return label && !e.terms.includes(label) ? [...e.terms, label] : e.terms;
+};
+
 export const entityDocs = (e: SearchEntity): SearchTermDoc[] =>
-  e.terms.map((term, n) => ({
+  withLabel(e).map((term, n) => ({
     _id: `${e.kind}|${e.id}|${n}`,
     term,
     kind: e.kind,
