@@ -133,7 +133,9 @@ export async function searchEntities(store: Store): Promise<SearchEntity[]> {
     entities.push({
       kind: 'token',
       id: t._id,
-      label: [name, ticker ? `(${ticker})` : null].filter(Boolean).join(' ') || display,
+      // "Snek (SNEK)", as the token's Markdown view is titled; a name that is its ticker once ("NIGHT", not
+      // "NIGHT (NIGHT)").
+      label: name && ticker && name !== ticker ? `${name} (${ticker})` : (name ?? display),
       detail: s
         ? `price ${s.priceAda === null ? 'unknown' : `${fmt(s.priceAda)} ADA`}, liquidity ${fmt(s.liquidityAda ?? 0)} ADA`
         : null,
