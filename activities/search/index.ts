@@ -64,8 +64,18 @@ export interface SearchEntity {
   terms: string[];
 }
 
+/**
+ * An entity's terms with its label as one more whole term: the label is what the hit, and the Markdown view's title,
+ * show ("Snek (SNEK)", "ADA/SNEK on minswap-v2", "[ALPHA] Alpha Stake Pool"), so an agent that copies it and searches
+ * again finds that entity. Whole only: word-suffixes of a label ("on minswap-v2") would match every pool.
+ */
+const withLabel = (e: SearchEntity): string[] => {
+  const label = normaliseTerm(e.label).slice(0, 200);
+  return label && !e.terms.includes(label) ? [...e.terms, label] : e.terms;
+};
+
 export const entityDocs = (e: SearchEntity): SearchTermDoc[] =>
-  e.terms.map((term, n) => ({
+  withLabel(e).map((term, n) => ({
     _id: `${e.kind}|${e.id}|${n}`,
     term,
     kind: e.kind,
@@ -123,7 +133,9 @@ export async function searchEntities(store: Store): Promise<SearchEntity[]> {
     entities.push({
       kind: 'token',
       id: t._id,
-      label: [name, ticker ? `(${ticker})` : null].filter(Boolean).join(' ') || display,
+      // "Snek (SNEK)", as the token's Markdown view is titled; a name that is its ticker once ("NIGHT", not
+      // "NIGHT (NIGHT)").
+      label: name && ticker && name !== ticker ? `${name} (${ticker})` : (name ?? display),
       detail: s
         ? `price ${s.priceAda === null ? 'unknown' : `${fmt(s.priceAda)} ADA`}, liquidity ${fmt(s.liquidityAda ?? 0)} ADA`
         : null,

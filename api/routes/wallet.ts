@@ -14,8 +14,8 @@
 import Router from '@koa/router';
 import type { ApiDeps } from '../deps.js';
 import { defineRoute, register, type AnyRouteSpec, type CommonQuery, type RestModule } from '../route.js';
-import { CursorQuery, TradesResponse } from '../schemas/market.js';
-import { WalletParams, WalletPnlResponse, WalletResponse } from '../schemas/wallet.js';
+import { CursorQuery } from '../schemas/market.js';
+import { WalletParams, WalletPnlResponse, WalletResponse, WalletTradesResponse } from '../schemas/wallet.js';
 import { getWallet, getWalletTrades, getWalletPnl } from '../read/wallet.js';
 
 const TAGS = ['Wallet'];
@@ -39,7 +39,7 @@ export const walletRoutes = {
     tags: TAGS,
     params: WalletParams,
     query: CursorQuery,
-    response: TradesResponse,
+    response: WalletTradesResponse,
   }),
   pnl: defineRoute<{ address: string }>({
     operationId: 'getWalletPnl',

@@ -15,6 +15,7 @@ import {
   IndexedFrom,
   Lovelace,
 } from './common.js';
+import { HandleRef } from './handles.js';
 
 export const BlockIdParams: ObjectSchema = {
   type: 'object',
@@ -424,6 +425,7 @@ export const PaymentAddressResponse = component('PaymentAddress', {
     ...addressCommon,
     // The answer is one of two objects: api/route.ts adds asOf to an object answer's own properties only.
     asOf: AsOf,
+    handle: HandleRef,
     type: { type: 'string', const: 'payment' },
     addressType: { type: 'string', enum: ['base', 'pointer', 'enterprise', 'byron'] },
     paymentCred: { type: ['string', 'null'], description: 'Payment credential hash (hex); null for Byron.' },
@@ -442,6 +444,7 @@ export const StakeAddressResponse = component('StakeAddress', {
   properties: {
     ...addressCommon,
     asOf: AsOf,
+    handle: HandleRef,
     type: { type: 'string', const: 'stake' },
     addressCount: { type: 'integer', minimum: 0, description: 'Payment addresses seen with this stake key.' },
     addresses: {

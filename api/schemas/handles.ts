@@ -21,9 +21,15 @@ export const HandleParams: ObjectSchema = {
   },
 };
 
-/** What a wallet or address answer asked for by handle echoes: the handle and where it resolved. */
-export const HandleRef = {
+/**
+ * What a wallet or address answer asked for by handle echoes: the handle and where it resolved. A component of its
+ * own, declared as `handle` by each answer that carries it (GET /wallet/{address}, its trades and pnl, GET
+ * /explorer/address/{address}), so a client generating types from the document sees it.
+ */
+export const HandleRef = component('HandleRef', {
   type: 'object',
+  description:
+    'Present only when the address was given as an ADA Handle ($name or sub@root): the handle and where it resolved (the answer is for that stake key, or that address when it has none).',
   required: ['handle', 'name', 'kind', 'address', 'stakeAddress', 'script'],
   properties: {
     handle: d({ type: 'string' }, 'The handle without $, lowercase.'),
@@ -39,7 +45,7 @@ export const HandleRef = {
     stakeAddress: d(strOrNull, 'Stake address of that address; null when it has no stake key.'),
     script: d({ type: 'boolean' }, 'The holding address has a script payment credential (multisig, marketplace).'),
   },
-} satisfies ObjectSchema;
+} satisfies ObjectSchema);
 
 export const HandleResponse = component('Handle', {
   type: 'object',

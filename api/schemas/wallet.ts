@@ -5,7 +5,8 @@
  */
 import { component, type JsonSchema, type ObjectSchema } from '../schema.js';
 import { BECH32_ADDRESS_PATTERN, handleSchemas } from './common.js';
-import { AssetRef } from './market.js';
+import { HandleRef } from './handles.js';
+import { AssetRef, TradesResponse } from './market.js';
 
 const num: JsonSchema = { type: 'number' };
 const numOrNull: JsonSchema = { type: ['number', 'null'] };
@@ -168,8 +169,16 @@ export const WalletResponse = component('WalletPortfolio', {
         'ADA Handles the wallet holds ($name, $sub@root), by name; the first 100 (handlesTotal says how many).',
     },
     handlesTotal: d(int, 'How many ADA Handles the wallet holds (handles lists the first 100 by name).'),
+    handle: HandleRef,
   },
 });
+
+/** GET /wallet/{address}/trades: a page of trades, with `handle` when the wallet was asked for by handle. */
+export const WalletTradesResponse = {
+  ...TradesResponse,
+  type: 'object',
+  properties: { ...TradesResponse.properties, handle: HandleRef },
+} satisfies ObjectSchema;
 
 const tokenPnlProps: Record<string, JsonSchema> = {
   asset: AssetRef,
@@ -286,5 +295,6 @@ export const WalletPnlResponse = component('WalletPnl', {
         properties: { time: d(int, 'Time of the trade that realised it, unix seconds.'), value: num },
       },
     },
+    handle: HandleRef,
   },
 });

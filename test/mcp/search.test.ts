@@ -41,6 +41,8 @@ describe('search: every hit names a tool call that answers (devnet)', function (
   let server: Server;
   let client: Client;
   let pools: PoolDoc[] = [];
+  /** The REST API of the same app: its names and tickers are the oracle of what a label shows. */
+  let rest: (path: string) => Promise<Json>;
 
   const raw = async (name: string, args: Json) => (await client.callTool({ name, arguments: args })) as Json;
   const search = async (query: string, limit = 50): Promise<Json[]> => {
@@ -69,6 +71,7 @@ describe('search: every hit names a tool call that answers (devnet)', function (
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     client = await connect(`${base}/api/mcp`, 'modern');
+    rest = async (path) => (await (await fetch(`${base}/api/v1${path}`)).json()) as Json;
     for await (const p of world.store.collection(POOLS).scan()) pools.push(p);
     pools = pools.sort((a, b) => a.id - b.id);
   });
@@ -115,6 +118,37 @@ describe('search: every hit names a tool call that answers (devnet)', function (
         assert.deepEqual(await failures(q, hits), []);
       }
     }
+  });
+
+  it('a label as hits and views show it finds its entity first: "Snek (SNEK)", "ADA/SNEK on minswap-v2", "[ALPHA] Alpha…"', async () => {
+    // Written from the REST answers (name, ticker, displayName, dex), as the Markdown views title them: an agent that
+    // copies a name from a hit or a view and searches it again finds that entity.
+    const labels: [string, string, string][] = [];
+    const tokens = (await rest('/tokens?sort=liquidity&minLiquidity=0&pageSize=20')).items as Json[];
+    let same = 0;
+    for (const t of tokens)
+      if (t.asset.name && t.asset.ticker && t.asset.name !== t.asset.ticker)
+        labels.push([`${t.asset.name} (${t.asset.ticker})`, 'token', t.asset.unit]);
+      else if (t.asset.name && t.asset.name === t.asset.ticker) {
+        // A name that is its ticker is the label once, as the view's title: "NIGHT", not "NIGHT (NIGHT)".
+        const hit = (await search(t.asset.name, 50)).find((h) => h.kind === 'token' && h.id === t.asset.unit);
+        assert.equal(hit?.label, t.asset.name);
+        same++;
+      }
+    assert.ok(same > 0, 'the devnet has a token whose name is its ticker');
+    for (const p of (await rest('/pools?sort=tvl&pageSize=10')).items as Json[])
+      labels.push([`${p.tokenA.displayName}/${p.tokenB.displayName} on ${p.dex}`, 'pool', String(p.id)]);
+    for (const p of (await rest('/staking/pools?pageSize=10')).items as Json[])
+      if (p.ticker && p.name) labels.push([`[${p.ticker}] ${p.name}`, 'stake_pool', p.id]);
+    for (const kind of ['token', 'pool', 'stake_pool'])
+      assert.ok(labels.filter((l) => l[1] === kind).length >= 3, `the devnet has ${kind}s with names`);
+    const missed: string[] = [];
+    for (const [q, kind, id] of labels) {
+      const [first] = await search(q, 5);
+      if (first?.kind !== kind || first.id !== id)
+        missed.push(`${q} → ${first ? `${first.kind} ${first.id}` : 'nothing'}`);
+    }
+    assert.deepEqual(missed, []);
   });
 
   it('"block N" and "epoch N" find what the labels show; block and epoch hits name a tool that answers', async () => {

@@ -62,13 +62,19 @@ describe('discovery files', function () {
     ])
       assert.ok(lines[2]!.includes(what), what);
     assert.ok(lines.filter((l) => l.startsWith('## ')).length >= 3);
-    for (const v of MD_VIEWS) assert.ok(a.text.includes(`(${s.url}/api/md${v.path})`), v.path);
+    // A view taking an id is named by its URL template (as code: no page answers the template itself, the literal
+    // {unit} is a 400); the others are links.
+    for (const v of MD_VIEWS)
+      assert.ok(
+        a.text.includes(v.path.includes('{') ? `\`${s.url}/api/md${v.path}\`` : `(${s.url}/api/md${v.path})`),
+        v.path,
+      );
     for (const u of ['/api/v1/openapi.json', '/api/mcp)', '/api/mcp/server-card', '/llms-full.txt', '/docs'])
       assert.ok(a.text.includes(`${s.url}${u}`), u);
     const links = [...a.text.matchAll(/\]\((http[^)\s]+)\)/g)].map((m) => m[1] as string);
     for (const u of links) {
-      // Templates ({unit}) and the tool server (its own surface, tested with it) are not fetched here.
-      if (u.includes('{') || u.includes('/api/mcp')) continue;
+      // The tool server's endpoint answers POST (its own surface, tested with it); every other link is a page.
+      if (u === `${s.url}/api/mcp`) continue;
       assert.equal((await get(u)).status, 200, u);
     }
   });

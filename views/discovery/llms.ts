@@ -3,7 +3,7 @@
  * (the whole API and tool reference in one Markdown file), both generated from the OpenAPI document and the MCP
  * tool list, so they can never drift from what is served.
  */
-import type { JsonSchemaLike, OpenApiDoc, SiteInfo, ToolDef } from './types.js';
+import type { JsonSchemaLike, OpenApiDoc, SiteInfo, ToolDef, ViewDef } from './types.js';
 
 const cell = (v: string) => v.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 const row = (cells: string[]) => `| ${cells.map(cell).join(' | ')} |`;
@@ -34,6 +34,16 @@ function schemaFields(s: JsonSchemaLike | undefined): string {
   ].join('\n');
 }
 
+/**
+ * One Markdown view of the list. A view taking an id (`/token/{unit}`) is its URL template as code, not a link: there
+ * is no page at the template (the literal `{unit}` is a 400), so a crawler or an agent following the links would
+ * only meet errors; the views without one are links. As the /api/md index and /docs name them.
+ */
+const viewItem = (site: string, v: ViewDef) =>
+  v.path.includes('{')
+    ? `- \`${site}/api/md${v.path}\`: ${v.title}`
+    : `- [${v.path}](${site}/api/md${v.path}): ${v.title}`;
+
 export function renderLlmsTxt(info: SiteInfo, hasTools: boolean): string {
   const s = info.site;
   const l = info.limits;
@@ -45,13 +55,13 @@ Read-only: no endpoint builds, accepts or submits a transaction. ADA amounts are
 
 ## Markdown views
 
-${info.views.map((v) => `- [${v.path}](${s}/api/md${v.path}): ${v.title}`).join('\n')}
+${info.views.map((v) => viewItem(s, v)).join('\n')}
 
 ## REST API
 
 - [OpenAPI 3.1 document](${s}/api/v1/openapi.json): every endpoint, parameter and response schema of ${s}/api/v1
 - [Full API and tool reference](${s}/llms-full.txt): this site's whole reference in one Markdown file
-- [Swap quote](${s}/api/v1/swap/quote?in=lovelace&out={unit}&amount=100): best route estimate with a link to the swap page
+- Swap quote: \`${s}/api/v1/swap/quote?in=lovelace&out={unit}&amount=100\`: best route estimate with a link to the swap page
 
 ## Tool server (MCP)
 
