@@ -18,7 +18,7 @@ import {
   type StorageEventDoc,
 } from '../../mongo/collections/storage.js';
 import { put, type Store } from '../../mongo/store.js';
-import { storeClock } from '../../mongo/collections/clock.js';
+import { asOfMs, storeClock } from '../../mongo/collections/clock.js';
 import { decodeStakeDatum } from './datum.js';
 import { IAG_UNIT, NO_IAGON_SCRIPTS, type IagonScripts } from '../../cardano/iagon.js';
 import { buildStorageOverview, type StakeOutput } from './overview.js';
@@ -49,7 +49,11 @@ export function createStorageActivities(deps: StorageDeps) {
   return {
     async recomputeStorageOverview(): Promise<{ providers: number | null; stakeOutputs: number; events: number }> {
       const nowMs = now();
-      const { clock, checkpoint } = await storeClock(store);
+      const { clock, checkpoint, tipMs } = await storeClock(store);
+      // The claim windows end at the indexed tip's time, as the market's do (asOfMs): an index behind the chain (a
+      // catch-up, a source outage) answers the claims of the 24 h before its tip, which is what asOf says, not an
+      // empty window of wall-clock time it holds no blocks of.
+      const endMs = asOfMs(tipMs, nowMs);
       const addresses = [];
       for await (const a of store.collection(STORAGE_SCRIPT_ADDRESSES).scan()) addresses.push(a);
       const stakeOutputs: StakeOutput[] = [];
@@ -64,8 +68,8 @@ export function createStorageActivities(deps: StorageDeps) {
         }
       }
       const [claims24h, claims7d, recent, tokenStats, token, holders, first] = await Promise.all([
-        claimsSince(store, clock.msToSlot(nowMs - DAY_MS)),
-        claimsSince(store, clock.msToSlot(nowMs - 7 * DAY_MS)),
+        claimsSince(store, clock.msToSlot(endMs - DAY_MS)),
+        claimsSince(store, clock.msToSlot(endMs - 7 * DAY_MS)),
         store.collection(STORAGE_EVENTS).find('_id', { reverse: true, limit: RECENT_ACTIVITY }),
         store.collection(TOKEN_STATS).get(IAG_UNIT),
         store.collection(TOKENS).get(IAG_UNIT),

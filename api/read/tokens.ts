@@ -2,7 +2,7 @@
  * Read functions of tokens (REST, MCP and Markdown present their results).
  */
 import { ADAUSD_SERIES, adaUsdHistory, adaUsdOfRaw, currentAdaUsd } from '../../mongo/collections/ada-usd.js';
-import { storeClock, type SlotClock } from '../../mongo/collections/clock.js';
+import { asOfMs, storeClock, type SlotClock } from '../../mongo/collections/clock.js';
 import { appliedFloors, readRanking, resolveRanking, type Order, type RankingFilters } from '../../cardano/rankings.js';
 import { poolSeries, primaryAdaPool, shownTvlLovelace, tokenSeries } from '../../cardano/market.js';
 import { firstHolderSeriesDay, readHolderSeries } from '../../mongo/collections/holders.js';
@@ -490,10 +490,16 @@ async function getTokenSeriesAnswer(deps: ReadDeps, input: RouteInput<typeof tok
     .filter((p): p is PoolDoc => p !== null && p.tokenA === LOVELACE)
     .sort((a, b) => (BigInt(b.reserveARaw) > BigInt(a.reserveARaw) ? 1 : -1))
     .slice(0, SERIES_MAX_POOLS);
+  // The liquidity points end on the day of the indexed tip, as the answer's asOf says (the market's windows and the
+  // holders-series job's days end there too: asOfMs). An index behind the clock (a catch-up, a chain source down) has
+  // no pool state of the days after its tip: the wall clock's days would each show its tip's liquidity as if known,
+  // while its real earlier days fell out of the range.
+  const { tipMs } = await storeClock(store);
+  const endMs = asOfMs(tipMs, now());
   return {
     metric: 'liquidity',
-    points: await liquiditySeries(store, pools, input.days, now()),
-    coverageFrom: await seriesCoverage(store, input.days, now()),
+    points: await liquiditySeries(store, pools, input.days, endMs),
+    coverageFrom: await seriesCoverage(store, input.days, endMs),
   };
 }
 

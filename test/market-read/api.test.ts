@@ -6,7 +6,7 @@ import { createRecomputeActivities } from '../../activities/recompute/index.js';
 import { importRegistry } from '../../activities/registry/import.js';
 import { TOKENS, TOKEN_META } from '../../mongo/collections/market.js';
 import { put } from '../../mongo/store.js';
-import { startTestApi, type TestApi } from '../api/seed.js';
+import { serveTestApp, startTestApi, type TestApi } from '../api/seed.js';
 import { DAY, MIN, NOW_MS, NOW_SEC, TIP_HEIGHT, USDM, checkpointOps, token } from './seed.js';
 import { OTHER, XTK, seedScenario } from './scenario.js';
 
@@ -278,6 +278,26 @@ describe('market REST: units, candles, trades, pools, overview, logos, errors', 
       coverageFrom: holders.coverageFrom,
     });
     assert.match(holders.asOf, /^\d{4}-\d\d-\d\dT/);
+  });
+
+  it('liquidity series of an index behind the clock ends on the day of its tip', async () => {
+    // The same store read two days after its tip block (a catch-up, a chain source down): the scenario's pool states
+    // give the same three days as at the tip, and no point for the two days it holds no blocks of.
+    const lagging = await serveTestApp(api.store, { now: () => NOW_MS + 2 * DAY * 1000 });
+    try {
+      const r = await lagging.get(`/api/v1/tokens/${XTK}/series/liquidity?days=3`);
+      assert.equal(r.status, 200);
+      const s = r.body as Json;
+      const day = Math.floor(NOW_SEC / DAY) * DAY;
+      assert.deepEqual(s.points, [
+        { time: day - 2 * DAY, value: 100_000 },
+        { time: day - DAY, value: 120_000 },
+        { time: day, value: 220_000 },
+      ]);
+      assert.equal(s.asOf, new Date(NOW_MS).toISOString());
+    } finally {
+      await lagging.close();
+    }
   });
 
   it('GET /pools: by TVL or 24 h volume, DEX filter, paging', async () => {
