@@ -146,9 +146,12 @@ export async function readCandles(
 ): Promise<{ candles: Candle[]; coverageFrom: string | null; truncated: boolean; nextTo: number | null }> {
   const sec = CANDLE_INTERVALS[q.interval];
   const to = q.to === undefined ? Math.floor(nowMs / 1000) : toSeconds(q.to);
-  // The default range holds MAX_CANDLES bucket starts at most (its first second is one after a whole number of
-  // intervals before `to`), so only an asked `from` can hold more candles than an answer carries.
-  const from = q.from === undefined ? to - sec * MAX_CANDLES + 1 : toSeconds(q.from);
+  // The default range is the MAX_CANDLES intervals ending at `to`, or, without `to`, at the indexed tip: an index
+  // behind the clock (a catch-up, a chain source down) has no candle after its tip, and 1000 minutes before now
+  // would hold none of them once it is 17 h behind. Its first second is one after a whole number of intervals
+  // before that end, so only an asked `from` can hold more candles than an answer carries.
+  const end = q.to === undefined ? Math.floor(asOfMs((await storeClock(store)).tipMs, nowMs) / 1000) : to;
+  const from = q.from === undefined ? end - sec * MAX_CANDLES + 1 : toSeconds(q.from);
   if (from > to)
     throw new BadRequestError(
       q.to === undefined

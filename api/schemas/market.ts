@@ -434,11 +434,13 @@ export const CandlesQuery: ObjectSchema = {
     quote: { type: 'string', enum: ['ADA', 'USD'], default: 'ADA' },
     from: {
       ...TIME_PARAM,
-      description: 'Unix seconds or milliseconds (milliseconds when > 1e11). Must not be after `to` (400).',
+      description:
+        'Unix seconds or milliseconds (milliseconds when > 1e11). Must not be after `to` (400). Default: 1000 intervals before `to`, or without `to` before the indexed tip (asOf), so an index behind the clock still answers its latest candles.',
     },
     to: {
       ...TIME_PARAM,
-      description: 'Unix seconds or milliseconds (milliseconds when > 1e11). Must not be before `from` (400).',
+      description:
+        'Unix seconds or milliseconds (milliseconds when > 1e11). Must not be before `from` (400). Default: now.',
     },
   },
 };

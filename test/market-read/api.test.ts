@@ -300,6 +300,28 @@ describe('market REST: units, candles, trades, pools, overview, logos, errors', 
     }
   });
 
+  it('candles of an index behind the clock: the default range ends at its tip, not 1000 intervals before now', async () => {
+    // The same store read two days after its tip block: 1000 minutes before now hold none of its candles.
+    const lagging = await serveTestApp(api.store, { now: () => NOW_MS + 2 * DAY * 1000 });
+    try {
+      for (const path of [`/api/v1/tokens/${XTK}/candles?interval=1m`, '/api/v1/pools/1/candles?interval=1m']) {
+        const r = await lagging.get(path);
+        assert.equal(r.status, 200, path);
+        // The scenario's one trade of the last minutes (as at the tip: the candles test above).
+        assert.deepEqual(
+          ((r.body as Json).candles as Json[]).map((c) => [c.time, c.close]),
+          [[NOW_SEC - 2 * MIN, 0.05]],
+          path,
+        );
+      }
+      // An asked range is the range asked: the two days after the tip hold no candle.
+      const after = await lagging.get(`/api/v1/tokens/${XTK}/candles?interval=1m&from=${NOW_SEC + 60}`);
+      assert.deepEqual((after.body as Json).candles, []);
+    } finally {
+      await lagging.close();
+    }
+  });
+
   it('GET /pools: by TVL or 24 h volume, DEX filter, paging', async () => {
     const tvl = await get('/pools?logos=url');
     assert.deepEqual(
