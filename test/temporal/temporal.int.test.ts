@@ -138,6 +138,69 @@ describe('Temporal integration (TEMPORAL_ADDRESS)', function () {
     }
   });
 
+  it('ops runs and ops status tell a retried attempt that runs now from one waiting to retry', async function () {
+    // r22 operator audit: Temporal keeps an activity's last failure while its next attempt runs. After the store or
+    // the source came back, `ops status` said `retrying now: sync-chain …: retrying syncSlice: connect ECONNREFUSED`
+    // for the minutes the new attempt synced, beside `sync health: ok`. The oracle is Temporal's describe: the
+    // pending activity is STARTED (a worker runs it), attempt 2, its last failure attempt 1's.
+    const taskQueue = `test-${randomUUID()}`;
+    const workflowId = `sync-chain-test-${randomUUID()}`;
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let attempt = 0;
+    const nativeConnection = await NativeConnection.connect({ address: address! });
+    const worker = await Worker.create({
+      connection: nativeConnection,
+      namespace,
+      taskQueue,
+      workflowBundle: await bundleWorkflows({ logger: new DefaultLogger('WARN') }),
+      activities: {
+        syncSlice: async () => {
+          if (++attempt === 1) throw new Error('connect ECONNREFUSED 127.0.0.1:9');
+          await released; // the second attempt runs until the test has looked
+          return { blocks: 0, rollbacks: 0, height: 0, slot: 0, tipHeight: 0, tipSlot: 0, atTip: true };
+        },
+      },
+    });
+    const input: SyncChainInput = { slicesPerRun: 1, sliceBlocks: 10, tipWaitMs: 0, stopAtTip: true };
+    try {
+      await worker.runUntil(async () => {
+        const handle = await client.workflow.start('syncChain', { taskQueue, workflowId, args: [input] });
+        // The worker drains its activities before runUntil ends: the blocked attempt must end, whatever failed.
+        try {
+          let pending = (await handle.describe()).raw.pendingActivities?.[0];
+          for (let i = 0; i < 200 && !(pending?.attempt === 2 && pending.state === 2); i++) {
+            await new Promise((r) => setTimeout(r, 100));
+            pending = (await handle.describe()).raw.pendingActivities?.[0];
+          }
+          assert.deepEqual([pending?.attempt, pending?.state], [2, 2], 'Temporal: attempt 2 started');
+          const started = new Date(Number(pending!.lastStartedTime!.seconds) * 1000).toISOString();
+          const since = started.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+          const row = (await temporalRuns(client, { failed: false, limit: 50, workflow: 'syncChain' }))
+            .map((l) => l.split(/\s{2,}/))
+            .find((cells) => cells[0] === workflowId);
+          assert.equal(row?.[3], '2');
+          // Clipped to 80 characters, as every error of the listing.
+          const said = `syncSlice running again since ${since}, after: connect ECONNREFUSED…`;
+          assert.equal(row?.[6], said);
+          const status = await temporalRunStatus(client, taskQueue);
+          const line = status.find((l) => l.startsWith(`  ${workflowId} (syncChain):`));
+          assert.equal(line, `  ${workflowId} (syncChain): attempt 2, ${said}`);
+        } finally {
+          release();
+        }
+        await handle.result();
+      });
+    } finally {
+      release();
+      await client.workflow
+        .getHandle(workflowId)
+        .terminate('test cleanup')
+        .catch(() => undefined);
+      await nativeConnection.close();
+    }
+  });
+
   it('ops retry and trigger refuse while a run of the same job runs on the task queue, naming it', async function () {
     // No worker polls this queue: a started run stays running. Before, both commands started a second run of the
     // job beside it (and beside the Schedule's), as many as were asked for.
