@@ -406,12 +406,18 @@ export const queuedMessage = (doc: RunDoc) =>
 
 const TEMPORAL_STATUSES = ['Running', 'Completed', 'Failed', 'TimedOut', 'Terminated', 'Canceled'] as const;
 
+/**
+ * A closed execution's error and the attempts of its last activity, the one that ended it (history records one
+ * started event per activity, with its final attempt). The most attempts of any activity of the run said
+ * `failed  9  … damaged document` for a sync that failed at once on a non-retryable error, after an earlier slice
+ * had been retried 9 times through an outage.
+ */
 async function executionFailure(client: Client, workflowId: string, runId: string) {
   const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
   let attempts = 0;
   let error: string | null = null;
   for (const ev of history.events ?? []) {
-    attempts = Math.max(attempts, ev.activityTaskStartedEventAttributes?.attempt ?? 0);
+    attempts = ev.activityTaskStartedEventAttributes?.attempt ?? attempts;
     const f = ev.workflowExecutionFailedEventAttributes?.failure;
     if (f) error = [f.message, f.cause?.message].filter(Boolean).join(': ');
     if (ev.workflowExecutionTimedOutEventAttributes) error = 'timed out';

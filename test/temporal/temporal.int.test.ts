@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Client, Connection, ScheduleOverlapPolicy } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Worker } from '@temporalio/worker';
+import { StoredDocumentCorruptError } from '../../activities/sync/health.js';
 import { createSyncActivities } from '../../activities/sync/index.js';
 import { CHECKPOINTS } from '../../mongo/collections/index.js';
 import { bundleWorkflows } from '../../temporal/bundle.js';
@@ -193,6 +194,54 @@ describe('Temporal integration (TEMPORAL_ADDRESS)', function () {
       });
     } finally {
       release();
+      await client.workflow
+        .getHandle(workflowId)
+        .terminate('test cleanup')
+        .catch(() => undefined);
+      await nativeConnection.close();
+    }
+  });
+
+  it('ops runs --failed gives a failed run the attempts of the activity that failed it', async function () {
+    // r22 operator audit: a sync that failed at once on a non-retryable error (a damaged stored document) was listed
+    // `failed  9`: the most attempts of any of its slices (one retried through an outage before). The oracle is the
+    // activities' own behaviour: the first slice fails twice (retryable) then ends; the second fails at once.
+    const taskQueue = `test-${randomUUID()}`;
+    const workflowId = `sync-chain-test-${randomUUID()}`;
+    let calls = 0;
+    const nativeConnection = await NativeConnection.connect({ address: address! });
+    const worker = await Worker.create({
+      connection: nativeConnection,
+      namespace,
+      taskQueue,
+      workflowBundle: await bundleWorkflows({ logger: new DefaultLogger('WARN') }),
+      activities: {
+        syncSlice: async () => {
+          calls++;
+          if (calls <= 2) throw new Error('connect ECONNREFUSED 127.0.0.1:9');
+          if (calls === 3)
+            return { blocks: 1, rollbacks: 0, height: 1, slot: 1, tipHeight: 9, tipSlot: 9, atTip: false };
+          throw new StoredDocumentCorruptError('addresses addr1x: its balance holds a quantity that is no integer');
+        },
+      },
+    });
+    const input: SyncChainInput = { slicesPerRun: 5, sliceBlocks: 10, tipWaitMs: 0, stopAtTip: true };
+    try {
+      await worker.runUntil(async () => {
+        const handle = await client.workflow.start('syncChain', { taskQueue, workflowId, args: [input] });
+        await assert.rejects(handle.result());
+      });
+      assert.equal(calls, 4, 'three attempts of the first slice, one of the second');
+      let row: string[] | undefined;
+      for (let i = 0; i < 100 && !row; i++) {
+        row = (await temporalRuns(client, { failed: true, limit: 50, workflow: 'syncChain' }))
+          .map((l) => l.split(/\s{2,}/))
+          .find((cells) => cells[0] === workflowId);
+        if (!row) await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.deepEqual(row?.slice(1, 4), ['syncChain', 'failed', '1']);
+      assert.match(row?.[6] ?? '', /^Activity task failed: addresses addr1x: its balance holds a quantity/);
+    } finally {
       await client.workflow
         .getHandle(workflowId)
         .terminate('test cleanup')
