@@ -406,12 +406,18 @@ export const queuedMessage = (doc: RunDoc) =>
 
 const TEMPORAL_STATUSES = ['Running', 'Completed', 'Failed', 'TimedOut', 'Terminated', 'Canceled'] as const;
 
+/**
+ * A closed execution's error and the attempts of its last activity, the one that ended it (history records one
+ * started event per activity, with its final attempt). The most attempts of any activity of the run said
+ * `failed  9  … damaged document` for a sync that failed at once on a non-retryable error, after an earlier slice
+ * had been retried 9 times through an outage.
+ */
 async function executionFailure(client: Client, workflowId: string, runId: string) {
   const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
   let attempts = 0;
   let error: string | null = null;
   for (const ev of history.events ?? []) {
-    attempts = Math.max(attempts, ev.activityTaskStartedEventAttributes?.attempt ?? 0);
+    attempts = ev.activityTaskStartedEventAttributes?.attempt ?? attempts;
     const f = ev.workflowExecutionFailedEventAttributes?.failure;
     if (f) error = [f.message, f.cause?.message].filter(Boolean).join(': ');
     if (ev.workflowExecutionTimedOutEventAttributes) error = 'timed out';
@@ -421,10 +427,16 @@ async function executionFailure(client: Client, workflowId: string, runId: strin
   return { attempts, error };
 }
 
+/** Temporal's PENDING_ACTIVITY_STATE_STARTED: a worker runs the attempt now (SCHEDULED: it waits for its backoff). */
+const ACTIVITY_STARTED = 2;
+
 /**
- * A running execution's current attempt: of its pending activity with the highest attempt, and that attempt's last
- * failure (`retrying <activity>: <message>`), as Temporal's describe reports them. Without it `ops runs` showed '-'
- * for a run retrying for minutes (a recompute during a store outage, a sync while the source is down).
+ * A running execution's current attempt: of its pending activity with the highest attempt, and the last failure
+ * before it, as Temporal's describe reports them. Without it `ops runs` showed '-' for a run retrying for minutes (a
+ * recompute during a store outage, a sync while the source is down). Temporal keeps the last failure while the next
+ * attempt runs: an attempt waiting for its backoff reads `retrying <activity>: <message>`, one a worker runs now
+ * `<activity> running again since <time>, after: <message>` (it read `retrying … ECONNREFUSED` for the minutes a
+ * sync slice ran after the store or the source came back, beside `sync health: ok`).
  */
 async function runningAttempt(client: Client, workflowId: string, runId: string) {
   const d = await client.workflow.getHandle(workflowId, runId).describe();
@@ -435,7 +447,15 @@ async function runningAttempt(client: Client, workflowId: string, runId: string)
     if (n < attempts) continue;
     attempts = n;
     const failure = a.lastFailure?.message;
-    error = failure ? `retrying ${a.activityType?.name ?? 'activity'}: ${failure}` : null;
+    const name = a.activityType?.name ?? 'activity';
+    const startedSeconds = Number(a.lastStartedTime?.seconds ?? 0);
+    const runsSince =
+      a.state === ACTIVITY_STARTED && startedSeconds > 0 ? new Date(startedSeconds * 1000).toISOString() : null;
+    error = !failure
+      ? null
+      : runsSince
+        ? `${name} running again since ${short(runsSince)}, after: ${failure}`
+        : `retrying ${name}: ${failure}`;
   }
   return { attempts, error };
 }

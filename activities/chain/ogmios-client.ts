@@ -90,6 +90,8 @@ class SyncSession {
   error: Error | null = null;
   /** The last answer was not at the tip: the requests in flight will be answered right away. */
   behind = true;
+  /** The tip of the newest answer received (the buffer's last), whether or not the consumer took it yet. */
+  latestTip: Tip | null = null;
   /** Whether the consumer's position and this cursor agree (false until findIntersection on a replacement). */
   positioned: boolean;
   private wake: (() => void) | null = null;
@@ -115,6 +117,7 @@ class SyncSession {
         const ev = toChainEvent(answer.result);
         this.buffer.push(ev);
         this.behind = !atTip(ev);
+        this.latestTip = ev.tip;
       } catch (e) {
         this.error ??= e as Error;
       }
@@ -188,6 +191,10 @@ class OgmiosClient implements ChainSource {
 
   lastHeard(): number | null {
     return this.sync?.socket.heardAt ?? null;
+  }
+
+  latestTip(): Tip | null {
+    return this.sync?.latestTip ?? null;
   }
 
   findIntersection(points: readonly Point[]): Promise<{ intersection: Point; tip: Tip }> {

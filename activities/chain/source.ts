@@ -24,6 +24,12 @@ export interface ChainSource {
    * alike until the keepalive tells them apart, so contact is recorded as of this time, not of the slice's end.
    */
   lastHeard?(): number | null;
+  /**
+   * The tip the source reported in its newest chain-sync answer, null before any. Pipelined answers wait in a buffer
+   * until the consumer takes them, each with the tip of when it was sent: a consumer slower than the chain (a slow
+   * store at the tip) takes answers minutes old, and their tips with them.
+   */
+  latestTip?(): Tip | null;
   close(): Promise<void>;
 }
 

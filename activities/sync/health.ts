@@ -140,7 +140,9 @@ function stallOf(e: Error, abandonedAbove: number | null, k: number, since: stri
         kind,
         reason: `store holds a damaged document: ${e.message}`,
         action:
-          'restore the store from a backup, or `npm run ops -- resync --from origin` (the sync rewrites every document)',
+          // A restore alone leaves the sync stopped: its run failed, and nothing starts it again.
+          'restore the document (or the store) from a backup, then `npm run ops -- sync restart`; ' +
+          'or `npm run ops -- resync --from origin` (the sync rewrites every document)',
         error,
         since,
         abandonedAbove: null,

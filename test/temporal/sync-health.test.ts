@@ -21,7 +21,7 @@ import {
 import { OgmiosConnectionError } from '../../activities/chain/ogmios-client.js';
 import { syncLagSeconds } from '../../cardano/sync-lag.js';
 import { CHECKPOINTS, readSyncHealth, readSyncLag, syncCondition } from '../../mongo/collections/sync-state.js';
-import { ADDRESSES } from '../../mongo/collections/chain.js';
+import { ADDRESSES, type AddressDoc } from '../../mongo/collections/chain.js';
 import { put, type Store } from '../../mongo/store.js';
 import { MongoServerSelectionError } from 'mongodb';
 import { backoffMs, createRunner, isRetryable } from '../../temporal/runner.js';
@@ -166,8 +166,10 @@ describe('sync health', function () {
       const first = (await acts.syncSlice({ maxBlocks: 10, waitMs: 0 })).height;
       // Seen on the production composition: balances edited to "corrupt" in MongoDB.
       const damaged: string[] = [];
+      const backup: AddressDoc[] = [];
       for await (const a of store.collection(ADDRESSES).scan()) {
         damaged.push(a._id);
+        backup.push(a);
         await store.write([put(ADDRESSES, { ...a, balance: { ...a.balance, lovelace: 'corrupt' } })]);
       }
       assert.ok(damaged.length > 0);
@@ -185,6 +187,12 @@ describe('sync health', function () {
       assert.match(c.action ?? '', /ops -- resync --from origin/);
       const cp = await store.collection(CHECKPOINTS).get('sync');
       assert.equal(cp?.height, first, 'nothing of the failed slice was written');
+      // Restored from the backup, the failed sync run still has to be started again (r22 operator audit: the action
+      // named only the restore, and the sync stayed stopped after it): the action says how.
+      assert.match(c.action ?? '', /from a backup, then `npm run ops -- sync restart`/);
+      await store.write(backup.map((a) => put(ADDRESSES, a)));
+      assert.ok((await acts.syncSlice({ maxBlocks: 10, waitMs: 0 })).height > first, 'the restarted sync goes on');
+      assert.equal(syncCondition(await readSyncLag(store, Date.now()), Date.now()).status, 'ok');
     } finally {
       await cleanup();
     }
