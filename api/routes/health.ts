@@ -19,6 +19,23 @@ import { AppError } from '../errors.js';
 import { requestLog } from '../middleware.js';
 import { PROBE_STORE_MS, withinMs } from '../store-budget.js';
 
+/**
+ * What an operator does about a probe whose store read failed or outlasted PROBE_STORE_MS: the probes' other 503s name
+ * an action (a stall, a failing job), and this one is a part that is down, not the sync.
+ */
+const STORE_DOWN_ACTION =
+  'check that the store this replica reads is up and reachable (MONGODB_URI; the embedded store: DATA_DIR and its disk); `npm run ops -- status` says whether it answers';
+
+/** A probe's 503 while the store does not answer: `{ error, reason, action }`, as the probes' other 503s are. */
+class ProbeStoreDown extends AppError {
+  constructor(what: string) {
+    super(503, `${what}: the store does not answer`);
+  }
+  override body(): Record<string, unknown> {
+    return { error: this.message, reason: 'the store does not answer', action: STORE_DOWN_ACTION };
+  }
+}
+
 export function healthRouter({ store, log, now = Date.now, workerDown }: ApiDeps): Router {
   const router = new Router();
   const read = async (ctx: Koa.Context, what: string): Promise<SyncLag> => {
@@ -27,7 +44,7 @@ export function healthRouter({ store, log, now = Date.now, workerDown }: ApiDeps
       return await withinMs(readSyncLag(store, now()), PROBE_STORE_MS);
     } catch (err) {
       requestLog(ctx, log).warn({ err }, `${what}: store read failed`);
-      throw new AppError(503, `${what === 'readiness' ? 'not ready' : 'sync unknown'}: the store does not answer`);
+      throw new ProbeStoreDown(what === 'readiness' ? 'not ready' : 'sync unknown');
     }
   };
 
@@ -58,7 +75,7 @@ export function healthRouter({ store, log, now = Date.now, workerDown }: ApiDeps
     (
       await withinMs(failingJobs(store), PROBE_STORE_MS).catch((err: unknown) => {
         requestLog(ctx, log).warn({ err }, `${what}: store read failed`);
-        throw new AppError(503, `${what === 'readiness' ? 'not ready' : 'jobs unknown'}: the store does not answer`);
+        throw new ProbeStoreDown(what === 'readiness' ? 'not ready' : 'jobs unknown');
       })
     ).map((j) => ({
       workflow: j._id,

@@ -239,6 +239,8 @@ describe('API app: the store does not answer (MongoDB down)', () => {
         const r = await api.get(path);
         assert.equal(r.status, 503, path);
         assert.match((r.body as Json).error, /the store does not answer/, path);
+        // What to do, as the probes' other 503s (a stall, a failing job) say it.
+        assert.match((r.body as Json).action, /MONGODB_URI/, path);
       }
       const metrics = await fetch(`${api.url}/metrics`);
       assert.equal(metrics.status, 200);
