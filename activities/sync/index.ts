@@ -359,14 +359,18 @@ export function createSyncActivities(deps: SyncDeps) {
       if (applied.length > 0) {
         const first = applied[0] as StoredPoint;
         const lastApplied = applied[applied.length - 1] as StoredPoint;
-        cp = nextCheckpoint(cp, applied, tip, new Date(now()).toISOString());
+        const next = nextCheckpoint(cp, applied, tip, new Date(now()).toISOString());
         const ops = [
           ...undo.filter((u, i) => allUndo || keepsUndo(u.height, undo.length - i)).map((u) => put(UNDO, undoDoc(u))),
           ...state.writeOps(),
           ...pruneOps(first.height - 1, lastApplied.height, deps.k),
-          put(CHECKPOINTS, cp),
         ];
         await settle();
+        // Stamped when its write starts, after the previous batch settled: `checkpointAgeSeconds` and "checkpoint
+        // written" count from it, and a batch prepared while the last one committed (minutes on FerretDB) read
+        // 142 s old right after its own commit.
+        cp = { ...next, updatedAt: new Date(now()).toISOString() };
+        ops.push(put(CHECKPOINTS, cp));
         deps.heartbeat?.();
         const t0 = performance.now();
         const blocks = applied.length;

@@ -179,6 +179,46 @@ describe('sync', () => {
     }
   });
 
+  it('stamps the checkpoint when its write starts, not when its batch was prepared while the last one committed', async () => {
+    // A store whose commits take 100 s of the sync's clock (a slow FerretDB): the second batch is prepared while the
+    // first commits. Its checkpoint said the time it was prepared, so `checkpointAgeSeconds` read 100 s right after
+    // it was written (r22 operator audit: 142 s on FerretDB).
+    const events = atFinalTip(buildChain({ blocks: 1_200 }));
+    const t = await tempStore();
+    let clock = Date.UTC(2026, 10, 20, 12);
+    const writeStarts: number[] = [];
+    const slow: Store = {
+      kind: t.store.kind,
+      collection: (spec) => t.store.collection(spec),
+      ensureIndexes: (specs) => t.store.ensureIndexes(specs),
+      clear: (names) => t.store.clear(names),
+      close: () => t.store.close(),
+      async write(ops) {
+        if (ops.some((op) => op.coll === CHECKPOINTS.name)) writeStarts.push(clock);
+        await t.store.write(ops);
+        // Held until the next batch is prepared (applying 500 in-memory blocks takes well under this).
+        await new Promise((res) => setTimeout(res, 1_500));
+        clock += 100_000;
+      },
+    };
+    try {
+      const acts = createSyncActivities({
+        store: slow,
+        chain: memoryChain(events),
+        k: 2160,
+        network: 'mainnet',
+        now: () => clock,
+      });
+      const r = await acts.syncSlice({ maxBlocks: 1_200, waitMs: 0 });
+      assert.equal(r.height, 1_200);
+      assert.ok(writeStarts.length >= 3, `batches: ${writeStarts.length}`);
+      const cp = (await all<{ _id: string; updatedAt: string }>(t.store, CHECKPOINTS))[0]!;
+      assert.equal(Date.parse(cp.updatedAt), writeStarts[writeStarts.length - 1]);
+    } finally {
+      await t.cleanup();
+    }
+  });
+
   it('writes no undo record for an immutable block (k below the tip) except the last 8 of its write batch', async () => {
     const events = atFinalTip(buildChain({ blocks: 40 }));
     const t = await tempStore();
