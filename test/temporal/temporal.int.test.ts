@@ -40,6 +40,35 @@ describe('Temporal integration (TEMPORAL_ADDRESS)', function () {
     await connection?.close();
   });
 
+  /**
+   * A worker with the production bundle on a queue of its own, running `syncChain` with a stand-in `syncSlice`:
+   * `body` gets the worker and the run's ids; the run is terminated and the connection closed however it ends.
+   */
+  async function withSyncWorker(
+    syncSlice: () => Promise<unknown>,
+    body: (run: { worker: Worker; taskQueue: string; workflowId: string }) => Promise<void>,
+  ): Promise<void> {
+    const taskQueue = `test-${randomUUID()}`;
+    const workflowId = `sync-chain-test-${randomUUID()}`;
+    const nativeConnection = await NativeConnection.connect({ address: address! });
+    try {
+      const worker = await Worker.create({
+        connection: nativeConnection,
+        namespace,
+        taskQueue,
+        workflowBundle: await bundleWorkflows({ logger: new DefaultLogger('WARN') }),
+        activities: { syncSlice },
+      });
+      await body({ worker, taskQueue, workflowId });
+    } finally {
+      await client.workflow
+        .getHandle(workflowId)
+        .terminate('test cleanup')
+        .catch(() => undefined);
+      await nativeConnection.close();
+    }
+  }
+
   it('a worker runs syncChain over the real sync activities to the tip, through continueAsNew', async function () {
     const { events, canonical } = buildChain({ blocks: 45, forkEvery: 11 });
     const t = await tempStore();
@@ -79,24 +108,11 @@ describe('Temporal integration (TEMPORAL_ADDRESS)', function () {
   it('ops runs and ops status show a running run retrying: its attempt and its last failure', async function () {
     // r18 operator audit: `ops runs` showed '-' for the attempts of a running run, so a sync retrying a down source
     // (or a recompute a down store) for minutes looked like one making progress. The oracle is Temporal's own record.
-    const taskQueue = `test-${randomUUID()}`;
-    const workflowId = `sync-chain-test-${randomUUID()}`;
-    const nativeConnection = await NativeConnection.connect({ address: address! });
-    const worker = await Worker.create({
-      connection: nativeConnection,
-      namespace,
-      taskQueue,
-      workflowBundle: await bundleWorkflows({ logger: new DefaultLogger('WARN') }),
-      activities: {
-        syncSlice: async () => {
-          throw Object.assign(new Error('cannot connect to Ogmios at ws://127.0.0.1:9'), {
-            name: 'OgmiosConnectionError',
-          });
-        },
-      },
-    });
     const input: SyncChainInput = { slicesPerRun: 2, sliceBlocks: 10, tipWaitMs: 0, stopAtTip: true };
-    try {
+    const refused = async () => {
+      throw Object.assign(new Error('cannot connect to Ogmios at ws://127.0.0.1:9'), { name: 'OgmiosConnectionError' });
+    };
+    await withSyncWorker(refused, async ({ worker, taskQueue, workflowId }) => {
       await worker.runUntil(async () => {
         const handle = await client.workflow.start('syncChain', { taskQueue, workflowId, args: [input] });
         // Until Temporal reports a third attempt of the slice (the sync policy retries without end).
@@ -130,13 +146,7 @@ describe('Temporal integration (TEMPORAL_ADDRESS)', function () {
         );
         await handle.terminate('test: done');
       });
-    } finally {
-      await client.workflow
-        .getHandle(workflowId)
-        .terminate('test cleanup')
-        .catch(() => undefined);
-      await nativeConnection.close();
-    }
+    });
   });
 
   it('ops runs and ops status tell a retried attempt that runs now from one waiting to retry', async function () {
@@ -144,61 +154,47 @@ describe('Temporal integration (TEMPORAL_ADDRESS)', function () {
     // the source came back, `ops status` said `retrying now: sync-chain …: retrying syncSlice: connect ECONNREFUSED`
     // for the minutes the new attempt synced, beside `sync health: ok`. The oracle is Temporal's describe: the
     // pending activity is STARTED (a worker runs it), attempt 2, its last failure attempt 1's.
-    const taskQueue = `test-${randomUUID()}`;
-    const workflowId = `sync-chain-test-${randomUUID()}`;
     let release!: () => void;
     const released = new Promise<void>((r) => (release = r));
     let attempt = 0;
-    const nativeConnection = await NativeConnection.connect({ address: address! });
-    const worker = await Worker.create({
-      connection: nativeConnection,
-      namespace,
-      taskQueue,
-      workflowBundle: await bundleWorkflows({ logger: new DefaultLogger('WARN') }),
-      activities: {
-        syncSlice: async () => {
-          if (++attempt === 1) throw new Error('connect ECONNREFUSED 127.0.0.1:9');
-          await released; // the second attempt runs until the test has looked
-          return { blocks: 0, rollbacks: 0, height: 0, slot: 0, tipHeight: 0, tipSlot: 0, atTip: true };
-        },
-      },
-    });
     const input: SyncChainInput = { slicesPerRun: 1, sliceBlocks: 10, tipWaitMs: 0, stopAtTip: true };
+    const syncSlice = async () => {
+      if (++attempt === 1) throw new Error('connect ECONNREFUSED 127.0.0.1:9');
+      await released; // the second attempt runs until the test has looked
+      return { blocks: 0, rollbacks: 0, height: 0, slot: 0, tipHeight: 0, tipSlot: 0, atTip: true };
+    };
     try {
-      await worker.runUntil(async () => {
-        const handle = await client.workflow.start('syncChain', { taskQueue, workflowId, args: [input] });
-        // The worker drains its activities before runUntil ends: the blocked attempt must end, whatever failed.
-        try {
-          let pending = (await handle.describe()).raw.pendingActivities?.[0];
-          for (let i = 0; i < 200 && !(pending?.attempt === 2 && pending.state === 2); i++) {
-            await new Promise((r) => setTimeout(r, 100));
-            pending = (await handle.describe()).raw.pendingActivities?.[0];
+      await withSyncWorker(syncSlice, async ({ worker, taskQueue, workflowId }) => {
+        await worker.runUntil(async () => {
+          const handle = await client.workflow.start('syncChain', { taskQueue, workflowId, args: [input] });
+          // The worker drains its activities before runUntil ends: the blocked attempt must end, whatever failed.
+          try {
+            let pending = (await handle.describe()).raw.pendingActivities?.[0];
+            for (let i = 0; i < 200 && !(pending?.attempt === 2 && pending.state === 2); i++) {
+              await new Promise((r) => setTimeout(r, 100));
+              pending = (await handle.describe()).raw.pendingActivities?.[0];
+            }
+            assert.deepEqual([pending?.attempt, pending?.state], [2, 2], 'Temporal: attempt 2 started');
+            const started = new Date(Number(pending!.lastStartedTime!.seconds) * 1000).toISOString();
+            const since = started.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+            const row = (await temporalRuns(client, { failed: false, limit: 50, workflow: 'syncChain' }))
+              .map((l) => l.split(/\s{2,}/))
+              .find((cells) => cells[0] === workflowId);
+            assert.equal(row?.[3], '2');
+            // Clipped to 80 characters, as every error of the listing.
+            const said = `syncSlice running again since ${since}, after: connect ECONNREFUSED…`;
+            assert.equal(row?.[6], said);
+            const status = await temporalRunStatus(client, taskQueue);
+            const line = status.find((l) => l.startsWith(`  ${workflowId} (syncChain):`));
+            assert.equal(line, `  ${workflowId} (syncChain): attempt 2, ${said}`);
+          } finally {
+            release();
           }
-          assert.deepEqual([pending?.attempt, pending?.state], [2, 2], 'Temporal: attempt 2 started');
-          const started = new Date(Number(pending!.lastStartedTime!.seconds) * 1000).toISOString();
-          const since = started.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
-          const row = (await temporalRuns(client, { failed: false, limit: 50, workflow: 'syncChain' }))
-            .map((l) => l.split(/\s{2,}/))
-            .find((cells) => cells[0] === workflowId);
-          assert.equal(row?.[3], '2');
-          // Clipped to 80 characters, as every error of the listing.
-          const said = `syncSlice running again since ${since}, after: connect ECONNREFUSED…`;
-          assert.equal(row?.[6], said);
-          const status = await temporalRunStatus(client, taskQueue);
-          const line = status.find((l) => l.startsWith(`  ${workflowId} (syncChain):`));
-          assert.equal(line, `  ${workflowId} (syncChain): attempt 2, ${said}`);
-        } finally {
-          release();
-        }
-        await handle.result();
+          await handle.result();
+        });
       });
     } finally {
       release();
-      await client.workflow
-        .getHandle(workflowId)
-        .terminate('test cleanup')
-        .catch(() => undefined);
-      await nativeConnection.close();
     }
   });
 
@@ -206,27 +202,15 @@ describe('Temporal integration (TEMPORAL_ADDRESS)', function () {
     // r22 operator audit: a sync that failed at once on a non-retryable error (a damaged stored document) was listed
     // `failed  9`: the most attempts of any of its slices (one retried through an outage before). The oracle is the
     // activities' own behaviour: the first slice fails twice (retryable) then ends; the second fails at once.
-    const taskQueue = `test-${randomUUID()}`;
-    const workflowId = `sync-chain-test-${randomUUID()}`;
     let calls = 0;
-    const nativeConnection = await NativeConnection.connect({ address: address! });
-    const worker = await Worker.create({
-      connection: nativeConnection,
-      namespace,
-      taskQueue,
-      workflowBundle: await bundleWorkflows({ logger: new DefaultLogger('WARN') }),
-      activities: {
-        syncSlice: async () => {
-          calls++;
-          if (calls <= 2) throw new Error('connect ECONNREFUSED 127.0.0.1:9');
-          if (calls === 3)
-            return { blocks: 1, rollbacks: 0, height: 1, slot: 1, tipHeight: 9, tipSlot: 9, atTip: false };
-          throw new StoredDocumentCorruptError('addresses addr1x: its balance holds a quantity that is no integer');
-        },
-      },
-    });
     const input: SyncChainInput = { slicesPerRun: 5, sliceBlocks: 10, tipWaitMs: 0, stopAtTip: true };
-    try {
+    const syncSlice = async () => {
+      calls++;
+      if (calls <= 2) throw new Error('connect ECONNREFUSED 127.0.0.1:9');
+      if (calls === 3) return { blocks: 1, rollbacks: 0, height: 1, slot: 1, tipHeight: 9, tipSlot: 9, atTip: false };
+      throw new StoredDocumentCorruptError('addresses addr1x: its balance holds a quantity that is no integer');
+    };
+    await withSyncWorker(syncSlice, async ({ worker, taskQueue, workflowId }) => {
       await worker.runUntil(async () => {
         const handle = await client.workflow.start('syncChain', { taskQueue, workflowId, args: [input] });
         await assert.rejects(handle.result());
@@ -241,13 +225,7 @@ describe('Temporal integration (TEMPORAL_ADDRESS)', function () {
       }
       assert.deepEqual(row?.slice(1, 4), ['syncChain', 'failed', '1']);
       assert.match(row?.[6] ?? '', /^Activity task failed: addresses addr1x: its balance holds a quantity/);
-    } finally {
-      await client.workflow
-        .getHandle(workflowId)
-        .terminate('test cleanup')
-        .catch(() => undefined);
-      await nativeConnection.close();
-    }
+    });
   });
 
   it('ops retry and trigger refuse while a run of the same job runs on the task queue, naming it', async function () {
