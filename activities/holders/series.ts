@@ -1,12 +1,11 @@
 /**
- * The daily holder-count series. The `holders-series` recompute (workflows/recompute-holders.ts, scheduled in
- * temporal/schedules.ts) copies every token's live count (holder_counts, kept by the sync) into the point of the UTC
- * day of the indexed tip block: the day the counts are of. Later runs overwrite it, so a day's point is the count at
- * that day's last indexed state. The day is the chain's, not the clock's: an index behind the chain (a catch-up, a
- * source down across midnight) holds the counts of an earlier day, and labelling them today would show a past count
- * as today's and leave it there for good once the day is over. Points are snapshots: a rollback changes the live
- * counts at once and the tip day's point at the next run, never past days. Reads holder_counts, checkpoints, blocks;
- * writes holder_series.
+ * The daily holder-count series is written by the holders sync extension (activities/holders/extension.ts): each
+ * block that changes a token's count writes it as the point of the block's UTC day, so a day's point is the count at
+ * the day's end, exact under rollbacks. The `holders-series` recompute (workflows/recompute-holders.ts, scheduled in
+ * temporal/schedules.ts) only seeds a store synced before the extension wrote points: a token with a live count and
+ * no point up to the indexed tip's day gets that day's point from its live count (holder_counts), which the series
+ * then carries forward. On a store the extension filled it writes nothing. Reads holder_counts, holder_series,
+ * checkpoints, blocks; writes holder_series.
  */
 import {
   DAY_SECONDS,
@@ -14,13 +13,12 @@ import {
   HOLDER_SERIES,
   dayStart,
   holderSeriesId,
-  readHolderSeries,
   type HolderSeriesDoc,
 } from '../../mongo/collections/holders.js';
 import { asOfMs, storeClock } from '../../mongo/collections/clock.js';
 import { put, type Store, type WriteOp } from '../../mongo/store.js';
 
-export { DAY_SECONDS, dayStart, readHolderSeries };
+export { DAY_SECONDS, dayStart };
 const WRITE_BATCH = 200;
 
 export interface HoldersDeps {
@@ -33,7 +31,7 @@ export function createHoldersActivities(deps: HoldersDeps) {
   const { store } = deps;
   const now = deps.now ?? Date.now;
   return {
-    /** The indexed tip day's point for every token with holders. */
+    /** The indexed tip day's point for every token with holders and no point up to that day. */
     async snapshotHolderSeries(): Promise<{ tokens: number; day: number }> {
       const { checkpoint, tipMs } = await storeClock(store);
       // The counts are those of the indexed tip block; without one (an empty store: no counts either), the clock's.
@@ -41,7 +39,9 @@ export function createHoldersActivities(deps: HoldersDeps) {
       const slot = checkpoint?.slot ?? 0;
       let ops: WriteOp[] = [];
       let tokens = 0;
+      const series = store.collection(HOLDER_SERIES);
       for await (const c of store.collection(HOLDER_COUNTS).scan()) {
+        if ((await series.findKeys('byUnit', { eq: [c.unit], lte: day, limit: 1 })).length > 0) continue;
         const doc: HolderSeriesDoc = {
           _id: holderSeriesId(c.unit, day),
           unit: c.unit,
@@ -63,5 +63,3 @@ export function createHoldersActivities(deps: HoldersDeps) {
 }
 
 export type HoldersActivities = ReturnType<typeof createHoldersActivities>;
-
-/** The series points of the last `days` UTC days (today included), oldest first; days without a snapshot are absent. */

@@ -478,14 +478,16 @@ async function getTokenSeriesAnswer(deps: ReadDeps, input: RouteInput<typeof tok
   const { store } = deps;
   const now = deps.now ?? Date.now;
   const unit = normUnit(input.unit);
-  // Daily snapshots of the sync-kept holder counts (activities/holders/series.ts); days without one are absent.
-  // Known like /tokens/{unit}/holders: a token held on chain has a holders series without any DEX pool.
+  // The count at each day's end, kept by the holders sync extension, up to the indexed tip's day (an index behind
+  // the clock knows no later day). Known like /tokens/{unit}/holders: a token held on chain has a holders series
+  // without any DEX pool.
   if (input.metric === 'holders') {
     await holderTokenOr404(store, unit);
+    const endMs = asOfMs((await storeClock(store)).tipMs, now());
     return {
       metric: 'holders',
-      points: await readHolderSeries(store, unit, input.days, now()),
-      coverageFrom: await holderSeriesCoverage(store, unit, input.days, now()),
+      points: await readHolderSeries(store, unit, input.days, endMs),
+      coverageFrom: await holderSeriesCoverage(store, unit, input.days, endMs),
     };
   }
   const token = await pooledTokenOr404(store, unit);

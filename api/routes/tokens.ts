@@ -106,7 +106,7 @@ export const tokenRoutes = {
     path: '/tokens/{unit}/series/{metric}',
     summary: 'Daily series of a token: liquidity (ADA) or holders',
     description:
-      'liquidity: both sides of the token’s deepest ADA pools at the end of each UTC day (404 when no DEX pool of it is indexed). holders: the daily snapshot of its holder count (404 like /tokens/{unit}/holders: only when no output of the token was ever indexed and no pool or registry entry names it).',
+      'liquidity: both sides of the token’s deepest ADA pools at the end of each UTC day (404 when no DEX pool of it is indexed). holders: its holder count at the end of each UTC day, up to the indexed tip’s day (404 like /tokens/{unit}/holders: only when no output of the token was ever indexed and no pool or registry entry names it).',
     tags: TAGS,
     params: SeriesParams,
     query: SeriesQuery,

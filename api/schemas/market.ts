@@ -570,7 +570,7 @@ export const CandlesResponse = component('CandleSeries', {
       type: ['string', 'null'],
       format: 'date-time',
       description:
-        'Start of the indexed history (time of the first indexed block) when the answer’s range reaches before it: nothing older is known to this deployment. holders: the start of the token’s daily snapshots when that is later (they begin on the first day this deployment snapshotted the token held, whatever older chain it indexed). Null when the range is fully covered.',
+        'Start of the indexed history (time of the first indexed block) when the answer’s range reaches before it: nothing older is known to this deployment. holders: the start of the token’s daily points when that is later (they begin on the first indexed day it was held). Null when the range is fully covered.',
     },
   },
 });
@@ -599,13 +599,13 @@ export const SeriesResponse = component('Series', {
       type: 'array',
       items: SeriesPoint,
       description:
-        'Daily points, oldest first. liquidity: both sides of the token’s ADA pools at the end of each day, whole ADA. holders: the token’s holder count at the last snapshot of each day (taken hourly), days without a snapshot left out.',
+        'Daily points, oldest first. liquidity: both sides of the token’s ADA pools at the end of each day, whole ADA. holders: the token’s holder count at the end of each day (after its last block that changed it), from the first day it was held, up to the indexed tip’s day.',
     },
     coverageFrom: {
       type: ['string', 'null'],
       format: 'date-time',
       description:
-        'Start of the indexed history (time of the first indexed block) when the answer’s range reaches before it: nothing older is known to this deployment. holders: the start of the token’s daily snapshots when that is later (they begin on the first day this deployment snapshotted the token held, whatever older chain it indexed). Null when the range is fully covered.',
+        'Start of the indexed history (time of the first indexed block) when the answer’s range reaches before it: nothing older is known to this deployment. holders: the start of the token’s daily points when that is later (they begin on the first indexed day it was held). Null when the range is fully covered.',
     },
   },
 });

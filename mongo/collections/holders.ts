@@ -43,15 +43,19 @@ export interface HolderCountDoc {
 }
 export const HOLDER_COUNTS = defineCollection<HolderCountDoc>({ name: 'holder_counts' });
 
-/** One daily point of a token's holder count; `_id` = `${unit}|${day start, unix seconds, 12 digits}`. */
+/**
+ * One daily point of a token's holder count; `_id` = `${unit}|${day start, unix seconds, 12 digits}`. The holders
+ * extension writes it with the count of every block that changes the count (so a day's point is the count after its
+ * last such block: at the day's end); a day without a change has no point and holds the count of the point before.
+ */
 export interface HolderSeriesDoc {
   _id: string;
   unit: string;
-  /** Start of the UTC day, unix seconds. */
+  /** Start of the UTC day of the block, unix seconds. */
   time: number;
-  /** Holder count at the last snapshot of that day. */
+  /** Holder count after the day's last block that changed it (0 once nobody holds the token). */
   holders: number;
-  /** Slot of the indexed tip when the point was taken. */
+  /** Slot of that block. */
   slot: number;
 }
 export const HOLDER_SERIES = defineCollection<HolderSeriesDoc>({
@@ -62,25 +66,40 @@ export const HOLDER_SERIES = defineCollection<HolderSeriesDoc>({
 export const holderSeriesId = (unit: string, dayStart: number) => `${unit}|${String(dayStart).padStart(12, '0')}`;
 
 /** Written by the sync extension (rolled back exactly). */
-export const HOLDERS_SYNC_COLLECTIONS = [HOLDERS, HOLDER_COUNTS];
-export const HOLDERS_COLLECTIONS = [HOLDERS, HOLDER_COUNTS, HOLDER_SERIES];
+export const HOLDERS_SYNC_COLLECTIONS = [HOLDERS, HOLDER_COUNTS, HOLDER_SERIES];
+export const HOLDERS_COLLECTIONS = HOLDERS_SYNC_COLLECTIONS;
 
 export const DAY_SECONDS = 86_400;
 /** The UTC day (unix seconds of its start) of a time in ms. */
 export const dayStart = (ms: number) => Math.floor(ms / 1000 / DAY_SECONDS) * DAY_SECONDS;
 
-/** The daily holder-count points of a token over the last `days` UTC days up to today (days without a snapshot are absent). */
+/**
+ * The daily holder counts of a token over the last `days` UTC days up to the day of `endMs` (the indexed tip's: an
+ * index behind the clock knows no later day), one per day from its first point on: a day without a point of its own
+ * holds the count of the point before it (the count did not change that day). Reads the range's points and the one
+ * point before it.
+ */
 export async function readHolderSeries(
   store: Store,
   unit: string,
   days: number,
-  nowMs: number,
+  endMs: number,
 ): Promise<{ time: number; value: number }[]> {
-  const today = dayStart(nowMs);
-  const docs = await store
-    .collection(HOLDER_SERIES)
-    .find('byUnit', { eq: [unit], gte: today - (days - 1) * DAY_SECONDS, lte: today });
-  return docs.map((d) => ({ time: d.time, value: d.holders }));
+  const last = dayStart(endMs);
+  const first = last - (days - 1) * DAY_SECONDS;
+  const series = store.collection(HOLDER_SERIES);
+  const [before, docs] = await Promise.all([
+    series.find('byUnit', { eq: [unit], lt: first, reverse: true, limit: 1 }),
+    series.find('byUnit', { eq: [unit], gte: first, lte: last }),
+  ]);
+  const points: { time: number; value: number }[] = [];
+  let held = before[0]?.holders ?? null;
+  let i = 0;
+  for (let day = first; day <= last; day += DAY_SECONDS) {
+    while (i < docs.length && (docs[i] as HolderSeriesDoc).time <= day) held = (docs[i++] as HolderSeriesDoc).holders;
+    if (held !== null) points.push({ time: day, value: held });
+  }
+  return points;
 }
 
 /** Day (unix seconds of its start) of a token's first holder-count point, or null before its first snapshot. */
