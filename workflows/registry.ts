@@ -73,6 +73,7 @@ export const WORKFLOWS = {
       'ada_usd_now',
       'holders',
       'holder_counts',
+      'holder_series',
       'storage_events',
       'storage_script_addresses',
       'handles',
@@ -146,7 +147,7 @@ export const WORKFLOWS = {
   recomputeHolders: {
     body: recompute('recomputeHolders', recomputeHoldersBody),
     activityOptions: RECOMPUTE_ACTIVITY,
-    reads: ['checkpoints', 'blocks', 'holder_counts'],
+    reads: ['checkpoints', 'blocks', 'holder_counts', 'holder_series'],
     writes: ['holder_series'],
   },
   recomputeNft: {
