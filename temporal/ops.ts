@@ -407,24 +407,35 @@ export const queuedMessage = (doc: RunDoc) =>
 const TEMPORAL_STATUSES = ['Running', 'Completed', 'Failed', 'TimedOut', 'Terminated', 'Canceled'] as const;
 
 /**
- * A closed execution's error and the attempts of its last activity, the one that ended it (history records one
- * started event per activity, with its final attempt). The most attempts of any activity of the run said
- * `failed  9  … damaged document` for a sync that failed at once on a non-retryable error, after an earlier slice
- * had been retried 9 times through an outage.
+ * A closed execution's error and the attempts of the activity that ended it: the last one that failed or timed out
+ * (history records one started event per activity, with its final attempt; a failed or timed-out event names it),
+ * else the last one started. The most attempts of any activity of the run said `failed  9  … damaged document` for a
+ * sync that failed at once on a non-retryable error, after an earlier slice had been retried 9 times through an
+ * outage; the last activity started is not it either when the workflow records its failure in an activity after it
+ * (a recorded job's run document: `failed  1` for a news ingest that failed its three attempts).
  */
 async function executionFailure(client: Client, workflowId: string, runId: string) {
   const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
-  let attempts = 0;
+  const startedAttempts = new Map<string, number>();
+  let lastStarted = 0;
+  let failedAttempts: number | null = null;
   let error: string | null = null;
   for (const ev of history.events ?? []) {
-    attempts = ev.activityTaskStartedEventAttributes?.attempt ?? attempts;
+    const started = ev.activityTaskStartedEventAttributes?.attempt;
+    if (started != null && ev.eventId != null) {
+      startedAttempts.set(String(ev.eventId), started);
+      lastStarted = started;
+    }
+    const ended = ev.activityTaskFailedEventAttributes ?? ev.activityTaskTimedOutEventAttributes;
+    if (ended?.startedEventId != null)
+      failedAttempts = startedAttempts.get(String(ended.startedEventId)) ?? failedAttempts;
     const f = ev.workflowExecutionFailedEventAttributes?.failure;
     if (f) error = [f.message, f.cause?.message].filter(Boolean).join(': ');
     if (ev.workflowExecutionTimedOutEventAttributes) error = 'timed out';
     if (ev.workflowExecutionTerminatedEventAttributes)
       error = `terminated: ${ev.workflowExecutionTerminatedEventAttributes.reason ?? ''}`;
   }
-  return { attempts, error };
+  return { attempts: failedAttempts ?? lastStarted, error };
 }
 
 /** Temporal's PENDING_ACTIVITY_STATE_STARTED: a worker runs the attempt now (SCHEDULED: it waits for its backoff). */
