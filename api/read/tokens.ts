@@ -312,9 +312,8 @@ const seriesStart = (days: number, nowMs: number) => (Math.floor(nowMs / 1000 / 
 const seriesCoverage = (store: Store, days: number, nowMs: number) => coverageFrom(store, seriesStart(days, nowMs));
 
 /**
- * coverageFrom of a token's holders series. Its points are the daily snapshots of the holders-series job
- * (activities/holders/series.ts): they begin on the first day the job ran with the token held, however far back the
- * indexed chain reaches (a deployment that synced days of chain on its first day has points from that day on). A
+ * coverageFrom of a token's holders series. Its points are written by the holders sync extension from the first
+ * indexed day the token was held (a store synced before that: from the day the holders-series job seeded it). A
  * range starting before the token's first point says so: its coverage starts there, or at the first indexed block
  * when that is later.
  */

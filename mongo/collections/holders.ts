@@ -2,8 +2,9 @@
  * Token holders (issue 4, item 1), kept from the maintained UTxO set.
  *
  * Written by the holders sync extension (activities/holders/extension.ts), inside the sync slice, so a RollBackward
- * restores them exactly from the undo journal: `holders` (one document per (unit, holder)) and `holder_counts` (one
- * per unit). Written by the `holders-series` recompute (a scheduled snapshot, never rolled back): `holder_series`.
+ * restores them exactly from the undo journal: `holders` (one document per (unit, holder)), `holder_counts` (one
+ * per unit) and `holder_series` (a unit's count at the end of each day it changed; the `holders-series` job only
+ * seeds a store synced before the extension wrote it).
  *
  * A holder is a stake address when the output address has a stake key (all addresses of one stake key are one
  * holder), else the address itself. Quantities are raw integer strings (they exceed 2^53 on mainnet).
@@ -102,7 +103,7 @@ export async function readHolderSeries(
   return points;
 }
 
-/** Day (unix seconds of its start) of a token's first holder-count point, or null before its first snapshot. */
+/** Day (unix seconds of its start) of a token's first holder-count point, or null before its first point. */
 export async function firstHolderSeriesDay(store: Store, unit: string): Promise<number | null> {
   const [first] = await store.collection(HOLDER_SERIES).find('byUnit', { eq: [unit], limit: 1 });
   return first?.time ?? null;
