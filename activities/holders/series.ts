@@ -8,7 +8,6 @@
  * checkpoints, blocks; writes holder_series.
  */
 import {
-  DAY_SECONDS,
   HOLDER_COUNTS,
   HOLDER_SERIES,
   dayStart,
@@ -18,7 +17,6 @@ import {
 import { asOfMs, storeClock } from '../../mongo/collections/clock.js';
 import { put, type Store, type WriteOp } from '../../mongo/store.js';
 
-export { DAY_SECONDS, dayStart };
 const WRITE_BATCH = 200;
 
 export interface HoldersDeps {

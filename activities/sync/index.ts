@@ -499,6 +499,8 @@ export function createSyncActivities(deps: SyncDeps) {
     followerAt = rollbackPending ? null : last === 'origin' ? 'origin' : last.id;
     const height = last === 'origin' ? 0 : last.height;
     const slot = last === 'origin' ? 0 : last.slot;
+    // Read once: an answer arriving between two reads would give the height of one tip and the slot of another.
+    const reported = sourceTip() ?? tip;
     const result: SliceResult = {
       blocks: total,
       rollbacks,
@@ -507,8 +509,8 @@ export function createSyncActivities(deps: SyncDeps) {
       deepRollback: deepestRollback > DEEP_ROLLBACK_BLOCKS,
       height,
       slot,
-      tipHeight: sourceTip()?.height ?? tip?.height ?? height,
-      tipSlot: sourceTip()?.slot ?? tip?.slot ?? slot,
+      tipHeight: reported?.height ?? height,
+      tipSlot: reported?.slot ?? slot,
       atTip,
     };
     const seconds = Math.max(1e-3, (now() - started) / 1000);

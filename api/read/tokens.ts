@@ -477,12 +477,14 @@ async function getTokenSeriesAnswer(deps: ReadDeps, input: RouteInput<typeof tok
   const { store } = deps;
   const now = deps.now ?? Date.now;
   const unit = normUnit(input.unit);
-  // The count at each day's end, kept by the holders sync extension, up to the indexed tip's day (an index behind
-  // the clock knows no later day). Known like /tokens/{unit}/holders: a token held on chain has a holders series
-  // without any DEX pool.
+  // Both series end on the day of the indexed tip, as the answer's asOf says (the market's windows end there too:
+  // asOfMs). An index behind the clock (a catch-up, a chain source down) knows no later day: the wall clock's days
+  // would each show its tip's figure as if known, while its real earlier days fell out of the range.
+  const endMs = asOfMs((await storeClock(store)).tipMs, now());
+  // The count at each day's end, kept by the holders sync extension. Known like /tokens/{unit}/holders: a token
+  // held on chain has a holders series without any DEX pool.
   if (input.metric === 'holders') {
     await holderTokenOr404(store, unit);
-    const endMs = asOfMs((await storeClock(store)).tipMs, now());
     return {
       metric: 'holders',
       points: await readHolderSeries(store, unit, input.days, endMs),
@@ -494,12 +496,6 @@ async function getTokenSeriesAnswer(deps: ReadDeps, input: RouteInput<typeof tok
     .filter((p): p is PoolDoc => p !== null && p.tokenA === LOVELACE)
     .sort((a, b) => (BigInt(b.reserveARaw) > BigInt(a.reserveARaw) ? 1 : -1))
     .slice(0, SERIES_MAX_POOLS);
-  // The liquidity points end on the day of the indexed tip, as the answer's asOf says (the market's windows and the
-  // holders-series job's days end there too: asOfMs). An index behind the clock (a catch-up, a chain source down) has
-  // no pool state of the days after its tip: the wall clock's days would each show its tip's liquidity as if known,
-  // while its real earlier days fell out of the range.
-  const { tipMs } = await storeClock(store);
-  const endMs = asOfMs(tipMs, now());
   return {
     metric: 'liquidity',
     points: await liquiditySeries(store, pools, input.days, endMs),

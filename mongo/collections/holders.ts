@@ -68,7 +68,6 @@ export const holderSeriesId = (unit: string, dayStart: number) => `${unit}|${Str
 
 /** Written by the sync extension (rolled back exactly). */
 export const HOLDERS_SYNC_COLLECTIONS = [HOLDERS, HOLDER_COUNTS, HOLDER_SERIES];
-export const HOLDERS_COLLECTIONS = HOLDERS_SYNC_COLLECTIONS;
 
 export const DAY_SECONDS = 86_400;
 /** The UTC day (unix seconds of its start) of a time in ms. */

@@ -2,7 +2,7 @@ import { ACCESS_COLLECTIONS } from './access.js';
 import { CHAIN_COLLECTIONS } from './chain.js';
 import { GOVERNANCE_COLLECTIONS } from './governance.js';
 import { HANDLES_COLLECTIONS } from './handles.js';
-import { HOLDERS_COLLECTIONS } from './holders.js';
+import { HOLDERS_SYNC_COLLECTIONS } from './holders.js';
 import { LOGOS, MARKET_SYNC_COLLECTIONS, TOKEN_META } from './market.js';
 import { MARKET_READ_COLLECTIONS } from './market-read.js';
 import { NFT_COLLECTIONS_ALL } from './nft.js';
@@ -30,7 +30,7 @@ export const ALL_COLLECTIONS: CollectionSpec<{ _id: string }>[] = [
   ...MARKET_READ_COLLECTIONS,
   ...STAKING_COLLECTIONS,
   ...GOVERNANCE_COLLECTIONS,
-  ...HOLDERS_COLLECTIONS,
+  ...HOLDERS_SYNC_COLLECTIONS,
   ...HANDLES_COLLECTIONS,
   ...NFT_COLLECTIONS_ALL,
   // The PnL collections (mongo/collections/pnl.ts) are the market sync's: MARKET_SYNC_COLLECTIONS lists them.
