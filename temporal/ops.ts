@@ -132,10 +132,11 @@ const runsAsked = (noun: string, o: { failed: boolean; workflow: string | null }
 export function runsTable(
   runs: readonly RunDoc[],
   asked: { failed: boolean; workflow: string | null } = { failed: false, workflow: null },
+  since?: ReadonlyMap<string, string>,
 ): string[] {
   if (runs.length === 0) return [`no ${runsAsked('runs', asked)} recorded`];
   return table(
-    ['id', 'workflow', 'status', 'attempts', 'queued', 'started', 'finished', 'error'],
+    ['id', 'workflow', 'status', 'attempts', 'queued', 'started', 'finished', 'error', ...(since ? ['since'] : [])],
     runs.map((r) => [
       r._id,
       r.workflow,
@@ -145,8 +146,36 @@ export function runsTable(
       short(r.startedAt),
       short(r.finishedAt),
       clip(r.error),
+      ...(since ? [since.get(r._id) ?? ''] : []),
     ]),
   );
+}
+
+/** The newest run of a workflow started after a failed one, as the failure's `since` cell reads it. */
+export type LaterRun = { id: string; status: string; finishedAt: string | null };
+
+/**
+ * What became of a failure: the newest run of its workflow after it (an operator's retry, a `sync restart`, the
+ * Schedule's next firing). Without it `ops status` listed a sync that failed an hour ago under "last failures"
+ * exactly as it listed one failing now, though a retry had run to completion or the sync was running again since.
+ */
+export function sinceCell(later: LaterRun | null): string {
+  if (!later) return 'nothing ran since: still failed';
+  const s = later.status.toLowerCase();
+  if (s === 'completed') return `completed ${short(later.finishedAt)} (${later.id})`;
+  if (s === 'running' || s === 'queued' || s === 'failed') return `${s} again (${later.id})`;
+  return `${s} (${later.id})`;
+}
+
+/** Each failure's `since` cell over the embedded store: the newest run of its workflow queued after it. */
+async function embeddedSince(store: Store, failures: readonly RunDoc[]): Promise<Map<string, string>> {
+  const runs = store.collection(RUNS);
+  const out = new Map<string, string>();
+  for (const f of failures) {
+    const [later] = await runs.find('byWorkflow', { eq: [f.workflow], gt: f.queuedAt, reverse: true, limit: 1 });
+    out.set(f._id, sinceCell(later ? { id: later._id, status: later.status, finishedAt: later.finishedAt } : null));
+  }
+  return out;
 }
 
 const every = (ms: number) =>
@@ -303,7 +332,12 @@ export async function embeddedStatus(
     ...service,
     ...(await syncStatus(store, nowMs, { noWorker: worker?.pid === null })),
     `runs: ${STATUSES.map((s, i) => `${counts[i] ?? 0} ${s}`).join(', ')}`,
-    ...(failures.length ? ['last failures:', ...runsTable(failures).map((l) => `  ${l}`)] : []),
+    ...(failures.length
+      ? [
+          'last failures (since: the newest run of the same workflow after it):',
+          ...runsTable(failures, undefined, await embeddedSince(store, failures)).map((l) => `  ${l}`),
+        ]
+      : []),
   ];
 }
 
@@ -332,7 +366,7 @@ export async function embeddedRuns(
   else if (opts.workflow)
     docs = await runs.find('byWorkflow', { eq: [opts.workflow], reverse: true, limit: opts.limit });
   else docs = await runs.find('byQueued', { reverse: true, limit: opts.limit });
-  return runsTable(docs, opts);
+  return runsTable(docs, opts, opts.failed ? await embeddedSince(store, docs) : undefined);
 }
 
 /**
@@ -497,11 +531,52 @@ export async function temporalRuns(
       short(w.startTime.toISOString()),
       short(w.closeTime?.toISOString() ?? null),
       clip(f.error),
+      ...(opts.failed ? [await temporalSince(client, w)] : []),
     ]);
     if (rows.length >= opts.limit) break;
   }
   if (rows.length === 0) return [`no ${runsAsked('workflow executions', opts)} found`];
-  return table(['workflow id', 'workflow', 'status', 'attempts', 'started', 'finished', 'error'], rows);
+  return table(
+    [
+      'workflow id',
+      'workflow',
+      'status',
+      'attempts',
+      'started',
+      'finished',
+      'error',
+      ...(opts.failed ? ['since'] : []),
+    ],
+    rows,
+  );
+}
+
+/**
+ * A failed execution's `since` cell: a running execution of its workflow type on its task queue started after it (a
+ * `sync restart` runs under the same workflow id, a retry under `<id>-retry-<n>`, the Schedule's next firing under
+ * its own id), else the one closed last among the first 50 the visibility store lists.
+ */
+async function temporalSince(
+  client: Client,
+  failed: { type: string; taskQueue: string; startTime: Date; runId: string },
+): Promise<string> {
+  // The same task queue: the deployment that failed, not another one sharing the namespace.
+  const after =
+    `WorkflowType = "${failed.type.replace(/"/g, '')}" AND TaskQueue = "${failed.taskQueue.replace(/"/g, '')}"` +
+    ` AND StartTime > "${failed.startTime.toISOString()}"`;
+  for await (const w of client.workflow.list({ query: `${after} AND ExecutionStatus = "Running"` }))
+    return sinceCell({ id: w.workflowId, status: 'running', finishedAt: null });
+  let newest: LaterRun | null = null;
+  let seen = 0;
+  for await (const w of client.workflow.list({ query: after })) {
+    // The query's time is in milliseconds, the store's in nanoseconds: the failed execution itself is listed too.
+    if (w.runId === failed.runId) continue;
+    const finishedAt = w.closeTime?.toISOString() ?? null;
+    if (!newest || (finishedAt ?? '') > (newest.finishedAt ?? ''))
+      newest = { id: w.workflowId, status: w.status.name, finishedAt };
+    if (++seen >= 50) break;
+  }
+  return sinceCell(newest);
 }
 
 /**
@@ -560,7 +635,7 @@ export async function temporalRunStatus(client: Client, queue: string): Promise<
     await temporalWorkersLine(client, queue),
     `workflow executions: ${TEMPORAL_STATUSES.map((s, i) => `${counts[i] ?? 0} ${s.toLowerCase()}`).join(', ')}`,
     ...(retrying.length ? ['retrying now:', ...retrying] : []),
-    'last failures:',
+    'last failures (since: the newest execution of the same workflow after it):',
     ...(await temporalRuns(client, { failed: true, limit: 5, workflow: null })).map((l) => `  ${l}`),
   ];
 }

@@ -189,7 +189,9 @@ describe('embedded runner', function () {
     );
     const listing = (await embeddedRuns(store, { failed: true, limit: 10, workflow: null })).join('\n');
     assert.match(listing, new RegExp(`${failed._id}\\s+syncChain\\s+failed\\s+4 `));
-    assert.match((await embeddedStatus(store)).join('\n'), /runs: 0 queued, 0 running, 0 completed, 1 failed/);
+    const status = (await embeddedStatus(store)).join('\n');
+    assert.match(status, /runs: 0 queued, 0 running, 0 completed, 1 failed/);
+    assert.match(status, new RegExp(`${failed._id} .* nothing ran since: still failed`));
 
     // The operator fixes the chain source and retries (as `npm run ops -- retry <id>` does from another process).
     down = false;
@@ -204,6 +206,11 @@ describe('embedded runner', function () {
     });
     assert.deepEqual(done.result, { blocks: 40, rollbacks: 0, height: 40 });
     assert.equal((await store.collection(RUNS).get(failed._id))?.status, 'failed', 'the failed run stays recorded');
+    // …and `ops status` and `runs --failed` say the retry completed since, not that the sync is still failed.
+    const finished = done.finishedAt!.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+    const since = new RegExp(`${failed._id} .*failed .* completed ${finished} \\(${queued._id}\\)`);
+    assert.match((await embeddedStatus(store)).join('\n'), since);
+    assert.match((await embeddedRuns(store, { failed: true, limit: 10, workflow: null })).join('\n'), since);
   });
 
   it('continueAsNew restarts the body inside the same run and carries the totals', async function () {

@@ -203,28 +203,43 @@ describe('Temporal integration (TEMPORAL_ADDRESS)', function () {
     // `failed  9`: the most attempts of any of its slices (one retried through an outage before). The oracle is the
     // activities' own behaviour: the first slice fails twice (retryable) then ends; the second fails at once.
     let calls = 0;
+    let repaired = false;
     const input: SyncChainInput = { slicesPerRun: 5, sliceBlocks: 10, tipWaitMs: 0, stopAtTip: true };
     const syncSlice = async () => {
+      if (repaired) return { blocks: 8, rollbacks: 0, height: 9, slot: 9, tipHeight: 9, tipSlot: 9, atTip: true };
       calls++;
       if (calls <= 2) throw new Error('connect ECONNREFUSED 127.0.0.1:9');
       if (calls === 3) return { blocks: 1, rollbacks: 0, height: 1, slot: 1, tipHeight: 9, tipSlot: 9, atTip: false };
       throw new StoredDocumentCorruptError('addresses addr1x: its balance holds a quantity that is no integer');
     };
     await withSyncWorker(syncSlice, async ({ worker, taskQueue, workflowId }) => {
+      // The failed execution's row of `ops runs --failed` (its status cell: the restart below lists under the same id).
+      const failedRow = async (ready: (cells: string[]) => boolean) => {
+        let row: string[] | undefined;
+        for (let i = 0; i < 100 && !(row && ready(row)); i++) {
+          if (i) await new Promise((r) => setTimeout(r, 100));
+          row = (await temporalRuns(client, { failed: true, limit: 50, workflow: 'syncChain' }))
+            .map((l) => l.split(/\s{2,}/))
+            .find((cells) => cells[0] === workflowId && cells[2] === 'failed');
+        }
+        return row;
+      };
       await worker.runUntil(async () => {
         const handle = await client.workflow.start('syncChain', { taskQueue, workflowId, args: [input] });
         await assert.rejects(handle.result());
+        assert.equal(calls, 4, 'three attempts of the first slice, one of the second');
+        const row = await failedRow(() => true);
+        assert.deepEqual(row?.slice(1, 4), ['syncChain', 'failed', '1']);
+        assert.match(row?.[6] ?? '', /^Activity task failed: addresses addr1x: its balance holds a quantity/);
+        assert.equal(row?.[7], 'nothing ran since: still failed');
+
+        // The operator repairs the store and restarts the sync under the same id (`ops -- sync restart`): the
+        // failure stays listed, and says the sync completed since (before, it read as failing still).
+        repaired = true;
+        await client.workflow.execute('syncChain', { taskQueue, workflowId, args: [input] });
+        const after = await failedRow((cells) => (cells[7] ?? '').startsWith('completed'));
+        assert.match(after?.[7] ?? '', new RegExp(`^completed \\d{4}-\\d\\d-\\d\\d \\S+ \\(${workflowId}\\)$`));
       });
-      assert.equal(calls, 4, 'three attempts of the first slice, one of the second');
-      let row: string[] | undefined;
-      for (let i = 0; i < 100 && !row; i++) {
-        row = (await temporalRuns(client, { failed: true, limit: 50, workflow: 'syncChain' }))
-          .map((l) => l.split(/\s{2,}/))
-          .find((cells) => cells[0] === workflowId);
-        if (!row) await new Promise((r) => setTimeout(r, 100));
-      }
-      assert.deepEqual(row?.slice(1, 4), ['syncChain', 'failed', '1']);
-      assert.match(row?.[6] ?? '', /^Activity task failed: addresses addr1x: its balance holds a quantity/);
     });
   });
 
