@@ -7,7 +7,7 @@ import { firstIndexedBlock } from '../../mongo/collections/chain.js';
 import { walletLots, walletPnlPoints } from '../../mongo/collections/pnl.js';
 import { storeClock } from '../../mongo/collections/clock.js';
 import { stakeAddressOf } from '../../cardano/address.js';
-import { ADDRESSES, STAKE_SUMMARIES, addressesOfStake } from '../../mongo/collections/chain.js';
+import { ADDRESSES, STAKE_ACCOUNTS, STAKE_SUMMARIES, addressesOfStake } from '../../mongo/collections/chain.js';
 import { stakeAccountOf } from './stake-account.js';
 import { delegationOf, type Delegation, type RewardBalance } from '../present/chain.js';
 import { POOL_STATS, TOKEN_STATS, type TokenStatsDoc } from '../../mongo/collections/market-read.js';
@@ -92,10 +92,12 @@ async function walletHoldings(store: Store, w: WalletKey): Promise<{ holdings: H
 async function walletStake(
   store: Store,
   w: WalletKey,
-): Promise<{ rewards: RewardBalance | null; delegation: Delegation | null }> {
-  if (!w.isStake) return { rewards: null, delegation: null };
+): Promise<{ rewards: RewardBalance | null; delegation: Delegation | null; registered: boolean }> {
+  if (!w.isStake) return { rewards: null, delegation: null, registered: false };
   const { account, rewards } = await stakeAccountOf(store, w.address);
-  return { rewards, delegation: delegationOf(account) };
+  // A key with an account (a registration certificate indexed) exists on chain even when no payment address carries
+  // it: a stake pool's reward account often is one, holding nothing but its rewards.
+  return { rewards, delegation: delegationOf(account), registered: account !== null };
 }
 
 async function lastTradeOf(store: Store, maker: string): Promise<TradeDoc | null> {
@@ -103,11 +105,12 @@ async function lastTradeOf(store: Store, maker: string): Promise<TradeDoc | null
   return last ?? null;
 }
 
-/** 404 unless the wallet holds or held something in the index or traded. */
+/** 404 unless the wallet holds or held something in the index, traded, or is a stake key with an account. */
 async function assertSeen(store: Store, w: WalletKey): Promise<void> {
   const coll = store.collection(ADDRESSES);
   const seen = w.isStake
-    ? (await addressesOfStake(store, w.address, 1)).length > 0
+    ? (await addressesOfStake(store, w.address, 1)).length > 0 ||
+      (await store.collection(STAKE_ACCOUNTS).get(w.address)) !== null
     : (await coll.get(w.address)) !== null;
   if (!seen && !(await lastTradeOf(store, w.maker)))
     throw new NotFoundError(`wallet ${w.address} not found (no activity in the indexed range)`);
@@ -172,8 +175,9 @@ async function getWalletAnswer(deps: ReadDeps, input: RouteInput<typeof walletRo
     handlesHeldBy(store, w.address),
     handlesHeldCount(store, w.address),
   ]);
-  const { rewards, delegation } = await walletStake(store, w);
-  if (count === 0) throw new NotFoundError(`wallet ${w.address} not found (no activity in the indexed range)`);
+  const { rewards, delegation, registered } = await walletStake(store, w);
+  if (count === 0 && !registered)
+    throw new NotFoundError(`wallet ${w.address} not found (no activity in the indexed range)`);
   const units = [...holdings.assets.keys()];
   const [assets, stats] = await Promise.all([
     loadAssets(store, units, site, logoMode(input)),

@@ -111,7 +111,10 @@ export const WalletResponse = component('WalletPortfolio', {
   properties: {
     address: d({ type: 'string' }, 'The address asked for.'),
     stakeAddress: d({ type: ['string', 'null'] }, 'Stake key of the wallet; null for an address without one.'),
-    addresses: d(int, 'Payment addresses combined (all of a stake key; 1 for an addr1…).'),
+    addresses: d(
+      int,
+      'Payment addresses combined (all of a stake key; 1 for an addr1…); 0 for a registered stake key no address carries (e.g. a stake pool’s reward account), which holds only its rewards.',
+    ),
     complete: d(
       { type: 'boolean' },
       'true when every address of the stake key is summed (the sync keeps the totals, so always true).',

@@ -50,6 +50,8 @@ const ADDR_A = baseAddress('mainnet', '1b'.repeat(28), STAKE_CRED);
 const ADDR_B = baseAddress('mainnet', '2c'.repeat(28), STAKE_CRED);
 const ENTERPRISE = enterpriseAddress('mainnet', '4d'.repeat(28));
 const UNSEEN = rewardAddress('mainnet', '5e'.repeat(28));
+/** A registered key no payment address carries (a stake pool's reward account): it holds only its rewards. */
+const REWARDS_ONLY = rewardAddress('mainnet', '6f'.repeat(28));
 const TESTNET = rewardAddress('testnet', STAKE_CRED);
 
 const HOSK = unitOf('a1', 'HOSK'); // 0 decimals, 0.002 ADA
@@ -134,6 +136,18 @@ const rewardOps = () => [
     slot: slotAt(DAY / 2),
   }),
   put(STAKE_REWARDS, { _id: STAKE, rewards: '5000000' }),
+  put(STAKE_ACCOUNTS, {
+    _id: REWARDS_ONLY,
+    credential: '6f'.repeat(28),
+    script: false,
+    registered: true,
+    deposit: '2000000',
+    poolId: null,
+    drep: null,
+    withdrawn: '0',
+    slot: slotAt(3 * DAY),
+  }),
+  put(STAKE_REWARDS, { _id: REWARDS_ONLY, rewards: '7000000' }),
   put(DERIVED_RUNS, {
     _id: 'recomputeStaking',
     generation: 0,
@@ -341,6 +355,31 @@ describe('wallet REST routes', () => {
       assert.equal(r.status, 404);
       assert.equal((await api.get(`/api/v1/wallet/${UNSEEN}/trades`)).status, 404);
       assert.equal((await api.get(`/api/v1/wallet/${UNSEEN}/pnl`)).status, 404);
+    });
+
+    it('answers a registered key no address carries with its rewards, as the explorer does', async () => {
+      // The ledger's reading: 7 ADA of rewards, nothing withdrawn since. The explorer shows the key's account.
+      const explorer = await api.get(`/api/v1/explorer/address/${REWARDS_ONLY}`);
+      assert.equal(explorer.status, 200, JSON.stringify(explorer.body));
+      assert.equal(((explorer.body as Json).stakeAccount as Json).rewardsLovelace, '7000000');
+      const r = await api.get(`/api/v1/wallet/${REWARDS_ONLY}`);
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      const w = r.body as Json;
+      schemaOk(validPortfolio, w);
+      assert.deepEqual(
+        [w.addresses, w.adaBalanceLovelace, w.rewardsLovelace, w.rewards, w.positions, w.totals.ada, w.totals.usd],
+        [0, '0', '7000000', 7, [], 7, 7 * ADA_USD],
+      );
+      // It made no trade: an empty list and a PnL of nothing, not "not found".
+      const trades = await api.get(`/api/v1/wallet/${REWARDS_ONLY}/trades`);
+      assert.equal(trades.status, 200, JSON.stringify(trades.body));
+      assert.deepEqual((trades.body as Json).items, []);
+      const pnl = await api.get(`/api/v1/wallet/${REWARDS_ONLY}/pnl`);
+      assert.equal(pnl.status, 200, JSON.stringify(pnl.body));
+      assert.equal((pnl.body as Json).tradeCount, 0);
+      const md = await api.get(`/api/md/wallet/${REWARDS_ONLY}`);
+      assert.equal(md.status, 200);
+      assert.ok(String(md.body).includes('| 0 | 7 |'), String(md.body).slice(0, 600));
     });
   });
 
