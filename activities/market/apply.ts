@@ -338,6 +338,11 @@ class MarketBlock {
     if (rate !== null) this.state.put(ADA_USD_NOW, { _id: ADA_USD_NOW_ID, rate, slot: this.slot });
   }
 
+  /** USD per ADA at this point of the chain (`adaUsdNow`), null before any ADA/stablecoin pool. */
+  private adaUsdRate(): number | null {
+    return this.state.get(ADA_USD_NOW, ADA_USD_NOW_ID)?.rate ?? null;
+  }
+
   private pendingTrade(orderRef: string): TradeDoc | null {
     const link = this.state.get(ORDER_TRADES, orderRef);
     const t = link ? this.state.get(TRADES, tradeId(link.tradeId)) : null;
@@ -374,6 +379,7 @@ class MarketBlock {
       priceRaw,
       valueLovelace: leg ? String(leg.lovelace) : null,
       batcherFeeLovelace: w.feeLovelace === null ? null : String(w.feeLovelace),
+      adaUsd: this.adaUsdRate(),
       maker: pending?.maker ?? makerOf(w.trader),
       makerAddress: pending?.makerAddress ?? w.trader,
       seq: this.nextId(TRADE_SEQ_COUNTER),
@@ -530,7 +536,7 @@ class MarketBlock {
     if (wasPending) skipped.notComplete = Math.max(0, skipped.notComplete - 1);
     const t = pnlTradeFromDoc(trade, 0, () => this.timeSec);
     if (typeof t === 'string') skipped[t] += 1;
-    else applyFifoTrade(fifo, t, this.state.get(ADA_USD_NOW, ADA_USD_NOW_ID)?.rate ?? null);
+    else applyFifoTrade(fifo, t, this.adaUsdRate());
     // The close's point (none for a buy): new in this block, or the one an earlier close of this block put.
     for (const p of pnlPointDocs(trade.maker, fifo.series)) this.state.putNew(WALLET_PNL_POINTS, p);
     this.state.put(WALLET_LOTS, docOfFifo(trade.maker, fifo, skipped, this.slot));

@@ -221,7 +221,8 @@ export function presentTrade(
 ) {
   const timeMs = clock.slotToMs(t.slot);
   const valueAda = lovelaceToAdaOrNull(t.valueLovelace);
-  const rate = valueAda === null ? null : adaUsdAt(timeMs);
+  // A completed trade carries the rate of its point of the chain, the one its wallet's PnL costs it at.
+  const rate = valueAda === null ? null : t.adaUsd !== undefined ? t.adaUsd : adaUsdAt(timeMs);
   const tokenToken = t.side === null && listed !== undefined;
   const sold = tokenToken && listed === t.tokenIn && listed !== t.token;
   const priceRaw = sold

@@ -349,7 +349,8 @@ export const Trade = component('Trade', {
     valueAda: adaOrNull('ADA side of the trade (a trade of two tokens: its value through one side’s ADA price).'),
     valueUsd: {
       type: ['number', 'null'],
-      description: 'valueAda at the ADA/USD rate known at the trade: the close of the minute before it.',
+      description:
+        'valueAda at the ADA/USD rate of the point of the chain where the trade executed (the estimator of the market overview’s adaUsd over the ADA/stablecoin pools then: the rate wallet PnL costs the trade at); a pending trade, or one a store recorded before that rate was kept: the adausd close of the minute before it.',
     },
     batcherFee: adaOrNull(
       'ADA the DEX batcher took for executing the order, besides the amounts swapped (the order deposit comes back); null while pending, when cancelled, or when it cannot be told from the chain.',

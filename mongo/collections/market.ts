@@ -147,6 +147,14 @@ export interface TradeDoc {
    * while pending, when cancelled, or when it cannot be told. Absent on trades a store recorded before it existed.
    */
   batcherFeeLovelace?: string | null;
+  /**
+   * USD per ADA at the point of the chain where the trade executed: the estimator of the rate now (ADA-weighted
+   * median of the deep fiat-backed stablecoin pools, mongo/collections/ada-usd.ts) over the pools as the chain left
+   * them up to this swap, the rate wallet PnL costs the trade at. Null while no ADA/stablecoin pool is known. Absent
+   * on pending and cancelled trades and on trades a store recorded before it existed: their `valueUsd` reads the
+   * adausd series at the trade's minute.
+   */
+  adaUsd?: number | null;
   /** Stake address of the trader when the address has one, else the address. */
   maker: string | null;
   makerAddress: string | null;

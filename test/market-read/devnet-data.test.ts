@@ -410,38 +410,75 @@ describe('market data on the devnet, checked against the chain', function () {
     assert.ok(compared >= 10, `${compared} tokens compared`);
   });
 
-  it('a trade’s valueUsd is at the ADA/USD rate known at its time, never a later one (hand-computed from the stablecoin pools)', async () => {
+  it('a trade’s valueUsd is at the ADA/USD rate of its point of the chain, never a later one (hand-computed from the stablecoin pools)', async () => {
     const pools = await scan<PoolDoc>(POOLS);
     const states = await scan<{ _id: string; poolId: number; slot: number; reserveARaw: string; reserveBRaw: string }>(
       POOL_STATES,
     );
-    // The adausd index: Σ stablecoin over Σ lovelace of every ADA/stablecoin pool (6-decimal stablecoins, like ADA).
-    const stable = pools.filter((p) => p.tokenA === LOVELACE && USD_STABLECOINS.get(p.tokenB) === 6);
+    const stable = pools.filter((p) => p.tokenA === LOVELACE && USD_STABLECOINS.has(p.tokenB));
     assert.ok(stable.length >= 2, 'the devnet has ADA/stablecoin pools');
-    /** USD per ADA after every pool state up to `slot`. */
-    const rateAfter = (slot: number): number | null => {
+    assert.ok(
+      stable.every((p) => p.weightA === undefined),
+      'constant-product pools: the reserve ratio is the price',
+    );
+    const lastState = (poolId: number, slot: number) =>
+      states
+        .filter((s) => s.poolId === poolId && s.slot <= slot)
+        .sort((a, b) => a.slot - b.slot)
+        .pop();
+    /** The adausd series (a pending trade's rate): Σ stablecoin over Σ lovelace of the 6-decimal pools. */
+    const meanAfter = (slot: number): number | null => {
       let ada = 0n;
       let usd = 0n;
-      for (const p of stable) {
-        const last = states
-          .filter((s) => s.poolId === p.id && s.slot <= slot)
-          .sort((a, b) => a.slot - b.slot)
-          .pop();
+      for (const p of stable.filter((q) => USD_STABLECOINS.get(q.tokenB) === 6)) {
+        const last = lastState(p.id, slot);
         if (!last) continue;
         ada += BigInt(last.reserveARaw);
         usd += BigInt(last.reserveBRaw);
       }
       return ada > 0n ? Number(usd) / Number(ada) : null;
     };
+    // The market overview's estimator (reference dex-nft-handles.md §6.1): the ADA-weighted median over the pools at
+    // least 25,000 ADA deep (all when none is), of the fiat-backed coins among them when any is there.
+    const FIAT = new Set([
+      'c48cbb3d5e57ed56e276bc45f99ab39abe94e6cd7ac39fb402da47ad0014df105553444d', // USDM
+      '1f3aec8bfe7ea4fe14c5f121e2a92e301afe414147860d557cac7e345553444378', // USDCx
+      '25c5de5f5b286073c593edfd77b48abc7a48e5a4f3d4cd9d428ff93555534443', // wanUSDC
+      '25c5de5f5b286073c593edfd77b48abc7a48e5a4f3d4cd9d428ff93555534454', // wanUSDT
+    ]);
+    const medianAfter = (slot: number): number | null => {
+      const all = stable.flatMap((p) => {
+        const last = lastState(p.id, slot);
+        if (!last) return [];
+        const ada = Number(last.reserveARaw) / 1e6;
+        const rate = Number(last.reserveBRaw) / 10 ** USD_STABLECOINS.get(p.tokenB)! / ada;
+        return ada > 0 && rate > 0 ? [{ rate, ada, fiat: FIAT.has(p.tokenB) }] : [];
+      });
+      const deep = all.filter((r) => r.ada >= 25_000);
+      const pick = deep.length ? deep : all;
+      const rates = pick.some((r) => r.fiat) ? pick.filter((r) => r.fiat) : pick;
+      rates.sort((a, b) => a.rate - b.rate);
+      const half = rates.reduce((t, r) => t + r.ada, 0) / 2;
+      let acc = 0;
+      for (const r of rates) if ((acc += r.ada) >= half) return r.rate;
+      return null;
+    };
+    const stableSlots = new Set(states.filter((s) => stable.some((p) => p.id === s.poolId)).map((s) => s.slot));
     const { clock } = await storeClock(store);
     let checked = 0;
     for (const unit of [...earlier.keys()].slice(0, 6)) {
       const { items } = await get(`/tokens/${unit}/trades?limit=200`);
       for (const t of items as Json[]) {
         if (t.valueAda === null || t.valueAda === 0) continue;
-        // The rate by the end of the minute before the trade's minute (the adausd series has minute buckets).
-        const minuteStartMs = Math.floor(Date.parse(t.time) / 60_000) * 60_000;
-        const rate = rateAfter(clock.msToSlot(minuteStartMs) - 1);
+        const slot = clock.msToSlot(Date.parse(t.time));
+        // A completed trade: the pools as its block left them. Where a stablecoin pool moved in the trade's own
+        // block, its order within the block decides, which pool states (one per block) cannot tell: skipped.
+        // A pending one: the adausd series by the end of the minute before the trade's minute.
+        let rate: number | null;
+        if (t.status === 'complete') {
+          if (stableSlots.has(slot)) continue;
+          rate = medianAfter(slot);
+        } else rate = meanAfter(clock.msToSlot(Math.floor(Date.parse(t.time) / 60_000) * 60_000) - 1);
         if (rate === null) assert.equal(t.valueUsd, null, `${t.txHash}: no rate known yet`);
         else {
           const expected = t.valueAda * rate;
