@@ -3,9 +3,9 @@
  * limit of `get_wallet_pnl` is applied by the access layer from the `Mcp-Name` header, which revision 2026-07-28
  * requires but the older revisions' clients (and the short form) never send. For a legacy request (no 2026-07-28
  * version in the header or `_meta`) whose body calls a tool, the header is set from the body (a header the caller
- * sent is replaced: the older revisions never check it), so the limit applies to every revision alike. Modern
- * requests are left untouched: a missing or mismatched header there is the caller's error (-32020), reported by the
- * SDK.
+ * sent is replaced: the older revisions never check it), so the limit applies to every revision alike. Of a modern
+ * request only a header in SEP-2243's Base64 form is replaced, by the name it encodes (as the SDK reads it); a
+ * missing or mismatched header there is the caller's error (-32020), reported by the SDK.
  *
  * The parsed body is kept in `ctx.state.mcpBody` and handed to the SDK, so the stream is read once. A body that is
  * not JSON gets the JSON-RPC parse error (-32700) here; a non-JSON content type is left for the SDK (415).
@@ -45,6 +45,26 @@ export function parseMcpJson(bytes: Buffer): { value: unknown } | { deep: boolea
   return nestsDeeper(value, MAX_DEPTH) ? { deep: true } : { value };
 }
 const VERSION_META = 'io.modelcontextprotocol/protocolVersion';
+
+const BASE64_SENTINEL = /^=\?base64\?(.*)\?=$/;
+const CANONICAL_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * A 2026-07-28 header value as the SDK reads it (SEP-2243): `=?base64?…?=` stands for the UTF-8 text of its canonical
+ * Base64 payload, any other value for itself. null when the payload is not canonical Base64 of UTF-8 text (the SDK
+ * refuses such a request).
+ */
+export function decodeHeaderValue(value: string): string | null {
+  const sentinel = BASE64_SENTINEL.exec(value);
+  if (!sentinel) return value;
+  const b64 = sentinel[1] as string;
+  if (!CANONICAL_BASE64.test(b64)) return null;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(b64, 'base64'));
+  } catch {
+    return null;
+  }
+}
 
 interface RpcMessage {
   method?: unknown;
@@ -149,6 +169,13 @@ export function readMcpBody(): Koa.Middleware {
         ctx.req.headers['mcp-name'] = calls.name;
         ctx.state.mcpPnlCalls = calls.pnlCalls;
       }
+    } else {
+      // A 2026-07-28 client may send Mcp-Name in its Base64 form, which the SDK decodes before matching it with the
+      // body: the access layer reads the name it stands for (`=?base64?Z2V0X3dhbGxldF9wbmw=?=` is get_wallet_pnl,
+      // and its limit applies). A value that does not decode is left for the SDK to refuse (−32020).
+      const name = ctx.get('mcp-name');
+      const plain = decodeHeaderValue(name);
+      if (plain !== null && plain !== name) ctx.req.headers['mcp-name'] = plain;
     }
     return next();
   };

@@ -104,6 +104,9 @@ export function factorSchema(schema: JsonSchema): JsonSchema {
   return Object.keys(defs).length ? { ...out, $defs: defs } : out;
 }
 
+const UNIX_SECONDS = /unix seconds/gi;
+const ISO_TIME = 'ISO 8601 UTC time';
+
 function presentSchemaNode(schema: JsonSchema, key: string): JsonSchema {
   if (!schema || typeof schema !== 'object') return schema;
   // `x-*` keywords are this API's own annotations for ajv messages, not JSON Schema: tool clients never see them.
@@ -119,7 +122,7 @@ function presentSchemaNode(schema: JsonSchema, key: string): JsonSchema {
     return {
       type: types(schema).includes('null') ? ['string', 'null'] : 'string',
       format: 'date-time',
-      description: String(schema.description).replace(/unix seconds/i, 'ISO 8601 UTC time'),
+      description: String(schema.description).replace(UNIX_SECONDS, ISO_TIME),
     };
   }
   if (schema.properties && typeof schema.properties === 'object') {
@@ -138,6 +141,9 @@ function presentSchemaNode(schema: JsonSchema, key: string): JsonSchema {
     if (Array.isArray(schema[k])) out[k] = (schema[k] as JsonSchema[]).map((b) => presentSchema(b, key));
   if (schema.additionalProperties && typeof schema.additionalProperties === 'object')
     out.additionalProperties = presentSchema(schema.additionalProperties as JsonSchema);
+  // A list's or object's own description may name the unit of a time inside it (the PnL series: "time: unix
+  // seconds"); that time is presented as ISO above, so the description says what the result carries.
+  if (typeof out.description === 'string') out.description = out.description.replace(UNIX_SECONDS, ISO_TIME);
   return out;
 }
 

@@ -738,6 +738,35 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
       assert.equal((await fetch(mcp, { method: 'POST', headers: other, body: '{bad' })).status, 400);
     });
 
+    it('counts a 2026-07-28 get_wallet_pnl call whose Mcp-Name is in SEP-2243 Base64 form against the PnL limit', async () => {
+      // The SDK decodes `=?base64?…?=` and serves the call; the access layer read the header as written, so such a
+      // client made 25 PnL calls a minute past the limit of 20 (npm start's devnet, rate limits on).
+      const call = (id: number) =>
+        fetch(`${limited.url}/api/mcp`, {
+          method: 'POST',
+          headers: {
+            ...JSON_ACCEPT,
+            'mcp-protocol-version': MODERN,
+            'mcp-method': 'tools/call',
+            'mcp-name': `=?base64?${Buffer.from('get_wallet_pnl').toString('base64')}?=`,
+            'x-forwarded-for': '203.0.113.41',
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id,
+            method: 'tools/call',
+            params: { name: 'get_wallet_pnl', arguments: { address: 'stake1x' }, _meta: META },
+          }),
+        });
+      const first = await call(1);
+      assert.equal(first.status, 200);
+      assert.equal(((await first.json()) as Json).id, 1, 'the SDK takes the Base64 name: a tool result, no −32020');
+      assert.equal((await call(2)).status, 200);
+      const third = await call(3);
+      assert.equal(third.status, 429);
+      assert.match(((await third.json()) as Json).error, /wallet profit and loss/);
+    });
+
     it('counts every get_wallet_pnl call of a legacy batch against the PnL limit', async () => {
       const mcp = `${limited.url}/api/mcp`;
       const batch = (n: number, ip: string) =>

@@ -181,6 +181,30 @@ describe('MCP pure pieces', () => {
     assert.deepEqual((pnl as { series: unknown[] }).series, [{ time: '2026-11-25T05:00:00.000Z', value: -1.5 }]);
   });
 
+  it('no tools/list description calls a time unix seconds: the results carry them as ISO strings', () => {
+    // get_wallet_pnl's series said "Cumulative realised PnL in ADA (time: unix seconds)" in tools/list while each
+    // point's time is an ISO string (the point's own description, which said so, is one tools/list leaves out).
+    const pnl = presentValue(routeSpec('getWalletPnl').response, { series: [{ time: 1_795_582_800, value: 2 }] });
+    assert.equal((pnl as { series: { time: unknown }[] }).series[0]!.time, '2026-11-25T05:00:00.000Z');
+    const problems: string[] = [];
+    const walk = (s: unknown, path: string): void => {
+      if (Array.isArray(s)) return s.forEach((x) => walk(x, path));
+      if (!s || typeof s !== 'object') return;
+      for (const [k, v] of Object.entries(s)) {
+        if (k === 'description' && typeof v === 'string' && /unix|epoch seconds/i.test(v))
+          problems.push(`${path}: ${v}`);
+        walk(v, `${path}.${k}`);
+      }
+    };
+    for (const t of TOOL_DEFINITIONS) walk(t.outputSchema, t.name);
+    assert.deepEqual(problems, []);
+    const series = (TOOL_DEFINITIONS.find((t) => t.name === 'get_wallet_pnl')!.outputSchema.properties.series ??
+      {}) as {
+      description?: string;
+    };
+    assert.match(series.description ?? '', /ISO 8601/);
+  });
+
   it('a volume whose field description tools/list leaves out is named in ADA by its tool’s description', () => {
     // tools/list keeps field descriptions on a result's own fields only (factorSchema): a nested `volume24h` (a
     // token's stats, a DEX row, a collection row) reaches the agent as a bare number. REST documents it as whole ADA
