@@ -26,6 +26,8 @@ import {
   parseDRepId,
   parseGovActionRef,
 } from '../../cardano/governance-ids.js';
+import { GOVERNANCE_PROPOSALS } from '../../mongo/collections/governance.js';
+import { put } from '../../mongo/store.js';
 import { serveTestApp, type TestApi } from '../api/seed.js';
 import { tempStore } from '../sync/helpers.js';
 
@@ -420,5 +422,51 @@ describe('governance ids in capitals on the REST routes', () => {
     const r = await api.get('/api/v1/governance/dreps/DREP1XYZ');
     assert.equal(r.status, 400);
     assert.doesNotMatch((r.body as { error: string }).error, /lowercase/);
+  });
+});
+
+describe('governance proposal search by id (REST q, list_governance_actions query)', () => {
+  let env: Awaited<ReturnType<typeof tempStore>>;
+  let api: TestApi;
+  // One transaction with eleven proposals (indexes 0-10): `TX#1` is a prefix of `TX#10`'s id.
+  const raws = Array.from({ length: 11 }, (_, index) =>
+    proposal({ type: 'information' }, [], { proposal: { transaction: { id: TX }, index } }),
+  );
+  before(async () => {
+    env = await tempStore();
+    const out = buildGovernance({
+      epoch: 11,
+      proposals: parseProposals(raws),
+      dreps: DREPS,
+      pools: POOLS,
+      previous: { proposals: [], votes: [], dreps: [] },
+      txTimes: new Map(),
+      computedAt: '2026-01-01T01:00:00.000Z',
+    });
+    await env.store.write(out.proposals.map((d) => put(GOVERNANCE_PROPOSALS, d)));
+    api = await serveTestApp(env.store);
+  });
+  after(async () => {
+    await api?.close();
+    await env?.cleanup();
+  });
+
+  it('a whole proposal id in any form the detail route takes finds that proposal alone', async () => {
+    const ids = async (q: string) => {
+      const r = await api.get(`/api/v1/governance/proposals?q=${encodeURIComponent(q)}`);
+      assert.equal(r.status, 200, q);
+      return ((r.body as { items: { id: string }[] }).items ?? []).map((x) => x.id);
+    };
+    for (const index of [1, 10]) {
+      const id = `${TX}#${index}`;
+      // The detail route answers each form; the search finds the same one proposal, not also `…#10` for `…#1`.
+      for (const form of [id, `${TX}:${index}`, govActionBech32(TX, index), `${TX.toUpperCase()}#${index}`]) {
+        const detail = await api.get(`/api/v1/governance/proposals/${encodeURIComponent(form)}`);
+        assert.equal((detail.body as { id: string }).id, id, form);
+        assert.deepEqual(await ids(form), [id], form);
+      }
+    }
+    // Text that is no whole id is still searched in the ids: the transaction id finds all eleven.
+    assert.equal((await ids(TX)).length, 11);
   });
 });
