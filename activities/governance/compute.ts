@@ -630,20 +630,25 @@ export function buildGovernance(input: GovernanceInput): GovernanceOutput {
     const id = drepDocId(d);
     seen.add(id);
     const registered = d.kind === 'registered';
+    // A registered-type entry without mandate and deposit has no DRep state: Ogmios lists it from the DRep stake
+    // distribution computed at the epoch's start, which still holds a DRep that retired since. The ledger no longer
+    // counts it (ratification skips a DRep without state; drepTally too) and its delegations were cleared: retired,
+    // with no stake, as it will be listed once the next epoch's distribution drops it.
+    const retired = registered && d.mandate === null && d.deposit === null;
     dreps.push({
       _id: id,
       kind: d.kind,
       legacyId: registered ? drepLegacyBech32({ hash: d.credential as string, script: d.script }) : null,
       credential: d.credential,
       script: d.script,
-      status: !registered || d.mandate === null || d.mandate >= epoch ? 'active' : 'inactive',
-      stake: String(d.stake),
+      status: retired ? 'retired' : !registered || d.mandate === null || d.mandate >= epoch ? 'active' : 'inactive',
+      stake: retired ? '0' : String(d.stake),
       delegators: d.delegators.length,
       deposit: d.deposit === null ? null : String(d.deposit),
       mandateEpoch: d.mandate,
       anchor: d.anchor,
       votesCast: votesByDRep.get(id) ?? 0,
-      rankStake: adaRank(d.stake),
+      rankStake: retired ? 0 : adaRank(d.stake),
       epoch,
       computedAt,
     });

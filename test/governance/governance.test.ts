@@ -26,7 +26,7 @@ import {
   parseDRepId,
   parseGovActionRef,
 } from '../../cardano/governance-ids.js';
-import { GOVERNANCE_PROPOSALS } from '../../mongo/collections/governance.js';
+import { DREPS as DREPS_COLLECTION, GOVERNANCE_PROPOSALS } from '../../mongo/collections/governance.js';
 import { put } from '../../mongo/store.js';
 import { serveTestApp, type TestApi } from '../api/seed.js';
 import { tempStore } from '../sync/helpers.js';
@@ -298,6 +298,40 @@ describe('governance documents', () => {
     assert.equal(run(5010)?.status, 'removed');
     // Without a ledger tip to compare with, an unlisted proposal is taken as gone, as before.
     assert.equal(run(null)?.status, 'removed');
+  });
+
+  it('a DRep listed from the stake distribution alone (retired this epoch: no mandate, no deposit) is retired, with no stake', async () => {
+    // Ogmios' delegateRepresentatives merges the DRep stake distribution computed at the epoch's start with the
+    // DRep states: a DRep that retired since is still in the distribution but has no state, and is written
+    // {type: 'registered', id, from, stake, delegators} without mandate or deposit. The ledger's ratification
+    // skips a DRep without state, and the retirement cleared its delegations.
+    const gone = parseDReps([
+      { type: 'registered', from: 'verificationKey', id: cred(6), stake: ada(5000), delegators: [] },
+    ]);
+    const props = parseProposals([withdrawal]);
+    const out = buildGovernance(base({ proposals: props, dreps: [...DREPS, ...gone] }));
+    const without = buildGovernance(base({ proposals: props }));
+    assert.deepEqual(out.proposals[0]?.drep, without.proposals[0]?.drep, 'its stake counts in no tally');
+    const env = await tempStore();
+    try {
+      await env.store.write(out.dreps.map((d) => put(DREPS_COLLECTION, d)));
+      const api = await serveTestApp(env.store);
+      try {
+        const id = drepBech32({ hash: cred(6), script: false });
+        const one = (await api.get(`/api/v1/governance/dreps/${id}`)).body as Record<string, unknown>;
+        assert.equal(one.status, 'retired');
+        assert.equal(one.stakeLovelace, '0');
+        assert.equal(one.deposit, null);
+        // The list by delegated stake does not put the retired DRep (5,000 ADA in the old distribution) first.
+        const list = (await api.get('/api/v1/governance/dreps')).body as { items: { id: string }[] };
+        assert.notEqual(list.items[0]?.id, id);
+        assert.equal(list.items.at(-1)?.id, id);
+      } finally {
+        await api.close();
+      }
+    } finally {
+      await env.cleanup();
+    }
   });
 
   it('a kept tally moves in the votes cast after the ledger stopped listing the proposal', () => {
