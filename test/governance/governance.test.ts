@@ -26,7 +26,11 @@ import {
   parseDRepId,
   parseGovActionRef,
 } from '../../cardano/governance-ids.js';
-import { DREPS as DREPS_COLLECTION, GOVERNANCE_PROPOSALS } from '../../mongo/collections/governance.js';
+import {
+  DREPS as DREPS_COLLECTION,
+  GOVERNANCE_PROPOSALS,
+  GOVERNANCE_VOTES,
+} from '../../mongo/collections/governance.js';
 import { put } from '../../mongo/store.js';
 import { serveTestApp, type TestApi } from '../api/seed.js';
 import { tempStore } from '../sync/helpers.js';
@@ -298,6 +302,59 @@ describe('governance documents', () => {
     assert.equal(run(5010)?.status, 'removed');
     // Without a ledger tip to compare with, an unlisted proposal is taken as gone, as before.
     assert.equal(run(null)?.status, 'removed');
+  });
+
+  it("a listed proposal's votes carry the rationale anchor the blocks carried (the ledger keeps none)", async () => {
+    // The ledger keeps each voter's vote on a proposal, not its anchor (GovActionState's vote maps), so Ogmios'
+    // governanceProposals lists votes as {issuer, vote} only: the rationale is in the voting transaction alone.
+    const props = parseProposals([withdrawal]);
+    const pid = `${TX}#0`;
+    const drep1 = drepBech32({ hash: cred(1), script: false });
+    const rationale = { url: 'https://drep1.example/rationale.jsonld', hash: 'ef'.repeat(32) };
+    const at = { txId: 'cd'.repeat(32), slot: 1300, height: 50, time: '2026-01-01T00:10:00.000Z', epoch: 11 };
+    const chainVotes = [
+      // DRep 1's last vote in the blocks: yes with its rationale, the vote the ledger holds.
+      {
+        _id: `${pid}|drep|${drep1}`,
+        proposalId: pid,
+        role: 'drep' as const,
+        voterId: drep1,
+        vote: 'yes' as const,
+        anchor: rationale,
+        ...at,
+      },
+      // Pool 2's last vote the blocks carried so far is yes, but the ledger already holds its later no: not its anchor.
+      {
+        _id: `${pid}|spo|${POOL(2)}`,
+        proposalId: pid,
+        role: 'spo' as const,
+        voterId: POOL(2),
+        vote: 'yes' as const,
+        anchor: rationale,
+        ...at,
+      },
+    ];
+    const out = buildGovernance(base({ proposals: props, chain: { proposals: [], votes: chainVotes } }));
+    const env = await tempStore();
+    try {
+      await env.store.write([
+        ...out.votes.map((v) => put(GOVERNANCE_VOTES, v)),
+        ...out.dreps.map((d) => put(DREPS_COLLECTION, d)),
+      ]);
+      const api = await serveTestApp(env.store);
+      try {
+        const r = await api.get(`/api/v1/governance/dreps/${drep1}`);
+        const votes = (r.body as { votes: { proposalId: string; vote: string; anchor: unknown }[] }).votes;
+        assert.deepEqual(votes, [{ ...votes[0], proposalId: pid, vote: 'yes', anchor: rationale }]);
+      } finally {
+        await api.close();
+      }
+    } finally {
+      await env.cleanup();
+    }
+    const byId = new Map(out.votes.map((v) => [v._id, v]));
+    assert.equal(byId.get(`${pid}|spo|${POOL(2)}`)?.anchor, null, 'another vote of the voter: not its anchor');
+    assert.equal(byId.get(`${pid}|spo|${POOL(1)}`)?.anchor, null, 'no vote in the blocks: no anchor');
   });
 
   it('a DRep listed from the stake distribution alone (retired this epoch: no mandate, no deposit) is retired, with no stake', async () => {
