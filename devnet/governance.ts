@@ -310,11 +310,9 @@ export function governanceProposalsResult(gov: GovState, params: Record<string, 
       ...proposalJson(p),
       since: { epoch: p.since },
       until: { epoch: p.until },
-      votes: [...p.votes.values()].map((v) => ({
-        issuer: issuerJson(v.voter),
-        vote: v.vote,
-        ...(v.anchor ? { metadata: v.anchor } : {}),
-      })),
+      // The ledger keeps each voter's vote, not the anchor it came with (GovActionState's vote maps), and Ogmios
+      // lists votes as {issuer, vote}: the rationale anchor is in the voting transaction only.
+      votes: [...p.votes.values()].map((v) => ({ issuer: issuerJson(v.voter), vote: v.vote })),
     });
   }
   return stringify(out);

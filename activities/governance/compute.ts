@@ -450,6 +450,7 @@ export function buildGovernance(input: GovernanceInput): GovernanceOutput {
 
   const prevById = new Map(input.previous.proposals.map((x) => [x._id, x]));
   const chainProposals = new Map((input.chain?.proposals ?? []).map((x) => [x._id, x]));
+  const chainVotes = new Map((input.chain?.votes ?? []).map((x) => [x._id, x]));
   const proposals: GovernanceProposalDoc[] = [];
   const votes: GovernanceVoteDoc[] = [];
   const listed = new Set<string>();
@@ -465,13 +466,18 @@ export function buildGovernance(input: GovernanceInput): GovernanceOutput {
       const vid = voterId(v);
       const power =
         v.role === 'drep' ? (drepStake.get(v.id) ?? 0n) : v.role === 'spo' ? (input.pools.get(vid)?.stake ?? 0n) : null;
+      const _id = `${id}|${v.role}|${vid}`;
+      // The ledger keeps a voter's vote, not its anchor (GovActionState's vote maps), so Ogmios lists none: the
+      // rationale is the one the blocks carried with the voter's last vote, when that is the vote the ledger holds
+      // (the sync may not have reached a later one yet).
+      const onChain = chainVotes.get(_id);
       votes.push({
-        _id: `${id}|${v.role}|${vid}`,
+        _id,
         proposalId: id,
         role: v.role,
         voterId: vid,
         vote: v.vote,
-        anchor: v.anchor,
+        anchor: v.anchor ?? (onChain?.vote === v.vote ? onChain.anchor : null),
         votingPower: power === null ? null : String(power),
         rankPower: power === null ? -1 : adaRank(power),
         epoch,
@@ -630,20 +636,25 @@ export function buildGovernance(input: GovernanceInput): GovernanceOutput {
     const id = drepDocId(d);
     seen.add(id);
     const registered = d.kind === 'registered';
+    // A registered-type entry without mandate and deposit has no DRep state: Ogmios lists it from the DRep stake
+    // distribution computed at the epoch's start, which still holds a DRep that retired since. The ledger no longer
+    // counts it (ratification skips a DRep without state; drepTally too) and its delegations were cleared: retired,
+    // with no stake, as it will be listed once the next epoch's distribution drops it.
+    const retired = registered && d.mandate === null && d.deposit === null;
     dreps.push({
       _id: id,
       kind: d.kind,
       legacyId: registered ? drepLegacyBech32({ hash: d.credential as string, script: d.script }) : null,
       credential: d.credential,
       script: d.script,
-      status: !registered || d.mandate === null || d.mandate >= epoch ? 'active' : 'inactive',
-      stake: String(d.stake),
+      status: retired ? 'retired' : !registered || d.mandate === null || d.mandate >= epoch ? 'active' : 'inactive',
+      stake: retired ? '0' : String(d.stake),
       delegators: d.delegators.length,
       deposit: d.deposit === null ? null : String(d.deposit),
       mandateEpoch: d.mandate,
       anchor: d.anchor,
       votesCast: votesByDRep.get(id) ?? 0,
-      rankStake: adaRank(d.stake),
+      rankStake: retired ? 0 : adaRank(d.stake),
       epoch,
       computedAt,
     });

@@ -30,8 +30,15 @@ export type Paged = { page: number; pageSize: number };
 
 const PREDEFINED = new Set<string>(Object.values(PREDEFINED_DREPS));
 
-function matches(d: GovernanceProposalDoc, q: string): boolean {
-  return [d.summary, d.type, d._id, d.govActionId, d.anchor?.url ?? ''].some((s) => s.toLowerCase().includes(q));
+/**
+ * Which proposals answer the search text `q` (lowercased). Text that is a whole proposal id in any form the
+ * detail route takes (txId#index, txId:index, gov_action1…) finds that one proposal only — `…#1` is no prefix of
+ * `…#10`; any other text is looked for in the summary, type, ids and anchor URL.
+ */
+function matcher(q: string): (d: GovernanceProposalDoc) => boolean {
+  const ref = parseGovActionRef(q);
+  if (ref) return (d) => d._id === proposalKey(ref);
+  return (d) => [d.summary, d.type, d._id, d.govActionId, d.anchor?.url ?? ''].some((s) => s.toLowerCase().includes(q));
 }
 
 async function listGovernanceProposalsAnswer(deps: ReadDeps, input: RouteInput<typeof governanceRoutes.proposals>) {
@@ -41,7 +48,7 @@ async function listGovernanceProposalsAnswer(deps: ReadDeps, input: RouteInput<t
   if (input.q) {
     // Text search: the proposal set is small (hundreds on mainnet), so filter the ordered list in memory.
     const q = input.q.trim().toLowerCase();
-    const hits = (await proposalsNewestFirst(deps.store, input.status)).filter((d) => matches(d, q));
+    const hits = (await proposalsNewestFirst(deps.store, input.status)).filter(matcher(q));
     docs = hits.slice(offset, offset + input.pageSize);
     total = hits.length;
   } else {

@@ -21,7 +21,8 @@ export const ProposalsQuery: ObjectSchema = {
     },
     q: searchText(
       100,
-      'Case-insensitive text search over summary, type, id (txId#index or gov_action1…) and anchor URL.',
+      'Case-insensitive text search over summary, type, id (txId#index or gov_action1…) and anchor URL; a whole ' +
+        'proposal id (txId#index, txId:index or gov_action1…) finds that proposal alone.',
     ),
   },
 };

@@ -26,6 +26,12 @@ import {
   parseDRepId,
   parseGovActionRef,
 } from '../../cardano/governance-ids.js';
+import {
+  DREPS as DREPS_COLLECTION,
+  GOVERNANCE_PROPOSALS,
+  GOVERNANCE_VOTES,
+} from '../../mongo/collections/governance.js';
+import { put } from '../../mongo/store.js';
 import { serveTestApp, type TestApi } from '../api/seed.js';
 import { tempStore } from '../sync/helpers.js';
 
@@ -298,6 +304,93 @@ describe('governance documents', () => {
     assert.equal(run(null)?.status, 'removed');
   });
 
+  it("a listed proposal's votes carry the rationale anchor the blocks carried (the ledger keeps none)", async () => {
+    // The ledger keeps each voter's vote on a proposal, not its anchor (GovActionState's vote maps), so Ogmios'
+    // governanceProposals lists votes as {issuer, vote} only: the rationale is in the voting transaction alone.
+    const props = parseProposals([withdrawal]);
+    const pid = `${TX}#0`;
+    const drep1 = drepBech32({ hash: cred(1), script: false });
+    const rationale = { url: 'https://drep1.example/rationale.jsonld', hash: 'ef'.repeat(32) };
+    const at = { txId: 'cd'.repeat(32), slot: 1300, height: 50, time: '2026-01-01T00:10:00.000Z', epoch: 11 };
+    const chainVotes = [
+      // DRep 1's last vote in the blocks: yes with its rationale, the vote the ledger holds.
+      {
+        _id: `${pid}|drep|${drep1}`,
+        proposalId: pid,
+        role: 'drep' as const,
+        voterId: drep1,
+        vote: 'yes' as const,
+        anchor: rationale,
+        ...at,
+      },
+      // Pool 2's last vote the blocks carried so far is yes, but the ledger already holds its later no: not its anchor.
+      {
+        _id: `${pid}|spo|${POOL(2)}`,
+        proposalId: pid,
+        role: 'spo' as const,
+        voterId: POOL(2),
+        vote: 'yes' as const,
+        anchor: rationale,
+        ...at,
+      },
+    ];
+    const out = buildGovernance(base({ proposals: props, chain: { proposals: [], votes: chainVotes } }));
+    const env = await tempStore();
+    try {
+      await env.store.write([
+        ...out.votes.map((v) => put(GOVERNANCE_VOTES, v)),
+        ...out.dreps.map((d) => put(DREPS_COLLECTION, d)),
+      ]);
+      const api = await serveTestApp(env.store);
+      try {
+        const r = await api.get(`/api/v1/governance/dreps/${drep1}`);
+        const votes = (r.body as { votes: { proposalId: string; vote: string; anchor: unknown }[] }).votes;
+        assert.deepEqual(votes, [{ ...votes[0], proposalId: pid, vote: 'yes', anchor: rationale }]);
+      } finally {
+        await api.close();
+      }
+    } finally {
+      await env.cleanup();
+    }
+    const byId = new Map(out.votes.map((v) => [v._id, v]));
+    assert.equal(byId.get(`${pid}|spo|${POOL(2)}`)?.anchor, null, 'another vote of the voter: not its anchor');
+    assert.equal(byId.get(`${pid}|spo|${POOL(1)}`)?.anchor, null, 'no vote in the blocks: no anchor');
+  });
+
+  it('a DRep listed from the stake distribution alone (retired this epoch: no mandate, no deposit) is retired, with no stake', async () => {
+    // Ogmios' delegateRepresentatives merges the DRep stake distribution computed at the epoch's start with the
+    // DRep states: a DRep that retired since is still in the distribution but has no state, and is written
+    // {type: 'registered', id, from, stake, delegators} without mandate or deposit. The ledger's ratification
+    // skips a DRep without state, and the retirement cleared its delegations.
+    const gone = parseDReps([
+      { type: 'registered', from: 'verificationKey', id: cred(6), stake: ada(5000), delegators: [] },
+    ]);
+    const props = parseProposals([withdrawal]);
+    const out = buildGovernance(base({ proposals: props, dreps: [...DREPS, ...gone] }));
+    const without = buildGovernance(base({ proposals: props }));
+    assert.deepEqual(out.proposals[0]?.drep, without.proposals[0]?.drep, 'its stake counts in no tally');
+    const env = await tempStore();
+    try {
+      await env.store.write(out.dreps.map((d) => put(DREPS_COLLECTION, d)));
+      const api = await serveTestApp(env.store);
+      try {
+        const id = drepBech32({ hash: cred(6), script: false });
+        const one = (await api.get(`/api/v1/governance/dreps/${id}`)).body as Record<string, unknown>;
+        assert.equal(one.status, 'retired');
+        assert.equal(one.stakeLovelace, '0');
+        assert.equal(one.deposit, null);
+        // The list by delegated stake does not put the retired DRep (5,000 ADA in the old distribution) first.
+        const list = (await api.get('/api/v1/governance/dreps')).body as { items: { id: string }[] };
+        assert.notEqual(list.items[0]?.id, id);
+        assert.equal(list.items.at(-1)?.id, id);
+      } finally {
+        await api.close();
+      }
+    } finally {
+      await env.cleanup();
+    }
+  });
+
   it('a kept tally moves in the votes cast after the ledger stopped listing the proposal', () => {
     const first = buildGovernance(base({ proposals: parseProposals([withdrawal, info]) }));
     const w0 = first.proposals.find((p) => p._id === `${TX}#0`)!;
@@ -420,5 +513,51 @@ describe('governance ids in capitals on the REST routes', () => {
     const r = await api.get('/api/v1/governance/dreps/DREP1XYZ');
     assert.equal(r.status, 400);
     assert.doesNotMatch((r.body as { error: string }).error, /lowercase/);
+  });
+});
+
+describe('governance proposal search by id (REST q, list_governance_actions query)', () => {
+  let env: Awaited<ReturnType<typeof tempStore>>;
+  let api: TestApi;
+  // One transaction with eleven proposals (indexes 0-10): `TX#1` is a prefix of `TX#10`'s id.
+  const raws = Array.from({ length: 11 }, (_, index) =>
+    proposal({ type: 'information' }, [], { proposal: { transaction: { id: TX }, index } }),
+  );
+  before(async () => {
+    env = await tempStore();
+    const out = buildGovernance({
+      epoch: 11,
+      proposals: parseProposals(raws),
+      dreps: DREPS,
+      pools: POOLS,
+      previous: { proposals: [], votes: [], dreps: [] },
+      txTimes: new Map(),
+      computedAt: '2026-01-01T01:00:00.000Z',
+    });
+    await env.store.write(out.proposals.map((d) => put(GOVERNANCE_PROPOSALS, d)));
+    api = await serveTestApp(env.store);
+  });
+  after(async () => {
+    await api?.close();
+    await env?.cleanup();
+  });
+
+  it('a whole proposal id in any form the detail route takes finds that proposal alone', async () => {
+    const ids = async (q: string) => {
+      const r = await api.get(`/api/v1/governance/proposals?q=${encodeURIComponent(q)}`);
+      assert.equal(r.status, 200, q);
+      return ((r.body as { items: { id: string }[] }).items ?? []).map((x) => x.id);
+    };
+    for (const index of [1, 10]) {
+      const id = `${TX}#${index}`;
+      // The detail route answers each form; the search finds the same one proposal, not also `…#10` for `…#1`.
+      for (const form of [id, `${TX}:${index}`, govActionBech32(TX, index), `${TX.toUpperCase()}#${index}`]) {
+        const detail = await api.get(`/api/v1/governance/proposals/${encodeURIComponent(form)}`);
+        assert.equal((detail.body as { id: string }).id, id, form);
+        assert.deepEqual(await ids(form), [id], form);
+      }
+    }
+    // Text that is no whole id is still searched in the ids: the transaction id finds all eleven.
+    assert.equal((await ids(TX)).length, 11);
   });
 });
