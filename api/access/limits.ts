@@ -196,13 +196,15 @@ export function createSurfaceLimits(deps: LimitDeps) {
   };
 
   /**
-   * koa-ratelimit's memory driver writes the reset time as fractional unix seconds; the header is whole unix
-   * seconds (rounded up, so a caller waiting for it never comes back early).
+   * X-RateLimit-Reset as whole unix seconds that are never early, so a caller waiting for it is not refused again.
+   * koa-ratelimit's memory driver writes the reset as fractional unix seconds (rounded up here). The redis driver
+   * (async-ratelimiter) writes it already floored: its window ends when the oldest request counted is 60 s old,
+   * somewhere within the second after the value it gives, so the end is the next whole second (`floored`).
    */
-  const wholeReset = (ctx: Context) => {
+  const wholeReset = (ctx: Context, floored: boolean) => {
     const reset = Number(ctx.response.get('X-RateLimit-Reset'));
     if (ctx.response.get('X-RateLimit-Reset') !== '' && Number.isFinite(reset))
-      ctx.set('X-RateLimit-Reset', String(Math.ceil(reset)));
+      ctx.set('X-RateLimit-Reset', String(floored ? Math.floor(reset) + 1 : Math.ceil(reset)));
   };
 
   const namespaced = (namespace: string) => (redis ? `cds:rl:${namespace}` : namespace);
@@ -227,21 +229,21 @@ export function createSurfaceLimits(deps: LimitDeps) {
         onLimited: (ctx: Context) => {
           const [error, hint] = messages[kind](max);
           writeTooMany(ctx, error, hint, retryAfterFromReset(ctx));
-          wholeReset(ctx);
+          wholeReset(ctx, shared);
         },
       } as ratelimit.MiddlewareOptions);
     const local = counting(false);
     const shared = redis ? counting(true) : null;
     return async (ctx, next) => {
       let passed = false;
-      const pass = async () => {
+      const pass = (floored: boolean) => async () => {
         passed = true;
-        wholeReset(ctx);
+        wholeReset(ctx, floored);
         await next();
       };
       if (shared && sharedUp()) {
         try {
-          return await shared(ctx, pass);
+          return await shared(ctx, pass(true));
         } catch (e) {
           if (passed) throw e; // the request's own failure, after the limit let it through
           link?.failed(e);
@@ -249,7 +251,7 @@ export function createSurfaceLimits(deps: LimitDeps) {
       }
       // Redis does not answer: this replica counts alone (see sharedUp).
       fitWindow(deps.memory.get(`${namespace}:${id(ctx)}`) as MemoryWindow | undefined, max);
-      return local(ctx, pass);
+      return local(ctx, pass(false));
     };
   };
 
@@ -265,7 +267,8 @@ export function createSurfaceLimits(deps: LimitDeps) {
           link?.failed(e);
           return null; // not answering: the window this replica counts in meanwhile
         });
-      if (status) return { remaining: Math.max(0, status.remaining), reset: Math.ceil(status.reset) };
+      // The driver's reset is floored to whole seconds (see wholeReset): the window ends within the next one.
+      if (status) return { remaining: Math.max(0, status.remaining), reset: Math.floor(status.reset) + 1 };
     }
     const entry = deps.memory.get(`key:${hash}`) as MemoryWindow | undefined;
     fitWindow(entry, max);
