@@ -170,6 +170,13 @@ export function createSurfaceLimits(deps: LimitDeps) {
     return Math.min(60, Math.max(1, wait));
   };
 
+  // What a higher plan would do for a key over its limit. Until plans are enforced every key has the Free limits
+  // whatever its account's plan (the spec), so pointing to a higher plan promised a raise no upgrade gives.
+  const planHint = (what: string) =>
+    config.PLANS_ENFORCED
+      ? `a higher plan raises ${what} (see ${docs})`
+      : `plans are not enforced yet: every key has the Free limits (see ${docs})`;
+
   const messages: Record<Limited, (max: number) => [string, (s: number) => string]> = {
     anon: (max) => [
       `Rate limit exceeded: ${max} requests per minute per IP address without an API key.`,
@@ -178,7 +185,7 @@ export function createSurfaceLimits(deps: LimitDeps) {
     ],
     key: (max) => [
       `Rate limit exceeded: ${max} requests per minute for this API key.`,
-      (s) => `Wait ${s} s and retry; a higher plan raises the per-minute limit (see ${docs}).`,
+      (s) => `Wait ${s} s and retry; ${planHint('the per-minute limit')}.`,
     ],
     'pnl-anon': (max) => [
       `Rate limit exceeded for wallet profit and loss: ${max} calls per minute per IP address without an API key.`,
@@ -394,7 +401,7 @@ export function createSurfaceLimits(deps: LimitDeps) {
       writeTooMany(
         ctx,
         `Daily quota exceeded: ${plan.perDay} requests per UTC day for this API key.`,
-        (s) => `The quota starts again at 00:00 UTC, in ${s} s; a higher plan raises it (see ${docs}).`,
+        (s) => `The quota starts again at 00:00 UTC, in ${s} s; ${planHint('it')}.`,
         retryAfter,
       );
     const charge = async () => {
