@@ -144,7 +144,7 @@ export interface LimitDeps {
   memory: Map<string, { reset: number }>;
 }
 
-type Limited = 'anon' | 'key' | 'pnl-anon' | 'pnl-key' | 'bad-key';
+type Limited = 'anon' | 'key' | 'pnl-anon' | 'pnl-key' | 'bad-key' | 'account';
 
 export function createSurfaceLimits(deps: LimitDeps) {
   const { config, keys, quota, shared: link } = deps;
@@ -195,6 +195,12 @@ export function createSurfaceLimits(deps: LimitDeps) {
     'pnl-key': (max) => [
       `Rate limit exceeded for wallet profit and loss: ${max} calls per minute for this API key.`,
       (s) => `Wait ${s} s and retry; other endpoints are not affected.`,
+    ],
+    // The account area (sign-in, keys) reads no API key: the anonymous 429's "send an API key for higher limits"
+    // offered a way past this limit that does not exist.
+    account: (max) => [
+      `Rate limit exceeded: ${max} requests per minute per IP address to the account area.`,
+      (s) => `Wait ${s} s and retry; an API key does not raise this limit.`,
     ],
     'bad-key': (max) => [
       `Too many invalid or revoked API keys from this IP address: ${max} per minute.`,
@@ -474,7 +480,7 @@ export function createSurfaceLimits(deps: LimitDeps) {
     };
 
   /** The account area's JSON endpoints: anonymous-style per-IP limit, so nonces cannot be minted in bulk. */
-  const account = limitsOn ? limiter('anon', 'account', config.RATE_LIMIT_ANON_PER_MIN, ipOf) : null;
+  const account = limitsOn ? limiter('account', 'account', config.RATE_LIMIT_ANON_PER_MIN, ipOf) : null;
 
   /**
    * The replay fast path's anonymous spend (api/fast-replay.ts): counts one request of `ip` on `surface` in the same

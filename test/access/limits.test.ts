@@ -57,6 +57,24 @@ describe('access: limits', function () {
     for (const answers of [rest, md, mcp]) assert.deepEqual(statuses(answers), { 200: 3, 429: 1 });
   });
 
+  it('limits the account area per IP without offering an API key as the way past it (the area reads none)', async () => {
+    app = await startTestApp(store, testConfig({ RATE_LIMIT_ANON_PER_MIN: '3' }));
+    const key = await keyFor();
+    const answers = [];
+    for (let i = 0; i < 4; i++)
+      answers.push(await request(`${app.url}/account/api/limits`, { headers: { 'x-api-key': key } }));
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      [200, 200, 200, 429],
+      'a valid key changes nothing there',
+    );
+    const body = assertTooMany(answers[3]!, /3 requests per minute per IP address to the account area/);
+    // Before: "… without an API key", hint "send an API key (x-api-key header) for higher limits".
+    assert.doesNotMatch(body.error, /without an API key/);
+    assert.doesNotMatch(body.hint, /send an API key/);
+    assert.match(body.hint, /an API key does not raise this limit/);
+  });
+
   it('never limits the logo', async () => {
     app = await startTestApp(store, testConfig({ RATE_LIMIT_ANON_PER_MIN: '2' }));
     const answers = await burst(10, () => request(`${app!.url}/api/v1/assets/abc/logo`));
