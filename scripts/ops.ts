@@ -205,8 +205,9 @@ async function keys(args: readonly string[]): Promise<void> {
     console.log(KEYS_USAGE);
     return;
   }
-  const cmd = parseKeysArgs([...args]);
-  const store = await openOpsStore(loadConfig(), { readOnly: false });
+  const config = loadConfig();
+  const cmd = parseKeysArgs([...args], config.CARDANO_NETWORK);
+  const store = await openOpsStore(config, { readOnly: false });
   try {
     await store.ensureIndexes([...ACCESS_COLLECTIONS]);
     console.log((await runKeysCommand(store, cmd)).join('\n'));

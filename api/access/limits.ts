@@ -144,7 +144,7 @@ export interface LimitDeps {
   memory: Map<string, { reset: number }>;
 }
 
-type Limited = 'anon' | 'key' | 'pnl-anon' | 'pnl-key' | 'bad-key';
+type Limited = 'anon' | 'key' | 'pnl-anon' | 'pnl-key' | 'bad-key' | 'account';
 
 export function createSurfaceLimits(deps: LimitDeps) {
   const { config, keys, quota, shared: link } = deps;
@@ -170,6 +170,13 @@ export function createSurfaceLimits(deps: LimitDeps) {
     return Math.min(60, Math.max(1, wait));
   };
 
+  // What a higher plan would do for a key over its limit. Until plans are enforced every key has the Free limits
+  // whatever its account's plan (the spec), so pointing to a higher plan promised a raise no upgrade gives.
+  const planHint = (what: string) =>
+    config.PLANS_ENFORCED
+      ? `a higher plan raises ${what} (see ${docs})`
+      : `plans are not enforced yet: every key has the Free limits (see ${docs})`;
+
   const messages: Record<Limited, (max: number) => [string, (s: number) => string]> = {
     anon: (max) => [
       `Rate limit exceeded: ${max} requests per minute per IP address without an API key.`,
@@ -178,7 +185,7 @@ export function createSurfaceLimits(deps: LimitDeps) {
     ],
     key: (max) => [
       `Rate limit exceeded: ${max} requests per minute for this API key.`,
-      (s) => `Wait ${s} s and retry; a higher plan raises the per-minute limit (see ${docs}).`,
+      (s) => `Wait ${s} s and retry; ${planHint('the per-minute limit')}.`,
     ],
     'pnl-anon': (max) => [
       `Rate limit exceeded for wallet profit and loss: ${max} calls per minute per IP address without an API key.`,
@@ -189,6 +196,12 @@ export function createSurfaceLimits(deps: LimitDeps) {
       `Rate limit exceeded for wallet profit and loss: ${max} calls per minute for this API key.`,
       (s) => `Wait ${s} s and retry; other endpoints are not affected.`,
     ],
+    // The account area (sign-in, keys) reads no API key: the anonymous 429's "send an API key for higher limits"
+    // offered a way past this limit that does not exist.
+    account: (max) => [
+      `Rate limit exceeded: ${max} requests per minute per IP address to the account area.`,
+      (s) => `Wait ${s} s and retry; an API key does not raise this limit.`,
+    ],
     'bad-key': (max) => [
       `Too many invalid or revoked API keys from this IP address: ${max} per minute.`,
       (s) => `Wait ${s} s, then send a valid key (create one at ${accountPage}) or no key for anonymous access.`,
@@ -196,13 +209,15 @@ export function createSurfaceLimits(deps: LimitDeps) {
   };
 
   /**
-   * koa-ratelimit's memory driver writes the reset time as fractional unix seconds; the header is whole unix
-   * seconds (rounded up, so a caller waiting for it never comes back early).
+   * X-RateLimit-Reset as whole unix seconds that are never early, so a caller waiting for it is not refused again.
+   * koa-ratelimit's memory driver writes the reset as fractional unix seconds (rounded up here). The redis driver
+   * (async-ratelimiter) writes it already floored: its window ends when the oldest request counted is 60 s old,
+   * somewhere within the second after the value it gives, so the end is the next whole second (`floored`).
    */
-  const wholeReset = (ctx: Context) => {
+  const wholeReset = (ctx: Context, floored: boolean) => {
     const reset = Number(ctx.response.get('X-RateLimit-Reset'));
     if (ctx.response.get('X-RateLimit-Reset') !== '' && Number.isFinite(reset))
-      ctx.set('X-RateLimit-Reset', String(Math.ceil(reset)));
+      ctx.set('X-RateLimit-Reset', String(floored ? Math.floor(reset) + 1 : Math.ceil(reset)));
   };
 
   const namespaced = (namespace: string) => (redis ? `cds:rl:${namespace}` : namespace);
@@ -227,21 +242,21 @@ export function createSurfaceLimits(deps: LimitDeps) {
         onLimited: (ctx: Context) => {
           const [error, hint] = messages[kind](max);
           writeTooMany(ctx, error, hint, retryAfterFromReset(ctx));
-          wholeReset(ctx);
+          wholeReset(ctx, shared);
         },
       } as ratelimit.MiddlewareOptions);
     const local = counting(false);
     const shared = redis ? counting(true) : null;
     return async (ctx, next) => {
       let passed = false;
-      const pass = async () => {
+      const pass = (floored: boolean) => async () => {
         passed = true;
-        wholeReset(ctx);
+        wholeReset(ctx, floored);
         await next();
       };
       if (shared && sharedUp()) {
         try {
-          return await shared(ctx, pass);
+          return await shared(ctx, pass(true));
         } catch (e) {
           if (passed) throw e; // the request's own failure, after the limit let it through
           link?.failed(e);
@@ -249,7 +264,7 @@ export function createSurfaceLimits(deps: LimitDeps) {
       }
       // Redis does not answer: this replica counts alone (see sharedUp).
       fitWindow(deps.memory.get(`${namespace}:${id(ctx)}`) as MemoryWindow | undefined, max);
-      return local(ctx, pass);
+      return local(ctx, pass(false));
     };
   };
 
@@ -265,7 +280,8 @@ export function createSurfaceLimits(deps: LimitDeps) {
           link?.failed(e);
           return null; // not answering: the window this replica counts in meanwhile
         });
-      if (status) return { remaining: Math.max(0, status.remaining), reset: Math.ceil(status.reset) };
+      // The driver's reset is floored to whole seconds (see wholeReset): the window ends within the next one.
+      if (status) return { remaining: Math.max(0, status.remaining), reset: Math.floor(status.reset) + 1 };
     }
     const entry = deps.memory.get(`key:${hash}`) as MemoryWindow | undefined;
     fitWindow(entry, max);
@@ -391,7 +407,7 @@ export function createSurfaceLimits(deps: LimitDeps) {
       writeTooMany(
         ctx,
         `Daily quota exceeded: ${plan.perDay} requests per UTC day for this API key.`,
-        (s) => `The quota starts again at 00:00 UTC, in ${s} s; a higher plan raises it (see ${docs}).`,
+        (s) => `The quota starts again at 00:00 UTC, in ${s} s; ${planHint('it')}.`,
         retryAfter,
       );
     const charge = async () => {
@@ -464,7 +480,7 @@ export function createSurfaceLimits(deps: LimitDeps) {
     };
 
   /** The account area's JSON endpoints: anonymous-style per-IP limit, so nonces cannot be minted in bulk. */
-  const account = limitsOn ? limiter('anon', 'account', config.RATE_LIMIT_ANON_PER_MIN, ipOf) : null;
+  const account = limitsOn ? limiter('account', 'account', config.RATE_LIMIT_ANON_PER_MIN, ipOf) : null;
 
   /**
    * The replay fast path's anonymous spend (api/fast-replay.ts): counts one request of `ip` on `surface` in the same

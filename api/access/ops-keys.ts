@@ -7,7 +7,7 @@
  *   keys plan <account> <free|plus|pro>  set the account's plan (its keys follow within a minute)
  * `<account>` is the account id (stake1… or a payment key hash) or any address of the wallet (addr1…, stake1…).
  */
-import { AddressError } from '../../cardano/address.js';
+import { AddressError, parseAddress, type Network } from '../../cardano/address.js';
 import type { PlanName } from '../../mongo/collections/access.js';
 import type { Store } from '../../mongo/store.js';
 import { accountIdOf, SignInError } from './cose.js';
@@ -31,12 +31,23 @@ export type KeysCommand =
   | { cmd: 'revoke'; keyId: string }
   | { cmd: 'plan'; account: string; plan: PlanName };
 
-/** The account id an operator means: an account id as is, or the account an address belongs to. */
-export function resolveAccount(input: string): string {
+/**
+ * The account id an operator means: an account id as is, or the account an address belongs to. With `network`
+ * (CARDANO_NETWORK), an address of another network is refused, as a sign-in refuses it: the same stake key has
+ * another stake address there (stake_test1… for stake1…), an account no sign-in to this service ever opens, so a
+ * key made for it is not on the wallet's account page and a plan set on it does not reach the wallet's keys.
+ */
+export function resolveAccount(input: string, network?: Network): string {
   // A payment key hash, as a sign-in records it (lower-case hex), whatever case the operator copied it in.
   if (/^[0-9a-f]{56}$/i.test(input)) return input.toLowerCase();
   try {
-    return accountIdOf(input);
+    const account = accountIdOf(input);
+    const on = parseAddress(input).network;
+    if (network && on && on !== network)
+      throw new KeysCommandError(
+        `not an account of this service: ${input} is a ${on} address and CARDANO_NETWORK is ${network} (use the wallet's ${network} address)`,
+      );
+    return account;
   } catch (e) {
     if (e instanceof AddressError || e instanceof SignInError)
       throw new KeysCommandError(`not an account: ${input} (${e.message})`);
@@ -44,8 +55,8 @@ export function resolveAccount(input: string): string {
   }
 }
 
-/** Parse the words after `keys`. */
-export function parseKeysArgs(args: readonly string[]): KeysCommand {
+/** Parse the words after `keys`; `network` (CARDANO_NETWORK) refuses accounts of another network. */
+export function parseKeysArgs(args: readonly string[], network?: Network): KeysCommand {
   const [sub, ...rest] = args;
   const positional: string[] = [];
   let name = 'default';
@@ -64,10 +75,10 @@ export function parseKeysArgs(args: readonly string[]): KeysCommand {
   switch (sub) {
     case 'create':
       need(1);
-      return { cmd: 'create', account: resolveAccount(positional[0]!), name };
+      return { cmd: 'create', account: resolveAccount(positional[0]!, network), name };
     case 'list':
       need(1);
-      return { cmd: 'list', account: resolveAccount(positional[0]!) };
+      return { cmd: 'list', account: resolveAccount(positional[0]!, network) };
     case 'revoke':
       need(1);
       return { cmd: 'revoke', keyId: positional[0]! };
@@ -75,7 +86,7 @@ export function parseKeysArgs(args: readonly string[]): KeysCommand {
       need(2);
       const plan = positional[1]!;
       if (!isPlanName(plan)) throw new KeysCommandError(`plan must be one of ${PLAN_NAMES.join(', ')}`);
-      return { cmd: 'plan', account: resolveAccount(positional[0]!), plan };
+      return { cmd: 'plan', account: resolveAccount(positional[0]!, network), plan };
     }
     default:
       throw new KeysCommandError(`usage:\n${KEYS_USAGE}`);

@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
+import { SESSION_TTL_MS } from '../../api/access/signin.js';
 import { MemoryStore } from './memory-store.js';
 import { request, startTestApp, testConfig, TestWallet } from './helpers.js';
 
@@ -115,5 +116,54 @@ describe('access: account page in a browser', function () {
     await page.waitForSelector('#keys tbody tr.revoked');
     assert.ok(!(await page.content()).includes(key.slice(4)));
     assert.deepEqual(problems, []);
+  });
+  it('takes a user whose session ended back to the wallet buttons, and signs in again', async () => {
+    let t = Date.now();
+    const expiring = await startTestApp(new MemoryStore(), testConfig(), { now: () => t });
+    try {
+      const wallet = new TestWallet();
+      const page = await context!.newPage();
+      await page.exposeFunction('__testWalletSign2', (addressHex: string, payloadHex: string) =>
+        wallet.signData(addressHex, payloadHex),
+      );
+      await page.addInitScript({
+        content: `
+          window.cardano = Object.assign(window.cardano || {}, {
+            testwallet: {
+              name: 'Test Wallet',
+              apiVersion: '1',
+              icon: '',
+              isEnabled: async () => true,
+              enable: async () => ({
+                getNetworkId: async () => 1,
+                getUsedAddresses: async () => [],
+                getUnusedAddresses: async () => [],
+                getChangeAddress: async () => ${JSON.stringify(TestWallet.addressHex(wallet.address))},
+                getRewardAddresses: async () => [${JSON.stringify(TestWallet.addressHex(wallet.stakeAddress))}],
+                signData: (address, payload) => window.__testWalletSign2(address, payload),
+              }),
+            },
+          });`,
+      });
+      await page.goto(`${expiring.url}/account`);
+      await page.click('button[data-wallet="testwallet"]');
+      await page.waitForSelector('#account:not([hidden])');
+      // The page is reloaded while signed in (no wallet buttons are drawn then), and the hour passes.
+      await page.reload();
+      await page.waitForSelector('#account:not([hidden])');
+      t += SESSION_TTL_MS + 1000;
+      await page.fill('#key-name', 'late key');
+      await page.click('#create-key');
+      // Before: the account view stayed, sign-in hidden: "Could not create a key: not signed in, or the session has
+      // expired; sign in with your wallet", with no button to do so.
+      await page.waitForSelector('#signin:not([hidden])', { timeout: 5000 });
+      assert.ok(await page.isHidden('#account'));
+      assert.match((await page.textContent('#status'))!, /session has ended; sign in again/);
+      await page.click('button[data-wallet="testwallet"]');
+      await page.waitForSelector('#account:not([hidden])');
+      assert.equal(await page.textContent('#account-id'), wallet.stakeAddress);
+    } finally {
+      await expiring.close();
+    }
   });
 });

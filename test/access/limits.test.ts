@@ -57,6 +57,24 @@ describe('access: limits', function () {
     for (const answers of [rest, md, mcp]) assert.deepEqual(statuses(answers), { 200: 3, 429: 1 });
   });
 
+  it('limits the account area per IP without offering an API key as the way past it (the area reads none)', async () => {
+    app = await startTestApp(store, testConfig({ RATE_LIMIT_ANON_PER_MIN: '3' }));
+    const key = await keyFor();
+    const answers = [];
+    for (let i = 0; i < 4; i++)
+      answers.push(await request(`${app.url}/account/api/limits`, { headers: { 'x-api-key': key } }));
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      [200, 200, 200, 429],
+      'a valid key changes nothing there',
+    );
+    const body = assertTooMany(answers[3]!, /3 requests per minute per IP address to the account area/);
+    // Before: "… without an API key", hint "send an API key (x-api-key header) for higher limits".
+    assert.doesNotMatch(body.error, /without an API key/);
+    assert.doesNotMatch(body.hint, /send an API key/);
+    assert.match(body.hint, /an API key does not raise this limit/);
+  });
+
   it('never limits the logo', async () => {
     app = await startTestApp(store, testConfig({ RATE_LIMIT_ANON_PER_MIN: '2' }));
     const answers = await burst(10, () => request(`${app!.url}/api/v1/assets/abc/logo`));
@@ -187,6 +205,37 @@ describe('access: limits', function () {
     assert.equal(body.retryAfter, secondsToUtcMidnight(t));
     t += 61_000; // the next UTC day
     assert.equal((await request(`${app.url}/api/v1/ping`, { headers: { 'x-api-key': key } })).status, 200);
+  });
+
+  it('points a key over its limits to a higher plan only when plans are enforced (the spec: every key is Free for now)', async () => {
+    /** The third call's 429 hint, for a key of a Free account whose plan allows 2 a minute or 2 a day. */
+    const hint = async (enforced: string, limits: string) => {
+      const t = Date.parse('2026-03-10T12:00:00Z');
+      const a = await startTestApp(
+        new MemoryStore(),
+        testConfig({ PLANS_ENFORCED: enforced, PLAN_LIMITS: `free=${limits},plus=100/600,pro=100/900` }),
+        { now: () => t },
+      );
+      try {
+        const { key } = await a.access.registry.create('stake1uxplanhint', 'hint');
+        const call = () => request(`${a.url}/api/v1/ping`, { headers: { 'x-api-key': key } });
+        await call();
+        await call();
+        const third = await call();
+        assert.equal(third.status, 429);
+        return (third.body as { hint: string }).hint;
+      } finally {
+        await a.close();
+      }
+    };
+    // Not enforced: no plan raises a key's limits; the hint sent callers to an upgrade that changes nothing.
+    for (const limits of ['2/1000', '100/2']) {
+      const h = await hint('false', limits);
+      assert.doesNotMatch(h, /higher plan/, limits);
+      assert.match(h, /plans are not enforced yet: every key has the Free limits/, limits);
+    }
+    assert.match(await hint('true', '2/1000'), /a higher plan raises the per-minute limit/);
+    assert.match(await hint('true', '100/2'), /a higher plan raises it/);
   });
 
   it('answers a key refused by a per-minute limit after its day is spent with the daily 429: its Retry-After ends the refusals', async () => {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { KeysCommandError, parseKeysArgs, runKeysCommand } from '../../api/access/ops-keys.js';
-import { keyHash } from '../../cardano/address.js';
+import { baseAddress, keyHash, rewardAddress } from '../../cardano/address.js';
 import { ACCOUNTS } from '../../mongo/collections/access.js';
 import { MemoryStore } from './memory-store.js';
-import { request, startTestApp, testConfig, TestWallet } from './helpers.js';
+import { request, signInOverHttp, startTestApp, testConfig, TestWallet } from './helpers.js';
 
 describe('access: operator key commands', () => {
   it('parses the command line and names mistakes', () => {
@@ -28,6 +28,42 @@ describe('access: operator key commands', () => {
     );
     assert.throws(() => parseKeysArgs(['create', 'addr1nope']), KeysCommandError);
     assert.throws(() => parseKeysArgs(['destroy']), KeysCommandError);
+  });
+
+  it("refuses an address of another network than the service's, as a sign-in does", async () => {
+    const w = new TestWallet();
+    const stake = keyHash(w.stakeVk);
+    const testnetStake = rewardAddress('testnet', stake);
+    const testnetBase = baseAddress('testnet', keyHash(w.paymentVk), stake);
+    // The wallet's sign-in to this (mainnet) service opens its stake1… account: the oracle of "this wallet's account".
+    const app = await startTestApp(new MemoryStore(), testConfig());
+    try {
+      const cookie = await signInOverHttp(app.url, w, w.stakeAddress);
+      const me = await request(`${app.url}/account/api/me`, { headers: { cookie } });
+      assert.equal((me.body as { account: string }).account, w.stakeAddress);
+    } finally {
+      await app.close();
+    }
+    // Before: accepted, naming stake_test1… (an account no sign-in here opens: a plan set on it reached no key).
+    for (const address of [testnetStake, testnetBase])
+      for (const args of [
+        ['plan', address, 'plus'],
+        ['create', address],
+        ['list', address],
+      ])
+        assert.throws(
+          () => parseKeysArgs(args, 'mainnet'),
+          (e: unknown) =>
+            e instanceof KeysCommandError && /is a testnet address and CARDANO_NETWORK is mainnet/.test(e.message),
+          args.join(' '),
+        );
+    // The wallet's own mainnet addresses name its account; a testnet service takes its testnet ones.
+    assert.deepEqual(parseKeysArgs(['plan', w.address, 'plus'], 'mainnet'), {
+      cmd: 'plan',
+      account: w.stakeAddress,
+      plan: 'plus',
+    });
+    assert.deepEqual(parseKeysArgs(['list', testnetBase], 'testnet'), { cmd: 'list', account: testnetStake });
   });
 
   it('creates a key that works, lists it without the secret, sets the plan and revokes it', async () => {

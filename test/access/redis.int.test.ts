@@ -120,6 +120,42 @@ describe('access: shared limits across replicas (redis)', function () {
     assert.equal(next.headers.get('x-ratelimit-remaining'), '3', 'the logos spent nothing');
   });
 
+  it('never names a reset before the shared window ends: waiting until X-RateLimit-Reset is not refused again', async () => {
+    const [a, b] = await twoReplicas({
+      RATE_LIMIT_ANON_PER_MIN: '3',
+      PLAN_LIMITS: 'free=5/1000,plus=10/1000,pro=20/1000',
+    });
+    // When the window really ends, by Redis's own record: the oldest request it counts (ms) plus the minute.
+    const windowEnd = async (pattern: string) => {
+      const [key] = await clients[0]!.keys(pattern);
+      const [, oldest] = await clients[0]!.zrange(key!, '0', '0', 'WITHSCORES');
+      return (Number(oldest) + 60_000) / 1000;
+    };
+    const anon = [];
+    for (let i = 0; i < 4; i++) anon.push(await request(`${(i % 2 ? a : b)!.url}/api/v1/ping`));
+    assert.deepEqual(
+      anon.map((x) => x.status),
+      [200, 200, 200, 429],
+    );
+    const anonEnd = await windowEnd('cds:rl:anon-rest:*');
+    for (const x of anon) {
+      const reset = Number(x.headers.get('x-ratelimit-reset'));
+      assert.ok(Number.isInteger(reset), `whole seconds: ${reset}`);
+      // Before: the driver's floored value, up to a second before the window ends (a caller waiting for it met 429).
+      assert.ok(reset >= anonEnd, `X-RateLimit-Reset ${reset} is before the window ends at ${anonEnd}`);
+      assert.ok(reset - anonEnd < 1.001, `X-RateLimit-Reset ${reset} is within a second of ${anonEnd}`);
+    }
+
+    const { key } = await a!.access.registry.create('stake1uxredisreset', 'reset');
+    const keyed = await request(`${b!.url}/api/v1/ping`, { headers: { 'x-api-key': key } });
+    const logo = await request(`${a!.url}/api/v1/assets/abc/logo`, { headers: { 'x-api-key': key } });
+    const keyEnd = await windowEnd('cds:rl:key:*');
+    for (const x of [keyed, logo]) {
+      const reset = Number(x.headers.get('x-ratelimit-reset'));
+      assert.ok(reset >= keyEnd && reset - keyEnd < 1.001, `X-RateLimit-Reset ${reset}, window ends ${keyEnd}`);
+    }
+  });
+
   it('accepts a signed nonce once across both instances', async () => {
     const [a, b] = await twoReplicas({});
     const wallet = new TestWallet();

@@ -97,13 +97,26 @@ function showSignIn() {
   $('new-key').textContent = '';
 }
 
+/**
+ * A call refused for want of a session (it lasts an hour; or signed out in another tab): back to the wallet
+ * buttons. The page stayed on the account view, its sign-in hidden, saying "sign in with your wallet" with no way
+ * to do so short of reloading.
+ */
+function sessionLost(e) {
+  if (e.status !== 401) return false;
+  showSignIn();
+  listWallets();
+  say('Your session has ended; sign in again with your wallet.');
+  return true;
+}
+
 async function revoke(id, name) {
   try {
     await call('DELETE', `/keys/${encodeURIComponent(id)}`);
     say(`Key “${name}” revoked; it is refused from now on.`);
     await showKeys();
   } catch (e) {
-    say(`Could not revoke: ${e.message}`);
+    if (!sessionLost(e)) say(`Could not revoke: ${e.message}`);
   }
 }
 
@@ -116,7 +129,7 @@ async function createKey() {
     say(`Key “${created.name}” created.`);
     await showKeys();
   } catch (e) {
-    say(`Could not create a key: ${e.message}`);
+    if (!sessionLost(e)) say(`Could not create a key: ${e.message}`);
   }
 }
 
