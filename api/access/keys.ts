@@ -6,7 +6,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Collection, Store } from '../../mongo/store.js';
 import { put } from '../../mongo/store.js';
-import { ACCOUNTS, API_KEYS, type AccountDoc, type ApiKeyDoc, type PlanName } from '../../mongo/collections/access.js';
+import {
+  ACCOUNTS,
+  API_KEYS,
+  KEY_USAGE,
+  type AccountDoc,
+  type ApiKeyDoc,
+  type KeyUsageDoc,
+  type PlanName,
+} from '../../mongo/collections/access.js';
 
 export const KEY_PREFIX = 'cds_';
 const KEY_SHAPE = /^cds_[A-Za-z0-9_-]{43}$/;
@@ -33,13 +41,14 @@ export interface KeyView {
   revokedAt: string | null;
   lastUsedAt: string | null;
 }
-export const keyView = (d: ApiKeyDoc): KeyView => ({
+/** `usage`: the key's KEY_USAGE document; a store written before it kept the last use in the key's own document. */
+export const keyView = (d: ApiKeyDoc, usage: KeyUsageDoc | null = null): KeyView => ({
   id: d.keyId,
   name: d.name,
   hint: d.hint,
   createdAt: d.createdAt,
   revokedAt: d.revokedAt,
-  lastUsedAt: d.lastUsedAt,
+  lastUsedAt: [usage?.lastUsedAt ?? null, d.lastUsedAt].reduce((a, b) => (a === null || (b !== null && b > a) ? b : a)),
 });
 
 export class KeyError extends Error {
@@ -55,6 +64,7 @@ export class KeyError extends Error {
 export class KeyRegistry {
   private readonly keys: Collection<ApiKeyDoc>;
   private readonly accounts: Collection<AccountDoc>;
+  private readonly usage: Collection<KeyUsageDoc>;
   constructor(
     private readonly store: Store,
     private readonly now: () => number = Date.now,
@@ -63,6 +73,7 @@ export class KeyRegistry {
   ) {
     this.keys = store.collection(API_KEYS);
     this.accounts = store.collection(ACCOUNTS);
+    this.usage = store.collection(KEY_USAGE);
   }
 
   /** The account, created on the Free plan at first sight. */
@@ -101,18 +112,20 @@ export class KeyRegistry {
 
   async list(accountId: string): Promise<KeyView[]> {
     const docs = await this.keys.find('byAccount', { eq: [accountId] });
-    return docs.map(keyView);
+    const usage = await this.usage.getMany(docs.map((d) => d._id));
+    return docs.map((d, i) => keyView(d, usage[i] ?? null));
   }
 
   /** Revoke by public id; with `accountId`, only that account's key (the account area), else any (operator). */
   async revoke(keyId: string, accountId?: string): Promise<KeyView> {
     const [doc] = await this.keys.find('byKeyId', { eq: [keyId], limit: 1 });
     if (!doc || (accountId !== undefined && doc.accountId !== accountId)) throw new KeyError(404, `no key ${keyId}`);
-    if (doc.revokedAt) return keyView(doc);
+    const usage = await this.usage.get(doc._id);
+    if (doc.revokedAt) return keyView(doc, usage);
     const revoked: ApiKeyDoc = { ...doc, revokedAt: new Date(this.now()).toISOString() };
     await this.store.write([put(API_KEYS, revoked)]);
     this.onChange(doc._id);
-    return keyView(revoked);
+    return keyView(revoked, usage);
   }
 
   async setPlan(accountId: string, plan: PlanName): Promise<AccountDoc> {
@@ -131,14 +144,14 @@ export class KeyRegistry {
     return { key, plan: account?.plan ?? 'free' };
   }
 
-  /** Record when each key was used (key hash → ms). */
+  /**
+   * Record when each key was used (key hash → ms), in KEY_USAGE only: the key's document, where a revocation is
+   * written, is never written back (r23-access: a use read before a revocation and written after it undid it).
+   */
   async touch(uses: ReadonlyMap<string, number>): Promise<void> {
     if (!uses.size) return;
-    const docs = await this.keys.getMany([...uses.keys()]);
-    const ops = docs
-      .filter((d): d is ApiKeyDoc => d !== null)
-      .map((d) => put(API_KEYS, { ...d, lastUsedAt: new Date(uses.get(d._id)!).toISOString() }));
-    if (ops.length) await this.store.write(ops);
+    const ops = [...uses].map(([hash, ms]) => put(KEY_USAGE, { _id: hash, lastUsedAt: new Date(ms).toISOString() }));
+    await this.store.write(ops);
   }
 }
 

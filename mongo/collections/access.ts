@@ -27,7 +27,10 @@ export interface ApiKeyDoc {
   hint: string;
   createdAt: string;
   revokedAt: string | null;
-  /** Refreshed at most once a minute while the key is used. */
+  /**
+   * When a store written before KEY_USAGE recorded the key's last use; null on keys created since. The last use is
+   * KEY_USAGE's (the later of the two).
+   */
   lastUsedAt: string | null;
 }
 export const API_KEYS = defineCollection<ApiKeyDoc>({
@@ -37,6 +40,17 @@ export const API_KEYS = defineCollection<ApiKeyDoc>({
     { name: 'byAccount', fields: ['accountId', 'createdAt'] },
   ],
 });
+
+/**
+ * When a key was last used, refreshed at most once a minute while it is. A document of its own: written back into
+ * the key's document, a use read just before a revocation and written just after it made the key active again.
+ */
+export interface KeyUsageDoc {
+  /** SHA-256 of the key (= ApiKeyDoc._id). */
+  _id: string;
+  lastUsedAt: string;
+}
+export const KEY_USAGE = defineCollection<KeyUsageDoc>({ name: 'key_usage' });
 
 export interface NonceDoc {
   /** The nonce (hex, 16 random bytes). */
@@ -91,4 +105,4 @@ export const QUOTAS = defineCollection<QuotaDoc>({
   ],
 });
 
-export const ACCESS_COLLECTIONS = [ACCOUNTS, API_KEYS, NONCES, SESSIONS, QUOTAS] as const;
+export const ACCESS_COLLECTIONS = [ACCOUNTS, API_KEYS, KEY_USAGE, NONCES, SESSIONS, QUOTAS] as const;

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { API_KEYS } from '../../mongo/collections/access.js';
 import { secondsToUtcMidnight } from '../../api/access/quota.js';
-import { KeyRegistry } from '../../api/access/keys.js';
+import { KeyRegistry, sha256Hex } from '../../api/access/keys.js';
+import type { Store, WriteOp } from '../../mongo/store.js';
 import { MemoryStore } from './memory-store.js';
 import { burst, captureLog, request, SITE, startTestApp, statuses, testConfig, type Answer } from './helpers.js';
 
@@ -404,6 +405,40 @@ describe('access: limits', function () {
     const [lateView] = await registry.list('stake1uxlate');
     assert.equal(earlyView!.lastUsedAt, '2026-03-10T12:00:00.000Z');
     assert.equal(lateView!.lastUsedAt, '2026-03-10T12:00:40.000Z');
+  });
+
+  it('a revocation made while a key’s last use is being recorded stays revoked', async () => {
+    // r23-access: the once-a-minute use record read the key's document and wrote it back whole, so a revocation
+    // landing between that read and that write was overwritten and the key worked again. Here the use record's
+    // write is held until the owner's revocation (another replica's, straight on the store) has landed.
+    const base = new MemoryStore();
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let holding = true;
+    const gated: Store = Object.assign(Object.create(base) as Store, {
+      write: async (ops: readonly WriteOp[]) => {
+        if (holding) {
+          holding = false;
+          await held;
+        }
+        return base.write(ops);
+      },
+    });
+    const owner = new KeyRegistry(base, () => Date.parse('2026-03-10T12:00:00Z'));
+    const { key, view } = await owner.create('stake1uxrace', 'ci');
+    const recording = new KeyRegistry(gated).touch(new Map([[sha256Hex(key), Date.parse('2026-03-10T12:00:30Z')]]));
+    await new Promise((r) => setTimeout(r, 10));
+    await owner.revoke(view.id, 'stake1uxrace');
+    release();
+    await recording;
+    const found = await new KeyRegistry(base).lookup(sha256Hex(key));
+    assert.ok(found?.key.revokedAt, 'the key is still revoked');
+    const [listed] = await owner.list('stake1uxrace');
+    assert.deepEqual(
+      [listed?.revokedAt, listed?.lastUsedAt],
+      ['2026-03-10T12:00:00.000Z', '2026-03-10T12:00:30.000Z'],
+      'revoked, and its last use recorded',
+    );
   });
 
   it('keeps keys out of the store and out of the logs', async () => {
