@@ -519,11 +519,14 @@ describe('production composition: devnet → Temporal worker → MongoDB → API
       up.feeds.map((f: Json) => [f.ok, f.error]),
       [[true, null]],
     );
-    // The failed run stays on record as failed; its retry is not listed among the failures.
+    // The failed run stays on record as failed, saying its retry completed since; the retry is not listed among the
+    // failures.
     assert.equal(await jobMetric(), '0', 'the job is healthy again');
     assert.equal((await get(`http://127.0.0.1:${apiPort}/healthz/jobs`)).status, 200);
     const failedNow = await ops('runs', '--failed', '--limit', '50');
-    assert.ok(failedNow.includes(failed.workflowId));
-    assert.ok(!failedNow.includes(retryId), failedNow);
+    const rows = failedNow.split('\n').map((l) => l.split(/\s{2,}/));
+    assert.ok(!rows.some((cells) => cells[0] === retryId), failedNow);
+    const since = rows.find((cells) => cells[0] === failed.workflowId)?.[7] ?? '';
+    assert.match(since, new RegExp(`^completed \\S+ \\S+ \\(${retryId}\\)$`), failedNow);
   });
 });
