@@ -137,8 +137,11 @@ describe('stake pools on the devnet', function () {
     let checked = 0;
     for (const d of docs.filter((x) => x.status !== 'retired' && x.activeStake !== null)) {
       // The devnet pays a pool REWARD_PER_BLOCK per block, scaled down to the saturation point (circulation / k)
-      // when its stake is above it; the operator takes the cost and the margin of the rest.
-      const uncapped = REWARD_PER_BLOCK * BigInt(blocksOf.get(d._id) ?? 0);
+      // when its stake is above it, and nothing when its owners' stake was below its pledge; the operator takes the
+      // cost and the margin of the rest.
+      const line = (perf.stakePools as Record<string, { ownerStake: unknown }>)[d._id];
+      const pledgeMet = (lovelace(line?.ownerStake) ?? 0n) >= BigInt(d.pledge);
+      const uncapped = pledgeMet ? REWARD_PER_BLOCK * BigInt(blocksOf.get(d._id) ?? 0) : 0n;
       const stakeK = BigInt(d.activeStake as string) * BigInt(DESIRED_STAKE_POOLS);
       const total = stakeK > circulation ? (uncapped * circulation) / stakeK : uncapped;
       const cost = BigInt(d.cost) < total ? BigInt(d.cost) : total;
