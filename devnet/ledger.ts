@@ -88,6 +88,11 @@ export interface EpochRewards {
   totalBlocks: number;
   /** Max supply − reserves before the payout, lovelace (the ledger's "total stake" of the reward formula). */
   circulating: bigint;
+  /**
+   * Each pool's parameters at the boundary: the cost, margin and pledge the payout used. A re-registration after it
+   * replaces the pool's current parameters, never these.
+   */
+  params: Map<string, PoolParams>;
 }
 
 export class Ledger implements UtxoView {
@@ -257,6 +262,7 @@ export class Ledger implements UtxoView {
       blocks: new Map(this.blocksThisEpoch),
       totalBlocks: [...this.blocksThisEpoch.values()].reduce((a, b) => a + b, 0),
       circulating,
+      params: new Map([...this.pools].map(([id, p]) => [id, p.params])),
     };
     for (const [poolId, blocks] of this.blocksThisEpoch) {
       const pool = this.pools.get(poolId);

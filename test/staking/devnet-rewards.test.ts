@@ -65,6 +65,16 @@ describe('devnet epoch rewards and stakePoolsPerformances', () => {
     ledger.blocksThisEpoch.set(p.pool, p.blocks);
   }
   ledger.startEpoch(1);
+  // After the boundary the saturated pool registers new terms (cost 340 ADA, margin 5 %, pledge 2,000 ADA), in force
+  // from the next boundary: the epoch just paid keeps the old ones.
+  const update = { ...pool('pool1', saturated.cred), cost: 340n * ADA, margin: [1, 20] as [number, number] };
+  ledger.apply({
+    id: hex('e').slice(0, 64),
+    spent: [],
+    created: [],
+    withdrawals: [],
+    certificates: [{ type: 'stakePoolRegistration', pool: { ...update, pledge: 2_000n * ADA }, deposit: 0n }],
+  });
   const env = { chain: { tip: 'origin' } as unknown as DevChain, ledger, systemStartMs: 0, epochLength: 21_600 };
   const answer = answerQuery(env, 'queryLedgerState/stakePoolsPerformances', {});
   const perf = JSON.parse((answer as { result: string }).result) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- Ogmios JSON
@@ -95,17 +105,30 @@ describe('devnet epoch rewards and stakePoolsPerformances', () => {
     assert.equal(ledger.rewards.get(pool('pool3', '').rewardCred), 0n);
   });
 
+  it('reports the cost, margin and pledge the epoch was paid by, not an update registered after its boundary', () => {
+    // Before, the answer named the pool's current (updated) terms, so the service priced the epoch the devnet had
+    // paid at cost 170 ADA and margin 1 % with 340 ADA and 5 %: 200 ADA − 340 ADA left the delegators 0 instead of
+    // the 29.7 ADA credited.
+    assert.equal(ledger.pools.get('pool1')?.params.cost, 340n * ADA);
+    assert.deepEqual(perf.stakePools.pool1.parameters, {
+      cost: { ada: { lovelace: 170_000_000 } },
+      margin: '1/100',
+      pledge: { ada: { lovelace: 1_000_000_000 } },
+    });
+  });
+
   it("reports the epoch so that maxPool × performance gives back what each pool's delegators were credited", () => {
     for (const p of all) {
       const line = perf.stakePools[p.pool];
       const stake = lovelace(line.stake) as bigint;
       assert.equal(stake, p.stake);
+      // The terms as the service reads them: the answer's own parameters of the epoch.
       const r = realisedRoa(
         {
           stake,
-          pledge: pledgeOf(p),
-          cost: 170n * ADA,
-          margin: 0.01,
+          pledge: lovelace(line.parameters.pledge) as bigint,
+          cost: lovelace(line.parameters.cost) as bigint,
+          margin: ratio(line.parameters.margin) as number,
           performance: line.approximatePerformance,
           ownerStake: lovelace(line.ownerStake),
         },
