@@ -22,6 +22,17 @@ function pledgeLine(p: StakePool): string {
   return `${num(p.ownerStake, 0)} (${met})`;
 }
 
+/**
+ * Whether the metadata document matched its registered hash. One not checked says why, as REST's `metadata.reason`
+ * does (no document registered, or its fetch failed and is tried again later): a pool shown without its name and
+ * ticker otherwise gave the reader no reason.
+ */
+function metadataCell(m: StakePool['metadata']): string {
+  if (m.verified === true) return 'yes';
+  if (m.verified === false) return `no (${text(m.reason ?? 'unknown')})`;
+  return m.reason === null ? '—' : `not checked (${text(m.reason)})`;
+}
+
 export function renderStakePool(ctx: ViewContext, p: StakePool): string {
   const name = p.ticker ? `[${text(p.ticker)}] ${text(p.name ?? '')}`.trim() : text(p.name ?? p.id);
   return join(
@@ -46,14 +57,7 @@ export function renderStakePool(ctx: ViewContext, p: StakePool): string {
         ['Estimated yearly return (%)', asPct(p.performance.estimatedRoa ?? p.roa)],
         ['Realised yearly return, last epoch (%)', asPct(p.performance.realisedRoa)],
         ['Homepage', p.metadata.homepage === null ? '—' : text(p.metadata.homepage)],
-        [
-          'Metadata verified against its hash',
-          p.metadata.verified === null
-            ? '—'
-            : p.metadata.verified
-              ? 'yes'
-              : `no (${text(p.metadata.reason ?? 'unknown')})`,
-        ],
+        ['Metadata verified against its hash', metadataCell(p.metadata)],
         ['Computed (UTC)', utc(p.computedAt)],
       ],
     ),
