@@ -48,6 +48,18 @@ describe('Markdown stake pool view: status and retirement epoch', () => {
     assert.equal(statusCell(renderStakePool(ctx, pool('retired', null))), 'retired');
   });
 
+  it("a retired pool's owners' stake says the pool earns nothing, not that it is below its pledge for now", () => {
+    // It read "0 (below the pledge: no rewards while it stays so)": REST's ownerStake 0 and pledgeMet false of a pool
+    // whose delegations the ledger dropped at its retirement epoch, as if meeting the pledge could pay it again.
+    const owners = (status: string, ownerStake: number, pledgeMet: boolean) => {
+      const p = { ...pool(status, status === 'active' ? null : 3), ownerStake, pledgeMet };
+      return /^\| Owners' live stake \(ADA\) \| (.*) \|$/m.exec(renderStakePool(ctx, p))?.[1];
+    };
+    assert.equal(owners('retired', 0, false), '0 (retired: the pool earns nothing)');
+    assert.equal(owners('active', 100_000, false), '100,000 (below the pledge: no rewards while it stays so)');
+    assert.equal(owners('retiring', 300_000, true), '300,000 (pledge met)');
+  });
+
   it('a pool whose metadata was not checked says why, as REST does: none registered, or its fetch failed', () => {
     // It read "—": a pool shown without name and ticker gave no reason, while REST's metadata.reason had it.
     const cell = (reason: string | null) => {

@@ -15,9 +15,14 @@ function status(p: StakePool): string {
   return `${p.status} (retires at the start of epoch ${p.retiringEpoch})`;
 }
 
-/** The owners' stake beside the pledge: below it the ledger pays the pool and its delegators nothing. */
+/**
+ * The owners' stake beside the pledge: below it the ledger pays the pool and its delegators nothing. A retired pool
+ * earns nothing whatever its owners hold (the ledger dropped its delegations at its retirement epoch, so their stake
+ * reads 0): "below the pledge … while it stays so" would say meeting the pledge again could change that.
+ */
 function pledgeLine(p: StakePool): string {
   if (p.ownerStake == null) return '—';
+  if (p.status === 'retired') return `${num(p.ownerStake, 0)} (retired: the pool earns nothing)`;
   const met = p.pledgeMet === false ? 'below the pledge: no rewards while it stays so' : 'pledge met';
   return `${num(p.ownerStake, 0)} (${met})`;
 }
