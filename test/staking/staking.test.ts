@@ -23,6 +23,7 @@ import { openMemoryStore } from '../../mongo/adapters/embedded.js';
 import { put, type Store, type WriteOp } from '../../mongo/store.js';
 import { startTestApi, type TestApi } from '../api/seed.js';
 import type { ChainSource } from '../../activities/chain/source.js';
+import { callToolOnce } from '../mcp/call-once.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
 const enc = new TextEncoder();
@@ -337,6 +338,21 @@ describe('stake pools', () => {
       assert.equal(other.ticker, null, 'metadata that does not match its hash is not shown');
       assert.equal(other.metadata.verified, false);
       assert.equal(((await api.get(`/api/v1/staking/pools/${POOLS[4]}`)).body as Json).status, 'retired');
+    });
+
+    it('list_stake_pools ranks the retired pool after every pool one can delegate to, in each order', async () => {
+      // Pool 4 retired at epoch 3 and pledged the most (5,000 ADA against 1,000-4,000): sorted by pledge it came first,
+      // so an agent asking for the pools with the most pledge was offered one nobody can delegate to.
+      for (const sort of ['pledge', 'margin', 'fixedCost', 'liveStake', 'roa']) {
+        const { message } = await callToolOnce(api.url, 'list_stake_pools', { sort, limit: 20 });
+        const items = (message.result.structuredContent as Json).items as Json[];
+        assert.equal(items.length, 5, sort);
+        assert.equal(items[4]?.id, POOLS[4], `${sort}: ${items.map((p) => p.id).join(', ')}`);
+        assert.equal(items[4]?.status, 'retired');
+      }
+      const { message } = await callToolOnce(api.url, 'list_stake_pools', { sort: 'pledge', limit: 20 });
+      const pledges = ((message.result.structuredContent as Json).items as Json[]).map((p) => p.pledge);
+      assert.deepEqual(pledges, [4_000, 3_000, 2_000, 1_000, 5_000]);
     });
 
     it('rejects a malformed pool id with 400 and an unknown one with 404', async () => {
