@@ -88,6 +88,11 @@ export interface EpochRewards {
   totalBlocks: number;
   /** Max supply − reserves before the payout, lovelace (the ledger's "total stake" of the reward formula). */
   circulating: bigint;
+  /**
+   * Each pool's parameters at the boundary: the cost, margin and pledge the payout used. A re-registration after it
+   * replaces the pool's current parameters, never these.
+   */
+  params: Map<string, PoolParams>;
 }
 
 export class Ledger implements UtxoView {
@@ -224,7 +229,7 @@ export class Ledger implements UtxoView {
 
   /**
    * Epoch boundary (first block of `epoch`): pay the previous epoch's block rewards (operator cost + margin,
-   * the rest pro rata to delegators' stake), retire pools whose retirement epoch has come (deposit back to the
+   * the rest pro rata to delegators' stake; nothing to a pool whose owners' stake fell below its pledge), retire pools whose retirement epoch has come (deposit back to the
    * reward account; their delegations lapse), then snapshot the stake distribution for leader election.
    */
   startEpoch(epoch: number): void {
@@ -257,10 +262,14 @@ export class Ledger implements UtxoView {
       blocks: new Map(this.blocksThisEpoch),
       totalBlocks: [...this.blocksThisEpoch.values()].reduce((a, b) => a + b, 0),
       circulating,
+      params: new Map([...this.pools].map(([id, p]) => [id, p.params])),
     };
     for (const [poolId, blocks] of this.blocksThisEpoch) {
       const pool = this.pools.get(poolId);
       if (!pool || blocks === 0) continue;
+      // The Shelley pledge rule: a pool whose owners' delegated stake is below its pledge earns nothing that epoch,
+      // neither its operator nor its delegators (what stakePoolsPerformances' ownerStake lets a reader tell).
+      if ((ownerStakes.get(poolId) ?? 0n) < pool.params.pledge) continue;
       // A saturated pool (stake above circulation / k) earns as if it held just the saturation point: the
       // Shelley cap σ' = min(σ, 1/k) on REWARD_PER_BLOCK × blocks.
       const stakeK = (stakes.get(poolId) ?? 0n) * BigInt(DESIRED_STAKE_POOLS);

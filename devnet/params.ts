@@ -36,7 +36,10 @@ export const REWARD_PER_BLOCK = 10_000_000n;
  * devnet's largest pools (~8–12 M ADA), so saturation reads like mainnet's and a pool can be saturated.
  */
 export const DESIRED_STAKE_POOLS = 300;
-/** Pledge influence a0: the devnet pays each pool its blocks × REWARD_PER_BLOCK without the pledge term. */
+/**
+ * Pledge influence a0: the devnet pays each pool its blocks × REWARD_PER_BLOCK without the pledge term (a pool whose
+ * owners' stake is below its pledge is paid nothing, as the ledger's pledge rule has it).
+ */
 export const PLEDGE_INFLUENCE = '0/1';
 
 /** What the genesis output holds: the faucet that funds every devnet wallet (lovelace). */

@@ -106,7 +106,8 @@ function stakePoolsPerformances(env: QueryEnv): string {
   const pot = r && active > 0n ? (REWARD_PER_BLOCK * BigInt(r.totalBlocks) * r.circulating) / active : 0n;
   const pools: Record<string, unknown> = {};
   for (const [id, stake] of r?.stakes ?? []) {
-    const p = env.ledger.pools.get(id)?.params;
+    // The terms the epoch was paid by, not an update registered since (which only the next boundary applies).
+    const p = env.ledger.pools.has(id) ? (r?.params.get(id) ?? env.ledger.pools.get(id)?.params) : undefined;
     if (!p || !r) continue;
     const blocks = r.blocks.get(id) ?? 0;
     pools[id] = {

@@ -68,6 +68,14 @@ interface PoolPerformance {
   stake: bigint | null;
   ownerStake: bigint | null;
   performance: number | null;
+  /**
+   * The parameters the ledger shared the epoch's rewards by (those of its stake snapshot), null each when not
+   * reported: a certificate registered since (an update takes effect at the next epoch boundary) does not change
+   * what the epoch paid.
+   */
+  cost: bigint | null;
+  margin: number | null;
+  pledge: bigint | null;
 }
 
 interface LedgerView {
@@ -113,10 +121,14 @@ async function readLedger(chain: ChainSource): Promise<LedgerView> {
   const perfPools = (perf?.stakePools ?? {}) as Record<string, Record<string, unknown>>;
   for (const [id, p] of Object.entries(perfPools)) {
     const approx = p.approximatePerformance;
+    const params = (p.parameters ?? {}) as Record<string, unknown>;
     performances.set(id, {
       stake: lovelace(p.stake),
       ownerStake: lovelace(p.ownerStake),
       performance: typeof approx === 'number' && Number.isFinite(approx) ? approx : null,
+      cost: lovelace(params.cost),
+      margin: ratio(params.margin),
+      pledge: lovelace(params.pledge),
     });
   }
   return {
@@ -429,9 +441,10 @@ export function createStakingActivities(deps: StakingDeps) {
               : realisedRoa(
                   {
                     stake: perf.stake,
-                    pledge,
-                    cost,
-                    margin,
+                    // The epoch's own terms: the certificate's may be an update registered since, not yet in force.
+                    pledge: perf.pledge ?? pledge,
+                    cost: perf.cost ?? cost,
+                    margin: perf.margin ?? margin,
                     performance: perf.performance,
                     ownerStake: perf.ownerStake,
                   },

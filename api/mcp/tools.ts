@@ -873,7 +873,12 @@ export const TOOL_SET: readonly Tool[] = [
       const key = (p: StakePoolRow): number =>
         sort === 'blocks' ? p.blocksThisEpoch : ((p[sort as keyof StakePoolRow] as number | null) ?? -Infinity);
       const asc = sort === 'margin' || sort === 'fixedCost';
-      rows.sort((a, b) => (asc ? key(a) - key(b) : key(b) - key(a)) || a.id.localeCompare(b.id));
+      // Retired pools (no delegation possible, no rewards) rank after every pool one can delegate to, whatever the
+      // order: by their last certificate's margin, cost or pledge they would otherwise top a ranking of pools to pick.
+      const retired = (p: StakePoolRow): number => (p.status === 'retired' ? 1 : 0);
+      rows.sort(
+        (a, b) => retired(a) - retired(b) || (asc ? key(a) - key(b) : key(b) - key(a)) || a.id.localeCompare(b.id),
+      );
       const limit = (args.limit as number | undefined) ?? 20;
       const page = (args.page as number | undefined) ?? 1;
       return present('listStakePools', {

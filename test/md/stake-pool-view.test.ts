@@ -48,6 +48,33 @@ describe('Markdown stake pool view: status and retirement epoch', () => {
     assert.equal(statusCell(renderStakePool(ctx, pool('retired', null))), 'retired');
   });
 
+  it("a retired pool's owners' stake says the pool earns nothing, not that it is below its pledge for now", () => {
+    // It read "0 (below the pledge: no rewards while it stays so)": REST's ownerStake 0 and pledgeMet false of a pool
+    // whose delegations the ledger dropped at its retirement epoch, as if meeting the pledge could pay it again.
+    const owners = (status: string, ownerStake: number, pledgeMet: boolean) => {
+      const p = { ...pool(status, status === 'active' ? null : 3), ownerStake, pledgeMet };
+      return /^\| Owners' live stake \(ADA\) \| (.*) \|$/m.exec(renderStakePool(ctx, p))?.[1];
+    };
+    assert.equal(owners('retired', 0, false), '0 (retired: the pool earns nothing)');
+    assert.equal(owners('active', 100_000, false), '100,000 (below the pledge: no rewards while it stays so)');
+    assert.equal(owners('retiring', 300_000, true), '300,000 (pledge met)');
+  });
+
+  it('a pool whose metadata was not checked says why, as REST does: none registered, or its fetch failed', () => {
+    // It read "—": a pool shown without name and ticker gave no reason, while REST's metadata.reason had it.
+    const cell = (reason: string | null) => {
+      const p = pool('active', null);
+      p.metadata = { ...p.metadata, verified: null, reason };
+      return /^\| Metadata verified against its hash \| (.*) \|$/m.exec(renderStakePool(ctx, p))?.[1];
+    };
+    assert.equal(
+      cell('fetch failed: The operation was aborted'),
+      'not checked (fetch failed: The operation was aborted)',
+    );
+    assert.equal(cell('no metadata registered'), 'not checked (no metadata registered)');
+    assert.equal(cell(null), '—');
+  });
+
   it("a description starting with block syntax stays the summary's text: no heading, list, quote or code block", () => {
     // Whoever registers a pool writes its metadata description; at the start of its own line "# …" was a second h1
     // under the title, "1. …" a numbered instruction, four spaces a code block. Hand-written: each shown as written.

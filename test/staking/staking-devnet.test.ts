@@ -17,7 +17,7 @@ import { createDerivedActivities } from '../../activities/derived/index.js';
 import type { ChainSource } from '../../activities/chain/source.js';
 import { createStakingActivities } from '../../activities/staking/index.js';
 import { createGovernanceActivities } from '../../activities/governance/index.js';
-import { lovelace } from '../../activities/staking/compute.js';
+import { lovelace, ratio } from '../../activities/staking/compute.js';
 import { httpMetadataFetcher } from '../../activities/staking/metadata.js';
 import { explorerRoutes } from '../../api/routes/explorer.js';
 import { stakingRoutes } from '../../api/routes/staking.js';
@@ -137,12 +137,20 @@ describe('stake pools on the devnet', function () {
     let checked = 0;
     for (const d of docs.filter((x) => x.status !== 'retired' && x.activeStake !== null)) {
       // The devnet pays a pool REWARD_PER_BLOCK per block, scaled down to the saturation point (circulation / k)
-      // when its stake is above it; the operator takes the cost and the margin of the rest.
-      const uncapped = REWARD_PER_BLOCK * BigInt(blocksOf.get(d._id) ?? 0);
+      // when its stake is above it, and nothing when its owners' stake was below its pledge; the operator takes the
+      // cost and the margin of the rest.
+      // The terms are those the devnet paid the epoch by (the answer's parameters), not a later update's.
+      const line = (perf.stakePools as Record<string, { ownerStake: unknown; parameters: Record<string, unknown> }>)[
+        d._id
+      ];
+      const [pledge, costTerm] = [lovelace(line?.parameters.pledge), lovelace(line?.parameters.cost)] as bigint[];
+      const margin = ratio(line?.parameters.margin) as number;
+      const pledgeMet = (lovelace(line?.ownerStake) ?? 0n) >= (pledge as bigint);
+      const uncapped = pledgeMet ? REWARD_PER_BLOCK * BigInt(blocksOf.get(d._id) ?? 0) : 0n;
       const stakeK = BigInt(d.activeStake as string) * BigInt(DESIRED_STAKE_POOLS);
       const total = stakeK > circulation ? (uncapped * circulation) / stakeK : uncapped;
-      const cost = BigInt(d.cost) < total ? BigInt(d.cost) : total;
-      const toDelegators = Number(total - cost) * (1 - d.margin);
+      const cost = (costTerm as bigint) < total ? (costTerm as bigint) : total;
+      const toDelegators = Number(total - cost) * (1 - margin);
       const expected = (toDelegators / Number(d.activeStake)) * epochsPerYear;
       assert.ok(d.realisedRoa !== null, `${d._id} has a realised return`);
       assert.ok(

@@ -23,6 +23,7 @@ import { openMemoryStore } from '../../mongo/adapters/embedded.js';
 import { put, type Store, type WriteOp } from '../../mongo/store.js';
 import { startTestApi, type TestApi } from '../api/seed.js';
 import type { ChainSource } from '../../activities/chain/source.js';
+import { callToolOnce } from '../mcp/call-once.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
 const enc = new TextEncoder();
@@ -339,6 +340,21 @@ describe('stake pools', () => {
       assert.equal(((await api.get(`/api/v1/staking/pools/${POOLS[4]}`)).body as Json).status, 'retired');
     });
 
+    it('list_stake_pools ranks the retired pool after every pool one can delegate to, in each order', async () => {
+      // Pool 4 retired at epoch 3 and pledged the most (5,000 ADA against 1,000-4,000): sorted by pledge it came first,
+      // so an agent asking for the pools with the most pledge was offered one nobody can delegate to.
+      for (const sort of ['pledge', 'margin', 'fixedCost', 'liveStake', 'roa']) {
+        const { message } = await callToolOnce(api.url, 'list_stake_pools', { sort, limit: 20 });
+        const items = (message.result.structuredContent as Json).items as Json[];
+        assert.equal(items.length, 5, sort);
+        assert.equal(items[4]?.id, POOLS[4], `${sort}: ${items.map((p) => p.id).join(', ')}`);
+        assert.equal(items[4]?.status, 'retired');
+      }
+      const { message } = await callToolOnce(api.url, 'list_stake_pools', { sort: 'pledge', limit: 20 });
+      const pledges = ((message.result.structuredContent as Json).items as Json[]).map((p) => p.pledge);
+      assert.deepEqual(pledges, [4_000, 3_000, 2_000, 1_000, 5_000]);
+    });
+
     it('rejects a malformed pool id with 400 and an unknown one with 404', async () => {
       for (const bad of [
         'abc',
@@ -461,6 +477,95 @@ describe('stake pools', () => {
       assert.equal(short.ownerStakeLovelace, String(999_999n * ADA));
       const md = await fetch(`${api.url}/api/md/stake-pool/${SHORT}`).then((r) => r.text());
       assert.match(md, /Owners' live stake \(ADA\) \| 999,999 \(below the pledge/);
+    });
+  });
+  describe('a pool that registered new parameters since the last completed epoch', () => {
+    // Mainnet-like ledger answers (k = 500, a0 = 0, circulation 30 B ADA, pot R = 13 M ADA, 5-day epochs: 73 a year).
+    // The pool had 30 M ADA of active stake and produced its ideal share (performance 1) under cost 170 ADA, margin
+    // 1 %, pledge 1 M ADA, its owner's 1.5 M ADA meeting it; since then it registered cost 340 ADA, margin 5 % and a
+    // 2 M ADA pledge, in force from the next epoch. What the ledger paid its delegators for the epoch, annualised:
+    // maxPool = 13 M · min(30 M / 30 B, 1/500) = 13,000 ADA; (13,000 − 170) · 0.99 / 30 M · 73 = 0.0309075.
+    const ADA = 1_000_000n;
+    const ID = poolIdFromHash('a7'.repeat(28));
+    const OWNER = 'c8'.repeat(28);
+    const updated = {
+      id: ID,
+      owners: [OWNER],
+      cost: { ada: { lovelace: String(340n * ADA) } },
+      pledge: { ada: { lovelace: String(2_000_000n * ADA) } },
+      margin: '1/20',
+    };
+    const ledger: Record<string, unknown> = {
+      'queryLedgerState/epoch': 5,
+      'queryLedgerState/stakePools': { [ID]: { ...updated, stake: { ada: { lovelace: String(30_000_000n * ADA) } } } },
+      'queryLedgerState/protocolParameters': { desiredNumberOfStakePools: 500 },
+      'queryLedgerState/stakePoolsPerformances': {
+        stakePoolPledgeInfluence: '0/1',
+        totalRewardsInEpoch: { ada: { lovelace: String(13_000_000n * ADA) } },
+        totalStakeInEpoch: { ada: { lovelace: String(30_000_000_000n * ADA) } },
+        stakePools: {
+          [ID]: {
+            id: ID,
+            stake: { ada: { lovelace: String(30_000_000n * ADA) } },
+            ownerStake: { ada: { lovelace: String(1_500_000n * ADA) } },
+            approximatePerformance: 1,
+            parameters: {
+              cost: { ada: { lovelace: String(170n * ADA) } },
+              margin: '1/100',
+              pledge: { ada: { lovelace: String(1_000_000n * ADA) } },
+            },
+          },
+        },
+      },
+      'queryLedgerState/rewardAccountSummaries': [],
+    };
+    const chain = {
+      query: async (method: string) => {
+        if (method in ledger) return ledger[method];
+        throw new Error(`${method} not answered`);
+      },
+      networkTime: async () => ({
+        startTimeMs: 0,
+        startSlot: 0,
+        slotLengthMs: 1000,
+        epochLength: 432_000,
+        startEpoch: 0,
+      }),
+    } as unknown as ChainSource;
+
+    let api: TestApi;
+    before(async () => {
+      api = await startTestApi(async (store) => {
+        const s = rewardAddress('mainnet', OWNER);
+        await store.write([
+          put(STAKE_POOL_REGS, {
+            _id: ID,
+            params: updated,
+            registeredSlot: 100,
+            retiringEpoch: null,
+            blocksMinted: 0,
+            slot: 100,
+          }),
+          delegatingKey(s, OWNER, ID),
+          keyAddress('addr_owner', s, 1_500_000n * ADA),
+          delegatingKey(stake(90), '', ID),
+          keyAddress('addr_other', stake(90), 28_500_000n * ADA),
+        ]);
+        await createStakingActivities({ store, chain, now: () => Date.UTC(2026, 0, 1) }).recomputeStakePools();
+      });
+    });
+    after(() => api.close());
+
+    it("realises the last epoch's return under the terms it was paid by, not the update's", async () => {
+      const body = (await api.get(`/api/v1/staking/pools/${ID}`)).body as Json;
+      // Before, the update's 2 M pledge (above the owner's 1.5 M) made it 0, and its cost and margin would have
+      // priced the epoch at (13,000 − 340) · 0.95 / 30 M · 73 = 0.0292702.
+      assert.ok(Math.abs(body.performance.realisedRoa - 0.0309075) < 1e-6, String(body.performance.realisedRoa));
+      // The pool's terms and the estimate going forward are the update's: its owner no longer meets the pledge.
+      assert.equal(body.margin, 0.05);
+      assert.equal(body.fixedCost, 340);
+      assert.equal(body.pledgeMet, false);
+      assert.equal(body.performance.estimatedRoa, 0);
     });
   });
 });

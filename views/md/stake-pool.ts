@@ -15,11 +15,27 @@ function status(p: StakePool): string {
   return `${p.status} (retires at the start of epoch ${p.retiringEpoch})`;
 }
 
-/** The owners' stake beside the pledge: below it the ledger pays the pool and its delegators nothing. */
+/**
+ * The owners' stake beside the pledge: below it the ledger pays the pool and its delegators nothing. A retired pool
+ * earns nothing whatever its owners hold (the ledger dropped its delegations at its retirement epoch, so their stake
+ * reads 0): "below the pledge … while it stays so" would say meeting the pledge again could change that.
+ */
 function pledgeLine(p: StakePool): string {
   if (p.ownerStake == null) return '—';
+  if (p.status === 'retired') return `${num(p.ownerStake, 0)} (retired: the pool earns nothing)`;
   const met = p.pledgeMet === false ? 'below the pledge: no rewards while it stays so' : 'pledge met';
   return `${num(p.ownerStake, 0)} (${met})`;
+}
+
+/**
+ * Whether the metadata document matched its registered hash. One not checked says why, as REST's `metadata.reason`
+ * does (no document registered, or its fetch failed and is tried again later): a pool shown without its name and
+ * ticker otherwise gave the reader no reason.
+ */
+function metadataCell(m: StakePool['metadata']): string {
+  if (m.verified === true) return 'yes';
+  if (m.verified === false) return `no (${text(m.reason ?? 'unknown')})`;
+  return m.reason === null ? '—' : `not checked (${text(m.reason)})`;
 }
 
 export function renderStakePool(ctx: ViewContext, p: StakePool): string {
@@ -46,14 +62,7 @@ export function renderStakePool(ctx: ViewContext, p: StakePool): string {
         ['Estimated yearly return (%)', asPct(p.performance.estimatedRoa ?? p.roa)],
         ['Realised yearly return, last epoch (%)', asPct(p.performance.realisedRoa)],
         ['Homepage', p.metadata.homepage === null ? '—' : text(p.metadata.homepage)],
-        [
-          'Metadata verified against its hash',
-          p.metadata.verified === null
-            ? '—'
-            : p.metadata.verified
-              ? 'yes'
-              : `no (${text(p.metadata.reason ?? 'unknown')})`,
-        ],
+        ['Metadata verified against its hash', metadataCell(p.metadata)],
         ['Computed (UTC)', utc(p.computedAt)],
       ],
     ),
