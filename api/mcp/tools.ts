@@ -654,7 +654,7 @@ export const TOOL_SET: readonly Tool[] = [
     name: 'get_market_overview',
     title: 'Market overview',
     description:
-      'Whole-market snapshot: ADA/USD, DEX volume and TVL in ADA (overall and per DEX), top gainers, losers and trending tokens (supplies decimal-adjusted), and sync.lagSeconds.',
+      'Whole-market snapshot: ADA/USD, DEX volume and TVL in ADA (overall and per DEX), each DEX’s typical batcher fee per order (ADA), top gainers, losers and trending tokens (supplies decimal-adjusted), and sync.lagSeconds.',
     inputSchema: input({}),
     outputSchema: restOut('getMarketOverview'),
     run: (deps) => get(deps, 'getMarketOverview', {}),
@@ -828,7 +828,7 @@ export const TOOL_SET: readonly Tool[] = [
     name: 'list_stake_pools',
     title: 'List stake pools',
     description:
-      'Ranked stake pools: ticker, live stake, saturation percent, margin percent, fixed cost (ADA per epoch), pledge, delegators, blocks this epoch, estimated yearly return percent.',
+      'Ranked stake pools: ticker, live stake (whole ADA), saturation percent, margin percent, fixed cost (ADA per epoch), pledge (whole ADA), delegators, blocks this epoch, estimated yearly return percent.',
     inputSchema: input({
       sort: str('Order (descending; margin and fixedCost ascending).', { enum: STAKE_SORTS, default: 'liveStake' }),
       limit: LIMIT(20),
