@@ -66,9 +66,10 @@ export function presentedKey(ctx: Context, surface: Surface): string | null {
   const header = ctx.get('x-api-key').trim();
   if (header) return header;
   if (surface === 'mcp') return null;
-  const auth = ctx.get('authorization');
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
-  return m?.[1] ?? null;
+  // The Bearer scheme presents a key whatever follows it (RFC 6750): `Bearer a b` or a bare `Bearer` is a malformed
+  // key, answered 401, not an anonymous call. Another scheme (Basic …) is not ours and presents none.
+  const m = /^Bearer(?:\s+(.*))?$/i.exec(ctx.get('authorization').trim());
+  return m ? (m[1] ?? '').trim() : null;
 }
 
 /**

@@ -171,6 +171,17 @@ describe('access: limits', function () {
         assert.equal(a.headers.get('www-authenticate'), 'ApiKey realm="api", header="x-api-key"');
       }
     }
+    // A Bearer header whose credentials are no key (two words, none at all) is a bad key too, not an anonymous call;
+    // another scheme presents no key.
+    for (const authorization of [`Bearer ${key} extra`, 'Bearer', 'bearer  ']) {
+      const a = await request(`${app.url}/api/v1/ping`, { headers: { authorization } });
+      assert.equal(a.status, 401, authorization);
+    }
+    assert.equal((await request(`${app.url}/api/v1/ping`, { headers: { authorization: 'Basic eDp5' } })).status, 200);
+    assert.equal(
+      (await request(`${app.url}/api/v1/ping`, { headers: { authorization: `Bearer ${key}` } })).status,
+      200,
+    );
     assert.equal((await request(`${app.url}/api/v1/ping`, { headers: { 'x-api-key': key } })).status, 200);
     const [doc] = await store.collection(API_KEYS).find('byAccount', { eq: ['stake1uxaccount'] });
     await app.access.registry.revoke(doc!.keyId);
