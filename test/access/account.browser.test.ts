@@ -8,12 +8,44 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { SESSION_TTL_MS } from '../../api/access/signin.js';
 import { MemoryStore } from './memory-store.js';
 import { request, startTestApp, testConfig, TestWallet } from './helpers.js';
 
 const CHROMIUM = '/usr/bin/chromium';
+
+/**
+ * Injects a CIP-30 wallet `testwallet` into every page of `page` (before its scripts run): its addresses are the
+ * test wallet's, and `signData` signs in the test with the wallet's real Ed25519 key, calling `onSign` each time.
+ */
+async function injectWallet(page: Page, wallet: TestWallet, onSign: () => void = () => {}): Promise<void> {
+  await page.exposeFunction('__testWalletSign', (addressHex: string, payloadHex: string) => {
+    onSign();
+    return wallet.signData(addressHex, payloadHex);
+  });
+  const addressHex = TestWallet.addressHex(wallet.address);
+  // A string, not a function: the page must get exactly this source (no transpiler helpers).
+  await page.addInitScript({
+    content: `
+      window.cardano = Object.assign(window.cardano || {}, {
+        testwallet: {
+          name: 'Test Wallet',
+          apiVersion: '1',
+          icon: '',
+          isEnabled: async () => true,
+          enable: async () => ({
+            getNetworkId: async () => 1,
+            getUsedAddresses: async () => [${JSON.stringify(addressHex)}],
+            getUnusedAddresses: async () => [],
+            getChangeAddress: async () => ${JSON.stringify(addressHex)},
+            getRewardAddresses: async () => [${JSON.stringify(TestWallet.addressHex(wallet.stakeAddress))}],
+            signData: (address, payload) => window.__testWalletSign(address, payload),
+          }),
+        },
+      });`,
+  });
+}
 
 describe('access: account page in a browser', function () {
   let context: BrowserContext | null = null;
@@ -59,31 +91,7 @@ describe('access: account page in a browser', function () {
     });
 
     let signed = 0;
-    await page.exposeFunction('__testWalletSign', (addressHex: string, payloadHex: string) => {
-      signed += 1;
-      return wallet.signData(addressHex, payloadHex);
-    });
-    const addressHex = TestWallet.addressHex(wallet.address);
-    // A string, not a function: the page must get exactly this source (no transpiler helpers).
-    await page.addInitScript({
-      content: `
-        window.cardano = Object.assign(window.cardano || {}, {
-          testwallet: {
-            name: 'Test Wallet',
-            apiVersion: '1',
-            icon: '',
-            isEnabled: async () => true,
-            enable: async () => ({
-              getNetworkId: async () => 1,
-              getUsedAddresses: async () => [${JSON.stringify(addressHex)}],
-              getUnusedAddresses: async () => [],
-              getChangeAddress: async () => ${JSON.stringify(addressHex)},
-              getRewardAddresses: async () => [${JSON.stringify(TestWallet.addressHex(wallet.stakeAddress))}],
-              signData: (address, payload) => window.__testWalletSign(address, payload),
-            }),
-          },
-        });`,
-    });
+    await injectWallet(page, wallet, () => (signed += 1));
 
     await page.goto(`${app.url}/account`);
     await page.click('button[data-wallet="testwallet"]');
@@ -123,28 +131,7 @@ describe('access: account page in a browser', function () {
     try {
       const wallet = new TestWallet();
       const page = await context!.newPage();
-      await page.exposeFunction('__testWalletSign2', (addressHex: string, payloadHex: string) =>
-        wallet.signData(addressHex, payloadHex),
-      );
-      await page.addInitScript({
-        content: `
-          window.cardano = Object.assign(window.cardano || {}, {
-            testwallet: {
-              name: 'Test Wallet',
-              apiVersion: '1',
-              icon: '',
-              isEnabled: async () => true,
-              enable: async () => ({
-                getNetworkId: async () => 1,
-                getUsedAddresses: async () => [],
-                getUnusedAddresses: async () => [],
-                getChangeAddress: async () => ${JSON.stringify(TestWallet.addressHex(wallet.address))},
-                getRewardAddresses: async () => [${JSON.stringify(TestWallet.addressHex(wallet.stakeAddress))}],
-                signData: (address, payload) => window.__testWalletSign2(address, payload),
-              }),
-            },
-          });`,
-      });
+      await injectWallet(page, wallet);
       await page.goto(`${expiring.url}/account`);
       await page.click('button[data-wallet="testwallet"]');
       await page.waitForSelector('#account:not([hidden])');

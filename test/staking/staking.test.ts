@@ -117,6 +117,22 @@ async function seed(store: Store): Promise<void> {
   await createStakingActivities({ store, fetchMetadata, now: () => Date.UTC(2026, 0, 1) }).recomputeStakePools();
 }
 
+/** A chain source answering the staking run's ledger queries from `ledger` (epochs of 432,000 one-second slots). */
+const ledgerChain = (ledger: Record<string, unknown>) =>
+  ({
+    query: async (method: string) => {
+      if (method in ledger) return ledger[method];
+      throw new Error(`${method} not answered`);
+    },
+    networkTime: async () => ({
+      startTimeMs: 0,
+      startSlot: 0,
+      slotLengthMs: 1000,
+      epochLength: 432_000,
+      startEpoch: 0,
+    }),
+  }) as unknown as ChainSource;
+
 describe('stake pools', () => {
   describe('returns (Shelley rewards model)', () => {
     // Mainnet-like figures: k = 500 (z0 = 0.002), a0 = 0.3, circulation 30 B ADA, pot R = 13 M ADA, 5-day epochs
@@ -415,19 +431,7 @@ describe('stake pools', () => {
       },
       'queryLedgerState/rewardAccountSummaries': [],
     };
-    const chain = {
-      query: async (method: string) => {
-        if (method in ledger) return ledger[method];
-        throw new Error(`${method} not answered`);
-      },
-      networkTime: async () => ({
-        startTimeMs: 0,
-        startSlot: 0,
-        slotLengthMs: 1000,
-        epochLength: 432_000,
-        startEpoch: 0,
-      }),
-    } as unknown as ChainSource;
+    const chain = ledgerChain(ledger);
 
     async function seedPledges(store: Store): Promise<void> {
       const ops: WriteOp[] = [];
@@ -519,19 +523,7 @@ describe('stake pools', () => {
       },
       'queryLedgerState/rewardAccountSummaries': [],
     };
-    const chain = {
-      query: async (method: string) => {
-        if (method in ledger) return ledger[method];
-        throw new Error(`${method} not answered`);
-      },
-      networkTime: async () => ({
-        startTimeMs: 0,
-        startSlot: 0,
-        slotLengthMs: 1000,
-        epochLength: 432_000,
-        startEpoch: 0,
-      }),
-    } as unknown as ChainSource;
+    const chain = ledgerChain(ledger);
 
     let api: TestApi;
     before(async () => {
