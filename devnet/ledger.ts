@@ -228,9 +228,10 @@ export class Ledger implements UtxoView {
   }
 
   /**
-   * Epoch boundary (first block of `epoch`): pay the previous epoch's block rewards (operator cost + margin,
-   * the rest pro rata to delegators' stake; nothing to a pool whose owners' stake fell below its pledge), retire pools whose retirement epoch has come (deposit back to the
-   * reward account; their delegations lapse), then snapshot the stake distribution for leader election.
+   * Epoch boundary (first block of `epoch`): pay the previous epoch's block rewards (operator cost + margin, the rest
+   * pro rata to delegators' stake; nothing to a pool whose owners' stake fell below its pledge), retire pools whose
+   * retirement epoch has come (deposit back to the reward account; their delegations lapse), then snapshot the stake
+   * distribution for leader election.
    */
   startEpoch(epoch: number): void {
     this.epoch = epoch;

@@ -107,7 +107,8 @@ function stakePoolsPerformances(env: QueryEnv): string {
   const pools: Record<string, unknown> = {};
   for (const [id, stake] of r?.stakes ?? []) {
     // The terms the epoch was paid by, not an update registered since (which only the next boundary applies).
-    const p = env.ledger.pools.has(id) ? (r?.params.get(id) ?? env.ledger.pools.get(id)?.params) : undefined;
+    // A pool retired at that boundary is no longer registered: not listed, as before.
+    const p = env.ledger.pools.has(id) ? r?.params.get(id) : undefined;
     if (!p || !r) continue;
     const blocks = r.blocks.get(id) ?? 0;
     pools[id] = {

@@ -2,7 +2,8 @@
  * The holders sync extension: per block, the balance change of every (token, holder) from the outputs the block
  * consumed and created, applied to the `holders` and `holder_counts` documents (mongo/collections/holders.ts), and a
  * count that changes to its day's point of the daily series (`holder_series`), through the SliceState. A
- * RollBackward restores them exactly from the core's undo journal; there is no rollback code here. Deterministic: the block, its `spent` outputs and the prefetched documents decide every write.
+ * RollBackward restores them exactly from the core's undo journal; there is no rollback code here. Deterministic:
+ * the block, its `spent` outputs and the prefetched documents decide every write.
  *
  * A holder is a stake address when the address has a stake key, else the address (activities/holders/index.ts).
  */

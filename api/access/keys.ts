@@ -48,8 +48,11 @@ export const keyView = (d: ApiKeyDoc, usage: KeyUsageDoc | null = null): KeyView
   hint: d.hint,
   createdAt: d.createdAt,
   revokedAt: d.revokedAt,
-  lastUsedAt: [usage?.lastUsedAt ?? null, d.lastUsedAt].reduce((a, b) => (a === null || (b !== null && b > a) ? b : a)),
+  lastUsedAt: later(usage?.lastUsedAt ?? null, d.lastUsedAt),
 });
+
+/** The later of two ISO times (same format: their string order is time order), null only when both are. */
+const later = (a: string | null, b: string | null): string | null => (a === null || (b !== null && b > a) ? b : a);
 
 export class KeyError extends Error {
   constructor(

@@ -209,6 +209,9 @@ export function createSurfaceLimits(deps: LimitDeps) {
     ],
   };
 
+  /** The end of a shared (redis) window in whole unix seconds, from the driver's floored reset (see wholeReset). */
+  const sharedWindowEnd = (flooredReset: number) => Math.floor(flooredReset) + 1;
+
   /**
    * X-RateLimit-Reset as whole unix seconds that are never early, so a caller waiting for it is not refused again.
    * koa-ratelimit's memory driver writes the reset as fractional unix seconds (rounded up here). The redis driver
@@ -218,7 +221,7 @@ export function createSurfaceLimits(deps: LimitDeps) {
   const wholeReset = (ctx: Context, floored: boolean) => {
     const reset = Number(ctx.response.get('X-RateLimit-Reset'));
     if (ctx.response.get('X-RateLimit-Reset') !== '' && Number.isFinite(reset))
-      ctx.set('X-RateLimit-Reset', String(floored ? Math.floor(reset) + 1 : Math.ceil(reset)));
+      ctx.set('X-RateLimit-Reset', String(floored ? sharedWindowEnd(reset) : Math.ceil(reset)));
   };
 
   const namespaced = (namespace: string) => (redis ? `cds:rl:${namespace}` : namespace);
@@ -281,8 +284,7 @@ export function createSurfaceLimits(deps: LimitDeps) {
           link?.failed(e);
           return null; // not answering: the window this replica counts in meanwhile
         });
-      // The driver's reset is floored to whole seconds (see wholeReset): the window ends within the next one.
-      if (status) return { remaining: Math.max(0, status.remaining), reset: Math.floor(status.reset) + 1 };
+      if (status) return { remaining: Math.max(0, status.remaining), reset: sharedWindowEnd(status.reset) };
     }
     const entry = deps.memory.get(`key:${hash}`) as MemoryWindow | undefined;
     fitWindow(entry, max);
