@@ -63,8 +63,20 @@ until curl -fsS "$base/readyz" 2>/dev/null |
   fi
   sleep 5
 done
-# Reaching the tip fires every recompute once more; give the market's (every 20 s) time to cover the last blocks.
-sleep 30
+# Reaching the tip fires every recompute once more: wait for a market recompute (every 20 s) that started after the
+# catch-up, so its figures cover the last blocks (the overview's updatedAt is when its run started).
+caught_up=$(date +%s)
+until curl -fsS "$base/api/v1/market/overview" 2>/dev/null |
+  python3 -c 'import datetime, json, sys
+u = json.load(sys.stdin)["updatedAt"]
+sys.exit(0 if u and datetime.datetime.fromisoformat(u.replace("Z", "+00:00")).timestamp() > float(sys.argv[1]) else 1)' "$caught_up"; do
+  if [ $(($(date +%s) - caught_up)) -gt 120 ]; then
+    echo "no market recompute within 120s of the catch-up" >&2
+    tail -50 "$work/service.log" >&2
+    exit 1
+  fi
+  sleep 2
+done
 echo "service ready with data after $(($(date +%s) - started))s at $base"
 
 node .ci/schemathesis-examples.mjs "$base" "$work/openapi.json"
