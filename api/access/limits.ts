@@ -85,10 +85,22 @@ export function requestIp(req: IncomingMessage, trustProxy: boolean): string {
   if (trustProxy) {
     const xff = req.headers['x-forwarded-for'];
     const last = (Array.isArray(xff) ? xff.join(',') : (xff ?? '')).split(',').pop()?.trim();
-    if (last) return limitAddress(last);
+    if (last) return limitAddress(withoutPort(last));
   }
   // A socket closed before this point has no address any more; such callers share one bucket.
   return limitAddress(req.socket.remoteAddress ?? '');
+}
+
+/**
+ * An X-Forwarded-For entry without the client's source port some proxies append (`203.0.113.7:51234`,
+ * `[2001:db8::1]:51234`; Azure Application Gateway does): with it, every connection of one client was a new IP with a
+ * fresh anonymous allowance. An entry of another form is returned as is.
+ */
+export function withoutPort(entry: string): string {
+  if (isIP(entry)) return entry;
+  const m = /^(?:\[([^\]]+)\]|(\d+\.\d+\.\d+\.\d+)):\d{1,5}$/.exec(entry);
+  const ip = m?.[1] ?? m?.[2];
+  return ip && isIP(ip) ? ip : entry;
 }
 
 /**

@@ -94,6 +94,14 @@ describe('access: limits', function () {
     );
     assert.deepEqual(statuses(fromA), { 200: 3, 429: 1 });
     assert.deepEqual(statuses(fromB), { 200: 3, 429: 1 });
+    // A proxy that appends the client's source port (Azure Application Gateway): each connection has another port,
+    // and it is still one client, in IPv4 and in bracketed IPv6.
+    for (const ip of ['192.0.2.44:', '[2001:db8:7::5]:']) {
+      const ported = await burst(4, (i) =>
+        request(`${app!.url}/api/v1/ping`, { headers: { 'x-forwarded-for': `${ip}${50_000 + i}` } }),
+      );
+      assert.deepEqual(statuses(ported), { 200: 3, 429: 1 }, ip);
+    }
     await app.close();
 
     app = await startTestApp(store, testConfig({ RATE_LIMIT_ANON_PER_MIN: '3', TRUST_PROXY: 'false' }));
