@@ -166,7 +166,11 @@ export const CONFIG_KEYS = {
     bool,
     'false',
   ),
-  TRUST_PROXY: key('Take client IPs from X-Forwarded-For (only behind a trusted proxy).', bool, 'false'),
+  TRUST_PROXY: key(
+    'Take client IPs from X-Forwarded-For (only behind a trusted proxy): its last entry, the one the proxy added, without a source port a proxy may append.',
+    bool,
+    'false',
+  ),
   API_CACHE_MS: key(
     'How long a REST answer is reused for the same URL and chain tip (ms); 0 = never.',
     int(0, 60_000),
