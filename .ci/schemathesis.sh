@@ -44,6 +44,20 @@ DATA_DIR="$work/data" PORT="$port" HOST=127.0.0.1 RATE_LIMITS=false LOG_LEVEL=wa
   setsid npm start >"$work/service.log" 2>&1 &
 service_pid=$!
 
+# While waiting for data: stop with the service's last log lines if it exited or `what` took longer than `seconds`
+# since `since` (unix s).
+give_up_if() { # what seconds since
+  if ! kill -0 "$service_pid" 2>/dev/null; then
+    echo "the service exited:" >&2
+  elif [ $(($(date +%s) - $3)) -gt "$2" ]; then
+    echo "no $1 within ${2}s" >&2
+  else
+    return 0
+  fi
+  tail -50 "$work/service.log" >&2
+  exit 1
+}
+
 # Wait for the backfill to reach the devnet's tip and for every derived list the examples need.
 started=$(date +%s)
 until curl -fsS "$base/readyz" 2>/dev/null |
@@ -51,16 +65,7 @@ until curl -fsS "$base/readyz" 2>/dev/null |
   for list in tokens pools staking/pools governance/proposals governance/dreps nft/collections; do
     curl -fsS "$base/api/v1/$list?pageSize=1" 2>/dev/null | grep -q '"items":\[{' || exit 1
   done; do
-  if ! kill -0 "$service_pid" 2>/dev/null; then
-    echo "the service exited:" >&2
-    tail -50 "$work/service.log" >&2
-    exit 1
-  fi
-  if [ $(($(date +%s) - started)) -gt "$READY_TIMEOUT" ]; then
-    echo "no data after ${READY_TIMEOUT}s" >&2
-    tail -50 "$work/service.log" >&2
-    exit 1
-  fi
+  give_up_if data "$READY_TIMEOUT" "$started"
   sleep 5
 done
 # Reaching the tip fires every recompute once more: wait for a market recompute (every 20 s) that started after the
@@ -70,11 +75,7 @@ until curl -fsS "$base/api/v1/market/overview" 2>/dev/null |
   python3 -c 'import datetime, json, sys
 u = json.load(sys.stdin)["updatedAt"]
 sys.exit(0 if u and datetime.datetime.fromisoformat(u.replace("Z", "+00:00")).timestamp() > float(sys.argv[1]) else 1)' "$caught_up"; do
-  if [ $(($(date +%s) - caught_up)) -gt 120 ]; then
-    echo "no market recompute within 120s of the catch-up" >&2
-    tail -50 "$work/service.log" >&2
-    exit 1
-  fi
+  give_up_if "market recompute after the catch-up" 120 "$caught_up"
   sleep 2
 done
 echo "service ready with data after $(($(date +%s) - started))s at $base"
