@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { MINSWAP_V2 } from '../../cardano/dex/minswap-v2.js';
 import { SUNDAESWAP_V3 } from '../../cardano/dex/sundaeswap-v3.js';
 import { parseAddress } from '../../cardano/address.js';
@@ -63,6 +63,18 @@ const decimalText = (q: bigint, decimals: number) => {
  */
 function directVenue(routes: Route[]): Route | null {
   return routes.find((r) => r.hops.length === 1 && ['minswap-v2', 'sundaeswap-v3'].includes(r.hops[0]!.dex)) ?? null;
+}
+
+/**
+ * Waits for `selector`; when it does not show, the failure carries what the page said instead (its text, its errors)
+ * and a screenshot, so a failure in CI can be read without rerunning it.
+ */
+async function shown(page: Page, selector: string, problems: string[]) {
+  await page.waitForSelector(selector).catch(async (e: Error) => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'swap-failed.png'), fullPage: true });
+    throw new Error(`${e.message}\n${await page.textContent('main')}\n${problems.join('\n')}`);
+  });
 }
 
 describe('swap page in a browser: quote, CIP-30 wallet, sign, submit, executed on the devnet', function () {
@@ -159,18 +171,14 @@ describe('swap page in a browser: quote, CIP-30 wallet, sign, submit, executed o
       const { page, problems, submitted: submittedTx } = await walletPage(wallet);
       await page.goto(quote.link);
       await page.waitForSelector('#quote-table:not([hidden])');
-      await page.waitForSelector('#q-route:text-matches("pool [0-9]+")').catch(async (e: Error) => {
-        mkdirSync(ARTIFACTS, { recursive: true });
-        await page.screenshot({ path: join(ARTIFACTS, 'swap-failed.png'), fullPage: true });
-        throw new Error(`${e.message}\n${await page.textContent('main')}\n${problems.join('\n')}`);
-      });
+      await shown(page, '#q-route:text-matches("pool [0-9]+")', problems);
       assert.match((await page.textContent('#q-in'))!, /^150 ADA$/);
       assert.match((await page.textContent('#q-liquidity'))!, /^[\d,]+ ADA$/);
       assert.match((await page.textContent('#q-impact'))!, /%$/);
       assert.match((await page.textContent('#q-venue'))!, new RegExp(`^${c.name} pool ${pool.id}: `));
 
       await page.click('button[data-wallet="devnetwallet"]');
-      await page.waitForSelector('#review:not([hidden])');
+      await shown(page, '#review:not([hidden])', problems);
       const rows = await page.$$eval('#outputs tbody tr', (trs) =>
         trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')),
       );
@@ -305,7 +313,7 @@ describe('swap page in a browser: quote, CIP-30 wallet, sign, submit, executed o
     const min = (BigInt(venue.amountOutRaw) * 9_900n) / 10_000n;
     assert.equal(await page.textContent('#q-min'), `${text(Number(min) / 10 ** quote.tokenOut.decimals)} ${name}`);
     await page.click('button[data-wallet="devnetwallet"]');
-    await page.waitForSelector('#review:not([hidden])');
+    await shown(page, '#review:not([hidden])', problems);
     const orderAda = () => page.textContent('#outputs tbody tr[data-role="order"] td:nth-child(4)');
     assert.equal(await orderAda(), '153');
 
@@ -402,7 +410,7 @@ describe('swap page in a browser: quote, CIP-30 wallet, sign, submit, executed o
     await page.goto(`${s.url}/swap?in=lovelace&out=${unit}&amount=150`);
     await page.waitForSelector('#q-route:text-matches("pool [0-9]+")');
     await page.click('button[data-wallet="devnetwallet"]');
-    await page.waitForSelector('#review:not([hidden])');
+    await shown(page, '#review:not([hidden])', problems);
     await page.click('#sign');
     await page.waitForSelector('#tx-id:text-matches("^[0-9a-f]{64}$")');
     // The page looks at the wallet's trades at once, before the order is on chain: only the earlier trade is there.
@@ -465,7 +473,7 @@ describe('swap page in a browser: quote, CIP-30 wallet, sign, submit, executed o
     await page.goto(`${s.url}/swap?in=${token.unit}&out=lovelace&amount=${sell}`);
     await page.waitForSelector('#q-route:text-matches("pool [0-9]+")');
     await page.click('button[data-wallet="devnetwallet"]');
-    await page.waitForSelector('#review:not([hidden])');
+    await shown(page, '#review:not([hidden])', problems);
     const rows = await page.$$eval('#outputs tbody tr', (trs) =>
       trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')),
     );
@@ -484,6 +492,44 @@ describe('swap page in a browser: quote, CIP-30 wallet, sign, submit, executed o
     await s.syncToTip();
     await page.waitForSelector('#trade-status[data-status="complete"]', { timeout: 30_000 });
     assert.match((await page.textContent('#trade-status'))!, new RegExp(`^Trade complete: ${grouped(String(sell))} `));
+    assert.deepEqual(problems, []);
+  });
+
+  it('a wallet button found at load stays the one to click when a wallet injected later is listed, and it connects', async () => {
+    const s = stack!;
+    const wallet = new DevnetWallet(s.devnet, 'swap-late-listing');
+    s.devnet.fund(wallet.address, 2_000n * ADA);
+    s.devnet.step();
+    await s.syncToTip();
+    const pools = (await (await fetch(`${s.url}/api/v1/pools?pageSize=200&logos=url`)).json()) as {
+      items: { dex: string; tokenA: { unit: string }; tokenB: { unit: string }; tvlAda: number | null }[];
+    };
+    const unit = pools.items
+      .filter((p) => p.dex === 'minswap-v2' && p.tokenA.unit === 'lovelace')
+      .sort((a, b) => (b.tvlAda ?? 0) - (a.tvlAda ?? 0))[0]!.tokenB.unit;
+    const { page, problems } = await walletPage(wallet);
+    // Once the page has listed its wallets (its deferred script runs before DOMContentLoaded): the button it listed,
+    // and a second extension injecting itself a little later, as real ones do, for which the page lists wallets again.
+    await page.addInitScript({
+      content: `document.addEventListener('DOMContentLoaded', () => {
+        window.__firstButton = document.querySelector('button[data-wallet="devnetwallet"]');
+        setTimeout(() => { window.cardano.latewallet = { name: 'Late Wallet', enable: async () => { throw new Error('not this one'); } }; }, 50);
+      });`,
+    });
+    await page.goto(`${s.url}/swap?in=lovelace&out=${unit}&amount=150`);
+    await page.waitForSelector('button[data-wallet="latewallet"]');
+    const early = await page.evaluateHandle('window.__firstButton');
+    assert.equal(
+      await early.evaluate((b: { isConnected: boolean }) => b.isConnected),
+      true,
+      'the button listed first is still on the page',
+    );
+    assert.equal(await page.$$eval('#wallets button', (bs) => bs.length), 2, 'one button per wallet');
+    await page.waitForSelector('#q-route:text-matches("pool [0-9]+")');
+    // A click on it, as one landing while the list was refreshed, connects.
+    await early.asElement()!.click();
+    await shown(page, '#review:not([hidden])', problems);
+    assert.equal(await page.textContent('#wallet-address'), wallet.address);
     assert.deepEqual(problems, []);
   });
 });

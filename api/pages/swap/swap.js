@@ -166,12 +166,17 @@ function minReceived(route) {
   return (BigInt(route.amountOutRaw) * (10_000n - bps)) / 10_000n;
 }
 
+/**
+ * One button per CIP-30 wallet found. Called again once extensions have injected themselves: buttons already listed
+ * stay the same elements, so a click landing while the list is refreshed still connects.
+ */
 function listWallets() {
   const box = $('wallets');
-  box.textContent = '';
   const found = Object.entries(window.cardano || {}).filter(([, w]) => w && typeof w.enable === 'function');
   $('no-wallet').hidden = found.length > 0;
+  const listed = new Set([...box.querySelectorAll('button')].map((b) => b.dataset.wallet));
   for (const [key, w] of found) {
+    if (listed.has(key)) continue;
     const b = document.createElement('button');
     b.type = 'button';
     b.dataset.wallet = key;
