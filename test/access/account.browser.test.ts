@@ -153,4 +153,30 @@ describe('access: account page in a browser', function () {
       await expiring.close();
     }
   });
+
+  it('lists a wallet that injects itself after another was found, and the button listed first still signs in', async () => {
+    app ??= await startTestApp(new MemoryStore(), testConfig());
+    const wallet = new TestWallet();
+    const page = await context!.newPage();
+    await injectWallet(page, wallet);
+    // Once the page has drawn the first wallet's button: that button, and a second extension injecting itself a
+    // little later, as real ones do, each on its own time.
+    await page.addInitScript({
+      content: `new MutationObserver((_, seen) => {
+        const first = document.querySelector('button[data-wallet="testwallet"]');
+        if (!first) return;
+        seen.disconnect();
+        window.__firstButton = first;
+        setTimeout(() => { window.cardano.latewallet = { name: 'Late Wallet', enable: async () => { throw new Error('not this one'); } }; }, 400);
+      }).observe(document, { childList: true, subtree: true });`,
+    });
+    await page.goto(`${app.url}/account`);
+    await page.waitForSelector('button[data-wallet="latewallet"]', { timeout: 5000 });
+    assert.equal(await page.textContent('button[data-wallet="latewallet"]'), 'Connect Late Wallet');
+    const first = await page.evaluateHandle('window.__firstButton');
+    assert.equal(await first.evaluate((b: { isConnected: boolean }) => b.isConnected), true, 'still on the page');
+    await first.asElement()!.click();
+    await page.waitForSelector('#account:not([hidden])');
+    assert.equal(await page.textContent('#account-id'), wallet.stakeAddress);
+  });
 });

@@ -159,12 +159,14 @@ async function signIn(name) {
   }
 }
 
+/** One button per CIP-30 wallet found; buttons already listed stay the same elements, so a click is never lost. */
 function listWallets() {
   const box = $('wallets');
-  box.replaceChildren();
   const found = Object.entries(window.cardano || {}).filter(([, w]) => w && typeof w.enable === 'function');
   $('no-wallet').hidden = found.length > 0;
+  const listed = new Set([...box.querySelectorAll('button')].map((b) => b.dataset.wallet));
   for (const [name, w] of found) {
+    if (listed.has(name)) continue;
     const b = document.createElement('button');
     b.type = 'button';
     b.dataset.wallet = name;
@@ -172,7 +174,6 @@ function listWallets() {
     b.addEventListener('click', () => signIn(name));
     box.appendChild(b);
   }
-  return found.length;
 }
 
 async function start() {
@@ -191,10 +192,12 @@ async function start() {
     say(e.message);
   }
   showSignIn();
-  // Wallet extensions inject window.cardano shortly after the page loads: look again for a few seconds.
+  // Wallet extensions inject window.cardano shortly after the page loads, each on its own time: look again for a
+  // few seconds, also after a first one was found.
   let tries = 0;
   const timer = setInterval(() => {
-    if (listWallets() > 0 || ++tries > 10) clearInterval(timer);
+    listWallets();
+    if (++tries > 10) clearInterval(timer);
   }, 300);
   listWallets();
 }
