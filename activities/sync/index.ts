@@ -63,6 +63,11 @@ export interface SyncDeps {
   network: Network;
   now?: () => number;
   /**
+   * Elapsed time in ms from any origin (performance.now when not given): what the slice's time bound, its contact
+   * records and the store's measured commit speed count in. Not wall time: it never jumps with the system clock.
+   */
+  elapsedMs?: () => number;
+  /**
    * Where an empty store starts (SYNC_START_POINT), instead of origin: a block of the chain. It is also the
    * oldest point a restart offers, so the sync never falls back to origin (and never rolls back past it).
    */
@@ -180,6 +185,7 @@ export class ChainDiscontinuityError extends Error {
 
 export function createSyncActivities(deps: SyncDeps) {
   const now = deps.now ?? Date.now;
+  const elapsed = deps.elapsedMs ?? (() => performance.now());
   /** Block id the chain-source cursor follows (null: unknown, re-intersect first). */
   let followerAt: string | null = null;
   let networkTime: NetworkTime | null = null;
@@ -208,7 +214,7 @@ export function createSyncActivities(deps: SyncDeps) {
   const store = refusingStore(deps.store);
 
   /**
-   * When this process last recorded a contact with the source (performance.now()), null: not in this attempt's
+   * When this process last recorded a contact with the source (elapsed()), null: not in this attempt's
    * run of health. A slice records its first contact at once, then at most every CONTACT_RECORD_MS, as well as at
    * its end: after an outage the health said "chain source unreachable" until the first write batch committed (a
    * minute or more on FerretDB), and `lastContact` was written only when a slice ended, so a slow but healthy slice
@@ -242,7 +248,7 @@ export function createSyncActivities(deps: SyncDeps) {
   async function syncSliceUnsafe(input: SliceInput): Promise<SliceResult> {
     const { chain } = deps;
     const started = now();
-    const sliceStarted = performance.now();
+    const sliceStarted = elapsed();
     const sliceMaxMs = deps.sliceMaxMs ?? SLICE_MAX_MS;
     // A write batch left half-written (MongoDB has no multi-document transaction) by a crash, a failed write, or
     // another worker process that died mid-write (Temporal hands its retry to any worker of the task queue): its
@@ -266,7 +272,7 @@ export function createSyncActivities(deps: SyncDeps) {
         now: () => new Date(now()).toISOString(),
         afterChunk: () => {
           deps.heartbeat?.();
-          return performance.now() - sliceStarted >= sliceMaxMs;
+          return elapsed() - sliceStarted >= sliceMaxMs;
         },
       });
       rolledBackBlocks += r.undone;
@@ -288,7 +294,7 @@ export function createSyncActivities(deps: SyncDeps) {
      * tip and heard nothing is no proof it is alive).
      */
     const recordContactNow = (opts: Parameters<typeof recordContact>[3]) => {
-      lastContactRecord = performance.now();
+      lastContactRecord = elapsed();
       const heard = chain.lastHeard?.() ?? null;
       return recordContact(deps.store, sourceTip(), new Date(heard ?? now()).toISOString(), opts);
     };
@@ -302,7 +308,7 @@ export function createSyncActivities(deps: SyncDeps) {
       return latest && latest !== 'origin' ? { slot: latest.slot, id: latest.id, height: latest.height } : seenTip;
     };
     const contact = async () => {
-      if (lastContactRecord !== null && performance.now() - lastContactRecord < CONTACT_RECORD_MS) return;
+      if (lastContactRecord !== null && elapsed() - lastContactRecord < CONTACT_RECORD_MS) return;
       // Best effort: a store that cannot take it fails the slice's own writes, which say so (recordFailure).
       await recordContactNow({ keepStall: true }).catch(() => (lastContactRecord = null));
     };
@@ -372,10 +378,10 @@ export function createSyncActivities(deps: SyncDeps) {
         cp = { ...next, updatedAt: new Date(now()).toISOString() };
         ops.push(put(CHECKPOINTS, cp));
         deps.heartbeat?.();
-        const t0 = performance.now();
+        const t0 = elapsed();
         const blocks = applied.length;
         inFlight = store.write(ops).then(() => {
-          const seconds = Math.max(1e-3, (performance.now() - t0) / 1000);
+          const seconds = Math.max(1e-3, (elapsed() - t0) / 1000);
           commits.push({ opsPerSecond: ops.length / seconds, opsPerBlock: ops.length / blocks });
           if (commits.length > SPEED_WINDOW) commits.shift();
         });
@@ -445,7 +451,7 @@ export function createSyncActivities(deps: SyncDeps) {
       if (dirty >= DOCS_PER_WRITE || batchRoom(applied.length, dirty + undo.length) <= 0) await flush(false);
     };
 
-    while (!rollbackPending && total < input.maxBlocks && performance.now() - sliceStarted < sliceMaxMs) {
+    while (!rollbackPending && total < input.maxBlocks && elapsed() - sliceStarted < sliceMaxMs) {
       // No more blocks than the write batch has room for (at least one: a batch that is full was written already).
       const room = Math.max(1, batchRoom(applied.length, state.dirtyCount + undo.length));
       const events: ChainEvent[] = await chain.nextEvents(
