@@ -19,6 +19,8 @@ import {
   BLOCKS,
   CHECKPOINTS,
   HANDLES,
+  NFT_ASSETS,
+  NFT_COLLECTIONS,
   SEARCH_TERMS,
   STAKE_ACCOUNTS,
   STAKE_SUMMARIES,
@@ -120,6 +122,13 @@ async function identifierHits(store: Store, raw: string): Promise<SearchHit[]> {
     const hit = block && blockHit(block);
     if (hit) hits.push(hit);
   }
+  // An NFT by its unit (policy id + asset name hex, as get_wallet, get_nft_listings and get_transaction show it): NFT
+  // units are not search terms and get_token answers only for tokens with a DEX pool, so this is its one way in.
+  // 64 hex characters may be a unit as well as a hash (a 4-byte asset name), so both are looked up.
+  if (/^[0-9a-fA-F]{58,120}$/.test(q) && q.length % 2 === 0) {
+    const hit = await nftUnitHit(store, q.toLowerCase());
+    if (hit) hits.push(hit);
+  }
   if (/^\d{1,10}$/.test(q)) {
     const n = Number(q);
     const [block, epoch] = await Promise.all([blockByHeight(store, n), epochHit(store, n)]);
@@ -174,6 +183,26 @@ async function identifierHits(store: Store, raw: string): Promise<SearchHit[]> {
       });
   }
   return hits;
+}
+
+/**
+ * An NFT the index knows, by its unit, as a hit on its collection (get_nft_collection answers for a collection the
+ * NFT index holds; an NFT minted before the indexed range has no document and is no hit, nor is a fungible token).
+ */
+async function nftUnitHit(store: Store, unit: string): Promise<SearchHit | null> {
+  const found = await store.collection(NFT_ASSETS).get(unit);
+  // A unit once minted beyond quantity 1 is a fungible token (a token hit, when it has a pool), not an NFT.
+  const nft = found && !found.fungible ? found : null;
+  const c = nft ? await store.collection(NFT_COLLECTIONS).get(nft.policyId) : null;
+  if (!nft || !c) return null;
+  return {
+    kind: 'nft_collection',
+    id: c.policyId,
+    label: c.name,
+    detail: `the collection of ${nft.name}; get_nft_listings lists its NFTs for sale`,
+    tool: 'get_nft_collection',
+    arguments: { policyId: c.policyId },
+  };
 }
 
 /**

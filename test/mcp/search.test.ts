@@ -224,6 +224,32 @@ describe('search: every hit names a tool call that answers (devnet)', function (
     }
     assert.ok(checked >= 3, `${checked} collections`);
   });
+  it('an NFT asked by its unit (as get_wallet and get_nft_listings show it) finds its collection, whose tool answers', async () => {
+    // get_token answers only for tokens with a DEX pool and sends the caller to search: an NFT unit met no hit at all.
+    // Oracle: a unit is its policy id + asset name (the chain's own key), so its collection is the policy's; the
+    // listings route names the units (CIP-25 names and CIP-68 (222) user tokens alike).
+    let checked = 0;
+    for await (const c of world.store.collection(NFT_COLLECTIONS).scan()) {
+      const listed = (await rest(`/nft/collections/${c.policyId}/listings?limit=1`)).items as Json[];
+      const unit = listed[0]?.asset?.unit as string | undefined;
+      if (!unit) continue;
+      assert.equal(unit.slice(0, 56), c.policyId);
+      const gone = await raw('get_token', { unit });
+      assert.equal(gone.isError, true, 'an NFT is no token with a pool');
+      for (const q of [unit, unit.toUpperCase()]) {
+        const hits = await search(q);
+        assert.deepEqual(
+          hits.map((h) => [h.kind, h.id, h.tool]),
+          [['nft_collection', c.policyId, 'get_nft_collection']],
+          `${q}: ${JSON.stringify(hits)}`,
+        );
+        assert.match(hits[0]!.detail as string, new RegExp(`^the collection of ${listed[0]!.asset.name}`));
+        assert.deepEqual(await failures(q, hits), []);
+      }
+      checked++;
+    }
+    assert.ok(checked >= 3, `${checked} collections`);
+  });
 });
 
 describe('search: a past epoch and an empty block (no tool answers for them) are no hits', function () {
