@@ -37,8 +37,9 @@ export const DERIVED_PATHS: readonly { path: RegExp; workflows: readonly string[
   // The PnL lots are kept by the sync (exact under rollbacks); their prices come from the market recompute.
   { path: /^\/wallet\/[^/]+\/pnl\/?$/, workflows: ['recomputeMarket'] },
   // The portfolio likewise: balances from the sync, each position valued at its token's token_stats price and an LP
-  // position at its pool's pool_stats TVL (both the market recompute's). Its trades list is the sync's alone.
-  { path: /^\/wallet\/[^/]+\/?$/, workflows: ['recomputeMarket'] },
+  // position at its pool's pool_stats TVL (both the market recompute's), an NFT at its collection's floor (the NFT
+  // recompute's nft_collection_stats). Its trades list is the sync's alone.
+  { path: /^\/wallet\/[^/]+\/?$/, workflows: ['recomputeMarket', 'recomputeNft'] },
   { path: /^\/tokens\/[^/]+\/series\//, workflows: ['recomputeHolders', 'recomputeMarket'] },
   { path: /^\/(tokens|market|pools)(\/|$)/, workflows: ['recomputeMarket'] },
   // Tool-server answers with no REST path: the search index, and token answers carrying the safety assessment.

@@ -116,3 +116,49 @@ describe('Markdown views withheld after a deep rollback', () => {
     assert.notEqual((await api.get(`/api/md/nft/${POLICY}`)).status, 503);
   });
 });
+
+describe('a wallet portfolio waits for the NFT recompute after a deep rollback', () => {
+  let api: TestApi;
+  before(async () => {
+    const at = new Date().toISOString();
+    const from = { slot: 100, id: 'ee'.repeat(32), height: 10 };
+    // Generation 1: one rollback of 12 blocks; the market recompute ran on the new chain, the NFT recompute not yet.
+    api = await startTestApi((store) =>
+      store.write([
+        put(SYNC_HEALTH, {
+          _id: SYNC_HEALTH_ID,
+          contactAt: at,
+          tip: from,
+          failing: null,
+          stall: null,
+          generation: 1,
+          lastDeepRollback: { depth: 12, toHeight: 8, at },
+          updatedAt: at,
+        }),
+        put(DERIVED_RUNS, { _id: 'recomputeMarket', generation: 1, from, startedAt: at, finishedAt: at }),
+      ]),
+    );
+  });
+  after(async () => api?.close());
+
+  it("its NFTs are valued at the NFT recompute's floors: withheld on every surface until that ran; PnL and trades served", async () => {
+    // The portfolio prices each NFT at its collection's floor (nft_collection_stats.floorLovelace, README: wallet
+    // totals.nftsAda); before the fix it was served with the abandoned chain's floors while /nft/… was 503.
+    const r = await api.get(`/api/v1/wallet/${WALLET}`);
+    assert.equal(r.status, 503);
+    assert.equal(r.headers.get('retry-after'), '5');
+    assert.match((r.body as { error: string }).error, /rollback of 12 blocks.*recomputeNft/);
+    assert.equal((await api.get(`/api/v1/nft/collections/${POLICY}`)).status, 503);
+    for (const view of [`/api/md/wallet/${WALLET}`, `/api/md/address/${WALLET}`]) {
+      const md = await api.get(view, { accept: 'text/markdown' });
+      assert.equal(md.status, 503, view);
+      assert.match(md.body as string, /recomputeNft/, view);
+    }
+    const { message: rpc } = await callToolOnce(api.url, 'get_wallet', { address: WALLET });
+    assert.equal(rpc.result.isError, true);
+    assert.match(rpc.result.content[0]?.text ?? '', /rollback of 12 blocks.*recomputeNft/);
+    // The PnL is priced by the market recompute alone (ran), the trades come from the sync: both served.
+    assert.notEqual((await api.get(`/api/v1/wallet/${WALLET}/pnl`)).status, 503);
+    assert.notEqual((await api.get(`/api/v1/wallet/${WALLET}/trades`)).status, 503);
+  });
+});
