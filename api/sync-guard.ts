@@ -44,6 +44,8 @@ export const DERIVED_PATHS: readonly { path: RegExp; workflows: readonly string[
   { path: /^\/(tokens|market|pools)(\/|$)/, workflows: ['recomputeMarket'] },
   // Tool-server answers with no REST path: the search index, and token answers carrying the safety assessment.
   { path: /^\/mcp\/search$/, workflows: ['recomputeSearch'] },
+  // get_nft_listings: the listings beside their rarity ranks, which the search recompute computes (nft_rarity).
+  { path: /^\/mcp\/nft-listings$/, workflows: ['recomputeNft', 'recomputeSearch'] },
   { path: /^\/mcp\/tokens$/, workflows: ['recomputeSafety', 'recomputeMarket'] },
 ];
 

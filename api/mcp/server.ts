@@ -149,7 +149,8 @@ const GATED_PATH: Record<string, string> = {
   get_swap_quote: '/swap/quote',
   list_nft_collections: '/nft/collections',
   get_nft_collection: '/nft/collections/c',
-  get_nft_listings: '/nft/collections/c/listings',
+  // Its listings are the sync's; their rarity ranks come from the search recompute (nft_rarity).
+  get_nft_listings: '/mcp/nft-listings',
   list_stake_pools: '/staking/pools',
   get_stake_pool: '/staking/pools/p',
   list_governance_actions: '/governance/proposals',

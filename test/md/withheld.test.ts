@@ -162,3 +162,42 @@ describe('a wallet portfolio waits for the NFT recompute after a deep rollback',
     assert.notEqual((await api.get(`/api/v1/wallet/${WALLET}/trades`)).status, 503);
   });
 });
+
+describe('get_nft_listings waits for the search recompute (its rarity ranks) after a deep rollback', () => {
+  let api: TestApi;
+  before(async () => {
+    const at = new Date().toISOString();
+    const from = { slot: 100, id: 'ee'.repeat(32), height: 10 };
+    // Generation 1: one rollback of 12 blocks; the market and NFT recomputes ran on the new chain, search not yet.
+    api = await startTestApi((store) =>
+      store.write([
+        put(SYNC_HEALTH, {
+          _id: SYNC_HEALTH_ID,
+          contactAt: at,
+          tip: from,
+          failing: null,
+          stall: null,
+          generation: 1,
+          lastDeepRollback: { depth: 12, toHeight: 8, at },
+          updatedAt: at,
+        }),
+        ...['recomputeMarket', 'recomputeNft'].map((w) =>
+          put(DERIVED_RUNS, { _id: w, generation: 1, from, startedAt: at, finishedAt: at }),
+        ),
+      ]),
+    );
+  });
+  after(async () => api?.close());
+
+  it('the tool is isError naming recomputeSearch; the REST listings (no ranks) are served', async () => {
+    // Its rarityRank and rarityRankedOf come from nft_rarity, which the search recompute rebuilds from the NFT assets
+    // (README: NFT rarity): a rollback of mints changes the ranks. Before the fix the tool was gated by the REST
+    // listings path alone and served the abandoned chain's ranks.
+    const { message: rpc } = await callToolOnce(api.url, 'get_nft_listings', { policyId: POLICY });
+    assert.equal(rpc.result.isError, true);
+    assert.match(rpc.result.content[0]?.text ?? '', /rollback of 12 blocks.*recomputeSearch/);
+    assert.notEqual((await api.get(`/api/v1/nft/collections/${POLICY}/listings`)).status, 503);
+    const { message: detail } = await callToolOnce(api.url, 'get_nft_collection', { policyId: POLICY });
+    assert.doesNotMatch(detail.result.content[0]?.text ?? '', /recomputing after/);
+  });
+});
