@@ -107,7 +107,7 @@ export function createApp(deps: ApiDeps): Koa {
   app.use(securityHeaders(securityOptions(deps.config.SITE_URL)));
   // Metrics: every request timed (429s and errors included); /metrics at the site root, outside the limits.
   const metrics = deps.metrics ?? createMetrics({ defaultMetrics: false });
-  metrics.bindStore(deps.store, deps.now);
+  metrics.bindStore(deps.store, deps.now, deps.workerDown);
   const shared = deps.access?.sharedCounters?.bind(deps.access);
   if (shared) metrics.bindSharedCounters(shared);
   app.use(metrics.http());

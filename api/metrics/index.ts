@@ -31,7 +31,13 @@ import {
   type MetricObjectWithValues,
   type MetricValue,
 } from 'prom-client';
-import { JOB_HEALTH, readSyncLag, syncCondition, type JobHealthDoc } from '../../mongo/collections/sync-state.js';
+import {
+  JOB_HEALTH,
+  readSyncLag,
+  syncCondition,
+  withWorkerDown,
+  type JobHealthDoc,
+} from '../../mongo/collections/sync-state.js';
 import type { Store } from '../../mongo/store.js';
 import { sendRepresentation } from '../compress.js';
 import { METRICS_STORE_MS, withinMs } from '../store-budget.js';
@@ -77,8 +83,11 @@ export function surfaceOf(path: string): Surface {
 
 export interface Metrics {
   registry: Registry;
-  /** Where the scrape-time sync gauges read from (the API's store). */
-  bindStore(store: Store, now?: () => number): void;
+  /**
+   * Where the scrape-time sync gauges read from (the API's store); `workerDown`: why `npm start`'s embedded worker
+   * runs no sync now (exited, not answering), null while it runs (ApiDeps.workerDown).
+   */
+  bindStore(store: Store, now?: () => number, workerDown?: () => string | null): void;
   /** Whether the per-minute counters are shared through Redis now; null without Redis (no sample). */
   bindSharedCounters(read: () => boolean | null): void;
   sliceDone(r: SliceFigures, seconds: number): void;
@@ -110,7 +119,7 @@ export function createMetrics(opts: { defaultMetrics?: boolean; work?: boolean }
   const registry = new Registry();
   const workRegisters = (opts.work ?? true) ? [registry] : [];
   if (opts.defaultMetrics ?? true) collectDefaultMetrics({ register: registry });
-  let source: { store: Store; now: () => number } | null = null;
+  let source: { store: Store; now: () => number; workerDown?: () => string | null } | null = null;
   const others: (() => Promise<MetricsSnapshot>)[] = [];
 
   /**
@@ -161,7 +170,10 @@ export function createMetrics(opts: { defaultMetrics?: boolean; work?: boolean }
   gauge(
     'cardano_sync_healthy',
     '1 while the sync progresses (/healthz/sync answers 200), else 0.',
-    (p) => (syncCondition(p, source?.now() ?? Date.now()).status === 'ok' ? 1 : 0),
+    (p) =>
+      withWorkerDown(syncCondition(p, source?.now() ?? Date.now()), source?.workerDown?.() ?? null).status === 'ok'
+        ? 1
+        : 0,
     0,
   );
   gauge(
@@ -311,8 +323,8 @@ export function createMetrics(opts: { defaultMetrics?: boolean; work?: boolean }
 
   return {
     registry,
-    bindStore(store, now = Date.now) {
-      source = { store, now };
+    bindStore(store, now = Date.now, workerDown) {
+      source = { store, now, ...(workerDown ? { workerDown } : {}) };
     },
     bindSharedCounters(read) {
       sharedCounters = read;

@@ -13,7 +13,13 @@
  */
 import Router from '@koa/router';
 import type Koa from 'koa';
-import { failingJobs, readSyncLag, syncCondition, type SyncLag } from '../../mongo/collections/sync-state.js';
+import {
+  failingJobs,
+  readSyncLag,
+  syncCondition,
+  withWorkerDown,
+  type SyncLag,
+} from '../../mongo/collections/sync-state.js';
 import type { ApiDeps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { requestLog } from '../middleware.js';
@@ -55,7 +61,8 @@ export function healthRouter({ store, log, now = Date.now, workerDown }: ApiDeps
 
   router.get('healthz-sync', '/healthz/sync', async (ctx) => {
     const lag = await read(ctx, 'sync health');
-    const c = syncCondition(lag, now());
+    // A worker that exited or stops answering runs no sync, whatever its last record says (/readyz names it too).
+    const c = withWorkerDown(syncCondition(lag, now()), workerDown?.() ?? null);
     ctx.status = c.status === 'ok' ? 200 : 503;
     ctx.body = {
       status: c.status,

@@ -299,6 +299,27 @@ const secondsSince = (nowMs: number, iso: string) => Math.max(0, Math.round((now
 /** A failure of the MongoDB store's connection (the server down or not reachable), as recorded `name: message`. */
 const STORE_DOWN = /^Mongo(ServerSelection|Network|NetworkTimeout|TopologyClosed)Error\b/;
 
+/**
+ * The sync's condition where the process serving the API knows the worker that runs the sync is down (`npm start`'s
+ * embedded worker exited and is restarting, or stopped answering its pings: temporal/worker-child.ts `down()`).
+ * What the sync last recorded (ok, failing, unreachable, rolling back) then says it runs while nothing runs it: a
+ * worker stopped by SIGSTOP or a blocked event loop read `ok` on /healthz/sync and `cardano_sync_healthy 1` until its
+ * records went stale (SYNC_SILENT_SECONDS, 3 min) while /readyz already named it after 30 s. A stall or a recorded
+ * stop keeps its own reason and action; `starting` stays (a worker starting up is `down()` too). Pure.
+ */
+export function withWorkerDown(c: SyncCondition, down: string | null): SyncCondition {
+  if (down === null || !['ok', 'failing', 'unreachable', 'rolling-back'].includes(c.status)) return c;
+  return {
+    status: 'silent',
+    reason: `sync not running: ${down}`,
+    action:
+      'none while npm start restarts a worker that exited (after 1, 2, 4, 8, 16 s); one that does not answer is not ' +
+      'killed: resume it (SIGCONT) or kill it, and npm start restarts it',
+    since: null,
+    abandonedAbove: c.abandonedAbove,
+  };
+}
+
 /** Whether the sync progresses, from what it recorded (pure; /healthz/sync, /readyz and `ops status` show it). */
 export function syncCondition(lag: Pick<SyncLag, 'checkpoint' | 'health'>, nowMs: number): SyncCondition {
   const h = lag.health;

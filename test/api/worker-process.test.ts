@@ -8,8 +8,11 @@ import type { Server } from 'node:http';
 import { pino } from 'pino';
 import { createApp } from '../../api/app.js';
 import { createMetrics, type Metrics } from '../../api/metrics/index.js';
+import { SYNC_HEALTH, SYNC_HEALTH_ID } from '../../mongo/collections/sync-state.js';
+import { put, type Store } from '../../mongo/store.js';
 import { metric } from '../e2e/processes.js';
 import { tempStore } from '../sync/helpers.js';
+import { seedChain, startTestApi } from './seed.js';
 
 describe("npm start's API process and its embedded worker", function () {
   this.timeout(30_000);
@@ -90,5 +93,56 @@ describe("npm start's API process and its embedded worker", function () {
     const again = await fetch(`${base}/readyz`);
     assert.equal(again.status, 503);
     assert.match(((await again.json()) as { error: string }).error, /the sync has not indexed its first block yet/);
+  });
+});
+
+describe("npm start's API process: the sync health while its embedded worker is down", function () {
+  this.timeout(30_000);
+
+  it('/healthz/sync is 503 and cardano_sync_healthy 0 while the worker runs no sync, whatever its last record says', async () => {
+    // The sync's last record, written by a worker that then stopped answering (SIGSTOP) a few seconds ago: ok.
+    const at = new Date().toISOString();
+    const synced = async (store: Store) => {
+      await seedChain(store);
+      await store.write([
+        put(SYNC_HEALTH, {
+          _id: SYNC_HEALTH_ID,
+          contactAt: at,
+          tip: null,
+          failing: null,
+          stall: null,
+          generation: 0,
+          lastDeepRollback: null,
+          updatedAt: at,
+        }),
+      ]);
+    };
+    // temporal/worker-child.ts `down()`: the supervisor's reason while no worker runs or answers.
+    let down: string | null =
+      'the embedded worker (pid 4242, sync and scheduled jobs) has not answered for 43 s (stopped, or its event loop blocked)';
+    const api = await startTestApi(synced, { workerDown: () => down });
+    try {
+      // /readyz names the worker (as before); the monitors' probe and gauge must not call the sync healthy.
+      assert.equal((await api.get('/readyz')).status, 503);
+      const r = await api.get('/healthz/sync');
+      assert.equal(r.status, 503);
+      const body = r.body as { status: string; error: string; action: string };
+      assert.equal(body.status, 'silent');
+      assert.equal(body.error, `sync not running: ${down}`);
+      assert.match(body.action, /SIGCONT/);
+      assert.equal(metric(await (await fetch(`${api.url}/metrics`)).text(), 'cardano_sync_healthy'), 0);
+
+      // A worker that exited and is being restarted: the same.
+      down = 'the embedded worker (sync and scheduled jobs) exited (signal SIGKILL); restarting in 1 s';
+      assert.equal((await api.get('/healthz/sync')).status, 503);
+      assert.equal(metric(await (await fetch(`${api.url}/metrics`)).text(), 'cardano_sync_healthy'), 0);
+
+      // The worker answers again: the sync's own record counts.
+      down = null;
+      assert.equal((await api.get('/healthz/sync')).status, 200);
+      assert.equal(metric(await (await fetch(`${api.url}/metrics`)).text(), 'cardano_sync_healthy'), 1);
+    } finally {
+      await api.close();
+    }
   });
 });
