@@ -38,7 +38,7 @@ import { openCursor, sealCursor } from './cursor.js';
 import { tokenDecimalsLookup, type DecimalsLookup } from '../present/market.js';
 import type { explorerRoutes } from '../routes/explorer.js';
 import type { ReadDeps, RouteInput } from './deps.js';
-import { withAsOf, withCoverage } from './freshness.js';
+import { notIndexedYet, withAsOf, withCoverage } from './freshness.js';
 
 /** Addresses of one stake key listed in its answer (all of them are summed into its totals). */
 export const STAKE_ADDRESS_LIST_LIMIT = 100;
@@ -62,7 +62,10 @@ async function getBlockAnswer(deps: ReadDeps, input: RouteInput<typeof explorerR
     deps.store.collection(CHECKPOINTS).get(CHECKPOINT_ID),
     id.length === 64 ? blocks.get(id) : Number.isSafeInteger(height) ? blockAtHeight(deps.store, height) : null,
   ]);
-  if (!found) throw new NotFoundError(`block ${input.id} not found`);
+  if (!found)
+    throw new NotFoundError(
+      await notIndexedYet(deps, `block ${input.id}`, id.length === 64 || !Number.isSafeInteger(height) ? null : height),
+    );
   return presentBlock(found, cp?.height ?? null, await blockHashAtHeight(deps.store, found.height + 1));
 }
 
@@ -97,7 +100,7 @@ async function getTransactionAnswer(deps: ReadDeps, input: RouteInput<typeof exp
     deps.store.collection(CHECKPOINTS).get(CHECKPOINT_ID),
     deps.store.collection(TRANSACTIONS).get(input.hash.toLowerCase()),
   ]);
-  if (!tx) throw new NotFoundError(`transaction ${input.hash} not found`);
+  if (!tx) throw new NotFoundError(await notIndexedYet(deps, `transaction ${input.hash}`));
   // Proposals take effect (and take their deposit) only in a valid transaction, which the governance extension
   // recorded with its block.
   const proposalIds = tx.valid ? Array.from({ length: tx.proposals }, (_, i) => `${tx._id}#${i}`) : [];

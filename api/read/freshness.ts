@@ -57,3 +57,25 @@ export function withCoverage<I, O extends object>(
     return { ...body, coverageFrom: first?.time || null };
   };
 }
+
+/**
+ * What a 404 of a chain entity (a block, a transaction) adds while the index is behind the source's tip (a first
+ * sync or a resync catching up, a source outage ended): the entity may be on the chain above the indexed height, so
+ * "not found" alone read as "does not exist" (during a resync, `block 2000 not found` with the chain at 2154 and the
+ * index rebuilt to 976). `height`: the block height asked for, when the request names one (a height at or below the
+ * source's tip is on the chain: the answer says it is not indexed yet). Empty when the index is at the tip.
+ */
+export async function notIndexedYet(
+  deps: Pick<ReadDeps, 'store' | 'now'>,
+  what: string,
+  height: number | null = null,
+): Promise<string> {
+  const f = await readFreshness(deps);
+  if (f.height === null || f.tipHeight === null) return `${what} not found (no block is indexed yet)`;
+  if (f.height >= f.tipHeight) return `${what} not found`;
+  const reach = `the index reaches height ${f.height} of the chain's ${f.tipHeight} and is catching up`;
+  if (height !== null && height > f.height && height <= f.tipHeight)
+    return `${what} is not indexed yet (${reach}; retry shortly)`;
+  if (height !== null) return `${what} not found`;
+  return `${what} not found in the indexed chain (${reach}, so it may be found later)`;
+}

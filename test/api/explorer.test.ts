@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { baseAddress, enterpriseAddress, parseAddress, rewardAddress } from '../../cardano/address.js';
 import { explorerRoutes } from '../../api/routes/explorer.js';
 import { ajv } from '../../api/schema.js';
+import { SYNC_HEALTH, SYNC_HEALTH_ID } from '../../mongo/collections/sync-state.js';
+import { put, type Store } from '../../mongo/store.js';
 import {
   DEXHUNTER_TX,
   EARLIER,
@@ -276,5 +278,65 @@ describe('explorer REST routes', () => {
     const r = await api.get(`/api/v1/explorer/tx/${FIRST_TX}?logos=bogus`);
     assert.equal(r.status, 400);
     assert.equal((r.body as Json).error, 'invalid parameter logos: must be one of url');
+  });
+});
+
+describe('explorer REST routes while the index is behind the chain (a first sync or a resync catching up)', () => {
+  // The source reported its tip 100 blocks above the indexed one (the last slice's record): blocks up to that height
+  // are on the chain, whatever the index holds yet.
+  const CHAIN_TIP = TIP.height + 100;
+  let api: TestApi;
+  before(async () => {
+    const behind = async (store: Store) => {
+      await seedChain(store);
+      const at = new Date().toISOString();
+      await store.write([
+        put(SYNC_HEALTH, {
+          _id: SYNC_HEALTH_ID,
+          contactAt: at,
+          tip: { slot: (TIP.slot ?? 0) + 2000, id: 'ab'.repeat(32), height: CHAIN_TIP },
+          failing: null,
+          stall: null,
+          generation: 0,
+          lastDeepRollback: null,
+          updatedAt: at,
+        }),
+      ]);
+    };
+    api = await startTestApi(behind);
+  });
+  after(() => api.close());
+
+  it('a block height the chain holds above the indexed tip is "not indexed yet", not plainly "not found"', async () => {
+    const r = await api.get(`/api/v1/explorer/blocks/${TIP.height + 50}`);
+    assert.equal(r.status, 404);
+    assert.equal(
+      (r.body as Json).error,
+      `block ${TIP.height + 50} is not indexed yet (the index reaches height ${TIP.height} of the chain's ` +
+        `${CHAIN_TIP} and is catching up; retry shortly)`,
+    );
+    // Above the chain's tip it does not exist (yet): not found.
+    const beyond = await api.get(`/api/v1/explorer/blocks/${CHAIN_TIP + 1}`);
+    assert.equal(beyond.status, 404);
+    assert.equal((beyond.body as Json).error, `block ${CHAIN_TIP + 1} not found`);
+  });
+
+  it('an unknown block hash or transaction says the index has not reached the chain tip yet', async () => {
+    const hash = 'cd'.repeat(32);
+    const reach = `the index reaches height ${TIP.height} of the chain's ${CHAIN_TIP} and is catching up`;
+    const block = await api.get(`/api/v1/explorer/blocks/${hash}`);
+    assert.equal(block.status, 404);
+    assert.equal(
+      (block.body as Json).error,
+      `block ${hash} not found in the indexed chain (${reach}, so it may be found later)`,
+    );
+    const tx = await api.get(`/api/v1/explorer/tx/${hash}`);
+    assert.equal(tx.status, 404);
+    assert.equal(
+      (tx.body as Json).error,
+      `transaction ${hash} not found in the indexed chain (${reach}, so it may be found later)`,
+    );
+    // What the index holds is served as before.
+    assert.equal((await api.get(`/api/v1/explorer/blocks/${TIP.height}`)).status, 200);
   });
 });
