@@ -93,6 +93,14 @@ export function renderDashboard(ctx: ViewContext, d: Dashboard): string {
           )
           .join('\n')
       : `_No news: ${d.news.reason ?? 'no items'}_`,
+    // REST and the tool server list each feed's last fetch; a feed whose fetch failed keeps its last good items, so
+    // without this line they read as the feed's current news.
+    ...(d.news.feeds ?? [])
+      .filter((f) => f.ok === false)
+      .map(
+        (f) =>
+          `_Feed failing: ${text(f.url)} (${text(f.error ?? 'error')}, last fetched ${utc(f.fetchedAt)}); its items are from its last good fetch._`,
+      ),
     `ADA/USD ${price(d.market.adaUsd)} · ${asOfLine(f)}`,
     links([
       ['Market overview', md(ctx, '/market')],

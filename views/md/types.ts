@@ -294,6 +294,14 @@ export interface NewsItem {
   link: string | null;
 }
 
+/** One configured news feed's last fetch, as GET /news lists it (`feeds`). */
+export interface NewsFeedStatus {
+  url: string;
+  ok: boolean | null;
+  error: string | null;
+  fetchedAt: string | null;
+}
+
 /** A block of the latest-blocks list (REST GET /explorer/blocks). */
 export interface BlockRow {
   hash: string;
@@ -313,5 +321,6 @@ export interface Dashboard {
   tokens: TokenList;
   nft: { items: NftCollectionRow[]; total: number; computedAt: string | null };
   governance: { items: ProposalRow[]; total: number; epoch: number | null; computedAt: string | null };
-  news: { items: NewsItem[]; reason: string | null };
+  /** GET /news: the items, and each configured feed's last fetch (a failing feed keeps its last good items). */
+  news: { items: NewsItem[]; reason: string | null; feeds?: NewsFeedStatus[] };
 }
