@@ -77,6 +77,25 @@ async function shown(page: Page, selector: string, problems: string[]) {
   });
 }
 
+/** A devnet wallet holding 2,000 ADA, the service synced to the block that paid it. */
+async function fundedWallet(s: Stack, name: string): Promise<DevnetWallet> {
+  const wallet = new DevnetWallet(s.devnet, name);
+  s.devnet.fund(wallet.address, 2_000n * ADA);
+  s.devnet.step();
+  await s.syncToTip();
+  return wallet;
+}
+
+/** The unit of the token whose ADA pool on Minswap V2 is the deepest (REST /pools). */
+async function deepestMinswapToken(s: Stack): Promise<string> {
+  const pools = (await (await fetch(`${s.url}/api/v1/pools?pageSize=200&logos=url`)).json()) as {
+    items: { dex: string; tokenA: { unit: string }; tokenB: { unit: string }; tvlAda: number | null }[];
+  };
+  return pools.items
+    .filter((p) => p.dex === 'minswap-v2' && p.tokenA.unit === 'lovelace')
+    .sort((a, b) => (b.tvlAda ?? 0) - (a.tvlAda ?? 0))[0]!.tokenB.unit;
+}
+
 describe('swap page in a browser: quote, CIP-30 wallet, sign, submit, executed on the devnet', function () {
   this.timeout(300_000);
   let context: BrowserContext | null = null;
@@ -282,16 +301,8 @@ describe('swap page in a browser: quote, CIP-30 wallet, sign, submit, executed o
 
   it('the quote and the order follow the form: the quote is /swap/quote’s, a new amount rebuilds the order, a refused amount or a bad slippage leaves nothing to sign', async () => {
     const s = stack!;
-    const wallet = new DevnetWallet(s.devnet, 'swap-form');
-    s.devnet.fund(wallet.address, 2_000n * ADA);
-    s.devnet.step();
-    await s.syncToTip();
-    const pools = (await (await fetch(`${s.url}/api/v1/pools?pageSize=200&logos=url`)).json()) as {
-      items: { dex: string; tokenA: { unit: string }; tokenB: { unit: string }; tvlAda: number | null }[];
-    };
-    const unit = pools.items
-      .filter((p) => p.dex === 'minswap-v2' && p.tokenA.unit === 'lovelace')
-      .sort((a, b) => (b.tvlAda ?? 0) - (a.tvlAda ?? 0))[0]!.tokenB.unit;
+    const wallet = await fundedWallet(s, 'swap-form');
+    const unit = await deepestMinswapToken(s);
     // Oracle: the REST quote of the same pair and amount (the devnet does not move between the two reads).
     const quote = (await (await fetch(`${s.url}/api/v1/swap/quote?in=lovelace&out=${unit}&amount=150`)).json()) as {
       tokenOut: { displayName: string; decimals: number };
@@ -362,16 +373,8 @@ describe('swap page in a browser: quote, CIP-30 wallet, sign, submit, executed o
 
   it('a wallet that traded before: the page follows its own order to complete, not the wallet’s last trade', async () => {
     const s = stack!;
-    const wallet = new DevnetWallet(s.devnet, 'swap-again');
-    s.devnet.fund(wallet.address, 2_000n * ADA);
-    s.devnet.step();
-    await s.syncToTip();
-    const pools = (await (await fetch(`${s.url}/api/v1/pools?pageSize=200&logos=url`)).json()) as {
-      items: { dex: string; tokenA: { unit: string }; tokenB: { unit: string }; tvlAda: number | null }[];
-    };
-    const unit = pools.items
-      .filter((p) => p.dex === 'minswap-v2' && p.tokenA.unit === 'lovelace')
-      .sort((a, b) => (b.tvlAda ?? 0) - (a.tvlAda ?? 0))[0]!.tokenB.unit;
+    const wallet = await fundedWallet(s, 'swap-again');
+    const unit = await deepestMinswapToken(s);
     const trades = async () =>
       (
         (await (await fetch(`${s.url}/api/v1/wallet/${wallet.address}/trades?logos=url`)).json()) as {
@@ -497,16 +500,8 @@ describe('swap page in a browser: quote, CIP-30 wallet, sign, submit, executed o
 
   it('a wallet button found at load stays the one to click when a wallet injected later is listed, and it connects', async () => {
     const s = stack!;
-    const wallet = new DevnetWallet(s.devnet, 'swap-late-listing');
-    s.devnet.fund(wallet.address, 2_000n * ADA);
-    s.devnet.step();
-    await s.syncToTip();
-    const pools = (await (await fetch(`${s.url}/api/v1/pools?pageSize=200&logos=url`)).json()) as {
-      items: { dex: string; tokenA: { unit: string }; tokenB: { unit: string }; tvlAda: number | null }[];
-    };
-    const unit = pools.items
-      .filter((p) => p.dex === 'minswap-v2' && p.tokenA.unit === 'lovelace')
-      .sort((a, b) => (b.tvlAda ?? 0) - (a.tvlAda ?? 0))[0]!.tokenB.unit;
+    const wallet = await fundedWallet(s, 'swap-late-listing');
+    const unit = await deepestMinswapToken(s);
     const { page, problems } = await walletPage(wallet);
     // Once the page has listed its wallets (its deferred script runs before DOMContentLoaded): the button it listed,
     // and a second extension injecting itself a little later, as real ones do, for which the page lists wallets again.
