@@ -36,7 +36,7 @@ import {
   pnlPointDocs,
   type WalletLotsDoc,
 } from '../../mongo/collections/pnl.js';
-import { docSpotReserves, priceOfReserves } from '../../cardano/market.js';
+import { docSpotReserves } from '../../cardano/market.js';
 import { applyFifoTrade } from '../../cardano/pnl/fifo.js';
 import { docOfFifo, fifoOfDoc } from '../../cardano/pnl/stored.js';
 import { pnlTradeFromDoc } from '../../cardano/pnl/trade.js';
@@ -55,10 +55,6 @@ import { adaLeg, makerOf, priceOfLeg, sideOf, tradeToken } from '../../cardano/t
 /** Order kinds that are trades (deposits, withdrawals and zaps move liquidity, not price). */
 const TRADE_KINDS = new Set(['swap', 'limit']);
 
-export interface ApplyOptions {
-  stablecoins: ReadonlySet<string>;
-}
-
 const unique = (xs: Iterable<string>) => [...new Set(xs)];
 
 export async function applyMarketBlock(
@@ -66,7 +62,6 @@ export async function applyMarketBlock(
   scans: readonly TxScan[],
   slot: number,
   timeMs: number,
-  opts: ApplyOptions,
 ): Promise<void> {
   if (
     scans.every(
@@ -74,13 +69,13 @@ export async function applyMarketBlock(
     )
   )
     return;
-  await prefetchFor(state, scans, opts);
-  const block = new MarketBlock(state, slot, Math.floor(timeMs / 1000), opts);
+  await prefetchFor(state, scans);
+  const block = new MarketBlock(state, slot, Math.floor(timeMs / 1000));
   for (const s of scans) block.applyTx(s);
   await block.applyCandles();
 }
 
-async function prefetchFor(state: SliceState, scans: readonly TxScan[], opts: ApplyOptions): Promise<void> {
+async function prefetchFor(state: SliceState, scans: readonly TxScan[]): Promise<void> {
   const keys: string[] = [];
   const orderRefs: string[] = [];
   const units: string[] = [];
@@ -91,7 +86,7 @@ async function prefetchFor(state: SliceState, scans: readonly TxScan[], opts: Ap
     for (const p of s.pools) {
       keys.push(p.key);
       units.push(...nonAdaUnits(p.view));
-      if (isUsdPool(p.view, opts)) stablePool = true;
+      if (isUsdPool(p.view)) stablePool = true;
     }
     for (const o of s.orders) {
       if (o.poolKey) keys.push(o.poolKey);
@@ -105,7 +100,7 @@ async function prefetchFor(state: SliceState, scans: readonly TxScan[], opts: Ap
     }
     orderRefs.push(...s.spentOrders);
   }
-  if (stablePool) units.push(...opts.stablecoins, ...USD_STABLECOINS.keys());
+  if (stablePool) units.push(...USD_STABLECOINS.keys());
   await Promise.all([
     state.prefetch(COUNTERS, [POOL_COUNTER, TRADE_COUNTER, TRADE_SEQ_COUNTER]),
     state.prefetch(POOL_KEYS, unique(keys)),
@@ -139,12 +134,8 @@ async function prefetchFor(state: SliceState, scans: readonly TxScan[], opts: Ap
   await state.prefetch(WALLET_LOTS, unique(makers.filter(Boolean)));
 }
 
-const isStablePool = (v: { tokenA: string; tokenB: string }, opts: ApplyOptions) =>
-  v.tokenA === LOVELACE && opts.stablecoins.has(v.tokenB);
-
-/** A pool that moves ADA/USD: one of the adausd series (isStablePool) or any ADA/USD-stablecoin pool the rate reads. */
-const isUsdPool = (v: { tokenA: string; tokenB: string }, opts: ApplyOptions) =>
-  isStablePool(v, opts) || (v.tokenA === LOVELACE && USD_STABLECOINS.has(v.tokenB));
+/** A pool that moves ADA/USD: an ADA/USD-stablecoin pool the rate reads. */
+const isUsdPool = (v: { tokenA: string; tokenB: string }) => v.tokenA === LOVELACE && USD_STABLECOINS.has(v.tokenB);
 
 class MarketBlock {
   private readonly points: CandlePoint[] = [];
@@ -153,7 +144,6 @@ class MarketBlock {
     private readonly state: SliceState,
     private readonly slot: number,
     private readonly timeSec: number,
-    private readonly opts: ApplyOptions,
   ) {}
 
   applyTx(s: TxScan): void {
@@ -273,8 +263,7 @@ class MarketBlock {
       tvlLovelace,
     });
     for (const unit of nonAdaUnits(v)) this.tokenPool(unit, doc);
-    if (isStablePool(v, this.opts)) this.adaUsdPoint();
-    if (isUsdPool(v, this.opts)) this.adaUsdNow();
+    if (isUsdPool(v)) this.adaUsdPoint(this.adaUsdNow());
   }
 
   /** Adds the pool to the token's pools and re-elects the primary pool (the deepest ADA pool). */
@@ -301,21 +290,14 @@ class MarketBlock {
   }
 
   /**
-   * The adausd series point: liquidity-weighted ADA/USD over every ADA/stablecoin pool of the series known now
-   * (stablecoin base units per lovelace).
+   * The adausd series point: the rate `adaUsdNow` just computed (the estimator of the rate now, over the
+   * ADA/stablecoin pools known at this point of the chain), USD per ADA (each coin's decimals already applied), which
+   * the read side takes as base units of a 6-decimal coin per lovelace (adaUsdOfRaw); none while no pool gives a
+   * rate. The series converts candles to USD and prices pending and cancelled trades; one estimator for the rate now
+   * and its history keeps a chart's USD price the one the token's stats show (a liquidity-weighted mean of the USDM,
+   * DJED and iUSD pools put USDM's own USD chart at 1.028 beside its priceUsd of 1 on the devnet).
    */
-  private adaUsdPoint(): void {
-    let ada = 0n;
-    let usd = 0n;
-    for (const unit of this.opts.stablecoins)
-      for (const id of this.state.get(TOKENS, unit)?.poolIds ?? []) {
-        const p = this.state.get(POOLS, String(id));
-        // A weighted pool's reserve ratio is not its price: the sum is over constant-product pools only.
-        if (!p || p.tokenA !== LOVELACE || p.tokenB !== unit || p.weightA !== undefined) continue;
-        ada += BigInt(p.reserveARaw);
-        usd += BigInt(p.reserveBRaw);
-      }
-    const price = priceOfReserves(usd, ada);
+  private adaUsdPoint(price: number | null): void {
     if (price === null) return;
     this.points.push({ series: ADA_USD_SERIES, timeSec: this.timeSec, price, lovelace: 0n, tokenRaw: 0n });
   }
@@ -323,10 +305,11 @@ class MarketBlock {
   /**
    * The rate a trade later in the chain is costed at in USD (wallet PnL): the estimator of the rate now that values
    * the open lots (`adaUsdFromPools`: ADA-weighted median of the deep fiat-backed pools) over the ADA/stablecoin
-   * pools known at this point of the chain. The adausd series' liquidity-weighted mean differs from it by the pools'
-   * spread, so a cost at the mean valued at the median would show a USD gain or loss on a position that never moved.
+   * pools known at this point of the chain (the adausd series point, adaUsdPoint, is this rate too). Any other
+   * estimator, such as a liquidity-weighted mean, differs from it by the pools' spread, so a cost at it valued at the
+   * median would show a USD gain or loss on a position that never moved.
    */
-  private adaUsdNow(): void {
+  private adaUsdNow(): number | null {
     // Every pool of a stablecoin; adaUsdFromPools keeps the ADA/stablecoin ones, as it does for the rate now.
     const pools: PoolDoc[] = [];
     for (const unit of USD_STABLECOINS.keys())
@@ -336,6 +319,7 @@ class MarketBlock {
       }
     const rate = adaUsdFromPools(pools);
     if (rate !== null) this.state.put(ADA_USD_NOW, { _id: ADA_USD_NOW_ID, rate, slot: this.slot });
+    return rate;
   }
 
   /** USD per ADA at this point of the chain (`adaUsdNow`), null before any ADA/stablecoin pool. */

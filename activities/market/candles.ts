@@ -18,10 +18,11 @@
  *                  averages weighted by each pool's ADA volume in the bucket (equal weights while every volume is
  *                  0), so a thin pool's odd trade moves the aggregate by its share of the volume instead of setting
  *                  its close or extremes; volumes and trades are summed.
- *  - `adausd`      one point per state change of an ADA/USD-stablecoin pool; price = Σ stablecoin reserve /
- *                  Σ ADA reserve over every known ADA/stablecoin pool at that moment (stablecoin base units per
- *                  lovelace, liquidity-weighted, so a shallow or off-peg pool moves it little). It is a price
- *                  index: volumes stay "0" and `trades` counts the observations.
+ *  - `adausd`      one point per state change of an ADA/USD-stablecoin pool; price = ADA/USD by the estimator of
+ *                  the rate now (mongo/collections/ada-usd.ts adaUsdFromPools: the ADA-weighted median of the deep
+ *                  fiat-backed coins' pools) over the ADA/stablecoin pools as the chain stands at that point, USD
+ *                  per ADA, so USD candles convert at the rate the USD prices use. It is a price index: volumes
+ *                  stay "0" and `trades` counts the observations.
  */
 import {
   CANDLE_INTERVALS,

@@ -10,17 +10,11 @@ import { DEX_ADAPTERS } from '../../cardano/dex/index.js';
 import type { DexAdapter } from '../../cardano/dex/types.js';
 import type { SyncExtension } from '../sync/extension.js';
 import { applyMarketBlock } from './apply.js';
-import { ADA_USD_STABLECOINS } from './constants.js';
 import { DexLookup, scanBlock } from './scan.js';
 
 export interface MarketExtensionOptions {
   /** DEX adapters to read (default: every adapter of activities/dex). */
   adapters?: readonly DexAdapter[];
-  /**
-   * Units of the USD stablecoins whose ADA pools make the `adausd` candles (default ADA_USD_STABLECOINS: USDM,
-   * DJED, iUSD). They must share one number of decimals: the series is in stablecoin base units per lovelace.
-   */
-  stablecoins?: readonly string[];
 }
 
 /** What the extension reads and writes (besides the block and its `spent` outputs, which the core provides). */
@@ -53,18 +47,17 @@ export const MARKET_EXTENSION_READS_WRITES = {
 
 export function createMarketExtension(opts: MarketExtensionOptions = {}): SyncExtension {
   const dex = new DexLookup(opts.adapters ?? DEX_ADAPTERS);
-  const stablecoins = new Set(opts.stablecoins ?? ADA_USD_STABLECOINS);
   return {
     name: 'market',
     collections: MARKET_SYNC_COLLECTIONS,
     async applyBlock(state, { block, timeMs, spent }) {
       const scans = scanBlock(block, spent, dex);
-      await applyMarketBlock(state, scans, block.slot ?? 0, timeMs, { stablecoins });
+      await applyMarketBlock(state, scans, block.slot ?? 0, timeMs);
     },
   };
 }
 
-export { ADA_USD_STABLECOINS, ADA_USD_SERIES, CIP67_FT, CIP67_REFERENCE } from './constants.js';
+export { ADA_USD_SERIES, CIP67_FT, CIP67_REFERENCE } from './constants.js';
 export { decodeCip68Metadata, ftUnitOfReference, isFungibleMint, type Cip68Metadata } from './cip68.js';
 export { addPoint, bucketOf, candleIdsOf, INTERVALS, type CandlePoint } from './candles.js';
 export { candleId, poolKeyId, poolSeries, poolStateId, tokenSeries, tradeId } from './ids.js';

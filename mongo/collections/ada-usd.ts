@@ -2,8 +2,8 @@
  * ADA/USD from the chain (spec: prices derive from on-chain DEX pools). Now: the ADA/stablecoin pools' reserves,
  * TVL-weighted median over the deep pools of fiat-backed coins when there are any (one thin or off-peg pool cannot
  * move it; reference dex-nft-handles.md §6.1). History: the `adausd` candle series the
- * market sync keeps (stablecoin base units per lovelace; every USD stablecoin counted there has 6 decimals like
- * ADA, so the raw ratio is USD per ADA).
+ * market sync keeps, the same estimator over the pools as each block left them (USD per ADA; stores synced before
+ * it was hold the liquidity-weighted mean of the USDM, DJED and iUSD pools until the market collections are resynced).
  */
 import { CANDLES, POOLS, poolStateAt, type CandleInterval, type PoolDoc } from './market.js';
 import type { Store } from '../store.js';
@@ -43,7 +43,7 @@ const FIAT_BACKED_USD: ReadonlySet<string> = new Set([
 export const MIN_ADA_USD_POOL_ADA = 25_000;
 
 export const ADAUSD_SERIES = 'adausd';
-/** Base units of the stablecoins in the adausd series (all 6, like lovelace). */
+/** The adausd series is USD per ADA (adaUsdFromPools), written as stablecoin base units (6) per lovelace. */
 const ADAUSD_SERIES_DECIMALS = 6;
 
 interface PoolRate {
@@ -92,9 +92,8 @@ export const adaUsdOfRaw = (raw: number): number => (raw * 10 ** 6) / 10 ** ADAU
 /**
  * USD per ADA at `slot` by the estimator of the rate now (`adaUsdFromPools`): the
  * ADA/stablecoin pools among `pools` at their last state at or before `slot` (a pool without one did not exist
- * yet); null when none existed. A USD change must divide two rates of one estimator: the adausd candle series is
- * the liquidity-weighted mean of the same pools, which differs from their median by the pools' spread, so the
- * median now over the mean then moves the USD price of a token whose ADA price and pools did not move.
+ * yet); null when none existed. A USD change must divide two rates of one estimator, read here from the pools' own
+ * states at the window start (exact to the slot; the adausd series holds the same estimator per observation).
  */
 export async function adaUsdAtSlot(store: Store, pools: readonly PoolDoc[], slot: number): Promise<number | null> {
   const stable = pools.filter((p) => p.tokenA === LOVELACE && USD_STABLECOINS.has(p.tokenB));

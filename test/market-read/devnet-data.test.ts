@@ -426,18 +426,6 @@ describe('market data on the devnet, checked against the chain', function () {
         .filter((s) => s.poolId === poolId && s.slot <= slot)
         .sort((a, b) => a.slot - b.slot)
         .pop();
-    /** The adausd series (a pending trade's rate): Σ stablecoin over Σ lovelace of the 6-decimal pools. */
-    const meanAfter = (slot: number): number | null => {
-      let ada = 0n;
-      let usd = 0n;
-      for (const p of stable.filter((q) => USD_STABLECOINS.get(q.tokenB) === 6)) {
-        const last = lastState(p.id, slot);
-        if (!last) continue;
-        ada += BigInt(last.reserveARaw);
-        usd += BigInt(last.reserveBRaw);
-      }
-      return ada > 0n ? Number(usd) / Number(ada) : null;
-    };
     // The market overview's estimator (reference dex-nft-handles.md §6.1): the ADA-weighted median over the pools at
     // least 25,000 ADA deep (all when none is), of the fiat-backed coins among them when any is there.
     const FIAT = new Set([
@@ -473,12 +461,12 @@ describe('market data on the devnet, checked against the chain', function () {
         const slot = clock.msToSlot(Date.parse(t.time));
         // A completed trade: the pools as its block left them. Where a stablecoin pool moved in the trade's own
         // block, its order within the block decides, which pool states (one per block) cannot tell: skipped.
-        // A pending one: the adausd series by the end of the minute before the trade's minute.
+        // A pending one: the adausd series (the same estimator) by the end of the minute before the trade's minute.
         let rate: number | null;
         if (t.status === 'complete') {
           if (stableSlots.has(slot)) continue;
           rate = medianAfter(slot);
-        } else rate = meanAfter(clock.msToSlot(Math.floor(Date.parse(t.time) / 60_000) * 60_000) - 1);
+        } else rate = medianAfter(clock.msToSlot(Math.floor(Date.parse(t.time) / 60_000) * 60_000) - 1);
         if (rate === null) assert.equal(t.valueUsd, null, `${t.txHash}: no rate known yet`);
         else {
           const expected = t.valueAda * rate;

@@ -168,8 +168,9 @@ describe('market recomputes: token stats from hand-built pools, trades and candl
 describe('market recomputes: USD changes divide two ADA/USD rates of one estimator', () => {
   // Two ADA/stablecoin pools that disagree (USDM at 0.5 with 1,000,000 ADA, DJED at 0.6 with 200,000 ADA) and a
   // token at 0.05 ADA, all unchanged for 8 days: ADA/USD now is their TVL-weighted median 0.5, as it was at every
-  // window start, so no USD price moved. The adausd series holds their liquidity-weighted mean,
-  // (500,000 + 120,000) / 1,200,000 = 0.51666…, which the USD changes must not be measured against.
+  // window start, so no USD price moved. The adausd series here holds their liquidity-weighted mean,
+  // (500,000 + 120,000) / 1,200,000 = 0.51666… (what a store synced before the series followed the estimator keeps),
+  // which the USD changes must not be measured against.
   const DJED = '8db269c3ec630e06ae29f74bc39edd1f87c819f1056206e879a1cd61446a65644d6963726f555344';
   const TOK = unitOf('7c', 'FLAT');
   let store: Store;
