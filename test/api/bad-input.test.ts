@@ -212,6 +212,16 @@ describe('REST bad input and unknown ids', () => {
       await expect(`/nft/collections/${POLICY}/listings?cursor=${c}`, 400, /cursor: not a cursor of this list/);
       await expect(`/nft/collections/${POLICY}/sales?cursor=${c}`, 400, /cursor: not a cursor of this list/);
     }
+    // Texts other than the cursor handed out that base64 decoding alone reads as the same bytes (a last character
+    // changed in its unused bits, a character appended where it makes no whole byte): edited cursors, refused.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const bytes = (t: string) => Buffer.from(t, 'base64url').toString('hex');
+    const edits = [...alphabet]
+      .flatMap((ch) => [`${saleCursor.slice(0, -1)}${ch}`, `${saleCursor}${ch}`, `${saleCursor}A${ch}`])
+      .filter((t) => t !== saleCursor && bytes(t) === bytes(saleCursor));
+    assert.ok(edits.length > 0, 'edits that decode to the same bytes');
+    for (const edited of edits)
+      await expect(`/nft/collections/${POLICY}/sales?cursor=${edited}`, 400, /^invalid parameter cursor/);
     await expect(`/nft/collections/${POLICY}/listings?cursor=${saleCursor}`, 400, /cursor/);
     await expect(`/nft/collections/${POLICY}/sales?cursor=${listingCursor}`, 400, /cursor/);
     // A well-formed policy nobody minted or listed stays a 404.
