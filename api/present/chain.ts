@@ -133,15 +133,49 @@ function presentOutput(o: TxOutputDoc, decimals: DecimalsMap) {
   };
 }
 
-/** Units a transaction answer needs decimals for. */
-export function txUnits(t: TxDoc): string[] {
+/**
+ * The output `index` of transaction `t` as the ledger created it, or null when it never existed: a valid
+ * transaction creates the outputs its body declares; a failed one (phase-2 invalid) creates only its collateral
+ * return, at index outputs.length.
+ */
+export function createdOutput(t: TxDoc, index: number): TxOutputDoc | null {
+  if (t.valid) return t.outputs[index] ?? null;
+  return index === t.outputs.length ? t.collateralReturn : null;
+}
+
+/** A reference input's output (`txId#index`) as its creating transaction holds it; absent when not indexed. */
+export type ReferencedOutputs = ReadonlyMap<string, TxOutputDoc>;
+
+/** Units a transaction answer needs decimals for (with the outputs its reference inputs read). */
+export function txUnits(t: TxDoc, referenced: ReferencedOutputs = new Map()): string[] {
   return unitsOf([
     ...t.inputs.map((i) => i.value?.assets),
     ...t.collaterals.map((i) => i.value?.assets),
     ...t.outputs.map((o) => o.value.assets),
     t.collateralReturn?.value.assets,
     t.mint,
+    ...[...referenced.values()].map((o) => o.value.assets),
   ]);
+}
+
+/**
+ * A reference input: the output the transaction reads without spending it (a reference script or datum), with its
+ * address, value, datum and script as it was created. Unresolved (nulls) when the transaction that created it
+ * predates the indexed range.
+ */
+function presentReferenceInput(r: { txId: string; index: number }, o: TxOutputDoc | undefined, decimals: DecimalsMap) {
+  return {
+    txId: r.txId,
+    index: r.index,
+    resolved: o !== undefined,
+    address: o?.address ?? null,
+    ada: o ? lovelaceToAda(o.value.lovelace) : null,
+    lovelace: o?.value.lovelace ?? null,
+    assets: o ? assetList(o.value.assets, decimals) : [],
+    datumHash: o?.datumHash ?? null,
+    datum: o?.datum ?? null,
+    scriptRef: o?.scriptRef ?? null,
+  };
 }
 
 /**
@@ -166,6 +200,7 @@ export function presentTx(
   tipHeight: number | null,
   decimals: DecimalsMap,
   proposals: readonly GovChainProposalDoc[] = [],
+  referenced: ReferencedOutputs = new Map(),
 ) {
   return {
     hash: t._id,
@@ -179,7 +214,9 @@ export function presentTx(
     size: t.size,
     inputs: t.inputs.map((i) => presentInput(i, decimals)),
     outputs: t.outputs.map((o) => presentOutput(o, decimals)),
-    referenceInputs: t.referenceInputs.map((r) => ({ txId: r.txId, index: r.index })),
+    referenceInputs: t.referenceInputs.map((r) =>
+      presentReferenceInput(r, referenced.get(`${r.txId}#${r.index}`), decimals),
+    ),
     collaterals: t.collaterals.map((i) => presentInput(i, decimals)),
     collateralReturn: t.collateralReturn ? presentOutput(t.collateralReturn, decimals) : null,
     mint: assetList(t.mint, decimals),

@@ -17,6 +17,8 @@ import {
   STAKE_SUMMARIES,
   TRANSACTIONS,
   type AddressTxDoc,
+  type TxDoc,
+  type TxOutputDoc,
 } from '../../mongo/collections/chain.js';
 import { stakeAccountOf } from './stake-account.js';
 import { GOVERNANCE_CHAIN_PROPOSALS, type GovChainProposalDoc } from '../../mongo/collections/governance.js';
@@ -25,6 +27,7 @@ import { CHECKPOINT_ID } from '../../mongo/collections/clock.js';
 import type { Store } from '../../mongo/store.js';
 import { AppError, BadRequestError, NotFoundError } from '../errors.js';
 import {
+  createdOutput,
   presentBlock,
   presentPaymentAddress,
   presentStakeAddress,
@@ -104,12 +107,32 @@ async function getTransactionAnswer(deps: ReadDeps, input: RouteInput<typeof exp
   // Proposals take effect (and take their deposit) only in a valid transaction, which the governance extension
   // recorded with its block.
   const proposalIds = tx.valid ? Array.from({ length: tx.proposals }, (_, i) => `${tx._id}#${i}`) : [];
-  const [decimals, proposals] = await Promise.all([
-    decimalsOf(deps)(txUnits(tx)),
+  const [proposals, referenced] = await Promise.all([
     proposalIds.length ? deps.store.collection(GOVERNANCE_CHAIN_PROPOSALS).getMany(proposalIds) : Promise.resolve([]),
+    referencedOutputs(deps.store, tx.referenceInputs),
   ]);
+  const decimals = await decimalsOf(deps)(txUnits(tx, referenced));
   const recorded = proposals.filter((p): p is GovChainProposalDoc => p !== null);
-  return presentTx(tx, cp?.height ?? null, decimals, recorded);
+  return presentTx(tx, cp?.height ?? null, decimals, recorded, referenced);
+}
+
+/**
+ * The outputs a transaction's reference inputs read, from the documents of the transactions that created them (one
+ * batched point read): the ledger requires a referenced output to exist, so its creating transaction is on chain,
+ * indexed unless it predates the indexed range (then left out: unresolved).
+ */
+async function referencedOutputs(store: Store, refs: readonly { txId: string; index: number }[]) {
+  const out = new Map<string, TxOutputDoc>();
+  if (refs.length === 0) return out;
+  const ids = [...new Set(refs.map((r) => r.txId))];
+  const docs = await store.collection(TRANSACTIONS).getMany(ids);
+  const byId = new Map(docs.filter((d): d is TxDoc => d !== null).map((d) => [d._id, d]));
+  for (const r of refs) {
+    const creator = byId.get(r.txId);
+    const o = creator ? createdOutput(creator, r.index) : null;
+    if (o) out.set(`${r.txId}#${r.index}`, o);
+  }
+  return out;
 }
 
 async function getAddressAnswer(deps: ReadDeps, input: RouteInput<typeof explorerRoutes.address>) {

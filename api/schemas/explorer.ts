@@ -194,6 +194,29 @@ export const TxOutput = component('TxOutput', {
   },
 });
 
+export const TxReferenceInput = component('TxReferenceInput', {
+  type: 'object',
+  required: ['txId', 'index', 'resolved', 'address', 'ada', 'lovelace', 'assets', 'datumHash', 'datum', 'scriptRef'],
+  description:
+    'An output read, not spent, as the transaction that created it holds it. resolved=false when that transaction ' +
+    'predates the indexed range: address, amounts, datum and script are then null.',
+  properties: {
+    txId: Hash64,
+    index: { type: 'integer', minimum: 0 },
+    resolved: { type: 'boolean' },
+    address: { type: ['string', 'null'] },
+    ada: { type: ['number', 'null'] },
+    lovelace: { type: ['string', 'null'] },
+    assets: AssetList,
+    datumHash: { type: ['string', 'null'] },
+    datum: { type: ['string', 'null'], description: 'Inline datum, CBOR hex.' },
+    scriptRef: {
+      anyOf: [{ type: 'object', properties: { language: { type: 'string' } } }, { type: 'null' }],
+      description: 'The reference script the output carries (its language), the usual reason to reference it.',
+    },
+  },
+});
+
 export const TxResponse = component('Transaction', {
   type: 'object',
   required: [
@@ -260,11 +283,9 @@ export const TxResponse = component('Transaction', {
     },
     referenceInputs: {
       type: 'array',
-      items: {
-        type: 'object',
-        required: ['txId', 'index'],
-        properties: { txId: Hash64, index: { type: 'integer', minimum: 0 } },
-      },
+      items: TxReferenceInput,
+      description:
+        'Outputs the transaction reads without spending them (reference scripts and datums, CIP-31), in body order.',
     },
     collaterals: { type: 'array', items: TxInput },
     collateralReturn: { anyOf: [TxOutput, { type: 'null' }] },

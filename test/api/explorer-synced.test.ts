@@ -236,9 +236,9 @@ function checkTx(t: Json, tx: Transaction, where: { block: Block; index: number;
     `${id}: collaterals`,
   );
   assert.deepEqual(
-    t.referenceInputs,
-    (tx.references ?? []).map((r) => ({ txId: r.transaction.id, index: r.index })),
-    `${id}: reference inputs`,
+    t.referenceInputs.map(inputView),
+    (tx.references ?? []).map((r) => chain.input(r)),
+    `${id}: reference inputs show the outputs they read, older ones unresolved`,
   );
   const outputView = (o: Json) => ({
     index: o.index,
