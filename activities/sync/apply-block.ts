@@ -318,6 +318,13 @@ export function applyBlock(
       withdrawals: Object.fromEntries(Object.entries(tx.withdrawals ?? {}).map(([a, w]) => [a, lovelaceOf(w) ?? '0'])),
       ...(valid && donation && donation !== '0' ? { treasuryDonation: donation } : {}),
       metadata,
+      ...(tx.datums && Object.keys(tx.datums).length
+        ? {
+            datums: Object.entries(tx.datums)
+              .sort(([a], [b]) => (a < b ? -1 : 1))
+              .map(([hash, cbor]) => ({ hash, cbor })),
+          }
+        : {}),
       validityInterval: {
         invalidBefore: tx.validityInterval?.invalidBefore ?? null,
         invalidAfter: tx.validityInterval?.invalidAfter ?? null,

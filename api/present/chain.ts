@@ -228,6 +228,7 @@ export function presentTx(
         return { stakeAddress, ada: lovelaceToAda(lovelace), lovelace };
       }),
     metadata: metadataObject(t.metadata),
+    datums: (t.datums ?? []).map((d) => ({ hash: d.hash, datum: d.cbor })),
     validityInterval: t.validityInterval,
     proposals: t.proposals,
     proposalDeposits: proposalDeposits(proposals),

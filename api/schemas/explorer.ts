@@ -238,6 +238,7 @@ export const TxResponse = component('Transaction', {
     'certificates',
     'withdrawals',
     'metadata',
+    'datums',
     'validityInterval',
     'totalOutput',
     'totalOutputLovelace',
@@ -331,6 +332,20 @@ export const TxResponse = component('Transaction', {
           'holds a byte string, for instance) is `{ "cbor": hex }`: its CBOR.',
       },
       description: 'Transaction metadata by label (a word64 label, decimal) (big integers as strings).',
+    },
+    datums: {
+      type: 'array',
+      description:
+        'Datums in the transaction’s witness set, by hash: the full datum of an output that carries only its ' +
+        'datumHash (one this transaction creates, or one it spends from a script). Inline datums are on the outputs.',
+      items: {
+        type: 'object',
+        required: ['hash', 'datum'],
+        properties: {
+          hash: Hash64,
+          datum: { type: 'string', description: 'The datum, CBOR hex (its blake2b-256 is hash).' },
+        },
+      },
     },
     validityInterval: {
       type: 'object',

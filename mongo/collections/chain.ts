@@ -129,6 +129,12 @@ export interface TxDoc {
    * `nova.eth`), which must never become field names. `metadataObject` turns it back into `{ label: json }`.
    */
   metadata: TxMetadataDoc[] | null;
+  /**
+   * The datums of the transaction's witness set (the full datums of outputs that carry only a datum hash, its own or
+   * those it spends), as `{ hash, cbor }` values in hash order: hashes are chain data, never field names. Absent in
+   * stores synced before they were kept.
+   */
+  datums?: { hash: string; cbor: string }[];
   validityInterval: { invalidBefore: number | null; invalidAfter: number | null };
   proposals: number;
   votes: number;
