@@ -162,20 +162,23 @@ const ValueFields = {
   assets: AssetList,
 };
 
+/** An output another transaction created, named by its reference and resolved from the indexed transactions. */
+const ResolvedOutputFields = {
+  txId: Hash64,
+  index: { type: 'integer', minimum: 0 },
+  resolved: { type: 'boolean' },
+  address: { type: ['string', 'null'] },
+  ada: { type: ['number', 'null'] },
+  lovelace: { type: ['string', 'null'] },
+  assets: AssetList,
+};
+
 export const TxInput = component('TxInput', {
   type: 'object',
-  required: ['txId', 'index', 'resolved', 'address', 'ada', 'lovelace', 'assets'],
+  required: Object.keys(ResolvedOutputFields),
   description:
     'A spent output. resolved=false when the output predates the indexed range: address and amounts are then null.',
-  properties: {
-    txId: Hash64,
-    index: { type: 'integer', minimum: 0 },
-    resolved: { type: 'boolean' },
-    address: { type: ['string', 'null'] },
-    ada: { type: ['number', 'null'] },
-    lovelace: { type: ['string', 'null'] },
-    assets: AssetList,
-  },
+  properties: ResolvedOutputFields,
 });
 
 export const TxOutput = component('TxOutput', {
@@ -196,18 +199,12 @@ export const TxOutput = component('TxOutput', {
 
 export const TxReferenceInput = component('TxReferenceInput', {
   type: 'object',
-  required: ['txId', 'index', 'resolved', 'address', 'ada', 'lovelace', 'assets', 'datumHash', 'datum', 'scriptRef'],
+  required: [...Object.keys(ResolvedOutputFields), 'datumHash', 'datum', 'scriptRef'],
   description:
     'An output read, not spent, as the transaction that created it holds it. resolved=false when that transaction ' +
     'predates the indexed range: address, amounts, datum and script are then null.',
   properties: {
-    txId: Hash64,
-    index: { type: 'integer', minimum: 0 },
-    resolved: { type: 'boolean' },
-    address: { type: ['string', 'null'] },
-    ada: { type: ['number', 'null'] },
-    lovelace: { type: ['string', 'null'] },
-    assets: AssetList,
+    ...ResolvedOutputFields,
     datumHash: { type: ['string', 'null'] },
     datum: { type: ['string', 'null'], description: 'Inline datum, CBOR hex.' },
     scriptRef: {
