@@ -63,7 +63,8 @@ export function withCoverage<I, O extends object>(
  * sync or a resync catching up, a source outage ended): the entity may be on the chain above the indexed height, so
  * "not found" alone read as "does not exist" (during a resync, `block 2000 not found` with the chain at 2154 and the
  * index rebuilt to 976). `height`: the block height asked for, when the request names one (a height at or below the
- * source's tip is on the chain: the answer says it is not indexed yet). Empty when the index is at the tip.
+ * source's tip is on the chain: the answer says it is not indexed yet). A plain "not found" when the index is at the
+ * tip.
  */
 export async function notIndexedYet(
   deps: Pick<ReadDeps, 'store' | 'now'>,
