@@ -16,32 +16,35 @@ const POLICY = 'cd'.repeat(28);
 const WALLET =
   'addr1q8j09rn7jh0guqh73lxsvza8v86dgnq4skwr05kvqka6lr5htec5mfl2namkseag8medrqkdkd52zujahek2ckfyuu5suqvm94';
 
+/**
+ * The API over a store whose sync recorded one rollback of 12 blocks (generation 1), with only the recomputes `ran`
+ * run on the new chain since.
+ */
+function apiAfterRollback(ran: readonly string[]): Promise<TestApi> {
+  const at = new Date().toISOString();
+  const from = { slot: 100, id: 'ee'.repeat(32), height: 10 };
+  return startTestApi((store) =>
+    store.write([
+      put(SYNC_HEALTH, {
+        _id: SYNC_HEALTH_ID,
+        contactAt: at,
+        tip: from,
+        failing: null,
+        stall: null,
+        generation: 1,
+        lastDeepRollback: { depth: 12, toHeight: 8, at },
+        updatedAt: at,
+      }),
+      ...ran.map((w) => put(DERIVED_RUNS, { _id: w, generation: 1, from, startedAt: at, finishedAt: at })),
+    ]),
+  );
+}
+
 describe('Markdown views withheld after a deep rollback', () => {
   let api: TestApi;
+  // Only the NFT recompute has run on the new chain since.
   before(async () => {
-    const at = new Date().toISOString();
-    // Generation 1: one rollback of 12 blocks; only the NFT recompute has run on the new chain since.
-    api = await startTestApi((store) =>
-      store.write([
-        put(SYNC_HEALTH, {
-          _id: SYNC_HEALTH_ID,
-          contactAt: at,
-          tip: { slot: 100, id: 'ee'.repeat(32), height: 10 },
-          failing: null,
-          stall: null,
-          generation: 1,
-          lastDeepRollback: { depth: 12, toHeight: 8, at },
-          updatedAt: at,
-        }),
-        put(DERIVED_RUNS, {
-          _id: 'recomputeNft',
-          generation: 1,
-          from: { slot: 100, id: 'ee'.repeat(32), height: 10 },
-          startedAt: at,
-          finishedAt: at,
-        }),
-      ]),
-    );
+    api = await apiAfterRollback(['recomputeNft']);
   });
   after(async () => api?.close());
 
@@ -119,25 +122,9 @@ describe('Markdown views withheld after a deep rollback', () => {
 
 describe('a wallet portfolio waits for the NFT recompute after a deep rollback', () => {
   let api: TestApi;
+  // The market recompute ran on the new chain, the NFT recompute not yet.
   before(async () => {
-    const at = new Date().toISOString();
-    const from = { slot: 100, id: 'ee'.repeat(32), height: 10 };
-    // Generation 1: one rollback of 12 blocks; the market recompute ran on the new chain, the NFT recompute not yet.
-    api = await startTestApi((store) =>
-      store.write([
-        put(SYNC_HEALTH, {
-          _id: SYNC_HEALTH_ID,
-          contactAt: at,
-          tip: from,
-          failing: null,
-          stall: null,
-          generation: 1,
-          lastDeepRollback: { depth: 12, toHeight: 8, at },
-          updatedAt: at,
-        }),
-        put(DERIVED_RUNS, { _id: 'recomputeMarket', generation: 1, from, startedAt: at, finishedAt: at }),
-      ]),
-    );
+    api = await apiAfterRollback(['recomputeMarket']);
   });
   after(async () => api?.close());
 
@@ -165,27 +152,9 @@ describe('a wallet portfolio waits for the NFT recompute after a deep rollback',
 
 describe('get_nft_listings waits for the search recompute (its rarity ranks) after a deep rollback', () => {
   let api: TestApi;
+  // The market and NFT recomputes ran on the new chain, search not yet.
   before(async () => {
-    const at = new Date().toISOString();
-    const from = { slot: 100, id: 'ee'.repeat(32), height: 10 };
-    // Generation 1: one rollback of 12 blocks; the market and NFT recomputes ran on the new chain, search not yet.
-    api = await startTestApi((store) =>
-      store.write([
-        put(SYNC_HEALTH, {
-          _id: SYNC_HEALTH_ID,
-          contactAt: at,
-          tip: from,
-          failing: null,
-          stall: null,
-          generation: 1,
-          lastDeepRollback: { depth: 12, toHeight: 8, at },
-          updatedAt: at,
-        }),
-        ...['recomputeMarket', 'recomputeNft'].map((w) =>
-          put(DERIVED_RUNS, { _id: w, generation: 1, from, startedAt: at, finishedAt: at }),
-        ),
-      ]),
-    );
+    api = await apiAfterRollback(['recomputeMarket', 'recomputeNft']);
   });
   after(async () => api?.close());
 
