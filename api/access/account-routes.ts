@@ -9,7 +9,7 @@ import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { Config } from '../../config/index.js';
 import { SignInError } from './cose.js';
-import { KeyError, type KeyRegistry } from './keys.js';
+import { KeyError, MAX_LIVE_KEYS, type KeyRegistry } from './keys.js';
 import { effectivePlan, planLimits, PLAN_NAMES } from './plans.js';
 import { SESSION_TTL_MS, type Session, type SignIn } from './signin.js';
 
@@ -156,7 +156,7 @@ export function createAccountRoutes(deps: {
     '/keys',
     api(async (ctx) => {
       const session = await requireSession(ctx);
-      const { key, view } = await registry.create(session.accountId, (await readJson(ctx)).name);
+      const { key, view } = await registry.create(session.accountId, (await readJson(ctx)).name, MAX_LIVE_KEYS);
       ctx.status = 201;
       return { key, ...view, note: 'Copy the key now: it is shown only once.' };
     }),

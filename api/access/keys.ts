@@ -19,6 +19,12 @@ import {
 export const KEY_PREFIX = 'cds_';
 const KEY_SHAPE = /^cds_[A-Za-z0-9_-]{43}$/;
 const NAME_MAX = 64;
+/**
+ * Live (unrevoked) keys an account may hold from the account area. Limits are per key, so without a bound one
+ * wallet sign-in could mint keys until its per-minute and daily allowance were any multiple of its plan's. Revoked
+ * keys do not count; an operator (`ops keys create`) is not bound by it.
+ */
+export const MAX_LIVE_KEYS = 10;
 
 export const sha256Hex = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
@@ -56,7 +62,7 @@ const later = (a: string | null, b: string | null): string | null => (a === null
 
 export class KeyError extends Error {
   constructor(
-    readonly status: 400 | 404,
+    readonly status: 400 | 404 | 409,
     message: string,
   ) {
     super(message);
@@ -93,10 +99,18 @@ export class KeyRegistry {
     return this.accounts.get(accountId);
   }
 
-  /** Create a key; the returned `key` is the only time the secret exists outside the caller's hands. */
-  async create(accountId: string, name: unknown): Promise<{ key: string; view: KeyView }> {
+  /**
+   * Create a key; the returned `key` is the only time the secret exists outside the caller's hands. `maxLive`: how
+   * many unrevoked keys the account may already hold (409 past it).
+   */
+  async create(accountId: string, name: unknown, maxLive = Infinity): Promise<{ key: string; view: KeyView }> {
     const label = typeof name === 'string' && name.trim() ? name.trim() : 'default';
     if (label.length > NAME_MAX) throw new KeyError(400, `name must be at most ${NAME_MAX} characters`);
+    if (maxLive !== Infinity) {
+      const live = (await this.keys.find('byAccount', { eq: [accountId] })).filter((k) => !k.revokedAt).length;
+      if (live >= maxLive)
+        throw new KeyError(409, `an account holds at most ${maxLive} live keys: revoke one before creating another`);
+    }
     await this.ensureAccount(accountId);
     const { key, hash, hint } = newApiKey();
     const doc: ApiKeyDoc = {

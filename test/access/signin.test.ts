@@ -3,6 +3,7 @@ import { blake2b } from '@noble/hashes/blake2.js';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { hex } from '@scure/base';
 import { accountIdOf, signedAccountId, SignInError, verifyCip30Signature } from '../../api/access/cose.js';
+import { MAX_LIVE_KEYS } from '../../api/access/keys.js';
 import { baseAddress, keyHash, rewardAddress } from '../../cardano/address.js';
 import { MemoryStore } from './memory-store.js';
 import { request, signInOverHttp, startTestApp, testConfig, TestWallet } from './helpers.js';
@@ -181,6 +182,35 @@ describe('access: wallet sign-in (CIP-30 signData / CIP-8 COSE_Sign1)', function
       assert.equal((await request(`${app.url}/account/api/keys`, { headers: { cookie } })).status, 401);
       const dump = JSON.stringify([...store.data].map(([name, docs]) => [name, [...docs.values()]]));
       assert.ok(!dump.includes(key) && !dump.includes(cookie.split('=')[1]!), 'no key or session token in clear');
+    });
+
+    it('bounds the live keys an account creates for itself; a revoked key makes room', async () => {
+      const cookie = await signInOverHttp(app.url, new TestWallet());
+      const create = (name: string) =>
+        request(`${app.url}/account/api/keys`, { method: 'POST', headers: { cookie }, body: { name } });
+      const ids: string[] = [];
+      for (let i = 0; i < MAX_LIVE_KEYS; i++) {
+        const c = await create(`k${i}`);
+        assert.equal(c.status, 201, c.text);
+        ids.push((c.body as { id: string }).id);
+      }
+      // Limits are per key: one more key would be one more allowance of the plan.
+      const refused = await create('one too many');
+      assert.equal(refused.status, 409);
+      assert.match(
+        (refused.body as { error: string }).error,
+        new RegExp(`at most ${MAX_LIVE_KEYS} live keys: revoke one`),
+      );
+      const listed = (await request(`${app.url}/account/api/keys`, { headers: { cookie } })).body as {
+        items: unknown[];
+      };
+      assert.equal(listed.items.length, MAX_LIVE_KEYS, 'the refused request stored no key');
+      assert.equal(
+        (await request(`${app.url}/account/api/keys/${ids[0]}`, { method: 'DELETE', headers: { cookie } })).status,
+        200,
+      );
+      assert.equal((await create('after a revocation')).status, 201);
+      assert.equal((await create('again one too many')).status, 409);
     });
 
     it("opens the account of the key that signed: a base address of one's payment key and another wallet's stake key is not that wallet's account", async () => {
