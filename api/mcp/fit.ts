@@ -5,16 +5,23 @@
  * a transaction spending 40 UTxOs of an NFT collector lists every token each one held (a UTxO holds up to the
  * protocol's max value size, ~5 KB, some hundred assets), an address may hold thousands of tokens. Such a result
  * is cut here, its longest lists to their first items, and says so in `truncated`: where, how many kept of how many.
+ * A list in time order with its newest item last (a wallet's cumulative PnL series) keeps its last items instead:
+ * its first ones are the oldest, and an agent reading a cut series would take its first months for the whole.
  */
 
 /** The most characters a result's JSON text takes: ~20,000 tokens, leaving room under 25,000 for the envelope. */
 export const RESULT_MAX_CHARS = 80_000;
 
-/** One cut list: its path in the result (`inputs[3].assets`), the items kept (the first ones) and the total. */
+/**
+ * One cut list: its path in the result (`inputs[3].assets`), the items kept (the first ones, or the last ones when
+ * `kept` is 'last') and the total.
+ */
 export interface Cut {
   path: string;
   shown: number;
   total: number;
+  /** Only on a list kept from its end (newest last): its latest `shown` items are the ones kept. */
+  kept?: 'last';
 }
 
 interface ListNode {
@@ -91,11 +98,13 @@ function capFor(lists: readonly ListNode[], excess: number): number {
  * (the asset lists of a transaction's inputs and outputs before the inputs and outputs themselves, so every input
  * and output stays listed), the longest of them to the same length in characters, each to at least one item; a
  * list holding lists is cut only when its inner ones are down to one item. Lists keep their order, so what is kept
- * is what each list puts first.
+ * is what each list puts first, except the lists at `newestLast` (paths, e.g. `series`): in time order with the
+ * newest item last, they keep their last items.
  */
 export function fitResult<T extends Record<string, unknown>>(
   result: T,
   maxChars = RESULT_MAX_CHARS,
+  newestLast: ReadonlySet<string> = new Set(),
 ): { result: T; cuts: Cut[] } {
   let chars = size(result);
   if (chars <= maxChars) return { result, cuts: [] };
@@ -114,8 +123,14 @@ export function fitResult<T extends Record<string, unknown>>(
     for (const l of inner) {
       const keep = keptOf(l, cap);
       if (keep >= l.list.length) continue;
-      cuts.set(l.path, { path: l.path, shown: keep, total: cuts.get(l.path)?.total ?? l.list.length });
-      l.list.length = keep;
+      const total = cuts.get(l.path)?.total ?? l.list.length;
+      if (newestLast.has(l.path)) {
+        cuts.set(l.path, { path: l.path, shown: keep, total, kept: 'last' });
+        l.list.splice(0, l.list.length - keep);
+      } else {
+        cuts.set(l.path, { path: l.path, shown: keep, total });
+        l.list.length = keep;
+      }
     }
   }
   // A list cut inside an item a later round cut away is gone with it.

@@ -195,7 +195,7 @@ async function callTool(deps: ApiDeps, r: Registered, raw: unknown, gate?: SyncG
     };
     let text = JSON.stringify(structured);
     if (text.length > RESULT_MAX_CHARS) {
-      const { result, cuts } = fitResult(structured);
+      const { result, cuts } = fitResult(structured, RESULT_MAX_CHARS, new Set(r.tool.newestLast));
       structured = cuts.length ? { ...result, truncated: cuts } : result;
       text = JSON.stringify(structured);
     }

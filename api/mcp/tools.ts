@@ -41,6 +41,11 @@ export interface Tool extends ToolDefinition {
    * name: the REST error texts the tool passes on name the argument the caller sent (api/mcp/server.ts).
    */
   restArgs?: Readonly<Record<string, string>>;
+  /**
+   * Paths of the result's lists in time order with the newest item last: a result over the size budget keeps their
+   * latest items (api/mcp/fit.ts), not their oldest.
+   */
+  newestLast?: readonly string[];
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -708,6 +713,8 @@ export const TOOL_SET: readonly Tool[] = [
         description: 'Tokens the wallet traded; tokens lists `limit` of them, page by page (argument page).',
       },
     }),
+    // The cumulative series runs oldest first: a cut keeps its latest points, which end at realisedAda.
+    newestLast: ['series'],
     async run(deps, args) {
       const body = await get(deps, 'getWalletPnl', { address: addressArg(args) });
       const tokens = (body.tokens as unknown[] | undefined) ?? [];
@@ -1061,7 +1068,8 @@ const TRUNCATED_PROP = {
     type: 'array',
     description:
       'Lists cut to keep this result under about 20,000 tokens (absent when nothing was cut): each list by its path ' +
-      'in this result, with the first `shown` of its `total` items kept. The REST route of the same data answers whole.',
+      'in this result, with the first `shown` of its `total` items kept, or the last `shown` (the newest) where `kept` ' +
+      'is "last" (a list in time order, newest last, such as a PnL series). The REST route of the same data answers whole.',
     items: {
       type: 'object',
       required: ['path', 'shown', 'total'],
@@ -1069,6 +1077,11 @@ const TRUNCATED_PROP = {
         path: { type: 'string', description: 'The list, e.g. inputs[3].assets.' },
         shown: { type: 'integer', minimum: 1 },
         total: { type: 'integer', minimum: 2 },
+        kept: {
+          type: 'string',
+          enum: ['last'],
+          description: 'Present when the list kept its last (newest) items, not its first.',
+        },
       },
     },
   },
