@@ -77,6 +77,16 @@ export function cip67Label(nameHex: string): number | null {
   return crc8([label >> 8, label & 0xff]) === parseInt(m[2] as string, 16) ? label : null;
 }
 
+/**
+ * The CIP-68 fungible token (label 333: `policy ‖ 0014df10 ‖ suffix`) whose metadata datum the reference NFT `unit`
+ * (label 100: `policy ‖ 000643b0 ‖ suffix`, the same policy and suffix) carries; null when `unit` is no reference NFT.
+ * The reference NFT is no token of its own: who looks it up (a mint, the address holding it) means the 333 token.
+ */
+export function cip68FtOfReference(unit: string): string | null {
+  const { policyId, nameHex } = splitUnit(unit.toLowerCase());
+  return policyId.length === 56 && cip67Label(nameHex) === 100 ? `${policyId}0014df10${nameHex.slice(8)}` : null;
+}
+
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const NON_PRINTABLE = /[\p{Cc}\p{Cn}\p{Co}\p{Cs}]/u;
 

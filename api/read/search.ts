@@ -13,6 +13,7 @@
  */
 import { parseAddress } from '../../cardano/address.js';
 import { parseGovActionRef, proposalKey } from '../../cardano/governance-ids.js';
+import { cip68FtOfReference } from '../../cardano/units.js';
 import { GOVERNANCE_PROPOSALS } from '../../mongo/collections/governance.js';
 import {
   ADDRESSES,
@@ -128,6 +129,8 @@ async function identifierHits(store: Store, raw: string): Promise<SearchHit[]> {
   if (/^[0-9a-fA-F]{58,120}$/.test(q) && q.length % 2 === 0) {
     const hit = await nftUnitHit(store, q.toLowerCase());
     if (hit) hits.push(hit);
+    const token = await referenceTokenHit(store, q);
+    if (token) hits.push(token);
   }
   if (/^\d{1,10}$/.test(q)) {
     const n = Number(q);
@@ -203,6 +206,24 @@ async function nftUnitHit(store: Store, unit: string): Promise<SearchHit | null>
     tool: 'get_nft_collection',
     arguments: { policyId: c.policyId },
   };
+}
+
+/**
+ * The fungible token a CIP-68 reference NFT (label 100) holds the metadata of, as a hit on that token (label 333, the
+ * same policy and name; reference NFTs are no tokens of their own, and get_token answers only for the token), when
+ * the index holds the token.
+ */
+async function referenceTokenHit(store: Store, unit: string): Promise<SearchHit | null> {
+  const ft = cip68FtOfReference(unit);
+  if (!ft) return null;
+  const term = normaliseTerm(ft);
+  const docs = await store
+    .collection(SEARCH_TERMS)
+    .find('byKindTerm', { eq: ['token'], gte: term, lte: term, limit: 10 });
+  const d = docs.find((x) => x.id === ft);
+  if (!d) return null;
+  const detail = `the token whose metadata this CIP-68 reference NFT (label 100) holds`;
+  return { ...fromTerm(d), detail: d.detail ? `${detail}; ${d.detail}` : detail };
 }
 
 /**

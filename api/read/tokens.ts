@@ -8,6 +8,7 @@ import { poolSeries, primaryAdaPool, shownTvlLovelace, tokenSeries } from '../..
 import { firstHolderSeriesDay, readHolderSeries } from '../../mongo/collections/holders.js';
 import { holderTokenOr404 } from './holders.js';
 import { LOVELACE } from '../../cardano/token-metadata.js';
+import { cip68FtOfReference } from '../../cardano/units.js';
 import { firstIndexedBlock } from '../../mongo/collections/chain.js';
 import {
   POOL_STATS,
@@ -257,8 +258,15 @@ const normUnit = (u: string) => u.toLowerCase();
 /** The token document, or 404 (ADA is not a token of this list). */
 async function tokenOr404(store: Store, unit: string): Promise<TokenDoc> {
   const token = await store.collection(TOKENS).get(unit);
-  if (!token) throw new NotFoundError(`token ${unit} not found (no DEX pool of it is indexed)`);
-  return token;
+  if (token) return token;
+  // A CIP-68 reference NFT (label 100) is no token: it holds the metadata datum of the fungible token (label 333) of
+  // its policy and name, the unit a caller who found it in a mint or at the metadata address is looking for.
+  const ft = cip68FtOfReference(unit);
+  if (ft && (await store.collection(TOKENS).get(ft)))
+    throw new NotFoundError(
+      `token ${unit} not found: it is the CIP-68 reference NFT (label 100) holding the metadata of token ${ft}; ask for that unit`,
+    );
+  throw new NotFoundError(`token ${unit} not found (no DEX pool of it is indexed)`);
 }
 
 /** The 404 of a token with a document but no DEX pool (only minted): no stats, candles, trades or liquidity. */
