@@ -10,9 +10,16 @@ import type { MdRequest } from './render.js';
 import { TOKENS_MAX_LIMIT } from './render.js';
 import { TOKEN_SORTS, type TokenSort } from '../../views/md/tokens.js';
 import type { MdResponder } from './respond.js';
-import { PageQueryProperties } from '../schemas/common.js';
+import { BECH32_ADDRESS_PATTERN, PageQueryProperties } from '../schemas/common.js';
 
 const REST_PAGE_SIZE = PageQueryProperties.pageSize.default;
+
+/**
+ * An explorer address the wallet view does not take: Byron base58 (`Ae2…`, `DdzFF…`, still holding ADA on mainnet),
+ * which /explorer/address answers (api/schemas/explorer.ts AddressParams) and the wallet view refuses as not Bech32.
+ */
+const BECH32 = new RegExp(`^${BECH32_ADDRESS_PATTERN}$`);
+const isByronText = (id: string) => !BECH32.test(id) && /^[1-9A-HJ-NP-Za-km-z]{8,}$/.test(id);
 
 const dec = (s: string) => {
   try {
@@ -56,7 +63,8 @@ export function viewForRestPath(path: string, query: Record<string, string | und
   if (/\/trades$/i.test(path) && (query.cursor !== undefined || query.limit !== undefined)) return null;
   if ((id = m(/^\/pools\/([^/]+)(?:\/trades)?$/i))) return { view: 'pool', id: dec(id) };
   if ((id = m(/^\/wallet\/([^/]+)(?:\/trades)?$/i))) return { view: 'wallet', id: dec(id) };
-  if ((id = m(/^\/explorer\/address\/([^/]+)$/i))) return { view: 'wallet', id: dec(id) };
+  // A Byron address has no view: the explorer's answer (JSON), not the wallet view's 400 "must be a Bech32 address".
+  if ((id = m(/^\/explorer\/address\/([^/]+)$/i))) return isByronText(dec(id)) ? null : { view: 'wallet', id: dec(id) };
   if ((id = m(/^\/nft\/collections\/([^/]+)$/i))) return { view: 'nft', id: dec(id) };
   if ((id = m(/^\/staking\/pools\/([^/]+)$/i))) return { view: 'stake-pool', id: dec(id) };
   return null;
