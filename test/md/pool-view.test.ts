@@ -46,6 +46,7 @@ const pool = (reserveARaw: string, reserveBRaw: string): Pool => ({
   feePercent: 0.3,
   feePercentBToA: 0.3,
   createdTime: '2026-11-28T18:48:00.000Z',
+  createdExact: true,
   lastStateTime: '2026-11-29T07:39:00.000Z',
   volume24h: 10.407575,
   txns24h: 1,

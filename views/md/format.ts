@@ -90,6 +90,13 @@ export function utc(iso: string | null | undefined): string {
 }
 
 /**
+ * A creation time that may be only the first time the index saw the thing (a pool first seen by a swap, in a history
+ * synced from a later start point): then it was created before that, and `why` says so.
+ */
+export const createdAt = (iso: string | null | undefined, exact: boolean, why: string) =>
+  exact || !iso ? utc(iso) : `before ${utc(iso)} (${why})`;
+
+/**
  * One line of chain text (token, collection and pool names, descriptions: anyone who mints writes them): a line
  * break in a heading, summary or link text would start Markdown of its own (a heading, a list of links) inside the
  * view.

@@ -1,5 +1,6 @@
 /** /api/md/pool/{id}: one pool with its recent trades. */
 import {
+  createdAt,
   enc,
   text,
   head,
@@ -97,7 +98,10 @@ export function renderPool(ctx: ViewContext, p: Pool, trades: TradePage): string
         p.feePercentBToA === p.feePercent
           ? ['Swap fee (%)', percent(p.feePercent)]
           : [`Swap fee (%: ${a} → ${b} / ${b} → ${a})`, `${percent(p.feePercent)} / ${percent(p.feePercentBToA)}`],
-        ['Created (UTC)', utc(p.createdTime)],
+        [
+          'Created (UTC)',
+          createdAt(p.createdTime, p.createdExact, 'first seen then; created before the indexed history'),
+        ],
         ['Last state change (UTC)', utc(p.lastStateTime)],
         ['DEX pool identifier', `\`${p.identifier}\``],
         ['Address', `\`${p.address}\``],

@@ -1,5 +1,22 @@
 /** /api/md/token/{unit}: one token with its pools. */
-import { enc, text, head, join, link, links, md, num, pct, percent, price, rest, short, table, utc } from './format.js';
+import {
+  createdAt,
+  enc,
+  text,
+  head,
+  join,
+  link,
+  links,
+  md,
+  num,
+  pct,
+  percent,
+  price,
+  rest,
+  short,
+  table,
+  utc,
+} from './format.js';
 import type { Pool, TokenDetail, ViewContext } from './types.js';
 
 export function poolTable(ctx: ViewContext, pools: Pool[]): string {
@@ -52,7 +69,7 @@ export function renderToken(ctx: ViewContext, t: TokenDetail): string {
         ['Supply circulating / total (tokens)', `${num(s.circulatingSupply, 0)} / ${num(s.totalSupply, 0)}`],
         ['Holders', num(s.holders, 0)],
         ['Decimals', String(a.decimals)],
-        ['First pool (UTC)', utc(s.firstPoolTime)],
+        ['First pool (UTC)', createdAt(s.firstPoolTime, s.firstPoolExact, 'a pool of it predates the indexed history')],
         ['Stats as of (UTC)', utc(s.updatedAt)],
         ...(t.url ? [['Website', text(t.url)]] : []),
       ],

@@ -54,6 +54,11 @@ export interface TokenStats {
   circulatingSupply: number | null;
   pools: number;
   firstPoolTime: string | null;
+  /**
+   * Whether firstPoolTime is the creation of the token's first pool; false: a pool of it was first seen then and
+   * predates the indexed history (a sync from a later start point), so the token is older.
+   */
+  firstPoolExact: boolean;
   /** When the market recompute computed these figures. */
   updatedAt: string | null;
 }
@@ -94,6 +99,8 @@ export interface Pool {
   feePercent: number | null;
   feePercentBToA: number | null;
   createdTime: string;
+  /** Whether createdTime is the pool's creation; false: the time it was first seen, it was created before the indexed history. */
+  createdExact: boolean;
   lastStateTime: string | null;
   volume24h: number;
   txns24h: number;
