@@ -32,6 +32,7 @@ const pool = (status: string, retiringEpoch: number | null): StakePool => ({
   rewardAccount: null,
   metadata: { description: null, homepage: null, verified: true, reason: null },
   performance: { blocksMinted: 78, estimatedRoa: null, realisedRoa: null },
+  coverageFrom: null,
 });
 
 const statusCell = (text: string) => /^\| Status \| (.*) \|$/m.exec(text)?.[1];
@@ -104,5 +105,17 @@ describe('Markdown stake pool view: status and retirement epoch', () => {
     p.ticker = null;
     p.name = 'Pool #';
     assert.equal(renderStakePool(ctx, p).split('\n')[0], '# Stake pool Pool \\#');
+  });
+});
+
+describe('Markdown stake pool view: blocks minted are those of the indexed history', () => {
+  it('says the count starts at coverageFrom, as REST does (performance.blocksMinted: "blocks seen in the indexed range")', () => {
+    // A service synced from a later start point (a mainnet quick start) counts the blocks it indexed: a pool with
+    // thousands of blocks since 2020 has 78 in the range. The view read "Blocks in epoch 8 / minted in total | 0 / 78".
+    const p = { ...pool('active', null), coverageFrom: '2026-11-27T14:20:00.000Z' };
+    const text = renderStakePool(ctx, p);
+    assert.doesNotMatch(text, /minted in total/);
+    assert.match(text, /^\| Blocks in epoch 8 \/ minted in the indexed history \| 0 \/ 78 \|$/m);
+    assert.match(text, /^\| Indexed history since \(UTC\) \| 2026-11-27 14:20 UTC \|$/m);
   });
 });

@@ -55,10 +55,13 @@ export function renderStakePool(ctx: ViewContext, p: StakePool): string {
         ['Pledge (ADA)', num(p.pledge, 0)],
         ["Owners' live stake (ADA)", pledgeLine(p)],
         ['Delegators', num(p.delegators, 0)],
+        // REST's blocksMinted counts the blocks of the indexed history: with a sync from a later start point, not
+        // the pool's lifetime total.
         [
-          `Blocks in epoch ${p.epoch} / minted in total`,
+          `Blocks in epoch ${p.epoch} / minted in the indexed history`,
           `${num(p.blocksThisEpoch, 0)} / ${num(p.performance.blocksMinted, 0)}`,
         ],
+        ['Indexed history since (UTC)', utc(p.coverageFrom)],
         ['Estimated yearly return (%)', asPct(p.performance.estimatedRoa ?? p.roa)],
         ['Realised yearly return, last epoch (%)', asPct(p.performance.realisedRoa)],
         ['Homepage', p.metadata.homepage === null ? '—' : text(p.metadata.homepage)],

@@ -274,6 +274,8 @@ export interface StakePool {
   rewardAccount: string | null;
   metadata: { description: string | null; homepage: string | null; verified: boolean | null; reason: string | null };
   performance: { blocksMinted: number; estimatedRoa: number | null; realisedRoa: number | null };
+  /** The first indexed block's time: blocksMinted counts the blocks of the history since then. */
+  coverageFrom: string | null;
 }
 
 /** Vote shares in percent of the body's voting power (null when no power is counted yet). */
