@@ -36,6 +36,8 @@ const EXPOSED_HEADERS = [
   'X-RateLimit-Reset',
   'X-Daily-Remaining',
   'Retry-After',
+  // Markdown views' approximate LLM token count (views/md/format.ts), for agents budgeting their context.
+  'X-Markdown-Tokens',
 ];
 
 /**

@@ -98,6 +98,9 @@ describe('Markdown views on a devnet-synced store', function () {
       assert.match(a.text, /sync lag \d+ s/, path);
       assert.ok(a.text.includes('## Links'), path);
       assert.equal(Number(a.headers.get('x-markdown-tokens')), Math.ceil(a.text.length / 4), path);
+      // A browser-based agent reads the token count only if CORS exposes it.
+      const cors = await get(path, { origin: 'https://agent.example' });
+      assert.match(cors.headers.get('access-control-expose-headers') ?? '', /(^|,)\s*X-Markdown-Tokens\s*(,|$)/i, path);
       const etag = a.headers.get('etag')!;
       assert.ok(etag, path);
       // (fetch sends Cache-Control: no-cache with a conditional header unless told otherwise)
