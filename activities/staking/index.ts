@@ -334,9 +334,19 @@ export function createStakingActivities(deps: StakingDeps) {
   return {
     async recomputeStakePools(): Promise<{ pools: number; epoch: number }> {
       if (chain) await assertLedgerCaughtUp(chain, store, deps.ledgerWaitMs);
+      // Asked before the pools, so the reading covers every block up to it. The registrations read below may go
+      // further (the sync runs on, and the ledger may be up to LEDGER_LAG_TOLERANCE_SLOTS behind the index).
+      const ledgerSlot = chain ? await ledgerTipSlot(chain) : null;
       const ledger = chain ? await readLedger(chain) : null;
       const regs = new Map<string, StakePoolRegDoc>();
       for await (const r of store.collection(STAKE_POOL_REGS).scan()) regs.set(r._id, r);
+      // Whether the ledger holds the pool: listed, gone (retired), or null when unknown — no ledger, or a pool
+      // registered (or registered again after retiring) in a block after the reading: new to it, not gone from it.
+      const inLedger = (id: string): boolean | null => {
+        if (!ledger) return null;
+        if (ledger.pools.has(id)) return true;
+        return ledgerSlot !== null && (regs.get(id)?.slot ?? -1) > ledgerSlot ? null : false;
+      };
       const prevDocs = new Map<string, StakePoolDoc>();
       for await (const d of store.collection(STAKE_POOLS).scan()) prevDocs.set(d._id, d);
       let epoch = ledger?.epoch;
@@ -364,7 +374,7 @@ export function createStakingActivities(deps: StakingDeps) {
       // nobody can delegate to an unregistered pool (the indexed accounts still name it until they re-delegate).
       const accountsOf = new Map<string, StakeAccountDoc[]>();
       for (const id of ids) {
-        const retired = poolStatus(regs.get(id)?.retiringEpoch ?? null, epoch, ledger ? ledger.pools.has(id) : null);
+        const retired = poolStatus(regs.get(id)?.retiringEpoch ?? null, epoch, inLedger(id));
         accountsOf.set(id, retired === 'retired' ? [] : (delegating.get(id) ?? []));
       }
       const reading = chain && ledger ? await rewardBalances(chain, registered) : null;
@@ -380,7 +390,8 @@ export function createStakingActivities(deps: StakingDeps) {
         const utxoStake = delegators.reduce((s, d) => s + BigInt(d.utxoStake), 0n);
         const delegatorRewards = rewards ? delegators.reduce((s, d) => s + BigInt(d.rewards ?? 0), 0n) : null;
         const documented = utxoStake + (delegatorRewards ?? 0n);
-        const live = ledgerPool ? (lovelace(ledgerPool.stake) ?? documented) : ledger ? 0n : documented;
+        // Not in the reading: a pool it dropped has none; one too new for it has what its delegators hold.
+        const live = ledgerPool ? (lovelace(ledgerPool.stake) ?? documented) : inLedger(id) === false ? 0n : documented;
         const ownerStake = ownersLiveStake(params, accountsOf.get(id) ?? [], delegators);
         rows.push({ id, reg, ledgerPool, params, delegators, utxoStake, delegatorRewards, live, ownerStake });
       }
@@ -405,7 +416,7 @@ export function createStakingActivities(deps: StakingDeps) {
         const cost = lovelace(p.cost) ?? 0n;
         const margin = ratio(p.margin) ?? 0;
         const pledge = lovelace(p.pledge) ?? 0n;
-        const status = poolStatus(r.reg?.retiringEpoch ?? null, epoch, ledger ? r.ledgerPool !== undefined : null);
+        const status = poolStatus(r.reg?.retiringEpoch ?? null, epoch, inLedger(r.id));
         const perf = ledger?.performances.get(r.id);
         docs.push({
           _id: r.id,

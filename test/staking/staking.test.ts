@@ -560,4 +560,91 @@ describe('stake pools', () => {
       assert.equal(body.performance.estimatedRoa, 0);
     });
   });
+  describe('a pool registered in a block after the ledger reading', () => {
+    // The ledger is read at slot 1,000 (queryLedgerState/tip, asked before the pools) and lists OLD only. NEW's
+    // registration certificate, and its one delegator's, are in blocks at slots 1,200 and 1,210, which the sync
+    // indexed while the run read the ledger (the run takes the ledger up to 600 slots behind the index): a reading
+    // at slot 1,000 cannot hold them, so NEW is new, not retired. GONE registered at slot 100 and is missing from
+    // the reading: the ledger dropped it, so it is retired.
+    const ADA = 1_000_000n;
+    const OLD = poolIdFromHash('a3'.repeat(28));
+    const NEW = poolIdFromHash('b4'.repeat(28));
+    const GONE = poolIdFromHash('c5'.repeat(28));
+    const terms = (id: string) => ({
+      id,
+      owners: [],
+      cost: { ada: { lovelace: String(340n * ADA) } },
+      pledge: { ada: { lovelace: '0' } },
+      margin: '1/100',
+    });
+    const ledger: Record<string, unknown> = {
+      'queryLedgerState/tip': { slot: 1_000, id: 'ab'.repeat(32) },
+      'queryLedgerState/epoch': 5,
+      'queryLedgerState/stakePools': {
+        [OLD]: { ...terms(OLD), stake: { ada: { lovelace: String(30_000_000n * ADA) } } },
+      },
+      'queryLedgerState/protocolParameters': { desiredNumberOfStakePools: 500 },
+      'queryLedgerState/stakePoolsPerformances': {
+        stakePoolPledgeInfluence: '0/1',
+        totalRewardsInEpoch: { ada: { lovelace: String(13_000_000n * ADA) } },
+        totalStakeInEpoch: { ada: { lovelace: String(30_000_000_000n * ADA) } },
+        stakePools: {},
+      },
+      'queryLedgerState/rewardAccountSummaries': [],
+    };
+
+    let api: TestApi;
+    before(async () => {
+      api = await startTestApi(async (store) => {
+        const reg = (id: string, slot: number): WriteOp =>
+          put(STAKE_POOL_REGS, {
+            _id: id,
+            params: terms(id),
+            registeredSlot: slot,
+            retiringEpoch: null,
+            blocksMinted: 0,
+            slot,
+          });
+        await store.write([
+          reg(OLD, 100),
+          reg(NEW, 1_200),
+          reg(GONE, 100),
+          put(STAKE_ACCOUNTS, {
+            _id: stake(91),
+            credential: '',
+            script: false,
+            registered: true,
+            deposit: '2000000',
+            poolId: NEW,
+            drep: null,
+            withdrawn: '0',
+            slot: 1_210,
+          }),
+          keyAddress('addr_new', stake(91), 1_000n * ADA),
+        ]);
+        await createStakingActivities({
+          store,
+          chain: ledgerChain(ledger),
+          now: () => Date.UTC(2026, 0, 1),
+        }).recomputeStakePools();
+      });
+    });
+    after(() => api.close());
+
+    it('is listed as active with its delegator, not as retired; a pool the reading dropped is retired', async () => {
+      const fresh = (await api.get(`/api/v1/staking/pools/${NEW}`)).body as Json;
+      assert.equal(fresh.status, 'active');
+      assert.equal(fresh.delegators, 1);
+      // Its live stake as the ledger will count it: the delegator's 1,000 ADA (no rewards yet).
+      assert.equal(fresh.liveStakeLovelace, String(1_000n * ADA));
+      assert.notEqual(fresh.roa, null);
+      const gone = (await api.get(`/api/v1/staking/pools/${GONE}`)).body as Json;
+      assert.equal(gone.status, 'retired');
+      assert.equal(gone.liveStakeLovelace, '0');
+      // An agent looking for a pool to delegate to is offered it (retired pools are left out).
+      const { message } = await callToolOnce(api.url, 'list_stake_pools', { maxMarginPct: 5 });
+      const ids = ((message.result.structuredContent as Json).items as Json[]).map((p) => p.id as string);
+      assert.deepEqual(ids.sort(), [NEW, OLD].sort());
+    });
+  });
 });
