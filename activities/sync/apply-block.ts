@@ -43,6 +43,13 @@ export interface BlockContext {
    * transaction balances (inputs = outputs + fee + deposits).
    */
   poolDeposit: bigint | null;
+  /**
+   * The ledger's `stakeCredentialDeposit` (lovelace); null when unknown. A Shelley-style stake key registration
+   * certificate (still valid in Conway, and what many wallets send) carries no deposit on chain (Ogmios gives none;
+   * only Conway's registration certificate names it), yet the ledger charges it: the transaction document's
+   * certificate is given it, as a pool registration's, so the explorer's transaction balances.
+   */
+  keyDeposit: bigint | null;
 }
 
 export const refId = (r: OutputReference) => `${r.transaction.id}#${r.index}`;
@@ -465,8 +472,10 @@ function drepId(d: unknown): string | null {
 }
 
 /**
- * Applies one certificate of a valid transaction. Returns the deposit it charged when the chain's certificate does
- * not say (a new stake pool registration: not one that updates a registered pool, retiring or not), else null.
+ * Applies one certificate of a valid transaction. Returns the deposit it charged, or refunded, when the chain's
+ * certificate does not say, else null: a new stake pool registration (not one that updates a registered pool,
+ * retiring or not); a Shelley-style stake key registration (the ledger's key deposit) and deregistration (the
+ * deposit the key's registration paid, which the ledger gives back; unknown when it predates the indexed range).
  */
 function applyCertificate(
   state: SliceState,
@@ -478,13 +487,15 @@ function applyCertificate(
   switch (c.type) {
     case 'stakeCredentialRegistration': {
       const prev = state.get(STAKE_ACCOUNTS, stakeAddr as string) ?? newStakeAccount(stakeAddr as string, slot, false);
-      state.put(STAKE_ACCOUNTS, { ...prev, registered: true, deposit: lovelaceOf(c.deposit) ?? '2000000', slot });
-      return null;
+      const deposit = lovelaceOf(c.deposit) ?? String(ctx.keyDeposit ?? 2_000_000n);
+      state.put(STAKE_ACCOUNTS, { ...prev, registered: true, deposit, slot });
+      return c.deposit === undefined ? ctx.keyDeposit : null;
     }
     case 'stakeCredentialDeregistration': {
-      const prev = state.get(STAKE_ACCOUNTS, stakeAddr as string) ?? newStakeAccount(stakeAddr as string, slot, true);
+      const known = state.get(STAKE_ACCOUNTS, stakeAddr as string);
+      const prev = known ?? newStakeAccount(stakeAddr as string, slot, true);
       state.put(STAKE_ACCOUNTS, { ...prev, registered: false, deposit: null, poolId: null, drep: null, slot });
-      return null;
+      return c.deposit === undefined && known?.registered && known.deposit !== null ? BigInt(known.deposit) : null;
     }
     case 'stakeDelegation': {
       const prev = state.get(STAKE_ACCOUNTS, stakeAddr as string) ?? newStakeAccount(stakeAddr as string, slot, true);

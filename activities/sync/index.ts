@@ -190,24 +190,35 @@ export function createSyncActivities(deps: SyncDeps) {
   let followerAt: string | null = null;
   let networkTime: NetworkTime | null = null;
 
-  /** The ledger's stakePoolDeposit, asked once; undefined until an answer (a failed query is asked again). */
-  let poolDeposit: bigint | null | undefined = deps.startPoint ? null : undefined;
+  /**
+   * The ledger's stakePoolDeposit and stakeCredentialDeposit, asked once; undefined until an answer (a failed query
+   * is asked again). The pool deposit is left unknown after a start point: an earlier registration is not indexed,
+   * so a registration cannot be told new from an update. A key registration always pays the key deposit.
+   */
+  let deposits: { pool: bigint | null; key: bigint | null } | undefined;
+  const amount = (x: unknown): bigint | null => {
+    const lovelace = lovelaceOf(x);
+    return lovelace === null ? null : BigInt(lovelace);
+  };
   async function blockContext(): Promise<BlockContext> {
     networkTime ??= await deps.chain.networkTime();
     const t = networkTime;
-    if (poolDeposit === undefined)
-      poolDeposit = await deps.chain.query<{ stakePoolDeposit?: unknown }>('queryLedgerState/protocolParameters').then(
-        (p) => {
-          const lovelace = lovelaceOf(p?.stakePoolDeposit);
-          return lovelace === null ? null : BigInt(lovelace);
-        },
-        () => undefined,
-      );
+    if (deposits === undefined)
+      deposits = await deps.chain
+        .query<{ stakePoolDeposit?: unknown; stakeCredentialDeposit?: unknown }>('queryLedgerState/protocolParameters')
+        .then(
+          (p) => ({
+            pool: deps.startPoint ? null : amount(p?.stakePoolDeposit),
+            key: amount(p?.stakeCredentialDeposit),
+          }),
+          () => undefined,
+        );
     return {
       network: deps.network,
       slotTime: (s) => slotToMs(t, s),
       epochOf: (s) => slotToEpoch(t, s),
-      poolDeposit: poolDeposit ?? null,
+      poolDeposit: deposits?.pool ?? null,
+      keyDeposit: deposits?.key ?? null,
     };
   }
 

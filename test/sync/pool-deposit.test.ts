@@ -88,3 +88,61 @@ describe('sync: the deposit of a stake pool registration', () => {
     }
   });
 });
+
+describe('sync: the deposit of a stake key registration and its refund', () => {
+  // A Shelley-style stake key registration (certificate tag 0, still valid in Conway and what many wallets send)
+  // carries no deposit: Ogmios v6 names none, as on the real mainnet Conway block 11322286
+  // (fixtures/chain/ogmios/real/block.mainnet-conway-11322286-slot144718140.koralabs.json). The ledger still charges
+  // its `stakeCredentialDeposit`, and gives the key's deposit back at a Shelley-style deregistration (tag 1, no
+  // deposit named either). Conway's certificates (tags 7 and 8) name their deposit, which is kept as it is.
+  const KEY_DEPOSIT = 2_000_000n;
+  const cred = (n: number) => String(n).repeat(56).slice(0, 56);
+  const reg = (n: number, deposit?: bigint) => ({
+    type: 'stakeCredentialRegistration',
+    from: 'verificationKey',
+    credential: cred(n),
+    ...(deposit === undefined ? {} : { deposit: { ada: { lovelace: deposit } } }),
+  });
+  const dereg = (n: number, deposit?: bigint) => ({
+    type: 'stakeCredentialDeregistration',
+    from: 'verificationKey',
+    credential: cred(n),
+    ...(deposit === undefined ? {} : { deposit: { ada: { lovelace: deposit } } }),
+  });
+
+  it('charges the key deposit for a registration without one and refunds the paid deposit at deregistration', async () => {
+    const { events, txIds } = chainOf([
+      { slot: 10, cert: reg(1) }, // Shelley style: charged the key deposit
+      { slot: 20, cert: dereg(1) }, // Shelley style: refunds the 2 ADA it paid
+      { slot: 30, cert: reg(2, 3_000_000n) }, // Conway style: its own deposit (an earlier key deposit)
+      { slot: 40, cert: dereg(2) }, // Shelley style: refunds the 3 ADA the registration paid
+      { slot: 50, cert: reg(3, 2_000_000n) }, // Conway style, kept
+      { slot: 60, cert: dereg(3, 2_000_000n) }, // Conway style, kept
+      { slot: 70, cert: dereg(4) }, // a key registered before the indexed range: its deposit is unknown
+    ]);
+    const last = (events.at(-1) as { block: Block }).block;
+    for (const e of events) (e as { tip: unknown }).tip = { slot: last.slot, id: last.id, height: last.height };
+    const ledger = memoryChain(events);
+    const chain = {
+      ...ledger,
+      async query<T>(method: string): Promise<T> {
+        if (method === 'queryLedgerState/protocolParameters')
+          return { stakeCredentialDeposit: { ada: { lovelace: KEY_DEPOSIT } } } as T;
+        return ledger.query<T>(method);
+      },
+    };
+    const t = await tempStore();
+    try {
+      await syncAll(t.store, chain);
+      const deposits = [];
+      for (const id of txIds) {
+        const doc = await t.store.collection(TRANSACTIONS).get(id);
+        const cert = doc?.certificates[0] as { deposit?: { ada: { lovelace: unknown } } };
+        deposits.push(cert.deposit === undefined ? null : String(cert.deposit.ada.lovelace));
+      }
+      assert.deepEqual(deposits, ['2000000', '2000000', '3000000', '3000000', '2000000', '2000000', null]);
+    } finally {
+      await t.cleanup();
+    }
+  });
+});
