@@ -187,17 +187,29 @@ async function callTool(deps: ApiDeps, r: Registered, raw: unknown, gate?: SyncG
           structuredContent: hit.meta.structured,
         };
     }
-    const [data, fresh] = await Promise.all([r.tool.run(deps, args), readFreshness(deps)]);
-    let structured: Record<string, unknown> = {
-      ...data,
-      asOf: typeof data.asOf === 'string' ? data.asOf : fresh.asOf,
-      lagSeconds: fresh.lagSeconds,
-    };
-    let text = JSON.stringify(structured);
-    if (text.length > RESULT_MAX_CHARS) {
+    let runArgs = args;
+    let structured: Record<string, unknown>;
+    let text: string;
+    for (let reads = 1; ; reads++) {
+      const [data, fresh] = await Promise.all([r.tool.run(deps, runArgs), readFreshness(deps)]);
+      structured = {
+        ...data,
+        asOf: typeof data.asOf === 'string' ? data.asOf : fresh.asOf,
+        lagSeconds: fresh.lagSeconds,
+      };
+      text = JSON.stringify(structured);
+      if (text.length <= RESULT_MAX_CHARS) break;
       const { result, cuts } = fitResult(structured, RESULT_MAX_CHARS, new Set(r.tool.newestLast));
+      // A page read by cursor keeps whole: its nextCursor continues after the last item read, so a cut would skip
+      // the items it left out. The page is read again as long as what fitted, and its nextCursor follows on from it.
+      const page = r.tool.cursorList === undefined ? undefined : cuts.find((c) => c.path === r.tool.cursorList);
+      if (page && reads < 3) {
+        runArgs = { ...runArgs, limit: page.shown };
+        continue;
+      }
       structured = cuts.length ? { ...result, truncated: cuts } : result;
       text = JSON.stringify(structured);
+      break;
     }
     // The bytes count the entry against the cache's size bound; a hit answers with the kept string, not a decode.
     if (cache && key) cache.setBytes(key, Buffer.from(text), { expires: Date.now() + ttl, text, structured });

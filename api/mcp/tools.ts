@@ -46,6 +46,12 @@ export interface Tool extends ToolDefinition {
    * latest items (api/mcp/fit.ts), not their oldest.
    */
   newestLast?: readonly string[];
+  /**
+   * The result's list that `limit` and `cursor` page (its nextCursor continues after the last item read): a result
+   * over the size budget is read again with a smaller limit instead of cut there (api/mcp/server.ts), or paging on
+   * from its nextCursor would skip the items the cut left out.
+   */
+  cursorList?: string;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -97,7 +103,9 @@ const QUERY = (description: string, max = 100) =>
     pattern: '\\S',
     'x-expected': `a search text of 1 to ${max} characters, not only spaces (leave query out to list everything)`,
   });
-const CURSOR = str('Opaque cursor from a previous answer (nextCursor) to continue the list.');
+const CURSOR = str(
+  'Opaque cursor from a previous answer (nextCursor) to continue the list after its last item (a page of large items may hold fewer than limit).',
+);
 /** The page a list tool answers; `what` names the list when the result also carries other fields. */
 const PAGE = (what = 'the list') =>
   int(
@@ -646,6 +654,7 @@ export const TOOL_SET: readonly Tool[] = [
     }),
     outputSchema: RECENT_TRADES_OUT,
     restArgs: { id: 'poolId' },
+    cursorList: 'items',
     async run(deps, args) {
       const given = (['unit', 'poolId', 'address'] as const).filter((k) => args[k] !== undefined);
       if (given.length !== 1) throw new BadRequestError('pass exactly one of unit, poolId or address');
@@ -810,6 +819,7 @@ export const TOOL_SET: readonly Tool[] = [
     ),
     outputSchema: LISTINGS_OUT,
     restArgs: { policy: 'policyId' },
+    cursorList: 'items',
     async run(deps, args) {
       const policy = String(args.policyId);
       const body = await get(deps, 'getNftCollectionListings', {
@@ -1038,6 +1048,7 @@ export const TOOL_SET: readonly Tool[] = [
     inputSchema: input({ limit: LIMIT(10, 50), cursor: CURSOR, query: QUERY('Only items mentioning these words.') }),
     outputSchema: restOut('listNews'),
     restArgs: { q: 'query' },
+    cursorList: 'items',
     run: (deps, args) =>
       get(deps, 'listNews', {
         limit: (args.limit as number | undefined) ?? 10,
