@@ -583,7 +583,7 @@ export const TOOL_SET: readonly Tool[] = [
     ),
     outputSchema: {
       type: 'object',
-      required: ['unit', 'interval', 'quote', 'poolId', 'columns', 'candles'],
+      required: ['unit', 'interval', 'quote', 'poolId', 'columns', 'candles', 'coverageFrom'],
       properties: {
         unit: { type: 'string' },
         interval: { type: 'string' },
@@ -591,6 +591,12 @@ export const TOOL_SET: readonly Tool[] = [
         poolId: { type: ['integer', 'null'], description: 'The pool the candles come from; null = all pools.' },
         columns: { type: 'array', items: { type: 'string' } },
         candles: { type: 'array', items: CANDLE_ROW },
+        coverageFrom: {
+          type: ['string', 'null'],
+          format: 'date-time',
+          description:
+            'Start of the indexed history (time of the first indexed block) when the candles are all the token has in it: nothing older is known to this deployment, so the first row need not be its first trade. Null when older candles were left out by limit.',
+        },
       },
     },
     async run(deps, args) {
@@ -602,13 +608,17 @@ export const TOOL_SET: readonly Tool[] = [
       const pool = args.allPools === false ? undefined : 'all';
       // `from` 0: the latest candles the token has, however long ago it last traded. REST's default range is the
       // last 1,000 intervals of time (about 16.7 h at 1m), which would leave a quiet token with no rows at all.
-      const body = await read<{ poolId: number | null; candles: Candle[] }>(deps, 'getTokenCandles', {
-        unit,
-        interval,
-        quote,
-        pool,
-        from: 0,
-      });
+      const body = await read<{ poolId: number | null; candles: Candle[]; coverageFrom: string | null }>(
+        deps,
+        'getTokenCandles',
+        {
+          unit,
+          interval,
+          quote,
+          pool,
+          from: 0,
+        },
+      );
       const candles = body.candles.slice(-limit);
       return {
         unit,
@@ -625,6 +635,9 @@ export const TOOL_SET: readonly Tool[] = [
           c.volume,
           c.trades,
         ]),
+        // REST's coverageFrom of the range from 0 (the first indexed block's time): the rows reach back to the start
+        // of the indexed history only when every candle it holds is given; cut to `limit`, they stop short of it.
+        coverageFrom: body.candles.length <= limit ? body.coverageFrom : null,
       };
     },
   },

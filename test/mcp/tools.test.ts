@@ -293,6 +293,20 @@ describe('MCP tools through the official client on the devnet', function () {
       );
     });
 
+    it('get_token_candles: says where the indexed history starts when its rows reach back to it, as REST does', async () => {
+      // Oracle: REST's candles of the same token from 0 (every one it holds) and their coverageFrom, the time of the
+      // first indexed block (the devnet's history is 6 h, the token trades from its start).
+      const body = await rest(`/tokens/${s.unit}/candles?interval=1h&pool=all&from=0`);
+      const all = (body.candles as Json[]).length;
+      assert.ok(all > 2 && typeof body.coverageFrom === 'string', `${all} candles, coverageFrom ${body.coverageFrom}`);
+      const whole = await call('get_token_candles', { unit: s.unit, interval: '1h', limit: 500 });
+      assert.equal(whole.candles.length, all);
+      assert.equal(whole.coverageFrom, body.coverageFrom, 'the rows go back to the start of the indexed history');
+      const cut = await call('get_token_candles', { unit: s.unit, interval: '1h', limit: 2 });
+      assert.equal(cut.candles.length, 2);
+      assert.equal(cut.coverageFrom, null, 'older candles exist: the rows stop short of the indexed history');
+    });
+
     it('get_token_candles: read two days after the indexed tip, the latest 1m candles, as REST’s default range', async () => {
       // The same store read two days after its tip (an index behind the clock): the last 1,000 minutes before now hold
       // none of its candles; REST's default range ends at the indexed tip instead (ca0070a), and the tool's too.
