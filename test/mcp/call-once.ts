@@ -18,3 +18,41 @@ export async function callToolOnce(
   const text = await res.text();
   return { message: JSON.parse(/^data: (.*)$/m.exec(text)?.[1] ?? text) as Json, text };
 }
+
+/**
+ * One `tools/call` in the 2026-07-28 form (stateless: the `Mcp-*` headers and the `_meta` revision keys), expected to
+ * succeed: its JSON text and its `structuredContent`.
+ */
+export async function callTool2026(
+  baseUrl: string,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ text: string; sc: Json }> {
+  const res = await fetch(`${baseUrl}/api/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': name,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name,
+        arguments: args,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    }),
+  });
+  if (res.status !== 200) throw new Error(`tools/call ${name}: HTTP ${res.status} ${await res.text()}`);
+  const result = ((await res.json()) as Json).result as Json;
+  if (result.isError === true) throw new Error(`tools/call ${name}: ${JSON.stringify(result.content)}`);
+  return { text: result.content[0].text as string, sc: result.structuredContent as Json };
+}

@@ -12,6 +12,7 @@ import { put, type Store } from '../../mongo/store.js';
 import { TOKEN_META } from '../../mongo/collections/market.js';
 import { startTestApi, type TestApi } from '../api/seed.js';
 import { NOW_MS, checkpointOps, pool, prepare, putAll, slotAt, token, trade } from '../market-read/seed.js';
+import { callTool2026 } from './call-once.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tool results
 
@@ -76,36 +77,6 @@ async function seed(store: Store): Promise<void> {
   ]);
 }
 
-async function callTool(api: TestApi, name: string, args: Json): Promise<{ text: string; sc: Json }> {
-  const res = await fetch(`${api.url}/api/mcp`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': name,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: {
-        name,
-        arguments: args,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': {},
-        },
-      },
-    }),
-  });
-  assert.equal(res.status, 200);
-  const result = ((await res.json()) as Json).result as Json;
-  assert.notEqual(result.isError, true, JSON.stringify(result.content));
-  return { text: result.content[0].text as string, sc: result.structuredContent as Json };
-}
-
 describe('get_recent_trades: paging through trades too large for 50 in one result skips none', () => {
   let api: TestApi;
   before(async () => {
@@ -130,7 +101,7 @@ describe('get_recent_trades: paging through trades too large for 50 in one resul
     const cuts: unknown[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < 20; page++) {
-      const { text, sc } = await callTool(api, 'get_recent_trades', { poolId: POOL, limit: 50, cursor });
+      const { text, sc } = await callTool2026(api.url, 'get_recent_trades', { poolId: POOL, limit: 50, cursor });
       assert.ok(text.length <= RESULT_MAX_CHARS, `page ${page}: ${text.length} characters`);
       if (sc.truncated) cuts.push(sc.truncated);
       const items = sc.items as Json[];

@@ -13,6 +13,7 @@ import { pnlPointDocs, WALLET_LOTS, WALLET_PNL_POINTS, type WalletLotsDoc } from
 import { put, type Store } from '../../mongo/store.js';
 import { startTestApi, type TestApi } from '../api/seed.js';
 import { NOW_MS, checkpointOps, prepare, slotAt, unitOf } from '../market-read/seed.js';
+import { callTool2026 } from './call-once.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tool results
 
@@ -73,36 +74,6 @@ async function seed(store: Store): Promise<void> {
   ]);
 }
 
-async function callTool(api: TestApi, name: string, args: Json): Promise<{ text: string; sc: Json }> {
-  const res = await fetch(`${api.url}/api/mcp`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': name,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: {
-        name,
-        arguments: args,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': {},
-        },
-      },
-    }),
-  });
-  assert.equal(res.status, 200);
-  const result = ((await res.json()) as Json).result as Json;
-  assert.notEqual(result.isError, true, JSON.stringify(result.content));
-  return { text: result.content[0].text as string, sc: result.structuredContent as Json };
-}
-
 describe('get_wallet_pnl: a series longer than a tool result holds keeps its latest points', () => {
   let api: TestApi;
   before(async () => {
@@ -119,7 +90,7 @@ describe('get_wallet_pnl: a series longer than a tool result holds keeps its lat
   });
 
   it('the tool result is cut to the budget and keeps the newest points: its series ends where REST’s does', async () => {
-    const { text, sc } = await callTool(api, 'get_wallet_pnl', { address: BOT });
+    const { text, sc } = await callTool2026(api.url, 'get_wallet_pnl', { address: BOT });
     assert.ok(text.length <= RESULT_MAX_CHARS, `${text.length} characters`);
     assert.equal(sc.realisedAda, CLOSES);
     const shown = sc.series as { time: string; value: number }[];

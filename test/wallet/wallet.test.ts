@@ -41,6 +41,7 @@ import {
   trade,
   unitOf,
 } from '../market-read/seed.js';
+import { callTool2026 } from '../mcp/call-once.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
 
@@ -469,33 +470,8 @@ describe('wallet REST routes', () => {
 
   describe('get_wallet tool', () => {
     it('reports each position’s change24hPct as 100 × the token’s REST stats.change24h (a fraction)', async () => {
-      const res = await fetch(`${api.url}/api/mcp`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': 'tools/call',
-          'mcp-name': 'get_wallet',
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'tools/call',
-          params: {
-            name: 'get_wallet',
-            arguments: { address: STAKE },
-            _meta: {
-              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-              'io.modelcontextprotocol/clientCapabilities': {},
-            },
-          },
-        }),
-      });
-      assert.equal(res.status, 200);
-      const result = ((await res.json()) as Json).result as Json;
-      assert.notEqual(result.isError, true, JSON.stringify(result.content));
-      const positions = result.structuredContent.positions as Json[];
+      const { sc } = await callTool2026(api.url, 'get_wallet', { address: STAKE });
+      const positions = sc.positions as Json[];
       assert.equal(positions.length, 3);
       for (const p of positions) {
         assert.ok(!('change24h' in p), 'renamed to change24hPct');
@@ -509,7 +485,6 @@ describe('wallet REST routes', () => {
         [1000, -500, null],
       );
       // The key's unwithdrawn rewards and the total that counts them, as REST answers them (whole ADA).
-      const sc = result.structuredContent as Json;
       assert.deepEqual([sc.rewards, sc.rewardsLovelace, sc.totals.rewardsAda, sc.totals.ada], [3, '3000000', 3, 69]);
     });
   });
