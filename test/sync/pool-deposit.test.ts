@@ -49,6 +49,20 @@ function chainOf(certs: { slot: number; cert: Record<string, unknown> }[]): { ev
   return { events, txIds };
 }
 
+/** The chain of `events` (each carrying the last block as its tip) whose ledger answers `params` as its protocol parameters. */
+function chainWithParams(events: ChainEvent[], params: Record<string, unknown>) {
+  const last = (events.findLast((e) => e.direction === 'forward') as { block: Block }).block;
+  for (const e of events) (e as { tip: unknown }).tip = { slot: last.slot, id: last.id, height: last.height };
+  const ledger = memoryChain(events);
+  return {
+    ...ledger,
+    async query<T>(method: string): Promise<T> {
+      if (method === 'queryLedgerState/protocolParameters') return params as T;
+      return ledger.query<T>(method);
+    },
+  };
+}
+
 describe('sync: the deposit of a stake pool registration', () => {
   it('is charged for a new pool and after its retirement took effect, never for an update', async () => {
     const epoch = TEST_TIME.epochLength;
@@ -60,18 +74,7 @@ describe('sync: the deposit of a stake pool registration', () => {
       { slot: 50, cert: retirement(1) },
       { slot: epoch + 10, cert: registration }, // epoch 1: the pool retired at its start, so it registers anew
     ]);
-    const tip = events.at(-1)!.direction === 'forward' ? events.at(-1)! : null;
-    const last = (tip as { block: Block }).block;
-    for (const e of events) (e as { tip: unknown }).tip = { slot: last.slot, id: last.id, height: last.height };
-    const ledger = memoryChain(events);
-    const chain = {
-      ...ledger,
-      async query<T>(method: string): Promise<T> {
-        if (method === 'queryLedgerState/protocolParameters')
-          return { stakePoolDeposit: { ada: { lovelace: DEPOSIT } } } as T;
-        return ledger.query<T>(method);
-      },
-    };
+    const chain = chainWithParams(events, { stakePoolDeposit: { ada: { lovelace: DEPOSIT } } });
     const t = await tempStore();
     try {
       await syncAll(t.store, chain);
@@ -120,17 +123,7 @@ describe('sync: the deposit of a stake key registration and its refund', () => {
       { slot: 60, cert: dereg(3, 2_000_000n) }, // Conway style, kept
       { slot: 70, cert: dereg(4) }, // a key registered before the indexed range: its deposit is unknown
     ]);
-    const last = (events.at(-1) as { block: Block }).block;
-    for (const e of events) (e as { tip: unknown }).tip = { slot: last.slot, id: last.id, height: last.height };
-    const ledger = memoryChain(events);
-    const chain = {
-      ...ledger,
-      async query<T>(method: string): Promise<T> {
-        if (method === 'queryLedgerState/protocolParameters')
-          return { stakeCredentialDeposit: { ada: { lovelace: KEY_DEPOSIT } } } as T;
-        return ledger.query<T>(method);
-      },
-    };
+    const chain = chainWithParams(events, { stakeCredentialDeposit: { ada: { lovelace: KEY_DEPOSIT } } });
     const t = await tempStore();
     try {
       await syncAll(t.store, chain);
