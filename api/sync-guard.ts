@@ -42,6 +42,9 @@ export const DERIVED_PATHS: readonly { path: RegExp; workflows: readonly string[
   { path: /^\/wallet\/[^/]+\/?$/, workflows: ['recomputeMarket', 'recomputeNft'] },
   { path: /^\/tokens\/[^/]+\/series\//, workflows: ['recomputeHolders', 'recomputeMarket'] },
   { path: /^\/(tokens|market|pools)(\/|$)/, workflows: ['recomputeMarket'] },
+  // A swap quote's amounts come from the pools' reserves (the sync's), but its routes are ranked by the output
+  // token's token_stats price less each DEX's typical batcher fee (pool_stats), both the market recompute's.
+  { path: /^\/swap\//, workflows: ['recomputeMarket'] },
   // Tool-server answers with no REST path: the search index, and token answers carrying the safety assessment.
   { path: /^\/mcp\/search$/, workflows: ['recomputeSearch'] },
   // get_nft_listings: the listings beside their rarity ranks, which the search recompute computes (nft_rarity).

@@ -115,6 +115,23 @@ describe('Markdown views withheld after a deep rollback', () => {
     assert.notEqual((await api.get(`/api/v1/wallet/${WALLET}/trades`)).status, 503);
   });
 
+  it("a swap quote (fees and ranking from the market recompute's pool and token stats) is withheld like /tokens", async () => {
+    // The quote ranks its routes by the output token's token_stats price less each DEX's typical batcher fee
+    // (pool_stats.batcherFeeLovelace), both the market recompute's documents. Before the fix it was served with the
+    // abandoned chain's figures (here a 404 of the empty store) while /tokens/{unit} was 503.
+    const r = await api.get(`/api/v1/swap/quote?in=lovelace&out=${UNIT}&amount=10`);
+    assert.equal(r.status, 503);
+    assert.equal(r.headers.get('retry-after'), '5');
+    assert.match((r.body as { error: string }).error, /rollback of 12 blocks.*recomputeMarket/);
+    const { message: rpc } = await callToolOnce(api.url, 'get_swap_quote', {
+      tokenIn: 'lovelace',
+      tokenOut: UNIT,
+      amount: 10,
+    });
+    assert.equal(rpc.result.isError, true);
+    assert.match(rpc.result.content[0]?.text ?? '', /rollback of 12 blocks.*recomputeMarket/);
+  });
+
   it('a view whose recompute already ran on the new chain is not withheld', async () => {
     assert.notEqual((await api.get(`/api/md/nft/${POLICY}`)).status, 503);
   });
