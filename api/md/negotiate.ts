@@ -9,7 +9,7 @@ import { isLogoPath } from '../logo-path.js';
 import type { MdRequest } from './render.js';
 import { TOKENS_MAX_LIMIT } from './render.js';
 import { TOKEN_SORTS, type TokenSort } from '../../views/md/tokens.js';
-import type { MdResponder } from './respond.js';
+import { prefersMarkdown, type MdResponder } from './respond.js';
 import { BECH32_ADDRESS_PATTERN, PageQueryProperties } from '../schemas/common.js';
 
 const REST_PAGE_SIZE = PageQueryProperties.pageSize.default;
@@ -76,7 +76,7 @@ export function negotiateMarkdown(md: MdResponder): Koa.Middleware {
     // a week-long logo per browser's <img> Accept header.
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || isLogoPath(ctx.path)) return next();
     ctx.vary('Accept');
-    if (ctx.accepts('application/json', 'text/markdown') !== 'text/markdown') return next();
+    if (!prefersMarkdown(ctx)) return next();
     // A parameter given twice is the REST route's 400 to answer; so is a bad `logos` (every REST route takes it, its
     // one value is `url`, api/route.ts LOGOS_PARAM; no view reads it): `?logos=bogus` is a 400 whatever the Accept.
     if (Object.values(ctx.query).some(Array.isArray)) return next();

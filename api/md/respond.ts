@@ -22,6 +22,20 @@ import type { MdSource } from './source.js';
 
 export const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
 
+/**
+ * The two media types a negotiated answer can be, as they are sent (charset included). `accepts` (negotiator) matches
+ * an Accept entry's parameters against the offered type's: offered bare, `Accept: text/markdown; charset=utf-8` (the
+ * exact type the views send) matched neither and got JSON, and `application/json; charset=utf-8, text/markdown;q=0.5`
+ * matched only Markdown and got it despite preferring JSON. Offered with their charset, both follow the client's
+ * order; an entry without parameters still matches them.
+ */
+export const NEGOTIATED_TYPES = { json: 'application/json; charset=utf-8', markdown: MARKDOWN_TYPE } as const;
+
+/** Whether the Accept header puts Markdown above JSON (REST negotiation and Markdown error answers). */
+export function prefersMarkdown(ctx: Koa.Context): boolean {
+  return ctx.accepts(NEGOTIATED_TYPES.json, NEGOTIATED_TYPES.markdown) === NEGOTIATED_TYPES.markdown;
+}
+
 interface Meta {
   expires: number;
   etag: string;
@@ -44,7 +58,7 @@ export interface MdResponder {
  */
 export function wantsMarkdown(ctx: Koa.Context): boolean {
   ctx.vary('Accept');
-  return ctx.accepts('application/json', 'text/markdown') === 'text/markdown';
+  return prefersMarkdown(ctx);
 }
 
 export function mdResponder(deps: ApiDeps, src: () => MdSource): MdResponder {
