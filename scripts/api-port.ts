@@ -9,21 +9,24 @@ import { StartupError } from '../config/index.js';
 
 const LISTEN_CODES = new Set(['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN']);
 
-/** A listen error as one line naming PORT and HOST (StartupError: exit 1, no stack); other errors as they are. */
-export function listenError(e: unknown, port: number, host: string): unknown {
+/**
+ * A listen error as one line naming the port's key (PORT, or DEVNET_PORT for `npm run devnet`) and HOST
+ * (StartupError: exit 1, no stack); other errors as they are.
+ */
+export function listenError(e: unknown, port: number, host: string, key = 'PORT'): unknown {
   const code = (e as NodeJS.ErrnoException | null)?.code;
   if (!code || !LISTEN_CODES.has(code)) return e;
   const why = code === 'EADDRINUSE' ? 'the port is in use' : code === 'EACCES' ? 'not permitted' : 'no such address';
   return new StartupError(
-    `PORT=${port} HOST=${host}: cannot listen there (${why}): ${e instanceof Error ? e.message : String(e)}`,
+    `${key}=${port} HOST=${host}: cannot listen there (${why}): ${e instanceof Error ? e.message : String(e)}`,
   );
 }
 
 /** Resolves when `port` on `host` can be listened on (bound and released at once); rejects with listenError. */
-export function checkListen(port: number, host: string): Promise<void> {
+export function checkListen(port: number, host: string, key = 'PORT'): Promise<void> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
-    probe.once('error', (e) => reject(listenError(e, port, host)));
+    probe.once('error', (e) => reject(listenError(e, port, host, key)));
     probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
   });
 }

@@ -7,11 +7,16 @@ import { ConfigError, loadConfig, StartupError } from '../config/index.js';
 import type { DevnetMessage } from '../devnet/child.js';
 import { startDevnet } from '../devnet/index.js';
 import { writableDataDir } from './data-dir.js';
+import { checkListen } from './api-port.js';
 import { onParentGone } from './parent-gone.js';
 
 async function main() {
   const config = loadConfig();
   writableDataDir(config.DATA_DIR); // its identity (devnet.json) is kept there
+  // A DEVNET_PORT taken (another devnet, another service) crashed the process with the WebSocket server's unhandled
+  // EADDRINUSE and a stack trace; it is one line naming DEVNET_PORT, exit 1, as npm start does for PORT. The devnet
+  // listens on loopback only (devnet/server.ts). Port 0 (any free port) needs no check.
+  if (config.DEVNET_PORT !== 0) await checkListen(config.DEVNET_PORT, '127.0.0.1', 'DEVNET_PORT');
   const started = Date.now();
   const devnet = await startDevnet({
     seed: config.DEVNET_SEED,
