@@ -70,5 +70,7 @@ async function main() {
 
 main().catch((e: unknown) => {
   console.error(e instanceof ConfigError || e instanceof StartupError ? e.message : e);
-  process.exit(1);
+  // A bad value is exit 2, as at every other entry point (config/index.ts runWithConfig, README: Configuration); a
+  // DATA_DIR or port it cannot use (StartupError) and anything else, 1.
+  process.exit(e instanceof ConfigError ? 2 : 1);
 });

@@ -42,3 +42,34 @@ describe('npm run devnet on a DEVNET_PORT it cannot listen on', function () {
     );
   });
 });
+
+describe('npm run devnet with a bad configuration value', function () {
+  this.timeout(120_000);
+  it('exits 2 with the message naming the key, as npm start, ops and the worker do', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cds-devnet-config-'));
+    try {
+      for (const [key, value] of [
+        ['DEVNET_PORT', 'abc'],
+        ['DEVNET_FORK_RATE', '2'],
+      ] as const) {
+        const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/devnet.ts'], {
+          env: { ...process.env, DATA_DIR: join(dir, 'data'), [key]: value },
+          encoding: 'utf8',
+          timeout: 90_000,
+        });
+        const out = `${r.stdout}${r.stderr}`;
+        assert.equal(r.status, 2, `${key}=${value}: ${out}`);
+        assert.match(out, new RegExp(`^Invalid configuration:\\n  ${key}="${value}": `), out);
+        // The same value stops npm start with exit 2 (the oracle: the README's rule as every other entry point keeps it).
+        const start = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+          env: { ...process.env, DATA_DIR: join(dir, 'data'), [key]: value },
+          encoding: 'utf8',
+          timeout: 90_000,
+        });
+        assert.equal(start.status, 2, `npm start ${key}=${value}: ${start.stdout}${start.stderr}`);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
