@@ -189,7 +189,7 @@ export function renderLlmsFull(info: SiteInfo, doc: OpenApiDoc, tools: ToolDef[]
  * here rather than from a 429 after one request.
  */
 export const BATCH_RULE =
-  'A tool-server JSON-RPC batch (older protocol revisions, up to 100 messages) counts each message as a request, per minute and per day; a batch larger than what is left is refused whole.';
+  'A tool-server JSON-RPC batch (older protocol revisions, up to 100 messages) counts each message as a request, per minute and per day; a batch larger than what is left is refused whole and spends what was left of the minute (a single call then waits for the next window too).';
 
 /** Said first wherever the limits are listed, on an instance that runs without them (RATE_LIMITS=false). */
 export const LIMITS_OFF =
