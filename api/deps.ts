@@ -6,6 +6,7 @@ import type Router from '@koa/router';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
+import type { WorkerDown } from '../mongo/collections/sync-state.js';
 import type { Store } from '../mongo/store.js';
 import type { Metrics } from './metrics/index.js';
 
@@ -59,5 +60,5 @@ export interface ApiDeps {
    * embedded worker child (temporal/worker-child.ts). /readyz answers 503 with it. Absent where that process is not
    * this service's to watch (a Temporal worker, tests).
    */
-  workerDown?: () => string | null;
+  workerDown?: () => WorkerDown | null;
 }

@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { childExecArgv } from '../config/node-flags.js';
 import type { pino } from 'pino';
 import type { MetricsSnapshot } from '../api/metrics/index.js';
+import type { WorkerDown } from '../mongo/collections/sync-state.js';
 
 const SCRIPT = fileURLToPath(new URL('../scripts/embedded-worker.ts', import.meta.url));
 
@@ -66,8 +67,8 @@ export type FromWorker =
   | { type: 'pong' };
 
 export interface WorkerSupervisor {
-  /** Null while a worker runs and has started the sync; else why not (for /readyz). */
-  down(): string | null;
+  /** Null while a worker runs and has started the sync; else why not and since when (for /readyz, /healthz/sync). */
+  down(): WorkerDown | null;
   pid(): number | null;
   /** The chain source to pass to every worker (also after a restart). */
   setSource(url: string, devnet: boolean): void;
@@ -111,6 +112,8 @@ export function superviseWorker(opts: SuperviseOptions): WorkerSupervisor {
   /** When the running worker last sent anything (unix ms), and whether its silence has been logged. */
   let lastAnswer = Date.now();
   let silent = false;
+  /** Since when no worker runs the sync (unix ms): the start, then each exit of a worker that had started it. */
+  let downSinceMs = Date.now();
 
   const send = (m: ToWorker) => {
     if (child?.connected) child.send(m);
@@ -149,6 +152,9 @@ export function superviseWorker(opts: SuperviseOptions): WorkerSupervisor {
     });
     exited = new Promise((resolve) => {
       c.once('exit', (code, signal) => {
+        // A worker that ran the sync stopped running it now, or when it stopped answering; one that never got that
+        // far leaves the time the previous one went down.
+        if (child === c && childReady) downSinceMs = silent ? lastAnswer : Date.now();
         if (child === c) child = null;
         for (const done of pending.values()) done([]);
         pending.clear();
@@ -184,11 +190,15 @@ export function superviseWorker(opts: SuperviseOptions): WorkerSupervisor {
 
   spawnOne();
 
-  const unresponsive = (): string | null => {
+  const unresponsive = (): WorkerDown | null => {
     const ms = Date.now() - lastAnswer;
     return ms > UNRESPONSIVE_MS
-      ? `the embedded worker (pid ${child?.pid}, sync and scheduled jobs) has not answered for ${Math.round(ms / 1000)} s ` +
-          '(stopped, or its event loop blocked)'
+      ? {
+          reason:
+            `the embedded worker (pid ${child?.pid}, sync and scheduled jobs) has not answered for ${Math.round(ms / 1000)} s ` +
+            '(stopped, or its event loop blocked)',
+          since: new Date(lastAnswer).toISOString(),
+        }
       : null;
   };
   const pinger = setInterval(() => {
@@ -196,14 +206,19 @@ export function superviseWorker(opts: SuperviseOptions): WorkerSupervisor {
     const why = unresponsive();
     if (why && !silent) {
       silent = true;
-      log.error({ pid: child.pid }, why);
+      log.error({ pid: child.pid }, why.reason);
     }
     send({ type: 'ping' });
   }, PING_MS);
   pinger.unref();
 
   return {
-    down: () => (childReady && child ? unresponsive() : downReason),
+    down: () =>
+      childReady && child
+        ? unresponsive()
+        : downReason === null
+          ? null
+          : { reason: downReason, since: new Date(downSinceMs).toISOString() },
     pid: () => child?.pid ?? null,
     setSource(url, devnet) {
       source = { url, devnet };

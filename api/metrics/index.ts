@@ -36,6 +36,7 @@ import {
   readSyncLag,
   syncCondition,
   withWorkerDown,
+  type WorkerDown,
   type JobHealthDoc,
 } from '../../mongo/collections/sync-state.js';
 import type { Store } from '../../mongo/store.js';
@@ -87,7 +88,7 @@ export interface Metrics {
    * Where the scrape-time sync gauges read from (the API's store); `workerDown`: why `npm start`'s embedded worker
    * runs no sync now (exited, not answering), null while it runs (ApiDeps.workerDown).
    */
-  bindStore(store: Store, now?: () => number, workerDown?: () => string | null): void;
+  bindStore(store: Store, now?: () => number, workerDown?: () => WorkerDown | null): void;
   /** Whether the per-minute counters are shared through Redis now; null without Redis (no sample). */
   bindSharedCounters(read: () => boolean | null): void;
   sliceDone(r: SliceFigures, seconds: number): void;
@@ -119,7 +120,7 @@ export function createMetrics(opts: { defaultMetrics?: boolean; work?: boolean }
   const registry = new Registry();
   const workRegisters = (opts.work ?? true) ? [registry] : [];
   if (opts.defaultMetrics ?? true) collectDefaultMetrics({ register: registry });
-  let source: { store: Store; now: () => number; workerDown?: () => string | null } | null = null;
+  let source: { store: Store; now: () => number; workerDown?: () => WorkerDown | null } | null = null;
   const others: (() => Promise<MetricsSnapshot>)[] = [];
 
   /**

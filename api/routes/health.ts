@@ -109,7 +109,7 @@ export function healthRouter({ store, log, now = Date.now, workerDown }: ApiDeps
 
   router.get('readyz', '/readyz', async (ctx) => {
     const down = workerDown?.();
-    if (down) throw new AppError(503, `not ready: ${down}`);
+    if (down) throw new AppError(503, `not ready: ${down.reason}`);
     const lag = await read(ctx, 'readiness');
     const cp = lag.checkpoint;
     if (!cp) throw new AppError(503, 'not ready: the sync has not indexed its first block yet');

@@ -300,6 +300,16 @@ const secondsSince = (nowMs: number, iso: string) => Math.max(0, Math.round((now
 const STORE_DOWN = /^Mongo(ServerSelection|Network|NetworkTimeout|TopologyClosed)Error\b/;
 
 /**
+ * Why the worker that runs the sync is not running it (`reason`, one line), and since when (`since`, ISO: when it
+ * exited, or last answered a ping when it stopped answering; while one starts, since the supervisor began starting
+ * it after the last worker that ran).
+ */
+export interface WorkerDown {
+  reason: string;
+  since: string;
+}
+
+/**
  * The sync's condition where the process serving the API knows the worker that runs the sync is down (`npm start`'s
  * embedded worker exited and is restarting, or stopped answering its pings: temporal/worker-child.ts `down()`).
  * What the sync last recorded (ok, failing, unreachable, rolling back) then says it runs while nothing runs it: a
@@ -307,15 +317,15 @@ const STORE_DOWN = /^Mongo(ServerSelection|Network|NetworkTimeout|TopologyClosed
  * records went stale (SYNC_SILENT_SECONDS, 3 min) while /readyz already named it after 30 s. A stall or a recorded
  * stop keeps its own reason and action; `starting` stays (a worker starting up is `down()` too). Pure.
  */
-export function withWorkerDown(c: SyncCondition, down: string | null): SyncCondition {
+export function withWorkerDown(c: SyncCondition, down: WorkerDown | null): SyncCondition {
   if (down === null || !['ok', 'failing', 'unreachable', 'rolling-back'].includes(c.status)) return c;
   return {
     status: 'silent',
-    reason: `sync not running: ${down}`,
+    reason: `sync not running: ${down.reason}`,
     action:
       'none while npm start restarts a worker that exited (after 1, 2, 4, 8, 16 s); one that does not answer is not ' +
       'killed: resume it (SIGCONT) or kill it, and npm start restarts it',
-    since: null,
+    since: down.since,
     abandonedAbove: c.abandonedAbove,
   };
 }

@@ -323,7 +323,10 @@ describe('API app: the log of probe answers', () => {
         }),
       ]);
     };
-    const api = await startTestApi(stalled, { log, workerDown: () => 'the embedded worker is restarting' });
+    const api = await startTestApi(stalled, {
+      log,
+      workerDown: () => ({ reason: 'the embedded worker is restarting', since: at }),
+    });
     // The request line and every other line under its request id.
     const reqIdOf = (path: string) => lines.find((l) => l.msg === 'request' && l.path === path)?.reqId as unknown;
     const linesOf = (path: string) => lines.filter((l) => l.path === path || l.reqId === reqIdOf(path));

@@ -8,7 +8,7 @@ import type { Server } from 'node:http';
 import { pino } from 'pino';
 import { createApp } from '../../api/app.js';
 import { createMetrics, type Metrics } from '../../api/metrics/index.js';
-import { SYNC_HEALTH, SYNC_HEALTH_ID } from '../../mongo/collections/sync-state.js';
+import { SYNC_HEALTH, SYNC_HEALTH_ID, type WorkerDown } from '../../mongo/collections/sync-state.js';
 import { put, type Store } from '../../mongo/store.js';
 import { metric } from '../e2e/processes.js';
 import { tempStore } from '../sync/helpers.js';
@@ -19,7 +19,7 @@ describe("npm start's API process and its embedded worker", function () {
   let cleanup: () => Promise<void>;
   let server: Server;
   let base: string;
-  let down: string | null = null;
+  let down: WorkerDown | null = null;
   const api = createMetrics();
   const worker = createMetrics({ defaultMetrics: false });
   let failing = false;
@@ -84,10 +84,13 @@ describe("npm start's API process and its embedded worker", function () {
   });
 
   it('/readyz is 503 with the reason while no worker runs', async () => {
-    down = 'the embedded worker (sync and scheduled jobs) exited (signal SIGKILL); restarting in 1 s';
+    down = {
+      reason: 'the embedded worker (sync and scheduled jobs) exited (signal SIGKILL); restarting in 1 s',
+      since: '2026-03-10T11:59:58.000Z',
+    };
     const r = await fetch(`${base}/readyz`);
     assert.equal(r.status, 503);
-    assert.deepEqual(await r.json(), { error: `not ready: ${down}` });
+    assert.deepEqual(await r.json(), { error: `not ready: ${down.reason}` });
     down = null;
     // With the worker back, readiness is the store's again (this store has no block yet).
     const again = await fetch(`${base}/readyz`);
@@ -118,23 +121,33 @@ describe("npm start's API process: the sync health while its embedded worker is 
       ]);
     };
     // temporal/worker-child.ts `down()`: the supervisor's reason while no worker runs or answers.
-    let down: string | null =
-      'the embedded worker (pid 4242, sync and scheduled jobs) has not answered for 43 s (stopped, or its event loop blocked)';
+    let down: WorkerDown | null = {
+      reason:
+        'the embedded worker (pid 4242, sync and scheduled jobs) has not answered for 43 s (stopped, or its event loop blocked)',
+      since: '2026-03-10T11:59:17.000Z',
+    };
     const api = await startTestApi(synced, { workerDown: () => down });
     try {
       // /readyz names the worker (as before); the monitors' probe and gauge must not call the sync healthy.
       assert.equal((await api.get('/readyz')).status, 503);
       const r = await api.get('/healthz/sync');
       assert.equal(r.status, 503);
-      const body = r.body as { status: string; error: string; action: string };
+      const body = r.body as { status: string; error: string; action: string; since: string | null };
       assert.equal(body.status, 'silent');
-      assert.equal(body.error, `sync not running: ${down}`);
+      assert.equal(body.error, `sync not running: ${down.reason}`);
+      // Monitors get since when the sync stopped running: when the worker last answered.
+      assert.equal(body.since, down.since);
       assert.match(body.action, /SIGCONT/);
       assert.equal(metric(await (await fetch(`${api.url}/metrics`)).text(), 'cardano_sync_healthy'), 0);
 
       // A worker that exited and is being restarted: the same.
-      down = 'the embedded worker (sync and scheduled jobs) exited (signal SIGKILL); restarting in 1 s';
-      assert.equal((await api.get('/healthz/sync')).status, 503);
+      down = {
+        reason: 'the embedded worker (sync and scheduled jobs) exited (signal SIGKILL); restarting in 1 s',
+        since: '2026-03-10T11:59:40.000Z',
+      };
+      const exited = await api.get('/healthz/sync');
+      assert.equal(exited.status, 503);
+      assert.equal((exited.body as { since: string | null }).since, down.since);
       assert.equal(metric(await (await fetch(`${api.url}/metrics`)).text(), 'cardano_sync_healthy'), 0);
 
       // The worker answers again: the sync's own record counts.
