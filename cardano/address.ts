@@ -59,7 +59,9 @@ export function parseAddress(address: string): ParsedAddress {
         stakeScript: (type & 2) === 2,
       };
     }
-    if (type === 4 || type === 5)
+    if (type === 4 || type === 5) {
+      if (bytes.length < 32 || !completePointer(bytes.slice(29)))
+        throw new AddressError('pointer address must end in three complete variable-length numbers (slot, tx, cert)');
       return {
         kind: 'pointer',
         network,
@@ -68,6 +70,7 @@ export function parseAddress(address: string): ParsedAddress {
         stakeCred: null,
         stakeScript: false,
       };
+    }
     if (type === 6 || type === 7) {
       if (bytes.length !== 29) throw new AddressError('enterprise address must be 29 bytes');
       return {
@@ -193,4 +196,16 @@ export function poolHashFromId(poolId: string): string {
 /** blake2b-256 (tx ids, block ids, datum hashes). */
 export function hash256(bytes: Uint8Array): string {
   return hex.encode(blake2b(bytes, { dkLen: 32 }));
+}
+
+/**
+ * Whether `bytes` (what follows a pointer address's payment credential) holds three whole numbers in the ledger's
+ * variable-length form: 7 bits a byte, the high bit set on every byte but a number's last. Their values are not
+ * checked: the ledger accepted pointers of any size (mainnet has pointers to no certificate), but a number cut off
+ * is no address any decoder reads.
+ */
+function completePointer(bytes: Uint8Array): boolean {
+  let numbers = 0;
+  for (const b of bytes) if ((b & 0x80) === 0) numbers++;
+  return numbers >= 3 && ((bytes.at(-1) ?? 0x80) & 0x80) === 0;
 }

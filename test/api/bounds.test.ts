@@ -4,6 +4,7 @@
  * supply, 2^64 − 1 base units per output), computed here by hand rather than read from the schema constants.
  */
 import assert from 'node:assert/strict';
+import { bech32 } from '@scure/base';
 import { TOKENS } from '../../mongo/collections/market.js';
 import { put } from '../../mongo/store.js';
 import { seedChain, startTestApi, type TestApi } from './seed.js';
@@ -83,6 +84,23 @@ describe('REST bounds: numbers and identifiers beyond what the chain can hold', 
     for (const id of [`${'a'.repeat(64)}%2365536`, `${'a'.repeat(64)}%23`, 'gov_action1xyz'])
       await expect400(`/governance/proposals/${id}`, /id: must be txId#index .*index 0-65535/);
     await expect400('/news?cursor=not%2Fbase64url', /cursor: must be the nextCursor of a previous page/);
+  });
+
+  it('refuses a pointer address whose pointer is cut off, and takes real ones', async () => {
+    // Pointer addresses of recorded mainnet blocks (../shared/fixtures/chain/ogmios/real): header, payment key hash,
+    // then slot, tx index and cert index as variable-length numbers (020300, and bcd9819561 bddc66 14).
+    const real = [
+      'addr1g84tt07ag94qwdpwfy2hlw7gf5d3napglcr48v0erp4sk5szqvqqgecneg',
+      'addr1gy5p8wv6sr8mgqjrwj7s75pft9y94ftwqey9vnlcqhew2xaumxqe2cdam3npgv60hqa',
+    ];
+    for (const a of real) assert.notEqual((await api.get(`/api/v1/explorer/address/${a}`)).status, 400, a);
+    const bytes = bech32.fromWords(bech32.decode(real[0] as `addr1${string}`, 200).words);
+    // Its cert index's byte with the continuation bit set: a number that never ends; and the cert index left out.
+    for (const cut of [Uint8Array.from([...bytes.slice(0, -1), 0x80]), bytes.slice(0, -1)]) {
+      const a = bech32.encode('addr', bech32.toWords(cut), 200);
+      await expect400(`/explorer/address/${a}`, /pointer address must end in three complete variable-length numbers/);
+      await expect400(`/wallet/${a}`, /pointer address must end in three complete variable-length numbers/);
+    }
   });
 
   it('a token minted but never pooled is 404 (no market data will come), not a 503 to retry forever', async () => {
