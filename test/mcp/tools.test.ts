@@ -15,6 +15,7 @@ import { bech32, hex } from '@scure/base';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { createApp } from '../../api/app.js';
+import { RESULT_MAX_CHARS } from '../../api/mcp/fit.js';
 import { poolHashFromId } from '../../cardano/address.js';
 import { HANDLES } from '../../mongo/collections/index.js';
 import { acquireWorld, allListedTokens, connect, releaseWorld, type World } from './world.js';
@@ -748,7 +749,7 @@ describe('MCP tools through the official client on the devnet', function () {
       for (const l of tool.items) assert.ok(l.rarityRank >= 1 && l.rarityRank <= tool.rarityRankedOf, l.id);
     });
 
-    it('every result stays under 25,000 tokens at the largest limit its schema allows, whatever the list holds', async () => {
+    it('every result stays under the size tool results are cut at (20,000 tokens) at the largest limit its schema allows, whatever the list holds', async () => {
       const tools = (await client.listTools()).tools as Json[];
       const max = (name: string) => tools.find((t) => t.name === name)!.inputSchema.properties.limit.maximum as number;
       const tokens = (v: unknown) => JSON.stringify(v).length / 4; // ≈ characters / 4, as the bench counts them
@@ -792,7 +793,12 @@ describe('MCP tools through the official client on the devnet', function () {
           assert.ok(items.length > 0, `${name} ${path}: the devnet gives at least one item`);
           projected += (cap(limit) - items.length) * Math.max(...items.map(tokens));
         }
-        assert.ok(projected < 25_000, `${name} at limit ${limit}: ${Math.round(projected)} tokens with full lists`);
+        // Under the size past which fit.ts cuts lists (RESULT_MAX_CHARS), not only under the 25,000 tokens agents
+        // take: a result between the two would go out cut, its paging skipping what was cut.
+        assert.ok(
+          projected < RESULT_MAX_CHARS / 4,
+          `${name} at limit ${limit}: ${Math.round(projected)} tokens with full lists (cut past ${RESULT_MAX_CHARS / 4})`,
+        );
       }
     });
 
