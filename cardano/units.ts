@@ -77,14 +77,21 @@ export function cip67Label(nameHex: string): number | null {
   return crc8([label >> 8, label & 0xff]) === parseInt(m[2] as string, 16) ? label : null;
 }
 
+/** CIP-67 asset-name label prefixes (4 bytes: 0, label, crc8, 0). */
+export const CIP67_REFERENCE = '000643b0'; // (100) reference NFT holding the metadata datum
+export const CIP67_FT = '0014df10'; // (333) fungible token
+
 /**
  * The CIP-68 fungible token (label 333: `policy ‖ 0014df10 ‖ suffix`) whose metadata datum the reference NFT `unit`
  * (label 100: `policy ‖ 000643b0 ‖ suffix`, the same policy and suffix) carries; null when `unit` is no reference NFT.
- * The reference NFT is no token of its own: who looks it up (a mint, the address holding it) means the 333 token.
+ * The reference NFT is no token of its own: who looks it up (a mint, the address holding it) means the 333 token;
+ * the market sync files the reference datum's metadata under that unit.
  */
 export function cip68FtOfReference(unit: string): string | null {
   const { policyId, nameHex } = splitUnit(unit.toLowerCase());
-  return policyId.length === 56 && cip67Label(nameHex) === 100 ? `${policyId}0014df10${nameHex.slice(8)}` : null;
+  return policyId.length === 56 && nameHex.startsWith(CIP67_REFERENCE)
+    ? policyId + CIP67_FT + nameHex.slice(CIP67_REFERENCE.length)
+    : null;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

@@ -7,7 +7,8 @@
 import type { TokenDoc } from '../../mongo/collections/market.js';
 import { attempt } from '../../cardano/dex/utxo.js';
 import { decodePlutusData, type PlutusData } from '../../cardano/dex/plutus-data.js';
-import { CIP67_FT, CIP67_REFERENCE } from './constants.js';
+import { cip68FtOfReference } from '../../cardano/units.js';
+import { CIP67_FT } from './constants.js';
 
 export type Cip68Metadata = NonNullable<TokenDoc['cip68']>;
 
@@ -45,9 +46,8 @@ export function decodeCip68Metadata(datumHex: string): Cip68Metadata | null {
 }
 
 /** The (333) unit whose metadata a (100) reference asset carries, or null for other assets. */
-export function ftUnitOfReference(policyId: string, assetName: string): string | null {
-  return assetName.startsWith(CIP67_REFERENCE) ? policyId + CIP67_FT + assetName.slice(CIP67_REFERENCE.length) : null;
-}
+export const ftUnitOfReference = (policyId: string, assetName: string): string | null =>
+  cip68FtOfReference(policyId + assetName);
 
 /** A mint that looks fungible: more than one unit, or a CIP-68 (333) name. NFTs get no token document. */
 export const isFungibleMint = (unit: string, quantity: bigint): boolean =>

@@ -4,9 +4,7 @@
  * the USD stablecoins' ADA pools: mongo/collections/ada-usd.ts).
  */
 
-/** CIP-67 asset-name label prefixes (4 bytes: 0, label, crc8, 0). */
-export const CIP67_REFERENCE = '000643b0'; // (100) reference NFT holding the metadata datum
-export const CIP67_FT = '0014df10'; // (333) fungible token
+export { CIP67_FT, CIP67_REFERENCE } from '../../cardano/units.js';
 
 /** Integer-id counters in COUNTERS. */
 export const POOL_COUNTER = 'pools';
