@@ -127,9 +127,8 @@ async function identifierHits(store: Store, raw: string): Promise<SearchHit[]> {
   // units are not search terms and get_token answers only for tokens with a DEX pool, so this is its one way in.
   // 64 hex characters may be a unit as well as a hash (a 4-byte asset name), so both are looked up.
   if (/^[0-9a-fA-F]{58,120}$/.test(q) && q.length % 2 === 0) {
-    const hit = await nftUnitHit(store, q.toLowerCase());
+    const [hit, token] = await Promise.all([nftUnitHit(store, q.toLowerCase()), referenceTokenHit(store, q)]);
     if (hit) hits.push(hit);
-    const token = await referenceTokenHit(store, q);
     if (token) hits.push(token);
   }
   if (/^\d{1,10}$/.test(q)) {
