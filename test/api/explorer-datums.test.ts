@@ -11,7 +11,7 @@ import { hex } from '@scure/base';
 import type { Block } from '../../cardano/chain/types.js';
 import { callToolOnce } from '../mcp/call-once.js';
 import type { TestApi } from './seed.js';
-import { apiOverSyncedFrames, recorded } from './synced-frames.js';
+import { apiOverSyncedFrames, explorerTx, recorded } from './synced-frames.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
 
@@ -35,11 +35,7 @@ for (const file of FILES)
       await api?.close();
     });
 
-    const tx = async (hash: string): Promise<Json> => {
-      const r = await api.get(`/api/v1/explorer/tx/${hash}`);
-      assert.equal(r.status, 200, JSON.stringify(r.body));
-      return r.body as Json;
-    };
+    const tx = (hash: string): Promise<Json> => explorerTx(api, hash);
 
     it('every transaction lists the datums of its witness set, by hash, as recorded', async () => {
       let seen = 0;

@@ -12,7 +12,7 @@ import { hex } from '@scure/base';
 import type { Block, OutputReference, Transaction, TxOutput } from '../../cardano/chain/types.js';
 import { callToolOnce } from '../mcp/call-once.js';
 import type { TestApi } from './seed.js';
-import { apiOverSyncedFrames, forwardFrame, recorded } from './synced-frames.js';
+import { apiOverSyncedFrames, explorerTx, forwardFrame, recorded } from './synced-frames.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
 
@@ -74,11 +74,7 @@ describe('explorer: reference inputs show the outputs they read', function () {
     await api?.close();
   });
 
-  const tx = async (hash: string): Promise<Json> => {
-    const r = await api.get(`/api/v1/explorer/tx/${hash}`);
-    assert.equal(r.status, 200, JSON.stringify(r.body));
-    return r.body as Json;
-  };
+  const tx = (hash: string): Promise<Json> => explorerTx(api, hash);
 
   it('an indexed output read by reference: its address, value, tokens and inline datum as created', async () => {
     const t = await tx(reader.id);

@@ -72,3 +72,13 @@ export async function apiOverSyncedFrames(frames: object[], deps: Partial<ApiDep
     await fake.close();
   }
 }
+
+/** A JSON answer body (any shape: tests read the fields they check). */
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
+
+/** GET /explorer/tx/{hash}, expected to answer 200: its body. */
+export async function explorerTx(api: TestApi, hash: string): Promise<Json> {
+  const r = await api.get(`/api/v1/explorer/tx/${hash}`);
+  if (r.status !== 200) throw new Error(`explorer tx ${hash}: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body as Json;
+}
