@@ -23,6 +23,7 @@ import {
   DREPS,
   GOVERNANCE_PROPOSALS,
 } from '../../mongo/collections/governance.js';
+import { jobLastSuccessAt } from '../../mongo/collections/sync-state.js';
 import type { governanceRoutes } from '../routes/governance.js';
 import type { ReadDeps, RouteInput } from './deps.js';
 import { withAsOf } from './freshness.js';
@@ -40,6 +41,13 @@ function matcher(q: string): (d: GovernanceProposalDoc) => boolean {
   if (ref) return (d) => d._id === proposalKey(ref);
   return (d) => [d.summary, d.type, d._id, d.govActionId, d.anchor?.url ?? ''].some((s) => s.toLowerCase().includes(q));
 }
+
+/**
+ * Every governance run rewrites all its documents with its time, so the newest document names the last run; a run
+ * over a ledger listing no proposal (or no DRep) writes none, and its time is the job's last success instead (null
+ * only before the recompute's first run).
+ */
+const governanceRunAt = (deps: ReadDeps) => jobLastSuccessAt(deps.store, 'recomputeGovernance');
 
 async function listGovernanceProposalsAnswer(deps: ReadDeps, input: RouteInput<typeof governanceRoutes.proposals>) {
   const offset = (input.page - 1) * input.pageSize;
@@ -64,7 +72,7 @@ async function listGovernanceProposalsAnswer(deps: ReadDeps, input: RouteInput<t
     pageSize: input.pageSize,
     total,
     epoch: asOf?.epoch ?? null,
-    computedAt: asOf?.computedAt ?? null,
+    computedAt: asOf?.computedAt ?? (await governanceRunAt(deps)),
   };
 }
 
@@ -97,7 +105,7 @@ async function listDRepsAnswer(deps: ReadDeps, input: RouteInput<typeof governan
     pageSize: input.pageSize,
     total,
     epoch: asOf?.epoch ?? null,
-    computedAt: asOf?.computedAt ?? null,
+    computedAt: asOf?.computedAt ?? (await governanceRunAt(deps)),
   };
 }
 

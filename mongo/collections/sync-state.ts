@@ -170,6 +170,14 @@ export interface JobHealthDoc {
 }
 export const JOB_HEALTH = defineCollection<JobHealthDoc>({ name: 'job_health' });
 
+/**
+ * When a job last completed a run (null before its first success): the time of figures a run may write no document
+ * for (a governance run over a ledger listing no proposal).
+ */
+export async function jobLastSuccessAt(store: Store, workflow: string): Promise<string | null> {
+  return (await store.collection(JOB_HEALTH).get(workflow))?.lastSuccessAt ?? null;
+}
+
 /** The jobs whose last run failed, oldest failure first. */
 export async function failingJobs(
   store: Store,
