@@ -4,6 +4,7 @@
  * representation, so it carries its own strong ETag (the identity ETag with the coding appended) and every
  * compressible answer says `Vary: Accept-Encoding`.
  */
+import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type Koa from 'koa';
 import { isFresh } from './fresh.js';
@@ -61,4 +62,26 @@ export function sendRepresentation(ctx: Koa.Context, bytes: Buffer, coded: Coded
   const body = (coded[coding] ??= compress(bytes, coding));
   ctx.set('Content-Encoding', coding);
   ctx.body = body;
+}
+
+/** A fixed answer (a page, its script or stylesheet, a discovery file, an index): bytes, strong ETag, compressed forms. */
+export interface FixedAnswer {
+  bytes: Buffer;
+  etag: string;
+  coded: Coded;
+}
+
+export function fixedAnswer(body: string): FixedAnswer {
+  const bytes = Buffer.from(body, 'utf8');
+  return { bytes, etag: createHash('sha1').update(bytes).digest('base64url'), coded: {} };
+}
+
+/**
+ * Sends a fixed answer as every answer of 1 KB or more is sent (br/gzip when accepted, compressed once per answer),
+ * with its ETag; 304 when If-None-Match names the representation. Type and caching headers are the caller's.
+ */
+export function sendFixed(ctx: Koa.Context, answer: FixedAnswer): void {
+  ctx.etag = answer.etag;
+  ctx.status = 200;
+  sendRepresentation(ctx, answer.bytes, answer.coded);
 }

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { Config } from '../../config/index.js';
+import { fixedAnswer, sendFixed } from '../compress.js';
 import { SignInError } from './cose.js';
 import { KeyError, MAX_LIVE_KEYS, type KeyRegistry } from './keys.js';
 import { effectivePlan, planLimits, PLAN_NAMES } from './plans.js';
@@ -51,15 +52,17 @@ export function createAccountRoutes(deps: {
   const page = { html: asset('account.html'), js: asset('account.js'), css: asset('account.css') };
   const router = new Router();
 
-  const serve =
-    (type: string, body: string): Middleware =>
-    async (ctx) => {
+  const serve = (type: string, body: string): Middleware => {
+    const answer = fixedAnswer(body);
+    return async (ctx) => {
       ctx.type = type;
       ctx.set('Content-Security-Policy', PAGE_CSP);
       ctx.set('Cache-Control', 'no-cache');
       ctx.set('X-Content-Type-Options', 'nosniff');
-      ctx.body = body;
+      // An ETag to revalidate against (no-cache) and br/gzip like every answer of 1 KB or more.
+      sendFixed(ctx, answer);
     };
+  };
   router.get('/account', serve('text/html; charset=utf-8', page.html));
   router.get('/account/account.js', serve('text/javascript; charset=utf-8', page.js));
   router.get('/account/account.css', serve('text/css; charset=utf-8', page.css));

@@ -12,7 +12,7 @@ import { renderAiCatalog, renderRobots, renderSitemap } from '../../views/discov
 import { DOCS_STYLE, renderDocsPage } from '../../views/discovery/docs.js';
 import { renderLlmsFull, renderLlmsTxt } from '../../views/discovery/llms.js';
 import type { OpenApiDoc, SiteInfo, ToolDef } from '../../views/discovery/types.js';
-import { sendRepresentation, type Coded } from '../compress.js';
+import { fixedAnswer, sendFixed, type FixedAnswer } from '../compress.js';
 import type { ApiDeps } from '../deps.js';
 import { readFreshness } from '../read/freshness.js';
 import { MD_VIEWS } from '../md/routes.js';
@@ -74,21 +74,18 @@ export function discoveryRouter(deps: ApiDeps, source: () => MdSource): Router {
     return () => (p ??= f().catch((e: unknown) => ((p = null), Promise.reject(e))));
   };
   // Each file's bytes, ETag and compressed forms, made once per body (the sitemap's changes once a minute).
-  const files = new Map<string, { bytes: Buffer; etag: string; coded: Coded }>();
+  const files = new Map<string, FixedAnswer>();
   const text = (type: string, body: string) => (ctx: Context) => {
     let file = files.get(body);
     if (!file) {
       if (files.size >= 16) files.clear();
-      const bytes = Buffer.from(body, 'utf8');
-      file = { bytes, etag: createHash('sha1').update(bytes).digest('base64url'), coded: {} };
+      file = fixedAnswer(body);
       files.set(body, file);
     }
     ctx.type = type;
     ctx.set('Cache-Control', 'public, max-age=300');
-    ctx.etag = file.etag;
-    ctx.status = 200;
     // br/gzip as every other answer of 1 KB or more (llms-full.txt is ~90 KB), with its coded ETag; 304 when fresh.
-    sendRepresentation(ctx, file.bytes, file.coded);
+    sendFixed(ctx, file);
   };
   const full = once(async () =>
     renderLlmsFull(info, buildOpenApi(restRoutes(), deps.config.SITE_URL) as unknown as OpenApiDoc, await loadTools()),

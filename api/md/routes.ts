@@ -2,7 +2,7 @@
  * The Markdown surface, `{site_url}/api/md` (spec: Markdown views). The access layer's `md` middleware (limits,
  * keys) runs in front of it (api/app.ts).
  */
-import { createHash } from 'node:crypto';
+import { fixedAnswer, sendFixed } from '../compress.js';
 import Router from '@koa/router';
 import type { ApiDeps } from '../deps.js';
 import type { MdResponder } from './respond.js';
@@ -64,15 +64,12 @@ export function mdRouter(deps: ApiDeps, md: MdResponder): Router {
         : `- [${MD_PREFIX}${v.path}](${site}${MD_PREFIX}${v.path}) — ${v.title}`,
     ).join('\n') +
     '\n';
-  const indexEtag = createHash('sha1').update(index).digest('base64url');
+  const indexAnswer = fixedAnswer(index);
   router.get('/', (ctx) => {
     ctx.type = MARKDOWN_TYPE;
     // Changes with a deployment only, as the discovery files (llms.txt) that point here.
     ctx.set('Cache-Control', 'public, max-age=300');
-    ctx.etag = indexEtag;
-    ctx.status = 200;
-    if (ctx.fresh) ctx.status = 304;
-    else ctx.body = index;
+    sendFixed(ctx, indexAnswer);
   });
   const q = (query: Record<string, unknown>) =>
     Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)]));

@@ -156,7 +156,7 @@ describe('discovery files', function () {
     assert.equal((await fetch(named)).status, 200);
   });
 
-  it('llms-full.txt and /metrics are compressed for a client that accepts it, like every answer of 1 KB or more', async () => {
+  it('llms-full.txt, the pages, the views index and /metrics are compressed for a client that accepts it, like every answer of 1 KB or more', async () => {
     const raw = (path: string, headers: Record<string, string>) =>
       new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
         httpGet(s.url + path, { headers }, (res) => {
@@ -177,6 +177,23 @@ describe('discovery files', function () {
     assert.deepEqual(brotliDecompressSync(br.body), plain.body);
     const again = await raw('/llms-full.txt', { 'accept-encoding': 'br', 'if-none-match': String(br.headers.etag) });
     assert.equal(again.status, 304);
+    // The pages (the swap page's ~55 KB script bundle above all) and the views' index the same way.
+    for (const path of ['/swap', '/swap/swap.js', '/account', '/account/account.js', '/api/md']) {
+      const identity = await raw(path, {});
+      assert.equal(identity.status, 200, path);
+      assert.ok(identity.body.length >= 1024, `${path}: ${identity.body.length} bytes`);
+      for (const coding of ['br', 'gzip'] as const) {
+        const coded = await raw(path, { 'accept-encoding': coding });
+        assert.equal(coded.headers['content-encoding'], coding, path);
+        assert.match(String(coded.headers.vary), /accept-encoding/i, path);
+        assert.ok(coded.body.length < identity.body.length, `${path} ${coding}: ${coded.body.length} bytes`);
+        const decoded = coding === 'br' ? brotliDecompressSync(coded.body) : gunzipSync(coded.body);
+        assert.deepEqual(decoded, identity.body, `${path} ${coding}`);
+        assert.notEqual(coded.headers.etag, identity.headers.etag, `${path}: another representation, another ETag`);
+        const fresh = { 'accept-encoding': coding, 'if-none-match': String(coded.headers.etag) };
+        assert.equal((await raw(path, fresh)).status, 304, path);
+      }
+    }
     const metrics = await raw('/metrics', { 'accept-encoding': 'gzip' });
     assert.equal(metrics.status, 200);
     assert.equal(metrics.headers['content-encoding'], 'gzip');
