@@ -80,6 +80,7 @@ export function cip67Label(nameHex: string): number | null {
 /** CIP-67 asset-name label prefixes (4 bytes: 0, label, crc8, 0). */
 export const CIP67_REFERENCE = '000643b0'; // (100) reference NFT holding the metadata datum
 export const CIP67_FT = '0014df10'; // (333) fungible token
+export const CIP67_NFT = '000de140'; // (222) user NFT, the one a wallet holds
 
 /**
  * The CIP-68 fungible token (label 333: `policy ‖ 0014df10 ‖ suffix`) whose metadata datum the reference NFT `unit`
@@ -91,6 +92,18 @@ export function cip68FtOfReference(unit: string): string | null {
   const { policyId, nameHex } = splitUnit(unit.toLowerCase());
   return policyId.length === 56 && nameHex.startsWith(CIP67_REFERENCE)
     ? policyId + CIP67_FT + nameHex.slice(CIP67_REFERENCE.length)
+    : null;
+}
+
+/**
+ * The CIP-68 NFT (label 222: `policy ‖ 000de140 ‖ suffix`, the token a wallet holds) whose metadata datum the
+ * reference NFT `unit` (label 100, the same policy and suffix) carries; null when `unit` is no reference NFT. A CIP-68
+ * NFT mint creates both: who looks the reference one up means the NFT.
+ */
+export function cip68NftOfReference(unit: string): string | null {
+  const { policyId, nameHex } = splitUnit(unit.toLowerCase());
+  return policyId.length === 56 && nameHex.startsWith(CIP67_REFERENCE)
+    ? policyId + CIP67_NFT + nameHex.slice(CIP67_REFERENCE.length)
     : null;
 }
 

@@ -13,7 +13,7 @@
  */
 import { parseAddress } from '../../cardano/address.js';
 import { parseGovActionRef, proposalKey } from '../../cardano/governance-ids.js';
-import { cip68FtOfReference } from '../../cardano/units.js';
+import { cip68FtOfReference, cip68NftOfReference } from '../../cardano/units.js';
 import { GOVERNANCE_PROPOSALS } from '../../mongo/collections/governance.js';
 import {
   ADDRESSES,
@@ -192,7 +192,10 @@ async function identifierHits(store: Store, raw: string): Promise<SearchHit[]> {
  * NFT index holds; an NFT minted before the indexed range has no document and is no hit, nor is a fungible token).
  */
 async function nftUnitHit(store: Store, unit: string): Promise<SearchHit | null> {
-  const found = await store.collection(NFT_ASSETS).get(unit);
+  // A CIP-68 NFT's (100) reference token holds its metadata and no wallet holds it, but its mint lists it beside the
+  // (222) NFT under the same asset name: who asks for it means that NFT.
+  const nftOfReference = cip68NftOfReference(unit);
+  const found = await store.collection(NFT_ASSETS).get(nftOfReference ?? unit);
   // A unit once minted beyond quantity 1 is a fungible token (a token hit, when it has a pool), not an NFT.
   const nft = found && !found.fungible ? found : null;
   const c = nft ? await store.collection(NFT_COLLECTIONS).get(nft.policyId) : null;
@@ -201,7 +204,7 @@ async function nftUnitHit(store: Store, unit: string): Promise<SearchHit | null>
     kind: 'nft_collection',
     id: c.policyId,
     label: c.name,
-    detail: `the collection of ${nft.name}; get_nft_listings lists its NFTs for sale`,
+    detail: `the collection of ${nft.name}${nftOfReference ? ' (this unit is its CIP-68 reference NFT, label 100, holding its metadata)' : ''}; get_nft_listings lists its NFTs for sale`,
     tool: 'get_nft_collection',
     arguments: { policyId: c.policyId },
   };

@@ -250,6 +250,36 @@ describe('search: every hit names a tool call that answers (devnet)', function (
     }
     assert.ok(checked >= 3, `${checked} collections`);
   });
+  it('a CIP-68 NFT asked by its (100) reference unit (a mint lists it beside the NFT) finds the NFT’s collection', async () => {
+    // get_transaction and the explorer list a CIP-68 mint's two units, the (100) reference NFT first, both named by
+    // their asset name ("Relic7"); search answered nothing for the reference one, a dead end. Oracle: the devnet
+    // ledger's UTxOs holding a (100) token (CIP-67 prefix 000643b0, reference §3.2) of a policy REST lists as a
+    // collection; its user NFT is the same policy and suffix under (222) 000de140, whose name REST's listings or the
+    // ledger's datum give.
+    const collections = new Set(((await rest('/nft/collections')).items as Json[]).map((c) => c.policyId as string));
+    const refs: string[] = [];
+    for (const u of world.devnet.ledger.utxos.values())
+      for (const [policy, names] of Object.entries(u.value.assets))
+        for (const name of Object.keys(names))
+          if (name.startsWith('000643b0') && collections.has(policy)) refs.push(policy + name);
+    assert.ok(refs.length >= 3, `${refs.length} reference NFTs of a collection on the ledger`);
+    for (const ref of refs.slice(0, 5)) {
+      const policy = ref.slice(0, 56);
+      const user = `${policy}000de140${ref.slice(64)}`;
+      const nft = await world.store.collection(NFT_ASSETS).get(user);
+      assert.ok(nft, `${user} is an NFT`);
+      for (const q of [ref, ref.toUpperCase()]) {
+        const hits = await search(q);
+        assert.deepEqual(
+          hits.map((h) => [h.kind, h.id, h.tool]),
+          [['nft_collection', policy, 'get_nft_collection']],
+          `${q}: ${JSON.stringify(hits)}`,
+        );
+        assert.match(hits[0]!.detail as string, new RegExp(`^the collection of ${nft.name.replace(/[#$]/g, '\\$&')}`));
+        assert.deepEqual(await failures(q, hits), []);
+      }
+    }
+  });
 });
 
 describe('search: a past epoch and an empty block (no tool answers for them) are no hits', function () {
