@@ -13,6 +13,7 @@
  */
 import { parseAddress } from '../../cardano/address.js';
 import { parseGovActionRef, proposalKey } from '../../cardano/governance-ids.js';
+import { handleOfAsset } from '../../cardano/handles.js';
 import { cip68FtOfReference, cip68NftOfReference } from '../../cardano/units.js';
 import { GOVERNANCE_PROPOSALS } from '../../mongo/collections/governance.js';
 import {
@@ -123,13 +124,19 @@ async function identifierHits(store: Store, raw: string): Promise<SearchHit[]> {
     const hit = block && blockHit(block);
     if (hit) hits.push(hit);
   }
-  // An NFT by its unit (policy id + asset name hex, as get_wallet, get_nft_listings and get_transaction show it): NFT
-  // units are not search terms and get_token answers only for tokens with a DEX pool, so this is its one way in.
+  // An NFT or an ADA Handle by its unit (policy id + asset name hex, as get_wallet, get_nft_listings and
+  // get_transaction show it): such units are not search terms and get_token answers only for tokens with a DEX pool,
+  // so this is their one way in.
   // 64 hex characters may be a unit as well as a hash (a 4-byte asset name), so both are looked up.
   if (/^[0-9a-fA-F]{58,120}$/.test(q) && q.length % 2 === 0) {
-    const [hit, token] = await Promise.all([nftUnitHit(store, q.toLowerCase()), referenceTokenHit(store, q)]);
+    const [hit, token, handle] = await Promise.all([
+      nftUnitHit(store, q.toLowerCase()),
+      referenceTokenHit(store, q),
+      handleUnitHit(store, q),
+    ]);
     if (hit) hits.push(hit);
     if (token) hits.push(token);
+    if (handle) hits.push(handle);
   }
   if (/^\d{1,10}$/.test(q)) {
     const n = Number(q);
@@ -185,6 +192,27 @@ async function identifierHits(store: Store, raw: string): Promise<SearchHit[]> {
       });
   }
   return hits;
+}
+
+/**
+ * An ADA Handle by the unit of one of its tokens (legacy name, CIP-68 (222) or NFT subhandle, its (100) reference, a
+ * virtual subhandle's (000)): get_wallet lists a handle's token as a plain position and get_token, which answers no
+ * handle, sends the caller here. Only a held handle is a hit, as for `$name` (resolve_handle answers "not found"
+ * for one whose holder is unknown, or burnt).
+ */
+async function handleUnitHit(store: Store, unit: string): Promise<SearchHit | null> {
+  const asset = handleOfAsset(unit);
+  if (!asset) return null;
+  const h = await store.collection(HANDLES).get(asset.handle);
+  if (!h?.address) return null;
+  return {
+    kind: 'handle',
+    id: h._id,
+    label: `$${h._id}`,
+    detail: `the ADA Handle whose ${asset.role === 'reference' ? 'CIP-68 reference token (label 100)' : 'token'} this unit is; held at ${h.address.slice(0, 20)}…`,
+    tool: 'resolve_handle',
+    arguments: { handle: `$${h._id}` },
+  };
 }
 
 /**

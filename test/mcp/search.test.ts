@@ -280,6 +280,45 @@ describe('search: every hit names a tool call that answers (devnet)', function (
       }
     }
   });
+  it('an ADA Handle asked by its token unit (a wallet lists it as a position) finds the handle; resolve_handle answers its holder', async () => {
+    // get_wallet lists a handle's token as a plain position (unit, name "fjord2473", no price) and get_token answers
+    // "not found … call search", where that unit met no hit. Oracle: the devnet ledger's UTxOs holding a token of
+    // the ADA Handle policy (reference §4): a legacy name is hex(name), a CIP-68 or NFT-subhandle holder token
+    // 000de140 ‖ hex(name), its reference 000643b0 ‖ hex(name); the handle resolves to the address of the UTxO
+    // holding its holder token.
+    const HANDLE_POLICY = 'f0ff48bbb7bbe9d59a40f1ce90e9e9d0ff5002ec48f232b49ca0fb9a';
+    const utf8 = (h: string) => new TextDecoder().decode(hex.decode(h));
+    const found: { unit: string; name: string; holder: string | null }[] = [];
+    for (const u of world.devnet.ledger.utxos.values())
+      for (const nameHex of Object.keys(u.value.assets[HANDLE_POLICY] ?? {})) {
+        const prefix = nameHex.slice(0, 8);
+        if (prefix === '000de140')
+          found.push({ unit: HANDLE_POLICY + nameHex, name: utf8(nameHex.slice(8)), holder: u.address });
+        else if (prefix === '000643b0')
+          found.push({ unit: HANDLE_POLICY + nameHex, name: utf8(nameHex.slice(8)), holder: null });
+        else if (!/^000[0-9a-f]{4}0/.test(prefix))
+          found.push({ unit: HANDLE_POLICY + nameHex, name: utf8(nameHex), holder: u.address });
+      }
+    const held = found.filter((f) => f.holder !== null);
+    assert.ok(
+      held.some((f) => f.unit.slice(56, 64) === '000de140') && held.some((f) => f.unit.slice(56, 64) !== '000de140'),
+    );
+    for (const f of [...held.slice(0, 6), ...found.filter((x) => x.holder === null).slice(0, 2)]) {
+      const holder = held.find((h) => h.name === f.name);
+      for (const q of [f.unit, f.unit.toUpperCase()]) {
+        const hits = await search(q);
+        assert.deepEqual(
+          hits.map((h) => [h.kind, h.id, h.tool, h.arguments]),
+          holder ? [['handle', f.name, 'resolve_handle', { handle: `$${f.name}` }]] : [],
+          `${q} (${f.name}): ${JSON.stringify(hits)}`,
+        );
+        assert.deepEqual(await failures(q, hits), []);
+      }
+      if (!holder) continue;
+      const r = await raw('resolve_handle', { handle: `$${f.name}` });
+      assert.equal((r.structuredContent as Json).address, holder.holder, `$${f.name} resolves to its token's UTxO`);
+    }
+  });
 });
 
 describe('search: a past epoch and an empty block (no tool answers for them) are no hits', function () {
