@@ -15,7 +15,10 @@ export const swapRoutes = {
     path: '/swap/quote',
     summary: 'Swap quote: routes over all pools (direct and two-hop via ADA), best route, link to the swap page',
     description:
-      'Each route is computed with the DEX’s exact pool math and fee. An estimate only: batcher fees and price movement before execution are not included; sign on the service’s swap page (/swap, the answer’s link).',
+      // The batcher fee is not in a route's amountOut or effectivePrice, but each route carries it (batcherFee) and
+      // the routes are ranked by what they leave once it is paid: saying it is "not included" told REST readers the
+      // quote ignores it.
+      'Each route is computed with the DEX’s exact pool math and fee (amountOut, effectivePrice) and carries batcherFee, what its orders likely cost in ADA besides the amount (not in amountOut); routes are ranked by what they leave once it is paid. An estimate only: price movement before execution is not included; sign on the service’s swap page (/swap, the answer’s link).',
     tags: ['Swap'],
     query: SwapQuoteQuery,
     response: SwapQuoteResponse,

@@ -345,6 +345,23 @@ describe('GET /swap/quote: routes ranked by what they leave after the batcher fe
     assert.equal(q.best.effectivePrice, Number(out3) / 100);
   });
 
+  it('the published description of GET /swap/quote says the routes carry the batcher fee and are ranked by it', async () => {
+    // The answer ranks pool 3 first although pool 1 pays more (by hand: out1 > out3), because pool 1's order costs
+    // more: a REST reader told "batcher fees … are not included" would read that order as a mistake.
+    assert.ok(out1 > out3);
+    assert.equal((await quoteWith({ 1: fee1, 3: fee3 })).best.hops[0].poolId, 3);
+    const api = await startTestApi(async () => {});
+    try {
+      const op = ((await api.get('/api/v1/openapi.json')).body as Json).paths['/swap/quote'].get as Json;
+      const description = String(op.description);
+      assert.doesNotMatch(description, /batcher fees[^.;]* not included/);
+      assert.match(description, /carries batcherFee/);
+      assert.match(description, /ranked by what they leave once it is paid/);
+    } finally {
+      await api.close();
+    }
+  });
+
   it('a dust amount whose best route costs more in fees than it yields says so in note', async () => {
     // 0.1 ADA buys about 0.1 ADA of SNEK (less the pool fee) for a 0.5 ADA order: by hand from pool 3's output.
     const q = await quoteWith({ 1: fee1, 3: fee3 }, '0.1');
