@@ -28,7 +28,10 @@ export const poolRoutes = {
     operationId: 'listPools',
     path: '/pools',
     summary: 'DEX liquidity pools by TVL or 24 h volume',
-    description: 'Pools with unknown TVL (no ADA side) come last.',
+    // A token/token pool is valued through its tokens' ADA prices (Pool.tvlAda) and ranked by it: only a pool neither
+    // of whose tokens has an ADA pool has no TVL. "no ADA side" told readers every token/token pool sorts last.
+    description:
+      'Pools with unknown TVL come last: those neither of whose tokens has an ADA pool. A token/token pool is ranked by its TVL, each side at its token’s ADA price (tvlAda).',
     tags: TAGS,
     query: PoolsQuery,
     response: PoolListResponse,

@@ -252,6 +252,11 @@ describe('market data on the devnet, checked against the chain', function () {
     const ranked = (await get('/pools?sort=tvl&pageSize=200')).items as Json[];
     for (const p of tokenPools.filter((x) => expectedTvl.get(x.id) !== null))
       assert.notEqual(ranked.find((r) => r.id === p.id)?.tvlAda ?? null, null, `pool ${p.id} ranked with its TVL`);
+    // So the published description of the list must not say pools without an ADA side come last.
+    const doc = await get('/openapi.json');
+    const description = String(doc.paths['/pools'].get.description);
+    assert.doesNotMatch(description, /no ADA side\) come last/);
+    assert.match(description, /neither of whose tokens has an ADA pool/);
   });
 
   it('a token/token trade is a trade of both its tokens: lists, 24 h stats and ADA candles of either side (hand-computed)', async () => {
