@@ -18,6 +18,8 @@ import { logoMode } from './tokens.js';
 import type { swapRoutes } from '../routes/swap.js';
 import type { ReadDeps, RouteInput } from './deps.js';
 import { withAsOf } from './freshness.js';
+import { asOfMs, storeClock } from '../../mongo/collections/clock.js';
+import type { SundaeV3PoolExtra } from '../../cardano/dex/sundaeswap-v3.js';
 /**
  * ADA pools per leg combined in two-hop routes: those paying most for the amount quoted (or leaving most once their
  * batcher fee is paid, when the fees are known), so the routes list stays short (at most 3 × 3 two-hop routes) while
@@ -305,6 +307,33 @@ export function feeNote(best: PricedRoute | null, lovelacePerOut: number | null)
   );
 }
 
+/** The POSIX ms a pool opens for swaps at, from its datum (SundaeSwap V3 `market_open`); null when it sets none. */
+function marketOpenMs(p: QuotablePool): number | null {
+  if (p.doc.dex !== 'sundaeswap-v3') return null;
+  const open = (p.state.extra as Partial<SundaeV3PoolExtra> | null)?.marketOpen;
+  return typeof open === 'bigint' ? Number(open) : null;
+}
+
+/**
+ * A sentence naming the pools on the routes that do not trade yet at `atMs` (the indexed tip's time), null when
+ * every pool does. A SundaeSwap V3 pool's datum sets `market_open` (POSIX ms): its validator scoops no swap before
+ * it (a token launch opens its pool at a set time), so an order placed on such a route waits until then, whatever
+ * the route's output says it would pay.
+ */
+export function notOpenNote(routes: readonly RouteQuote[], atMs: number): string | null {
+  const closed = new Map<number, { dex: string; openMs: number }>();
+  for (const r of routes)
+    for (const h of r.hops) {
+      const openMs = marketOpenMs(h.pool);
+      if (openMs !== null && openMs > atMs) closed.set(h.pool.doc.id, { dex: h.pool.doc.dex, openMs });
+    }
+  if (!closed.size) return null;
+  // A datum may set any integer; past the dates JavaScript can print, the POSIX ms as the datum holds it.
+  const when = (ms: number) => (ms <= 8.64e15 ? new Date(ms).toISOString() : `POSIX ms ${ms}`);
+  const list = [...closed].map(([id, c]) => `pool ${id} (${c.dex}) opens for trading at ${when(c.openMs)}`);
+  return `Not trading yet: ${list.join('; ')}; an order through it waits until then.`;
+}
+
 /** Whether the quote can price a swap of `tokenIn` through `p` at all (a constant-product curve it can rebuild). */
 function priceable(p: PoolDoc, tokenIn: string): boolean {
   const q = quotablePool(p);
@@ -447,11 +476,12 @@ async function getSwapQuoteAnswer(
     throw new BadRequestError(
       `invalid parameter amount: below the smallest unit of ${assets.ref(tokenIn).displayName}`,
     );
-  const [poolsIn, poolsOut, adaUsd, outStats] = await Promise.all([
+  const [poolsIn, poolsOut, adaUsd, outStats, { tipMs }] = await Promise.all([
     tokenIn === LOVELACE ? Promise.resolve([]) : poolsOfUnit(store, tokenIn),
     tokenOut === LOVELACE ? Promise.resolve([]) : poolsOfUnit(store, tokenOut),
     currentAdaUsd(store),
     tokenOut === LOVELACE ? null : store.collection(TOKEN_STATS).get(tokenOut),
+    storeClock(store),
   ]);
   // Every pool a route may take (the two tokens' pools), with its DEX's typical batcher fee.
   const poolIds = [...new Set([...poolsIn, ...poolsOut].map((p) => String(p.id)))];
@@ -488,6 +518,7 @@ async function getSwapQuoteAnswer(
       amount: exact,
     }),
     feeNote(ranked[0] ?? null, costs.lovelacePerOut),
+    notOpenNote(quoted, asOfMs(tipMs, (deps.now ?? Date.now)())),
   ]
     .filter((n): n is string => n !== null)
     .join(' ');

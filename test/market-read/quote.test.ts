@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import type { Transaction, TxOutput } from '../../cardano/chain/types.js';
 import { minswapV2 } from '../../cardano/dex/minswap-v2.js';
 import { wingridersV2 } from '../../cardano/dex/wingriders-v2.js';
+import { sundaeswapV3, type SundaeV3Pool } from '../../cardano/dex/sundaeswap-v3.js';
 import { quotablePool, quoteRoutes, toBaseUnits } from '../../api/read/swap.js';
-import { block12069665, irisItems, irisOutput } from '../dex/fixtures.js';
+import { block12069665, irisItems, irisOutput, realTx } from '../dex/fixtures.js';
 import { startTestApi, type TestApi } from '../api/seed.js';
 import { put } from '../../mongo/store.js';
 import { POOL_STATS, TOKEN_STATS } from '../../mongo/collections/market-read.js';
@@ -478,5 +479,60 @@ describe('GET /swap/quote: two-hop legs picked by what they leave after the batc
     assert.deepEqual(routes[0], [[10, 14], '9939891', '1000000']);
     assert.deepEqual(routes[1], [[10, 11], '10039290', '2500000']);
     assert.equal(q.best.hops[1].poolId, 14);
+  });
+});
+
+describe('GET /swap/quote: a SundaeSwap V3 pool that does not trade yet', () => {
+  // The real pool output of the scoop in mainnet block 11322286 (tx 34), its datum's market_open (POSIX ms: the
+  // validator scoops no swap before it) set in the past or two days after the indexed tip (NOW_MS).
+  const scoop = realTx(11322286, 34).outputs[0] as TxOutput;
+  const real = sundaeswapV3.decodePool(scoop) as SundaeV3Pool;
+  const opening = (id: number, marketOpen: bigint) =>
+    poolFromOutput(id, sundaeswapV3, {
+      ...scoop,
+      datum: sundaeswapV3.encodePoolDatum({ ...real, extra: { ...real.extra, marketOpen } }),
+    });
+  const OPENS_MS = NOW_MS + 2 * 86_400_000;
+  const quote = async (marketOpen: bigint) => {
+    const p = opening(7, marketOpen);
+    const api = await startTestApi(
+      async (store) => {
+        await prepare(store);
+        await store.write([
+          ...checkpointOps(),
+          ...putAll.pools([p.doc]),
+          ...putAll.tokens([token(real.tokenB, { poolIds: [7], primaryPoolId: 7 })]),
+        ]);
+      },
+      { now: () => NOW_MS },
+    );
+    try {
+      const r = await api.get(`/api/v1/swap/quote?in=lovelace&out=${real.tokenB}&amount=100&logos=url`);
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      return r.body as Json;
+    } finally {
+      await api.close();
+    }
+  };
+
+  it('the route through it is quoted, and note says when it opens (an order on it waits until then)', async () => {
+    assert.equal(real.tokenA, 'lovelace');
+    const q = await quote(BigInt(OPENS_MS));
+    assert.equal(q.best.hops[0].poolId, 7);
+    assert.equal(
+      q.best.amountOutRaw,
+      String(sundaeswapV3.amountOut(real, 'lovelace', 100_000_000n)),
+      'the pool math does not change',
+    );
+    assert.equal(
+      q.note,
+      `Not trading yet: pool 7 (sundaeswap-v3) opens for trading at ${new Date(OPENS_MS).toISOString()}; an order through it waits until then.`,
+    );
+  });
+
+  it('a pool open since before the indexed tip says nothing', async () => {
+    assert.ok(real.extra.marketOpen <= BigInt(NOW_MS), 'the real pool opened before NOW_MS');
+    assert.equal((await quote(real.extra.marketOpen)).note, null);
+    assert.equal((await quote(BigInt(NOW_MS))).note, null, 'opening at the tip itself');
   });
 });
