@@ -286,7 +286,11 @@ export function applyBlock(
       }
     }
     const fee =
-      tx.spends === 'collaterals' ? failedTxFee(tx, collaterals, collateralReturn) : BigInt(lovelaceOf(tx.fee) ?? 0);
+      tx.spends === 'collaterals'
+        ? failedTxFee(tx, collaterals, collateralReturn)
+        : tx.fee === undefined
+          ? undeclaredFee(inputs, outputs)
+          : BigInt(lovelaceOf(tx.fee) ?? 0);
     fees += fee;
     // What the transaction created: a failed one's declared outputs never exist, only its collateral return does
     // (so its collaterals = total output + fee, as a valid transaction's inputs balance).
@@ -441,6 +445,20 @@ export function failedTxFee(
     return ret ? t - BigInt(ret.value.lovelace) : t;
   }
   return BigInt(lovelaceOf(tx.fee) ?? 0);
+}
+
+/**
+ * The fee of a transaction whose body declares none, lovelace: a Byron transaction (Ogmios gives a Byron body no
+ * `fee`; every Shelley-and-later body carries one). The Byron ledger's only sink is the fee, so it is what the inputs
+ * hold beyond the outputs; 0 when an input predates the indexed range (its value, and so the fee, is unknown: the
+ * first spends of the genesis balances on a sync from origin).
+ */
+export function undeclaredFee(inputs: readonly TxInputDoc[], outputs: readonly TxOutputDoc[]): bigint {
+  if (inputs.length === 0 || inputs.some((i) => i.value === null)) return 0n;
+  let fee = 0n;
+  for (const i of inputs) fee += BigInt((i.value as ValueDoc).lovelace);
+  for (const o of outputs) fee -= BigInt(o.value.lovelace);
+  return fee;
 }
 
 function newStakeAccount(id: string, slot: number, registered: boolean): StakeAccountDoc {

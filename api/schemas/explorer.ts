@@ -264,7 +264,9 @@ export const TxResponse = component('Transaction', {
       ...Ada,
       description:
         'What the transaction paid, whole ADA: the fee its body declares; for a failed transaction (valid false) ' +
-        'the collateral it lost instead (its total collateral, or its collaterals less the collateral return).',
+        'the collateral it lost instead (its total collateral, or its collaterals less the collateral return); for a ' +
+        'Byron transaction, whose body declares none, its inputs less its outputs (0 when an input predates the ' +
+        'indexed history, its value unknown).',
     },
     feeLovelace: Lovelace,
     size: { type: ['integer', 'null'], description: 'Serialized size in bytes.' },
