@@ -140,11 +140,20 @@ async function getAddressAnswer(deps: ReadDeps, input: RouteInput<typeof explore
   // A handle ($name, sub@root) answers for its stake key (its address without one) and is echoed.
   const { address, handle } = await addressParam(store, input.address);
   const parsed = parseForNetwork(address, deps.config.CARDANO_NETWORK);
-  const body =
-    parsed.kind === 'reward'
-      ? await stakeAnswer(store, address, parsed, decimalsOf(deps))
-      : await paymentAnswer(store, address, parsed, decimalsOf(deps));
-  return withHandle(body, handle);
+  try {
+    const body =
+      parsed.kind === 'reward'
+        ? await stakeAnswer(store, address, parsed, decimalsOf(deps))
+        : await paymentAnswer(store, address, parsed, decimalsOf(deps));
+    return withHandle(body, handle);
+  } catch (e) {
+    // While the index catches up with the chain (a first sync, a resync), an address with no transaction up to the
+    // indexed height may have some above it: the 404 says so, as a block's or a transaction's does.
+    if (!(e instanceof NotFoundError)) throw e;
+    const what = `${parsed.kind === 'reward' ? 'stake address' : 'address'} ${address}`;
+    const hedged = await notIndexedYet(deps, what);
+    throw hedged === `${what} not found` ? e : new NotFoundError(hedged);
+  }
 }
 
 /** Syntax and network of an address parameter; 400 with the reason otherwise. */

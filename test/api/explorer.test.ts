@@ -339,4 +339,21 @@ describe('explorer REST routes while the index is behind the chain (a first sync
     // What the index holds is served as before.
     assert.equal((await api.get(`/api/v1/explorer/blocks/${TIP.height}`)).status, 200);
   });
+
+  it('an address or stake key without indexed activity says the index has not reached the chain tip yet', async () => {
+    const reach = `the index reaches height ${TIP.height} of the chain's ${CHAIN_TIP} and is catching up`;
+    const cred = 'cd'.repeat(28);
+    for (const [what, address] of [
+      ['address', baseAddress('mainnet', cred, cred)],
+      ['address', enterpriseAddress('mainnet', cred)],
+      ['stake address', rewardAddress('mainnet', cred)],
+    ]) {
+      const r = await api.get(`/api/v1/explorer/address/${address}`);
+      assert.equal(r.status, 404, address);
+      assert.equal(
+        (r.body as Json).error,
+        `${what} ${address} not found in the indexed chain (${reach}, so it may be found later)`,
+      );
+    }
+  });
 });
