@@ -19,6 +19,7 @@ import {
   type StakePoolRegDoc,
   type TxDoc,
   type TxMetadataDoc,
+  type TxRedeemerDoc,
   type TxInputDoc,
   type TxOutputDoc,
   type ValueDoc,
@@ -336,6 +337,7 @@ export function applyBlock(
               .map(([hash, cbor]) => ({ hash, cbor })),
           }
         : {}),
+      ...(tx.redeemers?.length ? { redeemers: tx.redeemers.map(redeemerDoc) } : {}),
       validityInterval: {
         invalidBefore: tx.validityInterval?.invalidBefore ?? null,
         invalidAfter: tx.validityInterval?.invalidAfter ?? null,
@@ -445,6 +447,25 @@ export function failedTxFee(
     return ret ? t - BigInt(ret.value.lovelace) : t;
   }
   return BigInt(lovelaceOf(tx.fee) ?? 0);
+}
+
+/**
+ * A witness-set redeemer as Ogmios v6 gives it: `{ validator: { purpose, index }, redeemer: cbor hex,
+ * executionUnits: { memory, cpu } }`.
+ */
+function redeemerDoc(r: unknown): TxRedeemerDoc {
+  const x = r as {
+    validator?: { purpose?: unknown; index?: unknown };
+    redeemer?: unknown;
+    executionUnits?: { memory?: unknown; cpu?: unknown };
+  };
+  return {
+    purpose: String(x.validator?.purpose ?? ''),
+    index: Number(x.validator?.index ?? 0),
+    cbor: String(x.redeemer ?? ''),
+    memory: Number(x.executionUnits?.memory ?? 0),
+    cpu: Number(x.executionUnits?.cpu ?? 0),
+  };
 }
 
 /**

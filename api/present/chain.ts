@@ -229,6 +229,12 @@ export function presentTx(
       }),
     metadata: metadataObject(t.metadata),
     datums: (t.datums ?? []).map((d) => ({ hash: d.hash, datum: d.cbor })),
+    redeemers: (t.redeemers ?? []).map((r) => ({
+      purpose: r.purpose,
+      index: r.index,
+      redeemer: r.cbor,
+      executionUnits: { memory: r.memory, cpu: r.cpu },
+    })),
     validityInterval: t.validityInterval,
     proposals: t.proposals,
     proposalDeposits: proposalDeposits(proposals),

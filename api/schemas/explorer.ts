@@ -236,6 +236,7 @@ export const TxResponse = component('Transaction', {
     'withdrawals',
     'metadata',
     'datums',
+    'redeemers',
     'validityInterval',
     'totalOutput',
     'totalOutputLovelace',
@@ -343,6 +344,40 @@ export const TxResponse = component('Transaction', {
         properties: {
           hash: Hash64,
           datum: { type: 'string', description: 'The datum, CBOR hex (its blake2b-256 is hash).' },
+        },
+      },
+    },
+    redeemers: {
+      type: 'array',
+      description:
+        'Redeemers in the transaction’s witness set: one per Plutus script run, with what it unlocks, the data the ' +
+        'script was handed and the execution units it was allowed. A failed transaction (valid false) is one whose ' +
+        'scripts failed with them.',
+      items: {
+        type: 'object',
+        required: ['purpose', 'index', 'redeemer', 'executionUnits'],
+        properties: {
+          purpose: {
+            type: 'string',
+            description: 'What the script validates: spend, mint, publish, withdraw, vote or propose.',
+          },
+          index: {
+            type: 'integer',
+            minimum: 0,
+            description:
+              'Position of what it validates in the body’s own order: the input among the inputs sorted by ' +
+              'txId#index (spend), the policy id among the minted ones sorted (mint), the certificate (publish), the ' +
+              'reward account among the withdrawals sorted (withdraw), the voter (vote) or the proposal (propose).',
+          },
+          redeemer: { type: 'string', description: 'The redeemer data, CBOR hex.' },
+          executionUnits: {
+            type: 'object',
+            required: ['memory', 'cpu'],
+            properties: {
+              memory: { type: 'integer', minimum: 0, description: 'Memory units.' },
+              cpu: { type: 'integer', minimum: 0, description: 'CPU steps.' },
+            },
+          },
         },
       },
     },

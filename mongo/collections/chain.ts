@@ -92,6 +92,15 @@ export function metadataObject(m: readonly TxMetadataDoc[] | null): Record<strin
   return Object.fromEntries(m.map((e) => [e.label, JSON.parse(e.json) as unknown]));
 }
 
+export interface TxRedeemerDoc {
+  purpose: string;
+  index: number;
+  /** The redeemer data, CBOR hex. */
+  cbor: string;
+  memory: number;
+  cpu: number;
+}
+
 export interface TxDoc {
   /** Transaction id (hex). */
   _id: string;
@@ -135,6 +144,13 @@ export interface TxDoc {
    * stores synced before they were kept.
    */
   datums?: { hash: string; cbor: string }[];
+  /**
+   * The redeemers of the transaction's witness set, in the order Ogmios gives them: what each Plutus script run was
+   * handed (`purpose` spend, mint, publish, withdraw, vote or propose, and `index`, the position of the input, policy,
+   * certificate, withdrawal, voter or proposal it unlocks in the body's own order), the redeemer data as CBOR hex,
+   * and the execution units it was allowed (memory, CPU steps). Absent in stores synced before they were kept.
+   */
+  redeemers?: TxRedeemerDoc[];
   validityInterval: { invalidBefore: number | null; invalidAfter: number | null };
   proposals: number;
   votes: number;
