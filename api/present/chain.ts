@@ -78,9 +78,13 @@ const valueFields = (v: ValueDoc, decimals: DecimalsMap) => ({
   assets: assetList(v.assets, decimals),
 });
 
-/** Confirmations of a block at `height` when the indexed tip is at `tipHeight` (1 = the tip itself). */
+/**
+ * Confirmations of a block at `height` when the indexed tip is at `tipHeight` (1 = the tip itself). A block above the
+ * tip was read after the sync committed it and before the checkpoint read beside it caught up: it is indexed, so at
+ * least the tip (1). Null only without a checkpoint.
+ */
 export function confirmations(height: number, tipHeight: number | null): number | null {
-  return tipHeight === null || tipHeight < height ? null : tipHeight - height + 1;
+  return tipHeight === null ? null : Math.max(1, tipHeight - height + 1);
 }
 
 export function presentBlock(b: BlockDoc, tipHeight: number | null, nextBlock: string | null) {

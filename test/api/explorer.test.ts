@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { baseAddress, enterpriseAddress, parseAddress, rewardAddress } from '../../cardano/address.js';
 import { explorerRoutes } from '../../api/routes/explorer.js';
 import { ajv } from '../../api/schema.js';
-import { SYNC_HEALTH, SYNC_HEALTH_ID } from '../../mongo/collections/sync-state.js';
+import { CHECKPOINTS, SYNC_HEALTH, SYNC_HEALTH_ID } from '../../mongo/collections/sync-state.js';
 import { put, type Store } from '../../mongo/store.js';
 import {
   DEXHUNTER_TX,
@@ -278,6 +278,38 @@ describe('explorer REST routes', () => {
     const r = await api.get(`/api/v1/explorer/tx/${FIRST_TX}?logos=bogus`);
     assert.equal(r.status, 400);
     assert.equal((r.body as Json).error, 'invalid parameter logos: must be one of url');
+  });
+});
+
+describe('explorer REST routes racing the sync', () => {
+  it('a transaction of a block written after the checkpoint was read is confirmed once, as its block is', async () => {
+    // The route reads the checkpoint and the transaction at once; the sync may commit the next block between the two
+    // reads. Seen from the answer, the checkpoint still names the block before the transaction's.
+    const raced = async (store: Store) => {
+      await seedChain(store);
+      const before = { slot: EARLIER.slot ?? 0, id: EARLIER.id, height: EARLIER.height };
+      await store.write([
+        put(CHECKPOINTS, {
+          _id: 'sync',
+          ...before,
+          points: [before],
+          tip: before,
+          updatedAt: new Date().toISOString(),
+        }),
+      ]);
+    };
+    const api = await startTestApi(raced);
+    try {
+      assert.ok(EARLIER.height < TIP.height);
+      const tx = (await api.get(`/api/v1/explorer/tx/${FIRST_TX}`)).body as Json;
+      assert.equal(tx.block.height, TIP.height);
+      const block = (await api.get(`/api/v1/explorer/blocks/${TIP.height}`)).body as Json;
+      assert.equal(block.confirmations, 1);
+      // It is in an indexed block: at least that block confirms it.
+      assert.equal(tx.confirmations, 1);
+    } finally {
+      await api.close();
+    }
   });
 });
 
