@@ -147,8 +147,8 @@ function replayableSurface(req: IncomingMessage): 'rest' | 'md' | null {
 
 /** Wraps the Koa app's request handler: replays what it can, hands everything else to `full` (and learns from it). */
 export function fastReplay(deps: FastReplayDeps, full: Handler): Handler {
-  const cache = new ResponseCache<Kept>(deps.maxEntries ?? 5_000, deps.maxBytes ?? 64 * 1024 * 1024);
   const clock = deps.clock ?? Date.now;
+  const cache = new ResponseCache<Kept>(deps.maxEntries ?? 5_000, deps.maxBytes ?? 64 * 1024 * 1024, clock);
 
   /**
    * Answers from `kept` and returns true, or returns false having sent nothing and counted nothing. `mcp`: the

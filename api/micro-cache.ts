@@ -40,8 +40,8 @@ export interface MicroCacheOptions {
 }
 
 export function microCache(opts: MicroCacheOptions): Koa.Middleware {
-  const cache = new ResponseCache<Meta>(opts.maxEntries ?? 5_000, opts.maxBytes ?? 64 * 1024 * 1024);
   const clock = opts.clock ?? Date.now;
+  const cache = new ResponseCache<Meta>(opts.maxEntries ?? 5_000, opts.maxBytes ?? 64 * 1024 * 1024, clock);
 
   return async (ctx, next) => {
     // HEAD is answered as GET (the same key, headers and chosen coding; Koa sends no body), so its headers describe

@@ -1,17 +1,26 @@
+/** How often a write looks for entries whose window has ended (a scan of at most a few thousand entries). */
+const SWEEP_MS = 1_000;
+
 /**
  * A bounded in-process cache of serialized answers. Explorer answers are pure functions of (resource id, sync
  * checkpoint) and their ETag encodes exactly that, so a hit can be served as bytes without reading or presenting
  * the documents; a new block or a rollback changes the checkpoint and so every key. The REST micro-cache
  * (api/micro-cache.ts) keeps the headers of each answer beside its bytes (`M`).
- * Least-recently-used entries are dropped past `maxEntries` or `maxBytes`.
+ * Least-recently-used entries are dropped past `maxEntries` or `maxBytes`, and an entry whose window has ended
+ * (`meta.expires`, unix ms of `clock`) is dropped by the next write at least a second later: no reader serves it
+ * again (each checks the window), and kept until evicted, the five answer caches of the API (REST, Markdown, the
+ * node:http replay, two of the tool server) held their whole byte budgets after a burst of distinct URLs was over.
  */
-export class ResponseCache<M = undefined> {
+export class ResponseCache<M extends { expires: number } | undefined = undefined> {
   private readonly entries = new Map<string, { bytes: Buffer; meta: M }>();
   private bytes = 0;
+  /** When the next write looks for ended windows (unix ms of `clock`). */
+  private nextSweep = 0;
 
   constructor(
     private readonly maxEntries = 10_000,
     private readonly maxBytes = 32 * 1024 * 1024,
+    private readonly clock: () => number = Date.now,
   ) {}
 
   get(key: string): Buffer | undefined {
@@ -43,6 +52,7 @@ export class ResponseCache<M = undefined> {
 
   /** Stores serialized bytes with `meta`; returns the bytes. */
   setBytes(key: string, bytes: Buffer, meta: M): Buffer {
+    this.sweep();
     if (bytes.length > this.maxBytes / 16) return bytes; // one huge answer must not evict everything
     this.delete(key);
     this.entries.set(key, { bytes, meta });
@@ -53,6 +63,17 @@ export class ResponseCache<M = undefined> {
       this.bytes -= v.bytes.length;
     }
     return bytes;
+  }
+
+  /**
+   * Drops every entry whose window has ended, at most once a SWEEP_MS: what is held is then the answers of about the
+   * last window (API_CACHE_MS, 1 s by default), not the last `maxBytes` ever made.
+   */
+  private sweep(): void {
+    const now = this.clock();
+    if (now < this.nextSweep) return;
+    this.nextSweep = now + SWEEP_MS;
+    for (const [k, v] of this.entries) if (v.meta !== undefined && v.meta.expires <= now) this.delete(k);
   }
 
   private delete(key: string): void {

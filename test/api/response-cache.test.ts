@@ -22,4 +22,20 @@ describe('ResponseCache', () => {
     assert.equal(c.set('big', { pad: 'y'.repeat(200) }).length > 100, true);
     assert.equal(c.get('big'), undefined);
   });
+
+  it('lets go of answers whose window has ended once a later answer is kept (a burst does not stay held)', () => {
+    let now = 1_000_000;
+    const c = new ResponseCache<{ expires: number }>(5_000, 64 * 1024 * 1024, () => now);
+    // A burst of distinct URLs within one window of 1 s: each answer is kept until its window ends.
+    for (let i = 0; i < 100; i++) c.setBytes(`/pools?x=${i}`, Buffer.alloc(10_000), { expires: now + 1_000 });
+    assert.ok(c.peek('/pools?x=0') && c.peek('/pools?x=99'));
+    now += 500;
+    c.setBytes('/tokens', Buffer.alloc(10), { expires: now + 1_000 });
+    assert.ok(c.peek('/pools?x=0'), 'an answer still in its window stays');
+    // The burst's window is over: no reader serves those answers again, and the next answer kept drops them.
+    now += 600;
+    c.setBytes('/market', Buffer.alloc(10), { expires: now + 1_000 });
+    for (let i = 0; i < 100; i++) assert.equal(c.peek(`/pools?x=${i}`), undefined, `/pools?x=${i} is still held`);
+    assert.ok(c.peek('/tokens') && c.peek('/market'), 'answers in their window stay');
+  });
 });
