@@ -140,6 +140,23 @@ export function readMcpBody(): Koa.Middleware {
     // Read already (the access layer reads it after its limits; the app's own reader follows it).
     if (ctx.state.mcpBody !== undefined) return next();
     if (ctx.method !== 'POST' || !ctx.is('application/json')) return next();
+    // A compressed body (Content-Encoding: gzip, br, …) is JSON this server does not decode: read as is, it was
+    // answered "the body is not JSON" (−32700), which sent the caller looking for a fault in JSON it had right.
+    // As RFC 9110 15.5.16 says for a content coding not supported: 415, with the codings taken (Accept-Encoding).
+    const coding = ctx.get('content-encoding').trim().toLowerCase();
+    if (coding !== '' && coding !== 'identity') {
+      ctx.status = 415;
+      ctx.set('Accept-Encoding', 'identity');
+      ctx.body = {
+        jsonrpc: '2.0',
+        error: {
+          code: -32000,
+          message: `Unsupported Media Type: the body is sent with Content-Encoding ${coding}, which the tool server does not decode; send it uncompressed.`,
+        },
+        id: null,
+      };
+      return;
+    }
     const bytes = await readMcpBytes(ctx.req);
     if (!bytes) {
       ctx.status = 413;

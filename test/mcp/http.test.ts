@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { pino } from 'pino';
 import { createAccess, type Access } from '../../api/access/index.js';
 import Koa from 'koa';
@@ -339,6 +340,31 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
     assert.equal(evil.status, 403);
     const own = await modern('tools/list', {}, { origin: 'https://cds.example' });
     assert.equal(own.status, 200);
+  });
+
+  it('a compressed body is 415 naming its Content-Encoding, not a parse error of JSON it holds', async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    for (const coding of ['gzip', 'br']) {
+      const bytes = coding === 'gzip' ? gzipSync(body) : brotliCompressSync(body);
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { ...JSON_ACCEPT, 'content-encoding': coding },
+        body: bytes,
+      });
+      assert.equal(res.status, 415, coding);
+      assert.equal(res.headers.get('accept-encoding'), 'identity', coding);
+      const m = await rpc(res);
+      assert.equal(m.error.code, -32000, coding);
+      assert.match(m.error.message, new RegExp(`Content-Encoding ${coding}.*send it uncompressed`), coding);
+    }
+    // The same JSON uncompressed (or said to be identity) is served.
+    const plain = await fetch(url, {
+      method: 'POST',
+      headers: { ...JSON_ACCEPT, 'content-encoding': 'identity' },
+      body,
+    });
+    assert.equal(plain.status, 200);
+    assert.ok(Array.isArray((await rpc(plain)).result.tools));
   });
 
   it("a browser's CORS preflight is granted only to an Origin the guard lets through", async () => {
