@@ -418,6 +418,45 @@ describe('API hardening: methods, headers, CORS, parser refusals', () => {
     }
   });
 
+  it('a pipelined request is answered once the answer before it went out: a client reading nothing holds one', async () => {
+    const { log, text } = capturedLog();
+    const running = await startApi(
+      {
+        store: api.store,
+        config: { SITE_URL: 'http://api.test', CARDANO_NETWORK: 'mainnet', TRUST_PROXY: false },
+        log,
+      },
+      { port: 0, host: '127.0.0.1' },
+    );
+    const answered = () => text().match(/"msg":"request"/g)?.length ?? 0;
+    try {
+      // 100 GETs of the OpenAPI document (~200 KB each, 20 MB in all) in one write, on a connection whose answers
+      // are not read: the kernel's socket buffers take a few MB, the rest would wait in the API's memory.
+      const size = (await (await fetch(`${running.url}/api/v1/openapi.json`)).arrayBuffer()).byteLength;
+      assert.ok(size > 100_000, `openapi.json is ${size} bytes`);
+      const before = answered();
+      const { port } = new URL(running.url);
+      const socket = net.connect(Number(port), '127.0.0.1');
+      socket.pause();
+      const n = 100;
+      socket.write('GET /api/v1/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(n));
+      await new Promise((r) => setTimeout(r, 1_500));
+      const made = answered() - before;
+      assert.ok(made < n / 2, `${made} of ${n} pipelined answers made while the client read none`);
+      // Read, and every answer comes, in order.
+      let received = '';
+      socket.on('data', (d: Buffer) => (received += d.toString('latin1')));
+      socket.resume();
+      const deadline = Date.now() + 20_000;
+      while ((received.match(/HTTP\/1\.1 200 OK/g)?.length ?? 0) < n && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
+      assert.equal(received.match(/HTTP\/1\.1 200 OK/g)?.length, n);
+      socket.destroy();
+    } finally {
+      await running.close();
+    }
+  });
+
   it('parser-level refusals (431, 414, bad request line, no Host, Expect) answer JSON { error }', async () => {
     const running = await startApi(
       {
