@@ -61,7 +61,7 @@ export const NftListingsQuery: ObjectSchema = {
       enum: ['price_asc', 'price_desc'],
       default: 'price_asc',
       description:
-        'price_asc: cheapest first (listings with an unknown price last); price_desc: dearest first (unknown prices before them).',
+        'price_asc: cheapest first; price_desc: dearest first; in either, listings with an unknown price last.',
     },
   },
 };

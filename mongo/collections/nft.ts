@@ -300,17 +300,39 @@ export async function withPaidPrices(store: Store, sales: readonly NftSaleDoc[])
   return out;
 }
 
-/** A collection's active listings by price (cheapest first unless `descending`), after a cursor when given. */
-export const activeListingsByPrice = (
+/**
+ * A collection's active listings by price (cheapest first unless `descending`), after a cursor when given. A listing
+ * whose price is unknown (its datum never seen: UNKNOWN_PRICE_KEY, which sorts after every price) comes last in
+ * either direction, as missing values do in every sorted list; among them, by output reference.
+ */
+export async function activeListingsByPrice(
   store: Store,
   policyId: string,
   opts: { descending: boolean; limit: number; after?: { id: string; priceKey: string } },
-): Promise<NftListingDoc[]> =>
-  store.collection(NFT_LISTINGS).find('byPolicyStatus', {
-    eq: [policyId, 'active'],
-    reverse: opts.descending,
-    limit: opts.limit,
-    ...(opts.after ? { after: { _id: opts.after.id, policyId, status: 'active', priceKey: opts.after.priceKey } } : {}),
+): Promise<NftListingDoc[]> {
+  const listings = store.collection(NFT_LISTINGS);
+  const after = opts.after
+    ? { after: { _id: opts.after.id, policyId, status: 'active', priceKey: opts.after.priceKey } }
+    : {};
+  if (!opts.descending)
+    return listings.find('byPolicyStatus', { eq: [policyId, 'active'], limit: opts.limit, ...after });
+  const pastPriced = opts.after?.priceKey === UNKNOWN_PRICE_KEY;
+  const priced = pastPriced
+    ? []
+    : await listings.find('byPolicyStatus', {
+        eq: [policyId, 'active'],
+        lt: UNKNOWN_PRICE_KEY,
+        reverse: true,
+        limit: opts.limit,
+        ...after,
+      });
+  if (priced.length >= opts.limit) return priced;
+  const unknown = await listings.find('byPolicyStatus', {
+    eq: [policyId, 'active', UNKNOWN_PRICE_KEY],
+    limit: opts.limit - priced.length,
+    ...(pastPriced ? after : {}),
   });
+  return [...priced, ...unknown];
+}
 export const countActiveListings = (store: Store, policyId: string): Promise<number> =>
   store.collection(NFT_LISTINGS).count('byPolicyStatus', { eq: [policyId, 'active'] });

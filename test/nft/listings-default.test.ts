@@ -6,7 +6,7 @@
  * stay optional extras and page the same list.
  */
 import assert from 'node:assert/strict';
-import { NFT_LISTINGS, priceKey, type NftListingDoc } from '../../mongo/collections/nft.js';
+import { NFT_LISTINGS, priceKey, UNKNOWN_PRICE_KEY, type NftListingDoc } from '../../mongo/collections/nft.js';
 import { put, type Store } from '../../mongo/store.js';
 import { TIP, seedChain, startTestApi, type TestApi } from '../api/seed.js';
 
@@ -54,6 +54,56 @@ async function seed(store: Store): Promise<void> {
   docs.push(listing(POLICY, 202, 0.1, 'updated'), listing(OTHER, 1, 2, 'active'));
   await store.write(docs.map((d) => put(NFT_LISTINGS, d)));
 }
+
+describe('NFT listings: an unknown price comes last in either order', function () {
+  this.timeout(60_000);
+  // 60 priced listings (1 … 60 ADA) and 5 whose datum was never seen (no price), on another collection.
+  const THIRD = 'c3'.repeat(28);
+  const PRICED = 60;
+  const unknownIds: string[] = [];
+  let api: TestApi;
+  before(async () => {
+    api = await startTestApi(async (store) => {
+      await seedChain(store);
+      const docs = Array.from({ length: PRICED }, (_, n) => listing(THIRD, n, ((n * 7) % PRICED) + 1, 'active'));
+      for (let n = 100; n < 105; n++) {
+        const d = listing(THIRD, n, 0, 'active');
+        unknownIds.push(d._id);
+        docs.push({ ...d, priceLovelace: null, priceKey: UNKNOWN_PRICE_KEY });
+      }
+      await store.write(docs.map((d) => put(NFT_LISTINGS, d)));
+    });
+  });
+  after(async () => api?.close());
+
+  for (const [sort, priced] of [
+    ['price_asc', Array.from({ length: PRICED }, (_, i) => i + 1)],
+    ['price_desc', Array.from({ length: PRICED }, (_, i) => PRICED - i)],
+  ] as const) {
+    it(`${sort}: every priced listing in order, then the unknown ones, whole and in pages of 7`, async () => {
+      const expected = [...priced, ...unknownIds.map(() => null)];
+      const whole = (await api.get(`/api/v1/nft/collections/${THIRD}/listings?sort=${sort}`)).body as Json;
+      assert.deepEqual(
+        whole.items.map((l: Json) => l.price),
+        expected,
+      );
+      // Among themselves, by output reference.
+      assert.deepEqual(
+        whole.items.slice(PRICED).map((l: Json) => l.id),
+        [...unknownIds].sort(),
+      );
+      const paged: Json[] = [];
+      let cursor: string | null = null;
+      do {
+        const q: string = `sort=${sort}&limit=7${cursor ? `&cursor=${cursor}` : ''}`;
+        const r = (await api.get(`/api/v1/nft/collections/${THIRD}/listings?${q}`)).body as Json;
+        paged.push(...r.items);
+        cursor = r.nextCursor;
+      } while (cursor);
+      assert.deepEqual(paged, whole.items);
+    });
+  }
+});
 
 describe('NFT listings: the default answer holds every active listing', function () {
   this.timeout(60_000);
