@@ -4,6 +4,8 @@
  * decimal-adjusted token amounts, so each amount is scaled here exactly (bigint quotient and remainder, then the
  * decimal string is parsed once), and the exact integer string travels beside it.
  */
+import { blake2b } from '@noble/hashes/blake2.js';
+import { bech32, hex } from '@scure/base';
 
 const DIGITS = /^[0-9]+$/;
 
@@ -105,6 +107,15 @@ export function cip68NftOfReference(unit: string): string | null {
   return policyId.length === 56 && nameHex.startsWith(CIP67_REFERENCE)
     ? policyId + CIP67_NFT + nameHex.slice(CIP67_REFERENCE.length)
     : null;
+}
+
+/**
+ * The CIP-14 asset fingerprint of a unit: bech32 `asset1…` of blake2b-160 over policy id ‖ asset name bytes. It is the
+ * id explorers and wallets (Cardanoscan, pool.pm, Eternl) show for a native asset; it is a hash, so a unit is found
+ * by its fingerprint only through an index that holds it (the search terms).
+ */
+export function assetFingerprint(unit: string): string {
+  return bech32.encode('asset', bech32.toWords(blake2b(hex.decode(unit.toLowerCase()), { dkLen: 20 })));
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

@@ -28,6 +28,7 @@ import {
   type StakePoolDoc,
   type TokenDoc,
 } from '../../mongo/collections/index.js';
+import { assetFingerprint } from '../../cardano/units.js';
 import { replaceAll } from '../../mongo/replace-all.js';
 import type { Store } from '../../mongo/store.js';
 import { recomputeNftRarity } from './rarity.js';
@@ -147,6 +148,8 @@ export async function searchEntities(store: Store): Promise<SearchEntity[]> {
         t.cip68?.name,
         /^[\x20-\x7e]+$/.test(asciiName) ? asciiName : null,
         t._id,
+        // The CIP-14 fingerprint (asset1…), the id explorers and wallets show: an agent pasting it finds the token.
+        assetFingerprint(t._id),
       ),
     });
   });

@@ -452,7 +452,7 @@ export const TOOL_SET: readonly Tool[] = [
     inputSchema: input(
       {
         query: str(
-          'Name, ticker, $handle, unit, policy id, DEX pool id, pool1…, addr1…/stake1…/Byron address, tx or block hash, height, epoch, gov_action1… or txId#index.',
+          'Name, ticker, $handle, unit, asset1… fingerprint (of a token), policy id, DEX pool id, pool1…, addr1…/stake1…/Byron address, tx or block hash, height, epoch, gov_action1… or txId#index.',
           {
             minLength: 1,
             // As long as an address get_address takes (a Byron address carrying an HD path runs to hundreds of

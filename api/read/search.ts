@@ -1,7 +1,7 @@
 /**
- * Cross-entity search (the `search` tool): one answer over tokens (ticker, name, unit), DEX pools, NFT collections,
- * stake pools (ticker, name, pool id), handles, addresses, transactions, blocks, epochs and governance proposals. Each
- * hit names the tool to call next and the arguments to pass.
+ * Cross-entity search (the `search` tool): one answer over tokens (ticker, name, unit, CIP-14 fingerprint), DEX
+ * pools, NFT collections, stake pools (ticker, name, pool id), handles, addresses, transactions, blocks, epochs and
+ * governance proposals. Each hit names the tool to call next and the arguments to pass.
  *
  * Names, tickers and ids of tokens, pools, collections, stake pools and handles come from the `search_terms` index
  * (rebuilt every minute by activities/search/): a prefix scan of one index per entity kind. Exact identifiers of

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import {
+  assetFingerprint,
   cip67Label,
   decimalText,
   decodeAssetName,
@@ -70,4 +71,26 @@ describe('API units', () => {
       assert.equal(cip67Label(c.nameHex), c.label);
       assert.equal(decodeAssetName(c.nameHex), c.text);
     });
+
+  // CIP-14's own test vectors (policy id, asset name hex, fingerprint), as the CIP lists them.
+  const fingerprints: [string, string, string][] = [
+    ['7eae28af2208be856f7a119668ae52a49b73725e326dc16579dcc373', '', 'asset1rjklcrnsdzqp65wjgrg55sy9723kw09mlgvlc3'],
+    ['7eae28af2208be856f7a119668ae52a49b73725e326dc16579dcc37e', '', 'asset1nl0puwxmhas8fawxp8nx4e2q3wekg969n2auw3'],
+    [
+      '1e349c9bdea19fd6c147626a5260bc44b71635f398b67c59881df209',
+      '504154415445',
+      'asset1hv4p5tv2a837mzqrst04d0dcptdjmluqvdx9k3',
+    ],
+    [
+      '1e349c9bdea19fd6c147626a5260bc44b71635f398b67c59881df209',
+      '7eae28af2208be856f7a119668ae52a49b73725e326dc16579dcc373',
+      'asset1aqrdypg669jgazruv5ah07nuyqe0wxjhe2el6f',
+    ],
+  ];
+  it('gives the CIP-14 asset fingerprint of a unit (the CIP’s test vectors, any case)', () => {
+    for (const [policy, name, fingerprint] of fingerprints) {
+      assert.equal(assetFingerprint(policy + name), fingerprint);
+      assert.equal(assetFingerprint((policy + name).toUpperCase()), fingerprint);
+    }
+  });
 });

@@ -103,6 +103,32 @@ describe('search: every hit names a tool call that answers (devnet)', function (
     }
   });
 
+  it('a token asked by its CIP-14 fingerprint (asset1…, as explorers and wallets show it) is found; get_token answers', async () => {
+    // Oracle: the fingerprints Cardanoscan and pool.pm show for mainnet SNEK and HOSKY, whose units the devnet's tokens
+    // carry (a fingerprint is blake2b-160 of the unit, whatever the chain); REST answers each unit as that token.
+    const known: [string, string][] = [
+      [
+        '279c909f348e533da5808898f87f9a14bb2c3dfbbacccd631d927a3f534e454b',
+        'asset108xu02ckwrfc8qs9d97mgyh4kn8gdu9w8f5sxk',
+      ],
+      [
+        'a0028f350aaabe0545fdcb56b039bfb08e4bb4d8c4d7c3c7d481c235484f534b59',
+        'asset17q7r59zlc3dgw0venc80pdv566q6yguw03f0d9',
+      ],
+    ];
+    for (const [unit, fingerprint] of known) {
+      assert.equal((await rest(`/tokens/${unit}`)).asset?.unit, unit, `the devnet trades ${unit}`);
+      for (const q of [fingerprint, fingerprint.toUpperCase(), ` ${fingerprint}\n`]) {
+        const hits = await search(q);
+        assert.deepEqual(
+          hits.slice(0, 1).map((h) => [h.kind, h.id, h.tool]),
+          [['token', unit, 'get_token']],
+          `${JSON.stringify(q)}: ${JSON.stringify(hits)}`,
+        );
+        assert.deepEqual(await failures(q, hits.slice(0, 1)), []);
+      }
+    }
+  });
   it('a DEX pool is found by its id ("13", "pool 13") and its identifier, and get_pool answers', async () => {
     assert.ok(pools.length > 0);
     const some = [pools[0]!, pools[Math.floor(pools.length / 2)]!, pools[pools.length - 1]!];
