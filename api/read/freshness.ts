@@ -64,19 +64,27 @@ export function withCoverage<I, O extends object>(
  * "not found" alone read as "does not exist" (during a resync, `block 2000 not found` with the chain at 2154 and the
  * index rebuilt to 976). `height`: the block height asked for, when the request names one (a height at or below the
  * source's tip is on the chain: the answer says it is not indexed yet). A plain "not found" when the index is at the
- * tip.
+ * tip and holds the chain from origin; on a store started later (SYNC_START_POINT) it names where the indexed history
+ * starts, and a height below its first block is "before the indexed history".
  */
 export async function notIndexedYet(
   deps: Pick<ReadDeps, 'store' | 'now'>,
   what: string,
   height: number | null = null,
 ): Promise<string> {
-  const f = await readFreshness(deps);
-  if (f.height === null || f.tipHeight === null) return `${what} not found (no block is indexed yet)`;
-  if (f.height >= f.tipHeight) return `${what} not found`;
+  const [f, first] = await Promise.all([readFreshness(deps), firstIndexedBlock(deps.store)]);
+  if (f.height === null || f.tipHeight === null || !first) return `${what} not found (no block is indexed yet)`;
+  // A store that began after origin (SYNC_START_POINT) holds no block or transaction older than its first block,
+  // which then has a previous block: "not found" alone would read as "does not exist" for one that is on the chain
+  // before it.
+  const from = first.prevHash === 'genesis' ? null : `block ${first.height}, ${first.time}`;
+  if (from && height !== null && height < first.height)
+    return `${what} is before the indexed history, which starts at ${from}: older blocks are not indexed`;
+  const older = from && height === null ? `the indexed history starts at ${from}: anything older is not indexed` : null;
+  if (f.height >= f.tipHeight) return older ? `${what} not found (${older})` : `${what} not found`;
   const reach = `the index reaches height ${f.height} of the chain's ${f.tipHeight} and is catching up`;
   if (height !== null && height > f.height && height <= f.tipHeight)
     return `${what} is not indexed yet (${reach}; retry shortly)`;
   if (height !== null) return `${what} not found`;
-  return `${what} not found in the indexed chain (${reach}, so it may be found later)`;
+  return `${what} not found in the indexed chain (${reach}, so it may be found later${older ? `; ${older}` : ''})`;
 }

@@ -356,17 +356,20 @@ describe('explorer REST routes while the index is behind the chain (a first sync
   it('an unknown block hash or transaction says the index has not reached the chain tip yet', async () => {
     const hash = 'cd'.repeat(32);
     const reach = `the index reaches height ${TIP.height} of the chain's ${CHAIN_TIP} and is catching up`;
+    // The seeded chain starts after origin, at recorded mainnet block 11322286 (EARLIER, whose header names its
+    // ancestor): older is not indexed either.
+    const older = `the indexed history starts at block ${EARLIER.height}, 2025-01-07T21:13:51.000Z: anything older is not indexed`;
     const block = await api.get(`/api/v1/explorer/blocks/${hash}`);
     assert.equal(block.status, 404);
     assert.equal(
       (block.body as Json).error,
-      `block ${hash} not found in the indexed chain (${reach}, so it may be found later)`,
+      `block ${hash} not found in the indexed chain (${reach}, so it may be found later; ${older})`,
     );
     const tx = await api.get(`/api/v1/explorer/tx/${hash}`);
     assert.equal(tx.status, 404);
     assert.equal(
       (tx.body as Json).error,
-      `transaction ${hash} not found in the indexed chain (${reach}, so it may be found later)`,
+      `transaction ${hash} not found in the indexed chain (${reach}, so it may be found later; ${older})`,
     );
     // What the index holds is served as before.
     assert.equal((await api.get(`/api/v1/explorer/blocks/${TIP.height}`)).status, 200);
