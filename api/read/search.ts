@@ -372,6 +372,22 @@ export async function search(deps: { store: Store }, input: { query: string; lim
         detail: `the collection of ${query}; ${d.detail ?? 'get_nft_listings lists its NFTs'}`,
       });
   }
+  // A name with a slip at its end ("snekk", "minswapp", "iagonn"): nothing starts with it, so its start without the
+  // last one or two letters is looked up, and the hits say they are the nearest names, not matches. Words only (a hex
+  // text is an identifier, exact or nothing), and at least 3 letters kept.
+  if (hits.length === 0 && term.length >= 4 && /\p{L}/u.test(term) && !/^[0-9a-f]+$/.test(term))
+    for (const cut of [1, 2]) {
+      const prefix = term.slice(0, -cut);
+      if (prefix.length < 3) break;
+      const docs = (await termsFrom(TERM_KINDS, prefix)).flat();
+      if (docs.length === 0) continue;
+      docs.sort((a, b) => b.weight - a.weight || a.label.localeCompare(b.label));
+      for (const d of new Map(docs.map((x) => [`${x.kind}|${x.id}`, x])).values()) {
+        const near = `no name starts with "${query}"; nearest by its first ${prefix.length} letters`;
+        hits.push({ ...fromTerm(d), detail: d.detail ? `${near}: ${d.detail}` : near });
+      }
+      break;
+    }
   return { query, hits: hits.slice(0, limit) };
 }
 

@@ -129,6 +129,27 @@ describe('search: every hit names a tool call that answers (devnet)', function (
       }
     }
   });
+  it('a name misspelt at its end ("snekk", "Minswapp") finds the nearest names, saying so; a hex text does not', async () => {
+    // Oracle: REST's token list names the tokens (Snek, Minswap); nothing starts with the misspelt texts.
+    const tokens = (await rest('/tokens?pageSize=200&minLiquidity=0')).items as Json[];
+    const unitOf = (name: string) => tokens.find((t) => t.asset.name === name)?.asset.unit as string;
+    for (const [q, name] of [
+      ['snekk', 'Snek'],
+      ['Minswapp', 'Minswap'],
+      ['iagonxx', 'IAGON'],
+    ] as const) {
+      assert.ok(unitOf(name), `REST lists ${name}`);
+      const hits = await search(q);
+      const token = hits[0];
+      assert.equal(token?.id, unitOf(name), `${q}: ${JSON.stringify(hits)}`);
+      assert.equal(token.tool, 'get_token');
+      for (const h of hits) assert.match(h.detail as string, new RegExp(`^no name starts with "${q}"; nearest by`));
+      assert.deepEqual(await failures(q, hits), []);
+    }
+    // An identifier-like text is exact or nothing: a transaction hash missing its last characters finds nothing.
+    assert.deepEqual(await search('abcdefabcdefabcdef'), []);
+    assert.deepEqual(await search('qqqqqqq'), []);
+  });
   it('a DEX pool is found by its id ("13", "pool 13") and its identifier, and get_pool answers', async () => {
     assert.ok(pools.length > 0);
     const some = [pools[0]!, pools[Math.floor(pools.length / 2)]!, pools[pools.length - 1]!];
