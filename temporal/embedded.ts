@@ -59,13 +59,24 @@ export interface EmbeddedWorker {
   stop(): Promise<void>;
 }
 
+/**
+ * A slice's blocks per second as the progress line shows it. Whole numbers from 10 up; below, two significant digits:
+ * a slice on FerretDB commits 10-20 blocks in a minute or two (0.1-0.3 blocks/s), which rounded to a whole number read
+ * "0 blocks/s", as if the sync had stopped while it was progressing.
+ */
+export function blocksPerSecondShown(blocksPerSecond: number): number {
+  if (!(blocksPerSecond > 0)) return 0;
+  return blocksPerSecond >= 10 ? Math.round(blocksPerSecond) : Number(blocksPerSecond.toPrecision(2));
+}
+
 /** The sync's progress in the log (every 10 s, and each rollback) and the line once it reached the chain tip. */
 export function progressPrinter(log: pino.Logger, sourceComplete: () => boolean, onTip?: EmbeddedWorkerParts['onTip']) {
   let lastLine = 0;
   let caughtUp = false;
   return (r: SliceResult & { blocksPerSecond: number }) => {
     const behind = Math.max(0, r.tipHeight - r.height);
-    const line = `sync: block ${r.height}/${r.tipHeight} slot ${r.slot}/${r.tipSlot} ${behind ? `(${behind} behind) ` : ''}${Math.round(r.blocksPerSecond)} blocks/s${r.rollbacks ? `, ${r.rollbacks} rollback(s)` : ''}`;
+    const rate = blocksPerSecondShown(r.blocksPerSecond);
+    const line = `sync: block ${r.height}/${r.tipHeight} slot ${r.slot}/${r.tipSlot} ${behind ? `(${behind} behind) ` : ''}${rate} blocks/s${r.rollbacks ? `, ${r.rollbacks} rollback(s)` : ''}`;
     if (!caughtUp && r.atTip && sourceComplete()) {
       caughtUp = true;
       log.info({ height: r.height, slot: r.slot }, 'sync reached the chain tip; following live blocks');
@@ -81,7 +92,7 @@ export function progressPrinter(log: pino.Logger, sourceComplete: () => boolean,
         {
           height: r.height,
           tipHeight: r.tipHeight,
-          blocksPerSecond: Math.round(r.blocksPerSecond),
+          blocksPerSecond: rate,
           rollbacks: r.rollbacks,
         },
         line,
