@@ -377,6 +377,8 @@ describe('explorer REST routes while the index is behind the chain (a first sync
 
   it('an address or stake key without indexed activity says the index has not reached the chain tip yet', async () => {
     const reach = `the index reaches height ${TIP.height} of the chain's ${CHAIN_TIP} and is catching up`;
+    // Its activity before the indexed history is not seen either.
+    const older = `the indexed history starts at block ${EARLIER.height}, 2025-01-07T21:13:51.000Z: anything older is not indexed`;
     const cred = 'cd'.repeat(28);
     for (const [what, address] of [
       ['address', baseAddress('mainnet', cred, cred)],
@@ -387,7 +389,7 @@ describe('explorer REST routes while the index is behind the chain (a first sync
       assert.equal(r.status, 404, address);
       assert.equal(
         (r.body as Json).error,
-        `${what} ${address} not found in the indexed chain (${reach}, so it may be found later)`,
+        `${what} ${address} not found in the indexed chain (${reach}, so it may be found later; ${older})`,
       );
     }
   });
