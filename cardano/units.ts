@@ -6,6 +6,7 @@
  */
 import { blake2b } from '@noble/hashes/blake2.js';
 import { bech32, hex } from '@scure/base';
+import { LABEL, labelPrefix, splitLabel, withLabel } from './nft/cip67.js';
 
 const DIGITS = /^[0-9]+$/;
 
@@ -58,56 +59,43 @@ export function splitUnit(unit: string): { policyId: string; nameHex: string } {
   return { policyId: unit.slice(0, 56), nameHex: unit.slice(56) };
 }
 
-/** CRC-8 (polynomial 0x07, initial value 0) of CIP-67 asset name labels. */
-function crc8(bytes: readonly number[]): number {
-  let crc = 0;
-  for (const b of bytes) {
-    crc ^= b;
-    for (let i = 0; i < 8; i++) crc = crc & 0x80 ? ((crc << 1) ^ 0x07) & 0xff : (crc << 1) & 0xff;
-  }
-  return crc;
-}
-
 /**
  * The CIP-67 label of an asset name (`0` + 16-bit label + CRC-8 + `0`, the first 4 bytes), e.g. 100 for a CIP-68
  * reference NFT, 222 for its user NFT, 333 for a CIP-68 fungible token; null when the name carries none.
  */
 export function cip67Label(nameHex: string): number | null {
-  const m = /^0([0-9a-f]{4})([0-9a-f]{2})0/i.exec(nameHex);
-  if (!m) return null;
-  const label = parseInt(m[1] as string, 16);
-  return crc8([label >> 8, label & 0xff]) === parseInt(m[2] as string, 16) ? label : null;
+  return splitLabel(nameHex)?.label ?? null;
 }
 
 /** CIP-67 asset-name label prefixes (4 bytes: 0, label, crc8, 0). */
-export const CIP67_REFERENCE = '000643b0'; // (100) reference NFT holding the metadata datum
-export const CIP67_FT = '0014df10'; // (333) fungible token
-export const CIP67_NFT = '000de140'; // (222) user NFT, the one a wallet holds
+export const CIP67_REFERENCE = labelPrefix(LABEL.reference); // 000643b0: (100) reference NFT holding the metadata datum
+export const CIP67_FT = labelPrefix(LABEL.ft); // 0014df10: (333) fungible token
+
+/**
+ * The CIP-68 token of label `label` (same policy and suffix) whose metadata datum the reference NFT `unit` (label 100:
+ * `policy ‖ 000643b0 ‖ suffix`) carries; null when `unit` is no reference NFT.
+ */
+function cip68OfReference(unit: string, label: number): string | null {
+  const { policyId, nameHex } = splitUnit(unit.toLowerCase());
+  const named = splitLabel(nameHex);
+  return policyId.length === 56 && named?.label === LABEL.reference
+    ? policyId + withLabel(label, named.suffixHex)
+    : null;
+}
 
 /**
  * The CIP-68 fungible token (label 333: `policy ‖ 0014df10 ‖ suffix`) whose metadata datum the reference NFT `unit`
- * (label 100: `policy ‖ 000643b0 ‖ suffix`, the same policy and suffix) carries; null when `unit` is no reference NFT.
- * The reference NFT is no token of its own: who looks it up (a mint, the address holding it) means the 333 token;
- * the market sync files the reference datum's metadata under that unit.
+ * carries; null when `unit` is no reference NFT. The reference NFT is no token of its own: who looks it up (a mint,
+ * the address holding it) means the 333 token; the market sync files the reference datum's metadata under that unit.
  */
-export function cip68FtOfReference(unit: string): string | null {
-  const { policyId, nameHex } = splitUnit(unit.toLowerCase());
-  return policyId.length === 56 && nameHex.startsWith(CIP67_REFERENCE)
-    ? policyId + CIP67_FT + nameHex.slice(CIP67_REFERENCE.length)
-    : null;
-}
+export const cip68FtOfReference = (unit: string): string | null => cip68OfReference(unit, LABEL.ft);
 
 /**
  * The CIP-68 NFT (label 222: `policy ‖ 000de140 ‖ suffix`, the token a wallet holds) whose metadata datum the
- * reference NFT `unit` (label 100, the same policy and suffix) carries; null when `unit` is no reference NFT. A CIP-68
- * NFT mint creates both: who looks the reference one up means the NFT.
+ * reference NFT `unit` carries; null when `unit` is no reference NFT. A CIP-68 NFT mint creates both: who looks the
+ * reference one up means the NFT.
  */
-export function cip68NftOfReference(unit: string): string | null {
-  const { policyId, nameHex } = splitUnit(unit.toLowerCase());
-  return policyId.length === 56 && nameHex.startsWith(CIP67_REFERENCE)
-    ? policyId + CIP67_NFT + nameHex.slice(CIP67_REFERENCE.length)
-    : null;
-}
+export const cip68NftOfReference = (unit: string): string | null => cip68OfReference(unit, LABEL.nft);
 
 /**
  * The CIP-14 asset fingerprint of a unit: bech32 `asset1…` of blake2b-160 over policy id ‖ asset name bytes. It is the
