@@ -6,32 +6,18 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { heldPort } from './held-port.js';
 
 describe('npm start on a port it cannot listen on', function () {
   this.timeout(120_000);
-  let dir: string;
-  let taken: Server;
-  let port: number;
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'cds-api-port-'));
-    taken = createServer();
-    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
-    port = (taken.address() as { port: number }).port;
-  });
-  after(async () => {
-    await new Promise((resolve) => taken.close(resolve));
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const held = heldPort('cds-api-port-');
 
   const start = (env: Record<string, string>) => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
       env: {
         ...process.env,
-        DATA_DIR: join(dir, 'data'),
+        DATA_DIR: join(held.dir, 'data'),
         OGMIOS_URL: '',
         MONGODB_URI: '',
         TEMPORAL_ADDRESS: '',
@@ -46,18 +32,18 @@ describe('npm start on a port it cannot listen on', function () {
   };
 
   it('a port in use: exit 1, one line naming PORT and HOST, no stack trace', () => {
-    const { status, out, lines } = start({ PORT: String(port), HOST: '127.0.0.1' });
+    const { status, out, lines } = start({ PORT: String(held.port), HOST: '127.0.0.1' });
     assert.equal(status, 1, out);
     assert.equal(lines.length, 1, out);
     assert.equal(
       lines[0],
-      `PORT=${port} HOST=127.0.0.1: cannot listen there (the port is in use): listen EADDRINUSE: address already in use 127.0.0.1:${port}`,
+      `PORT=${held.port} HOST=127.0.0.1: cannot listen there (the port is in use): listen EADDRINUSE: address already in use 127.0.0.1:${held.port}`,
     );
   });
 
   it('a HOST that is no address of this machine: exit 1, one line', () => {
     // 192.0.2.0/24 is TEST-NET-1 (RFC 5737): never assigned to a host.
-    const { status, out, lines } = start({ PORT: String(port), HOST: '192.0.2.1' });
+    const { status, out, lines } = start({ PORT: String(held.port), HOST: '192.0.2.1' });
     assert.equal(status, 1, out);
     assert.equal(lines.length, 1, out);
     assert.match(

@@ -6,29 +6,22 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { heldPort } from './held-port.js';
 
 describe('npm run devnet on a DEVNET_PORT it cannot listen on', function () {
   this.timeout(120_000);
-  let dir: string;
-  let taken: Server;
-  let port: number;
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'cds-devnet-port-'));
-    taken = createServer();
-    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
-    port = (taken.address() as { port: number }).port;
-  });
-  after(async () => {
-    await new Promise((resolve) => taken.close(resolve));
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const held = heldPort('cds-devnet-port-');
 
   it('a port in use: exit 1, one line naming DEVNET_PORT, no stack trace', () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/devnet.ts'], {
-      env: { ...process.env, DATA_DIR: join(dir, 'data'), DEVNET_PORT: String(port), DEVNET_BACKFILL_HOURS: '0' },
+      env: {
+        ...process.env,
+        DATA_DIR: join(held.dir, 'data'),
+        DEVNET_PORT: String(held.port),
+        DEVNET_BACKFILL_HOURS: '0',
+      },
       encoding: 'utf8',
       timeout: 90_000,
     });
@@ -38,7 +31,7 @@ describe('npm run devnet on a DEVNET_PORT it cannot listen on', function () {
     assert.equal(lines.length, 1, out);
     assert.equal(
       lines[0],
-      `DEVNET_PORT=${port} HOST=127.0.0.1: cannot listen there (the port is in use): listen EADDRINUSE: address already in use 127.0.0.1:${port}`,
+      `DEVNET_PORT=${held.port} HOST=127.0.0.1: cannot listen there (the port is in use): listen EADDRINUSE: address already in use 127.0.0.1:${held.port}`,
     );
   });
 });
