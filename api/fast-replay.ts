@@ -26,6 +26,7 @@
  * chain, which then reads the body already read here (api/mcp/body.ts).
  */
 import { randomUUID } from 'node:crypto';
+import accepts from 'accepts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
@@ -37,6 +38,7 @@ import type { Metrics } from './metrics/index.js';
 import { SANE_REQUEST_ID } from './middleware.js';
 import { MODERN_REVISION, parseMcpJson, readMcpBytes } from './mcp/body.js';
 import { idTail, replayCall, type ReplayCall } from './mcp/replay.js';
+import { answerWithTail, type TailCoded } from './compress-tail.js';
 import { gatedPath } from './mcp/server.js';
 import { ResponseCache } from './response-cache.js';
 import type { SyncGate } from './sync-guard.js';
@@ -50,10 +52,11 @@ export interface ReplayMark {
   /** The route pattern that answered (`_matchedRoute`), for the HTTP metric of each replay. */
   route: unknown;
   /**
-   * A tool-server answer: its last `idTail` bytes are the JSON-RPC id of the call it answered (`,"id":…}`), kept
-   * without them and its Content-Length; each replay writes in its caller's id.
+   * A tool-server answer: its bytes without the JSON-RPC id of the call it answered (`,"id":…}`) and their
+   * compressed forms (api/compress-tail.ts). The answer sent may be compressed; it is kept as these, without its
+   * Content-Length and Content-Encoding, and each replay writes in its caller's id in the coding that caller takes.
    */
-  idTail?: number;
+  tool?: { kept: Buffer; coded: TailCoded };
 }
 
 const marks = new WeakMap<ServerResponse, ReplayMark>();
@@ -179,8 +182,20 @@ export function fastReplay(deps: FastReplayDeps, full: Handler): Handler {
     const reqId = typeof inbound === 'string' && SANE_REQUEST_ID.test(inbound) ? inbound : randomUUID();
     const headers = meta.headers.concat('X-Request-Id', reqId);
     for (const [name, value] of limits) headers.push(name, value);
-    const bytes = mcp ? Buffer.concat([kept.bytes, mcp.tail]) : kept.bytes;
-    if (mcp) headers.push('Content-Length', String(bytes.length));
+    let bytes = kept.bytes;
+    if (mcp) {
+      // The coding Koa would choose (its acceptsEncodings is this `accepts`), for the kept answer and the caller's id.
+      const coding = accepts(req).encoding('br', 'gzip', 'identity');
+      const sent = answerWithTail(
+        bytes,
+        meta.tool?.coded ?? {},
+        mcp.tail,
+        coding === 'br' || coding === 'gzip' ? coding : null,
+      );
+      bytes = sent.bytes;
+      headers.push('Content-Length', String(bytes.length));
+      if (sent.coding) headers.push('Content-Encoding', sent.coding);
+    }
     res.writeHead(200, headers);
     res.end(bytes);
     const seconds = (performance.now() - started) / 1000;
@@ -201,11 +216,11 @@ export function fastReplay(deps: FastReplayDeps, full: Handler): Handler {
         for (const name of (res as ServerResponse & { getRawHeaderNames(): string[] }).getRawHeaderNames()) {
           const value = res.getHeader(name);
           const lower = name.toLowerCase();
-          if (value === undefined || PER_REQUEST.has(lower) || (mark.idTail && lower === 'content-length')) continue;
+          if (value === undefined || PER_REQUEST.has(lower)) continue;
+          if (mark.tool && (lower === 'content-length' || lower === 'content-encoding')) continue;
           for (const v of Array.isArray(value) ? value : [value]) headers.push(name, String(v));
         }
-        const kept = mark.idTail ? Buffer.from(body.subarray(0, body.length - mark.idTail)) : body;
-        cache.setBytes(key, kept, { ...mark, headers });
+        cache.setBytes(key, mark.tool ? mark.tool.kept : body, { ...mark, headers });
       }
       return end(...args);
     }) as ServerResponse['end'];

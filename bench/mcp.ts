@@ -65,6 +65,24 @@ async function loadPost(url: string, seconds: number, req: { headers: Record<str
 
 const tokens = (chars: number) => Math.round(chars / 4);
 
+/**
+ * The bytes of one answer on the wire in each coding (identity, br, gzip): its Content-Length, which fetch leaves
+ * as sent although it decodes the body.
+ */
+async function wireBytes(url: string, req: { headers: Record<string, string>; body: string }): Promise<string> {
+  const sizes: string[] = [];
+  for (const coding of ['identity', 'br', 'gzip']) {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { ...req.headers, 'accept-encoding': coding },
+      body: req.body,
+    });
+    await res.arrayBuffer();
+    sizes.push(res.headers.get('content-length') ?? '?');
+  }
+  return sizes.join(' / ');
+}
+
 export async function benchMcp(
   base: string,
   s: McpSamples,
@@ -105,12 +123,15 @@ export async function benchMcp(
   );
   if (cpu.length) console.log(`service CPU per request: ${cpu.join('; ')}`);
 
-  const list = await post(mcp, {
+  const listCall = {
     headers: { ...BASE_HEADERS, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: META } }),
-  });
-  console.log(`\n| tool | typical arguments | result tokens (≈ chars/4) |\n|---|---|---|`);
-  console.log(`| tools/list | — | ${tokens(list.length)} |`);
+  };
+  const list = await post(mcp, listCall);
+  console.log(
+    `\n| tool | typical arguments | result tokens (≈ chars/4) | bytes on the wire: identity / br / gzip |\n|---|---|---|---|`,
+  );
+  console.log(`| tools/list | — | ${tokens(list.length)} | ${await wireBytes(mcp, listCall)} |`);
   const typical: [string, Record<string, unknown>][] = [
     ['search', { query: 'usd' }],
     ['list_tokens', {}],
@@ -153,8 +174,9 @@ export async function benchMcp(
     const answer = await post(mcp, toolCall(name, args, true));
     const result = (JSON.parse(answer) as { result?: { content?: { text: string }[]; isError?: boolean } }).result;
     const text = result?.content?.map((c) => c.text).join('') ?? answer;
+    const bytes = await wireBytes(mcp, toolCall(name, args, true));
     console.log(
-      `| ${name} | ${JSON.stringify(args).slice(0, 60)} | ${tokens(text.length)}${result?.isError ? ' (isError)' : ''} |`,
+      `| ${name} | ${JSON.stringify(args).slice(0, 60)} | ${tokens(text.length)}${result?.isError ? ' (isError)' : ''} | ${bytes} |`,
     );
   }
   return { modernAnswer };

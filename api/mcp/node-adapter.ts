@@ -23,8 +23,15 @@ export interface ParsedBody {
   value: unknown;
 }
 
-/** Sees each answer the SDK sends as one JSON buffer, just before it is sent (api/mcp/replay.ts keeps some). */
-export type JsonAnswerHook = (status: number, headers: Record<string, string>, bytes: Buffer) => void;
+/**
+ * Sees each answer the SDK sends as one JSON buffer, just before it is sent (api/mcp/replay.ts keeps some), and may
+ * send another representation of it instead (compressed: Content-Encoding and Content-Length in `headers`).
+ */
+export type JsonAnswerHook = (
+  status: number,
+  headers: Record<string, string>,
+  bytes: Buffer,
+) => { headers: Record<string, string>; bytes: Buffer } | void;
 
 export type NodeMcpHandler = (
   req: IncomingMessage,
@@ -75,7 +82,7 @@ export function nodeMcpHandler(handler: WebHandler, onerror?: (e: Error) => void
         { status: 500 },
       );
     }
-    const headers: Record<string, string> = {};
+    let headers: Record<string, string> = {};
     response.headers.forEach((value, name) => (headers[name] = value));
     if (response.body === null) {
       finished = true;
@@ -83,12 +90,13 @@ export function nodeMcpHandler(handler: WebHandler, onerror?: (e: Error) => void
       return;
     }
     if (!(headers['content-type'] ?? '').startsWith('text/event-stream')) {
-      const bytes = Buffer.from(await response.arrayBuffer());
+      let bytes: Buffer = Buffer.from(await response.arrayBuffer());
       headers['content-length'] = String(bytes.length);
       finished = true;
       // Before the answer is sent: a hook that keeps it may mark it for the replay fast path, which learns at `end`.
       try {
-        onJson?.(response.status, headers, bytes);
+        const sent = onJson?.(response.status, headers, bytes);
+        if (sent) ({ headers, bytes } = sent);
       } catch (e) {
         onerror?.(e instanceof Error ? e : new Error(String(e)));
       }

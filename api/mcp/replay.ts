@@ -11,6 +11,7 @@
  * the Origin guard run before the cache, the sync gate on every replay.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import type { TailCoded } from '../compress-tail.js';
 import { ResponseCache } from '../response-cache.js';
 
 /** The request headers the SDK reads (createMcpHandler and its transports), in a fixed order. */
@@ -37,7 +38,19 @@ export interface ReplayCall {
 interface Kept {
   expires: number;
   status: number;
+  /** The SDK's headers but Content-Length. */
   headers: Record<string, string>;
+  /** The kept bytes compressed so far (api/compress-tail.ts): once per entry and coding, never per replay. */
+  coded: TailCoded;
+}
+
+/** A kept answer: its bytes without the id tail, their compressed forms, and the end of its window (unix ms). */
+export interface KeptAnswer {
+  status: number;
+  headers: Record<string, string>;
+  kept: Buffer;
+  coded: TailCoded;
+  expires: number;
 }
 
 /**
@@ -65,28 +78,24 @@ export class ReplayCache {
 
   constructor(private readonly ttlMs: number) {}
 
-  /** The answer to replay for `call`, its id written in, and the end of its window (unix ms), or undefined. */
-  get(
-    call: ReplayCall,
-    now: number,
-  ): { status: number; headers: Record<string, string>; bytes: Buffer; expires: number } | undefined {
+  /** The answer to replay for `call` (the caller's id tail is written in by the sender), or undefined. */
+  get(call: ReplayCall, now: number): KeptAnswer | undefined {
     const hit = this.cache.entry(call.key);
     if (!hit || hit.meta.expires <= now) return undefined;
-    const bytes = Buffer.concat([hit.bytes, idTail(call.id)]);
-    return {
-      status: hit.meta.status,
-      headers: { ...hit.meta.headers, 'content-length': String(bytes.length) },
-      bytes,
-      expires: hit.meta.expires,
-    };
+    return { ...hit.meta, kept: hit.bytes };
   }
 
   /**
    * Keeps the SDK's answer to `call` when it is a 200 JSON result that is not isError and ends with the call's id
-   * (the SDK writes `{ result, jsonrpc, id }`), and returns the end of its window (unix ms); anything else is not
-   * kept (null).
+   * (the SDK writes `{ result, jsonrpc, id }`), and returns what it keeps; anything else is not kept (null).
    */
-  offer(call: ReplayCall, status: number, headers: Record<string, string>, bytes: Buffer, now: number): number | null {
+  offer(
+    call: ReplayCall,
+    status: number,
+    headers: Record<string, string>,
+    bytes: Buffer,
+    now: number,
+  ): KeptAnswer | null {
     if (status !== 200 || !(headers['content-type'] ?? '').startsWith('application/json')) return null;
     const tail = idTail(call.id);
     if (bytes.length <= tail.length || !bytes.subarray(bytes.length - tail.length).equals(tail)) return null;
@@ -94,12 +103,9 @@ export class ReplayCache {
     if (!answer.result || answer.result.isError === true) return null;
     const kept = { ...headers };
     delete kept['content-length'];
-    const expires = now + this.ttlMs;
-    this.cache.setBytes(call.key, Buffer.from(bytes.subarray(0, bytes.length - tail.length)), {
-      expires,
-      status,
-      headers: kept,
-    });
-    return expires;
+    const meta: Kept = { expires: now + this.ttlMs, status, headers: kept, coded: {} };
+    const keptBytes = Buffer.from(bytes.subarray(0, bytes.length - tail.length));
+    this.cache.setBytes(call.key, keptBytes, meta);
+    return { ...meta, kept: keptBytes };
   }
 }

@@ -18,7 +18,9 @@ import { syncGate } from '../sync-guard.js';
 import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
 import { nodeMcpHandler } from './node-adapter.js';
 import { markReplayable } from '../fast-replay.js';
-import { idTail, ReplayCache, replayCall, type ReplayCall } from './replay.js';
+import { idTail, ReplayCache, replayCall, type KeptAnswer, type ReplayCall } from './replay.js';
+import { compress, MIN_COMPRESS_BYTES, preferredCoding } from '../compress.js';
+import { answerWithTail } from '../compress-tail.js';
 import { withoutCancelledRequests } from './cancel.js';
 import { revisionRefusal } from './revision.js';
 import { buildMcpServer, gatedPath } from './server.js';
@@ -45,10 +47,46 @@ export function singleToolCall(body: unknown): string | null {
 
 /**
  * The answer about to be sent is one the tool-server cache keeps (or replays) until `expires`: the node:http fast
- * path (api/fast-replay.ts) may keep it too, whole but its JSON-RPC id, for its anonymous callers.
+ * path (api/fast-replay.ts) may keep it too (its bytes but the JSON-RPC id, and their compressed forms), for its
+ * anonymous callers.
  */
-function fastReplayable(ctx: Koa.Context, call: ReplayCall, cp: string, expires: number): void {
-  markReplayable(ctx.res, { cp, expires, route: ctx._matchedRoute, idTail: idTail(call.id).length });
+function fastReplayable(ctx: Koa.Context, cp: string, answer: KeptAnswer): void {
+  markReplayable(ctx.res, {
+    cp,
+    expires: answer.expires,
+    route: ctx._matchedRoute,
+    tool: { kept: answer.kept, coded: answer.coded },
+  });
+}
+
+type Sent = { headers: Record<string, string>; bytes: Buffer };
+
+/**
+ * A kept answer with the caller's id written in, in the coding the caller prefers: the kept part is compressed once
+ * per entry (api/compress-tail.ts), and only the id is added per request.
+ */
+function keptRepresentation(ctx: Koa.Context, answer: KeptAnswer, call: ReplayCall): Sent {
+  if (answer.kept.length >= MIN_COMPRESS_BYTES) ctx.vary('Accept-Encoding');
+  const { bytes, coding } = answerWithTail(answer.kept, answer.coded, idTail(call.id), preferredCoding(ctx));
+  const headers: Record<string, string> = { ...answer.headers, 'content-length': String(bytes.length) };
+  if (coding) headers['content-encoding'] = coding;
+  return { headers, bytes };
+}
+
+/**
+ * A JSON answer no cache keeps (tools/list, an error, a call with the cache window off), compressed for this
+ * request when it is 1 KB or more and the client accepts br or gzip; undefined: sent as it is.
+ */
+function wholeRepresentation(ctx: Koa.Context, headers: Record<string, string>, bytes: Buffer): Sent | undefined {
+  if (bytes.length < MIN_COMPRESS_BYTES || !(headers['content-type'] ?? '').startsWith('application/json')) return;
+  ctx.vary('Accept-Encoding');
+  const coding = preferredCoding(ctx);
+  if (!coding) return;
+  const body = compress(bytes, coding);
+  return {
+    headers: { ...headers, 'content-encoding': coding, 'content-length': String(body.length) },
+    bytes: body,
+  };
 }
 
 const UNFETCHABLE_METHODS = new Set(['CONNECT', 'TRACE']);
@@ -116,9 +154,10 @@ export function mcpRouter(deps: ApiDeps): Router {
       call = replayCall(ctx.req.headers, body, tag);
       const hit = call && replay.get(call, Date.now());
       if (call && hit && !(await gate.withheld(gatedPath(call.tool)))) {
-        fastReplayable(ctx, call, tag, hit.expires);
+        fastReplayable(ctx, tag, hit);
+        const sent = keptRepresentation(ctx, hit, call);
         ctx.respond = false;
-        ctx.res.writeHead(hit.status, hit.headers).end(hit.bytes);
+        ctx.res.writeHead(hit.status, sent.headers).end(sent.bytes);
         return;
       }
     }
@@ -131,12 +170,12 @@ export function mcpRouter(deps: ApiDeps): Router {
       ctx.res,
       // A request a cancellation of its own batch names is dropped, or the SDK never ends the batch's stream.
       body === undefined ? undefined : { value: withoutCancelledRequests(body) },
-      replay && kept
-        ? (status, headers, bytes) => {
-            const expires = replay.offer(kept, status, headers, bytes, Date.now());
-            if (expires !== null) fastReplayable(ctx, kept, tag, expires);
-          }
-        : undefined,
+      (status, headers, bytes) => {
+        const answer = replay && kept ? replay.offer(kept, status, headers, bytes, Date.now()) : null;
+        if (!answer || !kept) return wholeRepresentation(ctx, headers, bytes);
+        fastReplayable(ctx, tag, answer);
+        return keptRepresentation(ctx, answer, kept);
+      },
     );
   };
   router.all(MCP_PATH, serve);

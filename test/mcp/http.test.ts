@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
-import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { pino } from 'pino';
 import { createAccess, type Access } from '../../api/access/index.js';
 import Koa from 'koa';
@@ -455,6 +455,8 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
         method: 'POST',
         headers: {
           ...JSON_ACCEPT,
+          // fetch asks for br/gzip by default and decodes silently; these tests compare lengths with the text.
+          'accept-encoding': 'identity',
           'mcp-protocol-version': MODERN,
           'mcp-method': 'tools/call',
           'mcp-name': name,
@@ -532,6 +534,81 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
       // A body of another media type is refused (415), not replayed.
       const seq = await call(34, 'get_recent_trades', args, { 'content-type': 'application/json-seq' });
       assert.equal(seq.status, 415);
+    });
+
+    it('compresses answers of 1 KB or more in the coding the caller takes, its own id written in, on every path', async () => {
+      const { request } = await import('node:http');
+      /** One POST over node:http, which (unlike fetch) hands back the bytes as sent. */
+      const raw = (headers: Record<string, string>, body: Json) =>
+        new Promise<{ headers: Record<string, string | string[] | undefined>; bytes: Buffer }>((resolve, reject) => {
+          const req = request(`${cached.url}/api/mcp`, { method: 'POST', headers }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => resolve({ headers: res.headers, bytes: Buffer.concat(chunks) }));
+          });
+          req.on('error', reject);
+          req.end(JSON.stringify(body));
+        });
+      const callHeaders = (name: string, coding: string) => ({
+        ...JSON_ACCEPT,
+        'accept-encoding': coding,
+        'mcp-protocol-version': MODERN,
+        'mcp-method': 'tools/call',
+        'mcp-name': name,
+      });
+      const callBody = (id: number | string, name: string, args: Json) => ({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name, arguments: args, _meta: META },
+      });
+      const args = { unit: other, limit: 7 };
+      const identity = await raw(callHeaders('get_recent_trades', 'identity'), callBody(0, 'get_recent_trades', args));
+      assert.equal(identity.headers['content-encoding'], undefined);
+      assert.match(String(identity.headers.vary), /Accept-Encoding/);
+      const expected = (JSON.parse(identity.bytes.toString()) as Json).result;
+      assert.ok(identity.bytes.length > 1024, `${identity.bytes.length} bytes`);
+      const decoders: Record<string, (b: Buffer) => Buffer> = { br: brotliDecompressSync, gzip: gunzipSync };
+      for (const [coding, decode] of Object.entries(decoders)) {
+        const n = chained;
+        // A fresh answer (keyed: the middleware chain and the SDK), its replay by the tool-server cache (keyed
+        // again), then an anonymous caller replayed by the fast path before the chain, under ids of every shape.
+        const paths: [string | number, Record<string, string>][] = [
+          [`${coding}-fresh`, { 'x-api-key': `key-${coding}` }],
+          [1e6, { 'x-api-key': `key-${coding}` }],
+          ['"quoted" ü', {}],
+          [-3, {}],
+        ];
+        for (const [id, extra] of paths) {
+          const headers = { ...callHeaders('get_recent_trades', `${coding}, identity;q=0.5`), ...extra };
+          const sent = await raw(
+            headers,
+            callBody(id, 'get_recent_trades', { ...args, limit: coding === 'br' ? 8 : 9 }),
+          );
+          assert.equal(sent.headers['content-encoding'], coding, String(id));
+          assert.equal(sent.headers['content-length'], String(sent.bytes.length));
+          assert.match(String(sent.headers.vary), /Accept-Encoding/);
+          const m = JSON.parse(decode(sent.bytes).toString()) as Json;
+          assert.equal(m.id, id);
+          assert.equal(m.result.structuredContent.items.length, coding === 'br' ? 8 : 9);
+          assert.deepEqual(m.result.structuredContent.items.slice(0, 7), expected.structuredContent.items);
+          assert.ok(sent.bytes.length < identity.bytes.length / 3, `${coding}: ${sent.bytes.length} bytes`);
+        }
+        assert.equal(chained - n, 3, 'the last anonymous call was replayed before the chain');
+      }
+      // tools/list is built per request (no cache keeps it) and compressed as any other answer.
+      const list = { jsonrpc: '2.0', id: 9, method: 'tools/list', params: { _meta: META } };
+      const listHeaders = (coding: string) => ({
+        ...JSON_ACCEPT,
+        'accept-encoding': coding,
+        'mcp-protocol-version': MODERN,
+        'mcp-method': 'tools/list',
+      });
+      const plain = await raw(listHeaders('identity'), list);
+      const br = await raw(listHeaders('br'), list);
+      assert.equal(br.headers['content-encoding'], 'br');
+      assert.deepEqual(JSON.parse(brotliDecompressSync(br.bytes).toString()), JSON.parse(plain.bytes.toString()));
+      assert.ok(br.bytes.length < plain.bytes.length / 4, `tools/list: ${plain.bytes.length} → ${br.bytes.length}`);
     });
 
     it('a body nested 100,000 deep is a 400 −32600 at once in both eras (it was left without any answer)', async () => {
