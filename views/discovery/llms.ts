@@ -8,6 +8,22 @@ import type { JsonSchemaLike, OpenApiDoc, SiteInfo, ToolDef, ViewDef } from './t
 const cell = (v: string) => v.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 const row = (cells: string[]) => `| ${cells.map(cell).join(' | ')} |`;
 
+/**
+ * The bounds of a number: `1–200` (both inclusive), `0–` (a minimum only). A bound that excludes its value
+ * (`exclusiveMinimum: 0`, the swap quote's amount) is written `> 0`: left out, the maximum alone read
+ * `number –18446744073709552000`, whose leading dash reads as a minus sign (a negative bound) and says nothing of 0
+ * being refused.
+ */
+function range(s: JsonSchemaLike): string {
+  if (s.exclusiveMinimum === undefined && s.exclusiveMaximum === undefined)
+    return s.minimum === undefined && s.maximum === undefined ? '' : ` ${s.minimum ?? ''}–${s.maximum ?? ''}`;
+  const lo =
+    s.minimum !== undefined ? `≥ ${s.minimum}` : s.exclusiveMinimum !== undefined ? `> ${s.exclusiveMinimum}` : '';
+  const hi =
+    s.maximum !== undefined ? `≤ ${s.maximum}` : s.exclusiveMaximum !== undefined ? `< ${s.exclusiveMaximum}` : '';
+  return ` ${[lo, hi].filter(Boolean).join(', ')}`;
+}
+
 /** A short type string of a JSON Schema: `integer 1–200 (default 50)`, `one of a, b`, `Pool[]`. */
 export function typeOf(s: JsonSchemaLike | undefined): string {
   if (!s) return 'any';
@@ -17,7 +33,7 @@ export function typeOf(s: JsonSchemaLike | undefined): string {
   if (alt) return alt.map(typeOf).join(' or ');
   const types = [s.type ?? 'any'].flat();
   let t = types.map((x) => (x === 'array' ? `${typeOf(s.items)}[]` : x)).join(' or ');
-  if (s.minimum !== undefined || s.maximum !== undefined) t += ` ${s.minimum ?? ''}–${s.maximum ?? ''}`;
+  t += range(s);
   if (s.format) t += ` (${s.format})`;
   return t;
 }

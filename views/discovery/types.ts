@@ -6,6 +6,8 @@ export interface JsonSchemaLike {
   description?: string;
   minimum?: number;
   maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
   items?: JsonSchemaLike;
   properties?: Record<string, JsonSchemaLike>;
   required?: string[];
