@@ -16,6 +16,7 @@ import { parseGovActionRef, proposalKey } from '../../cardano/governance-ids.js'
 import { handleOfAsset } from '../../cardano/handles.js';
 import { cip68FtOfReference, cip68NftOfReference } from '../../cardano/units.js';
 import { GOVERNANCE_PROPOSALS } from '../../mongo/collections/governance.js';
+import { poolsByLpToken } from '../../mongo/collections/market.js';
 import {
   ADDRESSES,
   BLOCKS,
@@ -129,14 +130,16 @@ async function identifierHits(store: Store, raw: string): Promise<SearchHit[]> {
   // so this is their one way in.
   // 64 hex characters may be a unit as well as a hash (a 4-byte asset name), so both are looked up.
   if (/^[0-9a-fA-F]{58,120}$/.test(q) && q.length % 2 === 0) {
-    const [hit, token, handle] = await Promise.all([
+    const [hit, token, handle, lp] = await Promise.all([
       nftUnitHit(store, q.toLowerCase()),
       referenceTokenHit(store, q),
       handleUnitHit(store, q),
+      lpTokenHit(store, q.toLowerCase()),
     ]);
     if (hit) hits.push(hit);
     if (token) hits.push(token);
     if (handle) hits.push(handle);
+    if (lp) hits.push(lp);
   }
   if (/^\d{1,10}$/.test(q)) {
     const n = Number(q);
@@ -254,6 +257,27 @@ async function referenceTokenHit(store: Store, unit: string): Promise<SearchHit 
   if (!d) return null;
   const detail = `the token whose metadata this CIP-68 reference NFT (label 100) holds`;
   return { ...fromTerm(d), detail: d.detail ? `${detail}; ${d.detail}` : detail };
+}
+
+/**
+ * The DEX pool an LP token is a share of, by the LP token's unit (get_pool shows it as lpToken; get_address,
+ * get_transaction and get_recent_trades list it as a plain asset). An LP token is no token of its own (get_token
+ * answers it "no indexed DEX pool" and sends the caller here), so the pool is its one way in. A DEX mints one LP
+ * token per pool: a unit names at most one pool (the pools' byLpToken index, a point read).
+ */
+async function lpTokenHit(store: Store, unit: string): Promise<SearchHit | null> {
+  const p = (await poolsByLpToken(store, [unit])).get(unit);
+  if (!p) return null;
+  const detail = 'the pool this LP token is a share of (a holder of n withdraws n / lpIssuedRaw of each reserve)';
+  // The pool's own term ("pool 13"), for the label every pool hit shows ("ADA/SNEK on minswap-v2").
+  const term = normaliseTerm(`pool ${p.id}`);
+  const docs = await store
+    .collection(SEARCH_TERMS)
+    .find('byKindTerm', { eq: ['pool'], gte: term, lte: term, limit: 10 });
+  const d = docs.find((x) => x.id === String(p.id));
+  if (d) return { ...fromTerm(d), detail: d.detail ? `${detail}; ${d.detail}` : detail };
+  const [tool, args] = NEXT.pool(String(p.id));
+  return { kind: 'pool', id: String(p.id), label: `pool ${p.id} on ${p.dex}`, detail, tool, arguments: args };
 }
 
 /**

@@ -167,6 +167,28 @@ describe('search: every hit names a tool call that answers (devnet)', function (
     }
   });
 
+  it('an LP token asked by its unit (get_address and get_transaction list it as an asset) finds its pool; get_pool answers', async () => {
+    // Oracle: each pool's REST answer names its LP token (lpToken); get_token answers that unit "no indexed DEX pool"
+    // and sends the caller to search, which found nothing for it.
+    const withLp = pools.filter((p) => p.lpToken);
+    assert.ok(withLp.length > 0, 'the devnet has pools with an LP token');
+    for (const p of [withLp[0]!, withLp[Math.floor(withLp.length / 2)]!, withLp[withLp.length - 1]!]) {
+      const lpToken = (await rest(`/pools/${p.id}`)).lpToken as string;
+      assert.match(lpToken, /^[0-9a-f]{58,120}$/, `REST pool ${p.id} names its LP token`);
+      for (const q of [lpToken, lpToken.toUpperCase()]) {
+        const hits = await search(q);
+        const hit = hits.find((h) => h.kind === 'pool');
+        assert.ok(hit, `${q} finds pool ${p.id}: ${JSON.stringify(hits)}`);
+        assert.equal(hit.id, String(p.id));
+        assert.equal(hit.tool, 'get_pool');
+        assert.deepEqual(hit.arguments, { poolId: p.id });
+        assert.deepEqual(await failures(q, hits), []);
+        const pool = (await raw(hit.tool as string, hit.arguments as Json)).structuredContent as Json;
+        assert.equal(pool.lpToken, lpToken, 'get_pool answers the pool of that LP token');
+      }
+    }
+  });
+
   it('a label as hits and views show it finds its entity first: "Snek (SNEK)", "ADA/SNEK on minswap-v2", "[ALPHA] Alpha…"', async () => {
     // Written from the REST answers (name, ticker, displayName, dex), as the Markdown views title them: an agent that
     // copies a name from a hit or a view and searches it again finds that entity.
