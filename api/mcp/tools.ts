@@ -486,6 +486,11 @@ export const TOOL_SET: readonly Tool[] = [
             },
           },
         },
+        note: {
+          type: 'string',
+          description:
+            'Only with no hits: the names index is not built yet or trails the chain, and when it catches up.',
+        },
       },
     },
     async run(deps, args) {

@@ -21,6 +21,7 @@ import {
   ADDRESSES,
   BLOCKS,
   CHECKPOINTS,
+  DERIVED_RUNS,
   HANDLES,
   NFT_ASSETS,
   NFT_COLLECTIONS,
@@ -67,6 +68,32 @@ export interface SearchHit {
 export interface SearchResult {
   query: string;
   hits: SearchHit[];
+  /**
+   * With no hit only, when the names index is missing or trails the indexed chain: what it covers and when names
+   * seen since are found. Identifiers (addresses, transactions, blocks, epochs, units) do not need the index.
+   */
+  note?: string;
+}
+
+/**
+ * How many blocks the names index may trail the indexed tip before an answer without hits says so. It is rebuilt
+ * every minute (three mainnet blocks), so a trail of ten blocks is a run that has not happened yet, as at a first
+ * start: the run after the backfill waits for the market, staking and NFT recomputes it reads (workflows/derived.ts).
+ */
+const INDEX_TRAIL_NOTED = 10;
+
+/** Why an answer without hits may be missing a name: the names index is not built yet, or trails the chain. */
+async function indexTrailNote(store: Store): Promise<string | undefined> {
+  const [run, checkpoint] = await Promise.all([
+    store.collection(DERIVED_RUNS).get('recomputeSearch'),
+    store.collection(CHECKPOINTS).get('sync'),
+  ]);
+  const tip = checkpoint?.height ?? null;
+  // A run over a store with no block yet (`from` null) indexed nothing.
+  if (!run?.from)
+    return 'The names index has not been built from indexed blocks yet (its first run after a start follows the market, staking and NFT recomputes); names are found once it has, within minutes. Meanwhile list_tokens, list_stake_pools and list_nft_collections list them.';
+  if (tip === null || tip - run.from.height <= INDEX_TRAIL_NOTED) return undefined;
+  return `The names index was built from the chain up to block ${run.from.height} (at ${run.finishedAt}); the service has indexed up to block ${tip} since. Names first seen after block ${run.from.height} are found after its next run (every minute).`;
 }
 
 const NEXT: Record<SearchTermDoc['kind'], (id: string) => [string, Record<string, unknown>]> = {
@@ -412,7 +439,9 @@ export async function search(deps: { store: Store }, input: { query: string; lim
       }
       break;
     }
-  return { query, hits: hits.slice(0, limit) };
+  if (hits.length > 0) return { query, hits: hits.slice(0, limit) };
+  const note = await indexTrailNote(store);
+  return note ? { query, hits, note } : { query, hits };
 }
 
 /** The number an NFT's name ends with (`#59`, ` 0042`), after its collection's name. */

@@ -14,6 +14,7 @@ import { search } from '../../api/read/search.js';
 import {
   BLOCKS,
   CHECKPOINTS,
+  DERIVED_RUNS,
   NFT_ASSETS,
   NFT_COLLECTIONS,
   POOLS,
@@ -636,6 +637,59 @@ describe('search: a stake key with an account but no address carrying it (a real
         [['address', id, 'get_address', { address: id }]],
         id.toUpperCase(),
       );
+    }
+  });
+});
+
+describe('search: an answer without hits says when the names index is missing or trails the chain', () => {
+  // As at a first start (r26-agent): tokens were listed while `search` answered `hits: []` for about two minutes,
+  // the names index having been built over the first blocks of the backfill, its next run waiting for the staking
+  // recompute. Heights are set by hand: the sync checkpoint, and the chain point the search run recorded.
+  const at = (height: number) => ({ slot: height * 20, id: 'ab'.repeat(32), height });
+  const checkpoint = (height: number) =>
+    put(CHECKPOINTS, { _id: 'sync', ...at(height), points: [], tip: at(height), updatedAt: '2026-11-30T20:24:00Z' });
+  const searchRun = (height: number | null) =>
+    put(DERIVED_RUNS, {
+      _id: 'recomputeSearch',
+      generation: 0,
+      from: height === null ? null : at(height),
+      startedAt: '2026-11-30T20:21:33.000Z',
+      finishedAt: '2026-11-30T20:21:40.000Z',
+    });
+
+  it('not built yet, built over the first blocks only, caught up; a query with hits carries no note', async () => {
+    const t = await tempStore();
+    try {
+      const ask = async (query: string) => search({ store: t.store }, { query, limit: 10 });
+      await t.store.write([checkpoint(4_210)]);
+      const none = await ask('snek');
+      assert.deepEqual(none.hits, []);
+      assert.match(none.note ?? '', /not been built from indexed blocks yet.*list_tokens/);
+      await t.store.write([searchRun(null)]);
+      assert.match((await ask('snek')).note ?? '', /not been built from indexed blocks yet/);
+      await t.store.write([searchRun(57)]);
+      const trailing = await ask('snek');
+      assert.match(trailing.note ?? '', /up to block 57 \(at 2026-11-30T20:21:40.000Z\).*up to block 4210 since/);
+      // A run a minute behind the tip (a few blocks) is the index working as scheduled: no note.
+      await t.store.write([searchRun(4_200)]);
+      assert.equal((await ask('snek')).note, undefined);
+      await t.store.write([
+        searchRun(57),
+        put(SEARCH_TERMS, {
+          _id: `token|${'a'.repeat(58)}|0`,
+          term: 'snek',
+          kind: 'token',
+          id: 'a'.repeat(58),
+          label: 'Snek (SNEK)',
+          detail: null,
+          weight: 1,
+        }),
+      ]);
+      const found = await ask('snek');
+      assert.equal(found.hits.length, 1);
+      assert.equal(found.note, undefined);
+    } finally {
+      await t.cleanup();
     }
   });
 });
