@@ -38,6 +38,8 @@ export interface ActivityDeps {
   heartbeat?: SyncDeps['heartbeat'];
   /** SYNC_START_POINT: where an empty store starts following the chain (default origin). */
   startPoint?: SyncDeps['startPoint'];
+  /** The devnet's DEVNET_FORK_DEPTH when it is the chain source (SyncDeps.replayForkDepth). */
+  replayForkDepth?: SyncDeps['replayForkDepth'];
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -52,6 +54,7 @@ export function createActivities(deps: ActivityDeps) {
       ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),
       ...(deps.startPoint ? { startPoint: deps.startPoint } : {}),
       ...(deps.heartbeat ? { heartbeat: deps.heartbeat } : {}),
+      ...(deps.replayForkDepth ? { replayForkDepth: deps.replayForkDepth } : {}),
     }),
     ...createRecomputeActivities({ store }),
     ...createHoldersActivities({ store }),

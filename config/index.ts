@@ -162,7 +162,7 @@ export const CONFIG_KEYS = {
   SYNC_K: key('Blocks of undo information kept (the security parameter k; 2160 on mainnet).', int(1, 100_000), '2160'),
   LOG_LEVEL: key('pino log level.', z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
   OGMIOS_IS_DEVNET: key(
-    'The chain source at OGMIOS_URL is the standalone devnet (`npm run devnet`): its pools’ `.devnet` metadata URLs are fetched from it, and its Iagon scripts (of DEVNET_SEED: give the devnet’s seed) are followed unless IAGON_* are set. Never set it for a real node.',
+    'The chain source at OGMIOS_URL is the standalone devnet (`npm run devnet`): its pools’ `.devnet` metadata URLs are fetched from it, and its Iagon scripts (of DEVNET_SEED: give the devnet’s seed) are followed unless IAGON_* are set, and the sync keeps the undo records its re-enacted forks need (of DEVNET_FORK_DEPTH: give the devnet’s depth when above 8). Never set it for a real node.',
     bool,
     'false',
   ),

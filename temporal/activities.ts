@@ -35,6 +35,9 @@ export function buildActivities(config: Config, parts: ActivityParts) {
     ...(parts.onProgress ? { onProgress: parts.onProgress } : {}),
     ...(parts.heartbeat ? { heartbeat: parts.heartbeat } : {}),
     ...(config.SYNC_START_POINT ? { startPoint: config.SYNC_START_POINT } : {}),
+    // A devnet re-enacts its forks (up to DEVNET_FORK_DEPTH blocks deep) for every follower that starts from origin,
+    // long after they became immutable; the standalone devnet's (OGMIOS_IS_DEVNET) is given as for DEVNET_SEED.
+    ...(parts.devnetUrl ? { replayForkDepth: config.DEVNET_FORK_DEPTH } : {}),
     fetchMetadata: httpMetadataFetcher(parts.devnetUrl ? { resolve: devnetHostResolver(parts.devnetUrl) } : {}),
   });
 }

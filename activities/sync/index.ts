@@ -74,6 +74,12 @@ export interface SyncDeps {
   startPoint?: { slot: number; id: string };
   /** Further per-block derivations (market data, NFTs, …), applied in order after the core. */
   extensions?: readonly SyncExtension[];
+  /**
+   * The deepest fork the source re-enacts among immutable blocks (a devnet's DEVNET_FORK_DEPTH; none for a real
+   * node): a catch-up batch keeps the undo records of at least this many of its last blocks, so a batch that ends
+   * inside such a fork can still be rolled back (UNDO_TAIL).
+   */
+  replayForkDepth?: number;
   /** A slice takes no more events after this long (ms of elapsed time; SLICE_MAX_MS when not given). */
   sliceMaxMs?: number;
   /** How long one write batch should take to commit at the store's measured speed (WRITE_BUDGET_MS when not given). */
@@ -157,7 +163,8 @@ const DOCS_PER_WRITE = 60_000;
 /**
  * The last blocks of every write batch keep their undo record even when immutable: a source replaying recorded
  * history (the devnet, a test chain) re-enacts its old forks (1-3 blocks deep) against its present tip, and a batch
- * may end inside one. A real node never rolls back an immutable block.
+ * may end inside one. A real node never rolls back an immutable block. A devnet with deeper forks
+ * (DEVNET_FORK_DEPTH above 8) re-enacts those too: `SyncDeps.replayForkDepth` lengthens the tail to its depth.
  */
 const UNDO_TAIL = 8;
 
@@ -360,8 +367,9 @@ export function createSyncActivities(deps: SyncDeps) {
      * roll back — except the last UNDO_TAIL of a batch (`fromEnd` = 1 for its last block). MongoDB applies a batch in
      * order and needs every record to repair an interrupted one (recoverIncomplete).
      */
+    const undoTail = Math.max(UNDO_TAIL, deps.replayForkDepth ?? 0);
     const keepsUndo = (height: number, fromEnd: number) =>
-      store.kind !== 'embedded' || fromEnd <= UNDO_TAIL || tip === null || height > tip.height - deps.k;
+      store.kind !== 'embedded' || fromEnd <= undoTail || tip === null || height > tip.height - deps.k;
 
     const settle = async () => {
       if (inFlight) await inFlight;

@@ -22,7 +22,7 @@ function rng(seed: number) {
   return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
-export function buildChain(opts: { blocks: number; forkEvery?: number; seed?: number }): {
+export function buildChain(opts: { blocks: number; forkEvery?: number; forkDepth?: number; seed?: number }): {
   events: ChainEvent[];
   canonical: Block[];
 } {
@@ -142,7 +142,8 @@ export function buildChain(opts: { blocks: number; forkEvery?: number; seed?: nu
       const fr = rng(height * 7919);
       let orphanPrev = prev;
       let orphanPool = [...utxos];
-      const depth = 1 + (height % 3);
+      // 1-3 orphan blocks by default; `forkDepth` makes every fork that deep (a devnet's DEVNET_FORK_DEPTH above 3).
+      const depth = opts.forkDepth ?? 1 + (height % 3);
       for (let d = 0; d < depth; d++) {
         const p = payment(fr, orphanPool, `o${height}-${d}`);
         const ob = makeBlock(height + d, orphanPrev, p ? [p.tx] : [], `o${d}`);

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSyncActivities, type SliceResult } from '../../activities/sync/index.js';
+import { createSyncActivities, type SliceResult, type SyncDeps } from '../../activities/sync/index.js';
 import type { ChainSource } from '../../activities/chain/source.js';
 import { connectOgmios } from '../../activities/chain/ogmios-client.js';
 import { startDevnet, type Devnet } from '../../devnet/index.js';
@@ -47,8 +47,14 @@ export async function syncedDevnet(opts: { seed: string; backfillHours: number; 
 }
 
 /** Sync until the source has nothing more, in slices of `sliceBlocks`. */
-export async function syncAll(store: Store, chain: ChainSource, sliceBlocks = 7, k = 2160): Promise<SliceResult[]> {
-  const acts = createSyncActivities({ store, chain, k, network: 'mainnet' });
+export async function syncAll(
+  store: Store,
+  chain: ChainSource,
+  sliceBlocks = 7,
+  k = 2160,
+  more: Partial<SyncDeps> = {},
+): Promise<SliceResult[]> {
+  const acts = createSyncActivities({ store, chain, k, network: 'mainnet', ...more });
   const results: SliceResult[] = [];
   for (let i = 0; i < 10_000; i++) {
     const r = await acts.syncSlice({ maxBlocks: sliceBlocks, waitMs: 0 });

@@ -10,6 +10,8 @@ import {
 } from '../../mongo/collections/chain.js';
 import type { Block, ChainEvent } from '../../cardano/chain/types.js';
 import { createSyncActivities } from '../../activities/sync/index.js';
+import { loadConfig } from '../../config/index.js';
+import { buildActivities } from '../../temporal/activities.js';
 import { CHECKPOINTS, UNDO } from '../../mongo/collections/sync-state.js';
 import type { Store } from '../../mongo/store.js';
 import { addValues, ZERO } from '../../activities/sync/values.js';
@@ -253,6 +255,53 @@ describe('sync', () => {
       }
     });
   }
+
+  for (const slice of [9, 10, 11]) {
+    it(`a devnet's forks of 10 blocks among immutable blocks roll back exactly (slices of ${slice}, k = 12)`, async () => {
+      // A devnet with DEVNET_FORK_DEPTH 10 re-enacts its 10-block forks against its final tip for a follower syncing
+      // from origin: every orphan more than k below it is immutable by then, and a slice (a write batch) may end after
+      // the 9th or 10th orphan of a fork. Before, the sync stalled there: 'rollback of 10 blocks exceeds the undo
+      // journal' (only the last 8 blocks of a batch kept their undo record).
+      const forked = atFinalTip(buildChain({ blocks: 120, forkEvery: 13, forkDepth: 10 }));
+      const clean = atFinalTip(buildChain({ blocks: 120 }));
+      const a = await tempStore();
+      const b = await tempStore();
+      try {
+        const ra = await syncAll(a.store, memoryChain(forked), slice, 12, { replayForkDepth: 10 });
+        await syncAll(b.store, memoryChain(clean), slice, 12);
+        assert.ok(ra.reduce((n, r) => n + r.rollbacks, 0) >= 5, 'rollbacks happened');
+        await assertSameChain(a.store, b.store);
+      } finally {
+        await a.cleanup();
+        await b.cleanup();
+      }
+    });
+  }
+
+  it('a service whose chain source is a devnet with DEVNET_FORK_DEPTH 10 follows its re-enacted forks from origin', async () => {
+    // The wiring of the previous tests' setting: the worker's activities built from the configuration.
+    const forked = atFinalTip(buildChain({ blocks: 120, forkEvery: 13, forkDepth: 10 }));
+    const clean = atFinalTip(buildChain({ blocks: 120 }));
+    const a = await tempStore();
+    const b = await tempStore();
+    try {
+      const config = loadConfig({ SYNC_K: '12', DEVNET_FORK_DEPTH: '10' });
+      const acts = buildActivities(config, {
+        store: a.store,
+        chain: memoryChain(forked),
+        devnetUrl: 'ws://127.0.0.1:1',
+      });
+      for (let i = 0; i < 1_000; i++) {
+        const r = await acts.syncSlice({ maxBlocks: 10, waitMs: 0 });
+        if (r.blocks === 0 && r.atTip) break;
+      }
+      await syncAll(b.store, memoryChain(clean), 10, 12);
+      await assertSameChain(a.store, b.store);
+    } finally {
+      await a.cleanup();
+      await b.cleanup();
+    }
+  });
 
   it('keeps undo information for the last k blocks only', async () => {
     const { events } = buildChain({ blocks: 40 });
