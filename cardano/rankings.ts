@@ -189,6 +189,7 @@ function buildList(stats: readonly TokenStatsDoc[], def: ListDef, highRisk: Read
     holders: s.holders,
     holdersCapped: s.holdersCapped,
     search: s.search,
+    ...(s.fingerprint === undefined ? {} : { fingerprint: s.fingerprint }),
     highRisk: highRisk.has(s._id),
   }));
 }
@@ -241,7 +242,8 @@ export function readRanking(entries: readonly RankEntry[], list: string, order: 
       (f.minLiquidity === null || (e.liquidityAda !== null && e.liquidityAda >= f.minLiquidity)) &&
       // Unknown or capped ("at least N") holder counts are kept (spec: minHolders).
       (f.minHolders === null || e.holders === null || e.holdersCapped || e.holders >= f.minHolders) &&
-      (q === null || e.search.includes(q)) &&
+      // A CIP-14 fingerprint (asset1…, as explorers and wallets show a token) finds its token, whole only.
+      (q === null || e.search.includes(q) || e.fingerprint === q) &&
       !(f.hideHighRisk && e.highRisk === true),
   );
   const tiers: RankEntry[][] =

@@ -27,7 +27,7 @@ import {
   type TradesOf,
 } from '../../mongo/collections/market.js';
 import type { Store } from '../../mongo/store.js';
-import { scaleInteger } from '../../cardano/units.js';
+import { assetFingerprint, scaleInteger } from '../../cardano/units.js';
 import type { TokenMetadata } from '../../cardano/token-metadata.js';
 import type { SlotClock } from '../../mongo/collections/clock.js';
 import { foldText } from '../../cardano/text.js';
@@ -179,6 +179,8 @@ export function computeTokenStats(input: TokenInputs, ctx: MarketContext): Token
     holdersCapped: false,
     // Folded as the query is (cardano/rankings.ts readRanking): a name written in full-width or ligature forms is found.
     search: foldText([meta.unit, meta.ticker, meta.name].filter(Boolean).join(' ')),
+    // Matched whole, not as a substring of `search`: any short name query would hit some token's random bech32 text.
+    fingerprint: assetFingerprint(meta.unit),
   };
 }
 

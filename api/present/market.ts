@@ -153,7 +153,15 @@ export type DecimalsLookup = ((unit: string) => Promise<number>) & {
 
 /** TokenStats as answered (the ranking helpers stay internal). */
 export function presentStats(s: TokenStatsDoc) {
-  const { _id: _unit, primaryPoolId: _primary, fdvAda: _fdvAda, holdersCapped: _capped, search: _search, ...stats } = s;
+  const {
+    _id: _unit,
+    primaryPoolId: _primary,
+    fdvAda: _fdvAda,
+    holdersCapped: _capped,
+    search: _search,
+    fingerprint: _fingerprint,
+    ...stats
+  } = s;
   return stats;
 }
 

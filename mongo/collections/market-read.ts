@@ -70,6 +70,11 @@ export interface TokenStatsDoc {
   holdersCapped: boolean;
   /** Lower-cased unit, ticker and name, for the `q` filter. */
   search: string;
+  /**
+   * The unit's CIP-14 fingerprint (asset1…, the id explorers and wallets show), which `q` matches whole: a hash
+   * cannot be derived back to its unit on the request path. Absent in documents written before it was kept.
+   */
+  fingerprint?: string;
 }
 export const TOKEN_STATS = defineCollection<TokenStatsDoc>({ name: 'token_stats' });
 
@@ -110,6 +115,8 @@ export interface RankEntry {
   holders: number | null;
   holdersCapped: boolean;
   search: string;
+  /** TokenStatsDoc.fingerprint: `q` equal to it keeps the entry (absent on lists built before it was kept). */
+  fingerprint?: string;
   /**
    * The safety assessment (activities/safety) rated the token high risk when the list was built; tools hide these
    * before paging (list_tokens hideHighRisk). Absent on lists built before it was kept.

@@ -104,7 +104,7 @@ describe('search: every hit names a tool call that answers (devnet)', function (
     }
   });
 
-  it('a token asked by its CIP-14 fingerprint (asset1…, as explorers and wallets show it) is found; get_token answers', async () => {
+  it('a token asked by its CIP-14 fingerprint (asset1…, as explorers and wallets show it) is found by search, GET /tokens?q and list_tokens; get_token answers', async () => {
     // Oracle: the fingerprints Cardanoscan and pool.pm show for mainnet SNEK and HOSKY, whose units the devnet's tokens
     // carry (a fingerprint is blake2b-160 of the unit, whatever the chain); REST answers each unit as that token.
     const known: [string, string][] = [
@@ -127,8 +127,25 @@ describe('search: every hit names a tool call that answers (devnet)', function (
           `${JSON.stringify(q)}: ${JSON.stringify(hits)}`,
         );
         assert.deepEqual(await failures(q, hits.slice(0, 1)), []);
+        // The token list's search text (REST q, list_tokens query) finds the same token, and only it.
+        const listed = (await rest(`/tokens?minLiquidity=0&q=${encodeURIComponent(q)}`)).items as Json[];
+        assert.deepEqual(
+          listed.map((t) => t.asset.unit),
+          [unit],
+          `GET /tokens?q=${JSON.stringify(q)}`,
+        );
+        const tool = await raw('list_tokens', { query: q, minLiquidityAda: 0 });
+        assert.notEqual(tool.isError, true, text(tool));
+        assert.deepEqual(
+          ((tool.structuredContent as Json).items as Json[]).map((t) => t.asset.unit),
+          [unit],
+          `list_tokens ${JSON.stringify(q)}`,
+        );
       }
     }
+    // Short name queries keep matching names only, not a substring of some token's fingerprint.
+    for (const q of ['asset', 'asset1'])
+      assert.deepEqual((await rest(`/tokens?minLiquidity=0&q=${q}`)).items, [], `GET /tokens?q=${q}`);
   });
   it('a name misspelt at its end ("snekk", "Minswapp") finds the nearest names, saying so; a hex text does not', async () => {
     // Oracle: REST's token list names the tokens (Snek, Minswap); nothing starts with the misspelt texts.
