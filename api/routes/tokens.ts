@@ -37,6 +37,10 @@ const TAGS = ['Tokens'];
  * list's search finds. The tool server's get_token says the same of its argument.
  */
 export function tokenUnitHint(raw: string): string | null {
+  // A CIP-14 fingerprint (bech32 "asset" over blake2b-160 of the unit: 38 data characters), the id explorers and
+  // wallets show: a hash, so the route cannot read it, but the list's search holds each token's.
+  if (/^asset1[02-9ac-hj-np-z]{38}$/i.test(raw))
+    return `a CIP-14 asset fingerprint: GET /tokens?q=${raw.toLowerCase()} lists its token, with its unit`;
   if (/^(lovelace|ada)$/i.test(raw))
     return 'ADA (lovelace) is no token here: its USD price is adaUsd of GET /market/overview, its pools are GET /pools';
   if (/^[\p{L}\p{N}$._ -]{1,40}$/u.test(raw) && !/^[0-9a-f]*$/i.test(raw))

@@ -275,6 +275,13 @@ describe('REST bad input and unknown ids', () => {
       400,
       /; a name or ticker: GET \/tokens\?q=INDY lists the tokens it names, with their units$/,
     );
+    // A CIP-14 fingerprint (as Cardanoscan shows mainnet SNEK) is a hash: the list's search finds its token.
+    for (const sub of ['', '/candles', '/trades', '/holders'])
+      await expect(
+        `/tokens/asset108xu02ckwrfc8qs9d97mgyh4kn8gdu9w8f5sxk${sub}`,
+        400,
+        /; a CIP-14 asset fingerprint: GET \/tokens\?q=asset108xu02ckwrfc8qs9d97mgyh4kn8gdu9w8f5sxk lists its token, with its unit$/,
+      );
     // Hex of the wrong length is neither: the plain message.
     await expect(`/tokens/${'ab'.repeat(27)}`, 400, /^invalid parameter unit: must be a policy id \(56 hex\)[^;]*$/);
   });
