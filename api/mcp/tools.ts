@@ -69,7 +69,8 @@ const int = (description: string, min: number, max: number, dflt?: number): Json
  * `x-expected`: what an identifier argument must be, in the words of the argument error (api/mcp/server.ts), with
  * where to get one; agents often pass a name or ticker. Not published (server.ts strips it from tools/list).
  */
-const FIND_TOKEN = 'not a name or ticker (call search with the name to get its unit)';
+// An asset1… fingerprint (CIP-14, as explorers and wallets show a token) is a hash of the unit: search finds its token.
+const FIND_TOKEN = 'not a name, ticker or asset1… fingerprint (call search with it to get its unit)';
 /** A swap side: any unit, ADA included. */
 const UNIT = str('Token unit: policy id (56 hex) + asset name hex, or "lovelace" for ADA.', {
   pattern: `^(lovelace|${UNIT_PATTERN.slice(1, -1)})$`,

@@ -512,11 +512,22 @@ describe('MCP tools through the official client on the devnet', function () {
       };
       assert.equal(
         await fail('get_token', { unit: 'NIGHT' }),
-        'Invalid arguments for get_token: unit must be a token unit, policy id (56 hex) + asset name hex, not a name or ticker (call search with the name to get its unit); ADA itself (lovelace) has no token answer; fix them as its inputSchema says and call it again.',
+        'Invalid arguments for get_token: unit must be a token unit, policy id (56 hex) + asset name hex, not a name, ticker or asset1… fingerprint (call search with it to get its unit); ADA itself (lovelace) has no token answer; fix them as its inputSchema says and call it again.',
       );
+      // A CIP-14 fingerprint, as Cardanoscan shows mainnet SNEK (whose unit a devnet token carries), is named as such,
+      // and search, called with it as the message says, answers that token's unit.
+      const snek = '279c909f348e533da5808898f87f9a14bb2c3dfbbacccd631d927a3f534e454b';
+      const fingerprint = 'asset108xu02ckwrfc8qs9d97mgyh4kn8gdu9w8f5sxk';
+      for (const name of ['get_token', 'get_token_candles'])
+        assert.match(
+          await fail(name, { unit: fingerprint }),
+          /unit must be a token unit, .*not a name, ticker or asset1… fingerprint \(call search with it to get its unit\)/,
+        );
+      const found = (await client.callTool({ name: 'search', arguments: { query: fingerprint } })) as Json;
+      assert.equal(((found.structuredContent as Json).hits as Json[])[0]?.arguments?.unit, snek);
       assert.match(
         await fail('get_swap_quote', { tokenIn: 'ADA', tokenOut: s.unit, amount: 1 }),
-        /tokenIn must be lovelace \(ADA\) or a token unit, .*call search with the name to get its unit\); fix them/,
+        /tokenIn must be lovelace \(ADA\) or a token unit, .*call search with it to get its unit\); fix them/,
       );
       // One sentence for the two rules the id breaks (length and form).
       assert.match(
