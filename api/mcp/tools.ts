@@ -526,7 +526,7 @@ export const TOOL_SET: readonly Tool[] = [
         default: false,
         description: 'Leave out tokens the safety assessment rates high risk.',
       },
-      query: QUERY('Filter by name, ticker or unit.'),
+      query: QUERY('Filter by name, ticker, unit or a whole asset1… fingerprint.'),
     }),
     outputSchema: LIST_TOKENS_OUT,
     restArgs: { ...LIST_ARGS, minLiquidity: 'minLiquidityAda' },

@@ -417,7 +417,7 @@ export const TokensQuery: ObjectSchema = {
       'x-expected': `an integer from 0 to ${MAX_HOLDERS} (every holder holds an output of at least ~1 ADA, and 45 billion ADA exist at most)`,
       description: 'Holders floor; replaces the sort’s default (100 for mcap and fdv); 0 = none.',
     },
-    q: searchText(100, 'Search text (ticker, name, unit).'),
+    q: searchText(100, 'Search text (ticker, name, unit, or a whole asset1… fingerprint).'),
     ...PageQueryProperties,
   },
 };
