@@ -49,6 +49,28 @@ function matcher(q: string): (d: GovernanceProposalDoc) => boolean {
  */
 const governanceRunAt = (deps: ReadDeps) => jobLastSuccessAt(deps.store, 'recomputeGovernance');
 
+/**
+ * Why a proposal or DRep id is not answered. They are the governance recompute's documents (every 5 minutes), not
+ * the chain itself: before its first run none is kept, and "not found" alone read as "no such proposal" (or DRep)
+ * for every one on the ledger in a fresh deployment's first minutes. After a run the answer names it (`newest`: any
+ * document of the collection asked, all written by the last run): one submitted or registered since is listed by the
+ * next run.
+ */
+async function governanceNotFound(
+  deps: ReadDeps,
+  what: string,
+  newest: { epoch: number; computedAt: string } | undefined,
+  since: string,
+): Promise<string> {
+  const next = `${since} is listed by the next run, every 5 minutes`;
+  if (newest)
+    return `${what} not found in the governance figures of epoch ${newest.epoch} (computed at ${newest.computedAt}; ${next})`;
+  const ran = await governanceRunAt(deps);
+  if (ran === null)
+    return `${what} not found: the governance figures are not computed yet (the governance recompute runs every 5 minutes); retry in a few minutes`;
+  return `${what} not found (the governance run at ${ran} found none on the ledger; ${next})`;
+}
+
 async function listGovernanceProposalsAnswer(deps: ReadDeps, input: RouteInput<typeof governanceRoutes.proposals>) {
   const offset = (input.page - 1) * input.pageSize;
   let docs: GovernanceProposalDoc[];
@@ -85,7 +107,12 @@ async function getGovernanceProposalAnswer(deps: ReadDeps, input: RouteInput<typ
     );
   const id = proposalKey(ref);
   const doc = await proposals.get(id);
-  if (!doc) throw new NotFoundError(`governance proposal ${id} not found`);
+  if (!doc) {
+    const [newest] = await proposalsNewestFirst(deps.store, undefined, { offset: 0, limit: 1 });
+    throw new NotFoundError(
+      await governanceNotFound(deps, `governance proposal ${id}`, newest, 'a proposal submitted since'),
+    );
+  }
   const [list, votesTotal] = await Promise.all([
     votesOnProposal(deps.store, id, MAX_DETAIL_VOTES),
     countVotesOnProposal(deps.store, id),
@@ -122,7 +149,10 @@ async function getDRepAnswer(deps: ReadDeps, input: RouteInput<typeof governance
     id = drepBech32(cred);
   }
   const doc = await dreps.get(id);
-  if (!doc) throw new NotFoundError(`DRep ${input.id} not found`);
+  if (!doc) {
+    const [newest] = await drepsByStake(deps.store, { offset: 0, limit: 1 });
+    throw new NotFoundError(await governanceNotFound(deps, `DRep ${input.id}`, newest, 'a DRep registered since'));
+  }
   const list = await votesOfVoter(deps.store, id, MAX_DREP_VOTES);
   return { ...presentDRepRow(doc), votes: list.map(presentVote), epoch: doc.epoch, computedAt: doc.computedAt };
 }
