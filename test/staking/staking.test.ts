@@ -397,6 +397,14 @@ describe('stake pools', () => {
         assert.equal(r.status, 400, given);
         assert.equal((r.body as Json).error, `invalid parameter id: must be a bech32 pool id (pool1…); ${hint}`);
       }
+      // A mistyped id in capitals (its last character changed: the checksum fails in either case) gets no hint: its
+      // lowercase text is no pool id either, so naming it would send the caller to a second 400.
+      const typo = (POOLS[0]!.slice(0, -1) + (POOLS[0]!.endsWith('q') ? 'p' : 'q')).toUpperCase();
+      const r = await api.get(`/api/v1/staking/pools/${typo}`);
+      assert.equal(r.status, 400);
+      assert.doesNotMatch((r.body as Json).error, /write it in lowercase/, (r.body as Json).error);
+      const sent = await api.get(`/api/v1/staking/pools/${typo.toLowerCase()}`);
+      assert.equal(sent.status, 400, 'the lowercase text is no pool id');
     });
   });
   describe("a pool whose owners' live stake is below its pledge", () => {
