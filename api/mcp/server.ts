@@ -112,6 +112,8 @@ export function adviceFor(tool: string, e: unknown, restArgs?: Readonly<Record<s
   if (e instanceof AppError || (e instanceof Error && e.name === 'BadRequestError')) {
     const status = e instanceof AppError ? e.status : 400;
     const msg = inToolTerms(e.message.replace(/[.\s]+$/, ''), restArgs);
+    // A 404 that says to retry (figures not computed yet, a block not indexed yet) is about time, not the id.
+    if (status === 404 && /\bretry\b/.test(msg)) return `Not found yet: ${msg}, with the same arguments.`;
     if (status === 404) return `Not found: ${msg}; check the identifier, or call search to find the right one.`;
     if (status === 400)
       return /^(invalid|missing) arguments?\b/.test(msg)

@@ -15,7 +15,7 @@ import { idTail, ReplayCache, replayCall } from '../../api/mcp/replay.js';
 import { singleToolCall } from '../../api/mcp/router.js';
 import { adviceFor } from '../../api/mcp/server.js';
 import { netChanges, TOOL_DEFINITIONS, TOOL_SET } from '../../api/mcp/tools.js';
-import { BadRequestError } from '../../api/errors.js';
+import { AppError, BadRequestError } from '../../api/errors.js';
 import { routeSpec } from '../../api/mcp/reads.js';
 import { restRoutes } from '../../api/routes/index.js';
 
@@ -303,6 +303,31 @@ describe('MCP pure pieces', () => {
     assert.equal(
       advice('get_token', 'invalid parameter unit: must be a policy id (56 hex) followed by an asset name'),
       'Invalid argument unit: must be a policy id (56 hex) followed by an asset name; correct it and call get_token again.',
+    );
+  });
+
+  it('a not-found that says to retry (not computed or indexed yet) is not told to check the identifier', () => {
+    // The read layer's own messages (api/read/staking.ts, api/read/freshness.ts): the id is right, the figures late.
+    const pool = 'pool1pu5jlj4q9w9jlxeu370a3c9myx47md5j5m2str0naunn2q3lkdy';
+    assert.equal(
+      adviceFor(
+        'get_stake_pool',
+        new AppError(
+          404,
+          `stake pool ${pool} not found: the stake pool figures are not computed yet (the staking recompute runs every 5 minutes); retry in a few minutes`,
+        ),
+      ),
+      `Not found yet: stake pool ${pool} not found: the stake pool figures are not computed yet (the staking recompute runs every 5 minutes); retry in a few minutes, with the same arguments.`,
+    );
+    const late =
+      "block 37 is not indexed yet (the index reaches height 12 of the chain's 40 and is catching up; retry shortly)";
+    assert.equal(
+      adviceFor('get_transaction', new AppError(404, late)),
+      `Not found yet: ${late}, with the same arguments.`,
+    );
+    assert.equal(
+      adviceFor('get_pool', new AppError(404, 'pool 999 not found')),
+      'Not found: pool 999 not found; check the identifier, or call search to find the right one.',
     );
   });
 
