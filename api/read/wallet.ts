@@ -32,7 +32,7 @@ import { currentAdaUsd } from '../../mongo/collections/ada-usd.js';
 import { logoMode, tradesPage } from './tokens.js';
 import type { walletRoutes } from '../routes/wallet.js';
 import type { ReadDeps, RouteInput } from './deps.js';
-import { withAsOf } from './freshness.js';
+import { notIndexedYet, withAsOf } from './freshness.js';
 
 /** A resolved wallet path parameter. */
 export interface WalletKey {
@@ -105,15 +105,29 @@ async function lastTradeOf(store: Store, maker: string): Promise<TradeDoc | null
   return last ?? null;
 }
 
+/**
+ * The 404 of a wallet without indexed activity. While the index catches up with the chain (a first sync, a resync)
+ * its activity may lie above the indexed height, and on a store started after origin before the indexed history:
+ * the message says so (notIndexedYet), as the explorer's answer for the same address does; at the tip of a chain
+ * indexed from origin it is a plain "no activity".
+ */
+async function walletNotFound(deps: Pick<ReadDeps, 'store' | 'now'>, w: WalletKey): Promise<NotFoundError> {
+  const what = `wallet ${w.address}`;
+  const hedged = await notIndexedYet(deps, what);
+  return new NotFoundError(
+    hedged === `${what} not found` ? `${what} not found (no activity in the indexed range)` : hedged,
+  );
+}
+
 /** 404 unless the wallet holds or held something in the index, traded, or is a stake key with an account. */
-async function assertSeen(store: Store, w: WalletKey): Promise<void> {
+async function assertSeen(deps: Pick<ReadDeps, 'store' | 'now'>, w: WalletKey): Promise<void> {
+  const { store } = deps;
   const coll = store.collection(ADDRESSES);
   const seen = w.isStake
     ? (await addressesOfStake(store, w.address, 1)).length > 0 ||
       (await store.collection(STAKE_ACCOUNTS).get(w.address)) !== null
     : (await coll.get(w.address)) !== null;
-  if (!seen && !(await lastTradeOf(store, w.maker)))
-    throw new NotFoundError(`wallet ${w.address} not found (no activity in the indexed range)`);
+  if (!seen && !(await lastTradeOf(store, w.maker))) throw await walletNotFound(deps, w);
 }
 
 /** The pools of the LP tokens among `units` (tokens without a market price), with what values a share of each. */
@@ -176,8 +190,7 @@ async function getWalletAnswer(deps: ReadDeps, input: RouteInput<typeof walletRo
     handlesHeldCount(store, w.address),
   ]);
   const { rewards, delegation, registered } = await walletStake(store, w);
-  if (count === 0 && !registered)
-    throw new NotFoundError(`wallet ${w.address} not found (no activity in the indexed range)`);
+  if (count === 0 && !registered) throw await walletNotFound(deps, w);
   const units = [...holdings.assets.keys()];
   const [assets, stats] = await Promise.all([
     loadAssets(store, units, site, logoMode(input)),
@@ -213,7 +226,7 @@ async function getWalletTradesAnswer(deps: ReadDeps, input: RouteInput<typeof wa
   const w = await walletParam(store, input.address, network);
   const page = await tradesPage(store, { maker: w.maker }, input.limit, input.cursor, site, logoMode(input));
   // An empty page of a wallet never seen is its 404, on any page (a cursor names a trade, not a wallet).
-  if (page.items.length === 0) await assertSeen(store, w);
+  if (page.items.length === 0) await assertSeen(deps, w);
   return withHandle(page, w.handle);
 }
 
@@ -238,7 +251,7 @@ async function getWalletPnlAnswer(deps: ReadDeps, input: RouteInput<typeof walle
     // address's lots are those of its whole key and are measured against the key's balance.
     walletHoldings(store, w.stakeAddress ? walletKey(w.stakeAddress, network) : w),
   ]);
-  if (!doc) await assertSeen(store, w);
+  if (!doc) await assertSeen(deps, w);
   // An older store's points still in the wallet's document come first (mongo/collections/pnl.ts).
   const fifo = { ...fifoOfDoc(doc), series: [...(doc?.series ?? []), ...points] };
   const units = fifo.tokens.map((t) => t.unit);
