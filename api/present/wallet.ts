@@ -37,6 +37,11 @@ export interface LpPool {
   totalLpRaw: bigint;
   /** Both sides of the pool in lovelace, as pool answers show it (tvlAda); null when not valued in ADA. */
   tvlLovelace: bigint | null;
+  /**
+   * LP tokens at the pool's own address when the wallet holds it (its not-yet-issued supply, raw): part of the
+   * balance, no claim on the pool, so not in the share or the value. 0 for any other wallet.
+   */
+  unissuedRaw: bigint;
 }
 
 /** An NFT a wallet holds, as the NFT index names it and the `nft` recompute prices its collection. */
@@ -88,7 +93,10 @@ export function presentPortfolio(input: PortfolioInput, assets: AssetBook) {
     // An NFT is valued at its collection's floor: what listing it at the cheapest active ask would fetch.
     const floor = lovelaceToAdaOrNull(nft?.floorLovelace);
     const priceAda = pool ? lpPriceAda(pool, decimals) : nft ? floor : (s?.priceAda ?? null);
-    const valueAda = priceAda === null ? null : balance * priceAda;
+    // An LP token is worth what a withdrawal pays: only the issued ones the wallet holds claim a share of the pool.
+    const unissued = pool ? (pool.unissuedRaw < raw ? pool.unissuedRaw : raw) : 0n;
+    const claimed = unissued > 0n ? scaleInteger(String(raw - unissued), decimals) : balance;
+    const valueAda = priceAda === null ? null : claimed * priceAda;
     return {
       asset: assets.ref(unit),
       balance,
@@ -101,7 +109,8 @@ export function presentPortfolio(input: PortfolioInput, assets: AssetBook) {
         ? {
             poolId: pool.poolId,
             dex: pool.dex,
-            share: pool.totalLpRaw > 0n ? Number(raw) / Number(pool.totalLpRaw) : null,
+            share: pool.totalLpRaw > 0n ? Number(raw - unissued) / Number(pool.totalLpRaw) : null,
+            unissuedRaw: String(unissued),
           }
         : null,
       nft: nft

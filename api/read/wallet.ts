@@ -130,10 +130,21 @@ async function assertSeen(deps: Pick<ReadDeps, 'store' | 'now'>, w: WalletKey): 
   if (!seen && !(await lastTradeOf(store, w.maker))) throw await walletNotFound(deps, w);
 }
 
-/** The pools of the LP tokens among `units` (tokens without a market price), with what values a share of each. */
-async function lpPoolsOf(store: Store, units: readonly string[]): Promise<Map<string, LpPool>> {
+/**
+ * The pools of the LP tokens among `units` (tokens without a market price), with what values a share of each. A pool
+ * output of Minswap V2, WingRiders V2 or Splash holds its own LP tokens not issued yet (minted once, up to 2^63 − 1,
+ * and paid out on deposits): when the wallet holds the pool's output (its address, or the stake key the DEX's pool
+ * addresses carry), what its address holds of the LP token is that supply, no claim on the pool.
+ */
+async function lpPoolsOf(store: Store, units: readonly string[], w: WalletKey): Promise<Map<string, LpPool>> {
   const pools = [...(await poolsByLpToken(store, units))];
-  const stats = await store.collection(POOL_STATS).getMany(pools.map(([, p]) => String(p.id)));
+  const own = (address: string) => (w.isStake ? stakeAddressOf(address) === w.address : address === w.address);
+  const poolAddresses = [...new Set(pools.map(([, p]) => p.address).filter(own))];
+  const [stats, addresses] = await Promise.all([
+    store.collection(POOL_STATS).getMany(pools.map(([, p]) => String(p.id))),
+    store.collection(ADDRESSES).getMany(poolAddresses),
+  ]);
+  const atPool = new Map(poolAddresses.map((a, i) => [a, addresses[i]?.balance.assets ?? {}]));
   return new Map(
     pools.map(([unit, p], i) => [
       unit,
@@ -142,6 +153,7 @@ async function lpPoolsOf(store: Store, units: readonly string[]): Promise<Map<st
         dex: p.dex,
         totalLpRaw: BigInt(p.totalLpRaw ?? 0),
         tvlLovelace: shownTvlLovelace(p, stats[i] ?? null),
+        unissuedRaw: BigInt(atPool.get(p.address)?.[unit] ?? 0),
       },
     ]),
   );
@@ -197,7 +209,7 @@ async function getWalletAnswer(deps: ReadDeps, input: RouteInput<typeof walletRo
     store.collection(TOKEN_STATS).getMany(units),
   ]);
   const unpriced = units.filter((_, i) => stats[i]?.priceAda == null);
-  const [lp, nfts] = await Promise.all([lpPoolsOf(store, unpriced), nftsOf(store, unpriced)]);
+  const [lp, nfts] = await Promise.all([lpPoolsOf(store, unpriced, w), nftsOf(store, unpriced)]);
   const body = presentPortfolio(
     {
       address: w.address,

@@ -49,17 +49,27 @@ export const WalletPosition = component('WalletPosition', {
       numOrNull,
       'Current price, ADA per whole token; null without market data. An LP token without a market of its own: its share of the pool’s TVL (tvlAda × 1 / LP tokens issued), what a withdrawal pays out valued as the pool’s TVL values both sides. An NFT: its collection’s floor (nft.floor); null when the collection has no active listing.',
     ),
-    valueAda: d(numOrNull, 'balance × priceAda, whole ADA.'),
+    valueAda: d(
+      numOrNull,
+      'balance × priceAda, whole ADA. An LP token: only the issued ones held (balanceRaw − lp.unissuedRaw) × priceAda.',
+    ),
     valueUsd: d(numOrNull, 'valueAda × ADA/USD.'),
     change24h: d(numOrNull, 'Change of the ADA price over 24 h, fraction (0.05 = +5 %); null without market data.'),
     lp: {
       type: ['object', 'null'],
       description: 'The DEX pool this token is the LP token of (valued by pool share); null for other tokens.',
-      required: ['poolId', 'dex', 'share'],
+      required: ['poolId', 'dex', 'share', 'unissuedRaw'],
       properties: {
         poolId: d(int, 'The pool (GET /pools/{id}).'),
         dex: d({ type: 'string' }, 'The pool’s DEX.'),
-        share: d(numOrNull, 'Fraction of the pool held: balanceRaw / LP tokens issued; null when none are issued.'),
+        share: d(
+          numOrNull,
+          'Fraction of the pool held: (balanceRaw − unissuedRaw) / LP tokens issued; null when none are issued.',
+        ),
+        unissuedRaw: d(
+          raw,
+          'LP tokens of the pool’s own output, when this wallet holds it (a DEX’s pool address or stake key): its supply not issued yet (Minswap V2, WingRiders V2 and Splash pools keep it), part of balanceRaw but no claim on the pool; "0" otherwise.',
+        ),
       },
     },
     nft: {

@@ -132,4 +132,83 @@ describe('wallet: LP tokens valued by their share of the pool, against the devne
       await api.close();
     }
   });
+  it("the DEX's own pool outputs hold their unissued LP tokens: part of the balance, no claim, not valued", async () => {
+    const utxos = await chain.query<{ address: string; value: LedgerValue; datum?: string }[]>(
+      'queryLedgerState/utxo',
+      {},
+    );
+    const auth = MINSWAP_V2.authenPolicy;
+    // Per wallet holding Minswap V2 pool outputs (their stake key, else their address): what the ledger has of each
+    // LP token in the pool outputs (the unissued supply), and in all its outputs, with the datum's issued count.
+    const wallets = new Map<
+      string,
+      Map<string, { inPools: bigint; all: bigint; issued: bigint; ada: bigint | null }>
+    >();
+    for (const u of utxos) {
+      const held = u.value[auth];
+      if (!held?.[MINSWAP_V2.poolNftName] || !u.datum) continue;
+      const f = fieldsOf(u.datum);
+      const key = stakeAddressOf(u.address) ?? u.address;
+      const m = wallets.get(key) ?? new Map();
+      wallets.set(key, m);
+      for (const [name, q] of Object.entries(held))
+        if (name !== MINSWAP_V2.poolNftName)
+          m.set(name, {
+            inPools: q,
+            all: 0n,
+            issued: BigInt(f[3] as number | bigint),
+            ada: isAda(f[1]) ? BigInt(f[4] as number | bigint) : null,
+          });
+    }
+    assert.ok(wallets.size > 0, 'the devnet has Minswap V2 pools');
+    for (const u of utxos) {
+      const m = wallets.get(stakeAddressOf(u.address) ?? u.address);
+      for (const [name, q] of Object.entries(u.value[auth] ?? {})) {
+        const e = m?.get(name);
+        if (e) e.all += q;
+      }
+    }
+    const api = await serveTestApp(env.store);
+    try {
+      let checked = 0;
+      for (const [key, lps] of wallets) {
+        const w = (await api.get(`/api/v1/wallet/${key}`)).body as Json;
+        for (const [name, { inPools, all, issued, ada }] of lps) {
+          const p = (w.positions as Json[]).find((x) => x.asset.unit === auth + name);
+          assert.ok(p?.lp, `${key} holds the LP token ${auth + name}`);
+          assert.equal(p.balanceRaw, String(all), 'the balance is the ledger quantity');
+          assert.equal(p.lp.unissuedRaw, String(inPools), "the pool output's LP tokens are its unissued supply");
+          // Only LP tokens the wallet holds outside the pool outputs claim a share: on the devnet, none.
+          const claimed = all - inPools;
+          assert.ok(Math.abs(p.lp.share - Number(claimed) / Number(issued)) < 1e-12, `${key} share ${p.lp.share}`);
+          if (ada !== null) {
+            const expected = ((Number(claimed) / Number(issued)) * 2 * Number(ada)) / 1e6;
+            assert.ok(Math.abs(p.valueAda - expected) <= 1e-9 * expected + 1e-6, `${key}: ${p.valueAda} ADA`);
+          }
+          checked++;
+        }
+        // What the wallet is worth cannot exceed the ADA that exists (45 billion): it was 10^16 ADA with the pools'
+        // unissued LP tokens valued as shares of billions of pools.
+        assert.ok(w.totals.ada < 45e9, `${key} totals.ada ${w.totals.ada}`);
+        const valued = (w.positions as Json[]).reduce((s, x) => s + (x.valueAda ?? 0), 0);
+        assert.ok(Math.abs(w.totals.tokensAda - valued) < 1e-6 * Math.max(1, valued));
+        // The Markdown view says which LP tokens are the pool's own.
+        const view = String((await api.get(`/api/md/wallet/${key}`)).body);
+        assert.match(view, /are the pool's own unissued LP tokens, not valued/);
+      }
+      // The pool address alone (addr1…) holds the same unissued supply: the same figures.
+      const poolAddresses = new Set(utxos.filter((u) => u.value[auth]?.[MINSWAP_V2.poolNftName]).map((u) => u.address));
+      for (const address of poolAddresses) {
+        const w = (await api.get(`/api/v1/wallet/${address}`)).body as Json;
+        const lp = (w.positions as Json[]).filter((x) => x.lp);
+        assert.ok(lp.length > 0, address);
+        for (const p of lp) assert.deepEqual([p.lp.share, p.valueAda, p.lp.unissuedRaw], [0, 0, p.balanceRaw], address);
+        assert.ok(w.totals.ada < 45e9, `${address} totals.ada ${w.totals.ada}`);
+      }
+      assert.ok(checked >= 1);
+      console.log(`      ${checked} pool-held LP positions of ${wallets.size} wallets checked against the ledger`);
+    } finally {
+      await api.close();
+    }
+  });
 });

@@ -170,7 +170,7 @@ export interface WalletPosition {
   valueUsd: number | null;
   change24h: number | null;
   /** The DEX pool this token is the LP token of (valued by pool share); null for other tokens. */
-  lp: { poolId: number; dex: string; share: number | null } | null;
+  lp: { poolId: number; dex: string; share: number | null; unissuedRaw: string } | null;
   /** The NFT this token is, valued at its collection's floor (priceAda); null for other tokens. */
   nft?: { name: string; collection: { policyId: string; name: string | null }; floor: number | null } | null;
 }

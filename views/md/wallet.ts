@@ -99,7 +99,7 @@ export function renderWallet(ctx: ViewContext, w: Wallet, trades: TradePage, req
         // Only traded tokens have a token view (its pools); an LP token links its pool's view, an NFT its
         // collection's; unpriced tokens are named, not linked.
         p.lp
-          ? `[LP of pool #${p.lp.poolId}](${md(ctx, `/pool/${p.lp.poolId}`)}) (${p.lp.dex}${p.lp.share === null ? '' : `, ${percent(p.lp.share * 100, 4)} % of it`})`
+          ? `[LP of pool #${p.lp.poolId}](${md(ctx, `/pool/${p.lp.poolId}`)}) (${p.lp.dex}${p.lp.share === null ? '' : `, ${percent(p.lp.share * 100, 4)} % of it`}${p.lp.unissuedRaw === '0' ? '' : `; ${tokenExact(p.lp.unissuedRaw, p.asset.decimals)} are the pool's own unissued LP tokens, not valued`})`
           : p.nft
             ? `${text(p.nft.name)}, NFT of [${text(p.nft.collection.name ?? short(p.nft.collection.policyId, 10))}](${md(ctx, `/nft/${p.nft.collection.policyId}`)})${p.nft.floor === null ? ' (no listing: unpriced)' : ' (at floor)'}`
             : p.priceAda === null
