@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { baseAddress, enterpriseAddress, parseAddress, rewardAddress } from '../../cardano/address.js';
 import { explorerRoutes } from '../../api/routes/explorer.js';
 import { ajv } from '../../api/schema.js';
-import { CHECKPOINTS, SYNC_HEALTH, SYNC_HEALTH_ID } from '../../mongo/collections/sync-state.js';
+import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
 import { put, type Store } from '../../mongo/store.js';
 import {
   DEXHUNTER_TX,
@@ -14,6 +14,7 @@ import {
   STAKE_ORDER_ADDRESS,
   TIP,
   seedChain,
+  seedChainBehind,
   startTestApi,
   type TestApi,
 } from './seed.js';
@@ -319,23 +320,7 @@ describe('explorer REST routes while the index is behind the chain (a first sync
   const CHAIN_TIP = TIP.height + 100;
   let api: TestApi;
   before(async () => {
-    const behind = async (store: Store) => {
-      await seedChain(store);
-      const at = new Date().toISOString();
-      await store.write([
-        put(SYNC_HEALTH, {
-          _id: SYNC_HEALTH_ID,
-          contactAt: at,
-          tip: { slot: (TIP.slot ?? 0) + 2000, id: 'ab'.repeat(32), height: CHAIN_TIP },
-          failing: null,
-          stall: null,
-          generation: 0,
-          lastDeepRollback: null,
-          updatedAt: at,
-        }),
-      ]);
-    };
-    api = await startTestApi(behind);
+    api = await startTestApi((store) => seedChainBehind(store, CHAIN_TIP));
   });
   after(() => api.close());
 

@@ -37,6 +37,7 @@ import {
   type UtxoDoc,
   type ValueDoc,
 } from '../../mongo/collections/index.js';
+import { SYNC_HEALTH, SYNC_HEALTH_ID } from '../../mongo/collections/sync-state.js';
 import { put, type Store, type WriteOp } from '../../mongo/store.js';
 
 const REAL = path.resolve(process.cwd(), '../shared/fixtures/chain/ogmios/real');
@@ -392,6 +393,27 @@ export async function seedChain(store: Store): Promise<void> {
       drep: null,
       withdrawn: '0',
       slot: 140000000,
+    }),
+  ]);
+}
+
+/**
+ * The seeded chain while the index is behind it (a first sync or a resync catching up): the source last reported its
+ * tip at height `chainTip`, above the seeded indexed tip, so blocks up to it are on the chain whatever the index holds.
+ */
+export async function seedChainBehind(store: Store, chainTip: number): Promise<void> {
+  await seedChain(store);
+  const at = new Date().toISOString();
+  await store.write([
+    put(SYNC_HEALTH, {
+      _id: SYNC_HEALTH_ID,
+      contactAt: at,
+      tip: { slot: (TIP.slot ?? 0) + 2000, id: 'ab'.repeat(32), height: chainTip },
+      failing: null,
+      stall: null,
+      generation: 0,
+      lastDeepRollback: null,
+      updatedAt: at,
     }),
   ]);
 }

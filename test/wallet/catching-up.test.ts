@@ -6,9 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { baseAddress, enterpriseAddress, rewardAddress } from '../../cardano/address.js';
-import { SYNC_HEALTH, SYNC_HEALTH_ID } from '../../mongo/collections/sync-state.js';
-import { put, type Store } from '../../mongo/store.js';
-import { EARLIER, TIP, seedChain, startTestApi, type TestApi } from '../api/seed.js';
+import { EARLIER, TIP, seedChainBehind, startTestApi, type TestApi } from '../api/seed.js';
 import { callToolOnce } from '../mcp/call-once.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
@@ -23,23 +21,7 @@ const UNSEEN = [baseAddress('mainnet', CRED, CRED), enterpriseAddress('mainnet',
 describe('wallet answers while the index is behind the chain (a first sync or a resync catching up)', () => {
   let api: TestApi;
   before(async () => {
-    const behind = async (store: Store) => {
-      await seedChain(store);
-      const at = new Date().toISOString();
-      await store.write([
-        put(SYNC_HEALTH, {
-          _id: SYNC_HEALTH_ID,
-          contactAt: at,
-          tip: { slot: (TIP.slot ?? 0) + 2000, id: 'ab'.repeat(32), height: CHAIN_TIP },
-          failing: null,
-          stall: null,
-          generation: 0,
-          lastDeepRollback: null,
-          updatedAt: at,
-        }),
-      ]);
-    };
-    api = await startTestApi(behind);
+    api = await startTestApi((store) => seedChainBehind(store, CHAIN_TIP));
   });
   after(() => api.close());
 
