@@ -145,7 +145,7 @@ export const CONFIG_KEYS = {
     'false',
   ),
   SYNC_START_POINT: key(
-    'Where an empty store starts following the chain, `slot.blockHash` of a block (e.g. a recent mainnet block); unset = origin. Answers then cover the chain from that block on: outputs created before it are unresolved inputs.',
+    'Where an empty store starts following the chain, `slot.blockHash` of a block (e.g. a recent mainnet block); unset = origin. Answers then cover the chain from the block after it on (the named block itself is not indexed): outputs created in it or before are unresolved inputs.',
     z
       .string()
       .regex(/^\d+\.[0-9a-f]{64}$/, 'must be slot.blockHash (the block header hash, 64 hex)')
