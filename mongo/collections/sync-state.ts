@@ -397,7 +397,11 @@ export function syncCondition(lag: Pick<SyncLag, 'checkpoint' | 'health'>, nowMs
       ? {
           status: 'unreachable',
           reason: `chain source unreachable for ${s} s (${h.failing.error}); retrying`,
-          action: 'check the chain source (OGMIOS_URL) and its node; the sync resumes within seconds of its return',
+          // Without OGMIOS_URL the source is npm start's own devnet, which npm start restarts by itself (1-16 s,
+          // then its history): there is no OGMIOS_URL or node to check.
+          action:
+            'check the chain source (OGMIOS_URL and its node; with OGMIOS_URL unset it is npm start’s own devnet, ' +
+            'which npm start restarts by itself); the sync resumes within seconds of its return',
           since: h.failing.since,
           abandonedAbove: null,
         }
