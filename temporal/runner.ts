@@ -17,7 +17,8 @@
  *   interrupted runs as `cancelled` with error `'stopped'` (a shutdown is not a job failure; `ops retry` restarts them).
  *   Runs a previous process left `running` (a crash, a kill -9) are recorded `failed` / `'interrupted'` at startup.
  * - RunDoc.attempts is the highest attempt number any single activity call of the run reached (1 = no retries);
- *   while a run retries, `error` shows the last failed attempt.
+ *   while a run waits for its next attempt, `error` shows the last failed attempt (`… retrying in N ms`), and while
+ *   that attempt runs, `attempts` is its number and `error` says so (`<activity> running again since T, after: …`).
  */
 import { pino } from 'pino';
 import { RUNS, type RunDoc } from '../mongo/collections/runs.js';
@@ -170,7 +171,7 @@ export function createRunner(deps: RunnerDeps): Runner {
 
   function wrapActivities(
     options: ActivityOptions,
-    onAttempt: (attempt: number) => void,
+    onAttempt: (name: string, attempt: number) => void,
     onRetry: (name: string, attempt: number, e: unknown, delayMs: number) => void,
   ): unknown {
     const policy = options.retry;
@@ -185,7 +186,7 @@ export function createRunner(deps: RunnerDeps): Runner {
             if (!fn) throw new ActivityFailedError(name, 0, new Error('activity is not registered with the runner'));
             for (let attempt = 1; ; attempt++) {
               if (signal.aborted) throw new RunnerStoppedError();
-              onAttempt(attempt);
+              onAttempt(name, attempt);
               try {
                 return await fn(...args);
               } catch (e) {
@@ -216,18 +217,27 @@ export function createRunner(deps: RunnerDeps): Runner {
     };
     let attempts = 0;
     let retrying = false;
+    /** The failed attempt a retry follows: `attempt N failed: <error>`. */
+    let lastFailure = '';
     const ctx: WorkflowContext<unknown> = {
       activities: wrapActivities(
         entry.activityOptions,
-        (attempt) => {
+        (name, attempt) => {
           attempts = Math.max(attempts, attempt);
           if (attempt === 1 && retrying) {
             retrying = false;
             void persist({ ...current, attempts, error: null });
+          } else if (attempt > 1) {
+            // The backoff is over and the next attempt runs (a recompute's ledger queries, a sync slice once the source
+            // is back): the record said `retrying in 1000 ms` and the previous attempt's number for as long as it ran
+            // (6 minutes of ledger-query timeouts against a frozen source). Worded as ops shows it for Temporal.
+            const error = `${name} running again since ${iso()}, after: ${lastFailure}`;
+            void persist({ ...current, attempts, error });
           }
         },
         (name, attempt, e, delayMs) => {
           retrying = true;
+          lastFailure = `attempt ${attempt} failed: ${describeError(e)}`;
           const error = `${name} attempt ${attempt} failed: ${describeError(e)}; retrying in ${delayMs} ms`;
           log.warn({ run: doc._id, activity: name, attempt, delayMs, err: e }, 'activity attempt failed; retrying');
           void persist({ ...current, attempts, error });

@@ -271,6 +271,46 @@ describe('embedded runner', function () {
     assert.equal(await store.collection(RUNS).count('byStatus', { eq: ['running'] }), 0);
   });
 
+  it('while a retry attempt runs, the run record names that attempt, not "retrying in N ms" of the last one', async function () {
+    // A chain source that froze and came back: attempt 1 timed out, attempt 2 runs (here until `release`). ops runs
+    // showed `attempts 1 … attempt 1 failed: …; retrying in 1 ms` for as long as attempt 2 ran (6 minutes for a
+    // staking recompute whose ledger queries each waited out their 120 s timeout).
+    let release!: () => void;
+    const gate = new Promise<void>((res) => (release = res));
+    const chain = fakeSync(10, 500);
+    let calls = 0;
+    const r = runner({
+      syncSlice: async (i: SliceInput) => {
+        calls++;
+        if (calls === 1) throw new Error('Ogmios gave no answer to nextBlock within 120000 ms');
+        await gate;
+        return chain.syncSlice(i);
+      },
+    });
+    const before = Date.now();
+    const { run, done } = await r.start('syncChain', {
+      workflowId: SYNC_WORKFLOW_ID,
+      input: INPUT,
+      requestedBy: 'start',
+    });
+    await waitFor('the second attempt to start', async () => calls === 2);
+    await new Promise((res) => setTimeout(res, 200)); // the record's write
+    const doc = await store.collection(RUNS).get(run._id);
+    release(); // before asserting: a failed assertion must not leave the run holding the runner's stop
+    assert.equal(doc?.status, 'running');
+    assert.equal(doc?.attempts, 2, 'the attempt under way is the second one');
+    const m =
+      /^syncSlice running again since (\S+), after: attempt 1 failed: Ogmios gave no answer to nextBlock within 120000 ms$/.exec(
+        doc?.error ?? '',
+      );
+    assert.ok(m, `error: ${doc?.error}`);
+    assert.ok(Date.parse(m[1] ?? '') >= before - 1_000, 'since: when the attempt started');
+    const final = await done;
+    assert.equal(final.status, 'completed');
+    assert.equal(final.error, null);
+    assert.equal(final.attempts, 2);
+  });
+
   it('records runs a previous process left running as failed "interrupted"', async function () {
     const stale: RunDoc = {
       _id: `${SYNC_WORKFLOW_ID}:1767225600000`,
