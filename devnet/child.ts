@@ -46,6 +46,9 @@ export interface DevnetChild {
   close(): Promise<void>;
 }
 
+/** How long `close` waits for the devnet to exit after SIGTERM before it kills it (SIGKILL). */
+export const CLOSE_GRACE_MS = 10_000;
+
 const SCRIPT = fileURLToPath(new URL('../scripts/devnet.ts', import.meta.url));
 
 export function spawnDevnet(opts: DevnetOptions): Promise<DevnetChild> {
@@ -98,7 +101,11 @@ export function spawnDevnet(opts: DevnetOptions): Promise<DevnetChild> {
           exited,
           async close() {
             if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+            // A devnet that cannot act on SIGTERM (stopped by SIGSTOP or a debugger, its event loop blocked) held
+            // npm start's shutdown for good after its API and worker had stopped; its own stop exits within 2 s.
+            const timer = setTimeout(() => child.kill('SIGKILL'), CLOSE_GRACE_MS);
             await exited;
+            clearTimeout(timer);
           },
         }),
       reject,
