@@ -24,7 +24,7 @@ import { ALL_COLLECTIONS } from '../mongo/collections/index.js';
 import { openStore } from '../mongo/open.js';
 import { timedStore } from '../mongo/timed-store.js';
 import { startEmbeddedWorker } from '../temporal/embedded.js';
-import { pidOf, workerAlive, workerPidFile } from '../temporal/worker-pid.js';
+import { pidFileText, pidOf, workerAlive, workerPidFile } from '../temporal/worker-pid.js';
 import type { FromWorker, ToWorker } from '../temporal/worker-child.js';
 
 const PREDECESSOR_WAIT_MS = 10_000;
@@ -74,7 +74,7 @@ async function claimDataDir(dir: string, log: pino.Logger): Promise<() => void> 
   let warned = false;
   for (;;) {
     try {
-      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      writeFileSync(file, pidFileText(), { flag: 'wx' });
       break;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;

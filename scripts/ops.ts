@@ -35,7 +35,7 @@ import {
 } from '../temporal/ops.js';
 import { recordInterrupted } from '../temporal/run-docs.js';
 import { SCHEDULES } from '../temporal/schedules.js';
-import { liveEmbeddedWorker } from '../temporal/worker-pid.js';
+import { liveEmbeddedWorker, restartingService } from '../temporal/worker-pid.js';
 
 /**
  * Opens the store the service uses. The embedded store must exist already, for every command: ops never creates one
@@ -113,7 +113,13 @@ async function embedded(
         store,
         Date.now(),
         // The pid file is on this host: over MongoDB the worker may run on another.
-        store.kind === 'embedded' ? { pid: liveEmbeddedWorker(config.DATA_DIR), dataDir: config.DATA_DIR } : undefined,
+        store.kind === 'embedded'
+          ? {
+              pid: liveEmbeddedWorker(config.DATA_DIR),
+              dataDir: config.DATA_DIR,
+              restartingService: restartingService(config.DATA_DIR),
+            }
+          : undefined,
       ),
     );
   if (cmd.cmd === 'runs') return readBounded(config, embeddedRuns(store, cmd));

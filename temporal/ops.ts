@@ -204,7 +204,7 @@ export function jobsTable(schedules: readonly ScheduleSpec[], workflows: Workflo
 export async function syncStatus(
   store: Store,
   nowMs: number = Date.now(),
-  opts: { noWorker?: boolean } = {},
+  opts: { noWorker?: boolean; restarting?: boolean } = {},
 ): Promise<string[]> {
   const lag = await readSyncLag(store, nowMs);
   const c = syncCondition(lag, nowMs);
@@ -220,7 +220,9 @@ export async function syncStatus(
   const health = orphaned
     ? [
         `sync health: NOT RUNNING: no embedded worker runs it (its last record${lag.health ? `, ${lag.health.updatedAt}` : ''}: ${c.status === 'ok' ? 'ok' : (c.reason ?? c.status)})`,
-        '  next: start the service (`npm start`)',
+        opts.restarting
+          ? '  next: nothing while npm start restarts its worker; read its log if the worker keeps exiting'
+          : '  next: start the service (`npm start`)',
       ]
     : [
         c.status === 'ok'
@@ -308,7 +310,7 @@ const STATUSES: readonly RunStatus[] = ['queued', 'running', 'completed', 'faile
 export async function embeddedStatus(
   store: Store,
   nowMs: number = Date.now(),
-  worker?: { pid: number | null; dataDir: string },
+  worker?: { pid: number | null; dataDir: string; restartingService?: number | null },
 ): Promise<string[]> {
   const runs = store.collection(RUNS);
   const counts = await Promise.all(STATUSES.map((s) => runs.count('byStatus', { eq: [s] })));
@@ -318,19 +320,24 @@ export async function embeddedStatus(
     ? []
     : worker.pid !== null
       ? [`service: running (embedded worker pid ${worker.pid} on DATA_DIR=${worker.dataDir})`]
-      : [
-          `service: STOPPED: no embedded worker runs on DATA_DIR=${worker.dataDir}; the sync and the jobs resume at the next npm start`,
-          ...(running
-            ? [
-                `  ${running} run(s) shown running were left by a service that stopped without ending them; the next start (or an ops command that queues a run) records them failed (interrupted)`,
-              ]
-            : []),
-        ];
+      : worker.restartingService
+        ? [
+            // npm start lives and restarts its worker (1, 2, 4, 8, 16 s): not a stopped service to start again.
+            `service: WORKER RESTARTING: npm start (pid ${worker.restartingService}) runs on DATA_DIR=${worker.dataDir}; its embedded worker exited and npm start restarts it (its log says why); the sync and the jobs resume when it runs`,
+          ]
+        : [
+            `service: STOPPED: no embedded worker runs on DATA_DIR=${worker.dataDir}; the sync and the jobs resume at the next npm start`,
+            ...(running
+              ? [
+                  `  ${running} run(s) shown running were left by a service that stopped without ending them; the next start (or an ops command that queues a run) records them failed (interrupted)`,
+                ]
+              : []),
+          ];
   return [
     'mode: embedded (in-process runner; TEMPORAL_ADDRESS is not set)',
     `store: ${store.kind}`,
     ...service,
-    ...(await syncStatus(store, nowMs, { noWorker: worker?.pid === null })),
+    ...(await syncStatus(store, nowMs, { noWorker: worker?.pid === null, restarting: !!worker?.restartingService })),
     `runs: ${STATUSES.map((s, i) => `${counts[i] ?? 0} ${s}`).join(', ')}`,
     ...(failures.length
       ? [

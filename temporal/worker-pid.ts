@@ -7,13 +7,51 @@ import { join } from 'node:path';
 
 export const workerPidFile = (dataDir: string): string => join(dataDir, 'embedded-worker.pid');
 
-export function pidOf(file: string): number | null {
+/**
+ * The file holds `<worker pid> <npm start's pid>` (the worker's parent, which restarts it when it dies); a file of an
+ * older build holds the worker's pid alone.
+ */
+function pidsIn(file: string): number[] {
   try {
-    const n = Number(readFileSync(file, 'utf8').trim());
-    return Number.isInteger(n) && n > 0 ? n : null;
+    return readFileSync(file, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .map(Number)
+      .map((n) => (Number.isInteger(n) && n > 0 ? n : 0));
   } catch {
-    return null;
+    return [];
   }
+}
+
+export function pidOf(file: string): number | null {
+  return pidsIn(file)[0] || null;
+}
+
+/** What the worker writes to its pid file: its pid and its parent's (npm start). */
+export const pidFileText = (): string => `${process.pid} ${process.ppid}`;
+
+/** Whether `pid` is a live npm start (scripts/start.ts), not a later process that reused the number. */
+function serviceAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('scripts/start.ts');
+  } catch {
+    return process.platform !== 'linux';
+  }
+}
+
+/**
+ * The pid of the npm start whose embedded worker on `dataDir` is not running but which lives, so restarts it (after
+ * 1, 2, 4, 8, 16 s); null when a worker runs, or when no npm start does (stopped, killed).
+ */
+export function restartingService(dataDir: string): number | null {
+  const [worker, parent] = pidsIn(workerPidFile(dataDir));
+  if (!worker || !parent || workerAlive(worker)) return null;
+  return serviceAlive(parent) ? parent : null;
 }
 
 /** Whether `pid` is a live embedded worker (not a later process that reused the number). */
