@@ -84,6 +84,9 @@ export function nodeMcpHandler(handler: WebHandler, onerror?: (e: Error) => void
     }
     let headers: Record<string, string> = {};
     response.headers.forEach((value, name) => (headers[name] = value));
+    // The SDK's own errors (405 to GET/DELETE, 400 to bad JSON, 406, 415) say nothing on caching: like every error
+    // the middleware answers (api/middleware.ts), none is to be kept by a cache.
+    if (response.status >= 400 && !headers['cache-control']) headers['cache-control'] = 'no-store';
     if (response.body === null) {
       finished = true;
       res.writeHead(response.status, headers).end();

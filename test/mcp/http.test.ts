@@ -330,11 +330,15 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
     }
   });
 
-  it('GET and DELETE are 405; bad JSON is −32700; a foreign browser Origin is 403', async () => {
-    assert.equal((await fetch(url)).status, 405);
-    assert.equal((await fetch(url, { method: 'DELETE' })).status, 405);
+  it('GET and DELETE are 405; bad JSON is −32700; a foreign browser Origin is 403; no error is cacheable', async () => {
+    const get = await fetch(url);
+    assert.equal(get.status, 405);
+    const del = await fetch(url, { method: 'DELETE' });
+    assert.equal(del.status, 405);
     const bad = await fetch(url, { method: 'POST', headers: JSON_ACCEPT, body: '{"jsonrpc":' });
     assert.equal(bad.status, 400);
+    // As every error the middleware answers: the SDK's own errors too (they said nothing on caching).
+    for (const res of [get, del, bad]) assert.equal(res.headers.get('cache-control'), 'no-store', String(res.status));
     assert.equal((await rpc(bad)).error.code, -32700);
     const evil = await modern('tools/list', {}, { origin: 'https://evil.example' });
     assert.equal(evil.status, 403);
