@@ -5,7 +5,9 @@
  * compressible answer says `Vary: Accept-Encoding`.
  */
 import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import accepts from 'accepts';
 import type Koa from 'koa';
 import { isFresh } from './fresh.js';
 
@@ -27,10 +29,21 @@ export function compress(bytes: Buffer, coding: Coding): Buffer {
     : gzipSync(bytes, { level: 6 });
 }
 
+/** The codings an answer is offered in, best first: identity last, so a client taking br or gzip gets it. */
+const OFFERED = ['br', 'gzip', 'identity'];
+const codingOf = (chosen: string | false): Coding | null => (chosen === 'br' || chosen === 'gzip' ? chosen : null);
+
 /** The coding the client prefers among br and gzip, or null for the identity bytes. */
 export function preferredCoding(ctx: Koa.Context): Coding | null {
-  const coding = ctx.acceptsEncodings('br', 'gzip', 'identity');
-  return coding === 'br' || coding === 'gzip' ? coding : null;
+  return codingOf(ctx.acceptsEncodings(OFFERED));
+}
+
+/**
+ * The same choice for a request outside Koa (the node:http fast path, api/fast-replay.ts): Koa's `acceptsEncodings`
+ * is this `accepts`.
+ */
+export function preferredCodingOf(req: IncomingMessage): Coding | null {
+  return codingOf(accepts(req).encoding(OFFERED));
 }
 
 /** `"abc"` → `"abc-br"`: the strong validator of the compressed representation. */

@@ -26,7 +26,6 @@
  * chain, which then reads the body already read here (api/mcp/body.ts).
  */
 import { randomUUID } from 'node:crypto';
-import accepts from 'accepts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
@@ -39,6 +38,7 @@ import { SANE_REQUEST_ID } from './middleware.js';
 import { MODERN_REVISION, parseMcpJson, readMcpBytes } from './mcp/body.js';
 import { idTail, replayCall, type ReplayCall } from './mcp/replay.js';
 import { answerWithTail, type TailCoded } from './compress-tail.js';
+import { preferredCodingOf } from './compress.js';
 import { gatedPath } from './mcp/server.js';
 import { ResponseCache } from './response-cache.js';
 import type { SyncGate } from './sync-guard.js';
@@ -184,14 +184,7 @@ export function fastReplay(deps: FastReplayDeps, full: Handler): Handler {
     for (const [name, value] of limits) headers.push(name, value);
     let bytes = kept.bytes;
     if (mcp) {
-      // The coding Koa would choose (its acceptsEncodings is this `accepts`), for the kept answer and the caller's id.
-      const coding = accepts(req).encoding('br', 'gzip', 'identity');
-      const sent = answerWithTail(
-        bytes,
-        meta.tool?.coded ?? {},
-        mcp.tail,
-        coding === 'br' || coding === 'gzip' ? coding : null,
-      );
+      const sent = answerWithTail(bytes, meta.tool?.coded ?? {}, mcp.tail, preferredCodingOf(req));
       bytes = sent.bytes;
       headers.push('Content-Length', String(bytes.length));
       if (sent.coding) headers.push('Content-Encoding', sent.coding);

@@ -50,6 +50,16 @@ export interface RouteDef {
   paramHints?: Readonly<Record<string, (raw: string) => string | null>>;
 }
 
+/**
+ * A param hint for a bech32 id in capitals (bech32 has one case; all capitals is how QR codes carry it): the same id
+ * in lowercase, which is what the routes take, as for pool ids and addresses. Null when the lowercase text is no id
+ * either (`isId`): a mistyped id in capitals is no id in lowercase, and naming it sent the caller on to a second 400.
+ */
+export function lowercaseIdHint(raw: string, isId: (lower: string) => boolean): string | null {
+  const lower = raw.toLowerCase();
+  return lower !== raw && isId(lower) ? `write it in lowercase: ${lower}` : null;
+}
+
 export interface RouteSpec<P extends object = object, Q extends object = object> extends RouteDef {
   /** The path in Koa router syntax (`/explorer/blocks/:id`). */
   readonly koaPath: string;

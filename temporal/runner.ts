@@ -238,7 +238,7 @@ export function createRunner(deps: RunnerDeps): Runner {
         (name, attempt, e, delayMs) => {
           retrying = true;
           lastFailure = `attempt ${attempt} failed: ${describeError(e)}`;
-          const error = `${name} attempt ${attempt} failed: ${describeError(e)}; retrying in ${delayMs} ms`;
+          const error = `${name} ${lastFailure}; retrying in ${delayMs} ms`;
           log.warn({ run: doc._id, activity: name, attempt, delayMs, err: e }, 'activity attempt failed; retrying');
           void persist({ ...current, attempts, error });
         },

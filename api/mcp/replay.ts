@@ -35,23 +35,19 @@ export interface ReplayCall {
   key: string;
 }
 
-interface Kept {
+/** A kept answer: its bytes without the id tail, their compressed forms, and the end of its window (unix ms). */
+export interface KeptAnswer {
   expires: number;
   status: number;
   /** The SDK's headers but Content-Length. */
   headers: Record<string, string>;
+  kept: Buffer;
   /** The kept bytes compressed so far (api/compress-tail.ts): once per entry and coding, never per replay. */
   coded: TailCoded;
 }
 
-/** A kept answer: its bytes without the id tail, their compressed forms, and the end of its window (unix ms). */
-export interface KeptAnswer {
-  status: number;
-  headers: Record<string, string>;
-  kept: Buffer;
-  coded: TailCoded;
-  expires: number;
-}
+/** What the cache keeps beside the bytes. */
+type Kept = Omit<KeptAnswer, 'kept'>;
 
 /**
  * The cache key of a body that is one `tools/call` request with an id, or null (batches, notifications, other

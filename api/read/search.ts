@@ -276,14 +276,24 @@ async function nftUnitHit(store: Store, unit: string): Promise<SearchHit | null>
 async function referenceTokenHit(store: Store, unit: string): Promise<SearchHit | null> {
   const ft = cip68FtOfReference(unit);
   if (!ft) return null;
-  const term = normaliseTerm(ft);
-  const docs = await store
-    .collection(SEARCH_TERMS)
-    .find('byKindTerm', { eq: ['token'], gte: term, lte: term, limit: 10 });
-  const d = docs.find((x) => x.id === ft);
-  if (!d) return null;
-  const detail = `the token whose metadata this CIP-68 reference NFT (label 100) holds`;
-  return { ...fromTerm(d), detail: d.detail ? `${detail}; ${d.detail}` : detail };
+  return indexedHit(store, 'token', ft, ft, 'the token whose metadata this CIP-68 reference NFT (label 100) holds');
+}
+
+/**
+ * The index's hit on entity `id` of `kind` under its exact term `term` (the label and detail every hit on it shows),
+ * its detail led by `why` the query names it; null when the index holds no such term of it.
+ */
+async function indexedHit(
+  store: Store,
+  kind: SearchTermDoc['kind'],
+  term: string,
+  id: string,
+  why: string,
+): Promise<SearchHit | null> {
+  const t = normaliseTerm(term);
+  const docs = await store.collection(SEARCH_TERMS).find('byKindTerm', { eq: [kind], gte: t, lte: t, limit: 10 });
+  const d = docs.find((x) => x.id === id);
+  return d ? { ...fromTerm(d), detail: d.detail ? `${why}; ${d.detail}` : why } : null;
 }
 
 /**
@@ -297,12 +307,8 @@ async function lpTokenHit(store: Store, unit: string): Promise<SearchHit | null>
   if (!p) return null;
   const detail = 'the pool this LP token is a share of (a holder of n withdraws n / lpIssuedRaw of each reserve)';
   // The pool's own term ("pool 13"), for the label every pool hit shows ("ADA/SNEK on minswap-v2").
-  const term = normaliseTerm(`pool ${p.id}`);
-  const docs = await store
-    .collection(SEARCH_TERMS)
-    .find('byKindTerm', { eq: ['pool'], gte: term, lte: term, limit: 10 });
-  const d = docs.find((x) => x.id === String(p.id));
-  if (d) return { ...fromTerm(d), detail: d.detail ? `${detail}; ${d.detail}` : detail };
+  const indexed = await indexedHit(store, 'pool', `pool ${p.id}`, String(p.id), detail);
+  if (indexed) return indexed;
   const [tool, args] = NEXT.pool(String(p.id));
   return { kind: 'pool', id: String(p.id), label: `pool ${p.id} on ${p.dex}`, detail, tool, arguments: args };
 }

@@ -7,7 +7,7 @@ import Router from '@koa/router';
 import { parseDRepId, parseGovActionRef, PREDEFINED_DREPS } from '../../cardano/governance-ids.js';
 import { type ProposalStatus } from '../../mongo/collections/governance.js';
 import type { ApiDeps } from '../deps.js';
-import { defineRoute, register, type AnyRouteSpec, type RestModule } from '../route.js';
+import { defineRoute, lowercaseIdHint, register, type AnyRouteSpec, type RestModule } from '../route.js';
 import {
   DRepDetailResponse,
   DRepIdParams,
@@ -59,23 +59,13 @@ export const governanceRoutes = {
   }),
 } satisfies Record<string, AnyRouteSpec>;
 
-/**
- * A bech32 id in capitals (bech32 has one case; all capitals is how QR codes carry it) is the same id in lowercase,
- * which is what the routes take, as for pool ids and addresses: the 400 names it. Null when the lowercase text is no
- * id either.
- */
-function inLowercase(raw: string, isId: (lower: string) => boolean): string | null {
-  const lower = raw.toLowerCase();
-  return lower !== raw && isId(lower) ? `write it in lowercase: ${lower}` : null;
-}
-
 export function proposalIdHint(raw: string): string | null {
-  return inLowercase(raw, (lower) => lower.startsWith('gov_action1') && parseGovActionRef(lower) !== null);
+  return lowercaseIdHint(raw, (lower) => lower.startsWith('gov_action1') && parseGovActionRef(lower) !== null);
 }
 
 export function drepIdHint(raw: string): string | null {
   const predefined: readonly string[] = Object.values(PREDEFINED_DREPS);
-  return inLowercase(
+  return lowercaseIdHint(
     raw,
     (lower) => predefined.includes(lower) || (/^drep(_script)?1/.test(lower) && parseDRepId(lower) !== null),
   );

@@ -5,7 +5,14 @@
 import Router from '@koa/router';
 import { bech32PoolId, poolHashFromId } from '../../cardano/address.js';
 import type { ApiDeps } from '../deps.js';
-import { defineRoute, register, type AnyRouteSpec, type CommonQuery, type RestModule } from '../route.js';
+import {
+  defineRoute,
+  lowercaseIdHint,
+  register,
+  type AnyRouteSpec,
+  type CommonQuery,
+  type RestModule,
+} from '../route.js';
 import {
   StakePoolDetailResponse,
   StakePoolIdParams,
@@ -39,15 +46,12 @@ export const stakingRoutes = {
 /**
  * What to send instead of a pool id in another form: the pool's 28-byte key hash (56 hex, as explorers and the
  * ledger show it) is its pool1… id; a pool1… id in capitals is the same id in lowercase (bech32 is one case), when
- * that lowercase text is a pool id (its checksum holds): a mistyped id in capitals is no id in lowercase either, and
- * naming it sent the caller on to a second 400 ('Invalid checksum'), as the governance routes' hint already avoids.
+ * that lowercase text is a pool id (prefix, checksum, 28-byte hash).
  */
 export function stakePoolIdHint(raw: string): string | null {
   const bech32 = bech32PoolId(raw);
   if (bech32 !== raw) return `this key hash is stake pool ${bech32}`;
-  const lower = raw.toLowerCase();
-  if (/^pool1[0-9a-z]+$/.test(lower) && raw !== lower && isPoolId(lower)) return `write it in lowercase: ${lower}`;
-  return null;
+  return lowercaseIdHint(raw, isPoolId);
 }
 
 /** Whether `id` is a bech32 pool id: the prefix, a valid checksum and a 28-byte key hash. */
