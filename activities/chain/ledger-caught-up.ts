@@ -5,7 +5,7 @@
  * regenerating its history when `npm start` restarts over an existing DATA_DIR — would replace complete figures
  * with those of an earlier chain state (live stake of a partial history, rewards not yet earned).
  */
-import type { ChainSource } from './source.js';
+import { isSourceDown, type ChainSource } from './source.js';
 import { toPoint } from './json.js';
 import type { Point } from '../../cardano/chain/types.js';
 import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
@@ -38,9 +38,17 @@ export class LedgerBehindError extends Error {
 export const LEDGER_WAIT_MS = 60_000;
 const LEDGER_POLL_MS = 1_000;
 
-/** The point the source's ledger is at (queryLedgerState/tip), or null when the source does not answer it. */
+/**
+ * The point the source's ledger is at (queryLedgerState/tip), or null when the source does not answer it (refuses
+ * the query, or answers something unreadable). A source that cannot be reached — down, dropped, frozen — is not
+ * one that lacks the query: its error is thrown, so the run fails at its first query instead of going on to wait
+ * out every later one (three waits of the query timeout per attempt with a frozen source).
+ */
 export function ledgerTip(chain: ChainSource): Promise<Point | null> {
-  return chain.query<unknown>('queryLedgerState/tip').then(toPoint, () => null);
+  return chain.query<unknown>('queryLedgerState/tip').then(toPoint, (e: unknown) => {
+    if (isSourceDown(e)) throw e;
+    return null;
+  });
 }
 
 /** The ledger tip's slot (-1 at origin) and the checkpoint's, or null when there is nothing to compare. */

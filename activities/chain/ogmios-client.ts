@@ -47,8 +47,10 @@ export class IntersectionNotFoundError extends OgmiosError {
 export interface OgmiosClientOptions {
   /** `nextBlock` requests kept in flight (the Ogmios docs suggest 50–100). */
   pipeline?: number;
-  /** Bound for the handshake and for a query or `findIntersection` answer (default 120 s). */
+  /** Bound for a query or `findIntersection` answer (default 120 s), and for the handshake (at most 15 s). */
   requestTimeoutMs?: number;
+  /** Ping interval of the query socket; two silent intervals drop it and fail its queries (default 30 s). */
+  queryKeepAliveMs?: number;
   log?: Log;
 }
 
@@ -64,6 +66,15 @@ const BEHIND_WAIT_MS = 10_000;
  * answering (a frozen process, a half-open connection) is dropped, and reported unreachable, after two intervals.
  */
 const KEEPALIVE_MS = 10_000;
+/**
+ * Liveness ping on the query socket. A ledger query (`stakePools` with stake on mainnet) is computed for tens of
+ * seconds before its answer's first byte; Ogmios answers pings meanwhile, and the bytes of a long answer count as
+ * contact, but the window is wider than the chain-sync one so a node busy with the query is not dropped. Without it a
+ * frozen source (a stopped process, a half-open connection) held every query for the whole request timeout.
+ */
+const QUERY_KEEPALIVE_MS = 30_000;
+/** Bound for the WebSocket handshake: a local or remote Ogmios completes it in milliseconds when it is alive. */
+const CONNECT_TIMEOUT_MS = 15_000;
 
 const QUERY_METHOD = /^(queryLedgerState|queryNetwork)\/[A-Za-z]+$/;
 
@@ -166,6 +177,7 @@ function atTip(ev: ChainEvent): boolean {
 class OgmiosClient implements ChainSource {
   private readonly pipeline: number;
   private readonly timeoutMs: number;
+  private readonly queryKeepAliveMs: number;
   private readonly log: Log | undefined;
   private sync: SyncSession | null = null;
   private sessions = 0;
@@ -182,6 +194,7 @@ class OgmiosClient implements ChainSource {
   ) {
     this.pipeline = Math.max(1, Math.floor(opts.pipeline ?? DEFAULT_PIPELINE));
     this.timeoutMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.queryKeepAliveMs = opts.queryKeepAliveMs ?? QUERY_KEEPALIVE_MS;
     this.log = opts.log;
   }
 
@@ -345,7 +358,7 @@ class OgmiosClient implements ChainSource {
   private async querySocket(): Promise<RpcSocket> {
     this.assertOpen();
     if (this.rpc && this.rpc.error === null) return this.rpc;
-    this.rpcOpening ??= RpcSocket.open(this.url, this.socketOptions(0)).then(
+    this.rpcOpening ??= RpcSocket.open(this.url, this.socketOptions(this.queryKeepAliveMs)).then(
       async (socket) => {
         this.rpcOpening = null;
         if (this.closed) await socket.close();
@@ -361,7 +374,7 @@ class OgmiosClient implements ChainSource {
   }
 
   private socketOptions(keepAliveMs: number): RpcSocketOptions {
-    const o: RpcSocketOptions = { connectTimeoutMs: this.timeoutMs, keepAliveMs };
+    const o: RpcSocketOptions = { connectTimeoutMs: Math.min(this.timeoutMs, CONNECT_TIMEOUT_MS), keepAliveMs };
     if (this.log) o.log = this.log;
     return o;
   }

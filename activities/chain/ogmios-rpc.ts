@@ -95,6 +95,9 @@ export class RpcSocket {
     private readonly opts: RpcSocketOptions,
   ) {
     ws.on('message', (data: Buffer) => this.onMessage(data));
+    // A large answer (a ledger query's megabytes) arrives over seconds and is one message only at its end: its bytes
+    // as they come are contact too, so the keepalive never drops a socket that is busy receiving.
+    (ws as unknown as { _socket?: NodeJS.EventEmitter })._socket?.on('data', () => (this.lastSeen = Date.now()));
     ws.on('pong', () => (this.lastSeen = Date.now()));
     ws.on('ping', () => (this.lastSeen = Date.now()));
     ws.on('error', (e) => this.fail(new OgmiosConnectionError(`Ogmios connection ${url} failed: ${e.message}`)));

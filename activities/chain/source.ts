@@ -33,6 +33,19 @@ export interface ChainSource {
   close(): Promise<void>;
 }
 
+const CONNECTION_ERRORS = new Set(['OgmiosConnectionError', 'OgmiosTimeoutError']);
+const CONNECTION_CODES = /ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENOTFOUND|ETIMEDOUT|EPIPE/;
+
+/** Whether the error says the chain source did not answer (down, dropped, timed out). */
+export function isSourceDown(e: unknown): boolean {
+  if (!(e instanceof Error)) return false;
+  if (CONNECTION_ERRORS.has(e.name)) return true;
+  // The store's driver reports the same socket codes (`connect ECONNREFUSED` of a MongoDB server that is down): that
+  // is the store's outage, not the chain source's (syncCondition names the store for it).
+  if (e.name.startsWith('Mongo')) return false;
+  return CONNECTION_CODES.test(`${(e as { code?: unknown }).code ?? ''} ${e.message}`);
+}
+
 /** The era a slot belongs to: the latest one starting at or before it (the top level when `eras` is absent). */
 function eraOfSlot(t: NetworkTime, slot: number): EraTime {
   let era: EraTime = t;

@@ -27,7 +27,7 @@ import {
   type GovernanceVoteDoc,
 } from '../../mongo/collections/governance.js';
 import { del, put, type CollectionSpec, type Store, type WriteOp } from '../../mongo/store.js';
-import type { ChainSource } from '../chain/source.js';
+import { isSourceDown, type ChainSource } from '../chain/source.js';
 import { assertLedgerCaughtUp, ledgerTip } from '../chain/ledger-caught-up.js';
 import { buildGovernance, parseDReps, parsePools, parseProposals } from './compute.js';
 
@@ -87,8 +87,12 @@ export function createGovernanceActivities(deps: GovernanceDeps) {
         chain.query<unknown>('queryLedgerState/governanceProposals'),
         chain.query<unknown>('queryLedgerState/delegateRepresentatives'),
         chain.query<unknown>('queryLedgerState/stakePools', { includeStake: true }),
-        // Only the proposal lifetime is read; without it the lifetime comes from the listed proposals.
-        chain.query<unknown>('queryLedgerState/protocolParameters').catch(() => null),
+        // Only the proposal lifetime is read; without it the lifetime comes from the listed proposals. A source that
+        // cannot be reached fails the run, as the other four queries would.
+        chain.query<unknown>('queryLedgerState/protocolParameters').catch((e: unknown) => {
+          if (isSourceDown(e)) throw e;
+          return null;
+        }),
       ]);
       const proposals = parseProposals(rawProposals);
       const [prevProposals, prevVotes, prevDReps, chainProposals, chainVotes] = await Promise.all([

@@ -32,7 +32,7 @@ import {
 import { replaceAll, replaceChanged } from '../../mongo/replace-all.js';
 import type { Store } from '../../mongo/store.js';
 import { poolHashFromId } from '../../cardano/address.js';
-import type { ChainSource } from '../chain/source.js';
+import { isSourceDown, type ChainSource } from '../chain/source.js';
 import { assertLedgerCaughtUp, ledgerTip } from '../chain/ledger-caught-up.js';
 import {
   adaNumber,
@@ -92,11 +92,15 @@ interface LedgerView {
   epochsPerYear: number;
 }
 
-/** A query some sources do not answer (older Ogmios, a node in another era): null instead of a failure. */
+/**
+ * A query some sources do not answer (older Ogmios, a node in another era): null instead of a failure. A source
+ * that cannot be reached fails the reading, as the queries it cannot do without would.
+ */
 async function optionalQuery<T>(chain: ChainSource, method: string, params?: Record<string, unknown>) {
   try {
     return await chain.query<T>(method, params);
-  } catch {
+  } catch (e) {
+    if (isSourceDown(e)) throw e;
     return null;
   }
 }
@@ -220,7 +224,10 @@ export async function rewardBalances(
         }
       }
     }
-  } catch {
+  } catch (e) {
+    // A source that lost the connection mid-reading fails the run: null would replace every balance read before
+    // with "unknown".
+    if (isSourceDown(e)) throw e;
     return null;
   }
   return out;

@@ -27,6 +27,9 @@ import { BLOCKS } from '../../mongo/collections/chain.js';
 import { put, type Store } from '../../mongo/store.js';
 import type { Point } from '../../cardano/chain/types.js';
 import { rollbackTo, RollbackTooDeepError, type RollbackOptions } from './journal.js';
+import { isSourceDown } from '../chain/source.js';
+
+export { isSourceDown };
 
 /** The store rejected a document of the slice; retrying the slice writes the same document again. */
 export class StoreRefusedError extends Error {
@@ -77,19 +80,6 @@ export function refusingStore(store: Store): Store {
       };
     },
   });
-}
-
-const CONNECTION_ERRORS = new Set(['OgmiosConnectionError', 'OgmiosTimeoutError']);
-const CONNECTION_CODES = /ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENOTFOUND|ETIMEDOUT|EPIPE/;
-
-/** Whether the error says the chain source did not answer (down, dropped, timed out). */
-export function isSourceDown(e: unknown): boolean {
-  if (!(e instanceof Error)) return false;
-  if (CONNECTION_ERRORS.has(e.name)) return true;
-  // The store's driver reports the same socket codes (`connect ECONNREFUSED` of a MongoDB server that is down): that
-  // is the store's outage, not the chain source's (syncCondition names the store for it).
-  if (e.name.startsWith('Mongo')) return false;
-  return CONNECTION_CODES.test(`${(e as { code?: unknown }).code ?? ''} ${e.message}`);
 }
 
 /** The stall each error a retry cannot fix stands for (the classes SYNC_NON_RETRYABLE_ERRORS names). */

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { safeJSON } from '@cardano-ogmios/client';
-import { createServer } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
+import { WebSocketServer } from 'ws';
 import {
   connectOgmios,
   createOgmiosClient,
@@ -397,6 +398,50 @@ describe('Ogmios client: queries', () => {
       epochLength: 6384575,
       startEpoch: 1834798,
     });
+  });
+
+  it('a frozen source fails a query within the keepalive; a live one busy with a long query is waited for', async () => {
+    // Two servers that take queries and never answer them at once; the frozen one (a stopped process, a half-open
+    // connection) does not answer pings either. Before, the query socket had no keepalive: the frozen source held
+    // each query for the whole request timeout, and a ledger-reading run waited out three of them per attempt.
+    const servers: WebSocketServer[] = [];
+    const serve = (autoPong: boolean, answerAfterMs: number | null) =>
+      new Promise<string>((resolve) => {
+        const wss: WebSocketServer = new WebSocketServer({ port: 0, host: '127.0.0.1', autoPong }, () =>
+          resolve(`ws://127.0.0.1:${(wss.address() as AddressInfo).port}`),
+        );
+        wss.on('connection', (ws) =>
+          ws.on('message', (data: Buffer) => {
+            const { id } = JSON.parse(data.toString()) as { id: number };
+            if (answerAfterMs !== null)
+              setTimeout(
+                () => ws.send(JSON.stringify({ jsonrpc: '2.0', method: 'x', result: 533, id })),
+                answerAfterMs,
+              );
+          }),
+        );
+        servers.push(wss);
+      });
+    const clients: ChainSource[] = [];
+    const open = (url: string) => {
+      const c = createOgmiosClient(url, { requestTimeoutMs: 4_000, queryKeepAliveMs: 100 });
+      clients.push(c);
+      return c;
+    };
+    try {
+      await assert.rejects(
+        open(await serve(false, null)).query('queryLedgerState/epoch'),
+        (e: unknown) => e instanceof OgmiosConnectionError && /silent for 200 ms/.test(e.message),
+      );
+      // Answered after six keepalive windows, by a source that answers pings meanwhile.
+      assert.equal(await open(await serve(true, 600)).query('queryLedgerState/epoch'), 533);
+    } finally {
+      await Promise.all(clients.map((c) => c.close()));
+      for (const wss of servers) {
+        for (const ws of wss.clients) ws.terminate();
+        wss.close();
+      }
+    }
   });
 
   it('reconnects the query socket after a drop, and refuses work once closed', async () => {

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { BlockList, type AddressInfo } from 'node:net';
 import { estimatedRoa, maxPoolReward, realisedRoa, type RewardModel } from '../../activities/staking/compute.js';
-import { createStakingActivities } from '../../activities/staking/index.js';
+import { createStakingActivities, rewardBalances } from '../../activities/staking/index.js';
+import { OgmiosConnectionError, OgmiosTimeoutError } from '../../activities/chain/ogmios-client.js';
 import { fetchPoolMetadata, httpMetadataFetcher, MAX_METADATA_BYTES } from '../../activities/staking/metadata.js';
 import { stakingRoutes } from '../../api/routes/staking.js';
 import { ajv } from '../../api/schema.js';
@@ -18,6 +19,7 @@ import {
   STAKE_ACCOUNTS,
   STAKE_POOL_REGS,
   STAKE_POOLS,
+  type StakeAccountDoc,
 } from '../../mongo/collections/index.js';
 import { openMemoryStore } from '../../mongo/adapters/embedded.js';
 import { put, type Store, type WriteOp } from '../../mongo/store.js';
@@ -117,10 +119,14 @@ async function seed(store: Store): Promise<void> {
   await createStakingActivities({ store, fetchMetadata, now: () => Date.UTC(2026, 0, 1) }).recomputeStakePools();
 }
 
-/** A chain source answering the staking run's ledger queries from `ledger` (epochs of 432,000 one-second slots). */
+/**
+ * A chain source answering the staking run's ledger queries from `ledger` (epochs of 432,000 one-second slots); an
+ * Error there is thrown for its query.
+ */
 const ledgerChain = (ledger: Record<string, unknown>) =>
   ({
     query: async (method: string) => {
+      if (ledger[method] instanceof Error) throw ledger[method];
       if (method in ledger) return ledger[method];
       throw new Error(`${method} not answered`);
     },
@@ -653,6 +659,64 @@ describe('stake pools', () => {
       const { message } = await callToolOnce(api.url, 'list_stake_pools', { maxMarginPct: 5 });
       const ids = ((message.result.structuredContent as Json).items as Json[]).map((p) => p.id as string);
       assert.deepEqual(ids.sort(), [NEW, OLD].sort());
+    });
+  });
+
+  describe('a chain source that stops answering during the reading', () => {
+    const ledger: Record<string, unknown> = {
+      'queryLedgerState/tip': { slot: 1_000, id: 'ab'.repeat(32) },
+      'queryLedgerState/epoch': 5,
+      'queryLedgerState/stakePools': {},
+      'queryLedgerState/protocolParameters': { desiredNumberOfStakePools: 500 },
+      'queryLedgerState/stakePoolsPerformances': {},
+      'queryLedgerState/rewardAccountSummaries': [],
+    };
+    // What the Ogmios client throws for a frozen source (its keepalive) and for a request past its timeout.
+    const frozen = () => new OgmiosConnectionError('Ogmios connection ws://127.0.0.1:1337 silent for 60000 ms');
+    const late = () => new OgmiosTimeoutError('Ogmios gave no answer to a query within 120000 ms');
+
+    it('fails the run with the outage, writing nothing, where a query the source lacks is only left out', async () => {
+      const store = await openMemoryStore();
+      await store.ensureIndexes(ALL_COLLECTIONS);
+      try {
+        await seed(store);
+        const before = await store.collection(STAKE_POOLS).get(POOLS[0]!);
+        const run = (l: Record<string, unknown>) =>
+          createStakingActivities({
+            store,
+            chain: ledgerChain(l),
+            now: () => Date.UTC(2026, 0, 2),
+          }).recomputeStakePools();
+        // Before, each of these was read as "the source does not answer this query": the run went on (and with the
+        // ledger tip's query, on to wait out the next query's timeout too) and wrote figures with parts unknown.
+        for (const [method, error] of [
+          ['queryLedgerState/stakePoolsPerformances', late()],
+          ['queryLedgerState/treasuryAndReserves', frozen()],
+          ['queryLedgerState/tip', frozen()],
+        ] as const) {
+          await assert.rejects(run({ ...ledger, [method]: error }), (e: Error) => e === error, method);
+          assert.deepEqual(await store.collection(STAKE_POOLS).get(POOLS[0]!), before, method);
+        }
+        // A source that refuses those queries (an older Ogmios): the run reads the rest.
+        await run(ledger);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('reward balances: an outage fails the reading; a source without the query gives none', async () => {
+      const account = { _id: stake(7), credential: 'ab'.repeat(28), script: false } as StakeAccountDoc;
+      const withRewards = (answer: unknown) =>
+        ledgerChain({ ...ledger, 'queryLedgerState/rewardAccountSummaries': answer });
+      const error = frozen();
+      await assert.rejects(rewardBalances(withRewards(error), [account]), (e: Error) => e === error);
+      assert.equal(await rewardBalances(withRewards(new Error('Unknown method')), [account]), null);
+      const read = await rewardBalances(
+        withRewards([{ from: 'verificationKey', credential: 'ab'.repeat(28), rewards: { ada: { lovelace: 5n } } }]),
+        [account],
+      );
+      assert.equal(read?.balances.get(stake(7)), 5n);
+      assert.equal(read?.slots.get(stake(7)), 1_000);
     });
   });
 });
