@@ -27,6 +27,14 @@ const CLOSE_GRACE_MS = 5_000;
 const HEADERS_TIMEOUT_MS = 15_000;
 const REQUEST_TIMEOUT_MS = 30_000;
 /**
+ * A connection that neither sends nor takes a byte for this long is closed: a client that asked for a large answer
+ * and stopped reading it would otherwise hold the answer's unsent part in the API's memory (and its socket) until it
+ * went away, however long. A slow reader is not cut: each chunk it takes is activity. Past the header and request
+ * timeouts, so a request still arriving gets its 408 first; nothing this service answers stays silent this long
+ * while it works (keep-alive sockets idle between requests are closed after 5 s anyway).
+ */
+const SEND_IDLE_TIMEOUT_MS = 60_000;
+/**
  * How often Node looks for connections past those timeouts. Its default (30 s) is when they are enforced, not what
  * they say: a client trickling header lines got its 408 after 30 s, not 15 s (up to 45 s), a slow body up to 60 s.
  */
@@ -46,7 +54,7 @@ const lastRequest = new WeakMap<Socket, http.IncomingMessage>();
 
 export async function startApi(
   deps: ApiDeps,
-  opts: { port: number; host: string; headersTimeoutMs?: number; requestTimeoutMs?: number },
+  opts: { port: number; host: string; headersTimeoutMs?: number; requestTimeoutMs?: number; idleTimeoutMs?: number },
 ): Promise<RunningApi> {
   const app = createApp(deps);
   const handle = app.callback();
@@ -73,6 +81,8 @@ export async function startApi(
       else void handle(req, res);
     },
   );
+  // With no 'timeout' listener, Node destroys the idle socket (its unsent answer is freed with it).
+  server.setTimeout(opts.idleTimeoutMs ?? SEND_IDLE_TIMEOUT_MS);
   server.on('request', (req: http.IncomingMessage) => lastRequest.set(req.socket, req));
   server.on('clientError', clientErrorAnswer(deps.log, refuse));
   // An Expect other than 100-continue (which Node answers and then serves the request): 417, as Node would, with

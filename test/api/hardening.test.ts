@@ -457,6 +457,51 @@ describe('API hardening: methods, headers, CORS, parser refusals', () => {
     }
   });
 
+  it('a client that stops reading a large answer is disconnected after the idle timeout; one reading slowly is not', async () => {
+    const running = await startApi(
+      {
+        store: api.store,
+        config: { SITE_URL: 'http://api.test', CARDANO_NETWORK: 'mainnet', TRUST_PROXY: false },
+        log: pino({ level: 'silent' }),
+      },
+      { port: 0, host: '127.0.0.1', idleTimeoutMs: 1_000 },
+    );
+    const connections = () =>
+      new Promise<number>((resolve, reject) => running.server.getConnections((e, n) => (e ? reject(e) : resolve(n))));
+    const { port } = new URL(running.url);
+    try {
+      // 50 OpenAPI documents (~10 MB) asked for on one connection, and none read: past the kernel's socket buffers
+      // the rest waited in the API's memory for as long as the client kept the connection open.
+      const stalled = net.connect(Number(port), '127.0.0.1');
+      stalled.pause();
+      const closed = new Promise<void>((resolve) => stalled.once('close', () => resolve()));
+      stalled.on('error', () => undefined);
+      stalled.write('GET /api/v1/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(50));
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(await connections(), 1);
+      const deadline = Date.now() + 20_000;
+      while ((await connections()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      assert.equal(await connections(), 0, 'the stalled connection is closed by the server');
+      stalled.resume();
+      await closed;
+      // A client taking 64 KB every 200 ms (under half the idle timeout between reads) gets all 5 answers.
+      const slow = net.connect(Number(port), '127.0.0.1');
+      slow.pause();
+      slow.write('GET /api/v1/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(5));
+      let received = '';
+      const until = Date.now() + 60_000;
+      while ((received.match(/HTTP\/1\.1 200 OK/g)?.length ?? 0) < 5 && Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 200));
+        const chunk = slow.read(65_536) as Buffer | null;
+        if (chunk) received += chunk.toString('latin1');
+      }
+      assert.equal(received.match(/HTTP\/1\.1 200 OK/g)?.length, 5);
+      slow.destroy();
+    } finally {
+      await running.close();
+    }
+  });
+
   it('parser-level refusals (431, 414, bad request line, no Host, Expect) answer JSON { error }', async () => {
     const running = await startApi(
       {
