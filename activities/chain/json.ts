@@ -78,32 +78,47 @@ function toBig(v: unknown, marker: number): unknown {
   return isMarked(v, marker) ? BigInt(v.slice(1)) : v;
 }
 
-/** safeJSON's `sanitize`, one node; `parentKey` is the key this object sits under ('' in arrays). */
-function sanitize(json: Json, parentKey: string, marker: number): void {
-  if (Array.isArray(json)) {
-    for (let i = 0; i < json.length; i++) {
-      const v: unknown = json[i];
-      if (typeof v === 'object' && v !== null) sanitize(v as Json, '', marker);
-      else if (isMarked(v, marker)) json[i] = BigInt(v.slice(1));
-    }
-    return;
-  }
-  if (json.lovelace !== undefined) return convertField(json, 'lovelace', marker);
-  if (json.ada !== undefined || parentKey === 'mint' || parentKey === 'value') return quantities(json, 2, marker);
-  if (json.clause === 'some' && json.atLeast !== undefined) return convertField(json, 'atLeast', marker);
-  if (parentKey === 'labels') return metadatum(json, marker);
-  for (const k in json) {
-    const v = json[k];
-    if (typeof v === 'object' && v !== null) sanitize(v as Json, k, marker);
-    else if (isMarked(v, marker)) json[k] = BigInt(v.slice(1));
+/** An object still to walk: `key` is the key it sits under ('' in arrays); `metadatum`: inside metadata `labels`. */
+interface Pending {
+  json: Json;
+  key: string;
+  metadatum: boolean;
+}
+
+/**
+ * safeJSON's `sanitize` over the whole frame. A loop over a work list, not a recursion: the ledger bounds neither a
+ * metadatum's nesting nor a native script's (a one-element list is one CBOR byte, so a 16 KiB transaction nests
+ * about 16,000 levels), and a recursive walk overflowed the stack on such a frame, which the sync could never pass.
+ */
+function sanitize(root: Json, rootKey: string, marker: number): void {
+  const todo: Pending[] = [{ json: root, key: rootKey, metadatum: false }];
+  for (let next = todo.pop(); next !== undefined; next = todo.pop()) {
+    const { json, key: parentKey } = next;
+    if (next.metadatum) metadatum(json, marker, todo);
+    else if (Array.isArray(json)) {
+      for (let i = 0; i < json.length; i++) {
+        const v: unknown = json[i];
+        if (typeof v === 'object' && v !== null) todo.push({ json: v as Json, key: '', metadatum: false });
+        else if (isMarked(v, marker)) json[i] = BigInt(v.slice(1));
+      }
+    } else if (json.lovelace !== undefined) convertField(json, 'lovelace', marker, todo);
+    else if (json.ada !== undefined || parentKey === 'mint' || parentKey === 'value') quantities(json, 2, marker);
+    else if (json.clause === 'some' && json.atLeast !== undefined) convertField(json, 'atLeast', marker, todo);
+    else if (parentKey === 'labels') metadatum(json, marker, todo);
+    else
+      for (const k in json) {
+        const v = json[k];
+        if (typeof v === 'object' && v !== null) todo.push({ json: v as Json, key: k, metadatum: false });
+        else if (isMarked(v, marker)) json[k] = BigInt(v.slice(1));
+      }
   }
 }
 
-function convertField(json: Json, field: string, marker: number): void {
+function convertField(json: Json, field: string, marker: number, todo: Pending[]): void {
   for (const k in json) {
     const v = json[k];
     if (k === field) json[k] = toBig(v, marker);
-    else if (typeof v === 'object' && v !== null) sanitize(v as Json, k, marker);
+    else if (typeof v === 'object' && v !== null) todo.push({ json: v as Json, key: k, metadatum: false });
     else if (isMarked(v, marker)) json[k] = BigInt(v.slice(1));
   }
 }
@@ -120,10 +135,10 @@ function quantities(json: Json, depth: number, marker: number): void {
 }
 
 /** Metadatum ("no schema" JSON or the detailed schema): every integer is a CBOR int, so `bigint`. */
-function metadatum(json: Json, marker: number): void {
+function metadatum(json: Json, marker: number, todo: Pending[]): void {
   for (const k in json) {
     const v = json[k];
-    if (typeof v === 'object' && v !== null) metadatum(v as Json, marker);
+    if (typeof v === 'object' && v !== null) todo.push({ json: v as Json, key: k, metadatum: true });
     else json[k] = toBig(v, marker);
   }
 }

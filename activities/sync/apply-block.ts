@@ -30,7 +30,16 @@ import type { Block, OutputReference, Transaction, TxOutput } from '../../cardan
 import { drepBech32, predefinedDRepId } from '../../cardano/governance-ids.js';
 import type { SliceState } from './slice-state.js';
 import { applyStakeSummaries, prefetchStakeSummaries } from './stake-summaries.js';
-import { addToEditedBalance, lovelaceOf, sumLovelace, toPlain, ValueSum, valueDoc, withOwnBalance } from './values.js';
+import {
+  addToEditedBalance,
+  lovelaceOf,
+  metadatumPlain,
+  sumLovelace,
+  toPlain,
+  ValueSum,
+  valueDoc,
+  withOwnBalance,
+} from './values.js';
 
 export interface BlockContext {
   network: Network;
@@ -305,7 +314,7 @@ export function applyBlock(
     const metadata: TxMetadataDoc[] | null = tx.metadata?.labels
       ? Object.entries(tx.metadata.labels).map(([label, m]) => ({
           label,
-          json: JSON.stringify(toPlain(m.json ?? { cbor: m.cbor })),
+          json: JSON.stringify(metadatumPlain(m.json ?? { cbor: m.cbor })),
         }))
       : null;
     const donation = lovelaceOf(tx.treasury?.donation);

@@ -187,6 +187,24 @@ export function toPlain(x: unknown): unknown {
   return x;
 }
 
+/**
+ * Deepest metadatum nesting a stored transaction keeps. The ledger bounds a metadatum's strings (64 bytes) but not its
+ * nesting: a one-element list is one CBOR byte, so a 16 KiB transaction nests about 16,000 levels, far past what a
+ * recursive walk or `JSON.stringify` survives. Real metadata (CIP-25, CIP-20, jpg.store) nests under ten levels.
+ */
+export const MAX_METADATUM_DEPTH = 100;
+
+/**
+ * A transaction metadatum as plain JSON (`toPlain`'s rules), cut at `MAX_METADATUM_DEPTH`: a list or map deeper than
+ * that is replaced by a text saying so, so a chain-valid metadatum never overflows the stack of its writer or readers.
+ */
+export function metadatumPlain(x: unknown, depth = 0): unknown {
+  if (x === null || typeof x !== 'object') return toPlain(x);
+  if (depth >= MAX_METADATUM_DEPTH) return `(nested deeper than ${MAX_METADATUM_DEPTH} levels: not kept)`;
+  if (Array.isArray(x)) return x.map((v) => metadatumPlain(v, depth + 1));
+  return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, metadatumPlain(v, depth + 1)]));
+}
+
 /** Lovelace-like fields inside certificates (`deposit`, `cost`, `pledge`: `{ada:{lovelace}}` or bigint) as strings. */
 export function lovelaceOf(x: unknown): string | null {
   if (typeof x === 'bigint' || typeof x === 'number') return String(x);

@@ -8,7 +8,7 @@ import { safeJSON } from '@cardano-ogmios/client';
 import { connectOgmios } from '../../activities/chain/ogmios-client.js';
 import type { ApiDeps } from '../../api/deps.js';
 import type { Block } from '../../cardano/chain/types.js';
-import { startFakeOgmios } from '../chain/fake-ogmios.js';
+import { startFakeOgmios, type FakeFrame } from '../chain/fake-ogmios.js';
 import { syncAll } from '../sync/helpers.js';
 import { startTestApi, type TestApi } from './seed.js';
 
@@ -59,8 +59,11 @@ export function recorded(file: string): { block: Block; frame: object } {
   return { block, frame: forwardFrame(block) };
 }
 
-/** A store the sync filled from `frames` (through a stand-in Ogmios and the production client), served by the API. */
-export async function apiOverSyncedFrames(frames: object[], deps: Partial<ApiDeps> = {}): Promise<TestApi> {
+/**
+ * A store the sync filled from `frames` (through a stand-in Ogmios and the production client), served by the API. A
+ * frame is a result object, or a whole JSON-RPC text sent as is.
+ */
+export async function apiOverSyncedFrames(frames: FakeFrame[], deps: Partial<ApiDeps> = {}): Promise<TestApi> {
   const fake = await startFakeOgmios(frames, { queries: MAINNET_QUERIES });
   const client = await connectOgmios(fake.url);
   try {
