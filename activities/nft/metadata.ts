@@ -9,7 +9,7 @@
  * (ADA Handles do) is described by its datum; the 721 entry is only a fallback.
  */
 import type { Transaction, TxOutput } from '../../cardano/chain/types.js';
-import { bytesToHex } from '../../cardano/dex/cbor.js';
+import { bytesToHex, CborError } from '../../cardano/dex/cbor.js';
 import { DEX_TOKEN_POLICIES, findPoolAdapter } from '../../cardano/dex/index.js';
 import { HANDLE_POLICIES } from '../../cardano/handles.js';
 import type { PlutusData } from '../../cardano/dex/plutus-data.js';
@@ -262,7 +262,10 @@ export function cip68ReferencesOf(tx: Transaction): Cip68Reference[] {
           datum,
         });
       } catch (e) {
-        if (!(e instanceof PlutusShapeError) && !(e instanceof TypeError)) throw e;
+        // Not CIP-68 metadata: another shape, or a datum the CBOR reader refuses (nested past its 256 levels; the
+        // ledger bounds nesting only by the transaction size, and anyone can lock a (100)-named token of their own
+        // policy under any datum). The output is simply no metadata, as for any other shape.
+        if (!(e instanceof PlutusShapeError) && !(e instanceof TypeError) && !(e instanceof CborError)) throw e;
       }
     }
   });

@@ -9,6 +9,7 @@ import { connectOgmios } from '../../activities/chain/ogmios-client.js';
 import type { ApiDeps } from '../../api/deps.js';
 import type { Block } from '../../cardano/chain/types.js';
 import { startFakeOgmios, type FakeFrame } from '../chain/fake-ogmios.js';
+import type { SyncDeps } from '../../activities/sync/index.js';
 import { syncAll } from '../sync/helpers.js';
 import { startTestApi, type TestApi } from './seed.js';
 
@@ -61,14 +62,18 @@ export function recorded(file: string): { block: Block; frame: object } {
 
 /**
  * A store the sync filled from `frames` (through a stand-in Ogmios and the production client), served by the API. A
- * frame is a result object, or a whole JSON-RPC text sent as is.
+ * frame is a result object, or a whole JSON-RPC text sent as is; `sync` adds to the sync's deps (e.g. its extensions).
  */
-export async function apiOverSyncedFrames(frames: FakeFrame[], deps: Partial<ApiDeps> = {}): Promise<TestApi> {
+export async function apiOverSyncedFrames(
+  frames: FakeFrame[],
+  deps: Partial<ApiDeps> = {},
+  sync: Partial<SyncDeps> = {},
+): Promise<TestApi> {
   const fake = await startFakeOgmios(frames, { queries: MAINNET_QUERIES });
   const client = await connectOgmios(fake.url);
   try {
     return await startTestApi(async (store) => {
-      await syncAll(store, client, 10);
+      await syncAll(store, client, 10, 2160, sync);
     }, deps);
   } finally {
     await client.close();
