@@ -57,13 +57,17 @@ export function replayCall(headers: IncomingHttpHeaders, body: unknown, checkpoi
   if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
   const m = body as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: { name?: unknown } };
   if (m.jsonrpc !== '2.0' || m.method !== 'tools/call' || typeof m.params?.name !== 'string') return null;
-  if (typeof m.id !== 'string' && typeof m.id !== 'number') return null;
+  // Only an id the SDK takes (a string or a safe integer: its RequestIdSchema is string | int). It answers 400 to
+  // any other (1.5, 1e21, 2^53 + 1, which parses to 2^53): replaying a kept answer under such an id answered 200 to
+  // a request that, asked afresh, is refused, so the same request got 200 or 400 by whether another caller had just
+  // asked the same.
+  if (typeof m.id !== 'string' && !Number.isSafeInteger(m.id)) return null;
   const parts = [checkpoint];
   for (const h of KEY_HEADERS) parts.push(String(headers[h] ?? ''));
   // Per-parameter headers a tool's input schema may declare (`Mcp-Param-*`, SEP-2243).
   for (const h of Object.keys(headers).sort()) if (h.startsWith('mcp-param-')) parts.push(`${h}=${String(headers[h])}`);
   parts.push(JSON.stringify({ ...m, id: null }));
-  return { tool: m.params.name, id: m.id, key: parts.join('\n') };
+  return { tool: m.params.name, id: m.id as string | number, key: parts.join('\n') };
 }
 
 /** The end of a JSON-RPC answer as the SDK writes it (`{ result, jsonrpc, id }`): the call's id and the brace. */

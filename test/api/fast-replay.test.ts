@@ -169,6 +169,19 @@ describe('replay fast path: cached answers replayed before the middleware chain'
     assert.equal(Number(count?.[1]), LIMIT);
   });
 
+  it('refuses an id the tool server refuses even while an answer to the same call is kept', async () => {
+    // The SDK takes a string or a safe integer as a JSON-RPC id (RequestIdSchema: string | int) and answers any other
+    // number 400 "not a valid JSON-RPC message". Right after id 7 had the answer kept, the same call under such an id
+    // was replayed 200: one request got 200 or 400 by whether someone had asked the same call within the window.
+    for (const id of [1.5, 1e21, -2.5]) {
+      assert.equal((await toolCall(7, '10.4.4.5')).status, 200);
+      const res = await toolCall(id, '10.4.4.5');
+      const text = await res.text();
+      assert.equal(res.status, 400, `id ${id} after a kept answer: ${text.slice(0, 80)}`);
+      assert.match(text, /not a valid JSON-RPC message/);
+    }
+  });
+
   it("echoes the caller's own request id on a replay", async () => {
     const path = `/api/v1/tokens/${unit}/holders`;
     await burst(path, 1, { 'x-api-key': key });
