@@ -49,6 +49,24 @@ const TIMEOUT_CHECK_MS = 1_000;
 const MAX_URL_BYTES = 8_192;
 const URL_TOO_LONG = `URL too long: at most ${MAX_URL_BYTES} bytes of path and query`;
 
+const INVALID_HOST = 'invalid Host header: it must be a host name or IP address, optionally with :port';
+
+/**
+ * Whether a Host value is a URL authority without user info (RFC 9112 3.2: a request whose Host has an invalid value
+ * is answered 400). The tool server builds the request's URL from it (`http://{host}{path}`, as the SDK's
+ * toWebRequest does): a Host such as `a b`, `x:99999`, `[::1` or `%zz` made that URL throw, and the tool server
+ * answered 500 "Internal server error", logged at error level, to any client that sent one. A value that parses
+ * but adds a path, query or fragment (`x/y`, `x?y`) is no authority either.
+ */
+export function validHost(host: string): boolean {
+  try {
+    const url = new URL(`http://${host}`);
+    return url.username === '' && url.password === '' && url.pathname === '/' && url.search === '' && url.hash === '';
+  } catch {
+    return false;
+  }
+}
+
 /** The last request each connection carried: a timeout after its answer went out ends the connection silently. */
 const lastRequest = new WeakMap<Socket, http.IncomingMessage>();
 
@@ -71,6 +89,7 @@ export async function startApi(
     (req, res) => {
       if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1)
         refuse.json(res, 400, 'the Host header is required (HTTP/1.1)');
+      else if (req.headers.host && !validHost(req.headers.host)) refuse.json(res, 400, INVALID_HOST);
       else if ((req.url?.length ?? 0) > MAX_URL_BYTES) refuse.json(res, 414, URL_TOO_LONG);
       // A pipelined request (sent on a connection before the answer to the one before it went out) is answered once
       // that answer has gone to the socket: Node hands the response its socket then ('socket'). Answered at once,

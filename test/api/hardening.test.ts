@@ -578,4 +578,57 @@ describe('API hardening: methods, headers, CORS, parser refusals', () => {
       await running.close();
     }
   });
+
+  it("a Host that is no host[:port] is 400 { error } on every surface, never the tool server's 500", async () => {
+    // RFC 9112 3.2: a request whose Host has an invalid value is answered 400. The tool server builds its request URL
+    // from Host (`http://{host}/api/mcp`): each of these made it throw, answered 500 "Internal server error".
+    const running = await startApi(
+      {
+        store: api.store,
+        config: { SITE_URL: 'http://api.test', CARDANO_NETWORK: 'mainnet', TRUST_PROXY: false },
+        log: pino({ level: 'silent' }),
+      },
+      { port: 0, host: '127.0.0.1' },
+    );
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: 'get_market_overview',
+        arguments: {},
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    });
+    const mcp = (host: string) =>
+      rawExchange(
+        running.url,
+        `POST /api/mcp HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\n` +
+          'Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n' +
+          'Mcp-Method: tools/call\r\nMcp-Name: get_market_overview\r\n' +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      ).then(parseRaw);
+    const rest = (host: string) =>
+      rawExchange(running.url, `GET /healthz HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`).then(parseRaw);
+    try {
+      for (const host of ['a b', 'x:99999', '[::1', '%zz', '@', 'x:abc', 'user@api.test', 'x/y']) {
+        for (const answer of [await mcp(host), await rest(host)]) {
+          assert.equal(answer.status, 400, host);
+          assert.match(answer.headers['content-type'] ?? '', /application\/json/);
+          assert.equal(answer.headers['cache-control'], 'no-store');
+          assert.match((JSON.parse(answer.body) as { error: string }).error, /invalid Host header/, host);
+        }
+      }
+      // Host names, addresses and ports as clients send them are served.
+      for (const host of ['api.test', 'localhost:8330', '127.0.0.1:80', '[::1]:8330', 'xn--ls8h.la']) {
+        assert.equal((await rest(host)).status, 200, host);
+        assert.equal((await mcp(host)).status, 200, host);
+      }
+    } finally {
+      await running.close();
+    }
+  });
 });
