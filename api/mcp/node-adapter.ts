@@ -76,11 +76,22 @@ export function nodeMcpHandler(handler: WebHandler, onerror?: (e: Error) => void
         ? await handler.fetch(bodylessRequest(req, abort.signal), { parsedBody: body.value })
         : await handler.fetch(await toWebRequest(req, undefined, { signal: abort.signal }));
     } catch (e) {
-      onerror?.(e instanceof Error ? e : new Error(String(e)));
-      response = Response.json(
-        { jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: echoableId(body) },
-        { status: 500 },
-      );
+      if (e instanceof Error && e.name === 'RequestBodyTooLargeError') {
+        // A body over the SDK's 4 MiB that toWebRequest refused (a POST of another media type, a DELETE: a JSON body
+        // is read, and refused 413, by api/mcp/body.ts): the caller's error, 413 as the SDK's own toNodeHandler
+        // answers it, and the connection closed rather than the rest of the body read. It was answered 500
+        // "Internal server error", an error-level line for any client sending 5 MB of text/plain.
+        response = Response.json(
+          { jsonrpc: '2.0', error: { code: -32000, message: e.message }, id: null },
+          { status: 413, headers: { connection: 'close' } },
+        );
+      } else {
+        onerror?.(e instanceof Error ? e : new Error(String(e)));
+        response = Response.json(
+          { jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: echoableId(body) },
+          { status: 500 },
+        );
+      }
     }
     let headers: Record<string, string> = {};
     response.headers.forEach((value, name) => (headers[name] = value));

@@ -346,6 +346,32 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
     assert.equal(own.status, 200);
   });
 
+  it('a body over 4 MiB of another media type, or to DELETE, is 413, never a 500', async () => {
+    // The SDK reads such a body itself (toWebRequest) and refuses one over its 4 MiB: by its stated length at once.
+    const { hostname, port } = new URL(url);
+    const exchange = (head: string) =>
+      new Promise<string>((resolve) => {
+        const socket = connect(Number(port), hostname);
+        let out = '';
+        socket.on('data', (d: Buffer) => (out += d.toString('latin1')));
+        socket.on('error', () => {});
+        socket.on('close', () => resolve(out));
+        socket.write(`${head}Content-Length: 5000000\r\n\r\n${'a'.repeat(1000)}`);
+      });
+    for (const head of [
+      'POST /api/mcp HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n',
+      'POST /api/mcp HTTP/1.1\r\nHost: x\r\n',
+      'DELETE /api/mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n',
+    ]) {
+      const answer = await exchange(`${head}Accept: application/json, text/event-stream\r\n`);
+      const status = Number(answer.split(' ')[1]);
+      assert.equal(status, 413, `${head.split('\r\n')[0]}: ${answer.slice(answer.indexOf('{'))}`);
+      const m = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as Json;
+      assert.match(m.error.message, /Payload Too Large/);
+      assert.match(answer, /\r\ncache-control: no-store\r\n/i);
+    }
+  });
+
   it('a compressed body is 415 naming its Content-Encoding, not a parse error of JSON it holds', async () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
     for (const coding of ['gzip', 'br']) {
