@@ -106,16 +106,15 @@ export function computeTokenStats(input: TokenInputs, ctx: MarketContext): Token
     : null;
 
   const windows = {} as Record<StatsWindow, WindowStats>;
-  const cutoffSlot = (w: StatsWindow) => ctx.clock.msToSlot(ctx.windowEndMs - WINDOW_SECONDS[w] * 1000);
   const makers = new Set<string>();
   for (const w of STATS_WINDOWS) {
-    const from = cutoffSlot(w);
+    const start = windowStartSlot(ctx, w);
     let volume = 0n;
     let txns = 0;
     let buys = 0;
     let sells = 0;
     for (const t of input.trades) {
-      if (t.slot < from) break;
+      if (t.slot <= start) break;
       txns++;
       if (t.valueLovelace) volume += BigInt(t.valueLovelace);
       // Bought or sold as the token itself: for an ADA pair its side; in a token/token trade, the side it was on.
@@ -185,6 +184,16 @@ export function computeTokenStats(input: TokenInputs, ctx: MarketContext): Token
 }
 
 /**
+ * The slot a rolling window starts at (the indexed tip's time less its length). The window holds the trades after it,
+ * up to the tip: (start, end]. Its price change is measured from the price as of that slot (poolPriceAt: the state
+ * after its trades), so a trade in the block exactly at the start is the window before's, in volume as in change;
+ * counted in both windows, a token whose only trade of the 24 h sat exactly 24 h before the tip showed that trade in
+ * txns24h and volume24h beside a change24h of 0, and two successive hours held it twice.
+ */
+export const windowStartSlot = (ctx: Pick<MarketContext, 'clock' | 'windowEndMs'>, w: StatsWindow): number =>
+  ctx.clock.msToSlot(ctx.windowEndMs - WINDOW_SECONDS[w] * 1000);
+
+/**
  * The pool's raw spot price as of `slot`: its last state at or before it, with the pool's weights (constant over
  * its life); null before the pool existed.
  */
@@ -248,9 +257,7 @@ export async function loadTokenInputs(
   const priceNowRaw = primary ? spotPriceRaw(primary) : null;
   const [{ trades, truncated }, ...starts] = await Promise.all([
     recentTrades(store, { token: meta.unit }, from7d, TRADE_SCAN_LIMIT),
-    ...STATS_WINDOWS.map((w) =>
-      primary ? poolPriceAt(store, primary, ctx.clock.msToSlot(ctx.windowEndMs - WINDOW_SECONDS[w] * 1000)) : null,
-    ),
+    ...STATS_WINDOWS.map((w) => (primary ? poolPriceAt(store, primary, windowStartSlot(ctx, w)) : null)),
   ]);
   const priceAtRaw = Object.fromEntries(STATS_WINDOWS.map((w, i) => [w, starts[i] ?? null])) as Record<
     StatsWindow,
@@ -278,7 +285,8 @@ export async function computePoolStats(
   poolId: number,
   ctx: MarketContext,
 ): Promise<{ stats: PoolStatsDoc; orderFees: bigint[] }> {
-  const from = ctx.clock.msToSlot(ctx.windowEndMs - WINDOW_SECONDS['24h'] * 1000);
+  // The trades after the window's start slot (windowStartSlot), as a token's 24 h figures count them.
+  const from = windowStartSlot(ctx, '24h') + 1;
   const { trades } = await recentTrades(store, { poolId }, from, Number.MAX_SAFE_INTEGER);
   const volume = trades.reduce((s, t) => s + (t.valueLovelace ? BigInt(t.valueLovelace) : 0n), 0n);
   const orderFees: bigint[] = [];

@@ -15,6 +15,7 @@ import { minswapV2 } from '../../cardano/dex/minswap-v2.js';
 import { del, put, type Store } from '../../mongo/store.js';
 import {
   DAY,
+  HOUR,
   NOW_MS,
   NOW_SEC,
   USDM,
@@ -26,6 +27,7 @@ import {
   putAll,
   slotAt,
   token,
+  trade,
   unitOf,
 } from './seed.js';
 import { OTHER, SUPPLY_RAW, XTK, seedScenario } from './scenario.js';
@@ -265,5 +267,74 @@ describe('market recomputes: a USD stablecoin whose pool sets ADA/USD did not mo
     close(s.windows['24h'].change, 0.6463 / 0.6519 - 1, 'ADA change: fewer ADA per USDM');
     assert.equal(s.windows['24h'].changeUsd, 0);
     assert.equal(s.change24hUsd, 0);
+  });
+});
+
+describe('market recomputes: a trade exactly at a window’s start is the window before’s, in volume as in change', () => {
+  // One ADA pool of EDGE (0 decimals): 400,000 ADA for 100,000 EDGE (4 ADA each) since 30 h ago; a buy of 400,000 ADA
+  // in the block exactly 24 h before the tip (800,000 ADA for 50,000 EDGE: 16 ADA), then, one second later, a sell of
+  // 30,000 EDGE for 300,000 ADA (500,000 ADA for 80,000 EDGE: 6.25 ADA); no trade since. The 24 h window runs from
+  // the price the buy left, 16 ADA (the displayed price of the tip 24 h ago), so by hand: 1 trade (the sell),
+  // 300,000 ADA, and 6.25 / 16 − 1 = −60.9375 %; the buy belongs to the 24 h before, as its move does.
+  const EDGE = unitOf('7d', 'EDGE');
+  let store: Store;
+  before(async () => {
+    store = await openMemoryStore();
+    await prepare(store);
+    const edge = slotAt(DAY);
+    const state = (slot: number, reserveARaw: string, reserveBRaw: string, tx: string) =>
+      put(POOL_STATES, {
+        _id: `${'1'.padStart(10, '0')}|${String(slot).padStart(12, '0')}|${tx.repeat(32)}`,
+        poolId: 1,
+        slot,
+        txId: tx.repeat(32),
+        reserveARaw,
+        reserveBRaw,
+        priceRaw: Number(reserveARaw) / Number(reserveBRaw),
+        tvlLovelace: String(2n * BigInt(reserveARaw)),
+      });
+    await store.write([
+      ...checkpointOps(),
+      ...putAll.pools([
+        pool({ id: 1, tokenB: EDGE, reserveARaw: '500000000000', reserveBRaw: '80000', lastStateSlot: edge + 1 }),
+      ]),
+      ...putAll.tokens([token(EDGE, { poolIds: [1], primaryPoolId: 1, totalSupplyRaw: '1000000' })]),
+      meta(EDGE, 'EDGE', 0),
+      state(slotAt(30 * HOUR), '400000000000', '100000', 'e1'),
+      state(edge, '800000000000', '50000', 'e2'),
+      state(edge + 1, '500000000000', '80000', 'e3'),
+      ...putAll.trades([
+        trade({
+          token: EDGE,
+          slot: edge,
+          amountInRaw: '400000000000',
+          amountOutRaw: '50000',
+          valueLovelace: '400000000000',
+        }),
+        trade({
+          token: EDGE,
+          slot: edge + 1,
+          side: 'sell',
+          amountInRaw: '30000',
+          amountOutRaw: '300000000000',
+          valueLovelace: '300000000000',
+        }),
+      ]),
+    ]);
+    await createRecomputeActivities({ store, now: () => NOW_MS }).recomputeTokenStats();
+  });
+  after(() => store.close());
+
+  it('the token’s 24 h: the sell only, and the move from the 16 ADA the buy left to 6.25 ADA', async () => {
+    const s = (await store.collection(TOKEN_STATS).get(EDGE)) as TokenStatsDoc;
+    close(s.priceAda, 6.25, 'priceAda');
+    assert.deepEqual([s.txns24h, s.volume24h, s.buys24h, s.sells24h], [1, 300_000, 0, 1]);
+    close(s.change24h, 6.25 / 16 - 1, 'change24h: 16 → 6.25 ADA');
+    assert.deepEqual([s.windows['7d'].txns, s.windows['7d'].volume], [2, 700_000], 'both in the 7 d');
+  });
+
+  it('the pool’s 24 h figures count the same trade', async () => {
+    const p = await store.collection(POOL_STATS).get('1');
+    assert.deepEqual([p?.txns24h, p?.volume24h], [1, 300_000]);
   });
 });
