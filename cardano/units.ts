@@ -47,6 +47,21 @@ export function decimalText(raw: bigint, decimals: number): string {
   return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
 
+/**
+ * `num / den` (den ≠ 0) as the nearest double, from the exact quotient to at least 20 significant digits. A quotient
+ * of two decimal-adjusted amounts rounds three times: 128.036055 INDY for 100 ADA printed 1.2803605500000002 INDY
+ * per ADA, for 1.28036055.
+ */
+export function ratioNumber(num: bigint, den: bigint): number {
+  if (num === 0n) return 0;
+  const negative = num < 0n !== den < 0n;
+  const n = num < 0n ? -num : num;
+  const d = den < 0n ? -den : den;
+  const places = Math.max(0, 20 - (String(n).length - String(d).length));
+  const value = Number(decimalText((n * 10n ** BigInt(places)) / d, places));
+  return negative ? -value : value;
+}
+
 /** 1 ADA = 1,000,000 lovelace. */
 export const LOVELACE_DECIMALS = 6;
 export const lovelaceToAda = (lovelace: string | bigint): number => scaleInteger(lovelace, LOVELACE_DECIMALS);

@@ -11,7 +11,7 @@ import type { Store } from '../../mongo/store.js';
 import { BadRequestError, NotFoundError } from '../errors.js';
 import { MAX_ASSET_QUANTITY } from '../schemas/common.js';
 import { loadAssets, type AssetBook } from '../present/market.js';
-import { decimalText, lovelaceToAdaOrNull, scaleInteger } from '../../cardano/units.js';
+import { decimalText, lovelaceToAdaOrNull, ratioNumber, scaleInteger } from '../../cardano/units.js';
 import { currentAdaUsd } from '../../mongo/collections/ada-usd.js';
 import { POOL_STATS, TOKEN_STATS } from '../../mongo/collections/market-read.js';
 import { logoMode } from './tokens.js';
@@ -382,7 +382,6 @@ function presentRoute({ route: r, batcherFeeLovelace }: PricedRoute, assets: Ass
   const dec = (u: string) => assets.decimals(u);
   const first = r.hops[0] as HopQuote;
   const last = r.hops[r.hops.length - 1] as HopQuote;
-  const amountIn = scaleInteger(String(first.amountIn), dec(first.tokenIn));
   const amountOut = scaleInteger(String(r.amountOut), dec(last.tokenOut));
   return {
     hops: r.hops.map((h) => ({
@@ -400,8 +399,12 @@ function presentRoute({ route: r, batcherFeeLovelace }: PricedRoute, assets: Ass
     })),
     amountOut,
     amountOutRaw: String(r.amountOut),
-    // What the route pays per unit put in, fees and price impact included (amountIn > 0: a quote refuses less).
-    effectivePrice: amountOut / amountIn,
+    // What the route pays per unit put in, fees and price impact included (amountIn > 0: a quote refuses less): the
+    // exact quotient of the base units scaled by the decimals, not the quotient of the two rounded amounts above.
+    effectivePrice: ratioNumber(
+      r.amountOut * 10n ** BigInt(dec(first.tokenIn)),
+      first.amountIn * 10n ** BigInt(dec(last.tokenOut)),
+    ),
     priceImpact: r.priceImpact,
     fees: r.hops.map((h) => ({
       poolId: h.pool.doc.id,

@@ -183,6 +183,27 @@ describe('GET /swap/quote', () => {
     assert.equal(q.link, `http://api.test/swap?in=lovelace&out=${SNEK}&amount=100`);
   });
 
+  it('the effective price is the exact quotient of the amounts, not float noise (1.2803605500000002)', async () => {
+    // By hand: tokenOut base units × 10^decimals(in) over tokenIn base units × 10^decimals(out), both integers below
+    // 2^53 here, so one IEEE division gives the double nearest the exact quotient.
+    let routes = 0;
+    for (const [tokenIn, tokenOut, decIn, decOut] of [
+      ['lovelace', USDM, 6, 6],
+      ['lovelace', SNEK, 6, 0],
+      [SNEK, USDM, 0, 6],
+    ] as const)
+      for (const amount of ['3', '7', '10', '100', '250', '1000', '12345.678901']) {
+        const q = await get(`/swap/quote?in=${tokenIn}&out=${tokenOut}&amount=${amount}`);
+        for (const r of q.routes as Json[]) {
+          const inRaw = BigInt(r.hops[0].amountInRaw);
+          const exact = Number(BigInt(r.amountOutRaw) * 10n ** BigInt(decIn)) / Number(inRaw * 10n ** BigInt(decOut));
+          assert.equal(r.effectivePrice, exact, `${amount} ${tokenIn} → ${tokenOut}: ${r.amountOutRaw} for ${inRaw}`);
+          routes++;
+        }
+      }
+    assert.ok(routes >= 30, `${routes} routes`);
+  });
+
   it('token → token: two hops through ADA, each hop with its own DEX’s formula', async () => {
     const q = await get(`/swap/quote?in=${SNEK}&out=${USDM}&amount=250000`);
     const hop1 = minswapV2.amountOut(snek.state, SNEK, 250_000n) as bigint;
@@ -198,8 +219,8 @@ describe('GET /swap/quote', () => {
     assert.equal(best.amountOutRaw, String(hop2));
     assert.equal(best.amountOut, Number(hop2) / 1e6, 'USDM has 6 decimals');
     // Effective price, by hand: USDM out (6 decimals) per SNEK in (0 decimals).
-    assert.equal(best.effectivePrice, Number(hop2) / 1e6 / 250_000);
-    for (const r of q.routes as Json[]) assert.equal(r.effectivePrice, r.amountOut / 250_000);
+    assert.equal(best.effectivePrice, Number(hop2) / 250_000_000_000);
+    for (const r of q.routes as Json[]) assert.equal(r.effectivePrice, Number(r.amountOutRaw) / 250_000_000_000);
     assert.equal(q.routes.length, 2, 'both SNEK pools × the USDM pool');
   });
 

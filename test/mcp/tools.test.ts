@@ -428,10 +428,12 @@ describe('MCP tools through the official client on the devnet', function () {
         rest(`/swap/quote?in=lovelace&out=${s.unit}&amount=${amount}`),
       ]);
       assert.ok(tool.best, 'a route');
-      // By hand: tokenOut (decimal-adjusted) per ADA put in.
-      assert.equal(tool.best.effectivePrice, tool.best.amountOut / amount);
+      // By hand: tokenOut (decimal-adjusted) per ADA put in, the exact quotient of the base units (one IEEE division
+      // of two integers below 2^53).
+      const perAda = (r: Json) => Number(r.amountOutRaw) / (amount * 10 ** body.tokenOut.decimals);
+      assert.equal(tool.best.effectivePrice, perAda(tool.best));
       assert.equal(tool.best.effectivePrice, body.best.effectivePrice);
-      for (const r of tool.routes as Json[]) assert.equal(r.effectivePrice, r.amountOut / amount);
+      for (const r of tool.routes as Json[]) assert.equal(r.effectivePrice, perAda(r));
       const published = (await client.listTools()).tools.find((t) => t.name === 'get_swap_quote')!;
       assert.match(published.description ?? '', /effective price/);
     });
