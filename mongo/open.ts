@@ -7,6 +7,11 @@ import { redactUri, StartupError } from '../config/index.js';
 import { openEmbeddedStore } from './adapters/embedded.js';
 import { openMongoStore, StoreUnreachableError } from './adapters/mongodb.js';
 import type { Store } from './store.js';
+import { RUNS } from './collections/runs.js';
+import { JOB_HEALTH, SYNC_HEALTH } from './collections/sync-state.js';
+
+/** Written while the disk is low on space, so the stall it causes is reported (openEmbeddedStore's `unguarded`). */
+const STATUS_COLLECTIONS = [SYNC_HEALTH.name, JOB_HEALTH.name, RUNS.name];
 
 export interface StoreConfig {
   DATA_DIR: string;
@@ -28,7 +33,11 @@ export async function openStore(cfg: StoreConfig, opts: { readOnly?: boolean } =
       if (!(e instanceof StoreUnreachableError)) throw e;
       throw new StartupError(`MONGODB_URI=${redactUri(uri)}: cannot open the store: ${driverReason(e, uri)}`);
     });
-  return openEmbeddedStore({ path: join(cfg.DATA_DIR, 'store'), readOnly: opts.readOnly ?? false });
+  return openEmbeddedStore({
+    path: join(cfg.DATA_DIR, 'store'),
+    readOnly: opts.readOnly ?? false,
+    unguarded: STATUS_COLLECTIONS,
+  });
 }
 
 /** The driver's reason, with the URI's credentials (as written or URL-decoded) never repeated. */

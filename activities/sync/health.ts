@@ -15,6 +15,7 @@
  */
 import {
   DEEP_ROLLBACK_BLOCKS,
+  failureWasOutage,
   SYNC_HEALTH,
   SYNC_HEALTH_ID,
   readSyncHealth,
@@ -183,8 +184,11 @@ export async function recordSyncStarted(store: Store, nowIso: string): Promise<v
 
 /**
  * A successful contact: the source's tip, and any failure or stall is over (`keepStall`: a contact in the middle of a
- * slice; a stall ends when a slice completes, not when the source answers). `rollbackDone`: the slice ended with no
- * rollback left part-way, so one recorded in progress is over too (it completed, or the source no longer asks for it).
+ * slice; a stall ends when a slice completes, not when the source answers, and so does a failure that was no outage
+ * of the source or the store: the retry of a slice whose writes the store refuses — a full disk — contacts the
+ * source first, and clearing it there read "ok" between every two attempts, and "failing for 0 s" after each). `rollbackDone`: the
+ * slice ended with no rollback left part-way, so one recorded in progress is over too (it completed, or the source no
+ * longer asks for it).
  */
 export function recordContact(
   store: Store,
@@ -196,7 +200,7 @@ export function recordContact(
     ...d,
     contactAt: nowIso,
     tip: tip ?? d.tip,
-    failing: null,
+    failing: opts.keepStall && d.failing && !failureWasOutage(d.failing) ? d.failing : null,
     stall: opts.keepStall ? d.stall : null,
     ...(opts.rollbackDone ? { rollingBack: null } : {}),
   }));

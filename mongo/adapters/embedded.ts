@@ -314,21 +314,27 @@ export class StoreDiskFullError extends Error {
   override name = 'StoreDiskFullError';
 }
 
-/** Refuses writes while the disk holding `path` has less than `minFree` bytes free. */
+/**
+ * Refuses writes while the disk holding `path` has less than `minFree` bytes free. Writes to the `unguarded`
+ * collections (the small status records that say why writing stopped: sync and job health, run records) go on down
+ * to a quarter of the reserve, so `/healthz/sync`, `/healthz/jobs` and `ops` show the stall instead of the last state.
+ */
 class FreeSpaceGuard {
   private free: { bytes: number; at: number } | null = null;
   constructor(
     private readonly path: string,
     private readonly minFree: number,
+    private readonly unguarded: ReadonlySet<string>,
   ) {}
 
-  async check(): Promise<void> {
+  async check(ops?: readonly WriteOp[]): Promise<void> {
     const now = Date.now();
     if (this.free === null || now - this.free.at >= FREE_SPACE_TTL_MS) {
       const fs = await statfs(this.path);
       this.free = { bytes: fs.bavail * fs.bsize, at: now };
     }
-    if (this.free.bytes < this.minFree)
+    const status = ops !== undefined && ops.every((op) => this.unguarded.has(op.coll));
+    if (this.free.bytes < (status ? this.minFree / 4 : this.minFree))
       throw new StoreDiskFullError(
         `the disk holding the store (${this.path}) has ${mb(this.free.bytes)} MB free, under the ${mb(this.minFree)} MB ` +
           'the store keeps free (a full disk corrupts it): nothing was written. Free space on that disk (or move DATA_DIR ' +
@@ -411,7 +417,7 @@ class EmbeddedStore implements Store {
     // inside the transaction, which the throw aborts; either way nothing is written.
     validateOps(ops, { fieldNames: false });
     if (ops.length === 0) return;
-    await this.space?.check();
+    await this.space?.check(ops);
     try {
       await this.writeChecked(ops);
     } catch (e) {
@@ -688,12 +694,16 @@ export async function openEmbeddedStore(opts: {
   path: string;
   readOnly?: boolean;
   minFreeBytes?: number;
+  /** Collections written below the reserve (FreeSpaceGuard): the status records that say why writing stopped. */
+  unguarded?: readonly string[];
 }): Promise<Store> {
   const readOnly = opts.readOnly ?? false;
   if (!readOnly) handleLmdbCommitCopies();
   if (!readOnly) mkdirSync(opts.path, { recursive: true });
   const root = lmdb.open({ path: opts.path, noSubdir: false, maxDbs: 256, readOnly });
-  const space = readOnly ? null : new FreeSpaceGuard(opts.path, opts.minFreeBytes ?? MIN_FREE_BYTES);
+  const space = readOnly
+    ? null
+    : new FreeSpaceGuard(opts.path, opts.minFreeBytes ?? MIN_FREE_BYTES, new Set(opts.unguarded ?? []));
   return new EmbeddedStore(root, readOnly, undefined, space);
 }
 

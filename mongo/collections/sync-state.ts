@@ -308,6 +308,13 @@ const secondsSince = (nowMs: number, iso: string) => Math.max(0, Math.round((now
 const STORE_DOWN = /^Mongo(ServerSelection|Network|NetworkTimeout|TopologyClosed)Error\b/;
 
 /**
+ * Whether a recorded slice failure was an outage (the chain source's or the store's connection): one that is over as
+ * soon as both answer again, unlike a failure of the slice's own work (a write refused, a block that cannot apply).
+ */
+export const failureWasOutage = (f: { error: string; sourceDown: boolean }): boolean =>
+  f.sourceDown || STORE_DOWN.test(f.error);
+
+/**
  * Why the worker that runs the sync is not running it (`reason`, one line), and since when (`since`, ISO: when it
  * exited, or last answered a ping when it stopped answering; while one starts, since the supervisor began starting
  * it after the last worker that ran).

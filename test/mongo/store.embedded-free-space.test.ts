@@ -12,6 +12,7 @@ import { MIN_FREE_BYTES, openEmbeddedStore, StoreDiskFullError } from '../../mon
 import { defineCollection, put } from '../../mongo/store.js';
 
 const NOTES = defineCollection<{ _id: string; n: number }>({ name: 'notes' });
+const STATUS = defineCollection<{ _id: string; error: string }>({ name: 'status' });
 
 describe('the embedded store keeps free space on its disk', () => {
   let dir: string;
@@ -29,9 +30,10 @@ describe('the embedded store keeps free space on its disk', () => {
       await store.write([put(NOTES, { _id: 'a', n: 1 })]);
       await store.close();
     }
-    // The same disk with a reserve above its free space: as a full disk looks to the store.
-    const store = await openEmbeddedStore({ path, minFreeBytes: free + 1024 ** 3 });
+    // The same disk with a reserve just above its free space: as a nearly full disk looks to the store.
+    const store = await openEmbeddedStore({ path, minFreeBytes: free + 1024 ** 2, unguarded: [STATUS.name] });
     try {
+      await store.ensureIndexes([STATUS]);
       const before = await store.collection(NOTES).get('a');
       await assert.rejects(store.write([put(NOTES, { _id: 'b', n: 2 })]), (e: Error) => {
         assert.ok(e instanceof StoreDiskFullError, String(e));
@@ -40,6 +42,13 @@ describe('the embedded store keeps free space on its disk', () => {
         return true;
       });
       await assert.rejects(store.clear([NOTES.name]), StoreDiskFullError);
+      // The status record that says why is still written (down to a quarter of the reserve), alone in its batch.
+      await store.write([put(STATUS, { _id: 'sync', error: 'disk full' })]);
+      assert.equal((await store.collection(STATUS).get('sync'))?.error, 'disk full');
+      await assert.rejects(
+        store.write([put(STATUS, { _id: 'sync', error: 'x' }), put(NOTES, { _id: 'c', n: 3 })]),
+        StoreDiskFullError,
+      );
       assert.equal(await store.collection(NOTES).get('b'), null);
       assert.deepEqual(await store.collection(NOTES).get('a'), before);
     } finally {

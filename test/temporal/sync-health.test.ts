@@ -13,12 +13,14 @@ import { RollbackTooDeepError } from '../../activities/sync/journal.js';
 import {
   isSourceDown,
   isStoreRefusal,
+  recordContact,
   recordFailure,
   recordSyncStarted,
   recordSyncStopped,
   StoreRefusedError,
 } from '../../activities/sync/health.js';
 import { OgmiosConnectionError } from '../../activities/chain/ogmios-client.js';
+import { StoreDiskFullError } from '../../mongo/adapters/embedded.js';
 import { syncLagSeconds } from '../../cardano/sync-lag.js';
 import { CHECKPOINTS, readSyncHealth, readSyncLag, syncCondition } from '../../mongo/collections/sync-state.js';
 import { ADDRESSES, type AddressDoc } from '../../mongo/collections/chain.js';
@@ -318,6 +320,39 @@ describe('sync health', function () {
       const newTip = { slot: cp.slot + 1_000, id: 'cd'.repeat(32), height: cp.height + 50 };
       await store.write([put(CHECKPOINTS, { ...cp, tip: newTip, updatedAt: iso(42_000) })]);
       assert.equal((await readSyncLag(store, t + 43_000)).tipHeight, cp.height + 50);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('a slice failing after its source answered (a full disk) stays failing, counted from its first failure', async () => {
+    // Seen with DATA_DIR on a nearly full disk: every retry contacted the source, then its first write was refused.
+    // The contact cleared the failure: /healthz/sync flapped between "ok" and "sync failing for 0 s", and ops status
+    // said ok while the sync stood still.
+    const { store, cleanup, sync } = await syncedBuiltChain(5);
+    try {
+      const t = Date.now() + 1_000;
+      const iso = (ms: number) => new Date(t + ms).toISOString();
+      const at = async (ms: number) => syncCondition(await readSyncLag(store, t + ms), t + ms);
+      const full = new StoreDiskFullError('the disk holding the store (/data/store) has 100 MB free, under the 128 MB');
+      await recordFailure(store, full, { k: 2160, nowIso: iso(0) });
+      await recordContact(store, null, iso(4_000), { keepStall: true });
+      const failing = await at(5_000);
+      assert.equal(failing.status, 'failing');
+      assert.match(failing.reason ?? '', /^sync failing for 5 s \(StoreDiskFullError: the disk holding the store/);
+      await recordFailure(store, full, { k: 2160, nowIso: iso(9_000) });
+      assert.match((await at(10_000)).reason ?? '', /^sync failing for 10 s /);
+      // The source's own outage ends when it answers, mid-slice or not.
+      await recordFailure(store, new OgmiosConnectionError('Ogmios connection closed (1006)'), {
+        k: 2160,
+        nowIso: iso(20_000),
+      });
+      await recordContact(store, null, iso(21_000), { keepStall: true });
+      assert.equal((await at(22_000)).status, 'ok');
+      // A failure that was not the source's ends when a slice completes.
+      await recordFailure(store, full, { k: 2160, nowIso: iso(30_000) });
+      await sync.syncSlice({ maxBlocks: 5, waitMs: 0 });
+      assert.equal((await at(Date.now() - t)).status, 'ok');
     } finally {
       await cleanup();
     }
