@@ -175,10 +175,8 @@ export async function prefetchBlocks(state: SliceState, blocks: readonly Block[]
     state.prefetch(ADDRESSES, addresses),
     state.prefetch(STAKE_ACCOUNTS, k.stake),
     state.prefetch(STAKE_POOL_REGS, k.pools),
-    prefetchStakeSummaries(
-      state,
-      addresses.map((a) => addrInfo(a).stakeAddress),
-    ),
+    // The keys the block's addresses carry, and those its withdrawals and certificates act for (their activity).
+    prefetchStakeSummaries(state, [...addresses.map((a) => addrInfo(a).stakeAddress), ...k.stake]),
   ]);
 }
 
@@ -223,6 +221,8 @@ export function applyBlock(
   let totalOutput = 0n;
   const txIds: string[] = [];
   const txDocs: TxDoc[] = [];
+  /** Per transaction (as txDocs), the stake keys it withdrew from or certified: activity of the key itself. */
+  const keyActs: string[][] = [];
   txs.forEach((tx, blockIndex) => {
     txIds.push(tx.id);
     const valid = tx.spends !== 'collaterals';
@@ -295,6 +295,18 @@ export function applyBlock(
         });
       }
     }
+    // A key acts in a transaction that withdraws its rewards or certifies it (registration, delegation), also when
+    // none of its addresses is touched: a DEX batcher's script key withdraws 0 in every batch and holds no output.
+    keyActs.push(
+      valid
+        ? [
+            ...new Set([
+              ...Object.keys(tx.withdrawals ?? {}),
+              ...certs.map((c) => stakeCredAddress(ctx.network, c)).filter((s): s is string => s !== null),
+            ]),
+          ]
+        : [],
+    );
     const fee =
       tx.spends === 'collaterals'
         ? failedTxFee(tx, collaterals, collateralReturn)
@@ -359,7 +371,7 @@ export function applyBlock(
     txDocs.push(doc);
   });
   for (const [address, d] of addressDeltas) applyAddress(state, address, d, slot);
-  applyStakeSummaries(state, txDocs, slot);
+  applyStakeSummaries(state, txDocs, slot, keyActs);
 
   const issuerVkey = block.issuer?.verificationKey ?? null;
   const poolId = poolIssuer(block);

@@ -1,6 +1,7 @@
 /**
  * The per-stake-key aggregate the explorer's stake answer reads (STAKE_SUMMARIES): balance, UTxO count, address
- * count, distinct transaction count and first/last activity over every payment address carrying the key. Kept
+ * count over every payment address carrying the key, and its distinct transaction count and first/last activity:
+ * the transactions that changed any of those addresses, withdrew the key's rewards or certified it. Kept
  * block by block from the block's transaction documents, through the SliceState like every synced write, so a
  * rollback restores it exactly from the same undo records; the request path reads one document instead of
  * summing up to thousands of address documents and history entries.
@@ -43,11 +44,17 @@ interface KeyDelta {
  * hundreds of assets is copied once, not once per transaction); the result is that of applying each transaction in
  * turn.
  */
-export function applyStakeSummaries(state: SliceState, txs: readonly TxDoc[], slot: number): void {
+export function applyStakeSummaries(
+  state: SliceState,
+  txs: readonly TxDoc[],
+  slot: number,
+  /** Per transaction (as `txs`), the stake keys it withdrew from or certified (valid transactions only). */
+  keyActs: readonly (readonly string[])[] = [],
+): void {
   const stakeOf = (address: string) => state.get(ADDRESSES, address)?.stakeAddress ?? null;
   const counted = new Set<string>();
   const deltas = new Map<string, KeyDelta>();
-  for (const tx of txs) {
+  for (const [n, tx] of txs.entries()) {
     const at = { slot, txId: tx._id, time: tx.time };
     const delta = (stake: string) => {
       let d = deltas.get(stake);
@@ -99,6 +106,8 @@ export function applyStakeSummaries(state: SliceState, txs: readonly TxDoc[], sl
         d.newAddresses += 1;
       }
     }
+    // The key's own acts count the transaction once too, whether or not it touched one of the key's addresses.
+    for (const stake of keyActs[n] ?? []) delta(stake);
   }
   for (const [stake, d] of deltas) {
     const doc = state.edit(STAKE_SUMMARIES, stake, withOwnBalance);

@@ -542,7 +542,7 @@ export const StakeAddressResponse = component('StakeAddress', {
       type: 'integer',
       minimum: 0,
       description:
-        'Distinct transactions touching any address of the key (a transaction touching two of its addresses counts once).',
+        'Distinct transactions touching any address of the key, withdrawing its rewards or certifying it (registration, delegation); a transaction doing several of these counts once. firstActivity and lastActivity are the first and last of them.',
     },
     txCountExact: {
       type: 'boolean',

@@ -292,7 +292,10 @@ export interface StakeSummaryDoc {
   utxoCount: number;
   /** Payment addresses seen with the key (the ADDRESSES documents carrying it). */
   addressCount: number;
-  /** Distinct transactions that changed any of its addresses (one touching two of them counts once). */
+  /**
+   * Distinct transactions that changed any of its addresses, withdrew its rewards or certified it (one doing several
+   * of these counts once). Stores synced before withdrawals and certificates counted hold address transactions only.
+   */
   txCount: number;
   /** First and last of those transactions in chain order (slot, then position in the block). */
   first: StakeActivityDoc;
