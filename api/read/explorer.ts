@@ -65,10 +65,8 @@ async function getBlockAnswer(deps: ReadDeps, input: RouteInput<typeof explorerR
     deps.store.collection(CHECKPOINTS).get(CHECKPOINT_ID),
     id.length === 64 ? blocks.get(id) : Number.isSafeInteger(height) ? blockAtHeight(deps.store, height) : null,
   ]);
-  if (!found)
-    throw new NotFoundError(
-      await notIndexedYet(deps, `block ${input.id}`, id.length === 64 || !Number.isSafeInteger(height) ? null : height),
-    );
+  // A height beyond 2^53 is still a height (above any chain's tip, never "found later"): only a hash has none.
+  if (!found) throw new NotFoundError(await notIndexedYet(deps, `block ${input.id}`, id.length === 64 ? null : height));
   return presentBlock(found, cp?.height ?? null, await blockHashAtHeight(deps.store, found.height + 1));
 }
 

@@ -336,6 +336,13 @@ describe('explorer REST routes while the index is behind the chain (a first sync
     const beyond = await api.get(`/api/v1/explorer/blocks/${CHAIN_TIP + 1}`);
     assert.equal(beyond.status, 404);
     assert.equal((beyond.body as Json).error, `block ${CHAIN_TIP + 1} not found`);
+    // So is a height beyond 2^53 (the route takes up to 20 digits): no chain reaches it, it is not "found later"
+    // and not "before the indexed history".
+    for (const height of ['9007199254740993', '99999999999999999999']) {
+      const huge = await api.get(`/api/v1/explorer/blocks/${height}`);
+      assert.equal(huge.status, 404);
+      assert.equal((huge.body as Json).error, `block ${height} not found`);
+    }
   });
 
   it('an unknown block hash or transaction says the index has not reached the chain tip yet', async () => {
