@@ -122,7 +122,7 @@ export function buildOpenApi(routes: readonly AnyRouteSpec[], siteUrl: string): 
     if (operationIds.has(route.operationId)) throw new Error(`duplicate operationId ${route.operationId}`);
     operationIds.add(route.operationId);
     route.tags.forEach((t) => tags.add(t));
-    // Every JSON answer carries an ETag of its bytes and honours If-None-Match (register() in api/route.ts).
+    // Every JSON answer carries an ETag of its bytes and honours If-None-Match (register() in api/route.ts; its 304 by api/micro-cache.ts).
     const etag = route.etag || route.contentType === undefined;
     const ok: Record<string, unknown> = {
       description: 'OK',

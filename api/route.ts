@@ -39,7 +39,7 @@ export interface RouteDef {
   query?: ObjectSchema;
   /** Body of the 200 answer. */
   response: JsonSchema;
-  /** A non-JSON answer carries an ETag and honours If-None-Match with 304 (every JSON answer does: register()). */
+  /** A non-JSON answer carries an ETag and honours If-None-Match with 304 (every JSON answer does: register() and the micro-cache). */
   etag?: boolean;
   /** Media type of the 200 answer when it is not JSON (the logo image: `image/*`). */
   contentType?: string;
@@ -238,7 +238,11 @@ export function register<P extends object, Q extends object>(
       // every block, and without an explicit lifetime RFC 9111 lets a cache pick one of its own (Varnish: 120 s).
       ctx.set('Cache-Control', NO_CACHE);
     } else ctx.body = body;
-    if (ctx.response.etag && isFresh(ctx)) ctx.status = 304;
+    // A JSON answer's 304 is the micro-cache's to give (api/micro-cache.ts, on every REST path but the logo), once
+    // it has chosen the representation: the coding the client takes, with its own ETag and `Vary: Accept-Encoding`.
+    // Answered here, a 304 lacked that Vary (RFC 9110 15.4.5: a 304 carries the Vary its 200 would) and named the
+    // identity ETag to a client that takes br, which a cached answer would give in br.
+    if (spec.contentType !== undefined && ctx.response.etag && isFresh(ctx)) ctx.status = 304;
   });
 }
 

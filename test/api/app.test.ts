@@ -28,6 +28,22 @@ function rawGet(
   });
 }
 
+/** GET with node:http, answering the status, headers and body length (the body as sent, not decoded). */
+function rawGetHeaders(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; length: number }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        let length = 0;
+        res.on('data', (c: Buffer) => (length += c.length));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, length }));
+      })
+      .on('error', reject);
+  });
+}
+
 /** `s` whose reads answer `whenDown()` (a driver error, or a wait that never ends) while `down()` is true. */
 function switchable(s: Store, down: () => boolean, whenDown: () => Promise<never>): Store {
   return {
@@ -139,6 +155,45 @@ describe('API app: probes, request ids, errors, CORS, conditional GET', () => {
     assert.equal(again.body, '');
     const stale = await rawGet(url, { 'If-None-Match': '"something-else"' });
     assert.equal(stale.status, 200);
+  });
+
+  it('a 304 carries the Vary and validator its 200 would, and a coding the client takes is chosen before If-None-Match', async () => {
+    // RFC 9110 15.4.5: a 304 carries the Vary (and ETag, Cache-Control) a 200 to the same request would. The REST
+    // route used to answer the 304 itself, before the compression step had added `Vary: Accept-Encoding` and chosen
+    // the representation: a CDN revalidating a compressed answer got a 304 saying the answer varies on Origin and
+    // Accept only, and a br-accepting client sending the identity ETag got 304 on a cold cache but 200 br on a warm.
+    for (const path of ['/api/v1/openapi.json', `/api/v1/explorer/blocks/${TIP.height}`]) {
+      const url = api.url + path;
+      const plain = await rawGetHeaders(url, { 'Accept-Encoding': 'identity' });
+      assert.equal(plain.status, 200, path);
+      assert.ok(plain.length >= 1024, `${path} is large enough to be compressed (${plain.length} bytes)`);
+      const br = await rawGetHeaders(url, { 'Accept-Encoding': 'br' });
+      assert.equal(br.headers['content-encoding'], 'br', path);
+      assert.match(String(plain.headers.vary), /Accept-Encoding/, path);
+
+      const again = await rawGetHeaders(url, {
+        'Accept-Encoding': 'identity',
+        'If-None-Match': String(plain.headers.etag),
+      });
+      assert.equal(again.status, 304, path);
+      assert.equal(again.headers.vary, plain.headers.vary, `${path}: the 304's Vary is the 200's`);
+      assert.equal(again.headers.etag, plain.headers.etag, path);
+      assert.equal(again.headers['cache-control'], plain.headers['cache-control'], path);
+
+      const brAgain = await rawGetHeaders(url, { 'Accept-Encoding': 'br', 'If-None-Match': String(br.headers.etag) });
+      assert.equal(brAgain.status, 304, path);
+      assert.equal(brAgain.headers.vary, br.headers.vary, path);
+      assert.equal(brAgain.headers.etag, br.headers.etag, path);
+
+      // The identity validator does not name the br representation this request selects: it gets that in full.
+      const crossed = await rawGetHeaders(url, {
+        'Accept-Encoding': 'br',
+        'If-None-Match': String(plain.headers.etag),
+      });
+      assert.equal(crossed.status, 200, path);
+      assert.equal(crossed.headers['content-encoding'], 'br', path);
+      assert.equal(crossed.headers.etag, br.headers.etag, path);
+    }
   });
 });
 
