@@ -73,7 +73,10 @@ export function microCache(opts: MicroCacheOptions): Koa.Middleware {
     });
     const coded: Meta['coded'] = {};
     const route = (ctx as RoutedContext)._matchedRoute;
-    if (caching) {
+    // Kept only when no block or rollback landed while it was read: an answer read across a new block carries
+    // that block's state under the key of the one before, which a fork rolling the chain back to it (a block that
+    // landed and was orphaned within the window) would have served as that block's answer.
+    if (caching && (await checkpointTag(opts.store)) === cp) {
       cache.setBytes(key, bytes, { expires: now + opts.ttlMs, type: ctx.response.type, headers, coded, route });
       markReplayable(ctx.res, { cp, expires: now + opts.ttlMs, route });
     }

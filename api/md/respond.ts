@@ -116,7 +116,10 @@ export function mdResponder(deps: ApiDeps, src: () => MdSource): MdResponder {
       const etag = `"${hash('sha1', bytes, 'base64url')}"`;
       const tokens = approxTokens(text);
       const coded: Coded = {};
-      if (status === 200 && ttl > 0 && cp !== null) {
+      // Kept only when no block or rollback landed while it was rendered (api/micro-cache.ts says why).
+      const kept =
+        status === 200 && ttl > 0 && cp !== null && (await checkpointTag(deps.store).catch(() => null)) === cp;
+      if (kept) {
         cache.setBytes(key, bytes, { expires: now + ttl, etag, tokens, coded });
         markReplayable(ctx.res, { cp, expires: now + ttl, route });
       }

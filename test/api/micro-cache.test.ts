@@ -33,6 +33,7 @@ describe('REST micro-cache', () => {
   let server: ReturnType<Koa['listen']>;
   let now = 1_000_000;
   let reads = 0;
+  let blockMidRead = false;
 
   before(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'cds-micro-'));
@@ -47,6 +48,11 @@ describe('REST micro-cache', () => {
         ctx.status = 404;
         ctx.body = { error: 'not found' };
         return;
+      }
+      if (ctx.path === '/block-mid-read' && blockMidRead) {
+        // A block commits while this answer is read: what it carries is the new block's state.
+        blockMidRead = false;
+        await store.write([put(CHECKPOINTS, checkpoint(21, 'b21'))]);
       }
       ctx.etag = `"v${reads}"`;
       // /big: an answer worth compressing (a token list with inline logos is ~1 MB).
@@ -95,6 +101,25 @@ describe('REST micro-cache', () => {
     await store.write([put(CHECKPOINTS, checkpoint(9, 'bb'))]); // rolled back one block onto another branch
     const after = await get('/pools');
     assert.notEqual(JSON.parse(after.text).read, JSON.parse(before.text).read);
+  });
+
+  it('keeps no answer read while the checkpoint moved: a rollback back to where it began reads again', async () => {
+    // Devnet and mainnet forks: block 21 lands while an answer is read (it carries block 21's state), then a fork
+    // rolls the chain back to block 20. The answer was read at 21, so it must not be served as block 20's.
+    await store.write([put(CHECKPOINTS, checkpoint(20, 'a20'))]);
+    blockMidRead = true;
+    const during = await get('/block-mid-read');
+    assert.equal(blockMidRead, false, 'the block landed during the read');
+    await store.write([put(CHECKPOINTS, checkpoint(20, 'a20'))]); // rolled back to block 20
+    const afterRollback = await get('/block-mid-read');
+    assert.notEqual(
+      JSON.parse(afterRollback.text).read,
+      JSON.parse(during.text).read,
+      "the answer read at block 21 was served as block 20's",
+    );
+    // Read at block 20 throughout, an answer is kept as before.
+    const again = await get('/block-mid-read');
+    assert.equal(JSON.parse(again.text).read, JSON.parse(afterRollback.text).read);
   });
 
   it('reads again once the window has passed', async () => {
