@@ -23,7 +23,7 @@ import { compress, MIN_COMPRESS_BYTES, preferredCoding } from '../compress.js';
 import { answerWithTail } from '../compress-tail.js';
 import { withoutCancelledRequests } from './cancel.js';
 import { revisionRefusal } from './revision.js';
-import { buildMcpServer, gatedPath } from './server.js';
+import { buildMcpServer, gatedPath, resultCheckpoint } from './server.js';
 import { serverCard } from './server-card.js';
 
 export const MCP_PATH = '/api/mcp';
@@ -165,17 +165,23 @@ export function mcpRouter(deps: ApiDeps): Router {
     // Only from here does the SDK write the raw response: anything thrown before is Koa's error answer, never a
     // request left without one.
     ctx.respond = false;
-    await node(
-      ctx.req,
-      ctx.res,
-      // A request a cancellation of its own batch names is dropped, or the SDK never ends the batch's stream.
-      body === undefined ? undefined : { value: withoutCancelledRequests(body) },
-      (status, headers, bytes) => {
-        const answer = replay && kept ? replay.offer(kept, status, headers, bytes, Date.now()) : null;
-        if (!answer || !kept) return wholeRepresentation(ctx, headers, bytes);
-        fastReplayable(ctx, tag, answer);
-        return keptRepresentation(ctx, answer, kept);
-      },
+    // The checkpoint the tool's result was read at (api/mcp/server.ts): kept for replay under `tag` only when it is
+    // that checkpoint.
+    const read: { tag: string | null } = { tag: null };
+    await resultCheckpoint.run(read, () =>
+      node(
+        ctx.req,
+        ctx.res,
+        // A request a cancellation of its own batch names is dropped, or the SDK never ends the batch's stream.
+        body === undefined ? undefined : { value: withoutCancelledRequests(body) },
+        (status, headers, bytes) => {
+          const answer =
+            replay && kept && read.tag === tag ? replay.offer(kept, status, headers, bytes, Date.now()) : null;
+          if (!answer || !kept) return wholeRepresentation(ctx, headers, bytes);
+          fastReplayable(ctx, tag, answer);
+          return keptRepresentation(ctx, answer, kept);
+        },
+      ),
     );
   };
   router.all(MCP_PATH, serve);

@@ -7,6 +7,7 @@
  * error" text; the spec wants one sentence telling the caller what to do next. So the SDK gets the published JSON
  * Schemas with a pass-through validator, and each call is checked here with ajv against the same schema.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { McpServer, fromJsonSchema, type CallToolResult, type jsonSchemaValidator } from '@modelcontextprotocol/server';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -134,6 +135,17 @@ const caches = new WeakMap<
 >();
 
 /**
+ * The sync checkpoint (`height:blockId`) a tool result was read at, set by the tool call for the request it runs in:
+ * the router (api/mcp/router.ts) keeps the answer for replay only when it is the checkpoint it keyed the answer by.
+ * '' when the checkpoint moved while the result was read (a block or a rollback landed): such a result carries the
+ * new block's state and is kept nowhere, or a fork rolling the chain back within the window would replay it as the
+ * earlier block's.
+ */
+export const resultCheckpoint = new AsyncLocalStorage<{ tag: string | null }>();
+
+const tagOf = (cp: { height: number; id: string } | null) => (cp ? `${cp.height}:${cp.id}` : '-');
+
+/**
  * The REST path whose data each tool reads, for the sync gate (api/sync-guard.ts): while the sync is stalled on an
  * abandoned chain, or a recompute has not yet run on the chain after a deep rollback, the tool answers isError with
  * the gate's reason, as REST answers 503.
@@ -179,15 +191,19 @@ async function callTool(deps: ApiDeps, r: Registered, raw: unknown, gate?: SyncG
     const held = gate ? await gate.withheld(gatedPath(r.tool.name)) : null;
     if (held)
       return failure(`${held.reason.replace(/[.\s]+$/, '')}; retry ${r.tool.name} in ${held.retryAfterSeconds} s.`);
+    const checkpoint = async () => tagOf(await deps.store.collection(CHECKPOINTS).get('sync'));
+    const before = cache ? await checkpoint() : null;
     if (cache) {
-      const cp = await deps.store.collection(CHECKPOINTS).get('sync');
-      key = `${r.tool.name}|${JSON.stringify(args)}|${cp ? `${cp.height}:${cp.id}` : '-'}`;
+      key = `${r.tool.name}|${JSON.stringify(args)}|${before}`;
       const hit = cache.entry(key);
-      if (hit && hit.meta.expires > Date.now())
+      if (hit && hit.meta.expires > Date.now()) {
+        const scope = resultCheckpoint.getStore();
+        if (scope) scope.tag = before;
         return {
           content: [{ type: 'text', text: hit.meta.text }],
           structuredContent: hit.meta.structured,
         };
+      }
     }
     let runArgs = args;
     let structured: Record<string, unknown>;
@@ -213,8 +229,14 @@ async function callTool(deps: ApiDeps, r: Registered, raw: unknown, gate?: SyncG
       text = JSON.stringify(structured);
       break;
     }
-    // The bytes count the entry against the cache's size bound; a hit answers with the kept string, not a decode.
-    if (cache && key) cache.setBytes(key, Buffer.from(text), { expires: Date.now() + ttl, text, structured });
+    if (cache && key) {
+      // Kept only when no block or rollback landed while it was read (resultCheckpoint says why).
+      const settled = (await checkpoint()) === before;
+      const scope = resultCheckpoint.getStore();
+      if (scope) scope.tag = settled ? before : '';
+      // The bytes count the entry against the cache's size bound; a hit answers with the kept string, not a decode.
+      if (settled) cache.setBytes(key, Buffer.from(text), { expires: Date.now() + ttl, text, structured });
+    }
     return { content: [{ type: 'text', text }], structuredContent: structured };
   } catch (e) {
     const advice = adviceFor(r.tool.name, e, r.tool.restArgs);
