@@ -13,18 +13,9 @@ import path from 'node:path';
 import Koa from 'koa';
 import { microCache } from '../../api/micro-cache.js';
 import { openEmbeddedStore } from '../../mongo/adapters/embedded.js';
-import { CHECKPOINTS, type CheckpointDoc } from '../../mongo/collections/sync-state.js';
+import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
 import { put, type Store } from '../../mongo/store.js';
-
-const checkpoint = (height: number, id: string): CheckpointDoc => ({
-  _id: 'sync',
-  slot: height * 20,
-  id,
-  height,
-  points: [],
-  tip: null,
-  updatedAt: new Date(0).toISOString(),
-});
+import { checkpoint } from './checkpoint.js';
 
 describe('REST micro-cache', () => {
   let dir: string;

@@ -12,19 +12,10 @@ import type { ApiDeps } from '../../api/deps.js';
 import { mdResponder } from '../../api/md/respond.js';
 import type { MdSource } from '../../api/md/source.js';
 import { openMemoryStore } from '../../mongo/adapters/embedded.js';
-import { CHECKPOINTS, type CheckpointDoc } from '../../mongo/collections/sync-state.js';
+import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
 import { put, type Store } from '../../mongo/store.js';
+import { checkpoint } from '../api/checkpoint.js';
 import type { MarketOverview } from '../../views/md/types.js';
-
-const checkpoint = (height: number, id: string): CheckpointDoc => ({
-  _id: 'sync',
-  slot: height * 20,
-  id,
-  height,
-  points: [],
-  tip: null,
-  updatedAt: new Date(0).toISOString(),
-});
 
 describe('Markdown views cache: a view rendered while a block landed', () => {
   let store: Store;
