@@ -712,7 +712,10 @@ export const TOOL_SET: readonly Tool[] = [
       const body = await get(deps, 'getWallet', { address });
       const trades = await get(deps, 'getWalletTrades', { address, limit: 200 });
       const asOf = Date.parse(String(body.asOf ?? '')) || Date.now();
-      const recent = (trades.items as { time: string }[]).filter((t) => Date.parse(t.time) >= asOf - 86_400_000);
+      // The last 24 h up to the indexed tip, (start, end] as the market's 24 h windows count them
+      // (activities/recompute/token-stats.ts windowStartSlot): a swap in the block exactly 24 h before the tip is the
+      // day before's, so this count and the tokens' txns24h and volume24h hold the same swaps.
+      const recent = (trades.items as { time: string }[]).filter((t) => Date.parse(t.time) > asOf - 86_400_000);
       const positions = body.positions as unknown[];
       return {
         ...body,

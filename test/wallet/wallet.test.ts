@@ -487,5 +487,18 @@ describe('wallet REST routes', () => {
       // The key's unwithdrawn rewards and the total that counts them, as REST answers them (whole ADA).
       assert.deepEqual([sc.rewards, sc.rewardsLovelace, sc.totals.rewardsAda, sc.totals.ada], [3, '3000000', 3, 69]);
     });
+
+    it('counts the swaps of the last 24 h as the market’s windows do, (start, end]', async () => {
+      // The seeded key's trades by hand: HOSK sold in the block exactly 24 h before the indexed tip (105: the day
+      // before's, as a token's txns24h and volume24h count it since r29-market), the token/token swap 12 h ago (106)
+      // inside; 104 and older before. The other maker's trade (107) is not the wallet's.
+      const { sc } = await callTool2026(api.url, 'get_wallet', { address: STAKE });
+      assert.equal(sc.asOf, new Date(NOW_MS).toISOString());
+      assert.deepEqual(
+        (sc.trades24h.items as Json[]).map((t) => t.id),
+        [106],
+      );
+      assert.equal(sc.trades24h.count, 1);
+    });
   });
 });
