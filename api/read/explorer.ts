@@ -158,15 +158,18 @@ async function getAddressAnswer(deps: ReadDeps, input: RouteInput<typeof explore
 export function parseForNetwork(address: string, network: Network): ParsedAddress {
   // Bech32 may be written in capitals, but addresses are lowercase everywhere (keys, answers, the index);
   // parseAddress would otherwise take `ADDR1…` for base58 text.
-  if (/^(addr|stake)(_test)?1/i.test(address) && address !== address.toLowerCase())
-    throw new BadRequestError('invalid parameter address: write the Bech32 address in lowercase (addr1…, stake1…)');
+  // Only an address whose lowercase is one is told to write it so: a typo in capitals (its checksum fails in either
+  // case) is refused for what its lowercase is, or the hint sends the caller to a second 400.
+  const capitals = /^(addr|stake)(_test)?1/i.test(address) && address !== address.toLowerCase();
   let parsed: ParsedAddress;
   try {
-    parsed = parseAddress(address);
+    parsed = parseAddress(capitals ? address.toLowerCase() : address);
   } catch (e) {
     if (e instanceof AddressError) throw new BadRequestError(`invalid parameter address: ${e.message}`);
     throw e;
   }
+  if (capitals)
+    throw new BadRequestError('invalid parameter address: write the Bech32 address in lowercase (addr1…, stake1…)');
   // parseAddress takes any base58 text for a Byron address (network null); the structure is checked here.
   const addressNetwork = parsed.kind === 'byron' ? byronNetwork(address) : parsed.network;
   if (addressNetwork === null)

@@ -4,6 +4,7 @@
  * ADA/USDM pool for the ADA/USD rate.
  */
 import assert from 'node:assert/strict';
+import { bech32 } from '@scure/base';
 import { applyFifoTrade, computePnl, emptyFifo } from '../../cardano/pnl/fifo.js';
 import { docOfFifo } from '../../cardano/pnl/stored.js';
 import { pnlPointDocs, WALLET_LOTS, WALLET_PNL_POINTS } from '../../mongo/collections/pnl.js';
@@ -351,6 +352,19 @@ describe('wallet REST routes', () => {
         const r = await api.get(`/api/v1/wallet/${bad}`);
         assert.equal(r.status, 400, bad);
         assert.equal(typeof (r.body as Json).error, 'string');
+      }
+      // Capitals: the key itself in capitals is told to write it in lowercase; the same with one character mistyped
+      // is no address in any case (bech32's own decoder refuses its lowercase checksum), so no such hint.
+      const typo = `${STAKE.slice(0, -1)}${STAKE.endsWith('q') ? 'p' : 'q'}`;
+      assert.throws(() => bech32.decode(typo as `${string}1${string}`, 1023), /checksum/i);
+      for (const route of ['wallet', 'explorer/address']) {
+        const upper = await api.get(`/api/v1/${route}/${STAKE.toUpperCase()}`);
+        assert.equal(upper.status, 400);
+        assert.match((upper.body as Json).error, /write the Bech32 address in lowercase/);
+        const mistyped = await api.get(`/api/v1/${route}/${typo.toUpperCase()}`);
+        assert.equal(mistyped.status, 400);
+        assert.doesNotMatch((mistyped.body as Json).error, /lowercase/, route);
+        assert.match((mistyped.body as Json).error, /checksum/i, route);
       }
       const r = await api.get(`/api/v1/wallet/${UNSEEN}`);
       assert.equal(r.status, 404);
