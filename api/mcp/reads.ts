@@ -10,6 +10,7 @@ import type { ApiDeps } from '../deps.js';
 import * as explorer from '../read/explorer.js';
 import * as governance from '../read/governance.js';
 import * as handles from '../read/handles.js';
+import * as holders from '../read/holders.js';
 import * as market from '../read/market.js';
 import * as news from '../read/news.js';
 import * as nft from '../read/nft.js';
@@ -28,7 +29,7 @@ const SPECS = new Map<string, AnyRouteSpec>(restRoutes().map((r) => [r.operation
 
 /** Every read function named after a REST operation (the modules also export helpers, which are left out). */
 const READS = new Map<string, ReadFn>(
-  [explorer, governance, handles, market, news, nft, pools, staking, swap, tokens, wallet].flatMap((m) =>
+  [explorer, governance, handles, holders, market, news, nft, pools, staking, swap, tokens, wallet].flatMap((m) =>
     Object.entries(m).flatMap(([name, fn]) =>
       SPECS.has(name) && typeof fn === 'function' ? [[name, fn as ReadFn]] : [],
     ),

@@ -214,7 +214,21 @@ const SWAP_QUOTE_OUT = extend(restOut('getSwapQuote'), {
   },
 });
 
-const TOKEN_OUT = extend(restOut('getToken'), { safety: SAFETY_SCHEMA });
+/** How many of a token's largest holders get_token names (the REST holders list gives 100). */
+const TOKEN_TOP_HOLDERS = 10;
+
+/**
+ * get_token's largest holders: the first items of GET /tokens/{unit}/holders as the tool presents them (share as
+ * sharePct). No other tool names who holds a token, so without them "who holds most of X" had no answer.
+ */
+const TOP_HOLDERS: JsonSchema = {
+  type: 'array',
+  maxItems: TOKEN_TOP_HOLDERS,
+  description: `The token's ${TOKEN_TOP_HOLDERS} largest holders as of asOf, quantity descending: address (its stake key stake1… when the holding addresses have one, every address of that key combined, else the address; DEX pools and other scripts included), quantity decimal-adjusted (exact base units in quantityRaw), sharePct of the quantity in unspent outputs (percent). stats.holders counts them all; get_wallet with an address shows what else it holds.`,
+  items: (restOut('getTokenHolders').properties.items as { items: JsonSchema }).items,
+};
+
+const TOKEN_OUT = extend(restOut('getToken'), { safety: SAFETY_SCHEMA, topHolders: TOP_HOLDERS });
 
 const LIST_TOKENS_OUT = (() => {
   const base = restOut('listTokens');
@@ -558,14 +572,18 @@ export const TOOL_SET: readonly Tool[] = [
     name: 'get_token',
     title: 'Get token',
     description:
-      'One token: prices in ADA and USD, changes 5 m to 7 d (percent), volume and liquidity in ADA, market cap (ADA and USD), FDV (USD), supply (decimal-adjusted), holders, largest pools, and a safety assessment with each factor’s value. Market figures as of stats.updatedAt (recomputed every 20 s).',
+      'One token: prices in ADA and USD, changes 5 m to 7 d (percent), volume and liquidity in ADA, market cap (ADA and USD), FDV (USD), supply (decimal-adjusted), holders (their count, and the 10 largest with their share in topHolders), largest pools, and a safety assessment with each factor’s value. Market figures as of stats.updatedAt (recomputed every 20 s).',
     inputSchema: input({ unit: TOKEN_UNIT }, ['unit']),
     outputSchema: TOKEN_OUT,
     async run(deps, args) {
       const unit = String(args.unit);
-      const body = await get(deps, 'getToken', { unit });
-      const safety = (await safetyOf(deps, [unit])).get(unit) ?? null;
-      return { ...body, safety };
+      const [body, safety, holders] = await Promise.all([
+        get(deps, 'getToken', { unit }),
+        safetyOf(deps, [unit]).then((m) => m.get(unit) ?? null),
+        get(deps, 'getTokenHolders', { unit }),
+      ]);
+      const topHolders = (holders.items as unknown[]).slice(0, TOKEN_TOP_HOLDERS);
+      return { ...body, safety, topHolders };
     },
   },
   {

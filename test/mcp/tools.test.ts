@@ -16,7 +16,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { createApp } from '../../api/app.js';
 import { RESULT_MAX_CHARS } from '../../api/mcp/fit.js';
-import { poolHashFromId } from '../../cardano/address.js';
+import { poolHashFromId, stakeAddressOf } from '../../cardano/address.js';
+import { connectOgmios } from '../../activities/chain/ogmios-client.js';
 import { HANDLES } from '../../mongo/collections/index.js';
 import { acquireWorld, allListedTokens, connect, releaseWorld, type World } from './world.js';
 
@@ -248,6 +249,43 @@ describe('MCP tools through the official client on the devnet', function () {
         liq.risk,
         body.stats.liquidityAda >= 100_000 ? 'low' : body.stats.liquidityAda >= 10_000 ? 'medium' : 'high',
       );
+    });
+
+    it('get_token names the largest holders and their shares as the devnet ledger holds the token', async () => {
+      // Oracle: the ledger's UTxO set (queryLedgerState/utxo), summed per holder (stake key, else address).
+      const chain = await connectOgmios(world.devnet.url);
+      let utxos: { address: string; value: Record<string, Record<string, bigint>> }[];
+      try {
+        utxos = await chain.query('queryLedgerState/utxo', {});
+      } finally {
+        await chain.close();
+      }
+      let checked = 0;
+      for (const unit of [s.unit, s.otherUnit]) {
+        const [policy, name] = [unit.slice(0, 56), unit.slice(56)];
+        const held = new Map<string, bigint>();
+        for (const u of utxos) {
+          const q = u.value[policy]?.[name];
+          if (!q) continue;
+          const holder = stakeAddressOf(u.address) ?? u.address;
+          held.set(holder, (held.get(holder) ?? 0n) + BigInt(q));
+        }
+        const onChain = [...held.values()].reduce((a, b) => a + b, 0n);
+        const ranked = [...held.entries()].sort((a, b) => (b[1] > a[1] ? 1 : b[1] < a[1] ? -1 : 0));
+        const tool = await call('get_token', { unit });
+        assert.equal(tool.stats.holders, held.size, unit);
+        assert.equal(tool.topHolders.length, Math.min(10, held.size));
+        for (const [i, h] of (tool.topHolders as Json[]).entries()) {
+          assert.equal(BigInt(h.quantityRaw), (ranked[i] as [string, bigint])[1], `${unit} holder ${i + 1}`);
+          assert.equal(held.get(h.address), BigInt(h.quantityRaw), `${h.address} holds ${h.quantityRaw}`);
+          // Percent to 4 decimals, as every *Pct of the tools.
+          const pct = (Number(h.quantityRaw) / Number(onChain)) * 100;
+          assert.ok(Math.abs(h.sharePct - pct) <= 0.00005 + 1e-9, `share ${h.sharePct} % of ${pct} %`);
+          assert.ok(!('share' in h), 'share renamed sharePct');
+          checked++;
+        }
+      }
+      assert.ok(checked >= 10, `${checked} holders checked`);
     });
 
     it('safety: the devnet’s witnessed mint policies (single-signature native scripts, no time lock) can mint', async () => {
