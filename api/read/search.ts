@@ -429,6 +429,19 @@ export async function search(deps: { store: Store }, input: { query: string; lim
         detail: `the collection of ${query}; ${d.detail ?? 'get_nft_listings lists its NFTs'}`,
       });
   }
+  // A name followed by what kind of thing it is ("Snek token", "SNEK price", "Crane stake pool", "Dev Punks NFT"), as
+  // people and agents type it: nothing starts with the whole text, so the name alone is looked up, and the hits say
+  // which words were left out.
+  const named = hits.length === 0 ? KIND_WORDS.exec(query) : null;
+  if (named?.[1]) {
+    const name = named[1];
+    const docs = (await termsFrom(TERM_KINDS, normaliseTerm(name.replace(/^\$/, '')))).flat();
+    docs.sort((a, b) => b.weight - a.weight || a.label.localeCompare(b.label));
+    for (const d of new Map(docs.map((x) => [`${x.kind}|${x.id}`, x])).values()) {
+      const found = `no name starts with "${query}"; found by "${name}"`;
+      hits.push({ ...fromTerm(d), detail: d.detail ? `${found}: ${d.detail}` : found });
+    }
+  }
   // A name with a slip at its end ("snekk", "minswapp", "iagonn"): nothing starts with it, so its start without the
   // last one or two letters is looked up, and the hits say they are the nearest names, not matches. Words only (a hex
   // text is an identifier, exact or nothing), and at least 3 letters kept.
@@ -449,6 +462,13 @@ export async function search(deps: { store: Store }, input: { query: string; lim
   const note = await indexTrailNote(store);
   return note ? { query, hits, note } : { query, hits };
 }
+
+/**
+ * A name and the words that only say what kind of thing it is, after it ("token", "price", "stake pool", "NFT
+ * collection"): group 1 is the name. Names that contain such a word themselves ("HOSKY Token") are found whole first.
+ */
+const KIND_WORDS =
+  /^(.*?\S)(?:\s+(?:token|tokens|coin|coins|price|prices|chart|pool|pools|stake\s+pool|stake\s+pools|staking\s+pool|nft|nfts|collection|nft\s+collection|handle))+\s*$/i;
 
 /** The number an NFT's name ends with (`#59`, ` 0042`), after its collection's name. */
 const NFT_NUMBER = /\s*#\s*\d+$|\s+\d+$/;

@@ -168,6 +168,32 @@ describe('search: every hit names a tool call that answers (devnet)', function (
     assert.deepEqual(await search('abcdefabcdefabcdef'), []);
     assert.deepEqual(await search('qqqqqqq'), []);
   });
+  it('a name followed by what it is ("Snek token", "SNEK price", "<ticker> staking pool", "<collection> NFT") finds it, saying so', async () => {
+    // Oracle: REST's token, stake pool and NFT collection lists name the entities; nothing starts with the texts asked.
+    const tokens = (await rest('/tokens?pageSize=200&minLiquidity=0')).items as Json[];
+    const unitOf = (name: string) => tokens.find((t) => t.asset.name === name)?.asset.unit as string;
+    const stakePool = ((await rest('/staking/pools?pageSize=200')).items as Json[]).find((p) => p.ticker) as Json;
+    const collection = ((await rest('/nft/collections?pageSize=1')).items as Json[])[0] as Json;
+    assert.ok(unitOf('Snek') && unitOf('IAGON') && stakePool.ticker && collection.name);
+    for (const [q, name, id] of [
+      ['Snek token', 'Snek', unitOf('Snek')],
+      ['SNEK price', 'SNEK', unitOf('Snek')],
+      ['IAGON coin', 'IAGON', unitOf('IAGON')],
+      [`${stakePool.ticker} pool`, stakePool.ticker, stakePool.id],
+      [`${stakePool.ticker} staking pool`, stakePool.ticker, stakePool.id],
+      [`${collection.name} NFT collection`, collection.name, collection.policyId],
+    ] as const) {
+      const hits = await search(q);
+      assert.equal(hits[0]?.id, id, `${q}: ${JSON.stringify(hits.slice(0, 3))}`);
+      for (const h of hits)
+        assert.match(h.detail as string, new RegExp(`^no name starts with "${q}"; found by "${name}"`));
+      assert.deepEqual(await failures(q, hits.slice(0, 3)), []);
+    }
+    // A name that itself ends in such a word is found whole, as before: no words are left out.
+    const hosky = await search('HOSKY Token');
+    assert.ok(hosky.length > 0 && !String(hosky[0]?.detail).startsWith('no name'), JSON.stringify(hosky[0]));
+  });
+
   it('a DEX pool is found by its id ("13", "pool 13") and its identifier, and get_pool answers', async () => {
     assert.ok(pools.length > 0);
     const some = [pools[0]!, pools[Math.floor(pools.length / 2)]!, pools[pools.length - 1]!];
