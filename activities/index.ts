@@ -12,7 +12,7 @@ import { createRecomputeActivities } from './recompute/index.js';
 import { createStakingActivities } from './staking/index.js';
 import { createGovernanceActivities } from './governance/index.js';
 import type { MetadataFetcher } from './staking/metadata.js';
-import { createSyncActivities, type SyncDeps } from './sync/index.js';
+import { createSyncActivities, type SliceGate, type SyncDeps } from './sync/index.js';
 import { createStorageActivities } from './storage/index.js';
 import type { IagonScripts } from '../cardano/iagon.js';
 import { createNewsActivities } from './news/index.js';
@@ -44,10 +44,13 @@ export interface ActivityDeps {
 
 export function createActivities(deps: ActivityDeps) {
   const { store, chain } = deps;
+  // One slice or resync clear at a time in this process (SliceGate).
+  const sliceGate: SliceGate = { running: Promise.resolve() };
   return {
     ...createSyncActivities({
       store,
       chain,
+      sliceGate,
       k: deps.k,
       network: deps.network,
       extensions: defaultExtensions(deps.iagon ? { iagon: deps.iagon } : {}),
@@ -66,7 +69,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSearchActivities({ store }),
     ...createSafetyActivities({ store }),
     ...createDerivedActivities({ store }),
-    ...createResyncActivities({ store }),
+    ...createResyncActivities({ store, sliceGate }),
   };
 }
 export type Activities = ReturnType<typeof createActivities>;

@@ -55,9 +55,19 @@ export interface SliceResult {
   atTip: boolean;
 }
 
+/**
+ * The process's sync slice in progress (`running` settles when it ended). Shared with the resync's store clear
+ * (activities/sync/reset.ts), which must not clear the store under a slice still committing its write batches.
+ */
+export interface SliceGate {
+  running: Promise<unknown>;
+}
+
 export interface SyncDeps {
   store: Store;
   chain: ChainSource;
+  /** Shared with createResyncActivities (SliceGate); a gate of its own when absent. */
+  sliceGate?: SliceGate;
   /** Undo information is kept for this many blocks (the security parameter k). */
   k: number;
   network: Network;
@@ -546,9 +556,10 @@ export function createSyncActivities(deps: SyncDeps) {
   /**
    * One slice at a time per process: an attempt Temporal gave up on (a timeout) keeps running until it ends, and its
    * retry must not move the same chain-sync cursor and write the same documents at the same time (seen on FerretDB:
-   * `block 71 does not follow 48`). The retry waits for it, then starts from the checkpoint it left.
+   * `block 71 does not follow 48`). The retry waits for it, then starts from the checkpoint it left. A resync's
+   * clear waits for it too (the gate is shared): a slice of a terminated sync workflow goes on committing.
    */
-  let running: Promise<unknown> = Promise.resolve();
+  const gate: SliceGate = deps.sliceGate ?? { running: Promise.resolve() };
   /**
    * A failure the store could not record (it was the store that failed: FerretDB/MongoDB down). Recorded by the next
    * attempt before anything else: the last record is then minutes old, and until the slice's first write batch
@@ -558,9 +569,9 @@ export function createSyncActivities(deps: SyncDeps) {
   let unrecorded: { error: unknown; since: string } | null = null;
   return {
     async syncSlice(input: SliceInput): Promise<SliceResult> {
-      const previous = running;
+      const previous = gate.running;
       let done!: () => void;
-      running = new Promise<void>((resolve) => (done = resolve));
+      gate.running = new Promise<void>((resolve) => (done = resolve));
       const beat = deps.heartbeat;
       const beating = beat ? setInterval(() => beat(), deps.heartbeatEveryMs ?? HEARTBEAT_EVERY_MS) : null;
       try {

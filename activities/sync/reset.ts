@@ -15,6 +15,7 @@ import { RUNS } from '../../mongo/collections/runs.js';
 import { DERIVED_RUNS, SYNC_HEALTH, readSyncHealth } from '../../mongo/collections/sync-state.js';
 import type { Store } from '../../mongo/store.js';
 import { recordResync, recordResyncCleared } from './health.js';
+import type { SliceGate } from './index.js';
 
 const KEPT = new Set(
   [...ACCESS_COLLECTIONS, ...NEWS_COLLECTIONS, RUNS, TOKEN_META, LOGOS, SYNC_HEALTH, DERIVED_RUNS].map((c) => c.name),
@@ -32,7 +33,13 @@ export interface ResyncRequest {
   requestedAt?: string;
 }
 
-export function createResyncActivities(deps: { store: Store; now?: () => number; onReset?: () => void }) {
+export function createResyncActivities(deps: {
+  store: Store;
+  now?: () => number;
+  onReset?: () => void;
+  /** The sync's slice gate (createSyncActivities' SyncDeps.sliceGate): the clear waits for a slice in progress. */
+  sliceGate?: SliceGate;
+}) {
   const now = deps.now ?? Date.now;
   return {
     /**
@@ -41,16 +48,34 @@ export function createResyncActivities(deps: { store: Store; now?: () => number;
      */
     async resetSync(input: ResyncRequest): Promise<{ cleared: number }> {
       if (input.from !== 'origin') throw new TypeError(`resync from ${String(input.from)}: only origin is supported`);
-      if (input.requestedAt && (await readSyncHealth(deps.store))?.resyncCleared === input.requestedAt)
-        return { cleared: 0 };
-      // The new generation first: derived answers are withheld before their chain documents disappear.
-      await recordResync(deps.store, new Date(now()).toISOString());
-      await deps.store.clear(RESYNC_CLEARS);
-      // Only once the clear completed: a clear interrupted half-way is done again by the retry.
-      if (input.requestedAt) await recordResyncCleared(deps.store, input.requestedAt, new Date(now()).toISOString());
-      deps.onReset?.();
-      return { cleared: RESYNC_CLEARS.length };
+      // The operator stops the sync workflow first (`temporal workflow terminate`, as `ops resync` says), but
+      // Temporal does not stop its slice on the worker: it goes on applying blocks and commits them, with their
+      // checkpoint, up to a minute later. Cleared under it, the store got that batch back (the index then began at
+      // the tip, every spend of an earlier output failed the sync for good): the clear waits for the slice to end,
+      // and a slice starting meanwhile waits for the clear.
+      const gate = deps.sliceGate;
+      if (!gate) return clearFor(input);
+      const previous = gate.running;
+      let done!: () => void;
+      gate.running = new Promise<void>((resolve) => (done = resolve));
+      try {
+        await previous.catch(() => undefined);
+        return await clearFor(input);
+      } finally {
+        done();
+      }
     },
   };
+  async function clearFor(input: ResyncRequest): Promise<{ cleared: number }> {
+    if (input.requestedAt && (await readSyncHealth(deps.store))?.resyncCleared === input.requestedAt)
+      return { cleared: 0 };
+    // The new generation first: derived answers are withheld before their chain documents disappear.
+    await recordResync(deps.store, new Date(now()).toISOString());
+    await deps.store.clear(RESYNC_CLEARS);
+    // Only once the clear completed: a clear interrupted half-way is done again by the retry.
+    if (input.requestedAt) await recordResyncCleared(deps.store, input.requestedAt, new Date(now()).toISOString());
+    deps.onReset?.();
+    return { cleared: RESYNC_CLEARS.length };
+  }
 }
 export type ResyncActivities = ReturnType<typeof createResyncActivities>;
