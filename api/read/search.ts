@@ -432,16 +432,23 @@ export async function search(deps: { store: Store }, input: { query: string; lim
   // A name followed by what kind of thing it is ("Snek token", "SNEK price", "Crane stake pool", "Dev Punks NFT"), as
   // people and agents type it: nothing starts with the whole text, so the name alone is looked up, and the hits say
   // which words were left out.
-  const named = hits.length === 0 ? KIND_WORDS.exec(query) : null;
-  if (named?.[1]) {
-    const name = named[1];
-    const docs = (await termsFrom(TERM_KINDS, normaliseTerm(name.replace(/^\$/, '')))).flat();
+  /**
+   * Hits on every name starting with `prefix`, heaviest first, once per entity, each detail led by `why` (how a query
+   * that matched nothing whole found it); false when there is none.
+   */
+  const fallbackHits = async (prefix: string, why: string): Promise<boolean> => {
+    const docs = (await termsFrom(TERM_KINDS, prefix)).flat();
     docs.sort((a, b) => b.weight - a.weight || a.label.localeCompare(b.label));
-    for (const d of new Map(docs.map((x) => [`${x.kind}|${x.id}`, x])).values()) {
-      const found = `no name starts with "${query}"; found by "${name}"`;
-      hits.push({ ...fromTerm(d), detail: d.detail ? `${found}: ${d.detail}` : found });
-    }
-  }
+    for (const d of new Map(docs.map((x) => [`${x.kind}|${x.id}`, x])).values())
+      hits.push({ ...fromTerm(d), detail: d.detail ? `${why}: ${d.detail}` : why });
+    return docs.length > 0;
+  };
+  const named = hits.length === 0 ? KIND_WORDS.exec(query) : null;
+  if (named?.[1])
+    await fallbackHits(
+      normaliseTerm(named[1].replace(/^\$/, '')),
+      `no name starts with "${query}"; found by "${named[1]}"`,
+    );
   // A name with a slip at its end ("snekk", "minswapp", "iagonn"): nothing starts with it, so its start without the
   // last one or two letters is looked up, and the hits say they are the nearest names, not matches. Words only (a hex
   // text is an identifier, exact or nothing), and at least 3 letters kept.
@@ -449,14 +456,8 @@ export async function search(deps: { store: Store }, input: { query: string; lim
     for (const cut of [1, 2]) {
       const prefix = term.slice(0, -cut);
       if (prefix.length < 3) break;
-      const docs = (await termsFrom(TERM_KINDS, prefix)).flat();
-      if (docs.length === 0) continue;
-      docs.sort((a, b) => b.weight - a.weight || a.label.localeCompare(b.label));
-      for (const d of new Map(docs.map((x) => [`${x.kind}|${x.id}`, x])).values()) {
-        const near = `no name starts with "${query}"; nearest by its first ${prefix.length} letters`;
-        hits.push({ ...fromTerm(d), detail: d.detail ? `${near}: ${d.detail}` : near });
-      }
-      break;
+      if (await fallbackHits(prefix, `no name starts with "${query}"; nearest by its first ${prefix.length} letters`))
+        break;
     }
   if (hits.length > 0) return { query, hits: hits.slice(0, limit) };
   const note = await indexTrailNote(store);
