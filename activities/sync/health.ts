@@ -30,8 +30,6 @@ import type { Point } from '../../cardano/chain/types.js';
 import { rollbackTo, RollbackTooDeepError, type RollbackOptions } from './journal.js';
 import { isSourceDown } from '../chain/source.js';
 
-export { isSourceDown };
-
 /** The store rejected a document of the slice; retrying the slice writes the same document again. */
 export class StoreRefusedError extends Error {
   override name = 'StoreRefusedError';
@@ -186,9 +184,9 @@ export async function recordSyncStarted(store: Store, nowIso: string): Promise<v
  * A successful contact: the source's tip, and any failure or stall is over (`keepStall`: a contact in the middle of a
  * slice; a stall ends when a slice completes, not when the source answers, and so does a failure that was no outage
  * of the source or the store: the retry of a slice whose writes the store refuses — a full disk — contacts the
- * source first, and clearing it there read "ok" between every two attempts, and "failing for 0 s" after each). `rollbackDone`: the
- * slice ended with no rollback left part-way, so one recorded in progress is over too (it completed, or the source no
- * longer asks for it).
+ * source first, and clearing it there read "ok" between every two attempts, and "failing for 0 s" after each).
+ * `rollbackDone`: the slice ended with no rollback left part-way, so one recorded in progress is over too (it
+ * completed, or the source no longer asks for it).
  */
 export function recordContact(
   store: Store,

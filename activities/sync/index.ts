@@ -63,6 +63,14 @@ export interface SliceGate {
   running: Promise<unknown>;
 }
 
+/** Joins the gate's queue: `previous` settles when the holder before is done; `release` ends this hold. */
+export function holdGate(gate: SliceGate): { previous: Promise<unknown>; release: () => void } {
+  const previous = gate.running;
+  let release!: () => void;
+  gate.running = new Promise<void>((resolve) => (release = resolve));
+  return { previous, release };
+}
+
 export interface SyncDeps {
   store: Store;
   chain: ChainSource;
@@ -569,9 +577,7 @@ export function createSyncActivities(deps: SyncDeps) {
   let unrecorded: { error: unknown; since: string } | null = null;
   return {
     async syncSlice(input: SliceInput): Promise<SliceResult> {
-      const previous = gate.running;
-      let done!: () => void;
-      gate.running = new Promise<void>((resolve) => (done = resolve));
+      const { previous, release } = holdGate(gate);
       const beat = deps.heartbeat;
       const beating = beat ? setInterval(() => beat(), deps.heartbeatEveryMs ?? HEARTBEAT_EVERY_MS) : null;
       try {
@@ -601,7 +607,7 @@ export function createSyncActivities(deps: SyncDeps) {
         throw e;
       } finally {
         if (beating) clearInterval(beating);
-        done();
+        release();
       }
     },
   };

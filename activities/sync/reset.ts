@@ -15,7 +15,7 @@ import { RUNS } from '../../mongo/collections/runs.js';
 import { DERIVED_RUNS, SYNC_HEALTH, readSyncHealth } from '../../mongo/collections/sync-state.js';
 import type { Store } from '../../mongo/store.js';
 import { recordResync, recordResyncCleared } from './health.js';
-import type { SliceGate } from './index.js';
+import { holdGate, type SliceGate } from './index.js';
 
 const KEPT = new Set(
   [...ACCESS_COLLECTIONS, ...NEWS_COLLECTIONS, RUNS, TOKEN_META, LOGOS, SYNC_HEALTH, DERIVED_RUNS].map((c) => c.name),
@@ -55,14 +55,12 @@ export function createResyncActivities(deps: {
       // and a slice starting meanwhile waits for the clear.
       const gate = deps.sliceGate;
       if (!gate) return clearFor(input);
-      const previous = gate.running;
-      let done!: () => void;
-      gate.running = new Promise<void>((resolve) => (done = resolve));
+      const { previous, release } = holdGate(gate);
       try {
         await previous.catch(() => undefined);
         return await clearFor(input);
       } finally {
-        done();
+        release();
       }
     },
   };

@@ -11,7 +11,6 @@ import { DERIVED_PATHS } from '../../api/sync-guard.js';
 import { createSyncActivities } from '../../activities/sync/index.js';
 import { RollbackTooDeepError } from '../../activities/sync/journal.js';
 import {
-  isSourceDown,
   isStoreRefusal,
   recordContact,
   recordFailure,
@@ -20,6 +19,7 @@ import {
   StoreRefusedError,
 } from '../../activities/sync/health.js';
 import { OgmiosConnectionError } from '../../activities/chain/ogmios-client.js';
+import { isSourceDown } from '../../activities/chain/source.js';
 import { StoreDiskFullError } from '../../mongo/adapters/embedded.js';
 import { syncLagSeconds } from '../../cardano/sync-lag.js';
 import { CHECKPOINTS, readSyncHealth, readSyncLag, syncCondition } from '../../mongo/collections/sync-state.js';
