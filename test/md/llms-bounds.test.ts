@@ -37,3 +37,40 @@ describe('llms-full.txt: parameter bounds', () => {
     assert.match(full, /\| pageSize \| query \| integer 1–200 \(default 50\) \|/);
   });
 });
+
+describe('llms-full.txt: parameters of several forms', () => {
+  const site = 'http://data.test';
+  const doc = buildOpenApi(restRoutes(), site) as unknown as {
+    paths: Record<string, { get: { parameters?: { name: string; in: string; schema: Record<string, unknown> }[] } }>;
+  };
+  const full = renderLlmsFull(
+    siteInfo(loadConfig({ SITE_URL: site })),
+    doc as unknown as Parameters<typeof renderLlmsFull>[1],
+    null,
+  );
+
+  it('a parameter whose schema is a string of one of several forms reads string, not "any or any or …"', () => {
+    // The oracle is the served schema: the wallet, explorer address and handle path parameters are
+    // `{ type: 'string', anyOf: [{ pattern }, …] }`, each branch a form of the same string.
+    const rows = full.split('\n');
+    let checked = 0;
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const p of item.get.parameters ?? []) {
+        const alt = (p.schema.anyOf ?? p.schema.oneOf) as Record<string, unknown>[] | undefined;
+        if (p.schema.type !== 'string' || !alt?.every((b) => b.type === undefined)) continue;
+        const section = full.slice(full.indexOf(`### GET ${path}\n`));
+        const row = section.split('\n').find((l) => l.startsWith(`| ${p.name} (required) | ${p.in} |`));
+        assert.ok(row, `${path} ${p.name}`);
+        assert.equal(row.split(' | ')[2], 'string', `${path}: ${row.slice(0, 80)}`);
+        checked++;
+      }
+    }
+    assert.ok(checked >= 5, `${checked} parameters of several forms`);
+    assert.ok(!rows.some((l) => / \| any or any/.test(l)));
+  });
+
+  it('branches of their own types are still each named', () => {
+    assert.equal(typeOf({ anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string' }] }), 'integer 0– or string');
+    assert.equal(typeOf({ anyOf: [{ $ref: '#/components/schemas/Pool' }, { type: 'null' }] }), 'Pool or null');
+  });
+});

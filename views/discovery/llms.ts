@@ -30,7 +30,14 @@ export function typeOf(s: JsonSchemaLike | undefined): string {
   if (s.$ref) return s.$ref.split('/').pop() ?? 'object';
   if (s.enum) return `one of ${s.enum.map((v) => (v === null ? 'null' : String(v))).join(', ')}`;
   const alt = s.anyOf ?? s.oneOf;
-  if (alt) return alt.map(typeOf).join(' or ');
+  if (alt) {
+    // A branch naming no type of its own narrows the schema's type (the address and handle path parameters are
+    // `{ type: 'string', anyOf: [{ pattern }, …] }`: a string of one of several forms), so it is of that type; read
+    // alone it was `any`, and the address parameter's row said `any or any or any or any`.
+    const { anyOf: _anyOf, oneOf: _oneOf, ...outer } = s;
+    const own = (b: JsonSchemaLike) => b.type ?? b.$ref ?? b.enum ?? b.anyOf ?? b.oneOf;
+    return [...new Set(alt.map((b) => typeOf(own(b) ? b : { ...outer, ...b })))].join(' or ');
+  }
   const types = [s.type ?? 'any'].flat();
   let t = types.map((x) => (x === 'array' ? `${typeOf(s.items)}[]` : x)).join(' or ');
   t += range(s);
