@@ -326,10 +326,14 @@ export const TxResponse = component('Transaction', {
       type: ['object', 'null'],
       propertyNames: { pattern: '^[0-9]+$' },
       additionalProperties: {
+        // The depth and the text are the sync's (activities/sync/values.ts MAX_METADATUM_DEPTH, metadatumPlain);
+        // test/api/explorer-deep-metadata.test.ts checks that this says what an answer carries.
         description:
           'The metadatum of this label in the chain source\'s "no schema" JSON: text, an integer (as a string when ' +
           'beyond 2^53), a list, or a map (integer keys written as text). A metadatum with no such form (one that ' +
-          'holds a byte string, for instance) is `{ "cbor": hex }`: its CBOR.',
+          'holds a byte string, for instance) is `{ "cbor": hex }`: its CBOR. A list or map nested deeper than 100 ' +
+          "levels is not kept (the ledger bounds a metadatum's strings, not its nesting): the text " +
+          '"(nested deeper than 100 levels: not kept)" stands at its place.',
       },
       description: 'Transaction metadata by label (a word64 label, decimal) (big integers as strings).',
     },

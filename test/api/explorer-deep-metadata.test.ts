@@ -113,4 +113,16 @@ describe('sync: transaction metadata and reference scripts nested as deep as a t
       assert.equal(typeof v, 'string');
       assert.match(v as string, /nested deeper than/);
     });
+
+  it('the served OpenAPI says where metadata stops and names the text that stands there', async () => {
+    // Oracle: the answer itself. A client reading the document must be able to tell the service's marker from a
+    // metadatum string of the chain, and know the depth past which a list or map is not the chain's.
+    let v = ((await api.get(`/api/v1/explorer/tx/${txId}`)).body as Json).metadata['674'] as unknown;
+    while (Array.isArray(v)) v = v[0];
+    const doc = (await api.get('/api/v1/openapi.json')).body as Json;
+    const tx = doc.paths['/explorer/tx/{hash}'].get.responses['200'].content['application/json'].schema;
+    const metadatum = tx.properties.metadata.additionalProperties.description as string;
+    assert.ok(metadatum.includes(`"${v as string}"`), metadatum);
+    assert.ok(metadatum.includes(`nested deeper than ${MAX_METADATUM_DEPTH} levels is not kept`), metadatum);
+  });
 });
