@@ -50,6 +50,21 @@ function matcher(q: string): (d: GovernanceProposalDoc) => boolean {
 const governanceRunAt = (deps: ReadDeps) => jobLastSuccessAt(deps.store, 'recomputeGovernance');
 
 /**
+ * What a list's as-of (epoch, computedAt) is read from when it has no document to show: its collection's newest,
+ * else the other one's. Each run rewrites both collections in one batch, every document with the ledger epoch it
+ * read, so a run over a ledger listing no proposal still names that epoch through the DReps it wrote (and one
+ * listing no DRep through its proposals): the epoch is known, not null. Null only before a run wrote either.
+ */
+async function governanceAsOf(
+  deps: ReadDeps,
+  first: 'proposals' | 'dreps',
+): Promise<{ epoch: number; computedAt: string } | undefined> {
+  const proposal = async () => (await proposalsNewestFirst(deps.store, undefined, { offset: 0, limit: 1 }))[0];
+  const drep = async () => (await drepsByStake(deps.store, { offset: 0, limit: 1 }))[0];
+  return first === 'proposals' ? ((await proposal()) ?? (await drep())) : ((await drep()) ?? (await proposal()));
+}
+
+/**
  * Why a proposal or DRep id is not answered. They are the governance recompute's documents (every 5 minutes), not
  * the chain itself: before its first run none is kept, and "not found" alone read as "no such proposal" (or DRep)
  * for every one on the ledger in a fresh deployment's first minutes. After a run the answer names it (`newest`: any
@@ -87,7 +102,7 @@ async function listGovernanceProposalsAnswer(deps: ReadDeps, input: RouteInput<t
       countProposals(deps.store, input.status),
     ]);
   }
-  const asOf = docs[0] ?? (await proposalsNewestFirst(deps.store, undefined, { offset: 0, limit: 1 }))[0];
+  const asOf = docs[0] ?? (await governanceAsOf(deps, 'proposals'));
   return {
     items: docs.map(presentProposalRow),
     page: input.page,
@@ -125,7 +140,7 @@ async function listDRepsAnswer(deps: ReadDeps, input: RouteInput<typeof governan
     drepsByStake(deps.store, { offset: (input.page - 1) * input.pageSize, limit: input.pageSize }),
     countDReps(deps.store),
   ]);
-  const asOf = docs[0] ?? (await drepsByStake(deps.store, { offset: 0, limit: 1 }))[0];
+  const asOf = docs[0] ?? (await governanceAsOf(deps, 'dreps'));
   return {
     items: docs.map(presentDRepRow),
     page: input.page,

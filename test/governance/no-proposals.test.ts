@@ -1,7 +1,8 @@
 /**
  * A governance run over a ledger that lists no proposal writes no proposal document, yet it ran: the proposal list
- * (REST and the tool server) say when (the job's last success), not "never computed". The oracle is the devnet's own ledger
- * (no proposal listed, none in its blocks) and the embedded runner's record of the real governance job's run.
+ * (REST and the tool server) say when (the job's last success), not "never computed", and at which epoch (the one it
+ * read the ledger at). The oracle is the devnet's own ledger (no proposal listed, none in its blocks, its epoch) and
+ * the embedded runner's record of the real governance job's run.
  */
 import assert from 'node:assert/strict';
 import { createDerivedActivities } from '../../activities/derived/index.js';
@@ -62,6 +63,10 @@ describe('governance with no proposal on the ledger', function () {
     const list = (await api.get('/api/v1/governance/proposals')).body as Json;
     assert.equal(list.total, 0);
     assert.ok(list.computedAt, 'the run is named');
+    // The epoch the run read the ledger at is known too (the ledger's own answer), not null.
+    const epoch = Number(await net.chain.query('queryLedgerState/epoch'));
+    assert.equal(list.epoch, epoch);
+    assert.equal(((await api.get('/api/v1/governance/proposals?status=active')).body as Json).epoch, epoch);
     // The run's own record brackets the time the list names.
     assert.ok(list.computedAt >= run!.startedAt! && list.computedAt <= run!.finishedAt!, JSON.stringify({ list, run }));
 
@@ -69,5 +74,6 @@ describe('governance with no proposal on the ledger', function () {
     const { sc } = await callTool2026(api.url, 'list_governance_actions', {});
     assert.equal(sc.total, 0);
     assert.equal(sc.computedAt, list.computedAt);
+    assert.equal(sc.epoch, epoch);
   });
 });
