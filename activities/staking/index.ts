@@ -84,8 +84,14 @@ interface LedgerView {
   pools: Map<string, Record<string, unknown>>;
   /** pool id → its performance line; empty when the source does not answer stakePoolsPerformances. */
   performances: Map<string, PoolPerformance>;
+  /** nOpt and pledge influence a0 in force (protocolParameters): the saturation point and estimates going forward. */
   nOpt: number;
   a0: number;
+  /**
+   * nOpt and a0 the last completed epoch's rewards were computed with (stakePoolsPerformances), else those in force: a
+   * parameter change enacted at an epoch boundary since does not change what that epoch paid (the realised return).
+   */
+  paid: { nOpt: number; a0: number };
   pot: bigint | null;
   /** The ledger's total stake (max supply − reserves), lovelace; null when unknown. */
   circulation: bigint | null;
@@ -119,6 +125,7 @@ async function readLedger(chain: ChainSource): Promise<LedgerView> {
   ]);
   // Ogmios v6 names nOpt `desiredNumberOfStakePools`; older names are accepted too.
   const nOpt = Number(pp.desiredNumberOfStakePools ?? pp.stakePoolTargetNum ?? pp.nOpt ?? 0);
+  const a0 = ratio(pp.stakePoolPledgeInfluence ?? perf?.stakePoolPledgeInfluence) ?? 0;
   const reserves = lovelace(tr?.reserves);
   const maxSupply = lovelace(genesis?.maxLovelaceSupply);
   const performances = new Map<string, PoolPerformance>();
@@ -140,7 +147,11 @@ async function readLedger(chain: ChainSource): Promise<LedgerView> {
     pools: new Map(Object.entries(pools)),
     performances,
     nOpt,
-    a0: ratio(perf?.stakePoolPledgeInfluence ?? pp.stakePoolPledgeInfluence) ?? 0,
+    a0,
+    paid: {
+      nOpt: perf?.desiredNumberOfStakePools == null ? nOpt : Number(perf.desiredNumberOfStakePools),
+      a0: ratio(perf?.stakePoolPledgeInfluence) ?? a0,
+    },
     pot:
       lovelace(perf?.totalRewardsInEpoch) ??
       rewardPot(reserves, ratio(pp.monetaryExpansion), ratio(pp.treasuryExpansion)),
@@ -466,7 +477,8 @@ export function createStakingActivities(deps: StakingDeps) {
                     performance: perf.performance,
                     ownerStake: perf.ownerStake,
                   },
-                  model,
+                  // Its nOpt and a0 too: a k changed at the boundary since would cap σ where that epoch did not.
+                  { ...model, ...(ledger?.paid ?? {}) },
                 ),
           epoch,
           rankStake: adaNumber(r.live),

@@ -574,6 +574,80 @@ describe('stake pools', () => {
       assert.equal(body.performance.estimatedRoa, 0);
     });
   });
+  describe('a desired number of pools (k) changed at the last epoch boundary', () => {
+    // The last completed epoch was paid at k = 500 (stakePoolsPerformances says so); a parameter change enacted at the
+    // boundary since made it 1,000 (protocolParameters). The pool had 60 M ADA of active stake, exactly saturated at
+    // k = 500 (circulation 30 B / 500), performance 1, cost 170 ADA, margin 1 %, its pledge met; R = 13 M ADA, 73
+    // epochs a year. What the ledger paid its delegators for that epoch, annualised (Shelley maxPool, a0 = 0):
+    // 13 M · min(60 M / 30 B, 1/500) = 26,000 ADA; (26,000 − 170) · 0.99 / 60 M · 73 = 0.03111224. Priced at the new
+    // k the pool would be capped at 1/1,000: (13,000 − 170) · 0.99 / 60 M · 73 = 0.01545374.
+    const ADA = 1_000_000n;
+    const ID = poolIdFromHash('b9'.repeat(28));
+    const OWNER = 'd4'.repeat(28);
+    const params = {
+      id: ID,
+      owners: [OWNER],
+      cost: { ada: { lovelace: String(170n * ADA) } },
+      pledge: { ada: { lovelace: String(1_000_000n * ADA) } },
+      margin: '1/100',
+    };
+    const ledger: Record<string, unknown> = {
+      'queryLedgerState/epoch': 5,
+      'queryLedgerState/stakePools': { [ID]: { ...params, stake: { ada: { lovelace: String(60_000_000n * ADA) } } } },
+      'queryLedgerState/protocolParameters': { desiredNumberOfStakePools: 1000, stakePoolPledgeInfluence: '0/1' },
+      'queryLedgerState/stakePoolsPerformances': {
+        desiredNumberOfStakePools: 500,
+        stakePoolPledgeInfluence: '0/1',
+        totalRewardsInEpoch: { ada: { lovelace: String(13_000_000n * ADA) } },
+        totalStakeInEpoch: { ada: { lovelace: String(30_000_000_000n * ADA) } },
+        stakePools: {
+          [ID]: {
+            id: ID,
+            stake: { ada: { lovelace: String(60_000_000n * ADA) } },
+            ownerStake: { ada: { lovelace: String(1_500_000n * ADA) } },
+            approximatePerformance: 1,
+            parameters: { cost: params.cost, margin: params.margin, pledge: params.pledge },
+          },
+        },
+      },
+      'queryLedgerState/rewardAccountSummaries': [],
+    };
+
+    let api: TestApi;
+    before(async () => {
+      api = await startTestApi(async (store) => {
+        const s = rewardAddress('mainnet', OWNER);
+        await store.write([
+          put(STAKE_POOL_REGS, {
+            _id: ID,
+            params,
+            registeredSlot: 100,
+            retiringEpoch: null,
+            blocksMinted: 0,
+            slot: 100,
+          }),
+          delegatingKey(s, OWNER, ID),
+          keyAddress('addr_owner', s, 1_500_000n * ADA),
+          delegatingKey(stake(91), '', ID),
+          keyAddress('addr_other', stake(91), 58_500_000n * ADA),
+        ]);
+        await createStakingActivities({
+          store,
+          chain: ledgerChain(ledger),
+          now: () => Date.UTC(2026, 0, 1),
+        }).recomputeStakePools();
+      });
+    });
+    after(() => api.close());
+
+    it("realises the last epoch's return at the k it was paid by; saturation and the estimate use the k in force", async () => {
+      const body = (await api.get(`/api/v1/staking/pools/${ID}`)).body as Json;
+      assert.ok(Math.abs(body.performance.realisedRoa - 0.031112235) < 1e-8, String(body.performance.realisedRoa));
+      // Going forward the pool is twice saturated (60 M over 30 B / 1,000), and paid for 30 M of it.
+      assert.ok(Math.abs(body.saturation - 2) < 1e-12, String(body.saturation));
+      assert.ok(Math.abs(body.performance.estimatedRoa - 0.015453735) < 1e-8, String(body.performance.estimatedRoa));
+    });
+  });
   describe('a pool registered in a block after the ledger reading', () => {
     // The ledger is read at slot 1,000 (queryLedgerState/tip, asked before the pools) and lists OLD only. NEW's
     // registration certificate, and its one delegator's, are in blocks at slots 1,200 and 1,210, which the sync
