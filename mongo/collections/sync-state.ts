@@ -248,6 +248,11 @@ const turnTags = new WeakMap<Store, Promise<string>>();
  * `compute` once per indexed tip block: for values derived only from documents the sync writes with that block
  * (pool reserves, not recompute snapshots). Exact under rollbacks: a rollback moves the checkpoint to another block,
  * so the next read computes again. One value per store.
+ *
+ * A value whose reads ran while a block or rollback landed (the checkpoint moved meanwhile) is returned to its
+ * callers but not kept: it holds the new block's state under the tip before it, and a fork rolling the chain back
+ * to that tip would have served the orphaned block's value until the next block (the answer caches keep no such
+ * answer either: api/micro-cache.ts).
  */
 export function perTipBlock<T>(compute: (store: Store) => Promise<T>): (store: Store) => Promise<T> {
   const memo = new WeakMap<Store, { tip: string; value: Promise<T> }>();
@@ -256,11 +261,15 @@ export function perTipBlock<T>(compute: (store: Store) => Promise<T>): (store: S
     const known = memo.get(store);
     if (known?.tip === tip) return known.value;
     const value = compute(store);
-    memo.set(store, { tip, value });
+    const entry = { tip, value };
+    memo.set(store, entry);
+    const forget = () => {
+      if (memo.get(store) === entry) memo.delete(store);
+    };
     // A failed read is not kept: the next caller tries again.
-    value.catch(() => {
-      if (memo.get(store)?.value === value) memo.delete(store);
-    });
+    value.then(async () => {
+      if ((await checkpointTag(store).catch(() => null)) !== tip) forget();
+    }, forget);
     return value;
   };
 }

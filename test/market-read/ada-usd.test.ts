@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { adaUsdFromPools, currentAdaUsd } from '../../mongo/collections/ada-usd.js';
 import { CHECKPOINTS, type CheckpointDoc } from '../../mongo/collections/sync-state.js';
 import { openMemoryStore } from '../../mongo/adapters/embedded.js';
-import { put } from '../../mongo/store.js';
+import { POOLS } from '../../mongo/collections/market.js';
+import { put, type Store } from '../../mongo/store.js';
 import { USDM, checkpointOps, pool, prepare, putAll } from './seed.js';
 
 // ADA/USD is read once per indexed block (pool reserves change only with a block): it must follow the chain,
@@ -27,6 +28,60 @@ describe('ADA/USD now follows the indexed tip', () => {
       }),
     ]);
     assert.equal(await currentAdaUsd(store), 0.52);
+    await store.close();
+  });
+});
+
+// The rate is kept per tip block, so it must be the tip block's own: a block that lands while the rate is read (the
+// sync writes in another process) carries its reserves under the tip before it. When that block is then orphaned
+// (a rollback of one block, back to the tip the read started at), the rate shown must be of the reserves the store
+// holds again, not the orphaned block's until the next block.
+describe('ADA/USD now after a block that landed while it was read is rolled back', () => {
+  it('1,000 ADA against 450 USDM again after the orphan at 520 USDM: 0.45, not 0.52', async () => {
+    const store = await openMemoryStore();
+    await prepare(store);
+    const usdm = (ada: bigint, usd: bigint) =>
+      pool({ id: 7, tokenB: USDM, reserveARaw: String(ada * 1_000_000n), reserveBRaw: String(usd * 1_000_000n) });
+    await store.write([...checkpointOps(), ...putAll.pools([usdm(1000n, 450n)])]);
+    const tipBlock = (await store.collection(CHECKPOINTS).get('sync')) as CheckpointDoc;
+    const orphan = '34'.repeat(32);
+    // The orphan block: the USDM pool at 520 and the checkpoint on it, one batch of the sync.
+    const orphanLands = () =>
+      store.write([
+        ...putAll.pools([usdm(1000n, 520n)]),
+        put(CHECKPOINTS, {
+          ...tipBlock,
+          id: orphan,
+          height: tipBlock.height + 1,
+          slot: tipBlock.slot + 20,
+          points: [{ slot: tipBlock.slot + 20, id: orphan, height: tipBlock.height + 1 }, ...tipBlock.points],
+        }),
+      ]);
+    // The API process's view of the store, in which the orphan lands after the tip was read and before the pools
+    // are (once).
+    let landing: Promise<void> | null = null;
+    const view: Store = Object.create(store, {
+      collection: {
+        value: (spec: Parameters<Store['collection']>[0]) => {
+          const c = store.collection(spec);
+          if (spec.name !== POOLS.name) return c;
+          return Object.create(c, {
+            find: {
+              value: async (...args: Parameters<typeof c.find>) => {
+                await (landing ??= orphanLands());
+                return c.find(...args);
+              },
+            },
+          });
+        },
+      },
+    });
+    // Read across the landing: the store's state then (the orphan's reserves).
+    assert.equal(await currentAdaUsd(view), 0.52);
+    // The rollback of the orphan: the pool and checkpoint back as the tip block left them.
+    await store.write([...putAll.pools([usdm(1000n, 450n)]), put(CHECKPOINTS, tipBlock)]);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(await currentAdaUsd(view), 0.45);
     await store.close();
   });
 });
