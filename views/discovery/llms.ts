@@ -101,6 +101,25 @@ ${info.views.map((v) => viewItem(s, v)).join('\n')}
 `;
 }
 
+/**
+ * The "Result fields" line of a tool. A result of one of several shapes (`oneOf`/`anyOf`: get_address answers a
+ * payment or a stake address) has its fields in the shapes, and at the top only those every shape shares (the
+ * as-of fields the server adds): each shape is listed with its fields, named by the constant field that tells it
+ * (`type "payment"`), else by its number. Listing the top alone told an agent the result held nothing but asOf.
+ */
+function resultFields(s: JsonSchemaLike | undefined): string | null {
+  const own = Object.keys(s?.properties ?? {});
+  const shapes = s?.oneOf ?? s?.anyOf;
+  if (!shapes?.length) return own.length ? `Result fields: ${own.join(', ')}` : null;
+  const lines = shapes.map((shape, i) => {
+    const props = Object.entries(shape.properties ?? {});
+    const tag = props.find(([, v]) => v.const !== undefined);
+    const label = tag ? `${tag[0]} ${JSON.stringify(tag[1].const)}` : `shape ${i + 1}`;
+    return `- ${label}: ${[...new Set([...props.map(([k]) => k), ...own])].join(', ')}`;
+  });
+  return `Result fields (the result is one of ${shapes.length} shapes):\n\n${lines.join('\n')}`;
+}
+
 export function renderLlmsFull(info: SiteInfo, doc: OpenApiDoc, tools: ToolDef[] | null): string {
   const s = info.site;
   const out: string[] = [];
@@ -202,7 +221,8 @@ export function renderLlmsFull(info: SiteInfo, doc: OpenApiDoc, tools: ToolDef[]
     if (t.description) out.push(t.description, '');
     const args = schemaFields(t.inputSchema);
     out.push(args ? `Arguments:\n\n${args}` : 'Arguments: none', '');
-    if (t.outputSchema?.properties) out.push(`Result fields: ${Object.keys(t.outputSchema.properties).join(', ')}`, '');
+    const fields = resultFields(t.outputSchema);
+    if (fields) out.push(fields, '');
   }
   return out.join('\n').replace(/\n{3,}/g, '\n\n');
 }

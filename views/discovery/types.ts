@@ -2,6 +2,7 @@
 export interface JsonSchemaLike {
   type?: string | string[];
   enum?: unknown[];
+  const?: unknown;
   default?: unknown;
   description?: string;
   minimum?: number;
