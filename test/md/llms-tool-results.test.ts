@@ -50,4 +50,28 @@ describe('llms-full.txt: the result fields of every tool', () => {
     assert.match(text, /type "payment"/);
     assert.match(text, /type "stake"/);
   });
+
+  /**
+   * A tool argument's default (list_tokens: limit 20, sort rank) is what a call without it gets: tools/list publishes
+   * it, the REST parameters of llms-full.txt show theirs, and the tool arguments left it out, so a reader could not
+   * tell how many items a call returns. Oracle: the published input schemas.
+   */
+  it('shows the default of every tool argument that has one, as tools/list publishes it', () => {
+    let defaults = 0;
+    for (const t of TOOLS) {
+      const args = entry(t.name).split('Result fields')[0] as string;
+      for (const [name, p] of Object.entries(t.inputSchema.properties)) {
+        if (p.default === undefined) continue;
+        defaults++;
+        const line = args.split('\n').find((l) => l.startsWith(`| ${name}? |`));
+        assert.ok(line, `${t.name}.${name}`);
+        assert.ok(line.includes(`(default ${String(p.default)})`), `${t.name}.${name}: ${line}`);
+      }
+    }
+    assert.ok(defaults >= 20, `${defaults} defaults`);
+    const limit = entry('list_tokens')
+      .split('\n')
+      .find((l) => l.startsWith('| limit? |'));
+    assert.match(limit ?? '', /\| integer 1–40 \(default 20\) \|/);
+  });
 });

@@ -45,14 +45,19 @@ export function typeOf(s: JsonSchemaLike | undefined): string {
   return t;
 }
 
-function schemaFields(s: JsonSchemaLike | undefined): string {
+/**
+ * A table of an object schema's fields. `defaults`: say each field's default, for arguments (a tool's limit: what a
+ * call without it gets, as tools/list publishes it and the REST parameter rows say theirs); not for result fields.
+ */
+function schemaFields(s: JsonSchemaLike | undefined, defaults = false): string {
   if (!s?.properties) return '';
   const req = new Set(s.required ?? []);
+  const dflt = (v: JsonSchemaLike) => (defaults && v.default !== undefined ? ` (default ${String(v.default)})` : '');
   return [
     row(['Field', 'Type', 'Description']),
     '|---|---|---|',
     ...Object.entries(s.properties).map(([k, v]) =>
-      row([`${k}${req.has(k) ? '' : '?'}`, typeOf(v), v.description ?? '']),
+      row([`${k}${req.has(k) ? '' : '?'}`, typeOf(v) + dflt(v), v.description ?? '']),
     ),
   ].join('\n');
 }
@@ -219,7 +224,7 @@ export function renderLlmsFull(info: SiteInfo, doc: OpenApiDoc, tools: ToolDef[]
   for (const t of tools ?? []) {
     out.push(`### ${t.name}`, '');
     if (t.description) out.push(t.description, '');
-    const args = schemaFields(t.inputSchema);
+    const args = schemaFields(t.inputSchema, true);
     out.push(args ? `Arguments:\n\n${args}` : 'Arguments: none', '');
     const fields = resultFields(t.outputSchema);
     if (fields) out.push(fields, '');
