@@ -104,6 +104,34 @@ describe('discovery files', function () {
     else console.log('      (no api/mcp/tools.ts on this branch yet: tool section points at tools/list)');
   });
 
+  /**
+   * The tool section named the endpoint and the revisions but not how a request is made: the 2026-07-28 headers
+   * (MCP-Protocol-Version, Mcp-Method, Mcp-Name) and `_meta` keys the server refuses a call without (400 −32020 or
+   * −32602), which the spec's tool-server section spells out. An agent with only an HTTP tool, reading this file,
+   * could not call a tool. Oracle: the server itself answers the request the file shows.
+   */
+  it('llms-full.txt shows how to call a tool, and the server answers the request it shows', async () => {
+    const a = await get('/llms-full.txt');
+    const example = /```http\n([\s\S]*?)\n```/.exec(a.text.slice(a.text.indexOf('## Tool server (MCP)')));
+    assert.ok(example, 'an HTTP example in the tool section');
+    const [head, body] = example[1]!.split('\n\n') as [string, string];
+    const [requestLine, ...headerLines] = head.split('\n');
+    const [method, target] = requestLine!.split(' ') as [string, string];
+    assert.equal(method, 'POST');
+    assert.equal(target, `${s.url}/api/mcp`);
+    const headers = Object.fromEntries(
+      headerLines.map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()]),
+    );
+    for (const h of ['MCP-Protocol-Version', 'Mcp-Method', 'Mcp-Name']) assert.ok(headers[h], h);
+    const res = await fetch(target, { method, headers, body });
+    assert.equal(res.status, 200);
+    const answer = (await res.json()) as { result: { isError?: boolean; structuredContent: { asOf: unknown } } };
+    assert.notEqual(answer.result.isError, true, JSON.stringify(answer).slice(0, 300));
+    assert.ok(answer.result.structuredContent.asOf !== undefined, 'a tool result');
+    // The older revisions' short form is named too.
+    assert.match(a.text, /single `?tools\/call`? with only `?Content-Type`? and `?Accept`?/);
+  });
+
   it('ai-catalog.json lists the MCP server card, the OpenAPI and llms.txt with both type and mediaType', async () => {
     const a = await get('/.well-known/ai-catalog.json');
     assert.equal(a.status, 200);

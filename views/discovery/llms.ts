@@ -125,6 +125,41 @@ function resultFields(s: JsonSchemaLike | undefined): string | null {
   return `Result fields (the result is one of ${shapes.length} shapes):\n\n${lines.join('\n')}`;
 }
 
+/** A tool call as revision 2026-07-28 makes it: what the server refuses a request without (400 −32020, −32602). */
+const EXAMPLE_TOOL = 'get_market_overview';
+const EXAMPLE_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+/**
+ * How to call the tool server over plain HTTP, for a reader with no MCP client (an agent with an HTTP tool): the
+ * 2026-07-28 headers and `_meta` keys the server requires, with a request it answers, and the older revisions' forms.
+ */
+function howToCall(s: string): string[] {
+  const body = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: EXAMPLE_TOOL, arguments: {}, _meta: EXAMPLE_META },
+  };
+  return [
+    'How to call (revision 2026-07-28: no initialize, no session, every request stands alone): POST a JSON-RPC 2.0 request with the headers `Content-Type: application/json`, `Accept: application/json, text/event-stream`, `MCP-Protocol-Version: 2026-07-28`, `Mcp-Method` (the method: `tools/list`, `tools/call`) and, on `tools/call`, `Mcp-Name` (the tool); its `params._meta` carries `io.modelcontextprotocol/protocolVersion` (the same revision) and `io.modelcontextprotocol/clientCapabilities` (`{}` will do). The answer is JSON; `tools/list` gives every tool with its input and output schemas. A missing or mismatched header is a 400 naming it. Clients of the older revisions (2025-11-25, 2025-06-18, 2025-03-26) initialize as usual, or send a single `tools/call` with only `Content-Type` and `Accept`; those answers come as an event stream.',
+    '',
+    '```http',
+    `POST ${s}/api/mcp`,
+    'Content-Type: application/json',
+    'Accept: application/json, text/event-stream',
+    'MCP-Protocol-Version: 2026-07-28',
+    'Mcp-Method: tools/call',
+    `Mcp-Name: ${EXAMPLE_TOOL}`,
+    '',
+    JSON.stringify(body),
+    '```',
+    '',
+  ];
+}
+
 export function renderLlmsFull(info: SiteInfo, doc: OpenApiDoc, tools: ToolDef[] | null): string {
   const s = info.site;
   const out: string[] = [];
@@ -220,6 +255,7 @@ export function renderLlmsFull(info: SiteInfo, doc: OpenApiDoc, tools: ToolDef[]
     `Endpoint ${s}/api/mcp (Streamable HTTP, JSON-RPC 2.0, stateless; protocol revisions 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26). Server card: ${s}/api/mcp/server-card. A key may be sent in \`X-API-Key\`. Results carry the data as JSON text and as \`structuredContent\`; a problem the caller can fix returns \`isError: true\` with a sentence saying what to do.`,
     '',
   );
+  out.push(...howToCall(s));
   if (!tools) out.push(`The tool list is served by \`tools/list\` at ${s}/api/mcp.`, '');
   for (const t of tools ?? []) {
     out.push(`### ${t.name}`, '');
