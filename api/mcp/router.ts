@@ -22,6 +22,8 @@ import { idTail, ReplayCache, replayCall, type KeptAnswer, type ReplayCall } fro
 import { compress, MIN_COMPRESS_BYTES, preferredCoding } from '../compress.js';
 import { answerWithTail } from '../compress-tail.js';
 import { withoutCancelledRequests } from './cancel.js';
+import { legacyAccept } from './accept.js';
+import { MODERN_REVISION } from './body.js';
 import { revisionRefusal } from './revision.js';
 import { buildMcpServer, gatedPath, resultCheckpoint } from './server.js';
 import { serverCard } from './server-card.js';
@@ -145,6 +147,11 @@ export function mcpRouter(deps: ApiDeps): Router {
       ctx.status = refusal.status;
       ctx.body = refusal.body;
       return;
+    }
+    // An older revision's Accept that takes both answer types by HTTP's rules, in the literal form the SDK reads.
+    if (ctx.get('mcp-protocol-version') !== MODERN_REVISION) {
+      const accept = legacyAccept(ctx.get('accept') || undefined);
+      if (accept) ctx.req.headers.accept = accept;
     }
     let call: ReplayCall | null = null;
     let tag = '-';

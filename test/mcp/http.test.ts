@@ -250,6 +250,38 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
     assert.ok((await rpc(res)).result.structuredContent.hits.length > 0);
   });
 
+  /**
+   * HTTP's Accept rules (RFC 9110 12.5.1): media types are case-insensitive, and the ranges of every type and of
+   * every subtype of one type accept them. The older revisions' transport answered 406 unless the header held the
+   * two literal strings, so the every-type range (curl's default Accept) or an upper-case header was refused although
+   * it accepts both the JSON and the event stream those revisions answer with. One refusing either is still 406.
+   */
+  it('the older revisions take an Accept that accepts both types by HTTP rules (ranges, any case); one refusing either is 406', async () => {
+    const call = {
+      jsonrpc: '2.0',
+      id: 5,
+      method: 'tools/call',
+      params: { name: 'search', arguments: { query: 'usd' } },
+    };
+    for (const version of ['2025-11-25', '2025-06-18', '2025-03-26', null]) {
+      const v: Record<string, string> = version ? { 'mcp-protocol-version': version } : {};
+      for (const accept of [
+        '*/*',
+        'application/*, text/*',
+        'APPLICATION/JSON, TEXT/EVENT-STREAM',
+        'text/*, */*;q=0.5',
+      ]) {
+        const res = await legacy(call, { ...v, accept });
+        assert.equal(res.status, 200, `${version} ${accept}`);
+        assert.ok((await rpc(res)).result.structuredContent.hits.length > 0, `${version} ${accept}`);
+      }
+      for (const accept of ['application/json', 'text/event-stream', 'text/html']) {
+        const res = await legacy(call, { ...v, accept });
+        assert.equal(res.status, 406, `${version} ${accept}`);
+      }
+    }
+  });
+
   it('a JSON-RPC batch is served under 2025-03-26 (or no version header) and refused by the revisions without batches', async () => {
     const pings = [
       { jsonrpc: '2.0', id: 1, method: 'ping' },
