@@ -84,7 +84,11 @@ function key<T>(doc: string, schema: z.ZodType<T, string>, dflt?: string): KeyDe
 
 /** Every environment key the service reads. Order = README order. */
 export const CONFIG_KEYS = {
-  PORT: key('HTTP port of the API (REST, MCP, Markdown, pages).', int(0, 65535), '8080'),
+  PORT: key(
+    'HTTP port of the API (REST, MCP, Markdown, pages); 0 = any free port, which `npm start` logs and an unset SITE_URL names.',
+    int(0, 65535),
+    '8080',
+  ),
   HOST: key('Interface the API listens on.', z.string().min(1), '0.0.0.0'),
   SITE_URL: key(
     'Public site root; `{site_url}` of the spec (links to /swap, /account, logo URLs). Defaults to http://localhost:PORT.',
@@ -244,6 +248,14 @@ export function redactUri(value: string): string {
   return value.replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^:@/\s]*:)[^@/\s]*@/gi, '$1***@');
 }
 
+/**
+ * SITE_URL when it is not set: the API on this machine at PORT. With PORT=0 (any free port) it is only known once a
+ * port is chosen: `npm start` chooses it before the API is built and puts it here (scripts/start.ts).
+ */
+export function defaultSiteUrl(port: number): string {
+  return `http://localhost:${String(port)}`;
+}
+
 /** Parse and validate; throws ConfigError naming the first bad key with what it must be. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const out: Record<string, unknown> = {};
@@ -258,7 +270,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       problems.push(`${name}=${JSON.stringify(redactUri(value))}: ${r.error.issues.map((i) => i.message).join('; ')}`);
   }
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
-  out.SITE_URL = String(out.SITE_URL ?? `http://localhost:${String(out.PORT)}`).replace(/\/+$/, '');
+  out.SITE_URL = String(out.SITE_URL ?? defaultSiteUrl(out.PORT as number)).replace(/\/+$/, '');
   return out as Config;
 }
 

@@ -4,7 +4,7 @@
  * `npm start` with `fatal:` and a stack trace, after its devnet and worker had started (the worker then printed
  * its own EPIPE stack). Checked before any child starts, and the listen itself reports the same way.
  */
-import { createServer } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { StartupError } from '../config/index.js';
 
 const LISTEN_CODES = new Set(['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -28,5 +28,20 @@ export function checkListen(port: number, host: string, key = 'PORT'): Promise<v
     const probe = createServer();
     probe.once('error', (e) => reject(listenError(e, port, host, key)));
     probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
+  });
+}
+
+/**
+ * A port on `host` the OS hands out as free (PORT=0): bound and released at once, so the API can be built with the
+ * port it will listen on. Another process taking it in between is reported by the listen as a port in use.
+ */
+export function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (e) => reject(listenError(e, 0, host)));
+    probe.listen({ port: 0, host, exclusive: true }, () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
   });
 }

@@ -13,11 +13,11 @@
  */
 import { pino } from 'pino';
 import { loggerOptions } from '../api/log.js';
-import { runWithConfig, StartupError, type Config } from '../config/index.js';
+import { defaultSiteUrl, runWithConfig, StartupError, type Config } from '../config/index.js';
 import { spawnDevnet, type DevnetChild } from '../devnet/child.js';
 import { crashBackoff, superviseWorker, type WorkerSupervisor } from '../temporal/worker-child.js';
 import { liveEmbeddedWorker } from '../temporal/worker-pid.js';
-import { checkListen, listenError } from './api-port.js';
+import { checkListen, freePort, listenError } from './api-port.js';
 import { writableDataDir } from './data-dir.js';
 import { exitNow } from './exit-now.js';
 
@@ -60,6 +60,14 @@ async function main(config: Config) {
   if (!config.MONGODB_URI || !config.TEMPORAL_ADDRESS || !config.OGMIOS_URL) writableDataDir(config.DATA_DIR);
   // Before the children start: a port taken is one line, not a stack trace and two child processes stopping.
   if (config.PORT !== 0) await checkListen(config.PORT, config.HOST);
+  else {
+    // PORT=0: any free port. Every absolute link the API writes (logo URLs, swap links, the sitemap, llms.txt, the
+    // tool server's card, the API index) comes from SITE_URL, whose default named port 0: the port is chosen now,
+    // before the API is built, and an unset SITE_URL names it.
+    const port = await freePort(config.HOST);
+    const siteUrl = config.SITE_URL === defaultSiteUrl(0) ? defaultSiteUrl(port) : config.SITE_URL;
+    config = { ...config, PORT: port, SITE_URL: siteUrl };
+  }
   // A second `npm start` on this DATA_DIR (on another PORT): its worker would refuse the folder, and be restarted
   // for about 80 s before the crash loop stopped the service. One line now instead.
   const holder = config.TEMPORAL_ADDRESS ? null : liveEmbeddedWorker(config.DATA_DIR);

@@ -5,7 +5,7 @@
  * parent gone, its own `embedded worker: fatal: Error: write EPIPE` stack.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { heldPort } from './held-port.js';
 
@@ -50,5 +50,60 @@ describe('npm start on a port it cannot listen on', function () {
       lines[0] as string,
       /^PORT=\d+ HOST=192\.0\.2\.1: cannot listen there \(no such address\): .*EADDRNOTAVAIL/,
     );
+  });
+});
+
+describe('npm start on PORT=0 (any free port)', function () {
+  this.timeout(120_000);
+  const held = heldPort('cds-api-port0-');
+
+  it("the site's links name the port it listens on, not 0 (SITE_URL unset)", async () => {
+    // No devnet (OGMIOS_URL names a port nothing serves: the worker only retries it); the API is what is asked.
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+      env: {
+        ...process.env,
+        DATA_DIR: join(held.dir, 'data0'),
+        PORT: '0',
+        HOST: '127.0.0.1',
+        SITE_URL: '',
+        OGMIOS_URL: 'ws://127.0.0.1:1',
+        MONGODB_URI: '',
+        TEMPORAL_ADDRESS: '',
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    try {
+      // The oracle is the socket the API listens on (its log line names it), not SITE_URL.
+      const listening = await new Promise<string>((resolve, reject) => {
+        const t = setInterval(() => {
+          const m = /API listening on (http:\/\/[^ ]+) /.exec(out);
+          if (m) {
+            clearInterval(t);
+            resolve(m[1] as string);
+          }
+        }, 50);
+        void exited.then(() => {
+          clearInterval(t);
+          reject(new Error(`npm start exited early: ${out}`));
+        });
+      });
+      const port = new URL(listening).port;
+      assert.notEqual(port, '0');
+      const robots = await (await fetch(`http://127.0.0.1:${port}/robots.txt`)).text();
+      const sitemap = /^Sitemap: (.+)$/m.exec(robots)?.[1] ?? '';
+      assert.equal(sitemap, `http://localhost:${port}/sitemap.xml`, robots);
+      const index = (await (await fetch(`http://127.0.0.1:${port}/api/v1`)).json()) as { openapi: string };
+      assert.equal(index.openapi, `http://localhost:${port}/api/v1/openapi.json`);
+      // The link works: it reaches this API.
+      assert.equal((await fetch(sitemap.replace('localhost', '127.0.0.1'))).status, 200);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
   });
 });
