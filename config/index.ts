@@ -136,7 +136,11 @@ export const CONFIG_KEYS = {
     int(50, 3_600_000),
     '20000',
   ),
-  DEVNET_FORK_RATE: key('Probability per block that the devnet forks (a rollback of 1-3 blocks).', num(0, 1), '0.02'),
+  DEVNET_FORK_RATE: key(
+    'Probability per block that the devnet forks (a rollback of 1 to DEVNET_FORK_DEPTH blocks).',
+    num(0, 1),
+    '0.02',
+  ),
   DEVNET_FORK_DEPTH: key(
     'Deepest devnet fork, in blocks. 3: rollbacks of 1-3 blocks (70/22/8 %), never deeper than the sync undoes in memory. Above 3: the depth is drawn evenly from 1 to it, so rollbacks deeper than 3 happen (the sync undoes them from its journal, reruns the recomputes and withholds their answers until they ran). The canonical chain is the same whatever it is.',
     int(1, 100),
@@ -176,7 +180,7 @@ export const CONFIG_KEYS = {
     'false',
   ),
   API_CACHE_MS: key(
-    'How long a REST answer is reused for the same URL and chain tip (ms); 0 = never.',
+    'How long a REST answer, Markdown view or tool result is reused for the same request and sync checkpoint (ms); 0 = never.',
     int(0, 60_000),
     '1000',
   ),
