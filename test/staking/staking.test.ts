@@ -139,6 +139,33 @@ const ledgerChain = (ledger: Record<string, unknown>) =>
     }),
   }) as unknown as ChainSource;
 
+/**
+ * One registered pool, its owner's 1.5 M ADA key and one other delegator (`stake(other)` holding `otherLovelace`),
+ * then a staking run over `chain`'s ledger answers (at 2026-01-01).
+ */
+async function seedOnePool(
+  store: Store,
+  chain: ChainSource,
+  pool: { id: string; owner: string; params: Record<string, unknown>; other: number; otherLovelace: bigint },
+): Promise<void> {
+  const owner = rewardAddress('mainnet', pool.owner);
+  await store.write([
+    put(STAKE_POOL_REGS, {
+      _id: pool.id,
+      params: pool.params,
+      registeredSlot: 100,
+      retiringEpoch: null,
+      blocksMinted: 0,
+      slot: 100,
+    }),
+    delegatingKey(owner, pool.owner, pool.id),
+    keyAddress('addr_owner', owner, 1_500_000n * 1_000_000n),
+    delegatingKey(stake(pool.other), '', pool.id),
+    keyAddress('addr_other', stake(pool.other), pool.otherLovelace),
+  ]);
+  await createStakingActivities({ store, chain, now: () => Date.UTC(2026, 0, 1) }).recomputeStakePools();
+}
+
 describe('stake pools', () => {
   describe('returns (Shelley rewards model)', () => {
     // Mainnet-like figures: k = 500 (z0 = 0.002), a0 = 0.3, circulation 30 B ADA, pot R = 13 M ADA, 5-day epochs
@@ -541,24 +568,15 @@ describe('stake pools', () => {
 
     let api: TestApi;
     before(async () => {
-      api = await startTestApi(async (store) => {
-        const s = rewardAddress('mainnet', OWNER);
-        await store.write([
-          put(STAKE_POOL_REGS, {
-            _id: ID,
-            params: updated,
-            registeredSlot: 100,
-            retiringEpoch: null,
-            blocksMinted: 0,
-            slot: 100,
-          }),
-          delegatingKey(s, OWNER, ID),
-          keyAddress('addr_owner', s, 1_500_000n * ADA),
-          delegatingKey(stake(90), '', ID),
-          keyAddress('addr_other', stake(90), 28_500_000n * ADA),
-        ]);
-        await createStakingActivities({ store, chain, now: () => Date.UTC(2026, 0, 1) }).recomputeStakePools();
-      });
+      api = await startTestApi((store) =>
+        seedOnePool(store, chain, {
+          id: ID,
+          owner: OWNER,
+          params: updated,
+          other: 90,
+          otherLovelace: 28_500_000n * ADA,
+        }),
+      );
     });
     after(() => api.close());
 
@@ -615,28 +633,15 @@ describe('stake pools', () => {
 
     let api: TestApi;
     before(async () => {
-      api = await startTestApi(async (store) => {
-        const s = rewardAddress('mainnet', OWNER);
-        await store.write([
-          put(STAKE_POOL_REGS, {
-            _id: ID,
-            params,
-            registeredSlot: 100,
-            retiringEpoch: null,
-            blocksMinted: 0,
-            slot: 100,
-          }),
-          delegatingKey(s, OWNER, ID),
-          keyAddress('addr_owner', s, 1_500_000n * ADA),
-          delegatingKey(stake(91), '', ID),
-          keyAddress('addr_other', stake(91), 58_500_000n * ADA),
-        ]);
-        await createStakingActivities({
-          store,
-          chain: ledgerChain(ledger),
-          now: () => Date.UTC(2026, 0, 1),
-        }).recomputeStakePools();
-      });
+      api = await startTestApi((store) =>
+        seedOnePool(store, ledgerChain(ledger), {
+          id: ID,
+          owner: OWNER,
+          params,
+          other: 91,
+          otherLovelace: 58_500_000n * ADA,
+        }),
+      );
     });
     after(() => api.close());
 
