@@ -56,6 +56,11 @@ describe('Markdown surface: its own anonymous limit, keys accepted', () => {
       assert.equal(keyed.headers.get('x-ratelimit-limit'), '120');
     }
 
+    // Nor token rankings: the list is not said to be empty ("Top 0 of 0 tokens") but not computed yet.
+    const list = await (await md({ 'x-api-key': key })).text();
+    assert.match(list, /token rankings are not computed yet \(the market recompute runs every 20 s\); retry shortly/);
+    assert.doesNotMatch(list, /Top 0 of 0/);
+
     // An empty store has no market overview yet: the read layer's 503 comes back with its Retry-After, as Markdown
     // to a client asking for Markdown, else as the spec's { error }.
     const early = await fetch(`${url}/api/md/market`, { headers: { 'x-api-key': key, accept: 'text/markdown' } });

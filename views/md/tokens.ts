@@ -62,7 +62,11 @@ export function renderTokens(ctx: ViewContext, list: TokenList, sort: TokenSort,
     head(
       ctx,
       `Cardano tokens: ${sort}`,
-      `Top ${list.items.length} of ${num(list.total, 0)} tokens, ${SORT_MEANING[sort](list)}.${floors(list.filters)} Prices from on-chain DEX pools; read them with the liquidity. ADA/USD ${price(list.adaUsd)}.`,
+      // No ranking written yet (updatedAt null: the first market recompute after a start or resync has not run) is
+      // not an empty market: "Top 0 of 0 tokens" read as if the chain had none.
+      list.updatedAt === null
+        ? 'The token rankings are not computed yet (the market recompute runs every 20 s); retry shortly.'
+        : `Top ${list.items.length} of ${num(list.total, 0)} tokens, ${SORT_MEANING[sort](list)}.${floors(list.filters)} Prices from on-chain DEX pools; read them with the liquidity. ADA/USD ${price(list.adaUsd)}.`,
     ),
     computedLine('Figures', list.updatedAt),
     tokenTable(ctx, list.items),
