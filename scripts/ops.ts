@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { KeysCommandError, KEYS_USAGE, parseKeysArgs, runKeysCommand } from '../api/access/ops-keys.js';
 import { StoreTimeoutError, withinMs } from '../api/store-budget.js';
 import { ConfigError, loadConfig, redactUri, StartupError, type Config } from '../config/index.js';
+import { StoreDiskFullError } from '../mongo/adapters/embedded.js';
 import { ACCESS_COLLECTIONS } from '../mongo/collections/access.js';
 import { openStore } from '../mongo/open.js';
 import type { Store } from '../mongo/store.js';
@@ -17,6 +18,7 @@ import { taskQueue } from '../temporal/constants.js';
 import {
   OpsError,
   USAGE,
+  diskFullLine,
   embeddedRetry,
   embeddedRuns,
   embeddedStatus,
@@ -259,6 +261,11 @@ main(process.argv.slice(2)).catch((e: unknown) => {
   if (e instanceof OpsError || e instanceof ConfigError || e instanceof KeysCommandError) {
     console.error(e.message);
     process.exit(2);
+  }
+  if (e instanceof StoreDiskFullError) {
+    // The command's write was refused before lmdb saw it: say what did not happen; nothing retries a command.
+    console.error(diskFullLine(process.argv.slice(2), e.detail));
+    process.exit(1);
   }
   if (e instanceof StartupError) {
     // The configured store or Temporal does not answer: one line naming MONGODB_URI (password redacted) or the

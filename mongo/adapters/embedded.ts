@@ -312,6 +312,13 @@ const FREE_SPACE_TTL_MS = 1_000;
  */
 export class StoreDiskFullError extends Error {
   override name = 'StoreDiskFullError';
+  /**
+   * @param detail the facts (the disk, its free space, the reserve, nothing written), without what happens next:
+   * the sync and the recomputes write again by themselves, a one-off write (an `ops` command) does not.
+   */
+  constructor(readonly detail: string) {
+    super(`${detail}. Free space on that disk (or move DATA_DIR to a larger one); writing resumes by itself`);
+  }
 }
 
 /**
@@ -337,8 +344,7 @@ class FreeSpaceGuard {
     if (this.free.bytes < (status ? this.minFree / 4 : this.minFree))
       throw new StoreDiskFullError(
         `the disk holding the store (${this.path}) has ${mb(this.free.bytes)} MB free, under the ${mb(this.minFree)} MB ` +
-          'the store keeps free (a full disk corrupts it): nothing was written. Free space on that disk (or move DATA_DIR ' +
-          'to a larger one); writing resumes by itself',
+          'the store keeps free (a full disk corrupts it): nothing was written',
       );
   }
 }
