@@ -15,6 +15,8 @@ import Router from '@koa/router';
 import type Koa from 'koa';
 import {
   failingJobs,
+  jobFailureAction,
+  jobsAction,
   readSyncLag,
   syncCondition,
   withWorkerDown,
@@ -89,9 +91,10 @@ export function healthRouter({ store, log, now = Date.now, workerDown }: ApiDeps
       since: j.failing.since,
       failedRuns: j.failing.runs,
       error: j.failing.error,
+      // A job runs again on its schedule: an outage's cause going away is enough, no retry (jobFailureAction).
+      action: jobFailureAction(j.failing.error),
       lastSuccessAt: j.lastSuccessAt,
     }));
-  const JOBS_ACTION = 'fix the cause, then `npm run ops -- retry <run id>` (runs: `npm run ops -- runs --failed`)';
 
   router.get('healthz-jobs', '/healthz/jobs', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
@@ -101,7 +104,7 @@ export function healthRouter({ store, log, now = Date.now, workerDown }: ApiDeps
       ? {
           status: 'failing',
           error: `scheduled job${failing.length > 1 ? 's' : ''} failing: ${failing.map((j) => j.workflow).join(', ')}`,
-          action: JOBS_ACTION,
+          action: jobsAction(failing.map((j) => j.action)),
           failing,
         }
       : { status: 'ok', failing };
@@ -126,7 +129,9 @@ export function healthRouter({ store, log, now = Date.now, workerDown }: ApiDeps
       checkpointAgeSeconds: ageSeconds(now(), cp.updatedAt),
       sync: c.status === 'ok' ? { status: 'ok' } : { status: c.status, reason: c.reason, action: c.action },
       // A failed job does not take the replica out of the balancer (every replica shares the store), but says so.
-      jobs: failing.length ? { status: 'failing', failing, action: JOBS_ACTION } : { status: 'ok' },
+      jobs: failing.length
+        ? { status: 'failing', failing, action: jobsAction(failing.map((j) => j.action)) }
+        : { status: 'ok' },
     };
   });
   return router;

@@ -187,6 +187,40 @@ export async function failingJobs(
   return out.sort((a, b) => (a.failing.since < b.failing.since ? -1 : 1));
 }
 
+/**
+ * What the operator does about a job whose retries ran out, from its recorded error (`JobHealthDoc.failing.error`,
+ * `<activity>: <name>: <message>` on the embedded runner, the message alone on Temporal). Every job runs again by
+ * itself on its schedule (`npm run ops -- jobs`: its interval) and leaves the failing list once a run completes, so
+ * an outage (the chain source down or frozen, its ledger still replaying, the store's disk under its reserve, the
+ * MongoDB server gone) needs no retry once its cause is gone; a failure of the job's own work needs the cause fixed,
+ * and `ops -- trigger` runs the job at once instead of at its next firing.
+ */
+export function jobFailureAction(error: string): string {
+  const again = 'the job runs again by itself on its schedule (`npm run ops -- jobs`) and clears once a run completes';
+  if (/\bStoreDiskFullError\b|the disk holding the store \(/.test(error))
+    return `free space on the disk holding the store (DATA_DIR), nothing else: ${again}`;
+  if (/\bMongo(ServerSelection|Network|NetworkTimeout|TopologyClosed)Error\b/.test(error))
+    return `bring the store back (MONGODB_URI), nothing else: ${again}`;
+  // The chain source's connection (activities/chain/ogmios-rpc.ts's errors) or its ledger still replaying. A bare
+  // ECONNREFUSED may be a news feed's: that is the job's own input, not an outage of the service's parts.
+  if (
+    /\bOgmios(Connection|Timeout)Error\b|cannot connect to Ogmios|Ogmios (connection|client for) |Ogmios gave no answer|\bLedgerBehindError\b|the chain source's ledger is at /.test(
+      error,
+    )
+  )
+    return `bring the chain source back (OGMIOS_URL; without it npm start's own devnet), nothing else: ${again}`;
+  return (
+    `fix the cause (its error); ${again}, or \`npm run ops -- trigger <job>\` runs it now ` +
+    '(its failed runs: `npm run ops -- runs --failed`)'
+  );
+}
+
+/** One next step for a list of failing jobs: theirs when they share it, else a pointer to each one's. */
+export function jobsAction(actions: readonly string[]): string {
+  const distinct = [...new Set(actions)];
+  return distinct.length === 1 ? distinct[0]! : "each failing job's `action` says what to do about it";
+}
+
 export async function readSyncHealth(store: Store): Promise<SyncHealthDoc | null> {
   return store.collection(SYNC_HEALTH).get(SYNC_HEALTH_ID);
 }
