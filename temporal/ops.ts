@@ -40,6 +40,9 @@ export const USAGE = `usage: npm run ops -- <command>
                                               the store, or a "store refused a document" stall)
   keys <create|list|revoke|plan> …            API keys and account plans (ops -- keys help)`;
 
+/** Appended to a mistake's one-line reason (README: mistakes exit 2 with one line; the usage is `ops -- help`). */
+const SEE_HELP = '(usage: npm run ops -- help)';
+
 export type OpsCommand =
   | { cmd: 'status' }
   | { cmd: 'runs'; failed: boolean; limit: number; workflow: string | null }
@@ -54,7 +57,7 @@ export function parseOpsArgs(argv: readonly string[]): OpsCommand {
   const [cmd, ...rest] = argv;
   const positional = (what: string) => {
     const v = rest[0];
-    if (!v || v.startsWith('--') || rest.length > 1) throw new OpsError(`${cmd} takes exactly one ${what}\n${USAGE}`);
+    if (!v || v.startsWith('--') || rest.length > 1) throw new OpsError(`${cmd} takes exactly one ${what} ${SEE_HELP}`);
     return v;
   };
   switch (cmd) {
@@ -63,7 +66,7 @@ export function parseOpsArgs(argv: readonly string[]): OpsCommand {
     case '--help':
       return { cmd: 'help' };
     case 'status':
-      if (rest.length) throw new OpsError(`status takes no arguments\n${USAGE}`);
+      if (rest.length) throw new OpsError(`status takes no arguments ${SEE_HELP}`);
       return { cmd: 'status' };
     case 'runs': {
       const out = { cmd: 'runs' as const, failed: false, limit: 20, workflow: null as string | null };
@@ -78,19 +81,19 @@ export function parseOpsArgs(argv: readonly string[]): OpsCommand {
           const w = rest[++i];
           if (!w) throw new OpsError('--workflow needs a workflow name');
           out.workflow = w;
-        } else throw new OpsError(`unknown option for runs: ${a}\n${USAGE}`);
+        } else throw new OpsError(`unknown option for runs: ${a} ${SEE_HELP}`);
       }
       return out;
     }
     case 'jobs':
-      if (rest.length) throw new OpsError(`jobs takes no arguments\n${USAGE}`);
+      if (rest.length) throw new OpsError(`jobs takes no arguments ${SEE_HELP}`);
       return { cmd: 'jobs' };
     case 'retry':
       return { cmd: 'retry', runId: positional('run id') };
     case 'trigger':
       return { cmd: 'trigger', job: positional('job name') };
     case 'resync': {
-      if (rest[0] !== '--from' || rest.length !== 2) throw new OpsError(`resync needs --from origin\n${USAGE}`);
+      if (rest[0] !== '--from' || rest.length !== 2) throw new OpsError(`resync needs --from origin ${SEE_HELP}`);
       if (rest[1] !== 'origin')
         throw new OpsError(
           `resync --from ${rest[1]}: only origin is supported (a later start point needs its block height and the ` +
@@ -100,10 +103,12 @@ export function parseOpsArgs(argv: readonly string[]): OpsCommand {
     }
     case 'sync':
       if (rest[0] !== 'restart' || rest.length !== 1)
-        throw new OpsError(`sync takes one subcommand: restart\n${USAGE}`);
+        throw new OpsError(`sync takes one subcommand: restart ${SEE_HELP}`);
       return { cmd: 'sync-restart' };
     default:
-      throw new OpsError(`unknown command: ${cmd}\n${USAGE}`);
+      throw new OpsError(
+        `unknown command: ${cmd} (commands: status, runs, retry, trigger, jobs, resync, sync restart, keys; usage: npm run ops -- help)`,
+      );
   }
 }
 

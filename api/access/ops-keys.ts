@@ -69,8 +69,18 @@ export function parseKeysArgs(args: readonly string[], network?: Network): KeysC
     } else if (a.startsWith('--name=')) name = a.slice('--name='.length);
     else positional.push(a);
   }
+  // One line, as every `ops` mistake (README: exit code 2 and one line); the whole usage is `ops -- keys help`.
   const need = (n: number) => {
-    if (positional.length !== n) throw new KeysCommandError(`usage:\n${KEYS_USAGE}`);
+    const takes = {
+      create: '<account> [--name N]',
+      list: '<account>',
+      revoke: '<keyId>',
+      plan: `<account> <${PLAN_NAMES.join('|')}>`,
+    };
+    if (positional.length !== n)
+      throw new KeysCommandError(
+        `keys ${sub} takes ${takes[sub as keyof typeof takes]} (usage: npm run ops -- keys help)`,
+      );
   };
   switch (sub) {
     case 'create':
@@ -89,7 +99,9 @@ export function parseKeysArgs(args: readonly string[], network?: Network): KeysC
       return { cmd: 'plan', account: resolveAccount(positional[0]!, network), plan };
     }
     default:
-      throw new KeysCommandError(`usage:\n${KEYS_USAGE}`);
+      throw new KeysCommandError(
+        `unknown keys command: ${sub} (keys create, list, revoke, plan; usage: npm run ops -- keys help)`,
+      );
   }
 }
 
