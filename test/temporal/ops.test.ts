@@ -158,6 +158,8 @@ describe('ops command (embedded mode)', function () {
     assert.equal(retried.code, 0, retried.stderr);
     const id = /queued run (\S+)/.exec(retried.stdout)?.[1];
     assert.ok(id, retried.stdout);
+    // The id the README gives an embedded retry: `<workflow id>:<ms>`, like every run of the runner (not `-retry-1`).
+    assert.match(id, new RegExp(`^${SYNC_WORKFLOW_ID}:\\d+$`));
     const doc = await settled(store, id);
     assert.equal(doc?.status, 'completed');
     assert.equal(doc?.retryOf, failed._id);
