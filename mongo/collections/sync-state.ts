@@ -187,6 +187,9 @@ export async function failingJobs(
   return out.sort((a, b) => (a.failing.since < b.failing.since ? -1 : 1));
 }
 
+/** The embedded store refusing a write for want of disk space (mongo/adapters/embedded.ts StoreDiskFullError). */
+const STORE_DISK_FULL = /\bStoreDiskFullError\b|the disk holding the store \(/;
+
 /**
  * What the operator does about a job whose retries ran out, from its recorded error (`JobHealthDoc.failing.error`,
  * `<activity>: <name>: <message>` on the embedded runner, the message alone on Temporal). Every job runs again by
@@ -197,8 +200,7 @@ export async function failingJobs(
  */
 export function jobFailureAction(error: string): string {
   const again = 'the job runs again by itself on its schedule (`npm run ops -- jobs`) and clears once a run completes';
-  if (/\bStoreDiskFullError\b|the disk holding the store \(/.test(error))
-    return `free space on the disk holding the store (DATA_DIR), nothing else: ${again}`;
+  if (STORE_DISK_FULL.test(error)) return `free space on the disk holding the store (DATA_DIR), nothing else: ${again}`;
   if (/\bMongo(ServerSelection|Network|NetworkTimeout|TopologyClosed)Error\b/.test(error))
     return `bring the store back (MONGODB_URI), nothing else: ${again}`;
   // The chain source's connection (activities/chain/ogmios-rpc.ts's errors) or its ledger still replaying. A bare
@@ -440,6 +442,18 @@ export function syncCondition(lag: Pick<SyncLag, 'checkpoint' | 'health'>, nowMs
         status: 'failing',
         reason: `store unreachable for ${s} s (${h.failing.error}); retrying`,
         action: 'check the store (MONGODB_URI: the server and the network to it); the sync resumes once it answers',
+        since: h.failing.since,
+        abandonedAbove: null,
+      };
+    // The embedded store refusing writes while its disk is under the reserve (StoreDiskFullError): the log and the
+    // run list say nothing more than the error; the step is the disk's, and the sync resumes by itself after it.
+    if (STORE_DISK_FULL.test(h.failing.error))
+      return {
+        status: 'failing',
+        reason: `sync failing for ${s} s (${h.failing.error}); retrying`,
+        action:
+          'free space on the disk holding the store (DATA_DIR), or move DATA_DIR to a larger disk; the sync resumes ' +
+          'by itself within seconds of it (nothing to restart)',
         since: h.failing.since,
         abandonedAbove: null,
       };

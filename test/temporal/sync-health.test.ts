@@ -340,6 +340,8 @@ describe('sync health', function () {
       const failing = await at(5_000);
       assert.equal(failing.status, 'failing');
       assert.match(failing.reason ?? '', /^sync failing for 5 s \(StoreDiskFullError: the disk holding the store/);
+      // The step is the disk's (it said "see the service log and `ops runs --workflow syncChain`", which say no more).
+      assert.match(failing.action ?? '', /^free space on the disk holding the store \(DATA_DIR\).*resumes by itself/);
       await recordFailure(store, full, { k: 2160, nowIso: iso(9_000) });
       assert.match((await at(10_000)).reason ?? '', /^sync failing for 10 s /);
       // The source's own outage ends when it answers, mid-slice or not.
