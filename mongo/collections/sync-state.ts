@@ -461,11 +461,13 @@ export function syncCondition(lag: Pick<SyncLag, 'checkpoint' | 'health'>, nowMs
       ? {
           status: 'unreachable',
           reason: `chain source unreachable for ${s} s (${h.failing.error}); retrying`,
-          // Without OGMIOS_URL the source is npm start's own devnet, which npm start restarts by itself (1-16 s,
-          // then its history): there is no OGMIOS_URL or node to check.
+          // Without OGMIOS_URL the source is npm start's own devnet, which npm start restarts when it exits (1-16 s,
+          // then its history): there is no OGMIOS_URL or node to check. A devnet that stays up without answering (a
+          // stopped or hung process: its handshake times out, its pings go unanswered) is never restarted.
           action:
             'check the chain source (OGMIOS_URL and its node; with OGMIOS_URL unset it is npm start’s own devnet, ' +
-            'which npm start restarts by itself); the sync resumes within seconds of its return',
+            'which npm start restarts when it exits; one that runs without answering is not restarted: resume it ' +
+            '(SIGCONT) or kill it, its pid is in npm start’s log); the sync resumes within seconds of its return',
           since: h.failing.since,
           abandonedAbove: null,
         }

@@ -277,6 +277,10 @@ describe('sync health', function () {
         nowIso: new Date(t + 31_000).toISOString(),
       });
       assert.equal((await at(32_000)).status, 'unreachable');
+      // npm start restarts its devnet when it exits, not one that runs without answering (SIGSTOP: the handshake
+      // times out); the action said "which npm start restarts by itself" while a stopped devnet stayed down.
+      assert.match((await at(32_000)).action ?? '', /restarts when it exits; one that runs without answering is not/);
+      assert.doesNotMatch((await at(32_000)).action ?? '', /restarts by itself/);
       await recordSyncStarted(store, new Date(t + 40_000).toISOString());
       assert.equal((await at(41_000)).status, 'starting');
       await sync.syncSlice({ maxBlocks: 5, waitMs: 0 });
