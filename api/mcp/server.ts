@@ -12,7 +12,7 @@ import { McpServer, fromJsonSchema, type CallToolResult, type jsonSchemaValidato
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { ApiDeps } from '../deps.js';
-import { AppError } from '../errors.js';
+import { AppError, NotReadyError } from '../errors.js';
 import type { SyncGate } from '../sync-guard.js';
 import { ResponseCache } from '../response-cache.js';
 import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
@@ -115,6 +115,9 @@ export function adviceFor(tool: string, e: unknown, restArgs?: Readonly<Record<s
     const msg = inToolTerms(e.message.replace(/[.\s]+$/, ''), restArgs);
     // A 404 that says to retry (figures not computed yet, a block not indexed yet) is about time, not the id.
     if (status === 404 && /\bretry\b/.test(msg)) return `Not found yet: ${msg}, with the same arguments.`;
+    // Figures a recompute has not written yet (REST's 503 with Retry-After): the call is right, the data early. It
+    // read "The data source did not answer", and was logged as a tool failure.
+    if (e instanceof NotReadyError) return `Not ready yet: ${msg}, with the same arguments.`;
     if (status === 404) return `Not found: ${msg}; check the identifier, or call search to find the right one.`;
     if (status === 400)
       return /^(invalid|missing) arguments?\b/.test(msg)

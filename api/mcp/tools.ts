@@ -10,7 +10,7 @@
  * server (api/mcp/server.ts) to every result.
  */
 import { bech32PoolId } from '../../cardano/address.js';
-import { BadRequestError } from '../errors.js';
+import { BadRequestError, NotReadyError } from '../errors.js';
 import type { ApiDeps } from '../deps.js';
 import { rarityOf } from '../read/nft-rarity.js';
 import { nftSalesOfTx, tradesOfTx } from '../read/tx-activity.js';
@@ -555,6 +555,13 @@ export const TOOL_SET: readonly Tool[] = [
       const hide = args.hideHighRisk === true;
       // Hidden before paging (the ranking carries each token's rating), so pages stay full.
       const raw = await read(deps, 'listTokens', params, { hideHighRisk: hide });
+      // No ranking written yet (the first market recompute after a start or resync): an empty list would tell an
+      // agent the chain has no token; REST says it with updatedAt null.
+      if (raw.updatedAt === null)
+        throw new NotReadyError(
+          'the token rankings are not computed yet (the market recompute runs every 20 s); retry shortly',
+          20,
+        );
       const body = present('listTokens', raw);
       const items = body.items as { asset: { unit: string } }[];
       const safety = await safetyOf(

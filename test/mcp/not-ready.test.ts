@@ -1,0 +1,41 @@
+/**
+ * Figures a recompute has not written yet, asked for through the tool server: the caller is told they are not ready
+ * and to call again (the read layer's reason, as REST's 503 says it), not that the data source failed, and
+ * list_tokens does not pass an unwritten ranking off as a chain without tokens. Oracle: an empty store, in which no
+ * recompute has run.
+ */
+import assert from 'node:assert/strict';
+import { startTestApi, type TestApi } from '../api/seed.js';
+import { callToolOnce } from './call-once.js';
+
+describe('tool server: figures not computed yet', () => {
+  let api: TestApi;
+  before(async () => {
+    api = await startTestApi(async () => {});
+  });
+  after(() => api.close());
+
+  const call = async (name: string) => {
+    const { message } = await callToolOnce(api.url, name, {});
+    assert.equal(message.result?.isError, true, JSON.stringify(message));
+    return String(message.result.content[0].text);
+  };
+
+  it('list_tokens before the first market recompute: not ready, not an empty list', async () => {
+    assert.equal(
+      await call('list_tokens'),
+      'Not ready yet: the token rankings are not computed yet (the market recompute runs every 20 s); retry shortly, with the same arguments.',
+    );
+    // REST keeps its list shape: no ranking written says updatedAt null.
+    const rest = (await api.get('/api/v1/tokens')).body as { total: number; updatedAt: string | null };
+    assert.equal(rest.total, 0);
+    assert.equal(rest.updatedAt, null);
+  });
+
+  it('get_market_overview before the first market recompute: the reason, not "the data source did not answer"', async () => {
+    assert.equal(
+      await call('get_market_overview'),
+      'Not ready yet: the market overview is not computed yet (the market recompute runs every 20 s); retry shortly, with the same arguments.',
+    );
+  });
+});
