@@ -150,7 +150,14 @@ export function tempDir(prefix: string): { dir: string; remove(): void } {
 
 export function client(base: string) {
   const get = async (path: string): Promise<{ status: number; body: Json; text: string }> => {
-    const res = await fetch(base + path);
+    // A GET is idempotent: one that went out on a kept-alive socket the server had already closed (its keepAliveTimeout
+    // is 5 s, and `ops` above runs with spawnSync, which blocks this process so it never sees the close) is sent again
+    // once on a new socket, as browsers and HTTP clients do. Seen in CI on a loaded machine: "fetch failed".
+    const res = await fetch(base + path).catch((e: unknown) => {
+      const code = (e as { cause?: { code?: string } }).cause?.code;
+      if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET') return fetch(base + path);
+      throw e;
+    });
     const text = await res.text();
     let body: Json = {};
     try {
