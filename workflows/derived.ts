@@ -21,19 +21,42 @@ import type { WorkflowBody, WorkflowContext } from './context.js';
 export const UPSTREAM_WAIT_MS = 120_000;
 export const UPSTREAM_POLL_MS = 2_000;
 
+/**
+ * A run before the sync indexed any block (a first start, or a resync, before its first write batch committed) does
+ * not run its body: its documents would describe an empty chain (no pools, no trades, no delegators, no blocks made)
+ * and be served as computed figures (a market overview of 0 ADA, a token list of 0 tokens, stake pools with no
+ * delegator). Writing none keeps every answer at "not computed yet" until the job's next firing over indexed blocks
+ * (or the run the sync starts at the tip). Such a run returns null.
+ */
+const NOT_RUN: unique symbol = Symbol('no block indexed yet');
+
 export function derived<A, I, R>(
   workflow: string,
   body: WorkflowBody<A, I, R>,
   upstream: () => readonly string[] = () => [],
-): WorkflowBody<A & DerivedActivities, I, R> {
-  return recorded<A & DerivedActivities, I, R>(workflow, async (ctx, input) => {
-    const mark = await ctx.activities.derivedRunStarted({ workflow });
-    const inputs = await upstreamGeneration(ctx, upstream(), mark.generation);
-    const result = await body(ctx, input);
-    // Documents built from older inputs are of those inputs' generation (a rollback's abandoned chain).
-    await ctx.activities.derivedRunCompleted({ ...mark, generation: Math.min(mark.generation, inputs) });
-    return result;
-  });
+): WorkflowBody<A & DerivedActivities, I, R | null> {
+  const run = recorded<A & DerivedActivities, I, R | typeof NOT_RUN>(
+    workflow,
+    async (ctx, input) => {
+      const mark = await ctx.activities.derivedRunStarted({ workflow });
+      if (mark.from === null) {
+        // Neither a derived run (the API's gate keeps withholding the documents of an abandoned chain after a
+        // resync) nor a success (staking and governance date their answers by the job's last success).
+        await ctx.activities.derivedRunSkipped({ workflow });
+        return NOT_RUN;
+      }
+      const inputs = await upstreamGeneration(ctx, upstream(), mark.generation);
+      const result = await body(ctx, input);
+      // Documents built from older inputs are of those inputs' generation (a rollback's abandoned chain).
+      await ctx.activities.derivedRunCompleted({ ...mark, generation: Math.min(mark.generation, inputs) });
+      return result;
+    },
+    (result) => result !== NOT_RUN,
+  );
+  return async (ctx, input) => {
+    const result = await run(ctx, input);
+    return result === NOT_RUN ? null : result;
+  };
 }
 
 /** The generation of the upstream jobs' documents, once none runs and it reached `generation`, or the wait ran out. */
@@ -59,6 +82,8 @@ async function upstreamGeneration(
 export function recorded<A, I, R>(
   workflow: string,
   body: WorkflowBody<A, I, R>,
+  /** Whether the run did its work (a success); false: it is only no longer running (derived's NOT_RUN). */
+  ran: (result: R) => boolean = () => true,
 ): WorkflowBody<A & DerivedActivities, I, R> {
   return async (ctx, input) => {
     let result: R;
@@ -69,7 +94,7 @@ export function recorded<A, I, R>(
       await ctx.activities.jobFailed({ workflow, error: rootMessage(e) }).catch(() => undefined);
       throw e;
     }
-    await ctx.activities.jobSucceeded({ workflow });
+    if (ran(result)) await ctx.activities.jobSucceeded({ workflow });
     return result;
   };
 }

@@ -85,6 +85,24 @@ export function createDerivedActivities(deps: { store: Store; now?: () => number
         }),
       ]);
     },
+    /**
+     * A run of `workflow` that did no work (no block indexed yet, workflows/derived.ts): no longer running; its last
+     * success and failure stay as they were.
+     */
+    async derivedRunSkipped({ workflow }: { workflow: string }): Promise<void> {
+      const at = new Date(now()).toISOString();
+      const job = await store.collection(JOB_HEALTH).get(workflow);
+      await store.write([
+        put(JOB_HEALTH, {
+          lastSuccessAt: null,
+          failing: null,
+          ...job,
+          _id: workflow,
+          runningSince: null,
+          updatedAt: at,
+        }),
+      ]);
+    },
     /** A run of `workflow` completed: it is no longer failing. */
     async jobSucceeded({ workflow }: { workflow: string }): Promise<void> {
       const at = new Date(now()).toISOString();

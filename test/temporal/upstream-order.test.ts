@@ -9,7 +9,13 @@
 import assert from 'node:assert/strict';
 import { createDerivedActivities } from '../../activities/derived/index.js';
 import { syncGate } from '../../api/sync-guard.js';
-import { DERIVED_RUNS, SYNC_HEALTH, SYNC_HEALTH_ID, readSyncHealth } from '../../mongo/collections/sync-state.js';
+import {
+  CHECKPOINTS,
+  DERIVED_RUNS,
+  SYNC_HEALTH,
+  SYNC_HEALTH_ID,
+  readSyncHealth,
+} from '../../mongo/collections/sync-state.js';
 import { RUNS } from '../../mongo/collections/runs.js';
 import { put, type Store } from '../../mongo/store.js';
 import { createRunner, type Runner } from '../../temporal/runner.js';
@@ -42,8 +48,10 @@ describe('recomputes reading another recompute’s documents, at the tip and aft
     ({ store, cleanup } = await tempStore());
     const at = new Date().toISOString();
     const tip = { slot: 2_000, id: 'ab'.repeat(32), height: 100 };
-    // Both jobs last ran before a rollback of 12 blocks (generation 0); the sync is now in generation 1.
+    // Both jobs last ran before a rollback of 12 blocks (generation 0); the sync is now in generation 1, at `tip`
+    // (a run before any indexed block does no work: workflows/derived.ts).
     await store.write([
+      put(CHECKPOINTS, { _id: 'sync', ...tip, points: [tip], tip, updatedAt: at }),
       put(SYNC_HEALTH, {
         _id: SYNC_HEALTH_ID,
         contactAt: at,
