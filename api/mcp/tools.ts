@@ -914,6 +914,13 @@ export const TOOL_SET: readonly Tool[] = [
     outputSchema: STAKE_POOLS_OUT,
     async run(deps, args) {
       const { items, epoch, computedAt } = await allStakePools(deps);
+      // No staking run yet (a start or resync; it runs every 5 minutes and at the sync's tip): an empty list would tell
+      // an agent the chain has no stake pool; REST says it with computedAt null.
+      if (computedAt === null)
+        throw new NotReadyError(
+          'the stake pool figures are not computed yet (the staking recompute runs every 5 minutes); retry in a few minutes',
+          60,
+        );
       const q = (args.query as string | undefined)?.trim().toLowerCase();
       // The pool's key hash (56 hex, how the ledger and many explorers print a pool id) names its pool1… id, as
       // get_stake_pool and search take it; no pool1… id contains it as text.
@@ -989,13 +996,22 @@ export const TOOL_SET: readonly Tool[] = [
     }),
     outputSchema: restOut('listGovernanceProposals'),
     restArgs: LIST_ARGS,
-    run: (deps, args) =>
-      get(deps, 'listGovernanceProposals', {
+    async run(deps, args) {
+      const body = await get(deps, 'listGovernanceProposals', {
         status: args.status as string | undefined,
         pageSize: (args.limit as number | undefined) ?? 20,
         page: args.page as number | undefined,
         q: args.query as string | undefined,
-      }),
+      });
+      // No governance run yet (computedAt is its last run's time even when it found no proposal): an empty list would
+      // tell an agent the chain has no governance action; REST says it with computedAt null.
+      if (body.computedAt === null)
+        throw new NotReadyError(
+          'the governance figures are not computed yet (the governance recompute runs every 5 minutes); retry in a few minutes',
+          60,
+        );
+      return body;
+    },
   },
   {
     name: 'get_transaction',

@@ -38,4 +38,23 @@ describe('tool server: figures not computed yet', () => {
       'Not ready yet: the market overview is not computed yet (the market recompute runs every 20 s); retry shortly, with the same arguments.',
     );
   });
+
+  it('list_stake_pools and list_governance_actions before their first run: not ready, not an empty list', async () => {
+    // Measured after a start: both answered items [] and total 0, which reads as a chain without stake pools or
+    // governance actions (the devnet's ledger listed 13 pools and its blocks carried proposals).
+    assert.equal(
+      await call('list_stake_pools'),
+      'Not ready yet: the stake pool figures are not computed yet (the staking recompute runs every 5 minutes); retry in a few minutes, with the same arguments.',
+    );
+    assert.equal(
+      await call('list_governance_actions'),
+      'Not ready yet: the governance figures are not computed yet (the governance recompute runs every 5 minutes); retry in a few minutes, with the same arguments.',
+    );
+    // REST keeps its list shapes, with computedAt null.
+    for (const path of ['/api/v1/staking/pools', '/api/v1/governance/proposals']) {
+      const rest = (await api.get(path)).body as { total: number; computedAt: string | null };
+      assert.equal(rest.total, 0);
+      assert.equal(rest.computedAt, null);
+    }
+  });
 });
