@@ -29,7 +29,7 @@ import type { Store } from '../../mongo/store.js';
 import { BadRequestError, NotFoundError, NotReadyError } from '../errors.js';
 import type { nftRoutes } from '../routes/nft.js';
 import type { ReadDeps, RouteInput } from './deps.js';
-import { withAsOf, withCoverage } from './freshness.js';
+import { notIndexedYet, withAsOf, withCoverage } from './freshness.js';
 const RECENT_SALES = 10;
 
 function presentRow(d: NftCollectionStatsDoc) {
@@ -155,12 +155,14 @@ async function presentListings(store: Store, clock: SlotClock, listings: readonl
 }
 
 /** 404 unless the policy minted NFTs in the indexed range or was traded on a marketplace. */
-async function knownPolicy(store: Store, policy: string) {
+async function knownPolicy(deps: ReadDeps, policy: string) {
+  const { store } = deps;
   const [c, listing] = await Promise.all([
     store.collection(NFT_COLLECTIONS).get(policy),
     anyListingOfPolicy(store, policy),
   ]);
-  if (!c && !listing) throw new NotFoundError(`NFT collection ${policy} not found`);
+  // Its mints may be in blocks not indexed yet (a first sync, a resync): not "no such collection" then.
+  if (!c && !listing) throw new NotFoundError(await notIndexedYet(deps, `NFT collection ${policy}`));
 }
 
 async function listNftCollectionsAnswer(deps: ReadDeps, input: RouteInput<typeof nftRoutes.list>) {
@@ -204,7 +206,7 @@ async function getNftCollectionAnswer(deps: ReadDeps, input: RouteInput<typeof n
   const policy = input.policy.toLowerCase();
   const stats = store.collection(NFT_COLLECTION_STATS);
   const c = await store.collection(NFT_COLLECTIONS).get(policy);
-  if (!c) throw new NotFoundError(`NFT collection ${policy} not found`);
+  if (!c) throw new NotFoundError(await notIndexedYet(deps, `NFT collection ${policy}`));
   const [{ clock }, cached, recent] = await Promise.all([
     storeClock(store),
     stats.get(policy),
@@ -239,7 +241,7 @@ async function getNftCollectionSalesAnswer(deps: ReadDeps, input: RouteInput<typ
   const policy = input.policy.toLowerCase();
   const list = salesList(policy);
   const after = input.cursor ? decodeCursor(input.cursor, list, isSaleKey) : null;
-  await knownPolicy(store, policy);
+  await knownPolicy(deps, policy);
   const [{ clock }, docs] = await Promise.all([
     storeClock(store),
     salesNewestFirst(store, policy, input.limit + 1, after ? saleAfter(after) : undefined),
@@ -271,7 +273,7 @@ async function getNftCollectionListingsAnswer(deps: ReadDeps, input: RouteInput<
   const list = listingsList(policy, input.sort);
   const after = input.cursor ? decodeCursor(input.cursor, list, isListingKey) : null;
   const limit = input.limit ?? LISTINGS_MAX;
-  await knownPolicy(store, policy);
+  await knownPolicy(deps, policy);
   const [{ clock }, docs, total] = await Promise.all([
     storeClock(store),
     activeListingsByPrice(store, policy, {

@@ -5,16 +5,17 @@ import { storeClock } from '../../mongo/collections/clock.js';
 import { poolSeries } from '../../cardano/market.js';
 import { POOL_STATS, RANKINGS, poolRankingId, rankedPools } from '../../mongo/collections/market-read.js';
 import { POOLS, type PoolDoc } from '../../mongo/collections/market.js';
-import type { Store } from '../../mongo/store.js';
 import { NotFoundError } from '../errors.js';
 import { loadAssets, presentPool } from '../present/market.js';
 import { candleLegOf, logoMode, readCandles, tradesPage } from './tokens.js';
 import type { poolRoutes } from '../routes/pools.js';
 import type { ReadDeps, RouteInput } from './deps.js';
-import { withAsOf } from './freshness.js';
-async function poolOr404(store: Store, id: string): Promise<PoolDoc> {
-  const pool = await store.collection(POOLS).get(String(Number(id)));
-  if (!pool) throw new NotFoundError(`pool ${id} not found`);
+import { notIndexedYet, withAsOf } from './freshness.js';
+async function poolOr404(deps: ReadDeps, id: string): Promise<PoolDoc> {
+  const pool = await deps.store.collection(POOLS).get(String(Number(id)));
+  // A pool is created by a block: while the index is behind the chain (a first sync, a resync) it may be in a block
+  // not indexed yet, and a bare "not found" read as "no such pool".
+  if (!pool) throw new NotFoundError(await notIndexedYet(deps, `pool ${id}`));
   return pool;
 }
 
@@ -49,7 +50,7 @@ async function listPoolsAnswer(deps: ReadDeps, input: RouteInput<typeof poolRout
 async function getPoolAnswer(deps: ReadDeps, input: RouteInput<typeof poolRoutes.detail>) {
   const { store } = deps;
   const site = deps.config.SITE_URL;
-  const pool = await poolOr404(store, input.id);
+  const pool = await poolOr404(deps, input.id);
   const [stats, { clock }, assets] = await Promise.all([
     store.collection(POOL_STATS).get(String(pool.id)),
     storeClock(store),
@@ -62,7 +63,7 @@ async function getPoolCandlesAnswer(deps: ReadDeps, input: RouteInput<typeof poo
   const { store } = deps;
   const site = deps.config.SITE_URL;
   const now = deps.now ?? Date.now;
-  const pool = await poolOr404(store, input.id);
+  const pool = await poolOr404(deps, input.id);
   // tokenB's price, as Pool.price gives it: in ADA (through tokenA's ADA price for a token/token pool), or in USD.
   const assets = await loadAssets(store, [pool.tokenB], site, 'url');
   const scale = 10 ** assets.decimals(pool.tokenB) / 1e6;
@@ -74,7 +75,7 @@ async function getPoolCandlesAnswer(deps: ReadDeps, input: RouteInput<typeof poo
 async function getPoolTradesAnswer(deps: ReadDeps, input: RouteInput<typeof poolRoutes.trades>) {
   const { store } = deps;
   const site = deps.config.SITE_URL;
-  const pool = await poolOr404(store, input.id);
+  const pool = await poolOr404(deps, input.id);
   return tradesPage(store, { poolId: pool.id }, input.limit, input.cursor, site, logoMode(input));
 }
 
