@@ -832,13 +832,21 @@ export const TOOL_SET: readonly Tool[] = [
     }),
     outputSchema: restOut('listNftCollections'),
     restArgs: LIST_ARGS,
-    run: (deps, args) =>
-      get(deps, 'listNftCollections', {
+    async run(deps, args) {
+      const body = await get(deps, 'listNftCollections', {
         sort: args.sort as string | undefined,
         pageSize: (args.limit as number | undefined) ?? 20,
         page: args.page as number | undefined,
         q: args.query as string | undefined,
-      }),
+      });
+      // No NFT run yet: an empty list would tell an agent the chain has no NFT collection.
+      if (body.computedAt === null)
+        throw new NotReadyError(
+          'the NFT collection figures are not computed yet (the NFT recompute runs every 60 s); retry shortly',
+          60,
+        );
+      return body;
+    },
   },
   {
     name: 'get_nft_collection',

@@ -30,6 +30,7 @@ import { BadRequestError, NotFoundError, NotReadyError } from '../errors.js';
 import type { nftRoutes } from '../routes/nft.js';
 import type { ReadDeps, RouteInput } from './deps.js';
 import { notIndexedYet, withAsOf, withCoverage } from './freshness.js';
+import { jobLastSuccessAt } from '../../mongo/collections/sync-state.js';
 const RECENT_SALES = 10;
 
 function presentRow(d: NftCollectionStatsDoc) {
@@ -196,7 +197,9 @@ async function listNftCollectionsAnswer(deps: ReadDeps, input: RouteInput<typeof
     page: input.page,
     pageSize: input.pageSize,
     total,
-    computedAt: first?.computedAt ?? null,
+    // A run that found no collection writes no document: its time then says the empty list is computed (null only
+    // before the NFT recompute's first run, which the tool server reports as not ready).
+    computedAt: first?.computedAt ?? (await jobLastSuccessAt(store, 'recomputeNft')),
     adaUsd: first?.adaUsd ?? null,
   };
 }

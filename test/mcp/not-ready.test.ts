@@ -7,6 +7,8 @@
 import assert from 'node:assert/strict';
 import { startTestApi, type TestApi } from '../api/seed.js';
 import { callToolOnce } from './call-once.js';
+import { JOB_HEALTH } from '../../mongo/collections/sync-state.js';
+import { put } from '../../mongo/store.js';
 
 describe('tool server: figures not computed yet', () => {
   let api: TestApi;
@@ -39,7 +41,7 @@ describe('tool server: figures not computed yet', () => {
     );
   });
 
-  it('list_stake_pools and list_governance_actions before their first run: not ready, not an empty list', async () => {
+  it('list_stake_pools, list_governance_actions and list_nft_collections before their first run: not ready, not an empty list', async () => {
     // Measured after a start: both answered items [] and total 0, which reads as a chain without stake pools or
     // governance actions (the devnet's ledger listed 13 pools and its blocks carried proposals).
     assert.equal(
@@ -50,11 +52,24 @@ describe('tool server: figures not computed yet', () => {
       await call('list_governance_actions'),
       'Not ready yet: the governance figures are not computed yet (the governance recompute runs every 5 minutes); retry in a few minutes, with the same arguments.',
     );
+    assert.equal(
+      await call('list_nft_collections'),
+      'Not ready yet: the NFT collection figures are not computed yet (the NFT recompute runs every 60 s); retry shortly, with the same arguments.',
+    );
     // REST keeps its list shapes, with computedAt null.
-    for (const path of ['/api/v1/staking/pools', '/api/v1/governance/proposals']) {
+    for (const path of ['/api/v1/staking/pools', '/api/v1/governance/proposals', '/api/v1/nft/collections']) {
       const rest = (await api.get(path)).body as { total: number; computedAt: string | null };
       assert.equal(rest.total, 0);
       assert.equal(rest.computedAt, null);
     }
+  });
+
+  it('list_nft_collections after an NFT run that found no collection: the empty list, dated by that run', async () => {
+    const at = '2026-12-01T03:00:00.000Z';
+    await api.store.write([put(JOB_HEALTH, { _id: 'recomputeNft', lastSuccessAt: at, failing: null, updatedAt: at })]);
+    const { message } = await callToolOnce(api.url, 'list_nft_collections', { limit: 5 });
+    assert.notEqual(message.result?.isError, true, JSON.stringify(message));
+    assert.equal(message.result.structuredContent.total, 0);
+    assert.equal(message.result.structuredContent.computedAt, at);
   });
 });
