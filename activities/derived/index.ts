@@ -8,6 +8,7 @@ import {
   JOB_HEALTH,
   readSyncHealth,
   type DerivedRunDoc,
+  type JobHealthDoc,
 } from '../../mongo/collections/sync-state.js';
 import { put, type Store } from '../../mongo/store.js';
 
@@ -26,6 +27,11 @@ export interface UpstreamState {
 export function createDerivedActivities(deps: { store: Store; now?: () => number }) {
   const { store } = deps;
   const now = deps.now ?? Date.now;
+  /** The job's health record with `runningSince` set (a run started) or cleared; its success and failure kept. */
+  const running = (workflow: string, job: JobHealthDoc | null, runningSince: string | null, at: string) =>
+    store.write([
+      put(JOB_HEALTH, { lastSuccessAt: null, failing: null, ...job, _id: workflow, runningSince, updatedAt: at }),
+    ]);
   return {
     /** The generation and indexed tip a recompute run starts from; the job is recorded running until it ends. */
     async derivedRunStarted({ workflow }: { workflow: string }): Promise<DerivedMark> {
@@ -35,16 +41,7 @@ export function createDerivedActivities(deps: { store: Store; now?: () => number
         store.collection(JOB_HEALTH).get(workflow),
       ]);
       const startedAt = new Date(now()).toISOString();
-      await store.write([
-        put(JOB_HEALTH, {
-          lastSuccessAt: null,
-          failing: null,
-          ...job,
-          _id: workflow,
-          runningSince: startedAt,
-          updatedAt: startedAt,
-        }),
-      ]);
+      await running(workflow, job, startedAt, startedAt);
       return {
         workflow,
         // A run started while a deep rollback is under way reads a store still on the abandoned chain (it is undone in
@@ -90,18 +87,7 @@ export function createDerivedActivities(deps: { store: Store; now?: () => number
      * success and failure stay as they were.
      */
     async derivedRunSkipped({ workflow }: { workflow: string }): Promise<void> {
-      const at = new Date(now()).toISOString();
-      const job = await store.collection(JOB_HEALTH).get(workflow);
-      await store.write([
-        put(JOB_HEALTH, {
-          lastSuccessAt: null,
-          failing: null,
-          ...job,
-          _id: workflow,
-          runningSince: null,
-          updatedAt: at,
-        }),
-      ]);
+      await running(workflow, await store.collection(JOB_HEALTH).get(workflow), null, new Date(now()).toISOString());
     },
     /** A run of `workflow` completed: it is no longer failing. */
     async jobSucceeded({ workflow }: { workflow: string }): Promise<void> {
