@@ -228,6 +228,19 @@ const TOP_HOLDERS: JsonSchema = {
   items: (restOut('getTokenHolders').properties.items as { items: JsonSchema }).items,
 };
 
+/**
+ * A list tool whose recompute has not run yet (a start or resync: its stamp, updatedAt or computedAt, is null): an
+ * empty list would tell an agent the chain has none of them, so the call is "not ready" (REST keeps the list shape
+ * and says it with the null stamp). `every`: the recompute's interval as the read layer's own messages say it.
+ */
+function notComputedYet(figures: string, recompute: string, every: string, retryAfter: number): NotReadyError {
+  const retry = every.endsWith('minutes') ? 'retry in a few minutes' : 'retry shortly';
+  return new NotReadyError(
+    `the ${figures} are not computed yet (the ${recompute} recompute runs every ${every}); ${retry}`,
+    retryAfter,
+  );
+}
+
 const TOKEN_OUT = extend(restOut('getToken'), { safety: SAFETY_SCHEMA, topHolders: TOP_HOLDERS });
 
 const LIST_TOKENS_OUT = (() => {
@@ -555,13 +568,7 @@ export const TOOL_SET: readonly Tool[] = [
       const hide = args.hideHighRisk === true;
       // Hidden before paging (the ranking carries each token's rating), so pages stay full.
       const raw = await read(deps, 'listTokens', params, { hideHighRisk: hide });
-      // No ranking written yet (the first market recompute after a start or resync): an empty list would tell an
-      // agent the chain has no token; REST says it with updatedAt null.
-      if (raw.updatedAt === null)
-        throw new NotReadyError(
-          'the token rankings are not computed yet (the market recompute runs every 20 s); retry shortly',
-          20,
-        );
+      if (raw.updatedAt === null) throw notComputedYet('token rankings', 'market', '20 s', 20);
       const body = present('listTokens', raw);
       const items = body.items as { asset: { unit: string } }[];
       const safety = await safetyOf(
@@ -839,12 +846,7 @@ export const TOOL_SET: readonly Tool[] = [
         page: args.page as number | undefined,
         q: args.query as string | undefined,
       });
-      // No NFT run yet: an empty list would tell an agent the chain has no NFT collection.
-      if (body.computedAt === null)
-        throw new NotReadyError(
-          'the NFT collection figures are not computed yet (the NFT recompute runs every 60 s); retry shortly',
-          60,
-        );
+      if (body.computedAt === null) throw notComputedYet('NFT collection figures', 'NFT', '60 s', 60);
       return body;
     },
   },
@@ -922,13 +924,7 @@ export const TOOL_SET: readonly Tool[] = [
     outputSchema: STAKE_POOLS_OUT,
     async run(deps, args) {
       const { items, epoch, computedAt } = await allStakePools(deps);
-      // No staking run yet (a start or resync; it runs every 5 minutes and at the sync's tip): an empty list would tell
-      // an agent the chain has no stake pool; REST says it with computedAt null.
-      if (computedAt === null)
-        throw new NotReadyError(
-          'the stake pool figures are not computed yet (the staking recompute runs every 5 minutes); retry in a few minutes',
-          60,
-        );
+      if (computedAt === null) throw notComputedYet('stake pool figures', 'staking', '5 minutes', 60);
       const q = (args.query as string | undefined)?.trim().toLowerCase();
       // The pool's key hash (56 hex, how the ledger and many explorers print a pool id) names its pool1… id, as
       // get_stake_pool and search take it; no pool1… id contains it as text.
@@ -1011,13 +1007,7 @@ export const TOOL_SET: readonly Tool[] = [
         page: args.page as number | undefined,
         q: args.query as string | undefined,
       });
-      // No governance run yet (computedAt is its last run's time even when it found no proposal): an empty list would
-      // tell an agent the chain has no governance action; REST says it with computedAt null.
-      if (body.computedAt === null)
-        throw new NotReadyError(
-          'the governance figures are not computed yet (the governance recompute runs every 5 minutes); retry in a few minutes',
-          60,
-        );
+      if (body.computedAt === null) throw notComputedYet('governance figures', 'governance', '5 minutes', 60);
       return body;
     },
   },
