@@ -187,6 +187,11 @@ export async function failingJobs(
   return out.sort((a, b) => (a.failing.since < b.failing.since ? -1 : 1));
 }
 
+/** The MongoDB driver's errors that say its server is not reached (an outage, not a refused write). */
+const STORE_DOWN_ERRORS = 'Mongo(ServerSelection|Network|NetworkTimeout|TopologyClosed)Error';
+/** One of them anywhere in a job's recorded error (`<activity>: <name>: <message>` on the embedded runner). */
+const JOB_STORE_DOWN = new RegExp(`\\b${STORE_DOWN_ERRORS}\\b`);
+
 /** The embedded store refusing a write for want of disk space (mongo/adapters/embedded.ts StoreDiskFullError). */
 const STORE_DISK_FULL = /\bStoreDiskFullError\b|the disk holding the store \(/;
 
@@ -201,8 +206,7 @@ const STORE_DISK_FULL = /\bStoreDiskFullError\b|the disk holding the store \(/;
 export function jobFailureAction(error: string): string {
   const again = 'the job runs again by itself on its schedule (`npm run ops -- jobs`) and clears once a run completes';
   if (STORE_DISK_FULL.test(error)) return `free space on the disk holding the store (DATA_DIR), nothing else: ${again}`;
-  if (/\bMongo(ServerSelection|Network|NetworkTimeout|TopologyClosed)Error\b/.test(error))
-    return `bring the store back (MONGODB_URI), nothing else: ${again}`;
+  if (JOB_STORE_DOWN.test(error)) return `bring the store back (MONGODB_URI), nothing else: ${again}`;
   // The chain source's connection (activities/chain/ogmios-rpc.ts's errors) or its ledger still replaying. A bare
   // ECONNREFUSED may be a news feed's: that is the job's own input, not an outage of the service's parts.
   if (
@@ -350,7 +354,7 @@ export interface SyncCondition {
 const secondsSince = (nowMs: number, iso: string) => Math.max(0, Math.round((nowMs - Date.parse(iso)) / 1000));
 
 /** A failure of the MongoDB store's connection (the server down or not reachable), as recorded `name: message`. */
-const STORE_DOWN = /^Mongo(ServerSelection|Network|NetworkTimeout|TopologyClosed)Error\b/;
+const STORE_DOWN = new RegExp(`^${STORE_DOWN_ERRORS}\\b`);
 
 /**
  * Whether a recorded slice failure was an outage (the chain source's or the store's connection): one that is over as
