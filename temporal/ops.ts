@@ -112,25 +112,22 @@ export function parseOpsArgs(argv: readonly string[]): OpsCommand {
   }
 }
 
+/** What a command refused for want of disk space did not do (diskFullLine), by command (`keys` by subcommand). */
+const NOT_DONE: ReadonlyMap<string, string> = new Map([
+  ['keys create', 'the key was not created'],
+  ['keys revoke', 'the key was not revoked (it still works)'],
+  ['keys plan', 'the plan was not changed'],
+  ...['retry', 'trigger', 'resync', 'sync'].map((c) => [c, 'no run was queued'] as const),
+]);
+
 /**
  * The line `ops` prints when the embedded store refused its write for want of disk space (`detail`: the store's
  * StoreDiskFullError without its "writing resumes by itself", which holds for the sync and the recomputes, whose runs
  * retry, but not for a command: nothing retries it). Says what did not happen and that the command must be run again.
  */
 export function diskFullLine(argv: readonly string[], detail: string): string {
-  const [cmd, sub] = argv;
-  const notDone =
-    cmd === 'keys'
-      ? sub === 'create'
-        ? 'the key was not created'
-        : sub === 'revoke'
-          ? 'the key was not revoked (it still works)'
-          : sub === 'plan'
-            ? 'the plan was not changed'
-            : 'nothing was done'
-      : cmd === 'retry' || cmd === 'trigger' || cmd === 'resync' || cmd === 'sync'
-        ? 'no run was queued'
-        : 'nothing was done';
+  const [cmd = '', sub = ''] = argv;
+  const notDone = NOT_DONE.get(cmd === 'keys' ? `keys ${sub}` : cmd) ?? 'nothing was done';
   return (
     `${notDone}: ${detail}. Free space on that disk (or move DATA_DIR to a larger one), then run ` +
     `\`npm run ops -- ${argv.map((a) => (/[\s'"]/.test(a) ? `'${a.replace(/'/g, `'\\''`)}'` : a)).join(' ')}\` again (nothing retries it)`
