@@ -6,6 +6,7 @@ import {
   ADDRESS_TXS,
   STAKE_ACCOUNTS,
   STAKE_POOL_REGS,
+  STAKE_SUMMARIES,
   TRANSACTIONS,
   addressTxOf,
   type StakeAccountDoc,
@@ -70,8 +71,12 @@ async function liveAccount(store: Store, account: StakeAccountDoc | null): Promi
  * next run: without the correction the withdrawn amount would be shown as still unwithdrawn (and a wallet would
  * count it twice) until then. "Since" is after the ledger tip the balance was read at (`stake_rewards.slot`), else
  * (a document written before it was kept) after the run's end; a block dated before the run ended may have been
- * adopted after the ledger was read. Withdrawals are found in the key's history after that slot (the transactions
- * touching its addresses: a wallet pays the withdrawal's fee from them).
+ * adopted after the ledger was read. Withdrawals are found in the key's history after that slot: the transactions
+ * touching its addresses (a wallet pays the withdrawal's fee from them), and the key's latest transaction, which may
+ * touch none of them (a stake pool's reward account withdrawn to the operator's wallet, a script key a protocol
+ * withdraws in its own transactions): the stake summary counts a withdrawal as the key's own act. A key-only
+ * withdrawal followed by another transaction of the key before the next run is still missed (no index lists the
+ * key's own acts); the next run's reading corrects it.
  */
 async function unwithdrawn(
   store: Store,
@@ -84,8 +89,12 @@ async function unwithdrawn(
     reading.slot ?? (reading.asOf === null ? null : (await storeClock(store)).clock.msToSlot(Date.parse(reading.asOf)));
   // The account document is rewritten by each withdrawal: unchanged since the reading, nothing was withdrawn since.
   if (readSlot === null || account.slot <= readSlot) return shown;
-  const since = await store.collection(ADDRESS_TXS).find('byStake', { eq: [stakeAddress], gt: readSlot });
-  const txIds = [...new Set(since.map((e) => addressTxOf(e).txId))];
+  const [since, summary] = await Promise.all([
+    store.collection(ADDRESS_TXS).find('byStake', { eq: [stakeAddress], gt: readSlot }),
+    store.collection(STAKE_SUMMARIES).get(stakeAddress),
+  ]);
+  const latest = summary && summary.last.slot > readSlot ? [summary.last.txId] : [];
+  const txIds = [...new Set([...since.map((e) => addressTxOf(e).txId), ...latest])];
   const txs = txIds.length ? await store.collection(TRANSACTIONS).getMany(txIds) : [];
   // A transaction that failed phase-2 validation withdrew nothing.
   const withdrawn = txs.reduce((sum, t) => sum + (t?.valid ? BigInt(t.withdrawals[stakeAddress] ?? 0) : 0n), 0n);
