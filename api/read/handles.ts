@@ -14,7 +14,7 @@ import type { Store } from '../../mongo/store.js';
 import { BadRequestError, NotFoundError } from '../errors.js';
 import type { handleRoutes } from '../routes/handles.js';
 import type { ReadDeps, RouteInput } from './deps.js';
-import { withAsOf } from './freshness.js';
+import { notIndexedYet, withAsOf } from './freshness.js';
 /** The `handle` object echoed by answers that were asked for a handle (schema HandleRef). */
 export interface HandleRefBody {
   handle: string;
@@ -34,7 +34,12 @@ const refOf = (h: StoredHandle): HandleRefBody => ({
   script: h.script,
 });
 
-/** The handle's holder; 400 with the naming rule broken, 404 when it is not held. */
+/**
+ * The handle's holder; 400 with the naming rule broken, 404 when it is not held. The handle is known only from the
+ * indexed blocks (its mint or its token's latest move): while the index is behind the chain (a first sync, a resync)
+ * it may be minted or moved in a block not indexed yet, and on a store whose history starts after origin a handle
+ * minted before it and never moved since is not known, so the 404 says so, as a block's or an address's does.
+ */
 export async function findHandle(store: Store, input: string): Promise<StoredHandle> {
   let name: string;
   try {
@@ -44,7 +49,7 @@ export async function findHandle(store: Store, input: string): Promise<StoredHan
     throw e;
   }
   const h = await resolveStoredHandle(store, name);
-  if (!h) throw new NotFoundError(`handle $${name} not found`);
+  if (!h) throw new NotFoundError(await notIndexedYet({ store }, `handle $${name}`));
   return h;
 }
 
