@@ -88,3 +88,17 @@ export async function notIndexedYet(
   if (height !== null) return `${what} not found`;
   return `${what} not found in the indexed chain (${reach}, so it may be found later${older ? `; ${older}` : ''})`;
 }
+
+/**
+ * The 404 of a thing a block creates (a token: its mint or first pool, its first output): notIndexedYet's sentence
+ * while the index is behind the chain or holds no block yet (that block may not be indexed yet), else `atTip`, the
+ * thing's own not-found text, which says why there is nothing to answer.
+ */
+export async function notFoundWhileBehind(
+  deps: Pick<ReadDeps, 'store' | 'now'>,
+  what: string,
+  atTip: string,
+): Promise<string> {
+  const f = await readFreshness(deps);
+  return f.height === null || f.tipHeight === null || f.height < f.tipHeight ? notIndexedYet(deps, what) : atTip;
+}

@@ -7,23 +7,25 @@ import { tokenMetadata } from '../../cardano/token-metadata.js';
 import { scaleInteger } from '../../cardano/units.js';
 import { HOLDER_COUNTS, topHolderQuantities } from '../../mongo/collections/holders.js';
 import { TOKENS, TOKEN_META } from '../../mongo/collections/market.js';
-import type { Store } from '../../mongo/store.js';
 import { NotFoundError } from '../errors.js';
 import { HOLDERS_LIMIT } from '../schemas/holders.js';
 import type { holderRoutes } from '../routes/holders.js';
 import type { ReadDeps, RouteInput } from './deps.js';
-import { withAsOf } from './freshness.js';
+import { notFoundWhileBehind, withAsOf } from './freshness.js';
 /**
  * The holder count, token and registry documents of a unit; 404 unless one exists (no output of the token was ever
  * indexed, no DEX pool of it is known and the registry does not name it). The holders series follows the same rule.
  */
-export async function holderTokenOr404(store: Store, unit: string) {
+export async function holderTokenOr404(deps: Pick<ReadDeps, 'store' | 'now'>, unit: string) {
+  const { store } = deps;
   const [count, token, meta] = await Promise.all([
     store.collection(HOLDER_COUNTS).get(unit),
     store.collection(TOKENS).get(unit),
     store.collection(TOKEN_META).get(unit),
   ]);
-  if (!count && !token && !meta) throw new NotFoundError(`token ${unit} not found`);
+  // Its first output may be in a block not indexed yet (a first sync, a resync): the 404 says so while behind.
+  if (!count && !token && !meta)
+    throw new NotFoundError(await notFoundWhileBehind(deps, `token ${unit}`, `token ${unit} not found`));
   return { count, token, meta };
 }
 
@@ -31,7 +33,7 @@ async function getTokenHoldersAnswer(deps: ReadDeps, input: RouteInput<typeof ho
   const { store } = deps;
   const unit = input.unit.toLowerCase();
   const [{ count, token, meta }, { clock, checkpoint }] = await Promise.all([
-    holderTokenOr404(store, unit),
+    holderTokenOr404(deps, unit),
     storeClock(store),
   ]);
   const decimals = tokenMetadata(unit, meta, token).decimals;

@@ -17,7 +17,7 @@ import { POOL_STATS, TOKEN_STATS } from '../../mongo/collections/market-read.js'
 import { logoMode } from './tokens.js';
 import type { swapRoutes } from '../routes/swap.js';
 import type { ReadDeps, RouteInput } from './deps.js';
-import { withAsOf } from './freshness.js';
+import { notFoundWhileBehind, withAsOf } from './freshness.js';
 import { asOfMs, storeClock } from '../../mongo/collections/clock.js';
 import type { SundaeV3PoolExtra } from '../../cardano/dex/sundaeswap-v3.js';
 /**
@@ -465,7 +465,9 @@ async function getSwapQuoteAnswer(
   const tokenOut = input.out === LOVELACE ? LOVELACE : input.out.toLowerCase();
   if (tokenIn === tokenOut) throw new BadRequestError('invalid parameters: in and out must differ');
   for (const u of [tokenIn, tokenOut])
-    if (!(await knownUnit(store, u))) throw new NotFoundError(`token ${u} not found`);
+    // Not known yet while the index is behind the chain (a first sync, a resync): the 404 says so.
+    if (!(await knownUnit(store, u)))
+      throw new NotFoundError(await notFoundWhileBehind(deps, `token ${u}`, `token ${u} not found`));
   const assets = await loadAssets(store, [tokenIn, tokenOut], site, logoMode(input));
   // The amount as sent when it is text (REST), so no digit is lost to a float.
   const sent = String(input.amount);

@@ -48,7 +48,7 @@ import { type CommonQuery } from '../route.js';
 import type { tokenRoutes } from '../routes/tokens.js';
 import type { ReadDeps, RouteInput } from './deps.js';
 import { openCursor, sealCursor } from './cursor.js';
-import { withAsOf } from './freshness.js';
+import { notFoundWhileBehind, withAsOf } from './freshness.js';
 /** Candles per answer at most (the latest ones of the range). */
 export const MAX_CANDLES = 1000;
 /** ADA pools summed per day in the liquidity series (the deepest ones). */
@@ -256,7 +256,8 @@ export async function presentPools(store: Store, pools: readonly PoolDoc[], asse
 const normUnit = (u: string) => u.toLowerCase();
 
 /** The token document, or 404 (ADA is not a token of this list). */
-async function tokenOr404(store: Store, unit: string): Promise<TokenDoc> {
+async function tokenOr404(deps: ReadDeps, unit: string): Promise<TokenDoc> {
+  const { store } = deps;
   const token = await store.collection(TOKENS).get(unit);
   if (token) return token;
   // A CIP-68 reference NFT (label 100) is no token: it holds the metadata datum of the fungible token (label 333) of
@@ -266,7 +267,12 @@ async function tokenOr404(store: Store, unit: string): Promise<TokenDoc> {
     throw new NotFoundError(
       `token ${unit} not found: it is the CIP-68 reference NFT (label 100) holding the metadata of token ${ft}; ask for that unit`,
     );
-  throw new NotFoundError(`token ${unit} not found (no DEX pool of it is indexed)`);
+  // A token's document is written by the block that mints it or creates its first pool: while the index is behind the
+  // chain (a first sync, a resync) that block may not be indexed yet, so the 404 says so, as the 404 of the pool that
+  // block creates does; "no DEX pool of it is indexed" alone read as "this token has no DEX pool".
+  throw new NotFoundError(
+    await notFoundWhileBehind(deps, `token ${unit}`, `token ${unit} not found (no DEX pool of it is indexed)`),
+  );
 }
 
 /** The 404 of a token with a document but no DEX pool (only minted): no stats, candles, trades or liquidity. */
@@ -276,8 +282,8 @@ const noMarketData = (unit: string) => new NotFoundError(`token ${unit} has no i
  * The token document of a token in a DEX pool, or 404: the sync also keeps a document for a fungible token that was
  * only minted (its supply), and such a token has no candles, trades or liquidity, as `GET /tokens/{unit}` says of it.
  */
-async function pooledTokenOr404(store: Store, unit: string): Promise<TokenDoc> {
-  const token = await tokenOr404(store, unit);
+async function pooledTokenOr404(deps: ReadDeps, unit: string): Promise<TokenDoc> {
+  const token = await tokenOr404(deps, unit);
   if (token.poolIds.length === 0) throw noMarketData(unit);
   return token;
 }
@@ -428,7 +434,7 @@ async function getTokenAnswer(deps: ReadDeps, input: RouteInput<typeof tokenRout
   const { store } = deps;
   const site = deps.config.SITE_URL;
   const unit = normUnit(input.unit);
-  const token = await tokenOr404(store, unit);
+  const token = await tokenOr404(deps, unit);
   const pools = (await store.collection(POOLS).getMany(token.poolIds.map(String))).filter(
     (p): p is PoolDoc => p !== null,
   );
@@ -455,7 +461,7 @@ async function getTokenCandlesAnswer(deps: ReadDeps, input: RouteInput<typeof to
   const site = deps.config.SITE_URL;
   const now = deps.now ?? Date.now;
   const unit = normUnit(input.unit);
-  const token = await pooledTokenOr404(store, unit);
+  const token = await pooledTokenOr404(deps, unit);
   const assets = await loadAssets(store, [unit], site, 'url');
   let poolId = 0;
   let series = tokenSeries(unit);
@@ -477,7 +483,7 @@ async function getTokenTradesAnswer(deps: ReadDeps, input: RouteInput<typeof tok
   const { store } = deps;
   const site = deps.config.SITE_URL;
   const unit = normUnit(input.unit);
-  await pooledTokenOr404(store, unit);
+  await pooledTokenOr404(deps, unit);
   return tradesPage(store, { token: unit }, input.limit, input.cursor, site, logoMode(input));
 }
 
@@ -492,14 +498,14 @@ async function getTokenSeriesAnswer(deps: ReadDeps, input: RouteInput<typeof tok
   // The count at each day's end, kept by the holders sync extension. Known like /tokens/{unit}/holders: a token
   // held on chain has a holders series without any DEX pool.
   if (input.metric === 'holders') {
-    await holderTokenOr404(store, unit);
+    await holderTokenOr404(deps, unit);
     return {
       metric: 'holders',
       points: await readHolderSeries(store, unit, input.days, endMs),
       coverageFrom: await holderSeriesCoverage(store, unit, input.days, endMs),
     };
   }
-  const token = await pooledTokenOr404(store, unit);
+  const token = await pooledTokenOr404(deps, unit);
   const pools = (await store.collection(POOLS).getMany(token.poolIds.map(String)))
     .filter((p): p is PoolDoc => p !== null && p.tokenA === LOVELACE)
     .sort((a, b) => (BigInt(b.reserveARaw) > BigInt(a.reserveARaw) ? 1 : -1))

@@ -96,7 +96,15 @@ describe('a CIP-68 token asked for by its reference NFT (label 100)', () => {
   it('a reference NFT of no indexed token is a plain not found, and no search hit', async () => {
     const r = await api.get(`/api/v1/tokens/${LONE_REF}`);
     assert.equal(r.status, 404);
-    assert.equal((r.body as Json).error, `token ${LONE_REF} not found (no DEX pool of it is indexed)`);
+    // A plain not found: no CIP-68 hint. (This store's checkpoint is 2 blocks below the source's tip, so the 404 also
+    // says the block creating it may not be indexed yet, as a pool's does.)
+    assert.ok(
+      ((r.body as Json).error as string).startsWith(
+        `token ${LONE_REF} not found in the indexed chain (the index reaches height 11500000 of the chain's 11500002`,
+      ),
+      (r.body as Json).error,
+    );
+    assert.doesNotMatch((r.body as Json).error, /CIP-68|reference NFT/);
     const s = (await callToolOnce(api.url, 'search', { query: LONE_REF })).message.result;
     assert.deepEqual(s.structuredContent.hits, []);
   });
