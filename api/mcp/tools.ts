@@ -83,6 +83,13 @@ const TOKEN_UNIT = str('Token unit: policy id (56 hex) + asset name hex (ADA its
 });
 /** A stake pool id as the tool takes it: bech32 pool1…, or the pool's 28-byte key hash as 56 hex (then converted). */
 const STAKE_POOL_ID = '^(pool1[02-9ac-hj-np-z]{50,60}|[0-9a-fA-F]{56})$';
+/**
+ * A REST query parameter's own description, for the tool argument that fills it: what its values mean (which end a
+ * ranking starts from, which proposals a status holds) is said once, in the REST schema, and an agent reading
+ * tools/list learns the same as a REST reader of the OpenAPI document.
+ */
+const restParamDescription = (operationId: string, name: string): string =>
+  String((routeSpec(operationId).query.properties[name] as JsonSchema).description);
 /** The REST paging and filter parameters the list tools fill from `limit` and `query`. */
 const LIST_ARGS = { pageSize: 'limit', q: 'query' } as const;
 const POLICY = str('NFT collection policy id (56 hex characters).', {
@@ -993,7 +1000,11 @@ export const TOOL_SET: readonly Tool[] = [
     description:
       'On-chain governance proposals with status, epochs, requested ADA and the current yes/no vote shares (percent of voting power) of DReps and stake pools. Requested amounts, deposits and voting stake in whole ADA.',
     inputSchema: input({
-      status: str('Only proposals with this status.', { enum: ['active', 'expired', 'removed'] }),
+      // A ratified or enacted proposal leaves the ledger's proposals (status removed): "Only proposals with this
+      // status" left an agent asking for ratified ones with an enum error and nothing to say which value holds them.
+      status: str(`Only proposals with this status. ${restParamDescription('listGovernanceProposals', 'status')}`, {
+        enum: ['active', 'expired', 'removed'],
+      }),
       limit: LIMIT(20, 40),
       page: PAGE(),
       query: QUERY('Filter by proposal id, type or title words.'),

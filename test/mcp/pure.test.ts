@@ -280,6 +280,18 @@ describe('MCP pure pieces', () => {
     assert.deepEqual(problems, []);
   });
 
+  it('list_governance_actions: its status argument says which value holds ratified and enacted proposals', () => {
+    // An agent asked "which proposals were ratified?" tried status ratified (or enacted) and was told only "must be
+    // one of active, expired, removed". The spec's and the ledger's meaning: a ratified proposal is enacted and
+    // leaves the ledger's proposal state before its last epoch, as a dropped one does (status removed).
+    const gov = TOOL_DEFINITIONS.find((t) => t.name === 'list_governance_actions')!;
+    const status = gov.inputSchema.properties.status as { description: string; enum: string[] };
+    assert.deepEqual(status.enum, ['active', 'expired', 'removed']);
+    assert.match(status.description, /\bratified\b/);
+    assert.match(status.description, /removed: left the ledger before expiring \(ratified and enacted, or dropped\)/);
+    assert.match(status.description, /active: open for votes/);
+  });
+
   it('REST parameter names in error texts become the tool’s argument names', () => {
     const advice = (tool: string, message: string) =>
       adviceFor(tool, new BadRequestError(message), TOOL_SET.find((t) => t.name === tool)!.restArgs);
