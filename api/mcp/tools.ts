@@ -836,7 +836,9 @@ export const TOOL_SET: readonly Tool[] = [
     description:
       'Ranked NFT collections: floor in ADA and USD, 24 h floor change percent, volume 24 h and 7 d in ADA, sales, listings, supply, holders.',
     inputSchema: input({
-      sort: str('Ranking.', {
+      // Which end the ranking starts from: 'Ranking.' left an agent after the cheapest collections reading sort floor
+      // as lowest floor first; it is the highest first (REST's own description).
+      sort: str(restParamDescription('listNftCollections', 'sort'), {
         enum: ['volume24h', 'volume7d', 'volumeAll', 'floor', 'listings', 'sales24h', 'owners', 'supply'],
         default: 'volume24h',
       }),

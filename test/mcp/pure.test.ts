@@ -292,6 +292,15 @@ describe('MCP pure pieces', () => {
     assert.match(status.description, /active: open for votes/);
   });
 
+  it('list_nft_collections: its sort argument says the ranking starts from the largest (highest floor first)', () => {
+    // The REST ranking (api/read/nft.ts, spec: ranked collections) is descending; 'Ranking.' did not say which end
+    // came first, so "the cheapest collections" read sort floor as lowest floor first.
+    const nft = TOOL_DEFINITIONS.find((t) => t.name === 'list_nft_collections')!;
+    const sort = nft.inputSchema.properties.sort as { description: string };
+    assert.match(sort.description, /largest first/);
+    assert.match(sort.description, /floor: highest floor first; collections without a floor last/);
+  });
+
   it('REST parameter names in error texts become the tool’s argument names', () => {
     const advice = (tool: string, message: string) =>
       adviceFor(tool, new BadRequestError(message), TOOL_SET.find((t) => t.name === tool)!.restArgs);
