@@ -540,10 +540,19 @@ export const TOOL_SET: readonly Tool[] = [
     description:
       'Ranked token list: prices in ADA and USD, 24 h volume and liquidity in ADA, market cap USD, price changes in percent, supplies decimal-adjusted. Default sort rank.',
     inputSchema: input({
-      sort: str('Ranking.', {
-        enum: ['rank', 'trending', 'volume24h', 'liquidity', 'mcap', 'fdv', 'gainers', 'losers', 'new', 'holders'],
-        default: 'rank',
-      }),
+      // What each ranking orders by (GET /tokens sort semantics, read with REST's default quote, USD, and period,
+      // 24 h): gainers and losers rank the USD change, which differs from the ADA change (change24hPct) by ADA's own
+      // move; 'Ranking.' left an agent reporting a gainer by its ADA change, or a 'gainer' that fell in USD.
+      sort: str(
+        'Ranking, largest first: rank (market cap and liquidity combined), trending (trades in the last hour), ' +
+          'volume24h, liquidity, mcap and fdv (tokens with 10,000 ADA liquidity and 100 holders), holders; gainers ' +
+          'and losers by the 24 h price change in USD (change24hUsdPct, not change24hPct), largest rise or largest ' +
+          'fall first, among tokens traded in those 24 h with 10,000 ADA liquidity; new: newest pools first.',
+        {
+          enum: ['rank', 'trending', 'volume24h', 'liquidity', 'mcap', 'fdv', 'gainers', 'losers', 'new', 'holders'],
+          default: 'rank',
+        },
+      ),
       limit: LIMIT(20, 40),
       page: PAGE(),
       minLiquidityAda: {

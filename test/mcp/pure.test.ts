@@ -301,6 +301,17 @@ describe('MCP pure pieces', () => {
     assert.match(sort.description, /floor: highest floor first; collections without a floor last/);
   });
 
+  it('list_tokens: its sort argument says gainers and losers rank the USD change, not the ADA change', () => {
+    // The tool reads GET /tokens with its default quote, USD: on the devnet with ADA/USD falling, sort gainers listed
+    // TIDE (change24hPct +2.89, change24hUsdPct -0.62) as a gainer, in change24hUsdPct order, while 'Ranking.' and
+    // the tool's 'price changes in percent' led an agent to read change24hPct as what was ranked.
+    const tokens = TOOL_DEFINITIONS.find((t) => t.name === 'list_tokens')!;
+    const sort = tokens.inputSchema.properties.sort as { description: string };
+    assert.match(sort.description, /gainers and losers by the 24 h price change in USD \(change24hUsdPct/);
+    assert.match(sort.description, /largest first/);
+    assert.match(sort.description, /trending \(trades in the last hour\)/);
+  });
+
   it('REST parameter names in error texts become the tool’s argument names', () => {
     const advice = (tool: string, message: string) =>
       adviceFor(tool, new BadRequestError(message), TOOL_SET.find((t) => t.name === tool)!.restArgs);
