@@ -524,7 +524,8 @@ export const TOOL_SET: readonly Tool[] = [
         note: {
           type: 'string',
           description:
-            'Only with no hits: the names index is not built yet or trails the chain, and when it catches up.',
+            'Only with no hits: the names index is not built yet or trails the chain, and when it catches up; ' +
+            'else what search finds and how to query it, and the list tools to browse with.',
         },
       },
     },

@@ -69,8 +69,9 @@ export interface SearchResult {
   query: string;
   hits: SearchHit[];
   /**
-   * With no hit only, when the names index is missing or trails the indexed chain: what it covers and when names
-   * seen since are found. Identifiers (addresses, transactions, blocks, epochs, units) do not need the index.
+   * With no hit only: when the names index is missing or trails the indexed chain, what it covers and when names
+   * seen since are found (identifiers — addresses, transactions, blocks, epochs, units — do not need the index);
+   * else what search finds and how, and the list tools to browse with.
    */
   note?: string;
 }
@@ -460,9 +461,19 @@ export async function search(deps: { store: Store }, input: { query: string; lim
         break;
     }
   if (hits.length > 0) return { query, hits: hits.slice(0, limit) };
-  const note = await indexTrailNote(store);
-  return note ? { query, hits, note } : { query, hits };
+  return { query, hits, note: (await indexTrailNote(store)) ?? nothingMatches(query) };
 }
+
+/**
+ * The note of an answer without hits from a names index that is up to date: what search finds and how, so an agent
+ * rewrites its query (a ticker, an id) or browses with a list tool instead of concluding the thing does not exist.
+ */
+const nothingMatches = (query: string): string =>
+  `Nothing matches "${query}". search finds tokens (ticker, name, unit, policy id or asset1… fingerprint), DEX pools ` +
+  '(pair such as ADA/SNEK, id), NFT collections (name, policy id), stake pools (ticker, name, pool1… id), handles ($name), addresses and ' +
+  'stake keys, transactions and blocks (hash; a block also by height), epochs and governance proposals ' +
+  '(gov_action1… or txId#index); a name or ticker matches from the start of one of its words. To browse instead: ' +
+  'list_tokens, list_stake_pools, list_nft_collections, list_governance_actions.';
 
 /**
  * A name and the words that only say what kind of thing it is, after it ("token", "price", "stake pool", "NFT

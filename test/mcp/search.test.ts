@@ -700,7 +700,7 @@ describe('search: an answer without hits says when the names index is missing or
       finishedAt: '2026-11-30T20:21:40.000Z',
     });
 
-  it('not built yet, built over the first blocks only, caught up; a query with hits carries no note', async () => {
+  it('not built yet, built over the first blocks only, caught up (what search finds); a query with hits carries no note', async () => {
     const t = await tempStore();
     try {
       const ask = async (query: string) => search({ store: t.store }, { query, limit: 10 });
@@ -713,9 +713,15 @@ describe('search: an answer without hits says when the names index is missing or
       await t.store.write([searchRun(57)]);
       const trailing = await ask('snek');
       assert.match(trailing.note ?? '', /up to block 57 \(at 2026-11-30T20:21:40.000Z\).*up to block 4210 since/);
-      // A run a minute behind the tip (a few blocks) is the index working as scheduled: no note.
+      // A run a minute behind the tip (a few blocks) is the index working as scheduled: no note about the index,
+      // but what search finds and the list tools to browse with (an agent told only `hits: []` concluded the token
+      // did not exist).
       await t.store.write([searchRun(4_200)]);
-      assert.equal((await ask('snek')).note, undefined);
+      const current = await ask('snek');
+      assert.deepEqual(current.hits, []);
+      assert.doesNotMatch(current.note ?? '', /names index/);
+      assert.match(current.note ?? '', /^Nothing matches "snek"\. search finds tokens \(ticker, name/);
+      assert.match(current.note ?? '', /To browse instead: list_tokens, list_stake_pools, list_nft_collections/);
       await t.store.write([
         searchRun(57),
         put(SEARCH_TERMS, {
