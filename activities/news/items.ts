@@ -45,7 +45,9 @@ function safeLink(link: string | null, feedUrl: string): string | null {
 
 /**
  * The document of one item (null when it has neither headline nor link). A publication time in the future (a
- * feed's clock or timezone error) is clamped to now so it cannot pin the item at the top.
+ * feed's clock or timezone error) is taken as when the item was first seen, so it cannot pin the item at the top:
+ * clamped to each ingest's own time instead, it would move back to the top of the list every time the feed is fetched
+ * again until its stated time passes (a year ahead: for a year). A stated time not in the future is kept as stated.
  */
 export function newsDocOf(
   item: FeedItem,
@@ -60,7 +62,7 @@ export function newsDocOf(
   const summary = summaryText ? truncate(summaryText, NEWS_SUMMARY_MAX) : null;
   const firstSeenMs = prev ? Date.parse(prev.firstSeenAt) : nowMs;
   const dated = item.publishedMs !== null;
-  const publishedMs = dated ? Math.min(item.publishedMs as number, nowMs) : firstSeenMs;
+  const publishedMs = dated && (item.publishedMs as number) <= nowMs ? (item.publishedMs as number) : firstSeenMs;
   const feedUrl = prev?.feedUrl ?? feed.url;
   const source = prev?.source ?? (feed.title ? htmlToText(feed.title) : hostOf(feed.url));
   return {

@@ -43,6 +43,15 @@ describe('news feeds', function () {
   };
   let env: Awaited<ReturnType<typeof tempStore>>;
   const url = (p: string) => `${base}${p}`;
+  /** The items /future carries: [title, publication time]. */
+  const futureItems: [string, number][] = [];
+  const futureFeed = () =>
+    `<?xml version="1.0"?><rss version="2.0"><channel><title>Skewed</title>${futureItems
+      .map(
+        ([t, ms]) =>
+          `<item><title>${t}</title><link>https://news.test/${t}</link><pubDate>${new Date(ms).toUTCString()}</pubDate></item>`,
+      )
+      .join('')}</channel></rss>`;
 
   before(async () => {
     server = createServer((req, res) => {
@@ -76,6 +85,9 @@ describe('news feeds', function () {
           res
             .writeHead(200, rss ? { etag } : { 'last-modified': modified })
             .end(rss ? RSS.replace('</channel>', cond.extra + '</channel>') : ATOM);
+      } else if (req.url === '/future') {
+        // A feed whose clock or timezone is wrong for one item (dated a year ahead), beside correctly dated ones.
+        res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(futureFeed());
       } else if (req.url === '/hang') {
         // Never answers: the ingest must time out on it.
       } else res.writeHead(404).end();
@@ -324,6 +336,36 @@ describe('news feeds', function () {
         await store.cleanup();
       }
     });
+  });
+
+  it('keeps an item dated in the future at the time it was first seen, not back at the top on every later fetch', async () => {
+    const store = await tempStore();
+    const feeds = [url('/future')];
+    const api = await serveTestApp(store.store, {
+      config: { SITE_URL: 'http://api.test', CARDANO_NETWORK: 'mainnet', TRUST_PROXY: false, NEWS_FEEDS: feeds },
+    });
+    const H = 3_600_000;
+    try {
+      futureItems.splice(0, futureItems.length, ['skewed', NOW + 365 * 24 * H], ['older', NOW - H]);
+      await createNewsActivities({ store: store.store, feeds, now: () => NOW }).ingestNewsFeeds();
+      // Two hours later the feed publishes a new article (an hour ago by then) and still carries the skewed one.
+      futureItems.unshift(['fresh', NOW + H]);
+      await createNewsActivities({ store: store.store, feeds, now: () => NOW + 2 * H }).ingestNewsFeeds();
+      const res = await api.get('/api/v1/news');
+      assert.equal(res.status, 200);
+      // Oracle: the skewed item was first seen at NOW; the new article was published at NOW + 1 h, after it.
+      assert.deepEqual(
+        (res.body as Json).items.map((i: Json) => [i.headline, i.publishedAt]),
+        [
+          ['fresh', new Date(NOW + H).toISOString()],
+          ['skewed', new Date(NOW).toISOString()],
+          ['older', new Date(NOW - H).toISOString()],
+        ],
+      );
+    } finally {
+      await api.close();
+      await store.cleanup();
+    }
   });
 
   it('answers an empty list and why when NEWS_FEEDS is not set', async () => {
