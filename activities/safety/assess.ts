@@ -7,13 +7,17 @@
  * | mintPolicy | can the policy still mint? (native script clauses against the indexed tip slot) | — | can mint, with or without a time lock; Plutus policy |
  * | holderConcentration | share of the supply held by the 10 largest holders, DEX pools excluded | > 50 % | > 25 % |
  * | liquidityDepth | ADA liquidity over all the token's pools | < 10,000 ADA | < 100,000 ADA |
- * | poolAge | time since the token's first pool was created (or first seen) | < 24 h | < 7 days |
+ * | poolAge | time since the token's first pool was created | < 24 h | < 7 days |
  * | topHolderLpShare | share of the primary pool's LP tokens held by its largest LP holder | > 90 % | > 50 % |
  *
  * A policy that can mint is medium, never high: stablecoins and wrapped assets mint by design; a policy locked
  * (its `before` slot passed) is low. Overall: **high** when two or more factors are high (e.g. a thin pool whose
  * liquidity one holder controls); **medium** when one factor is high or two are medium; **low** otherwise. Unknown
  * factors count as neither.
+ *
+ * A pool age whose creation the index did not see (the pool predates the indexed range, e.g. from SYNC_START_POINT:
+ * the token's `firstPoolExact` is false) is only a lower bound: it is rated low once that bound passes 7 days, else
+ * unknown, never high or medium (a years-old pool first seen an hour ago is not a new pool).
  */
 import type { RiskLevel, SafetyFactor } from '../../mongo/collections/search.js';
 
@@ -56,6 +60,11 @@ export interface SafetyInputs {
   liquidityAda: number | null;
   /** Hours since the first pool; null without a pool. */
   poolAgeHours: number | null;
+  /**
+   * Whether poolAgeHours counts from the first pool's creation (the token's firstPoolExact); false: from when the
+   * index first saw a pool that already existed, so the age is a lower bound. Absent = exact.
+   */
+  poolAgeExact?: boolean;
   /** Share (0..1) of the primary pool's LP tokens held by the largest LP holder; null when unknown. */
   topLpShare: number | null;
 }
@@ -116,6 +125,19 @@ function graded(
   return { name, value, unit, risk: high(value) ? 'high' : medium(value) ? 'medium' : 'low', detail };
 }
 
+/** The pool age factor when the first pool's creation is older than the index: a lower bound, rated only at 7 days. */
+function poolAgeBound(hours: number): SafetyFactor {
+  const value = Math.round(hours * 10) / 10;
+  return {
+    name: 'poolAge',
+    value,
+    unit: 'hours',
+    risk: value >= 24 * 7 ? 'low' : 'unknown',
+    detail:
+      'At least this many hours: the token’s first DEX pool predates the indexed chain (first seen there, not created), so its age is only a lower bound, rated low once it passes 7 days and unknown before.',
+  };
+}
+
 export function assessSafety(i: SafetyInputs): { level: RiskLevel; factors: SafetyFactor[] } {
   const factors: SafetyFactor[] = [
     mintFactor(i.tipSlot, i.policy),
@@ -135,14 +157,16 @@ export function assessSafety(i: SafetyInputs): { level: RiskLevel; factors: Safe
       (v) => v < 100_000,
       'ADA liquidity over all the token’s DEX pools: thin liquidity means large price impact and easy manipulation.',
     ),
-    graded(
-      'poolAge',
-      i.poolAgeHours === null ? null : Math.round(i.poolAgeHours * 10) / 10,
-      'hours',
-      (v) => v < 24,
-      (v) => v < 24 * 7,
-      'Hours since the token’s first DEX pool was created (or first seen by the index).',
-    ),
+    i.poolAgeHours !== null && i.poolAgeExact === false
+      ? poolAgeBound(i.poolAgeHours)
+      : graded(
+          'poolAge',
+          i.poolAgeHours === null ? null : Math.round(i.poolAgeHours * 10) / 10,
+          'hours',
+          (v) => v < 24,
+          (v) => v < 24 * 7,
+          'Hours since the token’s first DEX pool was created.',
+        ),
     graded(
       'topHolderLpShare',
       i.topLpShare === null ? null : pct(i.topLpShare),

@@ -93,6 +93,8 @@ export function createSafetyActivities(deps: SafetyDeps) {
             t.firstPoolSlot === null
               ? null
               : Math.max(0, (Date.parse(tip.time) - clock.slotToMs(t.firstPoolSlot)) / 3.6e6),
+          // false when the first pool was first seen, not created, in the indexed chain (older than the index).
+          poolAgeExact: t.firstPoolExact,
           topLpShare,
         });
         docs.push({

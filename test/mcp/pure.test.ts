@@ -427,6 +427,18 @@ describe('MCP pure pieces', () => {
       topLpShare: null,
     });
     assert.equal(one.level, 'medium');
+    // A first pool older than the indexed chain: its age is a lower bound, low past 7 days, else unknown (not new).
+    const bound = (hours: number) =>
+      assessSafety({
+        tipSlot: 0,
+        policy: null,
+        top10Share: null,
+        liquidityAda: null,
+        poolAgeHours: hours,
+        poolAgeExact: false,
+        topLpShare: null,
+      }).factors.find((f) => f.name === 'poolAge')?.risk;
+    assert.deepEqual([bound(3), bound(100), bound(24 * 7 + 1)], ['unknown', 'unknown', 'low']);
   });
 
   it('rarity: Σ N / count per trait type, missing traits count as "none", ties share a rank', () => {
