@@ -35,12 +35,15 @@ async function listNewsAnswer(deps: ReadDeps, input: RouteInput<typeof newsRoute
   // A cursor that is not one of this list is refused even when there is no list to page.
   let after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
   if (feeds.length === 0) return { items: [], nextCursor: null, reason: NO_FEEDS_REASON, feeds: [] };
-  const q = input.q?.trim().toLowerCase();
+  // Every word of the text, each anywhere in the headline, summary or source ("hydra release" finds "Hydra head
+  // protocol 1.0 release"): the text whole as one substring found only items carrying its words in that order.
+  const words = input.q?.toLowerCase().split(/\s+/).filter(Boolean) ?? [];
+  const q = words.length > 0;
   const out: NewsDoc[] = [];
   // One extra match tells whether a next page exists.
   for (;;) {
     const page = await newsNewestFirst(store, SCAN_PAGE, after);
-    for (const d of page) if (!q || d.search.includes(q)) out.push(d);
+    for (const d of page) if (words.every((w) => d.search.includes(w))) out.push(d);
     if (out.length > input.limit || page.length < SCAN_PAGE) break;
     after = page[page.length - 1];
   }

@@ -6,7 +6,10 @@ export const NewsQuery: ObjectSchema = {
   type: 'object',
   properties: {
     ...CursorQueryProperties,
-    q: searchText(200, 'Only items whose headline, summary or source contains this text (case-insensitive).'),
+    q: searchText(
+      200,
+      'Only items whose headline, summary or source contain every word of this text (case-insensitive).',
+    ),
   },
 };
 

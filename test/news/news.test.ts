@@ -248,6 +248,15 @@ describe('news feeds', function () {
           hydra.body.items.map((i: Json) => i.link),
           ['https://iohk.io/en/blog/posts/2026/11/16/hydra-1-0/'],
         );
+        // Words, not one phrase (get_news: "items mentioning these words"): the headline is 'Hydra head protocol 1.0
+        // release', so both words in another order find it; a word no item carries beside them finds nothing.
+        for (const q of ['release%20hydra', 'hydra%20%20release', 'HYDRA%201.0'])
+          assert.deepEqual(
+            (await get(`/news?q=${q}`)).body.items.map((i: Json) => i.link),
+            ['https://iohk.io/en/blog/posts/2026/11/16/hydra-1-0/'],
+            q,
+          );
+        assert.deepEqual((await get('/news?q=hydra%20leios')).body.items, []);
         assert.equal((await get('/news?limit=0')).status, 400);
         assert.equal((await get('/news?limit=201')).status, 400);
         assert.equal((await get('/news?cursor=bm9wZQ')).status, 400);
