@@ -248,7 +248,21 @@ function notComputedYet(figures: string, recompute: string, every: string, retry
   );
 }
 
-const TOKEN_OUT = extend(restOut('getToken'), { safety: SAFETY_SCHEMA, topHolders: TOP_HOLDERS });
+/**
+ * Why a token with a DEX pool has no safety assessment: the safety recompute (every 5 minutes) has not run since its
+ * first pool was indexed, or since the start. Without it, `safety: null` read as "no DEX pool" (the schema's other
+ * case), just for the tokens whose pools are newest.
+ */
+const SAFETY_NOT_YET =
+  'Not assessed yet: the safety assessment is recomputed every 5 minutes and has not run since this token’s first DEX pool was indexed (or since the service started); call again in a few minutes.';
+const TOKEN_OUT = extend(restOut('getToken'), {
+  safety: SAFETY_SCHEMA,
+  safetyNote: {
+    type: ['string', 'null'],
+    description: 'Why safety is null for a token that has a DEX pool (not assessed yet); null otherwise.',
+  },
+  topHolders: TOP_HOLDERS,
+});
 
 const LIST_TOKENS_OUT = (() => {
   const base = restOut('listTokens');
@@ -614,7 +628,8 @@ export const TOOL_SET: readonly Tool[] = [
         get(deps, 'getTokenHolders', { unit }),
       ]);
       const topHolders = (holders.items as unknown[]).slice(0, TOKEN_TOP_HOLDERS);
-      return { ...body, safety, topHolders };
+      const pooled = ((body.pools as unknown[] | undefined) ?? []).length > 0;
+      return { ...body, safety, safetyNote: safety === null && pooled ? SAFETY_NOT_YET : null, topHolders };
     },
   },
   {

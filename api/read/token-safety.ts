@@ -37,7 +37,7 @@ export const SAFETY_SCHEMA: JsonSchema = {
   description:
     'Safety assessment from chain data: mint policy still able to mint, top-10 holder concentration (pools excluded), ' +
     'liquidity depth, pool age, LP share of the top LP holder. high = two or more high factors; medium = one high or ' +
-    'two medium. null for a token without a DEX pool.',
+    'two medium. null for a token without a DEX pool, or one not assessed yet (safetyNote says so).',
   required: ['level', 'highRisk', 'factors', 'computedAt'],
   properties: {
     level: { type: 'string', enum: ['low', 'medium', 'high'] },
