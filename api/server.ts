@@ -50,6 +50,19 @@ const MAX_URL_BYTES = 8_192;
 const URL_TOO_LONG = `URL too long: at most ${MAX_URL_BYTES} bytes of path and query`;
 
 const INVALID_HOST = 'invalid Host header: it must be a host name or IP address, optionally with :port';
+const DUPLICATE_HOST = 'more than one Host header: send exactly one';
+
+/**
+ * How many Host field lines a request carries. Node keeps the first of several in `req.headers.host` and drops the
+ * others, so `Host: a` then `Host: b` was served as a request for `a`, while a proxy or cache in front may take `b`
+ * (the disagreement request smuggling and cache poisoning rely on). RFC 9112 3.2: a request with more than one Host
+ * field line is answered 400.
+ */
+export function hostLines(rawHeaders: readonly string[]): number {
+  let n = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]?.toLowerCase() === 'host') n++;
+  return n;
+}
 
 /**
  * Whether a Host value is a URL authority without user info (RFC 9112 3.2: a request whose Host has an invalid value
@@ -89,6 +102,7 @@ export async function startApi(
     (req, res) => {
       if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1)
         refuse.json(res, 400, 'the Host header is required (HTTP/1.1)');
+      else if (hostLines(req.rawHeaders) > 1) refuse.json(res, 400, DUPLICATE_HOST);
       else if (req.headers.host && !validHost(req.headers.host)) refuse.json(res, 400, INVALID_HOST);
       else if ((req.url?.length ?? 0) > MAX_URL_BYTES) refuse.json(res, 414, URL_TOO_LONG);
       // A pipelined request (sent on a connection before the answer to the one before it went out) is answered once

@@ -631,4 +631,36 @@ describe('API hardening: methods, headers, CORS, parser refusals', () => {
       await running.close();
     }
   });
+
+  it('a request with more than one Host header is 400 { error }, not served as its first Host', async () => {
+    // RFC 9112 3.2: a server MUST answer 400 to a request with more than one Host field line. Node keeps the first
+    // and drops the rest, so the request was served as a request for the first Host, while a proxy or cache in front
+    // may have taken the last one (the disagreement request smuggling and cache poisoning rely on).
+    const running = await startApi(
+      {
+        store: api.store,
+        config: { SITE_URL: 'http://api.test', CARDANO_NETWORK: 'mainnet', TRUST_PROXY: false },
+        log: pino({ level: 'silent' }),
+      },
+      { port: 0, host: '127.0.0.1' },
+    );
+    const get = (path: string, hosts: string) =>
+      rawExchange(running.url, `GET ${path} HTTP/1.1\r\n${hosts}Connection: close\r\n\r\n`).then(parseRaw);
+    try {
+      for (const path of ['/healthz', `/api/v1/explorer/blocks/${TIP.height}`, '/api/md/market', '/api/mcp']) {
+        for (const hosts of ['Host: api.test\r\nHost: evil.test\r\n', 'Host: api.test\r\nhost: api.test\r\n']) {
+          const answer = await get(path, hosts);
+          assert.equal(answer.status, 400, `${path} ${hosts}`);
+          assert.match(answer.headers['content-type'] ?? '', /application\/json/);
+          assert.equal(answer.headers['cache-control'], 'no-store');
+          assert.match((JSON.parse(answer.body) as { error: string }).error, /more than one Host header/);
+        }
+      }
+      // One Host is served as before.
+      assert.equal((await get('/healthz', 'Host: api.test\r\n')).status, 200);
+      assert.equal((await get(`/api/v1/explorer/blocks/${TIP.height}`, 'Host: api.test\r\n')).status, 200);
+    } finally {
+      await running.close();
+    }
+  });
 });
