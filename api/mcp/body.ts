@@ -104,8 +104,12 @@ export async function readMcpBytes(req: IncomingMessage): Promise<Buffer | null>
   return bytes;
 }
 
-/** The request body, or null past `max` bytes (the rest is left unread; Node discards it after the answer). */
+/**
+ * The request body, or null past `max` bytes: at once when its stated length is past it (as the SDK refuses one,
+ * nothing read), else once that much has arrived. The rest is left unread (the 413 closes the connection).
+ */
 function readBody(req: IncomingMessage, max: number): Promise<Buffer | null> {
+  if (Number(req.headers['content-length']) > max) return Promise.resolve(null);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -159,8 +163,17 @@ export function readMcpBody(): Koa.Middleware {
     }
     const bytes = await readMcpBytes(ctx.req);
     if (!bytes) {
+      // As the SDK answers a body over its 4 MiB (its toNodeHandler; api/mcp/node-adapter.ts for the bodies the SDK
+      // reads itself): a JSON-RPC error a client can read, and the connection closed rather than the rest of the body
+      // read and discarded. A bare `{ error }` here made the same endpoint answer the same mistake in two forms by
+      // Content-Type, the JSON one without the `error.message` a JSON-RPC client reads.
       ctx.status = 413;
-      ctx.body = { error: 'request body over 4 MiB' };
+      ctx.set('Connection', 'close');
+      ctx.body = {
+        jsonrpc: '2.0',
+        error: { code: -32000, message: `Payload Too Large: Request body must not exceed ${MAX_BODY} bytes` },
+        id: null,
+      };
       return;
     }
     const json = parseMcpJson(bytes);

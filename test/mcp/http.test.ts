@@ -404,6 +404,46 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
     }
   });
 
+  it('a JSON body over 4 MiB is the same 413 JSON-RPC error as any other body over 4 MiB, connection closed', async () => {
+    // Oracle: the SDK's own answer to a body over its 4 MiB (toNodeHandler, and this endpoint for text/plain above):
+    // 413 { jsonrpc, error: { code -32000, message 'Payload Too Large: …' }, id: null }, Connection: close. A JSON
+    // body is read by api/mcp/body.ts instead, which answered { error: 'request body over 4 MiB' } and kept the
+    // connection: a JSON-RPC client found no error.message, and the rest of the body was read to be thrown away.
+    const { hostname, port } = new URL(url);
+    const exchange = (head: string, body: string) =>
+      new Promise<string>((resolve) => {
+        const socket = connect(Number(port), hostname);
+        let out = '';
+        socket.on('data', (d: Buffer) => (out += d.toString('latin1')));
+        socket.on('error', () => {});
+        socket.on('close', () => resolve(out));
+        // An answer that waits for the rest of a stated 5 MB is no answer: give up after 10 s with what came.
+        setTimeout(() => socket.destroy(), 10_000).unref();
+        socket.write(`${head}Accept: application/json, text/event-stream\r\n${body}`);
+      });
+    const json = 'POST /api/mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n';
+    const modern = `${json}MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: search\r\n`;
+    const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'a'.repeat(4_300_000) } });
+    const chunked = `Transfer-Encoding: chunked\r\n\r\n${big.length.toString(16)}\r\n${big}\r\n0\r\n\r\n`;
+    for (const [head, body] of [
+      // A stated length over 4 MiB: refused at once, as the SDK does, with only the first bytes sent.
+      [json, `Content-Length: 5000000\r\n\r\n${'a'.repeat(1000)}`],
+      [modern, `Content-Length: 5000000\r\n\r\n${'a'.repeat(1000)}`],
+      // No stated length: refused once 4 MiB have been read.
+      [json, chunked],
+    ] as const) {
+      const answer = await exchange(head, body);
+      assert.equal(Number(answer.split(' ')[1]), 413, answer.slice(0, 300));
+      const m = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as Json;
+      assert.equal(m.jsonrpc, '2.0');
+      assert.equal(m.error.code, -32000);
+      assert.match(m.error.message, /^Payload Too Large: Request body must not exceed 4194304 bytes$/);
+      assert.equal(m.id, null);
+      assert.match(answer, /\r\ncache-control: no-store\r\n/i);
+      assert.match(answer, /\r\nconnection: close\r\n/i);
+    }
+  });
+
   it('a compressed body is 415 naming its Content-Encoding, not a parse error of JSON it holds', async () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
     for (const coding of ['gzip', 'br']) {
