@@ -425,6 +425,7 @@ export function createSyncActivities(deps: SyncDeps) {
         // settle() awaits it and throws its failure; a slice that fails before (the chain source gone) must not leave
         // it unhandled when it fails too: Node would end the worker process (seen with FerretDB stopped).
         inFlight.catch(() => undefined);
+        committing = inFlight;
         state = new SliceState(store, state);
         undo = [];
         applied = [];
@@ -575,6 +576,11 @@ export function createSyncActivities(deps: SyncDeps) {
    * the worker runs and retries.
    */
   let unrecorded: { error: unknown; since: string } | null = null;
+  /**
+   * The write batch this process started last (a slice commits one while it applies the next). A slice that fails
+   * (the chain source frozen or gone) may leave it committing: on a server store for up to a minute.
+   */
+  let committing: Promise<void> | null = null;
   return {
     async syncSlice(input: SliceInput): Promise<SliceResult> {
       const { previous, release } = holdGate(gate);
@@ -604,6 +610,12 @@ export function createSyncActivities(deps: SyncDeps) {
           () => (unrecorded = null),
           () => (unrecorded = { error: e, since: unrecorded?.since ?? nowIso }),
         );
+        // The retry (Temporal's, 250 ms later) waits for that batch: its recoverIncomplete would otherwise take the
+        // batch's undo records above the checkpoint for a half-written batch and restore its documents while the
+        // rest of it is still being written, and the rest and its checkpoint would land after (or over the retry's
+        // own batches: the checkpoint moved back). Settled, it is either committed or really half-written. Waited
+        // for after the failure is recorded, so monitors name the outage at once.
+        await committing?.catch(() => undefined);
         throw e;
       } finally {
         if (beating) clearInterval(beating);
