@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { CHECKPOINTS, UNDO, undoId, type UndoDoc } from '../../mongo/collections/sync-state.js';
 import { put, type Store } from '../../mongo/store.js';
 import type { Network } from '../../cardano/address.js';
-import { slotToEpoch, slotToMs, type ChainSource } from '../chain/source.js';
+import { isSourceDown, slotToEpoch, slotToMs, type ChainSource } from '../chain/source.js';
 import type { Block, ChainEvent, NetworkTime, Point } from '../../cardano/chain/types.js';
 import { applyBlock, prefetchBlocks, type BlockContext } from './apply-block.js';
 import { DEEP_ROLLBACK_BLOCKS, readSyncHealth } from '../../mongo/collections/sync-state.js';
@@ -606,7 +606,13 @@ export function createSyncActivities(deps: SyncDeps) {
         networkTime = null; // the source may come back as another node or network (a resync follows it)
         // Recorded for /healthz/sync and `ops status`; a store that cannot record it does not hide the error.
         const nowIso = new Date(now()).toISOString();
-        await recordFailure(deps.store, e, { k: deps.k, nowIso, since: unrecorded?.since }).then(
+        // A source that stopped answering is unreachable since it last sent anything (ChainSource.lastHeard), not
+        // since this attempt gave up on it: a frozen source is dropped only after 20 s of silence (the chain-sync
+        // keepalive), and a slice waiting for a write batch's commit notices it later still (a minute on FerretDB).
+        const heard = isSourceDown(e) ? (deps.chain.lastHeard?.() ?? null) : null;
+        const since =
+          unrecorded?.since ?? (heard !== null && heard < now() ? new Date(heard).toISOString() : undefined);
+        await recordFailure(deps.store, e, { k: deps.k, nowIso, since }).then(
           () => (unrecorded = null),
           () => (unrecorded = { error: e, since: unrecorded?.since ?? nowIso }),
         );

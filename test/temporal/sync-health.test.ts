@@ -412,6 +412,41 @@ describe('sync health', function () {
     }
   });
 
+  it('a frozen source is unreachable since it last answered, not since the keepalive gave up on it', async () => {
+    // Seen on the production composition (devnet under SIGSTOP): /healthz/sync, /readyz and ops status said "chain
+    // source unreachable for 1 s" 28 s after the freeze (the chain-sync keepalive drops a socket only after 20 s of
+    // silence, and a slice waiting for its batch's commit on FerretDB notices even later), and `since` was that
+    // moment: an operator read an outage a minute younger than it was. The oracle is when the source last sent
+    // anything (its last pong: ChainSource.lastHeard), 30 s before the failure.
+    const t = await tempStore();
+    try {
+      const { events } = buildChain({ blocks: 10 });
+      const source = memoryChain(events);
+      const failedAt = Date.now();
+      const heardAt = failedAt - 30_000;
+      let frozen = false;
+      const chain: typeof source = {
+        ...source,
+        lastHeard: () => heardAt,
+        nextEvents: async (max, waitMs) => {
+          if (frozen) throw new OgmiosConnectionError('Ogmios connection ws://node:1337 silent for 20000 ms (no pong)');
+          return source.nextEvents(max, waitMs);
+        },
+      };
+      const sync = createSyncActivities({ store: t.store, chain, k: 2160, network: 'mainnet' });
+      await sync.syncSlice({ maxBlocks: 5, waitMs: 0 });
+      frozen = true;
+      await assert.rejects(sync.syncSlice({ maxBlocks: 5, waitMs: 0 }), /silent for 20000 ms/);
+      const now = failedAt + 1_000;
+      const c = syncCondition(await readSyncLag(t.store, now), now);
+      assert.equal(c.status, 'unreachable');
+      assert.equal(c.since, new Date(heardAt).toISOString());
+      assert.match(c.reason ?? '', /^chain source unreachable for 31 s \(OgmiosConnectionError: .*silent for 20000 ms/);
+    } finally {
+      await t.cleanup();
+    }
+  });
+
   it("a MongoDB server that does not answer is the store's outage, not the chain source's", async () => {
     // Seen with FerretDB stopped: "chain source unreachable … (MongoServerSelectionError: connect ECONNREFUSED
     // 127.0.0.1:8331)", next: check OGMIOS_URL. The driver's socket codes are the ones the source's client reports.
