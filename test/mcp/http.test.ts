@@ -378,18 +378,25 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
     assert.equal(own.status, 200);
   });
 
+  /**
+   * Sends `request` as written on a new connection and resolves with all the server sent until it closed. An answer
+   * that waits for the rest of a stated 5 MB is no answer: it gives up after 10 s with what came.
+   */
+  const rawExchange = (request: string) =>
+    new Promise<string>((resolve) => {
+      const { hostname, port } = new URL(url);
+      const socket = connect(Number(port), hostname);
+      let out = '';
+      socket.on('data', (d: Buffer) => (out += d.toString('latin1')));
+      socket.on('error', () => {});
+      socket.on('close', () => resolve(out));
+      setTimeout(() => socket.destroy(), 10_000).unref();
+      socket.write(request);
+    });
+
   it('a body over 4 MiB of another media type, or to DELETE, is 413, never a 500', async () => {
     // The SDK reads such a body itself (toWebRequest) and refuses one over its 4 MiB: by its stated length at once.
-    const { hostname, port } = new URL(url);
-    const exchange = (head: string) =>
-      new Promise<string>((resolve) => {
-        const socket = connect(Number(port), hostname);
-        let out = '';
-        socket.on('data', (d: Buffer) => (out += d.toString('latin1')));
-        socket.on('error', () => {});
-        socket.on('close', () => resolve(out));
-        socket.write(`${head}Content-Length: 5000000\r\n\r\n${'a'.repeat(1000)}`);
-      });
+    const exchange = (head: string) => rawExchange(`${head}Content-Length: 5000000\r\n\r\n${'a'.repeat(1000)}`);
     for (const head of [
       'POST /api/mcp HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n',
       'POST /api/mcp HTTP/1.1\r\nHost: x\r\n',
@@ -409,18 +416,8 @@ describe('MCP over raw HTTP: revisions, headers, errors, server card', function 
     // 413 { jsonrpc, error: { code -32000, message 'Payload Too Large: …' }, id: null }, Connection: close. A JSON
     // body is read by api/mcp/body.ts instead, which answered { error: 'request body over 4 MiB' } and kept the
     // connection: a JSON-RPC client found no error.message, and the rest of the body was read to be thrown away.
-    const { hostname, port } = new URL(url);
     const exchange = (head: string, body: string) =>
-      new Promise<string>((resolve) => {
-        const socket = connect(Number(port), hostname);
-        let out = '';
-        socket.on('data', (d: Buffer) => (out += d.toString('latin1')));
-        socket.on('error', () => {});
-        socket.on('close', () => resolve(out));
-        // An answer that waits for the rest of a stated 5 MB is no answer: give up after 10 s with what came.
-        setTimeout(() => socket.destroy(), 10_000).unref();
-        socket.write(`${head}Accept: application/json, text/event-stream\r\n${body}`);
-      });
+      rawExchange(`${head}Accept: application/json, text/event-stream\r\n${body}`);
     const json = 'POST /api/mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n';
     const modern = `${json}MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: search\r\n`;
     const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'a'.repeat(4_300_000) } });
