@@ -24,7 +24,14 @@ import { ALL_COLLECTIONS } from '../mongo/collections/index.js';
 import { openStore } from '../mongo/open.js';
 import { timedStore } from '../mongo/timed-store.js';
 import { startEmbeddedWorker } from '../temporal/embedded.js';
-import { pidFileText, pidOf, workerAlive, workerPidFile } from '../temporal/worker-pid.js';
+import {
+  DATA_DIR_TAKEN_EXIT,
+  otherServiceHolding,
+  pidFileText,
+  pidOf,
+  workerAlive,
+  workerPidFile,
+} from '../temporal/worker-pid.js';
 import type { FromWorker, ToWorker } from '../temporal/worker-child.js';
 
 const PREDECESSOR_WAIT_MS = 10_000;
@@ -83,6 +90,14 @@ async function claimDataDir(dir: string, log: pino.Logger): Promise<() => void> 
     if (other === null || other === process.pid || !workerAlive(other)) {
       rmSync(file, { force: true });
       continue;
+    }
+    // Another npm start's worker (two started on this folder at once): waiting and being restarted cannot help.
+    const service = otherServiceHolding(dir, process.ppid);
+    if (service !== null) {
+      console.error(
+        `DATA_DIR=${dir} is in use: its embedded worker (pid ${other}) belongs to another npm start (pid ${service}); stop that one, or give this one its own DATA_DIR`,
+      );
+      process.exit(DATA_DIR_TAKEN_EXIT);
     }
     if (Date.now() > deadline)
       // One line, no stack (runWithConfig): an operator who started a second service on this DATA_DIR.

@@ -81,8 +81,7 @@ async function main(config: Config) {
   // The children first. The worker loads its modules, opens the store and imports the token registry while the
   // devnet starts and this process loads the API; it follows the devnet as soon as the devnet reports its address.
   let worker: WorkerSupervisor | null = null;
-  if (!config.TEMPORAL_ADDRESS)
-    worker = superviseWorker({ log, onGiveUp: (reason) => void shutdown(`worker crash loop: ${reason}`, 1) });
+  if (!config.TEMPORAL_ADDRESS) worker = superviseWorker({ log, onGiveUp: (reason) => void shutdown(reason, 1) });
   else
     log.info(
       { temporal: config.TEMPORAL_ADDRESS },

@@ -16,6 +16,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { childExecArgv } from '../config/node-flags.js';
+import { DATA_DIR_TAKEN_EXIT } from './worker-pid.js';
 import type { pino } from 'pino';
 import type { MetricsSnapshot } from '../api/metrics/index.js';
 import type { WorkerDown } from '../mongo/collections/sync-state.js';
@@ -167,6 +168,13 @@ export function superviseWorker(opts: SuperviseOptions): WorkerSupervisor {
   }
 
   function onCrash(pid: number | undefined, code: number | null, signal: NodeJS.Signals | null) {
+    if (code === DATA_DIR_TAKEN_EXIT) {
+      // Another npm start's worker holds DATA_DIR (the worker printed which): not a crash a restart recovers from.
+      downReason = 'DATA_DIR is in use by the embedded worker of another npm start';
+      log.fatal({ pid, code }, `${downReason}; stopping`);
+      opts.onGiveUp(downReason);
+      return;
+    }
     const { crashes, delayMs } = backoff(Date.now());
     const how = signal ? `signal ${signal}` : `code ${code}`;
     if (delayMs === null) {

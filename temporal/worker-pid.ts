@@ -54,6 +54,25 @@ export function restartingService(dataDir: string): number | null {
   return serviceAlive(parent) ? parent : null;
 }
 
+/**
+ * Exit code of an embedded worker that found DATA_DIR held by the live worker of another npm start (two started on
+ * one DATA_DIR at once, both past npm start's own check before either worker claimed it): no restart of it can
+ * succeed while that service runs, so its npm start stops at once with the worker's one line instead of restarting
+ * it for about 80 s as a crash.
+ */
+export const DATA_DIR_TAKEN_EXIT = 3;
+
+/**
+ * The npm start (pid) whose live embedded worker holds `dataDir`, when that npm start is not `ownService` (the
+ * asking worker's parent) and lives; null when no worker holds it, or it is this service's own (a predecessor that is
+ * still exiting), or its npm start is gone (the worker exits at once then: its IPC channel closed).
+ */
+export function otherServiceHolding(dataDir: string, ownService: number): number | null {
+  const [worker, parent] = pidsIn(workerPidFile(dataDir));
+  if (!worker || !parent || parent === ownService || !workerAlive(worker)) return null;
+  return serviceAlive(parent) ? parent : null;
+}
+
 /** Whether `pid` is a live embedded worker (not a later process that reused the number). */
 export function workerAlive(pid: number): boolean {
   try {
