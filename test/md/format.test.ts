@@ -4,7 +4,7 @@
  * carry rounding noise.
  */
 import assert from 'node:assert/strict';
-import { errorView, head, link, num, pct, percent, text, tokenExact } from '../../views/md/format.js';
+import { adaExact, errorView, head, link, num, pct, percent, price, text, tokenExact } from '../../views/md/format.js';
 
 const ctx = {
   site: 'https://cds.example',
@@ -64,17 +64,40 @@ describe('Markdown views: chain text stays where it is put', () => {
     assert.equal(pct(null), '—');
   });
 
-  it('a figure under 1 keeps its exponent: 1.2e-10 ADA is not shown as 1.2e-1', () => {
+  it('a figure under 1 keeps every significant digit it shows: 1.2e-10 ADA is not shown as 1.2e-1', () => {
     // A wallet's dust position or a trade of a 15-decimal token: the value is 10^-10 ADA, and the view read
     // "1.200e-1" (its trailing zeros stripped from the text, the exponent's 0 with them), 10^9 times the REST figure.
-    // Hand-computed: 4 significant digits, trailing zeros dropped, the exponent whole.
-    assert.equal(num(1.2e-10), '1.2e-10');
-    assert.equal(num(1e-10, 6), '1e-10');
-    assert.equal(num(-3.5e-20), '-3.5e-20');
-    assert.equal(num(2.1786229358e-10), '2.179e-10');
+    // Hand-computed: 4 significant digits, trailing zeros dropped, in plain decimals.
+    assert.equal(num(1.2e-10), '0.00000000012');
+    assert.equal(num(1e-10, 6), '0.0000000001');
+    assert.equal(num(-3.5e-20), '-0.000000000000000000035');
+    assert.equal(num(2.1786229358e-10), '0.0000000002179');
     assert.equal(num(0.00012345678), '0.0001235');
     assert.equal(num(0.5), '0.5');
     assert.equal(num(0), '0');
+  });
+
+  it('a price or figure under 10^-6 is written in plain decimals, never with an exponent or as -0', () => {
+    // HOSKY on the devnet: GET /tokens answered priceAda 6.83616e-8 and priceUsd 4.81785e-8, and the token tables
+    // (/api/md/market, /tokens, /token/…) printed them as "6.83616e-8" beside SNEK's "0.00424271": read down the
+    // column, HOSKY cost 6.8 ADA. Hand-written: 6 significant digits of a price, 4 of any other figure under 1.
+    assert.equal(price(6.83616e-8), '0.0000000683616');
+    assert.equal(price(4.76970789486002e-8), '0.0000000476971');
+    assert.equal(price(3.0501452374099104e-8), '0.0000000305015');
+    assert.equal(price(0.00424271), '0.00424271');
+    assert.equal(price(1.41892), '1.41892');
+    assert.equal(price(123.4567891), '123.457');
+    assert.equal(num(4.81785e-8), '0.00000004818');
+    // A zero of float arithmetic (−0, or a negative value rounding to none of the digits shown) has no sign.
+    assert.equal(num(-0), '0');
+    assert.equal(price(-0), '0');
+    assert.equal(adaExact(-1e-9), '0');
+    assert.equal(num(-0.004, 0), '-0.004');
+    assert.equal(num(-1234.4, 0), '-1,234');
+    // A percent never takes an exponent either (toFixed writes one from 10^21 on).
+    assert.equal(percent(1e21), '1000000000000000000000.00');
+    for (const v of [1e-7, 5e-324, -1e-300, 1e21])
+      for (const s of [num(v), price(v), pct(v), percent(v)]) assert.doesNotMatch(s, /e[+-]?\d|^-0$|NaN|Infinity/);
   });
 
   it('a name holding an entity reference shows it as written, not as the character it encodes', () => {

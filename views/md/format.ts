@@ -15,13 +15,14 @@ export function table(headers: string[], rows: string[][]): string {
 }
 
 /**
- * Thousands separators, at most `digits` decimals; 4 significant digits for small magnitudes (trailing zeros dropped
- * by the number itself: stripping them from the text would cut the exponent of 1.200e-10 to 1.200e-1); `—` for null.
+ * Thousands separators, at most `digits` decimals; 4 significant digits for small magnitudes, trailing zeros dropped;
+ * `—` for null. Always in plain decimals: JavaScript writes a number under 10^-6 with an exponent (HOSKY's ADA price
+ * 6.83616e-8), which a reader scanning a column of prices takes for 6.8.
  */
 export function num(n: number | null | undefined, digits = 2): string {
   if (n === null || n === undefined || !Number.isFinite(n)) return '—';
   const abs = Math.abs(n);
-  if (abs !== 0 && abs < 1) return Number(n.toPrecision(4)).toString();
+  if (abs !== 0 && abs < 1) return significant(4).format(n);
   return enUs(abs >= 1000 ? 0 : digits).format(n);
 }
 
@@ -46,29 +47,31 @@ export function tokenExact(raw: string, decimals: number): string {
  * en-US number formats by maximum fraction digits, built once: `toLocaleString` with options builds a new
  * Intl.NumberFormat on every call, the largest cost of rendering a view.
  */
-const formats = new Map<number, Intl.NumberFormat>();
-function enUs(maximumFractionDigits: number): Intl.NumberFormat {
-  let f = formats.get(maximumFractionDigits);
-  if (!f) formats.set(maximumFractionDigits, (f = new Intl.NumberFormat('en-US', { maximumFractionDigits })));
+const formats = new Map<string, Intl.NumberFormat>();
+function format(key: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  let f = formats.get(key);
+  // `negative`: no sign on a value that rounds to zero (−0.001 to 2 decimals, a −0 of float arithmetic): "-0".
+  if (!f) formats.set(key, (f = new Intl.NumberFormat('en-US', { ...options, signDisplay: 'negative' })));
   return f;
 }
+const enUs = (maximumFractionDigits: number) => format(`f${maximumFractionDigits}`, { maximumFractionDigits });
+/** Up to `digits` significant digits, in plain decimals whatever the magnitude (never an exponent). */
+const significant = (digits: number) => format(`s${digits}`, { maximumSignificantDigits: digits });
 
 /** A price (ADA or USD per token): significant digits, as prices span many magnitudes. */
 export function price(n: number | null | undefined): string {
   if (n === null || n === undefined || !Number.isFinite(n)) return '—';
   if (Math.abs(n) >= 1000) return num(n, 0);
-  return Number(n.toPrecision(6)).toString();
+  return significant(6).format(n);
 }
 
 /**
- * `v` to `digits` decimals, without the sign of a value that rounds to zero: a stablecoin's USD change is float noise
- * such as −1.1e-16 (its ADA change times the ADA/USD move its own pools set), which toFixed writes as "-0.00" where
- * the tool server's percent fields show 0.
+ * `v` to exactly `digits` decimals (no grouping, no exponent: toFixed writes one from 10^21 on), without the sign of a
+ * value that rounds to zero: a stablecoin's USD change is float noise such as −1.1e-16 (its ADA change times the
+ * ADA/USD move its own pools set), which toFixed wrote as "-0.00" where the tool server's percent fields show 0.
  */
-function fixed(v: number, digits: number): string {
-  const text = v.toFixed(digits);
-  return Number(text) === 0 ? (0).toFixed(digits) : text;
-}
+const fixed = (v: number, digits: number): string =>
+  format(`x${digits}`, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false }).format(v);
 
 /** A REST fraction (0.05 = +5 %) as a signed percent. */
 export function pct(f: number | null | undefined, digits = 2): string {
