@@ -28,6 +28,17 @@ describe('Markdown views: chain text stays where it is put', () => {
     ]);
   });
 
+  it('a title that is only #s (a token named "#") is the heading, not its closing sequence', () => {
+    // The token view's title is the token's name alone: "# #" is an empty h1 in CommonMark (the run of # after the
+    // space closes it), so the view of a token named "#" or "##" had no title. Hand-escaped: the first # after a
+    // backslash, so no run of unescaped # is left to close the heading.
+    const title = (t: string) => head(ctx, t).split('\n')[0];
+    assert.equal(title('#'), '# \\#');
+    assert.equal(title('##'), '# \\##');
+    assert.equal(title('Punks #'), '# Punks \\#');
+    assert.equal(title('#1 Token'), '# #1 Token');
+  });
+
   it("a link's text is one line without brackets, and its URL cannot close the link early", () => {
     assert.equal(
       link('News\n## Fake', 'https://news.example/a) [Claim](https://evil.example'),

@@ -167,10 +167,11 @@ export const paragraph = (s: string) =>
 
 /**
  * The head of every view: title, as-of line, and a one-line summary. A run of `#` closing the title (a name such as
- * `Punks #`) is escaped: CommonMark drops it as the heading's closing sequence.
+ * `Punks #`, or a token whose name is `#` alone: the token view's title is its name) is escaped: CommonMark drops it
+ * as the heading's closing sequence, which left the view of a token named `#` under an empty heading.
  */
 export function head(ctx: ViewContext, title: string, summary?: string): string {
-  const heading = oneLine(title).replace(/(\s)(#+)\s*$/, '$1\\$2');
+  const heading = oneLine(title).replace(/(^|\s)(#+)\s*$/, '$1\\$2');
   return [`# ${heading}`, '', `_${asOfLine(ctx.fresh)}_`, ...(summary ? ['', paragraph(summary)] : [])].join('\n');
 }
 
