@@ -88,4 +88,30 @@ describe('Markdown dashboard: news feeds that fail', () => {
     const ok = { ...news, feeds: news.feeds.map((f) => ({ ...f, ok: true, error: null })) };
     assert.doesNotMatch(newsSection(renderDashboard(ctx, dashboard(ok))), /failing/);
   });
+
+  it('a headline without a link opens no block inside its list item (no heading, nested list or quote)', () => {
+    // A feed item whose link is missing (or dropped: not http(s)) is listed by its headline alone, first in the item:
+    // "- # Breaking …" made a heading inside the list, "- 2024. The year …" a nested ordered list starting at 2024,
+    // "- > …" a quote. Hand-escaped: the leading marker after a backslash.
+    const item = (headline: string) => ({
+      headline,
+      source: 'Feed',
+      publishedAt: '2026-11-30T09:00:00.000Z',
+      link: null,
+    });
+    const headlines = ['# Breaking: node 10.6', '2024. The year in review', '> Quoted', '- Dash', '+ Plus'];
+    const section = newsSection(
+      renderDashboard(ctx, dashboard({ items: headlines.map(item), reason: null, feeds: [] })),
+    );
+    assert.deepEqual(
+      section.split('\n').filter((l) => l.startsWith('- ')),
+      [
+        '- \\# Breaking: node 10.6 — Feed, 2026-11-30 09:00 UTC',
+        '- 2024\\. The year in review — Feed, 2026-11-30 09:00 UTC',
+        '- \\> Quoted — Feed, 2026-11-30 09:00 UTC',
+        '- \\- Dash — Feed, 2026-11-30 09:00 UTC',
+        '- \\+ Plus — Feed, 2026-11-30 09:00 UTC',
+      ],
+    );
+  });
 });

@@ -9,6 +9,7 @@ import {
   links,
   md,
   num,
+  paragraph,
   pct,
   price,
   rest,
@@ -89,7 +90,9 @@ export function renderDashboard(ctx: ViewContext, d: Dashboard): string {
       ? d.news.items
           .map(
             (n) =>
-              `- ${n.link ? link(n.headline, n.link) : text(n.headline)} — ${text(n.source)}, ${utc(n.publishedAt)}`,
+              // A headline without a link starts the item's text: as a paragraph, so a feed's "# Breaking" or
+              // "2024. The year …" is not a heading or a nested list inside the item.
+              `- ${n.link ? link(n.headline, n.link) : paragraph(text(n.headline))} — ${text(n.source)}, ${utc(n.publishedAt)}`,
           )
           .join('\n')
       : `_No news: ${d.news.reason ?? 'no items'}_`,
