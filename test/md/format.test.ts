@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { adaExact, errorView, head, link, num, pct, percent, price, text, tokenExact } from '../../views/md/format.js';
+import { tokenTable } from '../../views/md/tokens.js';
 
 const ctx = {
   site: 'https://cds.example',
@@ -109,6 +110,50 @@ describe('Markdown views: chain text stays where it is put', () => {
     assert.equal(percent(1e21), '1000000000000000000000.00');
     for (const v of [1e-7, 5e-324, -1e-300, 1e21])
       for (const s of [num(v), price(v), pct(v), percent(v)]) assert.doesNotMatch(s, /e[+-]?\d|^-0$|NaN|Infinity/);
+  });
+
+  it('a name holding terminal escapes or bidirectional overrides shows them as U+FFFD, not as the bytes themselves', () => {
+    // A CIP-68 name is any bytes its datum holds: REST escapes them in JSON ("\u001b[2J"), the view wrote them raw, so
+    // `curl …/api/md/tokens` cleared the reader's terminal and coloured what followed; U+202E made "KENS" read as SNEK.
+    // Hand-written: each such character one U+FFFD (a link's text drops brackets), a tab and ordinary text (accents, RTL letters) untouched.
+    const token = (name: string) =>
+      ({
+        asset: {
+          unit: 'ab'.repeat(28) + '01',
+          policyId: 'ab'.repeat(28),
+          name,
+          ticker: null,
+          decimals: 0,
+          displayName: name,
+        },
+        stats: {
+          priceAda: 1,
+          priceUsd: 0.5,
+          change24h: 0,
+          change24hUsd: 0,
+          change7d: null,
+          volume24h: 1,
+          liquidityAda: 1,
+          mcapUsd: null,
+          holders: 1,
+        },
+      }) as unknown as Parameters<typeof tokenTable>[1][number];
+    const row = tokenTable(ctx, [
+      token('\u001b[2J\u001b[31mFREE ADA\u0007'),
+      token('\u202eKENS'),
+      token('Caf\u00e9\tשלום'),
+    ]).split('\n');
+    assert.equal(
+      row[2]!.split(' | ')[1],
+      '[\ufffd2J\ufffd31mFREE ADA\ufffd](https://cds.example/api/md/token/' + 'ab'.repeat(28) + '01)',
+    );
+    assert.equal(row[3]!.split(' | ')[1], '[\ufffdKENS](https://cds.example/api/md/token/' + 'ab'.repeat(28) + '01)');
+    assert.equal(
+      row[4]!.split(' | ')[1],
+      '[Caf\u00e9\tשלום](https://cds.example/api/md/token/' + 'ab'.repeat(28) + '01)',
+    );
+    assert.equal(head(ctx, text('\u009b31mX\u2066Y')).split('\n')[0], '# \ufffd31mX\ufffdY');
+    for (const r of row) assert.doesNotMatch(r, /(?!\t)[\p{Cc}\u202a-\u202e]/u);
   });
 
   it('a name holding an entity reference shows it as written, not as the character it encodes', () => {

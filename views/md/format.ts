@@ -102,9 +102,12 @@ export const createdAt = (iso: string | null | undefined, exact: boolean, why: s
 /**
  * One line of chain text (token, collection and pool names, descriptions: anyone who mints writes them): a line
  * break in a heading, summary or link text would start Markdown of its own (a heading, a list of links) inside the
- * view.
+ * view. Control characters other than a tab and the bidirectional overrides and isolates are shown as U+FFFD: a
+ * CIP-68 name is whatever bytes its datum holds (JSON escapes them, `\u001b`; Markdown is the text itself), so a
+ * name `ESC [2J` cleared the terminal of whoever read the view with curl, and `U+202E KENS` read as SNEK.
  */
-export const oneLine = (s: string) => s.replace(/\s*[\r\n]+\s*/g, ' ');
+export const oneLine = (s: string) =>
+  s.replace(/\s*[\r\n]+\s*/g, ' ').replace(/(?!\t)[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu, '\ufffd');
 
 /**
  * Chain text shown as text (names, tickers, descriptions, URLs: whoever mints or registers writes them): one line, with
