@@ -3,6 +3,7 @@
  */
 import { NEWS_FEEDS, newsNewestFirst, type NewsDoc } from '../../mongo/collections/news.js';
 import { BadRequestError } from '../errors.js';
+import { openCursor, sealCursor } from './cursor.js';
 import type { newsRoutes } from '../routes/news.js';
 import type { ReadDeps, RouteInput } from './deps.js';
 import { withAsOf } from './freshness.js';
@@ -13,9 +14,16 @@ const FAILING_REASON = 'No news ingested yet: the configured feeds failed their 
 /** Documents examined per page when `q` filters (the collection is bounded: 100 per feed). */
 const SCAN_PAGE = 200;
 
-const encodeCursor = (d: NewsDoc) => Buffer.from(`n${d.publishedMs}|${d._id}`, 'latin1').toString('base64url');
-function decodeCursor(cursor: string): { _id: string; publishedMs: number } {
-  const m = /^n([0-9]{1,16})\|([0-9a-f]{64})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
+/**
+ * The list a cursor pages: the news, or the news carrying every word of `q` (its words as a set: "Hydra release" and
+ * "release hydra" are one list). A cursor is sealed to it (api/read/cursor.ts), so the cursor of another search, or
+ * one edited by hand, is a 400 instead of paging on from a place that list never handed out.
+ */
+const newsList = (words: readonly string[]) => `news|${[...new Set(words)].sort().join(' ')}`;
+const encodeCursor = (words: readonly string[], d: NewsDoc) =>
+  sealCursor(newsList(words), `n${d.publishedMs}|${d._id}`);
+function decodeCursor(words: readonly string[], cursor: string): { _id: string; publishedMs: number } {
+  const m = /^n([0-9]{1,16})\|([0-9a-f]{64})$/.exec(openCursor(newsList(words), cursor));
   if (!m) throw new BadRequestError('invalid parameter cursor: not a cursor of this list');
   return { publishedMs: Number(m[1]), _id: m[2] as string };
 }
@@ -32,12 +40,12 @@ const present = (d: NewsDoc) => ({
 async function listNewsAnswer(deps: ReadDeps, input: RouteInput<typeof newsRoutes.list>) {
   const feeds = deps.config.NEWS_FEEDS ?? [];
   const { store } = deps;
-  // A cursor that is not one of this list is refused even when there is no list to page.
-  let after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
-  if (feeds.length === 0) return { items: [], nextCursor: null, reason: NO_FEEDS_REASON, feeds: [] };
   // Every word of the text, each anywhere in the headline, summary or source ("hydra release" finds "Hydra head
   // protocol 1.0 release"): the text whole as one substring found only items carrying its words in that order.
   const words = input.q?.toLowerCase().split(/\s+/).filter(Boolean) ?? [];
+  // A cursor that is not one of this list is refused even when there is no list to page.
+  let after = input.cursor === undefined ? undefined : decodeCursor(words, input.cursor);
+  if (feeds.length === 0) return { items: [], nextCursor: null, reason: NO_FEEDS_REASON, feeds: [] };
   const q = words.length > 0;
   const out: NewsDoc[] = [];
   // One extra match tells whether a next page exists.
@@ -54,7 +62,7 @@ async function listNewsAnswer(deps: ReadDeps, input: RouteInput<typeof newsRoute
   const reason = !never ? null : status.some((s) => s?.error) ? FAILING_REASON : NOT_YET_REASON;
   return {
     items: items.map(present),
-    nextCursor: more ? encodeCursor(items[items.length - 1] as NewsDoc) : null,
+    nextCursor: more ? encodeCursor(words, items[items.length - 1] as NewsDoc) : null,
     reason,
     feeds: feeds.map((url, i) => ({
       url,

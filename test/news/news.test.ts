@@ -260,6 +260,34 @@ describe('news feeds', function () {
         assert.equal((await get('/news?limit=0')).status, 400);
         assert.equal((await get('/news?limit=201')).status, 400);
         assert.equal((await get('/news?cursor=bm9wZQ')).status, 400);
+
+        // A cursor pages the list it came from: the same search (its words in any case) pages on, every item once;
+        // another search's cursor, or a position written by hand, is a 400, as the cursor's description promises.
+        const cardano = (await get('/news?q=cardano')).body.items.map((i: Json) => i.id);
+        assert.ok(cardano.length >= 3 && cardano.length < body.items.length, 'a search that pages and filters');
+        const paged: string[] = [];
+        let next: string | null = null;
+        for (let n = 0; n === 0 || next; n++) {
+          const q = n % 2 === 0 ? 'cardano' : 'CARDANO';
+          const page: { body: Json } = await get(`/news?q=${q}&limit=1${next ? `&cursor=${next}` : ''}`);
+          paged.push(...page.body.items.map((i: Json) => i.id));
+          next = page.body.nextCursor;
+        }
+        assert.deepEqual(paged, cardano);
+        const ofAll = (await get('/news?limit=1')).body.nextCursor;
+        const ofCardano = (await get('/news?q=cardano&limit=1')).body.nextCursor;
+        for (const [what, p] of [
+          ['the whole list’s cursor in a search', `/news?q=cardano&cursor=${ofAll}`],
+          ['a search’s cursor in the whole list', `/news?cursor=${ofCardano}`],
+          ['a search’s cursor in another search', `/news?q=hydra&cursor=${ofCardano}`],
+        ]) {
+          const res = await get(p as string);
+          assert.equal(res.status, 400, what);
+          assert.match(res.body.error, /^invalid parameter cursor: not a cursor of this list/, what);
+        }
+        const second = body.items[1] as Json;
+        const handWritten = Buffer.from(`n${Date.parse(second.publishedAt)}|${second.id}`).toString('base64url');
+        assert.equal((await get(`/news?cursor=${handWritten}`)).status, 400, 'a position written by hand');
       } finally {
         app.close();
       }
