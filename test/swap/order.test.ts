@@ -13,7 +13,7 @@ import { decodeTxOutputCbor } from '../../cardano/dex/output-cbor.js';
 import { asConstr, asHex, asInt, asList, decodePlutusData } from '../../cardano/dex/plutus-data.js';
 import { SUNDAESWAP_V3, sundaeswapV3 } from '../../cardano/dex/sundaeswap-v3.js';
 import type { TxOutput } from '../../cardano/chain/types.js';
-import { buildOrderTx, type OrderRequest } from '../../api/pages/swap/order.js';
+import { buildOrderTx, minReceived, type OrderRequest } from '../../api/pages/swap/order.js';
 
 const ADA = 1_000_000n;
 const PAYMENT = '11'.repeat(28);
@@ -155,5 +155,31 @@ describe('swap page order builder', () => {
   it('refuses a SundaeSwap V3 order without a 28-byte pool ident, and one the wallet cannot fund', () => {
     assert.throws(() => buildOrderTx(request({ venue: { dex: 'sundaeswap-v3', poolIdent: 'abcd' } })), /ident/);
     assert.throws(() => buildOrderTx(request({ amountIn: 600n * ADA })), /does not hold enough.*3 ADA deposit/);
+  });
+});
+
+describe('swap page: the minimum received of an order (the quote less the slippage typed)', () => {
+  it('is ⌊quote × (100 − slippage) / 100⌋ exactly, for any number of decimals typed', () => {
+    assert.equal(minReceived(1_000_000n, '1'), 990_000n);
+    assert.equal(minReceived(1_000_000n, '0.5'), 995_000n);
+    assert.equal(minReceived(1_000_000n, '.25'), 997_500n);
+    assert.equal(minReceived(1_000_000n, '5.'), 950_000n);
+    assert.equal(minReceived(1_000_000n, '0'), 1_000_000n);
+    // 0.505 % was rounded to 51 bp: the order accepted 994,900, 50 base units below what the trader allowed.
+    assert.equal(minReceived(1_000_000n, '0.505'), 994_950n);
+    // Rounded down, never up: 1 − 0.333 % of 1,000 base units is 996.67.
+    assert.equal(minReceived(1_000n, '0.333'), 996n);
+    // Beyond 2^53 base units (a 0-decimal token), no digit is lost.
+    assert.equal(minReceived(2n ** 64n - 1n, '1'), ((2n ** 64n - 1n) * 99n) / 100n);
+  });
+
+  it('never falls to 0 below 100 %: 99.996 % was rounded to 10,000 bp, an order accepting any price', () => {
+    assert.equal(minReceived(1_000_000n, '99.996'), 40n);
+    assert.equal(minReceived(1_000_000n, '99.9999999'), 0n); // 0.001 base units, rounded down
+  });
+
+  it('refuses what is not a percentage from 0 up to 100 (null: nothing to sign)', () => {
+    for (const bad of ['', '.', '100', '250', '-1', '1e-3', 'abc', '1,5', '0x10'])
+      assert.equal(minReceived(1_000_000n, bad), null, bad);
   });
 });

@@ -320,7 +320,7 @@ describe('swap page in a browser: quote, CIP-30 wallet, sign, submit, executed o
     // The best route's batcher fee (one order: ADA → token is one hop), which its ranking counted.
     const fee = quote.best.batcherFee;
     assert.equal(await page.textContent('#q-batcher'), fee === null ? 'unknown' : `≈ ${text(fee)} ADA (one order)`);
-    // 1 % slippage, in basis points, floored: the order's minimum.
+    // 1 % slippage: the order's minimum, ⌊quote × 99 / 100⌋.
     const min = (BigInt(venue.amountOutRaw) * 9_900n) / 10_000n;
     assert.equal(await page.textContent('#q-min'), `${text(Number(min) / 10 ** quote.tokenOut.decimals)} ${name}`);
     await page.click('button[data-wallet="devnetwallet"]');

@@ -167,6 +167,23 @@ const ORDER_SCRIPTS: Record<OrderVenue['dex'], string> = {
   'sundaeswap-v3': SUNDAESWAP_V3.orderScriptHash,
 };
 
+/**
+ * The smallest output an order accepts: the quoted output `amountOut` (base units) less a slippage tolerance given as
+ * the percent text the trader typed (`1`, `0.5`, `.25`), exactly: ⌊amountOut × (100 − slippage) / 100⌋ in integers.
+ * Never rounded to basis points first: 0.505 % rounded to 51 bp accepted 0.005 % less than the trader allowed, and
+ * 99.996 % rounded to 10,000 bp set the minimum to 0 (any price). null when the text is not a percentage from 0 up to
+ * (not including) 100.
+ */
+export function minReceived(amountOut: bigint, slippagePercent: string): bigint | null {
+  const m = /^([0-9]*)(?:\.([0-9]*))?$/.exec(slippagePercent.trim());
+  if (!m || (!m[1] && !m[2])) return null;
+  const fraction = m[2] ?? '';
+  const whole = 100n * 10n ** BigInt(fraction.length); // 100 % at the text's precision
+  const slippage = BigInt((m[1] || '0') + fraction);
+  if (slippage >= whole) return null;
+  return (amountOut * (whole - slippage)) / whole;
+}
+
 /** An order's address: the DEX's order script with the trader's stake key (enterprise when none). */
 export function orderAddressFor(owner: string, dex: OrderVenue['dex'] = 'minswap-v2'): string {
   const a = parseAddress(owner);

@@ -4,7 +4,7 @@
 // The wallet signs (signTx, partial) and submits (submitTx); the page splices its witness set beside the unchanged
 // body. The site never sees the transaction. Every value from the server is written with textContent.
 /* global document, window, fetch, URLSearchParams, setInterval, setTimeout, clearTimeout, console */
-import { buildOrderTx, spliceWitnesses, addressFromHex, LOVELACE } from './order.js';
+import { buildOrderTx, spliceWitnesses, addressFromHex, minReceived, LOVELACE } from './order.js';
 
 const $ = (id) => document.getElementById(id);
 const QUOTE_EVERY_MS = 10_000;
@@ -139,7 +139,7 @@ async function refreshQuote() {
     const known = tvls.filter((t) => t !== null);
     $('q-liquidity').textContent = known.length ? `${fmt(Math.min(...known), 0)} ADA` : '—';
     const v = state.venueRoute;
-    const minOut = v ? minReceived(v) : null;
+    const minOut = v ? minOutOf(v) : null;
     $('q-min').textContent = v ? `${fmt(Number(minOut) / 10 ** q.tokenOut.decimals)} ${q.tokenOut.displayName}` : '—';
     $('q-venue').textContent = v
       ? `${VENUES[v.hops[0].dex]} pool ${v.hops[0].poolId}: ${fmt(v.amountOut)} ${q.tokenOut.displayName}${sameRoute(v, best) ? ' (the best route)' : ''}`
@@ -160,10 +160,9 @@ function reviewOrHide() {
   });
 }
 
-/** The order's minimum: the venue route's exact output less the slippage tolerance (basis points, floor). */
-function minReceived(route) {
-  const bps = BigInt(Math.round(params().slippage * 100));
-  return (BigInt(route.amountOutRaw) * (10_000n - bps)) / 10_000n;
+/** The order's minimum: the venue route's exact output less the slippage tolerance as typed (order.ts, exact). */
+function minOutOf(route) {
+  return minReceived(BigInt(route.amountOutRaw), $('slippage').value);
 }
 
 /**
@@ -208,6 +207,8 @@ async function review() {
   const dex = v.hops[0].dex;
   const venue =
     dex === 'sundaeswap-v3' ? { dex, poolIdent: (await pool(v.hops[0].poolId)).identifier } : { dex: 'minswap-v2' };
+  const minOut = minOutOf(v);
+  if (minOut === null) throw new Error('slippage must be a percentage from 0 up to 100, e.g. 1 or 0.5');
   const built = buildOrderTx({
     venue,
     utxos: (await state.api.getUtxos()) || [],
@@ -216,7 +217,7 @@ async function review() {
     tokenOut: q.tokenOut.unit,
     // The route's exact base units: the quote's decimal `amountIn` is a JSON number, which loses digits past 2^53.
     amountIn: BigInt(v.hops[0].amountInRaw),
-    minOut: minReceived(v),
+    minOut,
   });
   state.built = built;
   // Outputs hold base units: the pair's tokens are shown in their own units, any other token as base units.
