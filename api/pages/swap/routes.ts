@@ -1,8 +1,8 @@
 /**
  * The swap page at `{site_url}/swap?in=…&out=…&amount=…` (the quote's `link`): static HTML and CSS, and one script
- * bundled from swap.js + order.ts by esbuild on first request (kept in memory; a few dozen KB: the project's CBOR,
- * Minswap V2 and SundaeSwap V3 encoders, @noble/hashes and @scure/base, no serialization library). Strict CSP, no
- * inline code.
+ * bundled from swap.js, order.ts and quote-time.ts by esbuild on first request (kept in memory; a few dozen KB: the
+ * project's CBOR, Minswap V2 and SundaeSwap V3 encoders, @noble/hashes and @scure/base, no serialization library).
+ * Strict CSP, no inline code.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

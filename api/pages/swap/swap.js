@@ -5,6 +5,7 @@
 // body. The site never sees the transaction. Every value from the server is written with textContent.
 /* global document, window, fetch, URLSearchParams, setInterval, setTimeout, clearTimeout, console */
 import { buildOrderTx, spliceWitnesses, addressFromHex, minReceived, LOVELACE } from './order.js';
+import { quoteTimeText } from './quote-time.js';
 
 const $ = (id) => document.getElementById(id);
 const QUOTE_EVERY_MS = 10_000;
@@ -105,7 +106,8 @@ async function refreshQuote() {
     showError('quote-error', '');
     const best = q.best;
     $('quote-table').hidden = false;
-    $('quote-time').textContent = `as of ${new Date().toISOString().slice(11, 19)} UTC`;
+    // The time of the pool states the quote was computed on (its asOf), not of this fetch.
+    $('quote-time').textContent = quoteTimeText(q.asOf, Date.now());
     $('q-in').textContent = `${fmt(q.amountIn)} ${q.tokenIn.displayName}`;
     if (!best) {
       // The quote's own reason (no pool of the pair, a curve it does not quote, or an amount too small to buy one
