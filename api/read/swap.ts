@@ -334,17 +334,27 @@ export function notOpenNote(routes: readonly RouteQuote[], atMs: number): string
   return `Not trading yet: ${list.join('; ')}; an order through it waits until then.`;
 }
 
-/** Whether the quote can price a swap of `tokenIn` through `p` at all (a constant-product curve it can rebuild). */
+/**
+ * A pool with nothing on one side: every liquidity withdrawn, or a closed pool (a SundaeSwap V3 pool UTxO holding only
+ * its NFT and the ADA of its protocol fees). No amount buys anything from it.
+ */
+const drained = (p: PoolDoc): boolean => BigInt(p.reserveARaw) <= 0n || BigInt(p.reserveBRaw) <= 0n;
+
+/**
+ * Whether the quote can price a swap of `tokenIn` through `p` at all (a constant-product curve it can rebuild, with
+ * something on both sides).
+ */
 function priceable(p: PoolDoc, tokenIn: string): boolean {
   const q = quotablePool(p);
-  return q !== null && q.adapter.amountOut(q.state, tokenIn, 1n) !== null;
+  return !drained(p) && q !== null && q.adapter.amountOut(q.state, tokenIn, 1n) !== null;
 }
 
 /**
  * What a quote's routes leave unsaid, as a sentence (null when nothing is): why there is no route — no indexed pool
  * of the pair (nor ADA pools of both tokens), only pools whose curve is not quoted (stable or weighted: their
- * reserve ratio is not their price), or an amount too small to buy one base unit of tokenOut anywhere — and, beside
- * routes, the pools of the pair the quote could not price (their price may be better).
+ * reserve ratio is not their price) or that hold no liquidity (emptied, closed), or an amount too small to buy one
+ * base unit of tokenOut anywhere — and, beside routes, the pools of the pair the quote could not price (their price
+ * may be better).
  */
 export function quoteNote(
   tokenIn: string,
@@ -355,21 +365,32 @@ export function quoteNote(
   names: { in: string; out: string; amount: string },
 ): string | null {
   const direct = (tokenIn === LOVELACE ? poolsOut : poolsIn).filter((p) => pairOf(p, tokenIn, tokenOut));
-  const unquoted = direct.filter((p) => !priceable(p, tokenIn));
-  const listed = unquoted.map((p) => `${p.id} (${p.dex})`).join(', ');
+  const empty = direct.filter(drained);
+  const unquoted = direct.filter((p) => !drained(p) && !priceable(p, tokenIn));
+  const list = (ps: readonly PoolDoc[]) => ps.map((p) => `${p.id} (${p.dex})`).join(', ');
   const notQuoted =
     unquoted.length === 1
-      ? `pool ${listed} of this pair is not constant-product (a stable or weighted curve) and is not quoted`
-      : `pools ${listed} of this pair are not constant-product (stable or weighted curves) and are not quoted`;
+      ? `pool ${list(unquoted)} of this pair is not constant-product (a stable or weighted curve) and is not quoted`
+      : `pools ${list(unquoted)} of this pair are not constant-product (stable or weighted curves) and are not quoted`;
   if (routes > 0) return unquoted.length ? `Beside these routes: the ${notQuoted}.` : null;
   const tokenPair = tokenIn !== LOVELACE && tokenOut !== LOVELACE;
   const legIn = tokenPair ? poolsIn.filter((p) => pairOf(p, LOVELACE, tokenIn)) : [];
   const legOut = tokenPair ? poolsOut.filter((p) => pairOf(p, LOVELACE, tokenOut)) : [];
   const viaAda = legIn.some((p) => priceable(p, tokenIn)) && legOut.some((p) => priceable(p, LOVELACE));
-  if (direct.length === unquoted.length && !viaAda) {
+  if (direct.length === unquoted.length + empty.length && !viaAda) {
     const through = tokenPair ? ' (directly or through ADA)' : '';
     if (!direct.length) return `No route: no indexed pool trades ${names.in} for ${names.out}${through}.`;
-    return `No route: the ${notQuoted}, and no other pool trades ${names.in} for ${names.out}${through}.`;
+    // An emptied pool pays nothing for any amount: "buys less than one base unit; quote a larger amount" sent the
+    // trader after an amount that does not exist.
+    const why = [
+      ...(unquoted.length ? [`the ${notQuoted}`] : []),
+      ...(empty.length === 1
+        ? [`pool ${list(empty)} of this pair holds no liquidity (emptied or closed)`]
+        : empty.length
+          ? [`pools ${list(empty)} of this pair hold no liquidity (emptied or closed)`]
+          : []),
+    ];
+    return `No route: ${why.join('; ')}, and no other pool trades ${names.in} for ${names.out}${through}.`;
   }
   return `No route: ${names.amount} ${names.in} buys less than one base unit of ${names.out} on every route; quote a larger amount.`;
 }

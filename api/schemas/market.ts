@@ -765,7 +765,7 @@ export const SwapQuoteResponse = component('SwapQuote', {
     note: {
       type: ['string', 'null'],
       description:
-        'Why best is null (no pool of the pair, only pools whose stable or weighted curve is not quoted, or an amount too small to buy one base unit of tokenOut), or which pools of the pair the routes leave out, or that even the best route’s batcher fees are worth more than what it yields (a dust amount), or which pools on the routes do not trade yet and when they open (a SundaeSwap V3 pool before its market_open: an order waits until then); null otherwise.',
+        'Why best is null (no pool of the pair, only pools whose stable or weighted curve is not quoted or that hold no liquidity, or an amount too small to buy one base unit of tokenOut), or which pools of the pair the routes leave out, or that even the best route’s batcher fees are worth more than what it yields (a dust amount), or which pools on the routes do not trade yet and when they open (a SundaeSwap V3 pool before its market_open: an order waits until then); null otherwise.',
     },
     adaUsd,
     link: {

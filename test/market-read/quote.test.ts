@@ -30,6 +30,12 @@ const stableOut = irisOutput(
   irisItems('wingriders-stable-v2.test.json').filter((i) => i.kind === 'transaction')[0]?.value.outputs[0] as never,
 );
 const stable = poolFromOutput(4, wingridersV2, stableOut);
+/** A real closed SundaeSwap V3 pool, ADA/STARK (iris fixture): only its NFT and the ADA of its protocol fees. */
+const STARK = '0196e7016dbb34ac3794912d897fc9529eaa1ddf529483649fbd24c7535441524b';
+const closedOut = irisOutput(
+  irisItems('sundaeswap-v3.test.json').filter((i) => i.kind === 'transaction')[0]?.value.outputs[0] as never,
+);
+const closed = poolFromOutput(5, sundaeswapV3, closedOut);
 const { poolOutput: _drop, ...snekNoOutput } = { ...snek.doc };
 /** An ADA/SNEK pool holding 1/`share` of pool 1's reserves, known only by them and its fee fractions (no output). */
 const snekShare = (id: number, share: bigint) =>
@@ -136,11 +142,12 @@ describe('GET /swap/quote', () => {
         await prepare(store);
         await store.write([
           ...checkpointOps(),
-          ...putAll.pools([snek.doc, usdm.doc, thinSnek, stable.doc]),
+          ...putAll.pools([snek.doc, usdm.doc, thinSnek, stable.doc, closed.doc]),
           ...putAll.tokens([
             token(SNEK, { poolIds: [1, 3], primaryPoolId: 1 }),
             token(USDM, { poolIds: [2, 4], primaryPoolId: 2 }),
             token(USDA, { poolIds: [4] }),
+            token(STARK, { poolIds: [5] }),
             token(MINTED, { totalSupplyRaw: '1000', supplyFromMint: true }),
           ]),
           meta(USDM, 'USDM', 6),
@@ -301,6 +308,20 @@ describe('GET /swap/quote', () => {
     );
     // A quote with routes leaves the note null when every pool of the pair was priced.
     assert.equal((await get(`/swap/quote?in=lovelace&out=${SNEK}&amount=100`)).note, null);
+  });
+
+  it('a pair held only by a closed pool: no route, and the note says it holds no liquidity (not "quote a larger amount")', async () => {
+    assert.equal(closed.state.tokenB, STARK);
+    assert.equal(closed.state.reserveA, 0n, 'its 3.5 ADA are all protocol fees');
+    assert.equal(closed.state.reserveB, 0n);
+    for (const amount of ['100', '1000000']) {
+      const q = await get(`/swap/quote?in=lovelace&out=${STARK}&amount=${amount}`);
+      assert.deepEqual(q.routes, []);
+      assert.equal(
+        q.note,
+        `No route: pool 5 (sundaeswap-v3) of this pair holds no liquidity (emptied or closed), and no other pool trades ADA for ${q.tokenOut.displayName}.`,
+      );
+    }
   });
 });
 
