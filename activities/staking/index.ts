@@ -185,6 +185,11 @@ export interface RewardReading {
   balances: Map<string, bigint>;
   /** Stake address → slot of the ledger tip its balance was read at; absent when the source gave no tip. */
   slots: Map<string, number>;
+  /**
+   * Stake address → the pool the ledger has the key delegate to at that slot (null: none). Empty when no answer
+   * names a pool at all: a source that does not report delegations says nothing about any key.
+   */
+  delegations: Map<string, string | null>;
 }
 
 /** Slot of the ledger tip (queryLedgerState/tip); null at origin or when the source does not answer it. */
@@ -211,12 +216,13 @@ export async function rewardBalances(
 ): Promise<RewardReading | null> {
   const byCred = { keys: new Map<string, string>(), scripts: new Map<string, string>() };
   for (const a of accounts) if (a.credential) (a.script ? byCred.scripts : byCred.keys).set(a.credential, a._id);
-  const out: RewardReading = { balances: new Map(), slots: new Map() };
+  const out: RewardReading = { balances: new Map(), slots: new Map(), delegations: new Map() };
+  let namesPools = false;
   try {
     for (const kind of ['keys', 'scripts'] as const) {
       const creds = [...byCred[kind].keys()];
       for (let i = 0; i < creds.length; i += REWARD_QUERY_BATCH) {
-        let rows: { from?: string; credential: string; rewards: unknown }[] = [];
+        let rows: { from?: string; credential: string; rewards: unknown; stakePool?: { id?: unknown } }[] = [];
         let slot: number | null = null;
         for (let attempt = 1; attempt <= REWARD_READ_ATTEMPTS; attempt++) {
           const before = await ledgerTipSlot(chain);
@@ -232,9 +238,13 @@ export async function rewardBalances(
           if (id === undefined) continue;
           out.balances.set(id, lovelace(r.rewards) ?? 0n);
           if (slot !== null) out.slots.set(id, slot);
+          const pool = typeof r.stakePool?.id === 'string' ? r.stakePool.id : null;
+          out.delegations.set(id, pool);
+          if (pool !== null) namesPools = true;
         }
       }
     }
+    if (!namesPools) out.delegations.clear();
   } catch (e) {
     // A source that lost the connection mid-reading fails the run: null would replace every balance read before
     // with "unknown".
@@ -388,15 +398,26 @@ export function createStakingActivities(deps: StakingDeps) {
         if (list) list.push(a);
         else delegating.set(a.poolId, [a]);
       }
+      const reading = chain && ledger ? await rewardBalances(chain, registered) : null;
+      const rewards = reading?.balances ?? null;
+      // Whether the ledger still has `a` delegate to `pool`. The indexed account names the pool of its last
+      // delegation certificate, but the ledger drops every delegation to a pool at its retirement boundary: a pool
+      // that retired and registered again (as on mainnet) has none of its former delegators until they delegate
+      // anew, though their accounts still name it. The reading says so for a key it read at or after the account's
+      // last change; a key changed since (or not read) keeps what its certificates say.
+      const stillDelegates = (a: StakeAccountDoc, pool: string): boolean => {
+        const readAt = reading?.slots.get(a._id);
+        if (!reading?.delegations.has(a._id) || readAt === undefined || a.slot > readAt) return true;
+        return reading.delegations.get(a._id) === pool;
+      };
       // Delegators per pool. A retired pool has none: the ledger drops delegations at the retirement boundary and
       // nobody can delegate to an unregistered pool (the indexed accounts still name it until they re-delegate).
       const accountsOf = new Map<string, StakeAccountDoc[]>();
       for (const id of ids) {
         const retired = poolStatus(regs.get(id)?.retiringEpoch ?? null, epoch, inLedger(id));
-        accountsOf.set(id, retired === 'retired' ? [] : (delegating.get(id) ?? []));
+        const accounts = (delegating.get(id) ?? []).filter((a) => stillDelegates(a, id));
+        accountsOf.set(id, retired === 'retired' ? [] : accounts);
       }
-      const reading = chain && ledger ? await rewardBalances(chain, registered) : null;
-      const rewards = reading?.balances ?? null;
 
       // First pass: stakes (the saturation point needs the total).
       const rows = [];

@@ -741,6 +741,93 @@ describe('stake pools', () => {
     });
   });
 
+  describe('a pool that retired and registered again', () => {
+    // BACK registered at slot 100 and retired at the start of epoch 3 (the ledger dropped every delegation to it
+    // then); its operator registered it again at slot 2,600,000. OLD delegated to it at slot 200, before it retired,
+    // and never since: its account still names BACK, but the ledger has it delegate to no pool. NEW delegated to the
+    // registered pool at slot 2,700,000. The ledger is read at slot 3,100,000 and reports BACK's live stake as NEW's
+    // 1,000 ADA. LATER delegated at slot 3,200,000, after the reading (which lists its key without a pool): its
+    // certificate is newer than the reading, so it counts.
+    const ADA = 1_000_000n;
+    const BACK = poolIdFromHash('a8'.repeat(28));
+    const creds = { old: 'd1'.repeat(28), fresh: 'd2'.repeat(28), later: 'd3'.repeat(28) };
+    const terms = {
+      id: BACK,
+      owners: [],
+      cost: { ada: { lovelace: String(340n * ADA) } },
+      pledge: { ada: { lovelace: '0' } },
+      margin: '1/100',
+    };
+    const row = (credential: string, pool?: string) => ({
+      from: 'verificationKey',
+      credential,
+      ...(pool ? { stakePool: { id: pool } } : {}),
+      rewards: { ada: { lovelace: 0n } },
+      deposit: { ada: { lovelace: 2_000_000n } },
+    });
+    const ledger: Record<string, unknown> = {
+      'queryLedgerState/tip': { slot: 3_100_000, id: 'cd'.repeat(32) },
+      'queryLedgerState/epoch': 7,
+      'queryLedgerState/stakePools': { [BACK]: { ...terms, stake: { ada: { lovelace: String(1_000n * ADA) } } } },
+      'queryLedgerState/protocolParameters': { desiredNumberOfStakePools: 500 },
+      'queryLedgerState/rewardAccountSummaries': [row(creds.old), row(creds.fresh, BACK), row(creds.later)],
+    };
+
+    let api: TestApi;
+    before(async () => {
+      api = await startTestApi(async (store) => {
+        const account = (cred: string, slot: number, ada: bigint): WriteOp[] => {
+          const s = rewardAddress('mainnet', cred);
+          return [
+            put(STAKE_ACCOUNTS, {
+              _id: s,
+              credential: cred,
+              script: false,
+              registered: true,
+              deposit: '2000000',
+              poolId: BACK,
+              drep: null,
+              withdrawn: '0',
+              slot,
+            }),
+            keyAddress(`addr_${cred}`, s, ada * ADA),
+          ];
+        };
+        await store.write([
+          put(STAKE_POOL_REGS, {
+            _id: BACK,
+            params: terms,
+            registeredSlot: 100,
+            retiringEpoch: null,
+            blocksMinted: 0,
+            slot: 2_600_000,
+          }),
+          ...account(creds.old, 200, 5_000n),
+          ...account(creds.fresh, 2_700_000, 1_000n),
+          ...account(creds.later, 3_200_000, 2_000n),
+        ]);
+        await createStakingActivities({
+          store,
+          chain: ledgerChain(ledger),
+          now: () => Date.UTC(2026, 0, 1),
+        }).recomputeStakePools();
+      });
+    });
+    after(() => api.close());
+
+    it('counts only the keys the ledger has delegate to it now, not those whose delegation lapsed when it retired', async () => {
+      const back = (await api.get(`/api/v1/staking/pools/${BACK}`)).body as Json;
+      assert.equal(back.status, 'active');
+      assert.equal(back.liveStakeLovelace, String(1_000n * ADA));
+      assert.equal(back.delegators, 2);
+      assert.deepEqual(
+        (back.delegatorsSummary.top as Json[]).map((t) => t.stakeAddress),
+        [rewardAddress('mainnet', creds.later), rewardAddress('mainnet', creds.fresh)],
+      );
+      assert.equal(back.delegatorsSummary.delegatedStakeLovelace, String(3_000n * ADA));
+    });
+  });
+
   describe('a chain source that stops answering during the reading', () => {
     const ledger: Record<string, unknown> = {
       'queryLedgerState/tip': { slot: 1_000, id: 'ab'.repeat(32) },
