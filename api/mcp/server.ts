@@ -18,6 +18,7 @@ import { ResponseCache } from '../response-cache.js';
 import { CHECKPOINTS } from '../../mongo/collections/sync-state.js';
 import { readFreshness } from '../read/freshness.js';
 import { fitResult, RESULT_MAX_CHARS } from './fit.js';
+import { answerBadParams } from './params-errors.js';
 import { publishedOutputSchema, TOOL_SET, type Tool } from './tools.js';
 
 export const SERVER_NAME = 'cardano-data-service';
@@ -290,5 +291,7 @@ export function buildMcpServer(deps: ApiDeps, only?: string | null, gate?: SyncG
       (args: unknown) => callTool(deps, r, args, gate),
     );
   }
+  // Params the SDK's wire schemas refuse are −32602 in one sentence, not −32603 with a JSON dump (params-errors.ts).
+  answerBadParams(server);
   return server;
 }
