@@ -116,6 +116,10 @@ export function adviceFor(tool: string, e: unknown, restArgs?: Readonly<Record<s
     const msg = inToolTerms(e.message.replace(/[.\s]+$/, ''), restArgs);
     // A 404 that says to retry (figures not computed yet, a block not indexed yet) is about time, not the id.
     if (status === 404 && /\bretry\b/.test(msg)) return `Not found yet: ${msg}, with the same arguments.`;
+    // Asked before the index holds any block (the first seconds of a start or a resync): every identifier is
+    // unknown, the right one too, and search finds nothing either. It read "check the identifier, or call search".
+    if (status === 404 && /\(no block is indexed yet\)$/.test(msg))
+      return `Not found yet: ${msg}; retry shortly, with the same arguments.`;
     // Figures a recompute has not written yet (REST's 503 with Retry-After): the call is right, the data early. It
     // read "The data source did not answer", and was logged as a tool failure.
     if (e instanceof NotReadyError) return `Not ready yet: ${msg}, with the same arguments.`;

@@ -100,6 +100,16 @@ describe('a pool, NFT collection, token or handle asked before the index reached
     it('REST, MCP and Markdown say no block is indexed yet', async () => {
       await assertSays(api, (what) => `${what} not found (no block is indexed yet)`);
     });
+
+    it('the tools say to retry, not to check the identifier or search (no identifier is found yet)', async () => {
+      for (const c of CASES) {
+        const tool = await callToolOnce(api.url, c.tool![0], c.tool![1]);
+        assert.equal(
+          (tool.message.result.content as { text: string }[])[0]!.text,
+          `Not found yet: ${c.what} not found (no block is indexed yet); retry shortly, with the same arguments.`,
+        );
+      }
+    });
   });
 
   describe('the index catching up', () => {

@@ -357,6 +357,11 @@ describe('MCP pure pieces', () => {
       adviceFor('get_transaction', new AppError(404, late)),
       `Not found yet: ${late}, with the same arguments.`,
     );
+    // Before any block is indexed, the identifier is not the problem: the advice is to retry, not to check it.
+    assert.equal(
+      adviceFor('get_wallet', new AppError(404, 'handle $alice not found (no block is indexed yet)')),
+      'Not found yet: handle $alice not found (no block is indexed yet); retry shortly, with the same arguments.',
+    );
     assert.equal(
       adviceFor('get_pool', new AppError(404, 'pool 999 not found')),
       'Not found: pool 999 not found; check the identifier, or call search to find the right one.',
