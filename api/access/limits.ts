@@ -453,8 +453,9 @@ export function createSurfaceLimits(deps: LimitDeps) {
    * An answer to a keyed request carries that key's limit and quota headers (spec Limits 4). A shared cache (a CDN)
    * keeps a `public` answer — openapi.json and the indexes for 5 minutes, a logo for a week — with its headers and
    * serves it to every caller, who would then read this key's remaining minute and day as their own: to a keyed
-   * caller such an answer is `private` (kept by its own client only). Data answers (`no-cache`) are revalidated
-   * before each use, and the 304 carries the headers of the caller it answers.
+   * caller such an answer is `private` (kept by its own client only). So is a data answer (`no-cache`): a shared
+   * cache revalidates it before each use, but a 304 only replaces the headers it carries (RFC 9111 4.3.4), and an
+   * anonymous caller's 304 has no `X-Daily-Remaining`, so the key's day stayed on the kept answer for every caller.
    */
   const privateToKey = async (ctx: Context, run: () => Promise<unknown>) => {
     try {
@@ -462,6 +463,7 @@ export function createSurfaceLimits(deps: LimitDeps) {
     } finally {
       const cc = ctx.response.get('Cache-Control');
       if (/\bpublic\b/i.test(cc)) ctx.set('Cache-Control', cc.replace(/\bpublic\b/gi, 'private'));
+      else if (cc && !/\b(private|no-store)\b/i.test(cc)) ctx.set('Cache-Control', `private, ${cc}`);
     }
   };
 

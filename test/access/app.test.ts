@@ -127,6 +127,41 @@ describe('access: mounted by createApp', function () {
     }
   });
 
+  it("never lets a shared cache keep a key's day on a data answer: a keyed answer is private, its 304 too", async () => {
+    // A data answer says no-cache: a shared cache keeps it and revalidates it for the next caller. That caller's 304
+    // replaces only the headers it carries (RFC 9111 4.3.4), and an anonymous 304 has no X-Daily-Remaining: the key's
+    // day stayed on the kept answer, served to everyone after it.
+    const { key } = await access.registry.create('stake1uxdata', 'data');
+    const keyed = await request(`${url}/api/v1/news`, { headers: { 'x-api-key': key } });
+    assert.equal(keyed.status, 200);
+    assert.ok(keyed.headers.get('x-daily-remaining'));
+    assert.equal(keyed.headers.get('cache-control'), 'private, no-cache');
+    const etag = keyed.headers.get('etag') ?? '';
+    assert.ok(etag);
+    // node:http: undici's fetch adds `Cache-Control: no-cache` to a conditional request, which defeats the 304.
+    const revalidated = await new Promise<http.IncomingMessage>((resolve, reject) =>
+      http
+        .get(`${url}/api/v1/news`, { headers: { 'x-api-key': key, 'if-none-match': etag } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res));
+        })
+        .on('error', reject),
+    );
+    assert.equal(revalidated.statusCode, 304);
+    assert.equal(revalidated.headers['cache-control'], 'private, no-cache');
+    // The anonymous answer (no key's headers on it) stays shareable: revalidated before each use.
+    const server2 = http.createServer(createApp({ store, config: testConfig(), log: captureLog().log }).callback());
+    await new Promise<void>((resolve) => server2.listen(0, '127.0.0.1', resolve));
+    try {
+      const anon = await fetch(`http://127.0.0.1:${(server2.address() as AddressInfo).port}/api/v1/news`);
+      assert.equal(anon.status, 200);
+      assert.equal(anon.headers.get('cache-control'), 'no-cache');
+    } finally {
+      server2.closeAllConnections();
+      await new Promise((resolve) => server2.close(resolve));
+    }
+  });
+
   it('limits failed keys per IP on their own budget: 401 until it is spent, then 429', async () => {
     const answers: number[] = [];
     for (let i = 0; i < 6; i++)
