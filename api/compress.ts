@@ -31,11 +31,39 @@ export function compress(bytes: Buffer, coding: Coding): Buffer {
 
 /** The codings an answer is offered in, best first: identity last, so a client taking br or gzip gets it. */
 const OFFERED = ['br', 'gzip', 'identity'];
-const codingOf = (chosen: string | false): Coding | null => (chosen === 'br' || chosen === 'gzip' ? chosen : null);
 
-/** The coding the client prefers among br and gzip, or null for the identity bytes. */
+/**
+ * The client's q for `coding` in an Accept-Encoding header: its own entry's, else `*`'s, else 0 (RFC 9110 12.5.3).
+ */
+function qualityOf(header: string, coding: Coding): number {
+  let own: number | null = null;
+  let star = 0;
+  for (const entry of header.split(',')) {
+    const [name = '', ...params] = entry.split(';').map((p) => p.trim());
+    const qParam = params.find((p) => /^q=/i.test(p));
+    const q = qParam === undefined ? 1 : Number(qParam.slice(2));
+    if (!Number.isFinite(q)) continue;
+    const n = name.toLowerCase();
+    if (n === coding) own = Math.max(own ?? 0, q);
+    else if (n === '*') star = Math.max(star, q);
+  }
+  return own ?? star;
+}
+
+/**
+ * The coding `accepts` chose, br where the client takes br as much as gzip: `accepts` (negotiator) breaks a tie in q
+ * by the client's order, so a browser (`gzip, deflate, br, zstd`) or `curl --compressed` got gzip, a third larger
+ * than br on a large answer, though br is offered first.
+ */
+function codingOf(chosen: string | false, header: string | string[] | undefined): Coding | null {
+  if (chosen === 'gzip' && typeof header === 'string' && qualityOf(header, 'br') === qualityOf(header, 'gzip'))
+    return 'br';
+  return chosen === 'br' || chosen === 'gzip' ? chosen : null;
+}
+
+/** The coding the client prefers among br and gzip (br on a tie), or null for the identity bytes. */
 export function preferredCoding(ctx: Koa.Context): Coding | null {
-  return codingOf(ctx.acceptsEncodings(OFFERED));
+  return codingOf(ctx.acceptsEncodings(OFFERED), ctx.req.headers['accept-encoding']);
 }
 
 /**
@@ -43,7 +71,7 @@ export function preferredCoding(ctx: Koa.Context): Coding | null {
  * is this `accepts`.
  */
 export function preferredCodingOf(req: IncomingMessage): Coding | null {
-  return codingOf(accepts(req).encoding(OFFERED));
+  return codingOf(accepts(req).encoding(OFFERED), req.headers['accept-encoding']);
 }
 
 /** `"abc"` → `"abc-br"`: the strong validator of the compressed representation. */

@@ -191,19 +191,26 @@ describe('replay fast path: cached answers replayed before the middleware chain'
     assert.deepEqual(a!.body, b!.body);
   });
 
-  it('keeps each representation apart: JSON, Markdown by Accept, brotli by Accept-Encoding', async () => {
+  it('keeps each representation apart: JSON, Markdown by Accept, brotli by Accept-Encoding (also named after gzip)', async () => {
     const path = `/api/v1/tokens/${unit}?logos=url`;
     const want = { json: 'application/json; charset=utf-8', md: 'text/markdown; charset=utf-8' };
     const kinds = [
       { headers: { accept: 'application/json', 'accept-encoding': 'identity' }, type: want.json, br: false },
       { headers: { accept: 'text/markdown', 'accept-encoding': 'identity' }, type: want.md, br: false },
       { headers: { accept: 'application/json', 'accept-encoding': 'br' }, type: want.json, br: true },
+      // A browser's header: gzip named first, br as much wanted, so br.
+      {
+        headers: { accept: 'application/json', 'accept-encoding': 'gzip, deflate, br, zstd' },
+        type: want.json,
+        br: true,
+      },
     ];
-    // Another caller (its own window) asks for each in turn, three rounds: every answer is the one it asked for.
+    // Other callers (one per kind, each its own window) ask for each in turn, three rounds: every answer is the one
+    // it asked for.
     const seen = new Map<number, string>();
     for (let round = 0; round < 3; round++)
       for (const [i, k] of kinds.entries()) {
-        const res = await fetch(stack.url + path, { headers: { ...k.headers, 'x-forwarded-for': '10.3.3.3' } });
+        const res = await fetch(stack.url + path, { headers: { ...k.headers, 'x-forwarded-for': `10.3.3.${3 + i}` } });
         assert.equal(res.status, 200);
         assert.equal(res.headers.get('content-type'), k.type);
         assert.equal(res.headers.get('content-encoding'), k.br ? 'br' : null);

@@ -175,6 +175,12 @@ describe('REST micro-cache', () => {
     assert.equal(Number(head.headers['content-length']), br.body.length);
     assert.match(String(head.headers.vary), /Accept-Encoding/i);
     assert.equal(reads, readsAfterFirst, 'HEAD is answered from the cached answer too');
+    // A client taking br as much as gzip gets br, whatever order it names them in: a browser's and curl
+    // --compressed's headers list gzip first. A lower q for br is still the client's word.
+    for (const ae of ['gzip, deflate, br, zstd', 'deflate, gzip, br, zstd', 'gzip, *', 'gzip;q=0.8, br;q=0.8'])
+      assert.equal((await raw('/big', { 'accept-encoding': ae })).headers['content-encoding'], 'br', ae);
+    for (const ae of ['gzip, br;q=0.9', 'gzip, br;q=0', 'gzip'])
+      assert.equal((await raw('/big', { 'accept-encoding': ae })).headers['content-encoding'], 'gzip', ae);
     // A small answer is not worth compressing.
     const small = await raw('/tokens?sort=small', { 'accept-encoding': 'br' });
     assert.equal(small.headers['content-encoding'], undefined);
