@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import accepts from 'accepts';
+import Negotiator from 'negotiator';
 import type Koa from 'koa';
 import { isFresh } from './fresh.js';
 
@@ -33,46 +33,17 @@ export function compress(bytes: Buffer, coding: Coding): Buffer {
 const OFFERED = ['br', 'gzip', 'identity'];
 
 /**
- * The client's q for `coding` in an Accept-Encoding header: its own entry's, else `*`'s, else 0 (RFC 9110 12.5.3).
+ * The coding the client prefers among br and gzip, br where it takes both as much (a tie in q goes to the order
+ * offered, not the client's: a browser (`gzip, deflate, br, zstd`) or `curl --compressed` got gzip from `accepts`,
+ * a third larger than br on a large answer), or null for the identity bytes.
  */
-function qualityOf(header: string, coding: Coding): number {
-  let own: number | null = null;
-  let star = 0;
-  for (const entry of header.split(',')) {
-    const [name = '', ...params] = entry.split(';').map((p) => p.trim());
-    const qParam = params.find((p) => /^q=/i.test(p));
-    const q = qParam === undefined ? 1 : Number(qParam.slice(2));
-    if (!Number.isFinite(q)) continue;
-    const n = name.toLowerCase();
-    if (n === coding) own = Math.max(own ?? 0, q);
-    else if (n === '*') star = Math.max(star, q);
-  }
-  return own ?? star;
-}
-
-/**
- * The coding `accepts` chose, br where the client takes br as much as gzip: `accepts` (negotiator) breaks a tie in q
- * by the client's order, so a browser (`gzip, deflate, br, zstd`) or `curl --compressed` got gzip, a third larger
- * than br on a large answer, though br is offered first.
- */
-function codingOf(chosen: string | false, header: string | string[] | undefined): Coding | null {
-  if (chosen === 'gzip' && typeof header === 'string' && qualityOf(header, 'br') === qualityOf(header, 'gzip'))
-    return 'br';
+export function preferredCodingOf(req: Pick<IncomingMessage, 'headers'>): Coding | null {
+  const chosen = new Negotiator(req).encoding(OFFERED, { preferred: OFFERED });
   return chosen === 'br' || chosen === 'gzip' ? chosen : null;
 }
 
-/** The coding the client prefers among br and gzip (br on a tie), or null for the identity bytes. */
-export function preferredCoding(ctx: Koa.Context): Coding | null {
-  return codingOf(ctx.acceptsEncodings(OFFERED), ctx.req.headers['accept-encoding']);
-}
-
-/**
- * The same choice for a request outside Koa (the node:http fast path, api/fast-replay.ts): Koa's `acceptsEncodings`
- * is this `accepts`.
- */
-export function preferredCodingOf(req: IncomingMessage): Coding | null {
-  return codingOf(accepts(req).encoding(OFFERED), req.headers['accept-encoding']);
-}
+/** The same choice for a request Koa serves. */
+export const preferredCoding = (ctx: Koa.Context): Coding | null => preferredCodingOf(ctx.req);
 
 /** `"abc"` → `"abc-br"`: the strong validator of the compressed representation. */
 export function codedEtag(etag: string, coding: Coding): string {
