@@ -5,7 +5,7 @@ import { shareOf } from '../../cardano/holders.js';
 import { storeClock } from '../../mongo/collections/clock.js';
 import { tokenMetadata } from '../../cardano/token-metadata.js';
 import { scaleInteger } from '../../cardano/units.js';
-import { HOLDER_COUNTS, topHolderQuantities } from '../../mongo/collections/holders.js';
+import { HOLDER_COUNTS, firstHolderSeriesDay, topHolderQuantities } from '../../mongo/collections/holders.js';
 import { TOKENS, TOKEN_META } from '../../mongo/collections/market.js';
 import { NotFoundError } from '../errors.js';
 import { HOLDERS_LIMIT } from '../schemas/holders.js';
@@ -15,6 +15,8 @@ import { notFoundWhileBehind, withAsOf } from './freshness.js';
 /**
  * The holder count, token and registry documents of a unit; 404 unless one exists (no output of the token was ever
  * indexed, no DEX pool of it is known and the registry does not name it). The holders series follows the same rule.
+ * A token nobody holds any more (all of it burned) has no holder count document, but its outputs were indexed: its
+ * holders series has points (down to 0), so it is known, with no holders.
  */
 export async function holderTokenOr404(deps: Pick<ReadDeps, 'store' | 'now'>, unit: string) {
   const { store } = deps;
@@ -24,7 +26,7 @@ export async function holderTokenOr404(deps: Pick<ReadDeps, 'store' | 'now'>, un
     store.collection(TOKEN_META).get(unit),
   ]);
   // Its first output may be in a block not indexed yet (a first sync, a resync): the 404 says so while behind.
-  if (!count && !token && !meta)
+  if (!count && !token && !meta && (await firstHolderSeriesDay(store, unit)) === null)
     throw new NotFoundError(await notFoundWhileBehind(deps, `token ${unit}`, `token ${unit} not found`));
   return { count, token, meta };
 }
