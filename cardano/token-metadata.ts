@@ -1,7 +1,8 @@
 /**
  * Which metadata describes a token, pure. Sources in precedence order: the CIP-26 registry (TOKEN_META, imported
- * at start), the on-chain CIP-68 (333) reference datum (TokenDoc.cip68), then the asset name itself. Decimals are
- * off-chain facts: a token neither source describes has 0 (its amounts are shown in base units).
+ * at start), the on-chain CIP-68 (333) reference datum (TokenDoc.cip68), then the asset name itself, field by field:
+ * a field the registry entry lacks (decimals are optional in CIP-26) comes from CIP-68. A token neither source gives
+ * decimals has 0 (its amounts are shown in base units).
  */
 import { decodeAssetName, splitUnit } from './units.js';
 import type { TokenDoc, TokenMetaDoc } from '../mongo/collections/market.js';

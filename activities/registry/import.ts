@@ -22,11 +22,19 @@ export interface RegistryImportResult {
   removed: number;
   /** Files that were not a usable CIP-26 token entry, with the reason. */
   skipped: { file: string; reason: string }[];
+  /** Entries imported without some of their fields, which were unusable: what was left out and why. */
+  invalid: { file: string; problems: string[] }[];
 }
 
 const SUBJECT = /^[0-9a-f]{56}([0-9a-f]{2}){0,32}$/;
 /** Writes per store batch (a logo is 30-80 KB). */
 const BATCH = 50;
+/**
+ * The registry's own limit on a logo: 87,400 base64 characters (about 64 KB). A larger image would be inlined in
+ * every answer naming the token (a trade list repeats it per trade), so it is left out, as the registry's checks
+ * would have refused it.
+ */
+export const MAX_LOGO_BASE64_CHARS = 87_400;
 
 /** The image type from its first bytes; null when it is no image format browsers show. */
 export function imageType(bytes: Uint8Array): string | null {
@@ -44,35 +52,54 @@ export function imageType(bytes: Uint8Array): string | null {
 export const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
 type Field = { value?: unknown } | undefined;
-const str = (f: Field): string | null =>
-  typeof f?.value === 'string' && f.value.trim() !== '' ? f.value.trim() : null;
 
-/** One CIP-26 entry → its documents; throws with the reason when the entry is not usable. */
-export function parseRegistryEntry(json: unknown): { meta: TokenMetaDoc; logo: LogoDoc | null } {
+/** One CIP-26 entry → its documents and the fields left out as unusable; throws with the reason when the entry is not usable. */
+export function parseRegistryEntry(json: unknown): { meta: TokenMetaDoc; logo: LogoDoc | null; problems: string[] } {
   if (typeof json !== 'object' || json === null) throw new Error('not a JSON object');
   const e = json as Record<string, Field | string>;
   const subject = typeof e.subject === 'string' ? e.subject.toLowerCase() : '';
   if (!SUBJECT.test(subject)) throw new Error('subject is not a policy id + asset name');
-  const dec = (e.decimals as Field)?.value;
-  const decimals = typeof dec === 'number' && Number.isInteger(dec) && dec >= 0 && dec <= 255 ? dec : 0;
+  const problems: string[] = [];
+  /** A property's value, or undefined when the entry does not give it. */
+  const valueOf = (key: string): unknown => {
+    const f = e[key];
+    return typeof f === 'object' && f !== null ? f.value : f;
+  };
+  const str = (key: string): string | null => {
+    const v = valueOf(key);
+    if (v === undefined || v === null) return null;
+    if (typeof v !== 'string') {
+      problems.push(`${key} is not text (${JSON.stringify(v)?.slice(0, 40)}); left out`);
+      return null;
+    }
+    return v.trim() === '' ? null : v.trim();
+  };
+  const dec = valueOf('decimals');
+  let decimals: number | null = null;
+  if (typeof dec === 'number' && Number.isInteger(dec) && dec >= 0 && dec <= 255) decimals = dec;
+  else if (dec !== undefined && dec !== null)
+    problems.push(`decimals ${JSON.stringify(dec)?.slice(0, 40)} is not an integer from 0 to 255; left out`);
   let logo: LogoDoc | null = null;
-  const logoB64 = str(e.logo as Field);
-  if (logoB64) {
+  const logoB64 = str('logo');
+  if (logoB64 && logoB64.length > MAX_LOGO_BASE64_CHARS)
+    problems.push(`logo is ${logoB64.length} base64 characters, over the registry's ${MAX_LOGO_BASE64_CHARS}; left out`);
+  else if (logoB64) {
     const bytes = Buffer.from(logoB64, 'base64');
     const contentType = imageType(bytes);
     if (contentType) logo = { _id: subject, contentType, base64: bytes.toString('base64'), etag: sha256Hex(bytes) };
+    else problems.push('logo is not a base64 PNG (nor JPEG, GIF, WebP or SVG) image; left out');
   }
   const meta: TokenMetaDoc = {
     _id: subject,
-    name: str(e.name as Field),
-    ticker: str(e.ticker as Field),
+    name: str('name'),
+    ticker: str('ticker'),
     decimals,
-    description: str(e.description as Field),
-    url: str(e.url as Field),
+    description: str('description'),
+    url: str('url'),
     hasLogo: logo !== null,
     ...(logo ? { logoVersion: logoVersion(logo) } : {}),
   };
-  return { meta, logo };
+  return { meta, logo, problems };
 }
 
 const sameMeta = (a: TokenMetaDoc | null, b: TokenMetaDoc) =>
@@ -87,7 +114,7 @@ const sameMeta = (a: TokenMetaDoc | null, b: TokenMetaDoc) =>
 
 /** Reads `<dir>/mappings/*.json` and brings TOKEN_META and LOGOS in line with it. A missing folder imports nothing. */
 export async function importRegistry(store: Store, dir: string): Promise<RegistryImportResult> {
-  const result: RegistryImportResult = { files: 0, written: 0, unchanged: 0, removed: 0, skipped: [] };
+  const result: RegistryImportResult = { files: 0, written: 0, unchanged: 0, removed: 0, skipped: [], invalid: [] };
   const mappings = path.join(dir, 'mappings');
   let files: string[];
   try {
@@ -114,7 +141,8 @@ export async function importRegistry(store: Store, dir: string): Promise<Registr
       result.skipped.push({ file, reason: e instanceof Error ? e.message : String(e) });
       continue;
     }
-    const { meta, logo } = parsed;
+    const { meta, logo, problems } = parsed;
+    if (problems.length) result.invalid.push({ file, problems });
     seen.add(meta._id);
     const [oldMeta, oldLogo] = await Promise.all([metas.get(meta._id), logos.get(meta._id)]);
     let changed = false;
@@ -155,6 +183,19 @@ export async function importRegistry(store: Store, dir: string): Promise<Registr
 export function logRegistryImport(log: Logger, dir: string, r: RegistryImportResult): void {
   if (r.files > 0) {
     log.info({ dir, ...r }, 'token registry imported');
+    if (r.skipped.length || r.invalid.length) {
+      // Each one named, so the operator can fix the file: a left-out decimals shows the token's amounts in base units.
+      const each = [
+        ...r.skipped.map((s) => `${s.file}: skipped (${s.reason})`),
+        ...r.invalid.map((i) => `${i.file}: ${i.problems.join('; ')}`),
+      ];
+      log.warn(
+        { dir, skipped: r.skipped, invalid: r.invalid },
+        `token registry: ${r.skipped.length} of ${r.files} mapping files skipped, ${r.invalid.length} imported ` +
+          `with unusable fields left out under TOKEN_REGISTRY_DIR=${dir}: ${each.slice(0, 20).join(' | ')}` +
+          (each.length > 20 ? ` | … ${each.length - 20} more` : ''),
+      );
+    }
     return;
   }
   log.warn(

@@ -278,7 +278,11 @@ export interface TokenMetaDoc {
   _id: string;
   name: string | null;
   ticker: string | null;
-  decimals: number;
+  /**
+   * null when the entry gives none (CIP-26 decimals are optional) or an unusable value: the token's CIP-68 decimals
+   * apply then, else 0. (Documents imported before held 0 for both; the next import at start rewrites them.)
+   */
+  decimals: number | null;
   description: string | null;
   url: string | null;
   hasLogo: boolean;

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { imageType, importRegistry, logRegistryImport, parseRegistryEntry } from '../../activities/registry/import.js';
 import { loadAssets } from '../../api/present/market.js';
 import { openMemoryStore } from '../../mongo/adapters/embedded.js';
-import { LOGOS, TOKENS, TOKEN_META } from '../../mongo/collections/market.js';
+import { LOGOS, TOKENS, TOKEN_META, type TokenDoc } from '../../mongo/collections/market.js';
+import { put } from '../../mongo/store.js';
 import type { Store } from '../../mongo/store.js';
 
 const REGISTRY = path.resolve(process.cwd(), 'registry');
@@ -130,5 +131,118 @@ describe('token registry import (real CIP-26 files)', () => {
     assert.equal(imageType(Buffer.from('hello')), null);
     assert.throws(() => parseRegistryEntry({ subject: 'nope' }), /subject/);
     assert.equal(parseRegistryEntry({ subject: 'aa'.repeat(28), logo: { value: 'aGVsbG8=' } }).meta.hasLogo, false);
+  });
+});
+
+describe('token registry import: entries with unusable fields', () => {
+  /** A CIP-68 (333) token whose reference datum says 6 decimals, as USDM's does on mainnet. */
+  const FT = `${'c4'.repeat(28)}0014df10${Buffer.from('FOO').toString('hex')}`;
+  const cip68Token: TokenDoc = {
+    _id: FT,
+    policyId: FT.slice(0, 56),
+    nameHex: FT.slice(56),
+    cip68: { name: 'Foo', ticker: 'FOO', decimals: 6, description: null, url: null, logo: null },
+    totalSupplyRaw: '1000000000000',
+    supplyFromMint: true,
+    poolIds: [],
+    primaryPoolId: null,
+    firstPoolSlot: null,
+    firstPoolExact: false,
+    slot: 1,
+  };
+  let store: Store;
+  let dir: string;
+  const lines: { level: number; msg: string }[] = [];
+  const write = (entry: Record<string, unknown>) =>
+    writeFileSync(path.join(dir, 'mappings', `${entry.subject as string}.json`), JSON.stringify(entry));
+  const prop = (value: unknown) => ({ sequenceNumber: 0, value, signatures: [] });
+  const btnEntry = () =>
+    JSON.parse(readFileSync(path.join(REGISTRY, 'mappings', `${BTN}.json`), 'utf8')) as Record<string, unknown>;
+  before(async () => {
+    store = await openMemoryStore();
+    await store.ensureIndexes([TOKEN_META, LOGOS, TOKENS]);
+    await store.write([put(TOKENS, cip68Token)]);
+    dir = mkdtempSync(path.join(tmpdir(), 'registry-bad-'));
+    mkdirSync(path.join(dir, 'mappings'));
+    copyFileSync(path.join(REGISTRY, 'mappings', `${BTN}.json`), path.join(dir, 'mappings', `${BTN}.json`));
+    // Registered in CIP-26 without decimals (optional there): the on-chain decimals still apply.
+    write({ subject: FT, name: prop('Foo Token'), description: prop('Foo') });
+    const log = pino({ level: 'info' }, { write: (l: string) => void lines.push(JSON.parse(l)) });
+    logRegistryImport(log, dir, await importRegistry(store, dir));
+  });
+  after(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a registry entry without decimals keeps the CIP-68 decimals: amounts are not shown in base units', async () => {
+    const ref = (await loadAssets(store, [FT], 'http://x', 'url')).ref(FT);
+    assert.equal(ref.name, 'Foo Token', 'the registry name comes first');
+    assert.equal(ref.ticker, 'FOO', 'a field the registry lacks comes from CIP-68');
+    assert.equal(ref.decimals, 6);
+    assert.deepEqual(
+      lines.map((l) => l.level),
+      [30],
+      'a clean registry logs its info line only',
+    );
+  });
+
+  it('decimals of the wrong type or out of range, a non-text name, a non-image or oversized logo: left out and named in a warning', async () => {
+    const bad = { ...btnEntry(), decimals: prop('6'), name: prop(42) };
+    write(bad);
+    const big = `${'a'.repeat(56)}4249474c4f474f`;
+    const png = Buffer.from((btnEntry().logo as { value: string }).value, 'base64');
+    write({
+      subject: big,
+      name: prop('Big logo'),
+      decimals: prop(300),
+      logo: prop(Buffer.concat([png, Buffer.alloc(70_000)]).toString('base64')),
+    });
+    const text = `${'b'.repeat(56)}54455854`;
+    write({
+      subject: text,
+      name: prop('Text logo'),
+      decimals: prop(2.5),
+      logo: prop(Buffer.from('hello').toString('base64')),
+    });
+    writeFileSync(path.join(dir, 'mappings', 'broken.json'), '{"subject": ');
+    lines.length = 0;
+    const log = pino({ level: 'info' }, { write: (l: string) => void lines.push(JSON.parse(l)) });
+    const r = await importRegistry(store, dir);
+    logRegistryImport(log, dir, r);
+
+    const metas = await store.collection(TOKEN_META).getMany([BTN, big, text]);
+    assert.deepEqual(
+      metas.map((m) => [m?.name, m?.decimals, m?.hasLogo]),
+      [
+        [null, null, true],
+        ['Big logo', null, false],
+        ['Text logo', null, false],
+      ],
+    );
+    assert.equal(await store.collection(LOGOS).get(big), null, 'an oversized logo is not served');
+    const refs = await loadAssets(store, [BTN, big], 'http://x', 'data');
+    assert.equal(refs.ref(big).logo, null);
+    assert.equal(refs.ref(BTN).decimals, 0, 'no usable decimals anywhere: base units');
+
+    assert.deepEqual(
+      lines.map((l) => l.level),
+      [30, 40],
+    );
+    const warn = lines[1]!.msg;
+    assert.match(warn, /token registry: 1 of 5 mapping files skipped, 3 imported with unusable fields left out/);
+    assert.match(
+      warn,
+      new RegExp(
+        `${BTN}\\.json: decimals "6" is not an integer from 0 to 255; left out; name is not text \\(42\\); left out`,
+      ),
+    );
+    assert.match(
+      warn,
+      new RegExp(
+        `${big}\\.json: decimals 300 is not an integer from 0 to 255; left out; logo is \\d+ base64 characters, over the registry's 87400`,
+      ),
+    );
+    assert.match(warn, new RegExp(`${text}\\.json: decimals 2\\.5 .*; logo is not a base64 PNG`));
   });
 });
