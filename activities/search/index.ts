@@ -28,7 +28,8 @@ import {
   type StakePoolDoc,
   type TokenDoc,
 } from '../../mongo/collections/index.js';
-import { assetFingerprint } from '../../cardano/units.js';
+import { assetFingerprint, decodeAssetName } from '../../cardano/units.js';
+import { displayName, tokenMetadata } from '../../cardano/token-metadata.js';
 import { replaceAll } from '../../mongo/replace-all.js';
 import type { Store } from '../../mongo/store.js';
 import { recomputeNftRarity } from './rarity.js';
@@ -125,10 +126,11 @@ export async function searchEntities(store: Store): Promise<SearchEntity[]> {
   tokens.forEach((t, i) => {
     const meta = metas[i];
     const s = stats[i];
-    const ticker = meta?.ticker ?? t.cip68?.ticker ?? null;
-    const name = meta?.name ?? t.cip68?.name ?? null;
-    const asciiName = Buffer.from(t.nameHex, 'hex').toString('utf8');
-    const display = ticker ?? name ?? (/^[\x20-\x7e]+$/.test(asciiName) ? asciiName : t._id.slice(0, 16));
+    // The names every other surface shows (cardano/token-metadata.ts: registry, then CIP-68, then the asset name
+    // decoded as UTF-8 without its CIP-67 label), so a hit's label is the token's displayName and title.
+    const m = tokenMetadata(t._id, meta ?? null, t);
+    const { ticker, name } = m;
+    const display = displayName(m);
     tickerOf.set(t._id, display);
     if (!isSearchToken(t, poolMarkers)) return;
     entities.push({
@@ -146,7 +148,8 @@ export async function searchEntities(store: Store): Promise<SearchEntity[]> {
         name,
         t.cip68?.ticker,
         t.cip68?.name,
-        /^[\x20-\x7e]+$/.test(asciiName) ? asciiName : null,
+        // The asset name itself (the registry may name the token otherwise), as UTF-8 text without a CIP-67 label.
+        decodeAssetName(t.nameHex),
         t._id,
         // The CIP-14 fingerprint (asset1…), the id explorers and wallets show: an agent pasting it finds the token.
         assetFingerprint(t._id),

@@ -11,6 +11,9 @@ import type { Client } from '@modelcontextprotocol/client';
 import { bech32, hex } from '@scure/base';
 import { createApp } from '../../api/app.js';
 import { search } from '../../api/read/search.js';
+import { loadAssets } from '../../api/present/market.js';
+import { createSearchActivities } from '../../activities/search/index.js';
+import { pool as marketPool, putAll, token } from '../market-read/seed.js';
 import {
   BLOCKS,
   CHECKPOINTS,
@@ -737,6 +740,49 @@ describe('search: an answer without hits says when the names index is missing or
       const found = await ask('snek');
       assert.equal(found.hits.length, 1);
       assert.equal(found.note, undefined);
+    } finally {
+      await t.cleanup();
+    }
+  });
+});
+
+describe('search: tokens named only by their asset name (no registry entry, no CIP-68 datum indexed)', () => {
+  /** A CIP-68 (333) token whose reference datum predates the index, and a token named in UTF-8 beyond ASCII. */
+  const FT = `${'5e'.repeat(28)}0014df10${Buffer.from('GLOW').toString('hex')}`;
+  const EURO = `${'5f'.repeat(28)}${Buffer.from('Ĉarda€').toString('hex')}`;
+  it('finds them by the name REST and the views show ("GLOW", "Ĉarda€"), labelled as those show them', async () => {
+    const t = await tempStore();
+    try {
+      await t.store.write([
+        ...putAll.pools([
+          marketPool({ id: 1, tokenB: FT, reserveARaw: '1000000000', reserveBRaw: '1000000' }),
+          marketPool({ id: 2, tokenB: EURO, reserveARaw: '1000000000', reserveBRaw: '1000000' }),
+        ]),
+        ...putAll.tokens([
+          token(FT, { poolIds: [1], primaryPoolId: 1 }),
+          token(EURO, { poolIds: [2], primaryPoolId: 2 }),
+        ]),
+      ]);
+      await createSearchActivities({ store: t.store }).recomputeSearchIndex();
+      const assets = await loadAssets(t.store, [FT, EURO], 'http://x', 'url');
+      assert.deepEqual(
+        [assets.ref(FT).displayName, assets.ref(EURO).displayName],
+        ['GLOW', 'Ĉarda€'],
+        'the REST names (oracle: the asset names as written above)',
+      );
+      for (const [query, unit, label] of [
+        ['glow', FT, 'GLOW'],
+        ['ĉarda', EURO, 'Ĉarda€'],
+      ] as const) {
+        const { hits } = await search({ store: t.store }, { query, limit: 50 });
+        const hit = hits.find((h) => h.kind === 'token');
+        assert.deepEqual([hit?.id, hit?.label], [unit, label], query);
+      }
+      const { hits } = await search({ store: t.store }, { query: 'ADA/GLOW', limit: 50 });
+      assert.deepEqual(
+        hits.filter((h) => h.kind === 'pool').map((h) => h.label),
+        ['ADA/GLOW on minswap-v2'],
+      );
     } finally {
       await t.cleanup();
     }
