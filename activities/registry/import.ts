@@ -138,7 +138,15 @@ export async function importRegistry(store: Store, dir: string): Promise<Registr
     try {
       parsed = parseRegistryEntry(JSON.parse(await readFile(path.join(mappings, file), 'utf8')));
     } catch (e) {
-      result.skipped.push({ file, reason: e instanceof Error ? e.message : String(e) });
+      let reason = e instanceof Error ? e.message : String(e);
+      // A file named after its subject that cannot be read (cut short by a copy, a bad edit) keeps the token's
+      // last good import: dropping it would show the token's amounts in base units until the file is fixed.
+      const subject = file.slice(0, -'.json'.length).toLowerCase();
+      if (SUBJECT.test(subject) && (await metas.get(subject))) {
+        seen.add(subject);
+        reason += '; the entry imported before is kept';
+      }
+      result.skipped.push({ file, reason });
       continue;
     }
     const { meta, logo, problems } = parsed;

@@ -101,6 +101,27 @@ describe('token registry import (real CIP-26 files)', () => {
     assert.equal(await dataUri(), `data:image/png;base64,${logoBytes(dir, other).toString('base64')}`);
   });
 
+  it('a mapping file that cannot be read (cut short by a copy) keeps the entry imported before, and says so', async () => {
+    const file = path.join(dir, 'mappings', `${BTN}.json`);
+    const good = readFileSync(file, 'utf8');
+    const before = await store.collection(TOKEN_META).get(BTN);
+    assert.ok(before);
+    writeFileSync(file, good.slice(0, 200));
+    try {
+      const r = await importRegistry(store, dir);
+      assert.equal(r.removed, 0);
+      assert.deepEqual(
+        r.skipped.map((s) => s.file),
+        [`${BTN}.json`],
+      );
+      assert.match(r.skipped[0]!.reason, /JSON.*; the entry imported before is kept$/);
+      assert.deepEqual(await store.collection(TOKEN_META).get(BTN), before);
+      assert.ok(await store.collection(LOGOS).get(BTN));
+    } finally {
+      writeFileSync(file, good);
+    }
+  });
+
   it('a TOKEN_REGISTRY_DIR without mappings is a warning at start and removes nothing; a real one is an info line', async () => {
     const lines: { level: number; msg: string; files: number }[] = [];
     const log = pino({ level: 'info' }, { write: (l: string) => void lines.push(JSON.parse(l)) });
