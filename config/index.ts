@@ -33,6 +33,13 @@ const url = (protocols: readonly string[]) =>
     `must be a URL (${protocols.join(' or ')})`,
   );
 
+/**
+ * A MongoDB connection string by its scheme. Not a WHATWG URL: a replica set's host list
+ * (`mongodb://a:27017,b:27017/?replicaSet=rs0`) is none, and the driver, which parses the rest, says what is wrong
+ * with it when the store is opened (mongo/open.ts: one line naming MONGODB_URI).
+ */
+const mongoUri = z.string().regex(/^mongodb(\+srv)?:\/\/\S/, 'must be a URL (mongodb: or mongodb+srv:)');
+
 /** Comma-separated 28-byte script hashes (hex, case-insensitive); the list without duplicates, lower-cased. */
 const scriptHashList = z
   .string()
@@ -100,10 +107,7 @@ export const CONFIG_KEYS = {
     z.string().min(1),
     './registry',
   ),
-  MONGODB_URI: key(
-    'MongoDB connection string; when set, the store is MongoDB instead of the embedded lmdb.',
-    url(['mongodb:', 'mongodb+srv:']),
-  ),
+  MONGODB_URI: key('MongoDB connection string; when set, the store is MongoDB instead of the embedded lmdb.', mongoUri),
   MONGODB_DB: key('MongoDB database name.', z.string().min(1), 'cardano'),
   MONGODB_WRITE_BATCH: key(
     'Most write statements (upserts, deletes) the MongoDB adapter sends in one command, and has in flight at once per process (the sync and recomputes write concurrently). MongoDB takes 100000; FerretDB 1.x holds a connection of its pool of 100 per statement of an update until the command ends and never answers once commands together need 100, so use 50 there (tested against FerretDB 1.24.2).',
@@ -247,9 +251,13 @@ export class StartupError extends Error {
   override name = 'StartupError';
 }
 
-/** `scheme://user:password@host…` with the password replaced by `***`, for any value echoed to a log or terminal. */
+/**
+ * `scheme://user:password@host…` with the password replaced by `***`, for any value echoed to a log or terminal. The
+ * password runs to the last `@` before the path: one with an `@` not percent-encoded (`p@ss`, which the MongoDB
+ * driver refuses) is hidden whole.
+ */
 export function redactUri(value: string): string {
-  return value.replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^:@/\s]*:)[^@/\s]*@/gi, '$1***@');
+  return value.replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^:@/\s]*:)[^/\s]*@/gi, '$1***@');
 }
 
 /**

@@ -254,15 +254,22 @@ export const DEFAULT_WRITE_BATCH = 1000;
 export async function openMongoStore(opts: { uri: string; db: string; writeBatch?: number }): Promise<Store> {
   const writeBatch = opts.writeBatch ?? DEFAULT_WRITE_BATCH;
   if (!Number.isInteger(writeBatch) || writeBatch < 1) throw new RangeError(`writeBatch must be ≥ 1: ${writeBatch}`);
-  let client: MongoClient | null = null;
+  let client: MongoClient;
   try {
     // Fields set to undefined are left out, as JSON would, instead of being stored as null.
     client = new MongoClient(opts.uri, { ignoreUndefined: true });
+  } catch (e) {
+    // The connection string does not parse (no host, an unescaped '@', a port out of range, an unknown option). Its
+    // parser throws errors of its own package, which are no MongoError: whatever it throws is the URI's fault.
+    if (!(e instanceof Error)) throw e;
+    throw new StoreUnreachableError(`${e.name}: ${e.message.split('\n')[0] ?? ''}`, { cause: e });
+  }
+  try {
     await client.connect();
     await client.db(opts.db).command({ ping: 1 });
   } catch (e) {
     if (!(e instanceof MongoError)) throw e;
-    await client?.close().catch(() => undefined);
+    await client.close().catch(() => undefined);
     throw new StoreUnreachableError(`${e.name}: ${e.message.split('\n')[0] ?? ''}`, { cause: e });
   }
   return new MongoStore(client, client.db(opts.db), writeBatch);

@@ -75,6 +75,32 @@ describe('a MongoDB store that cannot be reached', function () {
     assert.doesNotMatch(out, /ENOTDIR|fatal:/);
   });
 
+  it('a replica set URI (hosts with ports) is a MONGODB_URI', () => {
+    const uri = 'mongodb://user:secret@db1.example:27017,db2.example:27018/?replicaSet=rs0&authSource=admin';
+    assert.equal(loadConfig({ MONGODB_URI: uri }).MONGODB_URI, uri);
+    assert.ok(loadConfig({ MONGODB_URI: 'mongodb+srv://user:secret@cluster0.example.net/db' }).MONGODB_URI);
+  });
+
+  it("a MONGODB_URI the driver cannot parse: exit 1, one line with the driver's reason, the password never shown", () => {
+    // An '@' of the password not percent-encoded (the driver needs %40): the commonest mistake in a connection string.
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/ops.ts', 'status'], {
+      env: {
+        ...process.env,
+        MONGODB_URI: 'mongodb://user:p@ssw0rd@127.0.0.1:1/db',
+        DATA_DIR: dir,
+        TEMPORAL_ADDRESS: '',
+      },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    const out = `${r.stdout}${r.stderr}`;
+    assert.equal(r.status, 1, out);
+    assert.equal(
+      out.trim(),
+      'MONGODB_URI=mongodb://user:***@127.0.0.1:1/db: cannot open the store: MongoParseError: Invalid connection string',
+    );
+  });
+
   it('a bad MONGODB_URI is named without its password', () => {
     assert.throws(
       () => loadConfig({ MONGODB_URI: 'http://user:secret@db.example:27017' }),
