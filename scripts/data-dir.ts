@@ -33,6 +33,8 @@ function makeDir(dir: string): void {
 export function writableDataDir(dir: string): void {
   try {
     makeDir(dir);
+    // A regular file passes the access check: the store, the devnet and the worker each failed on it with a stack.
+    if (!statSync(dir).isDirectory()) throw new Error(`ENOTDIR: it is a file, not a folder`);
     accessSync(dir, constants.W_OK);
   } catch (e) {
     throw new StartupError(`DATA_DIR=${dir}: cannot write there: ${e instanceof Error ? e.message : String(e)}`);

@@ -54,6 +54,14 @@ describe('a DATA_DIR that cannot be written', function () {
       assert.match(lines[0] as string, new RegExp(`^DATA_DIR=${dataDir}: cannot write there: ENOTDIR`));
     });
 
+    // A file passes the write check a folder needs: the devnet, the store and the worker each stopped with a stack.
+    it(`${what}: a DATA_DIR that is a file: exit 1, one line`, () => {
+      const file = join(dir, 'a-file');
+      const { status, out, lines } = run(args, file);
+      assert.equal(status, 1, out);
+      assert.deepEqual(lines, [`DATA_DIR=${file}: cannot write there: ENOTDIR: it is a file, not a folder`], out);
+    });
+
     // procfs answers ENOENT to a mkdir under a folder that exists: Node's recursive mkdir retried it without end at
     // 100 % of a core, and the process never printed a line nor exited (killed here after 90 s: status null).
     it(`${what}: a DATA_DIR under /proc, where no folder can be made: exit 1, one line`, function () {
