@@ -103,7 +103,7 @@ export const CONFIG_KEYS = {
   ),
   DATA_DIR: key('Folder of the embedded store (lmdb) and the devnet state.', z.string().min(1), './data'),
   TOKEN_REGISTRY_DIR: key(
-    'Folder of the CIP-26 token registry snapshot (`mappings/*.json`), imported at start for token names, tickers, decimals and logos. A folder without `mappings/*.json` (a typo, an unmounted volume) is logged as a warning at start and removes nothing already imported.',
+    'Folder of the CIP-26 token registry snapshot (`mappings/*.json`), imported at start for token names, tickers, decimals and logos. A folder without `mappings/*.json` (a typo, an unmounted volume, a file, a folder it may not read) is logged as a warning at start, with the reason, and removes nothing already imported.',
     z.string().min(1),
     './registry',
   ),

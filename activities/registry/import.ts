@@ -24,6 +24,8 @@ export interface RegistryImportResult {
   skipped: { file: string; reason: string }[];
   /** Entries imported without some of their fields, which were unusable: what was left out and why. */
   invalid: { file: string; problems: string[] }[];
+  /** Why `<dir>/mappings` could not be listed, when it exists but is no readable folder (a file, no permission). */
+  unreadable?: string;
 }
 
 const SUBJECT = /^[0-9a-f]{56}([0-9a-f]{2}){0,32}$/;
@@ -112,7 +114,12 @@ const sameMeta = (a: TokenMetaDoc | null, b: TokenMetaDoc) =>
   a.hasLogo === b.hasLogo &&
   a.logoVersion === b.logoVersion;
 
-/** Reads `<dir>/mappings/*.json` and brings TOKEN_META and LOGOS in line with it. A missing folder imports nothing. */
+/**
+ * Reads `<dir>/mappings/*.json` and brings TOKEN_META and LOGOS in line with it. A missing folder imports nothing;
+ * so does one that cannot be listed (TOKEN_REGISTRY_DIR naming a file, a folder without read permission), with the
+ * reason in `unreadable`: it is the same operator's mistake as a typo, and throwing it stopped the worker at every
+ * start (npm start's crash loop).
+ */
 export async function importRegistry(store: Store, dir: string): Promise<RegistryImportResult> {
   const result: RegistryImportResult = { files: 0, written: 0, unchanged: 0, removed: 0, skipped: [], invalid: [] };
   const mappings = path.join(dir, 'mappings');
@@ -121,7 +128,7 @@ export async function importRegistry(store: Store, dir: string): Promise<Registr
     files = (await readdir(mappings)).filter((f) => f.endsWith('.json')).sort();
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return result;
-    throw e;
+    return { ...result, unreadable: e instanceof Error ? e.message : String(e) };
   }
   const metas = store.collection(TOKEN_META);
   const logos = store.collection(LOGOS);
@@ -208,7 +215,8 @@ export function logRegistryImport(log: Logger, dir: string, r: RegistryImportRes
   }
   log.warn(
     { dir, ...r },
-    `token registry: no mappings/*.json under TOKEN_REGISTRY_DIR=${dir}; tokens get no registry names, tickers, ` +
+    `token registry: no mappings/*.json under TOKEN_REGISTRY_DIR=${dir}${r.unreadable ? ` (${r.unreadable})` : ''}; ` +
+      'tokens get no registry names, tickers, ' +
       'decimals or logos (set it to the folder of a CIP-26 snapshot)',
   );
 }

@@ -144,6 +144,23 @@ describe('token registry import (real CIP-26 files)', () => {
     );
   });
 
+  it('a TOKEN_REGISTRY_DIR that is a file is the same warning, with the reason, and removes nothing', async () => {
+    // It stopped the worker at every start (npm start restarted it until its crash loop ended the service).
+    const lines: { level: number; msg: string }[] = [];
+    const log = pino({ level: 'info' }, { write: (l: string) => void lines.push(JSON.parse(l)) });
+    const before = await countOf(store);
+    const file = path.join(dir, 'a-file');
+    writeFileSync(file, '');
+    logRegistryImport(log, file, await importRegistry(store, file));
+    assert.equal(await countOf(store), before, 'nothing removed');
+    assert.equal(lines.length, 1);
+    assert.equal(lines[0]!.level, 40);
+    assert.match(
+      lines[0]!.msg,
+      /^token registry: no mappings\/\*\.json under TOKEN_REGISTRY_DIR=.*a-file \(ENOTDIR: not a directory, scandir '.*a-file\/mappings'\); tokens get no registry/,
+    );
+  });
+
   it('recognises image types by their magic bytes and rejects entries that are not tokens', () => {
     assert.equal(imageType(Buffer.from('89504e470d0a1a0a0000', 'hex')), 'image/png');
     assert.equal(imageType(Buffer.from('ffd8ffe000104a464946', 'hex')), 'image/jpeg');
