@@ -33,6 +33,15 @@ const url = (protocols: readonly string[]) =>
     `must be a URL (${protocols.join(' or ')})`,
   );
 
+/** `host:port` of a gRPC server: a name or IPv4 address, or an IPv6 address in brackets; a port from 1 to 65535. */
+const hostPort = z
+  .string()
+  .regex(/^(\[[0-9a-fA-F:.]+\]|[^\s:/[\]@?#]+):\d{1,5}$/, 'must be host:port (a port from 1 to 65535)')
+  .refine((v) => {
+    const port = Number(v.slice(v.lastIndexOf(':') + 1));
+    return port >= 1 && port <= 65535;
+  }, 'must be host:port (a port from 1 to 65535)');
+
 /**
  * A MongoDB connection string by its scheme. Not a WHATWG URL: a replica set's host list
  * (`mongodb://a:27017,b:27017/?replicaSet=rs0`) is none, and the driver, which parses the rest, says what is wrong
@@ -116,7 +125,7 @@ export const CONFIG_KEYS = {
   ),
   TEMPORAL_ADDRESS: key(
     'Temporal frontend host:port; when set, workflows run on Temporal instead of the embedded runner.',
-    z.string().regex(/^[^\s:]+:\d+$/, 'must be host:port'),
+    hostPort,
   ),
   TEMPORAL_NAMESPACE: key('Temporal namespace.', z.string().min(1), 'default'),
   TEMPORAL_TASK_QUEUE: key('Temporal task queue of the worker.', z.string().min(1), 'cardano-data'),

@@ -39,6 +39,19 @@ describe('config', () => {
     assert.throws(() => loadConfig({ PORT: '70000' }), ConfigError);
   });
 
+  it('TEMPORAL_ADDRESS is host:port with a port from 1 to 65535 (npm start served on with localhost:99999)', () => {
+    for (const bad of ['localhost:99999', 'localhost:0', 'localhost:', ':7233', 'http://temporal:7233', 'a b:7233'])
+      assert.throws(
+        () => loadConfig({ TEMPORAL_ADDRESS: bad }),
+        (e: unknown) =>
+          e instanceof ConfigError &&
+          e.message.includes(`TEMPORAL_ADDRESS=${JSON.stringify(bad)}: must be host:port (a port from 1 to 65535)`),
+        bad,
+      );
+    for (const good of ['localhost:7233', 'temporal_frontend:7233', '10.0.0.5:65535', '[::1]:7233'])
+      assert.equal(loadConfig({ TEMPORAL_ADDRESS: good }).TEMPORAL_ADDRESS, good);
+  });
+
   it('the README documents every key exactly as the module does', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     for (const row of configTable().split('\n')) assert.ok(readme.includes(row), `README lacks or differs on: ${row}`);
