@@ -33,6 +33,15 @@ const url = (protocols: readonly string[]) =>
     `must be a URL (${protocols.join(' or ')})`,
   );
 
+/**
+ * The site's root, to which every absolute link appends its path (`${SITE_URL}/api/v1/…`): a query or a fragment
+ * would end up in the middle of each link, and a user and password would be handed out in every answer.
+ */
+const siteUrl = url(['http:', 'https:']).refine((v) => {
+  const u = new URL(v);
+  return u.search === '' && u.hash === '' && u.username === '' && u.password === '' && !/[?#]/.test(v);
+}, 'must be the site root, without a query, fragment, user or password');
+
 /** `host:port` of a gRPC server: a name or IPv4 address, or an IPv6 address in brackets; a port from 1 to 65535. */
 const hostPort = z
   .string()
@@ -108,7 +117,7 @@ export const CONFIG_KEYS = {
   HOST: key('Interface the API listens on.', z.string().min(1), '0.0.0.0'),
   SITE_URL: key(
     'Public site root; `{site_url}` of the spec (links to /swap, /account, logo URLs). Defaults to http://localhost:PORT.',
-    url(['http:', 'https:']),
+    siteUrl,
   ),
   DATA_DIR: key('Folder of the embedded store (lmdb) and the devnet state.', z.string().min(1), './data'),
   TOKEN_REGISTRY_DIR: key(

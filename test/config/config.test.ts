@@ -39,6 +39,25 @@ describe('config', () => {
     assert.throws(() => loadConfig({ PORT: '70000' }), ConfigError);
   });
 
+  it('SITE_URL is a site root: a query, fragment or credentials would break or leak in every link', () => {
+    for (const bad of [
+      'https://data.example/?ref=1',
+      'https://data.example/#top',
+      'https://user:pw@data.example',
+      'https://data.example?',
+    ])
+      assert.throws(
+        () => loadConfig({ SITE_URL: bad }),
+        (e: unknown) =>
+          e instanceof ConfigError &&
+          /SITE_URL=".*": must be the site root, without a query, fragment, user or password/.test(e.message) &&
+          !e.message.includes('pw@'),
+        bad,
+      );
+    // A path prefix (a reverse proxy serving the site under /cardano) is a root.
+    assert.equal(loadConfig({ SITE_URL: 'https://data.example/cardano/' }).SITE_URL, 'https://data.example/cardano');
+  });
+
   it('TEMPORAL_ADDRESS is host:port with a port from 1 to 65535 (npm start served on with localhost:99999)', () => {
     for (const bad of ['localhost:99999', 'localhost:0', 'localhost:', ':7233', 'http://temporal:7233', 'a b:7233'])
       assert.throws(
