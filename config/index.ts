@@ -18,6 +18,13 @@ const num = (min: number, max: number) =>
     .regex(/^-?\d+(\.\d+)?$/, 'must be a number')
     .transform(Number)
     .pipe(z.number().min(min).max(max));
+/**
+ * A name or a path, as written: not blank, and no space or tab at either end (`DATA_DIR= /srv/cds` in an env file is
+ * the folder ' /srv/cds' under the working directory, not /srv/cds).
+ */
+const text = z
+  .string()
+  .refine((v) => v.trim() !== '' && v.trim() === v, 'must not be blank nor begin or end with whitespace');
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -114,19 +121,19 @@ export const CONFIG_KEYS = {
     int(0, 65535),
     '8080',
   ),
-  HOST: key('Interface the API listens on.', z.string().min(1), '0.0.0.0'),
+  HOST: key('Interface the API listens on.', text, '0.0.0.0'),
   SITE_URL: key(
     'Public site root; `{site_url}` of the spec (links to /swap, /account, logo URLs). Defaults to http://localhost:PORT.',
     siteUrl,
   ),
-  DATA_DIR: key('Folder of the embedded store (lmdb) and the devnet state.', z.string().min(1), './data'),
+  DATA_DIR: key('Folder of the embedded store (lmdb) and the devnet state.', text, './data'),
   TOKEN_REGISTRY_DIR: key(
     'Folder of the CIP-26 token registry snapshot (`mappings/*.json`), imported at start for token names, tickers, decimals and logos. A folder without `mappings/*.json` (a typo, an unmounted volume, a file, a folder it may not read) is logged as a warning at start, with the reason, and removes nothing already imported.',
-    z.string().min(1),
+    text,
     './registry',
   ),
   MONGODB_URI: key('MongoDB connection string; when set, the store is MongoDB instead of the embedded lmdb.', mongoUri),
-  MONGODB_DB: key('MongoDB database name.', z.string().min(1), 'cardano'),
+  MONGODB_DB: key('MongoDB database name.', text, 'cardano'),
   MONGODB_WRITE_BATCH: key(
     'Most write statements (upserts, deletes) the MongoDB adapter sends in one command, and has in flight at once per process (the sync and recomputes write concurrently). MongoDB takes 100000; FerretDB 1.x holds a connection of its pool of 100 per statement of an update until the command ends and never answers once commands together need 100, so use 50 there (tested against FerretDB 1.24.2).',
     int(1, 100_000),
@@ -136,8 +143,8 @@ export const CONFIG_KEYS = {
     'Temporal frontend host:port; when set, workflows run on Temporal instead of the embedded runner.',
     hostPort,
   ),
-  TEMPORAL_NAMESPACE: key('Temporal namespace.', z.string().min(1), 'default'),
-  TEMPORAL_TASK_QUEUE: key('Temporal task queue of the worker.', z.string().min(1), 'cardano-data'),
+  TEMPORAL_NAMESPACE: key('Temporal namespace.', text, 'default'),
+  TEMPORAL_TASK_QUEUE: key('Temporal task queue of the worker.', text, 'cardano-data'),
   OGMIOS_URL: key(
     'Ogmios v6 WebSocket URL (ws://host:1337); when unset, the built-in devnet is the chain.',
     url(['ws:', 'wss:']),
@@ -147,7 +154,7 @@ export const CONFIG_KEYS = {
     z.enum(['mainnet', 'testnet']),
     'mainnet',
   ),
-  DEVNET_SEED: key('Seed of the deterministic devnet.', z.string().min(1), 'devnet'),
+  DEVNET_SEED: key('Seed of the deterministic devnet.', text, 'devnet'),
   DEVNET_BACKFILL_HOURS: key(
     'Hours of chain time the devnet backfills at start (one block per ~20 s of chain time).',
     num(0, 24 * 90),

@@ -39,6 +39,30 @@ describe('config', () => {
     assert.throws(() => loadConfig({ PORT: '70000' }), ConfigError);
   });
 
+  it('a name or folder with whitespace at either end is refused, not taken as a new folder or name', () => {
+    // DATA_DIR=" /srv/cds" (a space after '=' in an env file) started on the folder " /srv/cds" under the working
+    // directory: a new, empty store beside the service's real one.
+    const keys = [
+      'HOST',
+      'DATA_DIR',
+      'TOKEN_REGISTRY_DIR',
+      'MONGODB_DB',
+      'TEMPORAL_NAMESPACE',
+      'TEMPORAL_TASK_QUEUE',
+      'DEVNET_SEED',
+    ];
+    for (const key of keys)
+      for (const bad of ['   ', ' /srv/cds', 'cds\t'])
+        assert.throws(
+          () => loadConfig({ [key]: bad }),
+          (e: unknown) =>
+            e instanceof ConfigError &&
+            e.message.includes(`${key}=${JSON.stringify(bad)}: must not be blank nor begin or end with whitespace`),
+          `${key}=${JSON.stringify(bad)}`,
+        );
+    assert.equal(loadConfig({ DATA_DIR: '/srv/my data' }).DATA_DIR, '/srv/my data');
+  });
+
   it('SITE_URL is a site root: a query, fragment or credentials would break or leak in every link', () => {
     for (const bad of [
       'https://data.example/?ref=1',
