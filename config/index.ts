@@ -98,9 +98,14 @@ const planLimits = z
     }
     return out;
   })
-  .refine((o) => ['free', 'plus', 'pro'].every((p) => (o[p]?.perMinute ?? 0) >= 1 && (o[p]?.perDay ?? 0) >= 1), {
-    message: 'must name free, plus and pro once each, with limits of at least 1',
-  })
+  .refine(
+    (o) =>
+      ['free', 'plus', 'pro'].every((p) =>
+        [o[p]?.perMinute ?? 0, o[p]?.perDay ?? 0].every((n) => n >= 1 && n <= Number.MAX_SAFE_INTEGER),
+      ),
+    // Past 2^53 a count is no longer exact (a 400-digit limit was Infinity, sent as X-RateLimit-Limit: Infinity).
+    { message: `must name free, plus and pro once each, with limits from 1 to ${Number.MAX_SAFE_INTEGER}` },
+  )
   .transform((o) => o as Record<'free' | 'plus' | 'pro', { perMinute: number; perDay: number }>);
 
 interface KeyDef<T> {
@@ -186,6 +191,10 @@ export const CONFIG_KEYS = {
     z
       .string()
       .regex(/^\d+\.[0-9a-f]{64}$/, 'must be slot.blockHash (the block header hash, 64 hex)')
+      // A slot past 2^53 would be rounded to another slot (99999999999999999999 read as 100000000000000000000).
+      .refine((v) => Number(v.split('.')[0]) <= Number.MAX_SAFE_INTEGER, {
+        message: `its slot must be at most ${Number.MAX_SAFE_INTEGER}`,
+      })
       .transform((v) => {
         const [slot, id] = v.split('.');
         return { slot: Number(slot), id: id as string };

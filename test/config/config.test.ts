@@ -63,6 +63,27 @@ describe('config', () => {
     assert.equal(loadConfig({ DATA_DIR: '/srv/my data' }).DATA_DIR, '/srv/my data');
   });
 
+  it('a number past 2^53 is refused, not rounded to another (SYNC_START_POINT slot, PLAN_LIMITS)', () => {
+    const hash = 'ab'.repeat(32);
+    assert.throws(
+      () => loadConfig({ SYNC_START_POINT: `99999999999999999999.${hash}` }),
+      (e: unknown) =>
+        e instanceof ConfigError && /SYNC_START_POINT=.*: its slot must be at most 9007199254740991/.test(e.message),
+    );
+    assert.deepEqual(loadConfig({ SYNC_START_POINT: `9007199254740991.${hash}` }).SYNC_START_POINT, {
+      slot: 9007199254740991,
+      id: hash,
+    });
+    assert.throws(
+      () => loadConfig({ PLAN_LIMITS: `free=${'9'.repeat(400)}/1,plus=1/1,pro=1/1` }),
+      (e: unknown) => e instanceof ConfigError && /PLAN_LIMITS=.*: .*limits from 1 to 9007199254740991/.test(e.message),
+    );
+    assert.equal(
+      loadConfig({ PLAN_LIMITS: 'free=1/1,plus=1/1,pro=9007199254740991/1' }).PLAN_LIMITS.pro.perMinute,
+      9007199254740991,
+    );
+  });
+
   it('SITE_URL is a site root: a query, fragment or credentials would break or leak in every link', () => {
     for (const bad of [
       'https://data.example/?ref=1',
