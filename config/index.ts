@@ -315,7 +315,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     else
       problems.push(`${name}=${JSON.stringify(redactUri(value))}: ${r.error.issues.map((i) => i.message).join('; ')}`);
   }
-  if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  // One line per bad key, each whole (a log line read alone, or grepped for the key, says what is wrong).
+  if (problems.length) throw new ConfigError(problems.map((p) => `Invalid configuration: ${p}`).join('\n'));
   out.SITE_URL = String(out.SITE_URL ?? defaultSiteUrl(out.PORT as number)).replace(/\/+$/, '');
   return out as Config;
 }

@@ -116,6 +116,17 @@ describe('config', () => {
       assert.equal(loadConfig({ TEMPORAL_ADDRESS: good }).TEMPORAL_ADDRESS, good);
   });
 
+  it('a bad configuration is one line per bad key, each naming the key, the value and what it must be', () => {
+    assert.throws(
+      () => loadConfig({ PORT: '-1', LOG_LEVEL: 'loud' }),
+      (e: unknown) =>
+        e instanceof ConfigError &&
+        e.message ===
+          'Invalid configuration: PORT="-1": Too small: expected number to be >=0\n' +
+            'Invalid configuration: LOG_LEVEL="loud": Invalid option: expected one of "fatal"|"error"|"warn"|"info"|"debug"|"trace"|"silent"',
+    );
+  });
+
   it('the README documents every key exactly as the module does', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     for (const row of configTable().split('\n')) assert.ok(readme.includes(row), `README lacks or differs on: ${row}`);

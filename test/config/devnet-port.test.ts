@@ -52,7 +52,7 @@ describe('npm run devnet with a bad configuration value', function () {
         });
         const out = `${r.stdout}${r.stderr}`;
         assert.equal(r.status, 2, `${key}=${value}: ${out}`);
-        assert.match(out, new RegExp(`^Invalid configuration:\\n  ${key}="${value}": `), out);
+        assert.match(out, new RegExp(`^Invalid configuration: ${key}="${value}": [^\\n]+\\n$`), out);
         // The same value stops npm start with exit 2 (the oracle: the README's rule as every other entry point keeps it).
         const start = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
           env: { ...process.env, DATA_DIR: join(dir, 'data'), [key]: value },
