@@ -106,7 +106,19 @@ function stallOf(e: Error, abandonedAbove: number | null, k: number, since: stri
         since,
         abandonedAbove,
       };
-    case 'chain-disconnected':
+    case 'chain-disconnected': {
+      const startPoint = (e as { startPointMissing?: unknown }).startPointMissing;
+      if (typeof startPoint === 'string')
+        return {
+          kind,
+          reason: `sync stalled: SYNC_START_POINT ${startPoint} is not a block of the chain source's chain`,
+          action:
+            'set SYNC_START_POINT to slot.blockHash of a block the source at OGMIOS_URL has (or unset it to start at origin), ' +
+            'then restart the service (on Temporal: the worker, then `npm run ops -- sync restart`)',
+          error,
+          since,
+          abandonedAbove,
+        };
       return {
         kind,
         reason: 'sync stalled: the chain source no longer connects to the indexed chain, resync needed',
@@ -115,6 +127,7 @@ function stallOf(e: Error, abandonedAbove: number | null, k: number, since: stri
         since,
         abandonedAbove,
       };
+    }
     case 'store-refused':
       return {
         kind,

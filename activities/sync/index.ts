@@ -357,7 +357,13 @@ export function createSyncActivities(deps: SyncDeps) {
         ...stored.sort((a, b) => b.height - a.height).map((p) => ({ slot: p.slot, id: p.id })),
         deps.startPoint ?? 'origin',
       ];
-      const { intersection, tip: found } = await chain.findIntersection(points);
+      const { intersection, tip: found } = await chain.findIntersection(points).catch((e: unknown) => {
+        // An empty store offers only SYNC_START_POINT: a source without that block is the setting's mistake (a typo,
+        // a block of another network), not a chain that moved away from the indexed one (health.ts stallOf).
+        if (stored.length === 0 && deps.startPoint && e instanceof Error && e.name === 'IntersectionNotFoundError')
+          Object.assign(e, { startPointMissing: `${deps.startPoint.slot}.${deps.startPoint.id}` });
+        throw e;
+      });
       seenTip = found === 'origin' ? { slot: 0, id: 'origin', height: 0 } : { ...found };
       await contact();
       if (cp && (intersection === 'origin' || intersection.id !== cp.id)) {

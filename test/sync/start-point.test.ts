@@ -3,7 +3,9 @@
  * from a recent slot); a restart resumes from its checkpoint, never from origin.
  */
 import assert from 'node:assert/strict';
+import { IntersectionNotFoundError } from '../../activities/chain/ogmios-client.js';
 import { createSyncActivities } from '../../activities/sync/index.js';
+import { readSyncHealth } from '../../mongo/collections/sync-state.js';
 import { BLOCKS, CHECKPOINTS, TRANSACTIONS } from '../../mongo/collections/index.js';
 import { buildChain } from './build-chain.js';
 import { tempStore } from './helpers.js';
@@ -40,6 +42,36 @@ describe('sync from a start point (SYNC_START_POINT)', function () {
       const txIds = canonical.slice(10).flatMap((b) => (b.transactions ?? []).map((tx) => tx.id));
       assert.ok(txIds.length > 0);
       assert.ok((await t.store.collection(TRANSACTIONS).getMany(txIds)).every((d) => d !== null));
+    } finally {
+      await t.cleanup();
+    }
+  });
+  it('a SYNC_START_POINT the source does not have: the stall names SYNC_START_POINT, not a chain switch to resync from', async () => {
+    const { events, canonical } = buildChain({ blocks: 10 });
+    const chain = memoryChain(events);
+    // As the Ogmios client answers a findIntersection none of whose points it has.
+    const findIntersection = chain.findIntersection.bind(chain);
+    chain.findIntersection = (points) =>
+      findIntersection(points).catch(() => {
+        throw new IntersectionNotFoundError('No intersection found.', 'origin');
+      });
+    const wrong = { slot: canonical[4]!.slot!, id: 'ee'.repeat(32) }; // a slot of the chain, a hash it does not have
+    assert.ok(canonical.every((b) => b.id !== wrong.id));
+    const t = await tempStore();
+    try {
+      const acts = createSyncActivities({ store: t.store, chain, k: 2160, network: 'mainnet', startPoint: wrong });
+      await assert.rejects(acts.syncSlice({ maxBlocks: 7, waitMs: 0 }), { name: 'IntersectionNotFoundError' });
+      const stall = (await readSyncHealth(t.store))?.stall;
+      assert.equal(stall?.kind, 'chain-disconnected');
+      assert.equal(
+        stall?.reason,
+        `sync stalled: SYNC_START_POINT ${wrong.slot}.${wrong.id} is not a block of the chain source's chain`,
+      );
+      assert.match(
+        stall?.action ?? '',
+        /^set SYNC_START_POINT to slot\.blockHash of a block the source at OGMIOS_URL has/,
+      );
+      assert.doesNotMatch(stall?.action ?? '', /resync/);
     } finally {
       await t.cleanup();
     }
