@@ -133,7 +133,7 @@ export const CONFIG_KEYS = {
   ),
   DATA_DIR: key('Folder of the embedded store (lmdb) and the devnet state.', text, './data'),
   TOKEN_REGISTRY_DIR: key(
-    'Folder of the CIP-26 token registry snapshot (`mappings/*.json`), imported at start for token names, tickers, decimals and logos. A folder without `mappings/*.json` (a typo, an unmounted volume, a file, a folder it may not read) is logged as a warning at start, with the reason, and removes nothing already imported.',
+    'Folder of the CIP-26 token registry snapshot (`mappings/*.json`), imported at start for token names, tickers, decimals and logos. A folder without `mappings/*.json` (a typo, an unmounted volume, a file, a folder it may not read) is logged as a warning at start, with the reason, and removes nothing already imported; so are, each file named, entries skipped (not JSON, no valid subject; a file named after its subject keeps the entry imported before) and fields left out as unusable (decimals not an integer 0-255, a non-text name, a logo that is no image or over the registry’s 87,400 base64 characters).',
     text,
     './registry',
   ),
