@@ -5,6 +5,13 @@
  * watched too, each second: once reparented, the parent is gone.
  */
 export function onParentGone(gone: () => void): void {
+  // A parent that went while this child was still starting (npm start stopped by SIGTERM in its first seconds,
+  // before its own handlers exist) closed the channel before anyone listened, and the child was reparented before
+  // `parent` below was read: neither sign would ever come, and the devnet served on, orphaned, until killed.
+  if (process.send && !process.connected) {
+    setImmediate(gone);
+    return;
+  }
   const parent = process.ppid;
   let called = false;
   const once = () => {
