@@ -45,15 +45,23 @@ async function main() {
   // Started by `npm start` (devnet/child.ts): report the address at once and the end of the backfill, and stop
   // with the parent.
   // Only while the channel is open: a parent that exited meanwhile (its store failed to open) is not an error here.
+  // A parent that goes while the message is written (a SIGTERM to npm start alone during startup, as `docker stop`
+  // sends) fails the write with EPIPE: without a callback that is an uncaught 'error' and a stack trace here (the
+  // embedded worker's `tell` does the same); its going is handled by onParentGone.
   const report = (type: DevnetMessage['type']) =>
     process.connected &&
-    process.send?.({
-      type,
-      url: devnet.url,
-      tip: devnet.tip(),
-      blocks: devnet.canonicalBlocks().length,
-      generatedMs: Date.now() - started,
-    } satisfies DevnetMessage);
+    process.send?.(
+      {
+        type,
+        url: devnet.url,
+        tip: devnet.tip(),
+        blocks: devnet.canonicalBlocks().length,
+        generatedMs: Date.now() - started,
+      } satisfies DevnetMessage,
+      undefined,
+      undefined,
+      () => undefined,
+    );
   if (process.send) {
     report('devnet-ready');
     onParentGone(() => stop('parent gone'));
