@@ -86,13 +86,21 @@ export function defineRoute<P extends object = Record<string, never>, Q extends 
   const checkParams = ajv.compile(params) as ValidateFunction<P>;
   const checkQuery = ajv.compile(query) as ValidateFunction<Q & CommonQuery>;
   const [numericPath, numericQuery] = [numericParams(params), numericParams(query)];
+  const pathNames = new Set(Object.keys(params.properties));
   return {
     ...def,
     response: withAsOfField(def.response),
     query,
     inlineLogos: JSON.stringify(def.response).includes('"logo"'),
     koaPath: def.path.replace(/\{(\w+)\}/g, ':$1'),
-    parse(rawParams, rawQuery) {
+    parse(rawParams, givenQuery) {
+      // A query parameter named as a path parameter is none of the route's: the path says what is asked. Route
+      // handlers merge `{ ...params, ...query }`, so `/wallet/$name?address=addr1…` answered for the query's address
+      // (past the path's checks: `/explorer/blocks/1?id=1&id=2` reached the store as a list, a 500). Ignored, as any
+      // parameter the route does not take.
+      const rawQuery = Object.fromEntries(
+        Object.entries(givenQuery).filter(([k]) => !pathNames.has(k) || Object.hasOwn(query.properties, k)),
+      );
       const p: unknown = { ...rawParams };
       const q: unknown = { ...rawQuery };
       const problems: string[] = [];

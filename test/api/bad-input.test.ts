@@ -148,6 +148,21 @@ describe('REST bad input and unknown ids', () => {
     await expect('/nft/collections?q=%20x%20', 200);
   });
 
+  it('a query parameter named as a path parameter does not replace the path: the answer is for what the path names', async () => {
+    // /wallet/{address}?address=… answered for the query's address, not the path's (a handle's wallet page linked
+    // with a stray ?address= showed another wallet), and a list there reached the store: 500.
+    const wallet = await expect(`/wallet/${STAKE}?address=${STAKE_CHANGE_ADDRESS}`, 200);
+    assert.equal(wallet.address, STAKE);
+    assert.deepEqual(wallet, await expect(`/wallet/${STAKE}`, 200));
+    await expect(`/wallet/${STAKE}/trades?address=x&address=y`, 200);
+    const block = await expect(`/explorer/blocks/${TIP.height}?id=1&id=2`, 200);
+    assert.equal(block.height, TIP.height);
+    await expect(`/explorer/address/${STAKE}?address=%24nobody`, 200);
+    // A handle asked by path is resolved from the path alone (the query's handle was looked up instead).
+    await expect('/handles/%24nobody?handle=%24%24', 404, /^handle \$nobody not found/);
+    await expect('/handles/%24nobody?handle=someone', 404, /^handle \$nobody not found/);
+  });
+
   it('a numeric id of at most 20 digits that names nothing is 404, a longer one 400, for blocks and pools alike', async () => {
     for (const id of ['9'.repeat(16), '9007199254740993', '9'.repeat(20)]) {
       await expect(`/explorer/blocks/${id}`, 404, new RegExp(`^block ${id} not found`));
