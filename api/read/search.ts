@@ -236,6 +236,9 @@ async function handleUnitHit(store: Store, unit: string): Promise<SearchHit | nu
   if (!asset) return null;
   const h = await store.collection(HANDLES).get(asset.handle);
   if (!h?.address) return null;
+  // Only the handle's own tokens: the unit of the name under the other policy, or in the legacy form of a CIP-68
+  // name (hex of the name alone, as one writes it by hand), is no token of this handle.
+  if (asset.unit !== h.unit && asset.unit !== h.referenceUnit) return null;
   return {
     kind: 'handle',
     id: h._id,

@@ -435,6 +435,38 @@ describe('search: every hit names a tool call that answers (devnet)', function (
       assert.equal((r.structuredContent as Json).address, holder.holder, `$${f.name} resolves to its token's UTxO`);
     }
   });
+  it('a unit written with a held handle’s name that is none of its tokens is no hit (another policy, or a CIP-68 name in the legacy form)', async () => {
+    // search said "the ADA Handle whose token this unit is" for f0ff48bb… ‖ hex("fjord2473"), which no transaction
+    // minted ($fjord2473 is a CIP-68 handle: its token is 000de140 ‖ hex(name)), nor the name under the DeMi policy.
+    // Oracle: the devnet ledger's UTxOs (the units that exist).
+    const policies = [
+      'f0ff48bbb7bbe9d59a40f1ce90e9e9d0ff5002ec48f232b49ca0fb9a',
+      '6c32db33a422e0bc2cb535bb850b5a6e9a9572222056d6ddc9cbc26e',
+    ];
+    const onChain = new Set<string>();
+    for (const u of world.devnet.ledger.utxos.values())
+      for (const p of policies) for (const n of Object.keys(u.value.assets[p] ?? {})) onChain.add(p + n);
+    const cip68 = [...onChain]
+      .filter((u) => u.slice(56, 64) === '000de140' && !new TextDecoder().decode(hex.decode(u.slice(64))).includes('@'))
+      .slice(0, 3);
+    assert.ok(cip68.length > 0);
+    let checked = 0;
+    for (const unit of cip68) {
+      const nameHex = unit.slice(64);
+      for (const made of [policies[0] + nameHex, policies[1] + '000de140' + nameHex, policies[1] + nameHex]) {
+        assert.ok(!onChain.has(made), `${made} is on chain`);
+        assert.deepEqual(
+          (await search(made)).filter((h) => h.kind === 'handle'),
+          [],
+          made,
+        );
+        checked++;
+      }
+      // Its own token still finds it.
+      assert.equal((await search(unit)).filter((h) => h.kind === 'handle').length, 1, unit);
+    }
+    assert.ok(checked >= 3);
+  });
 });
 
 describe('search: a past epoch and an empty block (no tool answers for them) are no hits', function () {
