@@ -86,7 +86,8 @@ export function defineRoute<P extends object = Record<string, never>, Q extends 
   const checkParams = ajv.compile(params) as ValidateFunction<P>;
   const checkQuery = ajv.compile(query) as ValidateFunction<Q & CommonQuery>;
   const [numericPath, numericQuery] = [numericParams(params), numericParams(query)];
-  const pathNames = new Set(Object.keys(params.properties));
+  // Path parameters the query does not also declare (see parse).
+  const shadowed = Object.keys(params.properties).filter((k) => !Object.hasOwn(query.properties, k));
   return {
     ...def,
     response: withAsOfField(def.response),
@@ -98,9 +99,11 @@ export function defineRoute<P extends object = Record<string, never>, Q extends 
       // handlers merge `{ ...params, ...query }`, so `/wallet/$name?address=addr1…` answered for the query's address
       // (past the path's checks: `/explorer/blocks/1?id=1&id=2` reached the store as a list, a 500). Ignored, as any
       // parameter the route does not take.
-      const rawQuery = Object.fromEntries(
-        Object.entries(givenQuery).filter(([k]) => !pathNames.has(k) || Object.hasOwn(query.properties, k)),
-      );
+      let rawQuery = givenQuery;
+      if (shadowed.some((k) => Object.hasOwn(givenQuery, k))) {
+        rawQuery = { ...givenQuery };
+        for (const k of shadowed) delete rawQuery[k];
+      }
       const p: unknown = { ...rawParams };
       const q: unknown = { ...rawQuery };
       const problems: string[] = [];
