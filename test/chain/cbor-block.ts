@@ -90,19 +90,25 @@ export function decodeAt(buf: Uint8Array, pos: number): [Cbor, number] {
   }
 }
 
+/**
+ * The item count of the array or map whose head is at `pos` (Infinity for an indefinite length, ended by 0xff) and
+ * the position of its first item.
+ */
+function itemsHead(buf: Uint8Array, pos: number): { n: number; p: number } {
+  const info = (buf[pos] as number) & 31;
+  if (info < 24) return { n: info, p: pos + 1 };
+  if (info === 31) return { n: Infinity, p: pos + 1 };
+  const w = 1 << (info - 24);
+  let n = 0;
+  for (let i = 0; i < w; i++) n = n * 256 + (buf[pos + 1 + i] as number);
+  return { n, p: pos + 1 + w };
+}
+
 /** The spans [start, end) of the items of the array at `pos`. */
 export function arraySpans(buf: Uint8Array, pos: number): [number, number][] {
-  const ib = buf[pos] as number;
-  const info = ib & 31;
-  let p = pos + 1;
-  let n = Infinity;
-  if (info < 24) n = info;
-  else if (info !== 31) {
-    const w = 1 << (info - 24);
-    n = 0;
-    for (let i = 0; i < w; i++) n = n * 256 + (buf[p + i] as number);
-    p += w;
-  }
+  const head = itemsHead(buf, pos);
+  const n = head.n;
+  let p = head.p;
   const spans: [number, number][] = [];
   while (spans.length < n && buf[p] !== 0xff) {
     const [, next] = decodeAt(buf, p);
@@ -114,16 +120,9 @@ export function arraySpans(buf: Uint8Array, pos: number): [number, number][] {
 
 /** The spans of the values of the map at `pos`, by key (integer keys: the block's auxiliary data by tx index). */
 function mapValueSpans(buf: Uint8Array, pos: number): Map<bigint, [number, number]> {
-  const info = (buf[pos] as number) & 31;
-  let p = pos + 1;
-  let n = Infinity;
-  if (info < 24) n = info;
-  else if (info !== 31) {
-    const w = 1 << (info - 24);
-    n = 0;
-    for (let i = 0; i < w; i++) n = n * 256 + (buf[p + i] as number);
-    p += w;
-  }
+  const head = itemsHead(buf, pos);
+  const n = head.n;
+  let p = head.p;
   const out = new Map<bigint, [number, number]>();
   while (out.size < n && buf[p] !== 0xff) {
     const [k, afterKey] = decodeAt(buf, p);
