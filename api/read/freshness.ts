@@ -65,12 +65,14 @@ export function withCoverage<I, O extends object>(
  * index rebuilt to 976). `height`: the block height asked for, when the request names one (a height at or below the
  * source's tip is on the chain: the answer says it is not indexed yet). A plain "not found" when the index is at the
  * tip and holds the chain from origin; on a store started later (SYNC_START_POINT) it names where the indexed history
- * starts, and a height below its first block is "before the indexed history".
+ * starts, and a height below its first block is "before the indexed history". `atTip`: the entity's own not-found
+ * sentence, said instead of those once the index is at the tip (notFoundWhileBehind).
  */
 export async function notIndexedYet(
   deps: Pick<ReadDeps, 'store' | 'now'>,
   what: string,
   height: number | null = null,
+  atTip?: string,
 ): Promise<string> {
   const [f, first] = await Promise.all([readFreshness(deps), firstIndexedBlock(deps.store)]);
   if (f.height === null || f.tipHeight === null || !first) return `${what} not found (no block is indexed yet)`;
@@ -81,7 +83,7 @@ export async function notIndexedYet(
   if (from && height !== null && height < first.height)
     return `${what} is before the indexed history, which starts at ${from}: older blocks are not indexed`;
   const older = from && height === null ? `the indexed history starts at ${from}: anything older is not indexed` : null;
-  if (f.height >= f.tipHeight) return older ? `${what} not found (${older})` : `${what} not found`;
+  if (f.height >= f.tipHeight) return atTip ?? (older ? `${what} not found (${older})` : `${what} not found`);
   const reach = `the index reaches height ${f.height} of the chain's ${f.tipHeight} and is catching up`;
   if (height !== null && height > f.height && height <= f.tipHeight)
     return `${what} is not indexed yet (${reach}; retry shortly)`;
@@ -94,11 +96,8 @@ export async function notIndexedYet(
  * while the index is behind the chain or holds no block yet (that block may not be indexed yet), else `atTip`, the
  * thing's own not-found text, which says why there is nothing to answer.
  */
-export async function notFoundWhileBehind(
+export const notFoundWhileBehind = (
   deps: Pick<ReadDeps, 'store' | 'now'>,
   what: string,
   atTip: string,
-): Promise<string> {
-  const f = await readFreshness(deps);
-  return f.height === null || f.tipHeight === null || f.height < f.tipHeight ? notIndexedYet(deps, what) : atTip;
-}
+): Promise<string> => notIndexedYet(deps, what, null, atTip);
