@@ -367,11 +367,14 @@ export function quoteNote(
   const direct = (tokenIn === LOVELACE ? poolsOut : poolsIn).filter((p) => pairOf(p, tokenIn, tokenOut));
   const empty = direct.filter(drained);
   const unquoted = direct.filter((p) => !drained(p) && !priceable(p, tokenIn));
-  const list = (ps: readonly PoolDoc[]) => ps.map((p) => `${p.id} (${p.dex})`).join(', ');
-  const notQuoted =
-    unquoted.length === 1
-      ? `pool ${list(unquoted)} of this pair is not constant-product (a stable or weighted curve) and is not quoted`
-      : `pools ${list(unquoted)} of this pair are not constant-product (stable or weighted curves) and are not quoted`;
+  /** "pool 3 (dex) of this pair <one>" or "pools 3 (dex), 4 (dex) of this pair <many>". */
+  const poolsThat = (ps: readonly PoolDoc[], one: string, many: string) =>
+    `${ps.length === 1 ? 'pool' : 'pools'} ${ps.map((p) => `${p.id} (${p.dex})`).join(', ')} of this pair ${ps.length === 1 ? one : many}`;
+  const notQuoted = poolsThat(
+    unquoted,
+    'is not constant-product (a stable or weighted curve) and is not quoted',
+    'are not constant-product (stable or weighted curves) and are not quoted',
+  );
   if (routes > 0) return unquoted.length ? `Beside these routes: the ${notQuoted}.` : null;
   const tokenPair = tokenIn !== LOVELACE && tokenOut !== LOVELACE;
   const legIn = tokenPair ? poolsIn.filter((p) => pairOf(p, LOVELACE, tokenIn)) : [];
@@ -384,11 +387,9 @@ export function quoteNote(
     // trader after an amount that does not exist.
     const why = [
       ...(unquoted.length ? [`the ${notQuoted}`] : []),
-      ...(empty.length === 1
-        ? [`pool ${list(empty)} of this pair holds no liquidity (emptied or closed)`]
-        : empty.length
-          ? [`pools ${list(empty)} of this pair hold no liquidity (emptied or closed)`]
-          : []),
+      ...(empty.length
+        ? [poolsThat(empty, 'holds no liquidity (emptied or closed)', 'hold no liquidity (emptied or closed)')]
+        : []),
     ];
     return `No route: ${why.join('; ')}, and no other pool trades ${names.in} for ${names.out}${through}.`;
   }
