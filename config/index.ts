@@ -285,13 +285,23 @@ export class StartupError extends Error {
   override name = 'StartupError';
 }
 
+/** `scheme://user:` (group 1) and the password (group 2), up to the last `@` before the path. */
+const URI_USERINFO = String.raw`([a-z][a-z0-9+.-]*:\/\/[^:@/\s]*:)([^/\s]*)@`;
+const URI_PASSWORDS = new RegExp(String.raw`\b${URI_USERINFO}`, 'gi');
+const URI_PASSWORD = new RegExp(`^${URI_USERINFO}`, 'i');
+
 /**
  * `scheme://user:password@host…` with the password replaced by `***`, for any value echoed to a log or terminal. The
  * password runs to the last `@` before the path: one with an `@` not percent-encoded (`p@ss`, which the MongoDB
  * driver refuses) is hidden whole.
  */
 export function redactUri(value: string): string {
-  return value.replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^:@/\s]*:)[^/\s]*@/gi, '$1***@');
+  return value.replace(URI_PASSWORDS, '$1***@');
+}
+
+/** The password `uri` carries, as written (percent-encoded or not); null when it has none. */
+export function uriPassword(uri: string): string | null {
+  return URI_PASSWORD.exec(uri)?.[2] || null;
 }
 
 /**

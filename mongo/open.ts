@@ -3,7 +3,7 @@
  * `${DATA_DIR}/store`. Index creation is the caller's step (`store.ensureIndexes(ALL_COLLECTIONS)`).
  */
 import { join } from 'node:path';
-import { redactUri, StartupError } from '../config/index.js';
+import { redactUri, StartupError, uriPassword } from '../config/index.js';
 import { openEmbeddedStore } from './adapters/embedded.js';
 import { openMongoStore, StoreUnreachableError } from './adapters/mongodb.js';
 import type { Store } from './store.js';
@@ -43,7 +43,7 @@ export async function openStore(cfg: StoreConfig, opts: { readOnly?: boolean } =
 /** The driver's reason, with the URI's credentials (as written or URL-decoded) never repeated. */
 function driverReason(e: Error, uri: string): string {
   let reason = redactUri(e.message);
-  const secret = /^[a-z][a-z0-9+.-]*:\/\/[^:@/\s]*:([^/\s]+)@/i.exec(uri)?.[1];
+  const secret = uriPassword(uri);
   if (secret)
     for (const s of new Set([secret, safeDecode(secret)])) if (s.length >= 3) reason = reason.split(s).join('***');
   return reason;

@@ -262,7 +262,7 @@ export async function openMongoStore(opts: { uri: string; db: string; writeBatch
     // The connection string does not parse (no host, an unescaped '@', a port out of range, an unknown option). Its
     // parser throws errors of its own package, which are no MongoError: whatever it throws is the URI's fault.
     if (!(e instanceof Error)) throw e;
-    throw new StoreUnreachableError(`${e.name}: ${e.message.split('\n')[0] ?? ''}`, { cause: e });
+    throw StoreUnreachableError.of(e);
   }
   try {
     await client.connect();
@@ -270,7 +270,7 @@ export async function openMongoStore(opts: { uri: string; db: string; writeBatch
   } catch (e) {
     if (!(e instanceof MongoError)) throw e;
     await client.close().catch(() => undefined);
-    throw new StoreUnreachableError(`${e.name}: ${e.message.split('\n')[0] ?? ''}`, { cause: e });
+    throw StoreUnreachableError.of(e);
   }
   return new MongoStore(client, client.db(opts.db), writeBatch);
 }
@@ -281,6 +281,11 @@ export async function openMongoStore(opts: { uri: string; db: string; writeBatch
  */
 export class StoreUnreachableError extends Error {
   override name = 'StoreUnreachableError';
+
+  /** The driver's error as one line: its name and the first line of its message. */
+  static of(e: Error): StoreUnreachableError {
+    return new StoreUnreachableError(`${e.name}: ${e.message.split('\n')[0] ?? ''}`, { cause: e });
+  }
 }
 
 /**
